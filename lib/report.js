@@ -1,0 +1,44 @@
+'use strict';
+// Human-readable summaries in hyperfine's manner: mean ± σ, min..max, "N times faster than".
+const lab = require('../scripts/lib/lab');
+
+function fmtRatio(x) {
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+
+/** Summary of a study's rows (as the script emitted them): who ran fastest, by how much. */
+function summarizeRows(rows) {
+  if (!rows.length) return '';
+  const fastest = rows.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+  const out = ['Summary (median of per-round ratios from interleaved runs; range in brackets)', `  ${fastest.variant} ran`];
+  for (const r of [...rows].sort((a, b) => a.ratio - b.ratio)) {
+    if (r === fastest) continue;
+    let range = '';
+    if (!r.capped && !fastest.capped && r.times.length === fastest.times.length) {
+      const per = r.times.map((t, i) => t / fastest.times[i]);
+      range = ` (${fmtRatio(Math.min(...per))}..${fmtRatio(Math.max(...per))})`;
+    } else {
+      range = ' (single run)';
+    }
+    out.push(`    ${fmtRatio(r.ratio)}${range} times faster than ${r.variant}`);
+  }
+  return out.join('\n');
+}
+
+/** Summary of a lib/harness.js interleave() result. */
+function summarizeComparison(res) {
+  const names = Object.keys(res.variants);
+  const lines = names.map((n) => {
+    const v = res.variants[n];
+    return `  ${n.padEnd(12)} ${lab.fmtMs(v.mean)} ± ${lab.fmtMs(v.sd)}   [${lab.fmtMs(v.min)}..${lab.fmtMs(v.max)}]   ${v.runs} runs`;
+  });
+  for (const n of names) {
+    if (n === res.baseline) continue;
+    const r = res.variants[n].ratio;
+    const word = r.median >= 1 ? `${fmtRatio(r.median)} times slower than` : `${fmtRatio(1 / r.median)} times faster than`;
+    lines.push(`  ${n} ran ${word} ${res.baseline} (per-round ratio ${fmtRatio(r.min)}..${fmtRatio(r.max)})`);
+  }
+  return lines.join('\n');
+}
+
+module.exports = { summarizeRows, summarizeComparison, fmtRatio };

@@ -1,0 +1,137 @@
+'use strict';
+// Yields a MongoDB connection string for the rest of the pack.
+//
+// With MONGODB_URI set, that server is used as it is. Otherwise an embedded mongod is started
+// with mongodb-memory-server-core on a free port. The storage engine is always chosen explicitly:
+// mongodb-memory-server picks `ephemeralForTest` for versions below 7.0, which would make every
+// size, cache and warm-up measurement meaningless.
+
+const { MongoMemoryServer } = require('mongodb-memory-server-core');
+const { MongoClient } = require('mongodb');
+const { findMongod } = require('./mongod-binary');
+
+const running = new Set();
+let hooksInstalled = false;
+
+function installShutdownHooks() {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  const stopAll = () => Promise.allSettled([...running].map((s) => s.stop()));
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(sig, () => {
+      stopAll().finally(() => process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1)));
+    });
+  }
+  // 'exit' handlers must be synchronous: kill whatever is left so no mongod outlives us.
+  process.once('exit', () => {
+    for (const s of running) s.killSync();
+  });
+}
+
+/** Reads what the server really is: version, storage engine, and the default query engine. */
+async function describeServer(uri) {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.connect();
+    const admin = client.db('admin');
+    const build = await admin.command({ buildInfo: 1 });
+    const status = await admin.command({ serverStatus: 1 });
+    // Which engine runs eligible queries (6.0: trySbeEngine, 7.0+: trySbeRestricted). Each script
+    // still records the explainVersion of every query it times, since the choice is per query.
+    let queryFramework = null;
+    try {
+      const p = await admin.command({ getParameter: 1, internalQueryFrameworkControl: 1 });
+      queryFramework = p.internalQueryFrameworkControl;
+    } catch (e) {
+      try { // 6.0 has only the force-classic switch
+        const q = await admin.command({ getParameter: 1, internalQueryForceClassicEngine: 1 });
+        queryFramework = q.internalQueryForceClassicEngine ? 'forceClassicEngine' : 'trySbeEngine';
+      } catch (e2) { /* before 5.1, or a restricted user */ }
+    }
+    const cache = status.wiredTiger && status.wiredTiger.cache;
+    return {
+      version: build.version,
+      storageEngine: status.storageEngine && status.storageEngine.name,
+      queryFramework,
+      cacheSizeBytes: cache ? cache['maximum bytes configured'] : null,
+      host: status.host,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+class EmbeddedServer {
+  constructor(mms, info) {
+    this.mms = mms;
+    this.uri = mms.getUri().replace(/\/$/, '');
+    this.embedded = true;
+    Object.assign(this, info);
+  }
+
+  /** Stops mongod and restarts it on the same port and data files: a cold cache with the data kept. */
+  async restart() {
+    await this.mms.stop({ doCleanup: false });
+    await this.mms.start(true);
+  }
+
+  async stop() {
+    if (!running.has(this)) return;
+    running.delete(this);
+    await this.mms.stop({ doCleanup: true, force: true });
+  }
+
+  killSync() {
+    const child = this.mms.instanceInfo && this.mms.instanceInfo.instance && this.mms.instanceInfo.instance.mongodProcess;
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    const dbPath = this.mms.instanceInfo && this.mms.instanceInfo.tmpDir;
+    if (dbPath) require('fs').rmSync(dbPath, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts an embedded mongod.
+ * @param {object} o
+ * @param {number} [o.cacheSizeGB] WiredTiger cache size (the server's default is half of RAM - 1 GB)
+ * @param {string[]} [o.args] extra mongod arguments
+ * @param {Function} [o.log] progress messages (fetching the binary...)
+ */
+async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
+  const found = findMongod({ log });
+  const extra = [...args];
+  if (cacheSizeGB) extra.push('--wiredTigerCacheSizeGB', String(cacheSizeGB));
+  const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
+  const mms = await MongoMemoryServer.create({
+    binary,
+    instance: { storageEngine: 'wiredTiger', args: extra, launchTimeout: 60000 },
+  });
+  const info = await describeServer(mms.getUri());
+  const server = new EmbeddedServer(mms, { ...info, binarySource: found.source || 'download' });
+  running.add(server);
+  installShutdownHooks();
+  return server;
+}
+
+/**
+ * The server the pack runs against: MONGODB_URI (or opts.uri) when given, else an embedded mongod.
+ * Always returns { uri, version, storageEngine, explainVersion, embedded, stop() }.
+ */
+async function getServer(opts = {}) {
+  const uri = opts.uri || process.env.MONGODB_URI;
+  if (uri) {
+    let info;
+    try {
+      info = await describeServer(uri);
+    } catch (e) {
+      throw new Error(`cannot reach MongoDB at ${redact(uri)}: ${e.message}`);
+    }
+    return { uri, embedded: false, ...info, stop: async () => {} };
+  }
+  return startEmbedded(opts);
+}
+
+function redact(uri) {
+  return uri.replace(/\/\/([^@/]*)@/, '//***@');
+}
+
+module.exports = { getServer, startEmbedded, describeServer, redact };

@@ -1,0 +1,49 @@
+'use strict';
+// What every test file needs: the run's server, a database of its own, and the shell runner.
+const { MongoClient } = require('mongodb');
+const { ShellSession, runCli } = require('../lib/shell-runner');
+const { parseLabLines } = require('../lib/lab-lines');
+
+function testUri() {
+  const uri = process.env.LAB_TEST_URI;
+  if (!uri) throw new Error('LAB_TEST_URI is not set: run the tests with `npm test` (test/global-setup.js)');
+  return uri;
+}
+
+/**
+ * A database for one test file: { uri, dbName, client, db, shell(), close() }.
+ * The database is dropped on close, so test files never see each other's data.
+ */
+async function testDatabase(name, uri = testUri()) {
+  const dbName = `labtest_${name}`;
+  const client = new MongoClient(uri);
+  await client.connect();
+  const db = client.db(dbName);
+  await db.dropDatabase();
+  let session = null;
+  return {
+    uri, dbName, client, db,
+    /** A mongosh runtime bound to this database (opened once, reused). */
+    async shell() {
+      if (!session) session = await ShellSession.open(uri, dbName);
+      return session;
+    },
+    /** Runs a script in-process; returns { lines, records } (records = parsed @@LAB lines). */
+    async run(script, params) {
+      const s = await this.shell();
+      const lines = await s.run(script, params);
+      return { lines, records: parseLabLines(lines) };
+    },
+    /** Runs a script with the real mongosh CLI. */
+    cli(script, params, opts = {}) {
+      return runCli(script, { uri, db: dbName, params, ...opts });
+    },
+    async close() {
+      if (session) await session.close();
+      await db.dropDatabase().catch(() => {});
+      await client.close();
+    },
+  };
+}
+
+module.exports = { testUri, testDatabase, parseLabLines };
