@@ -8,26 +8,36 @@ const { interleave } = require('./harness');
 /**
  * @param {object} study an entry of lib/studies.js
  * @param {object} o { server, db, docs, runs, seed, progress, echo }
- * @returns {Promise<object>} JSON-ready result: study, server, params, fixture, server-side rows
+ * @returns {Promise<object>} JSON-ready result: study, server, params, fixture, rows
+ *
+ * By default a study's fixture is prepared, then each of its scripts (study.scripts, or
+ * study.script) runs in mongosh's runtime and its @@LAB lines become the result's records.
+ * A study with Node-side parts (client-side variants, restarts) defines study.run(ctx) and
+ * returns { fixture, records } itself; ctx = { server, dbName, client, db, opts, session, echo, progress }.
  */
 async function runStudy(study, { server, db: dbName, docs, runs, seed, progress, echo }) {
   const opts = { ...study.defaults, ...definedOnly({ docs, runs, seed }) };
   const client = new MongoClient(server.uri);
-  let fixture;
+  let session;
+  let out;
   try {
     await client.connect();
-    fixture = await study.prepare({ db: client.db(dbName), ...opts, progress });
+    const db = client.db(dbName);
+    session = await ShellSession.open(server.uri, dbName);
+    if (study.run) {
+      out = await study.run({ server, dbName, client, db, opts, session, echo, progress });
+    } else {
+      const fixture = await study.prepare({ db, ...opts, progress });
+      const records = [];
+      for (const script of study.scripts || [study.script]) {
+        records.push(...parseLabLines(await session.run(script, study.params(opts, script), { echo })));
+      }
+      out = { fixture, records };
+    }
   } finally {
+    if (session) await session.close();
     await client.close();
   }
-  const session = await ShellSession.open(server.uri, dbName);
-  let lines;
-  try {
-    lines = await session.run(study.script, study.params(opts), { echo });
-  } finally {
-    await session.close();
-  }
-  const records = parseLabLines(lines);
   return {
     study: study.name,
     seed: study.seed,
@@ -36,9 +46,11 @@ async function runStudy(study, { server, db: dbName, docs, runs, seed, progress,
     server: pick(server, ['version', 'storageEngine', 'queryFramework', 'cacheSizeBytes', 'embedded', 'binarySource']),
     db: dbName,
     params: opts,
-    fixture,
-    script: records.find((r) => r.kind === 'server'),
-    rows: records.filter((r) => r.kind === 'row'),
+    fixture: out.fixture,
+    script: out.records.find((r) => r.kind === 'server'),
+    rows: out.records.filter((r) => r.kind === 'row'),
+    records: out.records,
+    ...(out.extra || {}),
   };
 }
 
