@@ -111,7 +111,7 @@ async function run(o) {
   const results = [];
   let created = false;
   try {
-    process.stderr.write(`server: ${server.embedded ? 'embedded' : redact(server.uri)} | MongoDB ${server.version} | ${server.storageEngine} | ${server.queryFramework || 'classic'}\n`);
+    process.stderr.write(`server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)} | MongoDB ${server.version} | ${server.storageEngine} | ${server.queryFramework || 'classic'}\n`);
     if (!server.embedded) created = !(await databaseExists(server.uri, o.db));
     for (const study of chosen) {
       const res = await runStudy(study, {

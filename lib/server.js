@@ -66,6 +66,8 @@ class EmbeddedServer {
     this.mms = mms;
     this.uri = mms.getUri().replace(/\/$/, '');
     this.embedded = true;
+    this.pid = mms.instanceInfo.instance.mongodProcess.pid;
+    this.dbPath = mms.instanceInfo.dbPath;
     Object.assign(this, info);
   }
 
@@ -73,6 +75,7 @@ class EmbeddedServer {
   async restart() {
     await this.mms.stop({ doCleanup: false });
     await this.mms.start(true);
+    this.pid = this.mms.instanceInfo.instance.mongodProcess.pid;
   }
 
   async stop() {

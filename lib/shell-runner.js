@@ -108,8 +108,12 @@ class ShellSession {
     const abs = resolveScript(file);
     this.lines = [];
     this.echo = echo;
-    const pre = paramsToShell(params);
-    if (pre) await this.runtime.evaluate(pre);
+    // Globals outlive an evaluation: unset the previous run's parameters, as a fresh mongosh
+    // process would not have them, so a script falls back to its defaults.
+    const stale = (this.lastParams || []).filter((k) => !(k in params));
+    const pre = paramsToShell(params) + (stale.length ? ` var ${stale.map((k) => `${k} = undefined`).join(', ')};` : '');
+    this.lastParams = Object.keys(params);
+    if (pre.trim()) await this.runtime.evaluate(pre);
     await this.runtime.evaluate(`load(${JSON.stringify(abs)})`);
     return this.lines.slice();
   }
