@@ -30,7 +30,8 @@ function installShutdownHooks() {
 
 /** Reads what the server really is: version, storage engine, and the default query engine. */
 async function describeServer(uri) {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  // Fail fast on a wrong URI, unless the URI sets its own timeout.
+  const client = new MongoClient(uri, /serverSelectionTimeoutMS=/i.test(uri) ? {} : { serverSelectionTimeoutMS: 5000 });
   try {
     await client.connect();
     const admin = client.db('admin');

@@ -1,0 +1,138 @@
+'use strict';
+// The command line: help, list, an end-to-end run on an embedded mongod, and bad input.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { testUri } = require('./helpers');
+
+const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
+
+function cli(args, { env = {}, onStderr } = {}) {
+  return new Promise((resolve) => {
+    const e = { ...process.env, ...env };
+    if (env.MONGODB_URI === undefined) delete e.MONGODB_URI;
+    const child = spawn(process.execPath, [CLI, ...args], { env: e, cwd: os.tmpdir() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; if (onStderr) onStderr(stderr, child); });
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch (e) { return false; }
+}
+
+function embeddedFrom(stderr) {
+  const m = /embedded mongod \(pid (\d+), data ([^)]+)\)/.exec(stderr);
+  return m && { pid: Number(m[1]), dbPath: m[2] };
+}
+
+async function databaseNames(uri) {
+  const c = new MongoClient(uri);
+  try {
+    return (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
+  } finally { await c.close(); }
+}
+
+describe('CLI', function () {
+  it('--help explains the commands and options', async function () {
+    const r = await cli(['--help']);
+    expect(r.code).to.equal(0);
+    for (const word of ['list', 'run <study|all>', '--uri', '--docs', '--runs', '--json', 'MONGOMS_SYSTEM_BINARY']) {
+      expect(r.stdout).to.include(word);
+    }
+  });
+
+  it('list names every study with its seed and script', async function () {
+    const r = await cli(['list']);
+    expect(r.code).to.equal(0);
+    expect(r.stdout).to.match(/where\s+seed 001\s+scripts\/where_vs_agg\.js/);
+  });
+
+  it('runs a study end to end on an embedded mongod, writes JSON, and leaves no server or data behind', async function () {
+    const json = path.join(os.tmpdir(), `lab-cli-${process.pid}.json`);
+    try {
+      const r = await cli(['run', 'where', '--docs', '3000', '--runs', '1', '--json', json, '--no-progress']);
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.stdout).to.match(/expr-find\s+\d+.*IXSCAN/);
+      expect(r.stdout).to.include('times faster than where');
+      expect(r.stdout).to.not.include('@@LAB');
+      const res = JSON.parse(fs.readFileSync(json, 'utf8')).results[0];
+      expect(res.study).to.equal('where');
+      expect(res.server.storageEngine).to.equal('wiredTiger');
+      expect(res.rows).to.have.length(7);
+      expect(new Set(res.rows.map((x) => x.count)).size).to.equal(1);
+      const e = embeddedFrom(r.stderr);
+      expect(e, r.stderr).to.exist;
+      expect(alive(e.pid)).to.equal(false);
+      expect(fs.existsSync(e.dbPath)).to.equal(false);
+    } finally {
+      fs.rmSync(json, { force: true });
+    }
+  });
+
+  it('stops the embedded mongod and removes its data on SIGTERM', async function () {
+    let sent = false;
+    const r = await cli(['run', 'where', '--docs', '400000', '--runs', '1', '--no-progress'], {
+      onStderr: (err, child) => {
+        if (!sent && embeddedFrom(err)) { sent = true; setTimeout(() => child.kill('SIGTERM'), 300); }
+      },
+    });
+    expect(sent, r.stderr).to.equal(true);
+    expect(r.code).to.equal(128 + 15);
+    const e = embeddedFrom(r.stderr);
+    expect(alive(e.pid)).to.equal(false);
+    expect(fs.existsSync(e.dbPath)).to.equal(false);
+  });
+
+  it('on a server of your own, drops the database it created and leaves everything else alone', async function () {
+    const uri = testUri();
+    const r = await cli(['run', 'where', '--uri', uri, '--db', 'labtest_cli_owned', '--docs', '2000', '--runs', '0', '--no-progress']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(await databaseNames(uri)).to.not.include('labtest_cli_owned');
+  });
+
+  it('refuses to overwrite a collection it did not create, and keeps it intact', async function () {
+    const uri = testUri();
+    const c = new MongoClient(uri);
+    const db = c.db('labtest_cli_foreign');
+    try {
+      await db.collection('mine').insertMany([{ _id: 1, a: 1, b: 2 }, { _id: 2, a: 3, b: 4 }]);
+      const r = await cli(['run', 'where', '--uri', uri, '--db', 'labtest_cli_foreign', '--docs', '2000', '--no-progress']);
+      expect(r.code).to.equal(1);
+      expect(r.stderr).to.include('labtest_cli_foreign.mine holds 2 documents the lab did not generate');
+      expect(await db.collection('mine').countDocuments()).to.equal(2);
+    } finally {
+      await db.dropDatabase();
+      await c.close();
+    }
+  });
+
+  describe('bad input: a clear message, a non-zero exit, no server started', function () {
+    const cases = [
+      [['run', 'where', '--docs', 'abc'], 2, /--docs: expected a whole number >= 1, got "abc"/],
+      [['run', 'where', '--docs=-5'], 2, /--docs: expected a whole number >= 1, got "-5"/],
+      [['run', 'where', '--docs', '1.5'], 2, /--docs: expected a whole number >= 1, got "1.5"/],
+      [['run', 'where', '--runs', 'many'], 2, /--runs: expected a whole number >= 0, got "many"/],
+      [['run', 'nosuch'], 2, /unknown study "nosuch" \(known: where/],
+      [['run'], 2, /run: name a study/],
+      [['frobnicate'], 2, /unknown command "frobnicate"/],
+      [['run', 'where', '--bogus'], 2, /Unknown option '--bogus'/],
+      [['run', 'where', '--db', 'a/b'], 2, /--db: "a\/b" is not a valid database name/],
+      [['run', 'where', '--uri', 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500'], 1, /cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1/],
+    ];
+    for (const [args, code, message] of cases) {
+      it(`${args.join(' ')} -> exit ${code}`, async function () {
+        const r = await cli(args);
+        expect(r.code).to.equal(code);
+        expect(r.stderr).to.match(message);
+        expect(embeddedFrom(r.stderr)).to.equal(null);
+      });
+    }
+  });
+});
