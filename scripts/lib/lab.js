@@ -65,6 +65,26 @@ var lab = (function () {
     };
   }
 
+  // Times fn: `warmup` untimed calls (first-touch costs: cache, plan cache, JS engine start),
+  // then `runs` timed ones. Returns summarize(times, docs) plus the last result.
+  function measure(fn, opts) {
+    var o = opts || {};
+    var runs = o.runs === undefined ? 5 : o.runs;
+    var warmup = o.warmup === undefined ? 1 : o.warmup;
+    var result;
+    for (var w = 0; w < warmup; w++) result = fn();
+    var times = [];
+    for (var r = 0; r < Math.max(1, runs); r++) {
+      var t0 = now();
+      result = fn();
+      times.push(now() - t0);
+    }
+    var st = summarize(times, o.docs);
+    st.times = times;
+    st.result = result;
+    return st;
+  }
+
   // Runs every variant round-robin (after one warm-up round), alternating the order each round so
   // that neither variant always runs first or with a warmer cache: A B C, C B A, A B C ...
   // A variant whose warm-up took longer than budgetMs is measured by that one run only (marked
@@ -253,6 +273,7 @@ var lab = (function () {
     now: now,
     median: median,
     summarize: summarize,
+    measure: measure,
     compare: compare,
     fmtMs: fmtMs,
     fmtInt: fmtInt,
