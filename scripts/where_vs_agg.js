@@ -116,7 +116,7 @@ lab.table([
   return {
     variant: r.name,
     count: lab.fmtInt(r.result),
-    time: lab.fmtMs(r.mean) + ' ± ' + lab.fmtMs(r.sd),
+    time: r.runs > 1 ? lab.fmtMs(r.mean) + ' ± ' + lab.fmtMs(r.sd) : lab.fmtMs(r.mean),
     range: lab.fmtMs(r.min) + '..' + lab.fmtMs(r.max),
     runs: r.runs + (r.capped ? '*' : ''),
     ratio: r.ratio.toFixed(r.ratio < 10 ? 2 : 0),
