@@ -6,8 +6,22 @@ function fmtRatio(x) {
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
 }
 
-/** Summary of a study's rows (as the script emitted them): who ran fastest, by how much. */
+/**
+ * Summary of a study's rows (as the scripts emitted them): who ran fastest, by how much. Rows of
+ * different tables (a `table` key: a grain, a batch size...) are summarised table by table.
+ */
 function summarizeRows(rows) {
+  const tables = new Map();
+  for (const r of rows) {
+    if (typeof r.ratio !== 'number' || !r.variant) continue;
+    const key = r.table === undefined ? '' : String(r.table);
+    if (!tables.has(key)) tables.set(key, []);
+    tables.get(key).push(r);
+  }
+  return [...tables].map(([key, group]) => (key ? `[${key}] ` : '') + summarizeTable(group)).join('\n\n');
+}
+
+function summarizeTable(rows) {
   if (!rows.length) return '';
   const fastest = rows.reduce((a, b) => (b.ratio < a.ratio ? b : a));
   const out = ['Summary (median of per-round ratios from interleaved runs; range in brackets)', `  ${fastest.variant} ran`];
