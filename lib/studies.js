@@ -4,6 +4,7 @@
 // means copying an entry (and its script, fixture and test) and changing it.
 
 const whereFixture = require('../fixtures/where-ab');
+const mrSweep = require('./mr-sweep');
 
 const studies = [
   {
@@ -15,6 +16,17 @@ const studies = [
     defaults: { docs: 50000, runs: 5, seed: 1 },
     prepare: ({ db, docs, seed, progress }) => whereFixture.load(db, { n: docs, seed, progress }),
     params: ({ docs, runs, seed }) => ({ N: docs, RUNS: runs, SEED: seed, BUDGET_MS: 10000 }),
+  },
+  {
+    name: 'mapreduce',
+    seed: '000',
+    title: 'stats of one field: map/reduce (inline, jsMode, stored), $group, $accumulator, $function, client-side',
+    script: 'mr_variants.js',
+    scripts: ['mr_store_functions.js', 'mr_variants.js'],
+    variants: mrSweep.ALL_VARIANTS,
+    // Small for `npm start`; the README's sweep: run mapreduce --docs 1000000 --runs 10
+    defaults: { docs: 10000, runs: 3, seed: 1 },
+    run: (ctx) => mrSweep.runMapReduceStudy(ctx),
   },
 ];
 
