@@ -73,8 +73,9 @@ var SensorGen = (function () {
       var x = col[1] + (col[2] - col[1]) * next();
       var scale = Math.pow(10, col[3]);
       // Rounded to the column's decimals, so the CSV text ("1234.5") parses back to the very same
-      // double and a Node computation over the file equals one over the imported documents.
-      values[c] = blank ? null : Math.round(x * scale) / scale;
+      // double and a Node computation over the file equals one over the imported documents
+      // (+ 0 turns the -0 that rounding a small negative gives into 0, which is what "0" reads back as).
+      values[c] = blank ? null : Math.round(x * scale) / scale + 0;
     }
     return { t: START + i * 1000, values: values };
   }
