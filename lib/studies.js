@@ -5,6 +5,7 @@
 
 const whereFixture = require('../fixtures/where-ab');
 const mrSweep = require('./mr-sweep');
+const tsStudy = require('./ts-study');
 
 const studies = [
   {
@@ -27,6 +28,19 @@ const studies = [
     // Small for `npm start`; the README's sweep: run mapreduce --docs 1000000 --runs 10
     defaults: { docs: 10000, runs: 3, seed: 1 },
     run: (ctx) => mrSweep.runMapReduceStudy(ctx),
+  },
+  {
+    name: 'timeseries',
+    seed: '003',
+    title: 'time series: seconds/minutes/hours aggregation, cold vs warm, warm-up, sizes, and today\'s designs',
+    script: 'ts_designs.js',
+    scripts: ['ts_designs.js', 'ts_seconds_in_minute.js', 'ts_minutes_in_hour.js', 'ts_hours_in_day.js',
+      'warmup_data.js', 'warmup_indexes.js', 'warmup.js', 'agg_year.js', 'sizes.js'],
+    variants: ['raw', 'dateTrunc', 'bucket', 'timeseries', 'rollup'],
+    // Small for `npm start` (about a minute); the README's run: run timeseries --docs 5000000
+    // (and again with --cache-gb 0.25 for the seed's "more harm than good").
+    defaults: { docs: 100000, runs: 3, seed: 1, out: 'results/timeseries' },
+    run: (ctx) => tsStudy.run(ctx),
   },
 ];
 

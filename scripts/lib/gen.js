@@ -24,7 +24,19 @@ var LabGen = (function () {
     return { _id: i, a: a, b: b };
   }
 
-  return { rng: rng, whereDoc: whereDoc };
+  // Seed 003: one time event {_id, created_on, value}, created_on uniform over the year 2012 in
+  // UTC (leap year: 366 days) with millisecond resolution, value uniform in [0, 1), drawn in that
+  // order per event. The _id is the event's number, so loading the same events twice adds nothing.
+  var TS_YEAR_START = Date.UTC(2012, 0, 1);
+  var TS_YEAR_MS = Date.UTC(2013, 0, 1) - TS_YEAR_START;
+
+  function timeEvent(next, i) {
+    var t = TS_YEAR_START + Math.floor(next() * TS_YEAR_MS);
+    var value = next();
+    return { _id: i, created_on: new Date(t), value: value };
+  }
+
+  return { rng: rng, whereDoc: whereDoc, timeEvent: timeEvent, TS_YEAR_START: TS_YEAR_START, TS_YEAR_MS: TS_YEAR_MS };
 })();
 
 if (typeof module !== 'undefined' && module.exports) module.exports = LabGen;

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+'use strict';
+// The seed-scale load, measured: N events (default 50,000,000) through the lab's loader, with a
+// bare insertMany of the same first documents as the yardstick, in the same run on the same server.
+//
+//   node lib/ts-load-bench.js [--n 50000000] [--bare 5000000] [--seed 1] [--uri URI] [--db random]
+//                             [--cache-gb N] [--json FILE]
+//
+// - bare: one insertMany of 10,000 documents at a time, each awaited before the next (what a
+//   simple script does), into <coll>_bare, which is dropped afterwards;
+// - loader: fixtures/timeseries.js (lib/loader.js streamInsert: 4 unordered batches in flight,
+//   progress bar, duplicate-safe), then the index on created_on; its rate over the same first
+//   --bare documents is reported beside the bare rate, and its rate over all N.
+// - re-run safety: the first 100,000 events are streamed again and must add nothing.
+// Memory is sampled every 5 s (resident set size) and the peak is read from the kernel.
+const { parseArgs } = require('util');
+const fs = require('fs');
+const path = require('path');
+const { MongoClient } = require('mongodb');
+const { getServer } = require('./server');
+const { streamInsert } = require('./loader');
+const tsFixture = require('../fixtures/timeseries');
+
+const MB = 1024 * 1024;
+
+function rate(n, ms) { return Math.round(n / (ms / 1000)); }
+
+async function bareInsert(coll, n, seed, batchSize) {
+  const t0 = Date.now();
+  let batch = [];
+  for (const d of tsFixture.events(n, seed)) {
+    batch.push(d);
+    if (batch.length === batchSize) { await coll.insertMany(batch); batch = []; }
+  }
+  if (batch.length) await coll.insertMany(batch);
+  return Date.now() - t0;
+}
+
+async function main() {
+  const { values } = parseArgs({ options: {
+    n: { type: 'string', default: '50000000' }, bare: { type: 'string', default: '5000000' },
+    seed: { type: 'string', default: '1' }, uri: { type: 'string' }, db: { type: 'string', default: 'random' },
+    'cache-gb': { type: 'string' }, json: { type: 'string' },
+  } });
+  const n = Number(values.n);
+  const bareN = Math.min(n, Number(values.bare));
+  const seed = Number(values.seed);
+  if (![n, bareN, seed].every(Number.isInteger) || n < 1) throw new Error('--n, --bare and --seed take whole numbers');
+
+  const rss = [];
+  const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 5000);
+  const server = await getServer({ uri: values.uri, cacheSizeGB: values['cache-gb'] ? Number(values['cache-gb']) : undefined });
+  const client = new MongoClient(server.uri);
+  const out = { n, bareN, seed, server: { version: server.version, storageEngine: server.storageEngine, cacheSizeBytes: server.cacheSizeBytes } };
+  try {
+    await client.connect();
+    const db = client.db(values.db);
+    const log = (m) => process.stderr.write(m + '\n');
+    log(`MongoDB ${server.version} ${server.storageEngine}, cache ${(server.cacheSizeBytes / 1073741824).toFixed(2)} GB; ${n} events, bare yardstick ${bareN}`);
+
+    const bare = db.collection(`${tsFixture.COLL}_bare`);
+    await bare.drop().catch(() => {});
+    const bareMs = await bareInsert(bare, bareN, seed, 10000);
+    await bare.drop();
+    out.bare = { docs: bareN, ms: bareMs, perSec: rate(bareN, bareMs) };
+    log(`bare insertMany: ${bareN} in ${(bareMs / 1000).toFixed(1)} s = ${out.bare.perSec}/s`);
+
+    await db.collection(tsFixture.COLL).drop().catch(() => {});
+    await db.collection('perflab_fixtures').deleteOne({ _id: tsFixture.COLL });
+    // Note when the loader has read the first bareN events, for a like-for-like rate.
+    let firstMs = null;
+    const t0 = Date.now();
+    const origEvents = tsFixture.events;
+    const watched = function* (count, s) {
+      let i = 0;
+      for (const d of origEvents(count, s)) {
+        if (i++ === bareN) firstMs = Date.now() - t0;
+        yield d;
+      }
+    };
+    const { ensureFixture } = require('./loader');
+    const res = await ensureFixture(db, tsFixture.COLL, { fixture: tsFixture.FIXTURE, n, seed }, () => watched(n, seed), { progress: true });
+    const loadMs = Date.now() - t0;
+    const i0 = Date.now();
+    await db.collection(tsFixture.COLL).createIndex({ created_on: 1 });
+    const indexMs = Date.now() - i0;
+    out.loader = { docs: res.inserted, ms: loadMs, perSec: rate(n, loadMs), firstDocs: bareN,
+      firstMs: firstMs === null ? loadMs : firstMs, firstPerSec: rate(bareN, firstMs === null ? loadMs : firstMs),
+      indexMs, totalPerSec: rate(n, loadMs + indexMs) };
+    log(`loader: ${res.inserted} in ${(loadMs / 1000).toFixed(1)} s = ${out.loader.perSec}/s (first ${bareN}: ${out.loader.firstPerSec}/s); index ${(indexMs / 1000).toFixed(1)} s`);
+
+    const again = await streamInsert(db.collection(tsFixture.COLL), tsFixture.events(Math.min(n, 100000), seed), { progress: false });
+    out.rerun = { read: again.read, inserted: again.inserted };
+    out.count = await db.collection(tsFixture.COLL).countDocuments();
+    const st = await db.command({ collStats: tsFixture.COLL });
+    out.sizes = { dataSize: st.size, storageSize: st.storageSize, totalIndexSize: st.totalIndexSize, indexSizes: st.indexSizes };
+    log(`re-run of the first ${again.read}: inserted ${again.inserted}; count ${out.count}`);
+  } finally {
+    clearInterval(sampler);
+    await client.close();
+    await server.stop();
+  }
+  out.memory = {
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    sampledRssMB: { min: Math.round(Math.min(...rss) / MB), max: Math.round(Math.max(...rss) / MB), samples: rss.length },
+  };
+  const text = JSON.stringify(out, null, 2) + '\n';
+  if (values.json) {
+    fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
+    fs.writeFileSync(values.json, text);
+  }
+  process.stdout.write(text);
+}
+
+main().catch((e) => { process.stderr.write((e.stack || e.message) + '\n'); process.exitCode = 1; });

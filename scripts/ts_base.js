@@ -1,0 +1,452 @@
+// Building blocks of the time-series study (seed 003, "A beginner's guide to MongoDB performance
+// turbocharging", 2013): the seed's intervals and start times, one aggregation per design, and the
+// loop over the five start times that prints the seed's table.
+// Loaded by the ts_*.js scripts and agg_year.js:  load(__dirname + '/ts_base.js')
+// (it loads lib/lab.js and lib/gen.js itself). It defines one global, TS, and runs nothing.
+//
+// The question: count / min / max / avg of `value` for the seconds of a minute, the minutes of an
+// hour and the hours of a day, over events {created_on: Date, value: number}.
+//
+// Designs ("variants"), each answering with the same rows {t: group start, count, min, max, avg}:
+//   raw        the seed's: $match on the created_on index, $group on an arithmetic key
+//              (epoch milliseconds minus their remainder by the group width)
+//   dateTrunc  the same with a $dateTrunc key (5.0+); clearer, and on 6.0 it runs in the classic
+//              engine where the arithmetic key runs in the slot-based engine
+//   bucket     the seed's "next post": one document per minute holding that minute's events
+//              [{o: ms within the minute, v: value}] and their count / sum / min / max, so a group
+//              of a minute or more never opens a bucket
+//   timeseries a time-series collection (5.0+) with the same pipeline as raw; the server keeps the
+//              buckets. On 6.0 $merge/$out cannot write into one, so it is filled with insertMany.
+//   rollup     per-minute and per-hour count / sum / min / max kept by $merge; answers minutes,
+//              hours and days, never seconds (a per-second rollup would be as big as the events)
+
+load(__dirname + '/lib/gen.js');
+load(__dirname + '/lib/lab.js');
+
+var TS = (function () {
+  var SECOND = 1000;
+  var MINUTE = 60 * SECOND;
+  var HOUR = 60 * MINUTE;
+  var DAY = 24 * HOUR;
+
+  // The seed's five start times, in UTC (Date.UTC months count from 0).
+  var START_TIMES = [
+    new Date(Date.UTC(2012, 5, 10, 11, 25, 59)),
+    new Date(Date.UTC(2012, 7, 23, 2, 15, 7)),
+    new Date(Date.UTC(2012, 9, 25, 7, 18, 46)),
+    new Date(Date.UTC(2012, 1, 27, 18, 45, 23)),
+    new Date(Date.UTC(2012, 11, 12, 14, 59, 13)),
+  ];
+
+  var YEAR_FROM = new Date(Date.UTC(2012, 0, 1));
+  var YEAR_TO = new Date(Date.UTC(2013, 0, 1));
+
+  var GRAINS = {
+    seconds: { name: 'seconds', title: 'seconds in a minute', width: MINUTE, group: SECOND, unit: 'second' },
+    minutes: { name: 'minutes', title: 'minutes in an hour', width: HOUR, group: MINUTE, unit: 'minute' },
+    hours: { name: 'hours', title: 'hours in a day', width: DAY, group: HOUR, unit: 'hour' },
+    days: { name: 'days', title: 'days in the year', width: null, group: DAY, unit: 'day' },
+  };
+
+  var VARIANTS = ['raw', 'dateTrunc', 'bucket', 'timeseries', 'rollup'];
+
+  // Collections of each design, named after the events collection.
+  function names(coll) {
+    return {
+      raw: coll,
+      bucket: coll + '_bucket_minute',
+      timeseries: coll + '_ts',
+      rollupMinute: coll + '_rollup_minute',
+      rollupHour: coll + '_rollup_hour',
+    };
+  }
+
+  // The interval of `width` milliseconds holding `date`, aligned on the epoch as the seed's was:
+  // [from, to), so an event exactly at `to` belongs to the next interval.
+  function calibrate(date, width) {
+    var from = Math.floor(date.getTime() / width) * width;
+    return { from: new Date(from), to: new Date(from + width) };
+  }
+
+  // ---- group keys ---------------------------------------------------------------------------
+  function msOf(field) { return { $toLong: field }; }
+
+  // Start of the group holding `field`, as epoch milliseconds: t - t mod width.
+  function arithmeticKey(field, width) {
+    return { $subtract: [msOf(field), { $mod: [msOf(field), width] }] };
+  }
+
+  function truncKey(field, unit) {
+    return { $dateTrunc: { date: field, unit: unit, timezone: 'UTC' } };
+  }
+
+  var STATS = { count: { $sum: 1 }, min: { $min: '$value' }, max: { $max: '$value' }, avg: { $avg: '$value' } };
+  var SHAPE = { _id: 0, t: { $toDate: '$_id' }, count: 1, min: 1, max: 1, avg: 1 };
+  // Partial aggregates (buckets, rollups) merge by adding counts and sums.
+  var MERGE = { count: { $sum: '$count' }, sum: { $sum: '$sum' }, min: { $min: '$min' }, max: { $max: '$max' } };
+  var MERGED_SHAPE = { _id: 0, t: { $toDate: '$_id' }, count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } };
+
+  function range(from, to) { return { $gte: from, $lt: to }; }
+
+  /**
+   * The aggregation a design runs for [from, to) grouped by `group` ms (a grain's group width):
+   * { coll, pipeline } or null when the design cannot answer that grain.
+   */
+  function query(variant, coll, from, to, grain) {
+    var n = names(coll);
+    var g = grain.group;
+    var tail = [{ $sort: { t: 1 } }];
+    if (variant === 'raw' || variant === 'timeseries') {
+      return { coll: variant === 'raw' ? n.raw : n.timeseries, pipeline: [
+        { $match: { created_on: range(from, to) } },
+        { $group: Object.assign({ _id: arithmeticKey('$created_on', g) }, STATS) },
+        { $project: SHAPE },
+      ].concat(tail) };
+    }
+    if (variant === 'dateTrunc') {
+      return { coll: n.raw, pipeline: [
+        { $match: { created_on: range(from, to) } },
+        { $group: Object.assign({ _id: truncKey('$created_on', grain.unit) }, STATS) },
+        { $project: SHAPE },
+      ].concat(tail) };
+    }
+    if (variant === 'bucket') {
+      if (g < MINUTE) {
+        // Below a minute the events themselves are needed: open the buckets.
+        return { coll: n.bucket, pipeline: [
+          { $match: { _id: range(from, to) } },
+          { $unwind: '$ev' },
+          { $group: {
+            _id: { $add: [msOf('$_id'), { $subtract: ['$ev.o', { $mod: ['$ev.o', g] }] }] },
+            count: { $sum: 1 }, min: { $min: '$ev.v' }, max: { $max: '$ev.v' }, avg: { $avg: '$ev.v' },
+          } },
+          { $project: SHAPE },
+        ].concat(tail) };
+      }
+      return { coll: n.bucket, pipeline: [
+        { $match: { _id: range(from, to) } },
+        { $group: Object.assign({ _id: arithmeticKey('$_id', g) }, MERGE) },
+        { $project: MERGED_SHAPE },
+      ].concat(tail) };
+    }
+    if (variant === 'rollup') {
+      if (g < MINUTE) return null;
+      var source = g >= HOUR && g % HOUR === 0 ? n.rollupHour : n.rollupMinute;
+      return { coll: source, pipeline: [
+        { $match: { _id: range(from, to) } },
+        { $group: Object.assign({ _id: arithmeticKey('$_id', g) }, MERGE) },
+        { $project: MERGED_SHAPE },
+      ].concat(tail) };
+    }
+    throw new Error('unknown variant ' + JSON.stringify(variant) + ' (known: ' + VARIANTS.join(', ') + ')');
+  }
+
+  // Does the design's collection exist (the raw one always does, possibly empty)?
+  function available(dbh, coll, variant) {
+    if (variant === 'raw' || variant === 'dateTrunc') return true;
+    var n = names(coll);
+    var need = variant === 'bucket' ? [n.bucket] : variant === 'timeseries' ? [n.timeseries] : [n.rollupMinute, n.rollupHour];
+    var have = dbh.getCollectionNames();
+    return need.every(function (c) { return have.indexOf(c) >= 0; });
+  }
+
+  /**
+   * Runs one interval's aggregation, as the seed's aggregateData did, and times it twice:
+   * aggregation = until the first result is back (the $group is blocking: the server has done all
+   * the work by then), aggregation + fetch = until every row is read and formatted.
+   * Returns { rows, aggMs, fetchMs, plan } or null when the design cannot answer the grain.
+   */
+  function aggregate(dbh, variant, coll, from, to, grain, o) {
+    var q = query(variant, coll, from, to, grain);
+    if (!q) return null;
+    var opts = o || {};
+    var t0 = lab.now();
+    var cursor = dbh.getCollection(q.coll).aggregate(q.pipeline);
+    cursor.hasNext();
+    var aggMs = lab.now() - t0;
+    var rows = cursor.toArray();
+    var lines = rows.map(formatRow);
+    var fetchMs = lab.now() - t0;
+    if (opts.print) lines.forEach(function (l) { print('  ' + l); });
+    var plan = null;
+    if (opts.explain) {
+      plan = lab.plan(dbh.getCollection(q.coll).explain('queryPlanner').aggregate(q.pipeline));
+    }
+    return { rows: rows, aggMs: aggMs, fetchMs: fetchMs, plan: plan, coll: q.coll };
+  }
+
+  function formatRow(r) {
+    return r.t.toISOString() + '  count ' + r.count + '  min ' + r.min.toFixed(6) + '  max ' + r.max.toFixed(6) + '  avg ' + r.avg.toFixed(6);
+  }
+
+  /**
+   * The seed's testFromDatesAggregation: for each start time, calibrate the interval of the
+   * grain's width and aggregate it grouped by the grain's group width.
+   * Returns { grain, variant, runs: [{label, from, to, groups, events, aggMs, fetchMs, rows}], avgAggMs, avgFetchMs, plan }.
+   */
+  function runStartTimes(dbh, variant, coll, grain, o) {
+    var opts = o || {};
+    var runs = [];
+    var plan = null;
+    START_TIMES.forEach(function (start, i) {
+      var iv = calibrate(start, grain.width);
+      var r = aggregate(dbh, variant, coll, iv.from, iv.to, grain, { print: opts.printRows, explain: i === 0 });
+      if (!r) return;
+      if (r.plan) plan = r.plan;
+      runs.push({ label: 'T' + (i + 1), start: start, from: iv.from, to: iv.to, groups: r.rows.length,
+        events: r.rows.reduce(function (a, x) { return a + x.count; }, 0), aggMs: r.aggMs, fetchMs: r.fetchMs, rows: r.rows });
+    });
+    if (!runs.length) return null;
+    var avg = function (k) { return runs.reduce(function (a, x) { return a + x[k]; }, 0) / runs.length; };
+    return { grain: grain.name, variant: variant, runs: runs, avgAggMs: avg('aggMs'), avgFetchMs: avg('fetchMs'), plan: plan };
+  }
+
+  // The seed's table: T1..T5 and their average, aggregation and aggregation + fetch.
+  function printSeedTable(res) {
+    var rows = res.runs.map(function (r) {
+      return { t: r.label, interval: r.from.toISOString().replace('.000Z', 'Z') + ' .. ' + r.to.toISOString().replace('.000Z', 'Z'),
+        groups: String(r.groups), events: lab.fmtInt(r.events), agg: lab.fmtMs(r.aggMs), fetch: lab.fmtMs(r.fetchMs) };
+    });
+    rows.push({ t: 'Average', interval: '', groups: '', events: '', agg: lab.fmtMs(res.avgAggMs), fetch: lab.fmtMs(res.avgFetchMs) });
+    lab.table([
+      { key: 't', title: 'Type' },
+      { key: 'interval', title: 'interval [from, to) UTC' },
+      { key: 'groups', title: 'groups', right: true },
+      { key: 'events', title: 'events', right: true },
+      { key: 'agg', title: 'aggregation', right: true },
+      { key: 'fetch', title: 'aggregation + fetch', right: true },
+    ], rows);
+  }
+
+  // ---- events fixture -------------------------------------------------------------------------
+  // Events already there are used as they are, whoever made them and however many there are (the
+  // Node loader puts the seed's 50,000,000 in place; a script must never throw those away because
+  // its own N differs). An empty collection, or a lab fixture whose load was interrupted, gets N
+  // events from the lab's seeded generator. created_on is indexed, as in the seed.
+  function ensureEvents(dbh, coll, n, seed) {
+    var meta = dbh.getCollection('perflab_fixtures').findOne({ _id: coll });
+    var count = dbh.getCollection(coll).estimatedDocumentCount();
+    var f;
+    if (count > 0 && (!meta || meta.complete)) {
+      f = { generated: false, count: count, own: !!meta };
+      if (meta && meta.n !== n) print('note: using the ' + lab.fmtInt(count) + ' events already loaded (seed ' + meta.seed + '), not N = ' + lab.fmtInt(n));
+      if (!meta) print('note: ' + dbh.getName() + '.' + coll + ' was not generated by the lab: using its ' + lab.fmtInt(count) + ' documents as they are');
+    } else {
+      f = lab.ensureFixture(dbh, coll, { fixture: 'timeseries-2012', n: n, seed: seed }, LabGen.timeEvent);
+    }
+    dbh.getCollection(coll).createIndex({ created_on: 1 });
+    return f;
+  }
+
+  // ---- the other designs, built from the events -------------------------------------------------
+  function minuteKey(field) { return { $toDate: arithmeticKey(field, MINUTE) }; }
+
+  // The whole days holding the events, for builds done one day at a time: each day's $group stays
+  // small (a year at once would spill to disk), and a build's memory does not grow with the data.
+  function days(dbh, coll) {
+    var c = dbh.getCollection(coll);
+    var first = c.find({}, { created_on: 1 }).sort({ created_on: 1 }).limit(1).toArray();
+    var last = c.find({}, { created_on: 1 }).sort({ created_on: -1 }).limit(1).toArray();
+    if (!first.length) return [];
+    var out = [];
+    for (var d = Math.floor(first[0].created_on.getTime() / DAY) * DAY; d <= last[0].created_on.getTime(); d += DAY) {
+      out.push({ from: new Date(d), to: new Date(d + DAY) });
+    }
+    return out;
+  }
+
+  // One document per minute: the events of that minute and their partial aggregates. $group then
+  // $merge run inside the server; whenMatched 'replace' makes a rebuild idempotent.
+  function buildBuckets(dbh, coll) {
+    var n = names(coll);
+    days(dbh, n.raw).forEach(function (day) {
+      dbh.getCollection(n.raw).aggregate([
+        { $match: { created_on: range(day.from, day.to) } },
+        { $group: {
+          _id: minuteKey('$created_on'),
+          count: { $sum: 1 }, sum: { $sum: '$value' }, min: { $min: '$value' }, max: { $max: '$value' },
+          ev: { $push: { o: { $toInt: { $mod: [msOf('$created_on'), MINUTE] } }, v: '$value' } },
+        } },
+        { $merge: { into: n.bucket, whenMatched: 'replace', whenNotMatched: 'insert' } },
+      ]).toArray();
+    });
+  }
+
+  // Re-aggregates the events of [from, to) (whole hours) into the per-minute rollup, then those
+  // minutes into the per-hour rollup: $merge replaces the rows it recomputes, so running it again
+  // over the hours that received events keeps the rollups current. Without from and to it
+  // (re)builds everything, one day at a time.
+  function refreshRollups(dbh, coll, from, to) {
+    var n = names(coll);
+    var spans = from && to ? [{ from: from, to: to }] : days(dbh, n.raw);
+    spans.forEach(function (span) {
+      dbh.getCollection(n.raw).aggregate([
+        { $match: { created_on: range(span.from, span.to) } },
+        { $group: { _id: minuteKey('$created_on'), count: { $sum: 1 }, sum: { $sum: '$value' }, min: { $min: '$value' }, max: { $max: '$value' } } },
+        { $merge: { into: n.rollupMinute, whenMatched: 'replace', whenNotMatched: 'insert' } },
+      ]).toArray();
+      dbh.getCollection(n.rollupMinute).aggregate([
+        { $match: { _id: range(span.from, span.to) } },
+        { $group: Object.assign({ _id: { $toDate: arithmeticKey('$_id', HOUR) } }, MERGE) },
+        { $merge: { into: n.rollupHour, whenMatched: 'replace', whenNotMatched: 'insert' } },
+      ]).toArray();
+    });
+  }
+
+  // A time-series collection of the same events, copied in created_on order one page at a time (a
+  // day, or an hour when days are crowded: pages of at most a few thousand documents on average,
+  // so memory does not grow with the data), so the server's buckets fill up one after the other
+  // instead of all at once.
+  function buildTimeseries(dbh, coll) {
+    var n = names(coll);
+    dbh.getCollection(n.timeseries).drop();
+    dbh.createCollection(n.timeseries, { timeseries: { timeField: 'created_on', granularity: 'seconds' } });
+    var spans = days(dbh, n.raw);
+    var perDay = spans.length ? dbh.getCollection(n.raw).estimatedDocumentCount() / spans.length : 0;
+    var step = perDay > 20000 ? HOUR : DAY;
+    var copied = 0;
+    spans.forEach(function (day) {
+      for (var t = day.from.getTime(); t < day.to.getTime(); t += step) {
+        var page = dbh.getCollection(n.raw).find({ created_on: range(new Date(t), new Date(t + step)) }, { created_on: 1, value: 1 })
+          .sort({ created_on: 1 }).toArray();
+        if (page.length) dbh.getCollection(n.timeseries).insertMany(page, { ordered: false });
+        copied += page.length;
+      }
+    });
+    // A secondary index on the time field lets $match skip buckets without reading them.
+    dbh.getCollection(n.timeseries).createIndex({ created_on: 1 });
+    return copied;
+  }
+
+  // Storage of each design: what its collections take on disk (compressed) and in indexes.
+  function storage(dbh, coll, variant) {
+    var n = names(coll);
+    var colls = variant === 'raw' || variant === 'dateTrunc' ? [n.raw]
+      : variant === 'bucket' ? [n.bucket] : variant === 'timeseries' ? [n.timeseries] : [n.rollupMinute, n.rollupHour];
+    var out = { docs: 0, dataSize: 0, storageSize: 0, indexSize: 0, colls: colls };
+    // On-disk sizes are only current after a checkpoint: ask for one (needs the fsync privilege).
+    try { dbh.getSiblingDB('admin').runCommand({ fsync: 1 }); } catch (e) { /* sizes as of the last checkpoint */ }
+    colls.forEach(function (c) {
+      var s = dbh.getCollection(c).aggregate([{ $collStats: { storageStats: {} } }]).toArray()[0].storageStats;
+      out.docs += s.count || (s.timeseries ? s.timeseries.bucketCount : 0) || 0;
+      out.dataSize += s.size || 0;
+      out.storageSize += s.storageSize || 0;
+      out.indexSize += s.totalIndexSize || 0;
+    });
+    out.totalSize = out.storageSize + out.indexSize;
+    return out;
+  }
+
+  function fmtBytes(b) {
+    if (b >= 1073741824) return (b / 1073741824).toFixed(2) + ' GB';
+    if (b >= 1048576) return (b / 1048576).toFixed(1) + ' MB';
+    if (b >= 1024) return (b / 1024).toFixed(0) + ' KB';
+    return b + ' B';
+  }
+
+  // Two answers agree when they have the same groups with the same count, min and max, and
+  // averages equal up to the rounding of a different summation order.
+  function sameRows(a, b) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) {
+      var x = a[i];
+      var y = b[i];
+      if (x.t.getTime() !== y.t.getTime() || x.count !== y.count || x.min !== y.min || x.max !== y.max) return false;
+      if (Math.abs(x.avg - y.avg) > 1e-9 * Math.max(1, Math.abs(x.avg))) return false;
+    }
+    return true;
+  }
+
+  return {
+    SECOND: SECOND, MINUTE: MINUTE, HOUR: HOUR, DAY: DAY,
+    START_TIMES: START_TIMES, YEAR_FROM: YEAR_FROM, YEAR_TO: YEAR_TO, GRAINS: GRAINS, VARIANTS: VARIANTS,
+    names: names, calibrate: calibrate, query: query, available: available, aggregate: aggregate,
+    runStartTimes: runStartTimes, printSeedTable: printSeedTable, ensureEvents: ensureEvents,
+    buildBuckets: buildBuckets, refreshRollups: refreshRollups, buildTimeseries: buildTimeseries,
+    storage: storage, fmtBytes: fmtBytes, sameRows: sameRows, formatRow: formatRow,
+  };
+})();
+
+// ---- what the grain scripts run ------------------------------------------------------------------
+// Parameters (globals set with --eval before the file; all optional):
+//   COLL         events collection                          (default 'randomData', as the seed)
+//   N, SEED      events to generate when it is empty        (default 1000000, seed 1; the seed had
+//                50,000,000: load those with node lib/ts-load-bench.js or the lab's CLI)
+//   VARIANTS     designs to run, comma-separated, or 'all'  (default 'raw', the seed's design)
+//   PRINT_ROWS   print every group's row, as the seed's enablePrintResult did (default false)
+//   EMIT_GROUPS  one @@LAB line per group, for the tests     (default false)
+TS.params = function () {
+  var p = {
+    COLL: lab.param('COLL', 'randomData', 'name'),
+    N: lab.param('N', 1000000, 'count'),
+    SEED: lab.param('SEED', 1, 'count'),
+    VARIANTS: lab.param('VARIANTS', 'raw', 'names'),
+    PRINT_ROWS: lab.param('PRINT_ROWS', false, 'bool'),
+    EMIT_GROUPS: lab.param('EMIT_GROUPS', false, 'bool'),
+  };
+  var chosen = p.VARIANTS === 'all' ? TS.VARIANTS.slice() : lab.list(p.VARIANTS);
+  chosen.forEach(function (v) {
+    if (TS.VARIANTS.indexOf(v) < 0) throw new Error('parameter VARIANTS: unknown design ' + JSON.stringify(v) + ' (known: ' + TS.VARIANTS.join(', ') + ', or all)');
+  });
+  p.variants = chosen;
+  return p;
+};
+
+TS.emitServer = function (info, p, fixture, extra) {
+  lab.emit(Object.assign({ study: 'timeseries', kind: 'server', version: info.version, storageEngine: info.storageEngine,
+    queryFramework: info.queryFramework, cacheBytes: info.cacheBytes, db: db.getName(), coll: p.COLL,
+    events: fixture ? fixture.count : db.getCollection(p.COLL).estimatedDocumentCount(), generated: fixture ? fixture.own : null }, extra || {}));
+};
+
+TS.emitGroups = function (table, grain, variant, label, rows) {
+  rows.forEach(function (r) {
+    lab.emit({ study: 'timeseries', kind: 'group', table: table, grain: grain, variant: variant, start: label,
+      t: r.t, count: r.count, min: r.min, max: r.max, avg: r.avg });
+  });
+};
+
+// One grain, the seed's way: T1..T5 and their average, for each chosen design.
+TS.grainMain = function (grainName) {
+  var grain = TS.GRAINS[grainName];
+  var p = TS.params();
+  var info = lab.header('Time series, ' + grain.title + ' (seed 003)', db, 'collection ' + db.getName() + '.' + p.COLL);
+  var fixture = TS.ensureEvents(db, p.COLL, p.N, p.SEED);
+  print('events ' + lab.fmtInt(fixture.count) + ' | intervals of ' + lab.fmtMs(grain.width) + ' grouped by ' + lab.fmtMs(grain.group) +
+    ', epoch-aligned, UTC | one pass over the five start times, as the seed');
+  TS.emitServer(info, p, fixture, { grain: grainName });
+  var results = [];
+  p.variants.forEach(function (variant) {
+    print('');
+    if (!TS.available(db, p.COLL, variant)) {
+      print(variant + ': its collections are missing, run ts_designs.js first (skipped)');
+      return;
+    }
+    var res = TS.runStartTimes(db, variant, p.COLL, grain, { printRows: p.PRINT_ROWS });
+    if (!res) {
+      print(variant + ': cannot answer ' + grain.title + ' (skipped)');
+      return;
+    }
+    print(variant + ' | plan ' + res.plan.stage + ' | explainVersion ' + res.plan.explainVersion + (res.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'));
+    TS.printSeedTable(res);
+    print(grain.title + ' aggregation took: ' + lab.fmtMs(res.avgAggMs) + ' on average');
+    print(grain.title + ' aggregation and fetch took: ' + lab.fmtMs(res.avgFetchMs) + ' on average');
+    res.runs.forEach(function (r) {
+      lab.emit({ study: 'timeseries', kind: 'row', table: 'seed', grain: grainName, variant: variant, T: r.label,
+        from: r.from, to: r.to, groups: r.groups, events: r.events, aggMs: r.aggMs, fetchMs: r.fetchMs,
+        stage: res.plan.stage, explainVersion: res.plan.explainVersion });
+      if (p.EMIT_GROUPS) TS.emitGroups('seed', grainName, variant, r.label, r.rows);
+    });
+    lab.emit({ study: 'timeseries', kind: 'row', table: 'seed', grain: grainName, variant: variant, T: 'Average',
+      aggMs: res.avgAggMs, fetchMs: res.avgFetchMs, stage: res.plan.stage, explainVersion: res.plan.explainVersion });
+    results.push(res);
+  });
+  if (results.length > 1) {
+    var base = results[0];
+    var agree = results.every(function (r) {
+      return r.runs.every(function (run, i) { return TS.sameRows(run.rows, base.runs[i].rows); });
+    });
+    print('');
+    print(agree ? 'all designs agree on every interval' : 'DESIGNS DISAGREE');
+  }
+  return results;
+};
