@@ -1,6 +1,7 @@
 'use strict';
 // Seed 000's client-side variants, with the Node driver instead of Python: statistics of one field
-// over the first n documents in _id order (the batch every in-database variant reads too).
+// over the first n documents (the batch every in-database variant reads too: the first n in
+// natural order, which for data the lab imported is also _id order, see scripts/mr_variants.js).
 //   client-list      whole documents into a list, then statistics over the list (the seed's first
 //                    Python program: it fetched all ~40 fields to use one)
 //   client-acc       one projected field, running accumulators, no list ("Python, Accumulators")
@@ -37,7 +38,7 @@ function finish(s) {
 
 /** Whole documents into an array, then the statistics over a list of the field's values. */
 async function clientList(coll, n, field) {
-  const docs = await coll.find({}).sort({ _id: 1 }).limit(n).toArray();
+  const docs = await coll.find({}).limit(n).toArray();
   const values = [];
   for (const d of docs) if (typeof d[field] === 'number') values.push(d[field]);
   const s = emptyStats();
@@ -48,7 +49,7 @@ async function clientList(coll, n, field) {
 /** One field, projected by the server, into accumulators as the cursor streams. */
 async function clientAcc(coll, n, field) {
   const s = emptyStats();
-  const cursor = coll.find({}, { projection: { _id: 0, [field]: 1 } }).sort({ _id: 1 }).limit(n);
+  const cursor = coll.find({}, { projection: { _id: 0, [field]: 1 } }).limit(n);
   for await (const d of cursor) add(s, d[field]);
   return finish(s);
 }
