@@ -162,13 +162,16 @@ async function run({ server, dbName, db, opts, session, echo, progress }) {
   };
   const out = {};
   if (opts.out) {
-    fs.mkdirSync(path.resolve(opts.out), { recursive: true });
-    out.tables = path.join(opts.out, 'timeseries-tables.json');
+    // One directory per scale and cache size, so a small-cache run does not overwrite the other.
+    const cacheTag = server0 && server0.cacheBytes ? `${(server0.cacheBytes / 1073741824).toFixed(2)}gb` : 'cache';
+    const dir = path.join(opts.out, `${opts.docs}-${cacheTag}`);
+    fs.mkdirSync(path.resolve(dir), { recursive: true });
+    out.tables = path.join(dir, 'timeseries-tables.json');
     fs.writeFileSync(out.tables, JSON.stringify(tables, null, 2) + '\n');
     const cacheGB = server0 && server0.cacheBytes ? (server0.cacheBytes / 1073741824).toFixed(2) : '?';
     Object.assign(out, await renderChart(chartSpec(tables.designs,
       `Time per interval by design: ${opts.docs.toLocaleString('en-US')} events, MongoDB ${server0 ? server0.version : ''}, cache ${cacheGB} GB`),
-    path.join(opts.out, 'timeseries-designs')));
+    path.join(dir, 'timeseries-designs')));
     say(`\ntables: ${out.tables}\nchart: ${out.svg}, ${out.png}`);
   }
   // The runner summarises rows that carry a `ratio` (per `table`): the year-by-day rollup-vs-raw
