@@ -63,18 +63,28 @@ var LabCache = (function () {
 
   // Every document, read by the server through its cache: a collection scan for a value no
   // document has returns nothing to the client.
+  var NEVER = { 'perflab.never': 'matches' };
   function scanData(dbh, coll) {
-    return dbh.getCollection(coll).find({ 'perflab.never': 'matches' }).hint({ $natural: 1 }).itcount();
+    return dbh.getCollection(coll).find(NEVER).hint({ $natural: 1 }).itcount();
+  }
+  function planData(dbh, coll) {
+    return lab.plan(dbh.getCollection(coll).find(NEVER).hint({ $natural: 1 }).explain('queryPlanner'));
   }
 
   // Every key of one index: $gte MinKey matches every key (missing values are indexed as null),
   // and $count needs no document, so the plan reads the index only.
-  function scanIndex(dbh, coll, index) {
+  function indexPipeline(index) {
     var first = Object.keys(index.key)[0];
     var match = {};
     match[first] = { $gte: minKey() };
-    var out = dbh.getCollection(coll).aggregate([{ $match: match }, { $count: 'n' }], { hint: index.name }).toArray();
+    return [{ $match: match }, { $count: 'n' }];
+  }
+  function scanIndex(dbh, coll, index) {
+    var out = dbh.getCollection(coll).aggregate(indexPipeline(index), { hint: index.name }).toArray();
     return out.length ? out[0].n : 0;
+  }
+  function planIndex(dbh, coll, index) {
+    return lab.plan(dbh.getCollection(coll).explain('queryPlanner').aggregate(indexPipeline(index), { hint: index.name }));
   }
 
   /**
@@ -94,13 +104,16 @@ var LabCache = (function () {
     if (data) {
       var t1 = lab.now();
       scanData(dbh, coll);
-      steps.push({ what: 'collection scan (hint $natural)', ms: lab.now() - t1 });
+      var pd = planData(dbh, coll);
+      steps.push({ what: 'collection scan (hint $natural)', ms: lab.now() - t1, stage: pd.stage, explainVersion: pd.explainVersion });
     }
     if (index) {
       dbh.getCollection(coll).getIndexes().forEach(function (ix) {
         var t2 = lab.now();
         var n = scanIndex(dbh, coll, ix);
-        steps.push({ what: 'index ' + ix.name + ' scan (' + n + ' keys)', ms: lab.now() - t2 });
+        var ms = lab.now() - t2;
+        var pi = planIndex(dbh, coll, ix);
+        steps.push({ what: 'index ' + ix.name + ' scan (' + n + ' keys)', ms: ms, stage: pi.stage, explainVersion: pi.explainVersion });
       });
     }
     return { mode: mode, method: 'scan', steps: steps, ms: lab.now() - t0, touch: touch };
@@ -151,7 +164,9 @@ var LabCache = (function () {
     } else {
       print('touch: ' + res.touch.error + ' (removed in 4.2 with MMAPv1): warmed up by reading through the cache instead');
     }
-    res.steps.forEach(function (s) { print('  ' + s.what + ': ' + lab.fmtMs(s.ms)); });
+    res.steps.forEach(function (s) {
+      print('  ' + s.what + ': ' + lab.fmtMs(s.ms) + (s.stage ? ' | plan ' + s.stage + ' | explainVersion ' + s.explainVersion : ''));
+    });
     print('Warm-up {' + mode + '} took ' + lab.fmtMs(res.ms));
     printResidency(before, after);
     print('server cache: ' + fmtBytes(cacheBefore.used) + ' -> ' + fmtBytes(cacheAfter.used) + ' of ' + fmtBytes(cacheAfter.max) +
