@@ -49,8 +49,11 @@ function summarizeComparison(res) {
   for (const n of names) {
     if (n === res.baseline) continue;
     const r = res.variants[n].ratio;
-    const word = r.median >= 1 ? `${fmtRatio(r.median)} times slower than` : `${fmtRatio(1 / r.median)} times faster than`;
-    lines.push(`  ${n} ran ${word} ${res.baseline} (per-round ratio ${fmtRatio(r.min)}..${fmtRatio(r.max)})`);
+    // Say it the way round that gives a number >= 1, with the per-round range in the same sense.
+    const line = r.median >= 1
+      ? `${fmtRatio(r.median)} (${fmtRatio(r.min)}..${fmtRatio(r.max)}) times slower than`
+      : `${fmtRatio(1 / r.median)} (${fmtRatio(1 / r.max)}..${fmtRatio(1 / r.min)}) times faster than`;
+    lines.push(`  ${n} ran ${line} ${res.baseline} (median of per-round ratios)`);
   }
   return lines.join('\n');
 }
