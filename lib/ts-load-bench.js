@@ -4,7 +4,7 @@
 // bare insertMany of the same first documents as the yardstick, in the same run on the same server.
 //
 //   node lib/ts-load-bench.js [--n 50000000] [--bare 5000000] [--seed 1] [--uri URI] [--db random]
-//                             [--cache-gb N] [--json FILE]
+//                             [--cache-gb N] [--json FILE] [--states]
 //
 // - bare: one insertMany of 10,000 documents at a time, each awaited before the next (what a
 //   simple script does), into <coll>_bare, which is dropped afterwards;
@@ -13,6 +13,9 @@
 //   --bare documents is reported beside the bare rate, and its rate over all N.
 // - re-run safety: the first 100,000 events are streamed again and must add nothing.
 // Memory is sampled every 5 s (resident set size) and the peak is read from the kernel.
+// --states then runs the study's cold and warm states (lib/ts-study.js coldWarm: restarts, warm-up
+// scripts, the three grain scripts) on the loaded events, at the seed's scale; memory is read
+// before that, so it is the loader's.
 const { parseArgs } = require('util');
 const fs = require('fs');
 const path = require('path');
@@ -40,7 +43,7 @@ async function main() {
   const { values } = parseArgs({ options: {
     n: { type: 'string', default: '50000000' }, bare: { type: 'string', default: '5000000' },
     seed: { type: 'string', default: '1' }, uri: { type: 'string' }, db: { type: 'string', default: 'random' },
-    'cache-gb': { type: 'string' }, json: { type: 'string' },
+    'cache-gb': { type: 'string' }, json: { type: 'string' }, states: { type: 'boolean' },
   } });
   const n = Number(values.n);
   const bareN = Math.min(n, Number(values.bare));
@@ -95,15 +98,25 @@ async function main() {
     const st = await db.command({ collStats: tsFixture.COLL });
     out.sizes = { dataSize: st.size, storageSize: st.storageSize, totalIndexSize: st.totalIndexSize, indexSizes: st.indexSizes };
     log(`re-run of the first ${again.read}: inserted ${again.inserted}; count ${out.count}`);
+    out.memory = {
+      peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+      sampledRssMB: { min: Math.round(Math.min(...rss) / MB), max: Math.round(Math.max(...rss) / MB), samples: rss.length },
+    };
+    clearInterval(sampler);
+    if (values.states) {
+      if (typeof server.restart !== 'function') throw new Error('--states needs a server the bench starts (no --uri)');
+      await client.close();
+      const { coldWarm, seedTables } = require('./ts-study');
+      const records = await coldWarm({ server, dbName: values.db, coll: tsFixture.COLL, echo: (t) => log(t) });
+      out.events = n;
+      out.seedTables = seedTables(records);
+      out.warmups = records.filter((r) => r.table === 'warmup');
+    }
   } finally {
     clearInterval(sampler);
     await client.close();
     await server.stop();
   }
-  out.memory = {
-    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
-    sampledRssMB: { min: Math.round(Math.min(...rss) / MB), max: Math.round(Math.max(...rss) / MB), samples: rss.length },
-  };
   const text = JSON.stringify(out, null, 2) + '\n';
   if (values.json) {
     fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });

@@ -32,6 +32,7 @@ function md(header, rows) {
   return out.join('\n');
 }
 
+function fmtRatio(x) { return x >= 10 ? x.toFixed(0) : x >= 0.1 ? x.toFixed(2) : x.toPrecision(2); }
 function gb(b) { return (b / 1073741824).toFixed(2) + ' GB'; }
 function mb(b) { return b >= 1073741824 ? gb(b) : (b / 1048576).toFixed(1) + ' MB'; }
 
@@ -64,7 +65,7 @@ function designTables(t) {
     const storage = Object.fromEntries(t.storage.map((s) => [s.variant, s]));
     parts.push(`**${GRAIN_TITLES[g]}** (${g === 'days' ? 'one aggregation of the year' : 'time per interval, T1..T5'}; median of ${rows[0].times.length} interleaved rounds)\n\n` + md(
       ['design', 'median', 'min..max', 'x raw (per-round median)', 'explainVersion', 'plan', 'total on disk', 'same rows as raw'],
-      rows.map((r) => [r.variant, lab.fmtMs(r.median), `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`, r.ratioToRaw.toFixed(r.ratioToRaw < 10 ? 2 : 0),
+      rows.map((r) => [r.variant, lab.fmtMs(r.median), `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`, fmtRatio(r.ratioToRaw),
         r.explainVersion, r.stage, mb(storage[r.variant].totalSize), r.agree ? 'yes' : 'NO']),
     ));
   }
@@ -98,17 +99,34 @@ function yearTable(t) {
   ]) + `\n\nRollup / raw, median of per-round ratios: ${(y.rollup.ratio.median).toFixed(4)} (${y.speedup.toFixed(0)}x faster; per-round ${(1 / y.rollup.ratio.max).toFixed(0)}x..${(1 / y.rollup.ratio.min).toFixed(0)}x).`;
 }
 
+function loaderTable(t) {
+  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  const r = (x) => `${lab.fmtInt(x)}/s`;
+  return md(['', 'documents', 'time', 'throughput'], [
+    [`bare insertMany (10,000 per call, awaited one by one), first ${lab.fmtInt(t.bare.docs)}`, lab.fmtInt(t.bare.docs), s(t.bare.ms), r(t.bare.perSec)],
+    [`loader (4 unordered batches in flight, progress bar), same first ${lab.fmtInt(t.loader.firstDocs)}`, lab.fmtInt(t.loader.firstDocs), s(t.loader.firstMs), r(t.loader.firstPerSec)],
+    ['loader, all events', lab.fmtInt(t.n), s(t.loader.ms), r(t.loader.perSec)],
+    ['index on created_on, built after the load', '', s(t.loader.indexMs), ''],
+    ['loader + index', lab.fmtInt(t.n), s(t.loader.ms + t.loader.indexMs), r(t.loader.totalPerSec)],
+    [`re-run of the first ${lab.fmtInt(t.rerun.read)}`, `${t.rerun.inserted} inserted`, '', ''],
+  ]) + `\n\nPeak resident memory of the Node process (loader and yardstick): ${t.memory.peakRssMB} MB ` +
+    `(sampled every 5 s: ${t.memory.sampledRssMB.min}..${t.memory.sampledRssMB.max} MB over ${t.memory.sampledRssMB.samples} samples). ` +
+    `Collection afterwards: ${lab.fmtInt(t.count)} documents, dataSize ${mb(t.sizes.dataSize)}, storageSize ${mb(t.sizes.storageSize)}, ` +
+    `indexes ${Object.entries(t.sizes.indexSizes).map(([n, b]) => `${n} ${mb(b)}`).join(', ')}.`;
+}
+
 function main(files) {
   for (const f of files) {
     const t = JSON.parse(fs.readFileSync(f, 'utf8'));
-    const out = [
-      `## ${f}: ${lab.fmtInt(t.events)} events, MongoDB ${t.server.version}, ${t.server.storageEngine}, ${t.server.queryFramework}, cache ${gb(t.server.cacheBytes)}`,
-      '### Seed tables (aggregation time)', seedTables(t),
-      '### Designs', designTables(t),
-      '### Storage per design', storageTable(t),
-      '### Sizes', sizesTable(t),
-      '### Year by day: rollup vs raw', yearTable(t),
-    ];
+    const cache = t.server.cacheBytes || t.server.cacheSizeBytes;
+    const events = t.events || t.n;
+    const out = [`## ${f}: ${lab.fmtInt(events)} events, MongoDB ${t.server.version}, ${t.server.storageEngine}` +
+      `${t.server.queryFramework ? ', ' + t.server.queryFramework : ''}, cache ${gb(cache)}`];
+    if (t.loader) out.push('### Loader', loaderTable(t));
+    if (t.seedTables) out.push('### Seed tables (aggregation time; ours in ms, the seed\'s in s)', seedTables(t));
+    if (t.designs) out.push('### Designs', designTables(t), '### Storage per design', storageTable(t));
+    if (t.sizes && t.sizes.find) out.push('### Sizes', sizesTable(t));
+    if (t.yearRollupVsRaw) out.push('### Year by day: rollup vs raw', yearTable(t));
     process.stdout.write(out.join('\n\n') + '\n\n');
   }
 }

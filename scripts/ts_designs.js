@@ -130,7 +130,7 @@ if (!D.BUILD_ONLY) {
       { key: 'agree', title: 'same rows as raw' },
     ], rows.map(function (x) {
       return { v: x.v, median: lab.fmtMs(x.r.median / intervals), range: lab.fmtMs(x.r.min / intervals) + '..' + lab.fmtMs(x.r.max / intervals),
-        ratio: x.ratio.toFixed(x.ratio < 10 ? 2 : 0), engine: x.plan.explainVersion + (x.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'),
+        ratio: x.ratio >= 10 ? x.ratio.toFixed(0) : x.ratio >= 0.1 ? x.ratio.toFixed(2) : x.ratio.toPrecision(2), engine: x.plan.explainVersion + (x.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'),
         plan: x.plan.stage, size: TS.fmtBytes(sizes[x.v].totalSize), agree: x.agree ? 'yes' : 'NO' };
     }));
     var skipped = designVariants.filter(function (v) { return able.indexOf(v) < 0; });
