@@ -21,7 +21,7 @@ const fs = require('fs');
 const path = require('path');
 const { MongoClient } = require('mongodb');
 const { getServer } = require('./server');
-const { streamInsert } = require('./loader');
+const { streamInsert, ensureFixture } = require('./loader');
 const tsFixture = require('../fixtures/timeseries');
 
 const MB = 1024 * 1024;
@@ -73,15 +73,13 @@ async function main() {
     // Note when the loader has read the first bareN events, for a like-for-like rate.
     let firstMs = null;
     const t0 = Date.now();
-    const origEvents = tsFixture.events;
     const watched = function* (count, s) {
       let i = 0;
-      for (const d of origEvents(count, s)) {
+      for (const d of tsFixture.events(count, s)) {
         if (i++ === bareN) firstMs = Date.now() - t0;
         yield d;
       }
     };
-    const { ensureFixture } = require('./loader');
     const res = await ensureFixture(db, tsFixture.COLL, { fixture: tsFixture.FIXTURE, n, seed }, () => watched(n, seed), { progress: true });
     const loadMs = Date.now() - t0;
     const i0 = Date.now();

@@ -126,7 +126,9 @@ async function run({ server, dbName, db, opts, session, echo, progress }) {
   const fixture = await tsFixture.load(db, { n: opts.docs, seed: opts.seed, coll, progress });
   say(`events: ${opts.docs} (seed ${opts.seed}) in ${dbName}.${coll}${fixture.generated ? `, loaded in ${(fixture.ms / 1000).toFixed(1)} s` : ', already there'}`);
   const records = [];
-  const designs = await runScript(session, 'ts_designs.js', { COLL: coll, N: opts.docs, SEED: opts.seed, RUNS: opts.runs, VARIANTS: 'all', EMIT_GROUPS: false }, echo);
+  // Every parameter is passed: a shell session keeps the globals of earlier runs.
+  const designs = await runScript(session, 'ts_designs.js', { COLL: coll, N: opts.docs, SEED: opts.seed, RUNS: opts.runs, VARIANTS: 'all',
+    GRAINS: 'seconds,minutes,hours,days', REBUILD: false, BUILD_ONLY: false, EMIT_GROUPS: false }, echo);
   records.push(...designs);
 
   let states = [];
