@@ -204,7 +204,7 @@ describe('mapreduce study (seed 000)', function () {
         return recs.find((r) => r.kind === 'row').times[0];
       };
       const res = await interleave([{ name: 'group', run: one('group') }, { name: 'mr', run: one('mr') }],
-        { warmup: 1, rounds: 3, baseline: 'group' });
+        { warmup: 1, rounds: 7, baseline: 'group' }); // the 10^6 sweep measured 4.4 [2.8..6.4] at 10^5: take 7 rounds' median
       const ratio = res.variants.mr.ratio.median;
       this.test.title += ` (measured ${ratio.toFixed(1)}x)`;
       expect(ratio).to.be.at.least(3);
