@@ -8,7 +8,7 @@ const fs = require('fs');
 const lab = require('../scripts/lib/lab');
 
 // Seed 003's published figures (Vlad Mihalcea, "A beginner's guide to MongoDB performance
-// turbocharging", 2013): seconds, MongoDB 2.4.6 (MMAPv1), 50M events, 8 GB RAM workstation.
+// turbocharging"): seconds, MongoDB 2.4.6 (MMAPv1), 50M events, 8 GB RAM workstation.
 const SEED = {
   cold: { T1: [0.02, 0.097, 1.771], T2: [0.01, 0.089, 1.366], T3: [0.02, 0.089, 1.216], T4: [0.01, 0.084, 1.135], T5: [0.02, 0.082, 1.078], Average: [0.016, 0.088, 1.3132] },
   'warm-both': { T1: [0.016, 0.359, 5.694], T2: [0, 0.343, 5.336], T3: [0.015, 0.375, 5.179], T4: [0.01, 0.359, 5.351], T5: [0.016, 0.343, 5.366], Average: [0.009, 0.355, 5.385] },

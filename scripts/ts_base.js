@@ -1,5 +1,5 @@
 // Building blocks of the time-series study (seed 003, "A beginner's guide to MongoDB performance
-// turbocharging", 2013): the seed's intervals and start times, one aggregation per design, and the
+// turbocharging"): the seed's intervals and start times, one aggregation per design, and the
 // loop over the five start times that prints the seed's table.
 // Loaded by the ts_*.js scripts and agg_year.js:  load(__dirname + '/ts_base.js')
 // (it loads lib/lab.js and lib/gen.js itself). It defines one global, TS, and runs nothing.
