@@ -4,6 +4,7 @@
 // timeseries-tables.json), with the seed's published figures beside ours.
 //
 //   node lib/ts-report.js results/timeseries/5000000-11.27gb/timeseries-tables.json [more.json ...]
+//   node lib/ts-report.js --states-chart docs/img/timeseries-states 'label=tables.json' ...
 const fs = require('fs');
 const lab = require('../scripts/lib/lab');
 
@@ -131,5 +132,52 @@ function main(files) {
   }
 }
 
-if (require.main === module) main(process.argv.slice(2));
-module.exports = { SEED, md };
+/**
+ * Average aggregation time per state, one panel per grain, one bar per run (scale and cache):
+ * where warming helps, and where it does harm.
+ */
+function statesChartSpec(runs) {
+  const states = ['cold', 'warm-data', 'warm-indexes', 'warm-both', 'warm-year'];
+  const values = [];
+  for (const { label, t } of runs) {
+    for (const state of states) {
+      for (const g of GRAINS) {
+        const x = t.seedTables[state] && t.seedTables[state][g] && t.seedTables[state][g].Average;
+        if (x) values.push({ run: label, state, grain: GRAIN_TITLES[g], ms: x.aggMs });
+      }
+    }
+  }
+  return {
+    title: 'Average aggregation time after each warm-up state (log scale)',
+    data: { values },
+    facet: { column: { field: 'grain', type: 'nominal', sort: GRAINS.map((g) => GRAIN_TITLES[g]), title: null } },
+    spec: {
+      width: 230,
+      height: 240,
+      mark: { type: 'bar' },
+      encoding: {
+        x: { field: 'state', type: 'nominal', sort: states, title: null, axis: { labelAngle: -40 } },
+        xOffset: { field: 'run', type: 'nominal', sort: runs.map((r) => r.label) },
+        y: { field: 'ms', type: 'quantitative', stack: null, scale: { type: 'log' }, title: 'ms (average of T1..T5)' },
+        color: { field: 'run', type: 'nominal', sort: runs.map((r) => r.label), title: 'run', legend: { labelLimit: 400 } },
+      },
+    },
+    resolve: { scale: { y: 'independent' } },
+  };
+}
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  if (args[0] === '--states-chart') {
+    // --states-chart OUT_BASE 'label=tables.json' ...
+    const runs = args.slice(2).map((a) => {
+      const i = a.indexOf('=');
+      return { label: a.slice(0, i), t: JSON.parse(fs.readFileSync(a.slice(i + 1), 'utf8')) };
+    });
+    require('./chart').renderChart(statesChartSpec(runs), args[1]).then((o) => process.stdout.write(`${o.svg}\n${o.png}\n`));
+  } else {
+    main(args);
+  }
+}
+
+module.exports = { SEED, md, statesChartSpec };
