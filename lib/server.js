@@ -69,6 +69,9 @@ class EmbeddedServer {
     this.embedded = true;
     this.pid = mms.instanceInfo.instance.mongodProcess.pid;
     this.dbPath = mms.instanceInfo.dbPath;
+    // mongodb-memory-server adds one 'instanceError' listener to the same MongoInstance on every
+    // start; cold-cache studies restart many times, and Node would warn of a leak after ten.
+    mms.instanceInfo.instance.setMaxListeners(0);
     Object.assign(this, info);
   }
 
