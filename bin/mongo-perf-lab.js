@@ -30,7 +30,7 @@ Options for run:
   --no-progress    no progress bar
 
 run mapreduce sweeps batches of 10^0 .. 10^k documents (k = floor(log10 --docs), e.g. --docs 1000000
---runs 10 as in docs/mapreduce.md) and writes mapreduce-<docs>.{md,json,svg,png} to $LAB_RESULTS_DIR
+--runs 10 as in the README) and writes mapreduce-<docs>.{md,json,svg,png} to $LAB_RESULTS_DIR
 (default ./results).
 
 Options for import (CSV files with a header row; types inferred; blank cells left out):

@@ -2,7 +2,7 @@
 // (system.js) and run a map/reduce that calls them by name, then check it against the same
 // map/reduce with the functions sent in the command, and against $group.
 //
-// Usage (from any directory; needs the sensor collection, see docs/mapreduce.md):
+// Usage (from any directory; needs the sensor collection, see the README, study 000):
 //   mongosh random path/to/scripts/mr_store_functions.js
 //   mongosh "mongodb://host:port/random" --eval 'var COLL = "trips", FIELD = "engine_rpm"' path/to/scripts/mr_store_functions.js
 // Parameters (set with --eval before the file; all optional):
