@@ -8,6 +8,7 @@ const { studies, findStudy } = require('../lib/studies');
 const { getServer, redact } = require('../lib/server');
 const { runStudy } = require('../lib/run-study');
 const { summarizeRows } = require('../lib/report');
+const { humanLines } = require('../lib/lab-lines');
 const { NoMongodError } = require('../lib/mongod-binary');
 
 const HELP = `mongo-perf-lab: MongoDB performance studies, measured on your own server
@@ -134,7 +135,7 @@ async function run(o) {
     for (const study of chosen) {
       const res = await runStudy(study, {
         server, db: o.db, docs: o.docs, runs: o.runs, seed: o.seed, progress: o.progress,
-        echo: (text) => { if (o.json !== '-') process.stdout.write(text.split('\n').filter((l) => !l.startsWith('@@LAB ')).map((l) => l + '\n').join('')); },
+        echo: (text) => { if (o.json !== '-') process.stdout.write(humanLines(text).map((l) => l + '\n').join('')); },
       });
       if (o.json !== '-') process.stdout.write('\n' + summarizeRows(res.rows) + '\n\n');
       results.push(res);

@@ -8,4 +8,9 @@ function parseLabLines(lines) {
   return lines.filter((l) => l.startsWith(PREFIX)).map((l) => EJSON.parse(l.slice(PREFIX.length), { relaxed: true }));
 }
 
-module.exports = { parseLabLines, PREFIX };
+/** The human-readable part of printed text: every line but the @@LAB ones. */
+function humanLines(text) {
+  return text.split('\n').filter((l) => !l.startsWith(PREFIX));
+}
+
+module.exports = { parseLabLines, humanLines, PREFIX };

@@ -6,7 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 const { ShellSession } = require('./shell-runner');
-const { parseLabLines } = require('./lab-lines');
+const { parseLabLines, humanLines } = require('./lab-lines');
 const { interleave } = require('./harness');
 const { summarizeComparison } = require('./report');
 const { renderChart } = require('./chart');
@@ -26,7 +26,7 @@ const STATES = [
 async function runScript(session, script, params, echo) {
   const lines = await session.run(script, params, {
     echo: echo ? (text) => {
-      const kept = text.split('\n').filter((l) => !l.startsWith('@@LAB '));
+      const kept = humanLines(text);
       if (kept.length) echo(kept.join('\n'));
     } : undefined,
   });
