@@ -50,7 +50,8 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
     if (Date.now() - t0 > SLOW_MS) log(`${entry.name}: data ready in ${lab.fmtMs(Date.now() - t0)}`);
     await ctx.session.call('lab.node.setup', entry.name);
-    const points = entry.points ? await entry.points(ctx, p, cfg.points) : cfg.points;
+    const scriptPoints = await ctx.session.call('lab.node.points', entry.name);
+    const points = entry.points ? await entry.points(ctx, p, scriptPoints) : scriptPoints;
     const only = lab.list(p.VARIANTS);
     const own = nodeVariants.filter((v) => !only.length || only.includes(v.name));
 

@@ -711,9 +711,13 @@ var lab = (function () {
         }
       });
       var p = params(s.params, function (k) { return v[k]; });
-      var points = s.axes ? s.axes(p) : [{}];
       state[name] = { p: p };
-      return JSON.parse(JSON.stringify({ params: p, points: points, variants: stepsFor(s, p).map(function (x) { return x.name; }) }));
+      return JSON.parse(JSON.stringify({ params: p, variants: stepsFor(s, p).map(function (x) { return x.name; }) }));
+    },
+    // The axis points, once the fixture and setup are done (they may depend on the data).
+    points: function (name) {
+      var s = study(name);
+      return JSON.parse(JSON.stringify(s.axes ? s.axes(state[name].p) : [{}]));
     },
     fixture: function (name) { return prepareFixture(study(name), state[name].p); },
     setup: function (name) {
