@@ -112,6 +112,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
       if (results) results.add(recs);
       echo([''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lab.pointLines(recs.filter((r) => r.type === 'result'))).join('\n'));
     }
+    await ctx.session.call('lab.node.report', entry.name, records.filter((r) => r.type === 'result'));
     if (entry.after) {
       const more = await entry.after(ctx, p, records);
       if (more && more.length) {

@@ -160,6 +160,7 @@ var lab = (function () {
     var phase = warmup > 0 ? 'warmup' : 'timed';
     var round = 0;
     var idx = 0;
+    var seq = null; // this round's order, fixed when the round starts
 
     function order(r) { return r % 2 === 0 ? names : names.slice().reverse(); }
 
@@ -171,10 +172,11 @@ var lab = (function () {
           phase = 'timed';
           round = 0;
           idx = 0;
+          seq = null;
           continue;
         }
-        var seq = order(round).filter(function (n) { return !st[n].capped; });
-        if (idx >= seq.length) { round++; idx = 0; continue; }
+        if (seq === null) seq = order(round).filter(function (n) { return !st[n].capped; });
+        if (idx >= seq.length) { round++; idx = 0; seq = null; continue; }
         return { variant: seq[idx++], phase: phase, round: round };
       }
     }
@@ -268,6 +270,7 @@ var lab = (function () {
     if (typeof b === 'number') return Number.isInteger(b) ? fmtInt(b) : String(Number(b.toPrecision(6)));
     if (typeof b !== 'object') return String(b);
     if (b.rows !== undefined && Object.keys(b).length === 1) return b.rows + ' rows';
+    if (typeof b.count === 'number' && b.mean !== undefined) return 'n ' + fmtInt(b.count) + ', mean ' + (b.mean === null ? '-' : Number(b.mean.toPrecision(6)));
     var text = JSON.stringify(b);
     return text.length > 40 ? text.slice(0, 37) + '...' : text;
   }
@@ -310,8 +313,10 @@ var lab = (function () {
 
   // A measure that is not a time (bytes on disk, duplicates, writes per second ...), per axis point.
   function measureRecord(o) {
-    return { type: 'measure', study: o.study, name: o.name, variant: o.variant || null, axis: o.axis || {},
+    var rec = { type: 'measure', study: o.study, name: o.name, variant: o.variant || null, axis: o.axis || {},
       value: o.value, unit: o.unit || '', what: o.what || '' };
+    if (o.extra !== undefined) rec.extra = o.extra;
+    return rec;
   }
 
   // hyperfine's warnings, in our terms.

@@ -1,0 +1,110 @@
+'use strict';
+// Study "mapreduce" (source 000, "Learning mongo", 2015): the Node part of scripts/mr_variants.js.
+// The data arrives the way the source's did: sensor-log CSV files, imported; the client-side
+// variants (the source's Python programs, here the Node driver) run here, interleaved with the
+// in-database ones by the one harness; every answer is checked against plain Node statistics.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const lab = require('../../scripts/lib/lab');
+const sensors = require('../../fixtures/sensors');
+const { importCsv } = require('../csv-import');
+const { META, ForeignDataError } = require('../loader');
+const client = require('../mr-client');
+
+/**
+ * Makes db.<coll> hold n generated sensor rows, the way a user gets them there: CSV files written
+ * to a temporary directory, then imported. Skipped when the lab already imported the same spec.
+ */
+async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log = () => {} }) {
+  const spec = { fixture: sensors.FIXTURE, n, seed };
+  const meta = await db.collection(META).findOne({ _id: coll });
+  if (meta && meta.complete && meta.fixture === spec.fixture && meta.n === n && meta.seed === seed) {
+    return { generated: false, own: true, count: await db.collection(coll).estimatedDocumentCount(), ...spec };
+  }
+  const count = await db.collection(coll).estimatedDocumentCount();
+  if (!meta && count > 0) {
+    throw new ForeignDataError(`${db.databaseName}.${coll} holds ${count} documents the lab did not generate; ` +
+      'the lab never overwrites data it does not own: choose another database (--db)');
+  }
+  if (meta) await db.collection(coll).drop().catch(() => {});
+  await db.collection(META).replaceOne({ _id: coll }, { _id: coll, ...spec, complete: false }, { upsert: true });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-perf-lab-csv-'));
+  try {
+    const t0 = Date.now();
+    const files = await sensors.write(dir, n, { seed });
+    log(`wrote ${files.length} CSV file(s) of ${lab.fmtInt(n)} rows in ${lab.fmtMs(Date.now() - t0)}; importing`);
+    // One batch in flight: documents get record ids in file order, so the first n documents in
+    // natural order (what `$limit n` reads) are the first n rows, and the first n by _id as well.
+    const r = await importCsv(db, files, { coll, progress, log, inflight: 1, rejectsFile: path.join(dir, 'rejects.csv') });
+    if (r.rejected) throw new Error(`the generated CSV had ${r.rejected} rejected rows: ${r.firstRejects.join('; ')}`);
+    await db.collection(META).updateOne({ _id: coll }, { $set: { complete: true, importMs: r.ms } });
+    return { generated: true, own: true, count: await db.collection(coll).countDocuments(), importMs: r.ms, ...spec };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const oracleCache = new Map();
+
+function clientVariant(v) {
+  return { name: v.name, what: v.what, where: 'node', minVersion: '3.6',
+    run: (ctx, p, point) => v.fn(ctx.db.collection(p.COLL), point.batch, p.FIELD) };
+}
+
+function fmtRate(x) {
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(2);
+}
+
+module.exports = {
+  name: 'mapreduce',
+  script: 'mr_variants.js',
+  source: '000',
+  title: 'stats of one field: map/reduce, $group, $accumulator, $function, client-side',
+  // 10^4 keeps `npm start` short and already shows the ordering of 10^6; the README's sweep is
+  // run mapreduce --profile seed (10^0 .. 10^6, 10 rounds: ~45 min on 2 cores).
+  quick: { N: 10000, K: 4, RUNS: 3 },
+  seedScale: { N: 1000000, K: 6, RUNS: 10 },
+  cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
+  expected: '~1 min',
+
+  async load(ctx, p) {
+    const f = await prepareSensors(ctx.db, { n: p.N, seed: p.SEED, coll: p.COLL, progress: ctx.progress, log: ctx.log });
+    return { ...f, coll: p.COLL };
+  },
+
+  /** Plain Node statistics over the first n generated rows. */
+  oracle(p, point) {
+    const key = `${point.batch}/${p.FIELD}/${p.SEED}`;
+    if (!oracleCache.has(key)) oracleCache.set(key, sensors.referenceStats(point.batch, p.FIELD, { seed: p.SEED }));
+    return oracleCache.get(key);
+  },
+
+  variants: client.CLIENT_VARIANTS.map(clientVariant),
+
+  // The source's table: documents per millisecond by batch size (higher is better).
+  tables: [{ title: 'documents per millisecond at the median time (higher is better), the source\'s table', rows: 'batch', cols: 'variant',
+    value: (r) => fmtRate(r.axis.batch / r.median) }],
+
+  charts: [(records, env, doc) => {
+    const recs = records.filter((r) => r.type === 'result' && !r.skipped);
+    const variants = [...new Set(recs.map((r) => r.variant))];
+    const n = Math.max(...recs.map((r) => r.axis.batch));
+    return {
+      title: { text: 'Statistics of one field: documents per millisecond by batch size',
+        subtitle: [`up to ${lab.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
+          'solid lines: computed in the database; dashed: in the client (Node driver); higher is better'] },
+      width: 640, height: 400,
+      data: { values: recs.map((r) => ({ variant: r.variant, batch: r.axis.batch, rate: r.axis.batch / r.median, where: r.where === 'node' ? 'client (Node driver)' : 'in the database' })) },
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'batch', type: 'quantitative', scale: { type: 'log' }, title: 'documents per batch (log)', axis: { format: '~s' } },
+        y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents per millisecond (log)' },
+        color: { field: 'variant', type: 'nominal', sort: variants, scale: { range: require('../report').PALETTE }, title: 'variant' },
+        strokeDash: { field: 'where', type: 'nominal', legend: null, scale: { domain: ['in the database', 'client (Node driver)'], range: [[1, 0], [6, 3]] } },
+      },
+    };
+  }],
+
+  prepareSensors,
+};
