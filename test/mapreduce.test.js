@@ -200,7 +200,7 @@ describe('mapreduce study (source 000)', function () {
     });
   });
 
-  describe('speed (interleaved, median of per-round ratios, wide margins)', function () {
+  describe('@speed (interleaved, median of per-round ratios, wide margins)', function () {
     it('$group is at least 3x faster than map/reduce at 10^5 documents', async function () {
       // the 10^6 sweep measured 4.4 [2.8..6.4] at 10^5; 9 rounds' median holds on a busy machine
       const r = await t.study('mapreduce', { SIZES: String(N), RUNS: 9, VARIANTS: 'group,mr', N, SEED });

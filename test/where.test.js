@@ -89,7 +89,7 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     expect(docs).to.deep.equal([...whereFixture.docs(3, 11)]);
   });
 
-  it('relative speed: $where is at least 10x slower than the indexed $expr (median of interleaved rounds)', async function () {
+  it('@speed $where is at least 10x slower than the indexed $expr (median of interleaved rounds)', async function () {
     const r = await t.study('where', { N, SEED, RUNS: 5, VARIANTS: 'expr-find,where' });
     const where = byVariant(r.records).where;
     const expr = byVariant(r.records)['expr-find'];
