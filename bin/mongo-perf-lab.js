@@ -11,6 +11,7 @@ const report = require('../lib/report');
 const { humanLines } = require('../lib/lab-lines');
 const { ResultFile, environment, checkWritable, readResults, OutputPathError, ResultFormatError } = require('../lib/results');
 const { compareResults, compareLines } = require('../lib/compare');
+const claims = require('../lib/claims');
 const lab = require('../scripts/lib/lab');
 const { NoMongodError } = require('../lib/mongod-binary');
 
@@ -221,6 +222,7 @@ async function run(o) {
       rf.doc.params[entry.name] = r.params;
       rf.write();
     }
+    rf.doc.claims = chosen.flatMap((entry) => claims.judge(entry, rf.doc.results, rf.doc.environment));
     rf.finish();
   } catch (e) {
     if (e && /^parameter /.test(e.message || '')) throw new UsageError(e.message);
@@ -238,7 +240,11 @@ async function run(o) {
   else if (o.json) { fs.writeFileSync(o.json, JSON.stringify(rf.doc, null, 2) + '\n'); written.push(path.resolve(o.json)); }
   const out = o.json === '-' ? process.stderr : process.stdout;
   out.write(`\n=== Summary (${report.serverLine(rf.doc.environment)}) ===\n`);
-  for (const entry of chosen) out.write(`${entry.name}:\n${report.headline(rf.doc, entry)}\n`);
+  for (const entry of chosen) {
+    out.write(`\n${entry.name}: ${entry.title}\n${report.headline(rf.doc, entry)}\n`);
+    const judged = rf.doc.claims.filter((c) => c.study === entry.name);
+    if (judged.length) out.write(`  the source article's claims, judged on this run (${o.profile === 'seedScale' ? 'seed' : 'quick'} profile):\n${claims.ledgerLines(judged).map((l) => `  ${l}`).join('\n')}\n`);
+  }
   out.write(`\ntotal time ${lab.fmtMs(Date.now() - t0)}; files written:\n${written.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n')}\n`);
 }
 
