@@ -39,7 +39,13 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     ctx.session = await ShellSession.open(server.uri, dbName);
     await ctx.session.loadStudy(entry.script, { echo });
     desc = await ctx.session.call('lab.node.describe', entry.name);
-    cfg = await ctx.session.call('lab.node.configure', entry.name, { ...(entry[profile] || entry.quick || {}), ...params }, nodeVariants.map((v) => v.name));
+    const values = { ...(entry[profile] || entry.quick || {}), ...params };
+    // A --set SIZES=100 arrives as a number: text parameters take it as the text it was.
+    for (const [k, v] of Object.entries(values)) {
+      const kind = desc.params[k] && desc.params[k].kind;
+      if (typeof v === 'number' && (kind === 'name' || kind === 'names')) values[k] = String(v);
+    }
+    cfg = await ctx.session.call('lab.node.configure', entry.name, values, nodeVariants.map((v) => v.name));
     ctx.p = cfg.params;
   };
 

@@ -431,8 +431,19 @@ var lab = (function () {
     if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
     records.filter(function (r) { return r.skipped; }).forEach(function (r) { out.push(r.variant + ': skipped (' + r.skipped + ')'); });
     ran.forEach(function (r) { (r.warnings || []).forEach(function (w) { out.push('warning: ' + r.variant + ': ' + w); }); });
+    if (ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
+      out.push('warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?');
+    }
+    var over = ran.filter(function (r) { return typeof r.overheadMs === 'number'; }).map(function (r) { return r.overheadMs; });
+    if (over.length) out.push('harness overhead per sample (wall time of the call minus the timed command): median ' + fmtMs(median(over)) + ', worst variant ' + fmtMs(Math.max.apply(null, over)));
     if (!opts.noSummary) out = out.concat(summaryLines(ran, pointLabel(ran[0].axis)));
     return out;
+  }
+
+  function isEmptyAnswer(b) {
+    if (b === null || b === undefined || b === 0) return true;
+    if (typeof b === 'object' && (b.rows === 0 || b.count === 0)) return true;
+    return false;
   }
 
   // hyperfine's summary: every variant against the named baseline, at this axis point.
