@@ -778,6 +778,7 @@ var lab = (function () {
     median: median,
     percentile: percentile,
     summarize: summarize,
+    rng: rng,
     bootstrap: bootstrap,
     ratioOf: ratioOf,
     harness: harness,
