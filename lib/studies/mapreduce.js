@@ -84,6 +84,7 @@ module.exports = {
   // run mapreduce --profile seed (10^0 .. 10^6, 10 rounds: ~45 min on 2 cores).
   quick: { N: 10000, K: 4, RUNS: 3 },
   seedScale: { N: 1000000, K: 6, RUNS: 10 },
+  tiny: { N: 1000, K: 3, RUNS: 2 }, // for the test suite
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
 

@@ -13,6 +13,7 @@ module.exports = {
   // 50,000 documents keep $where near 10 s; the source's 1,000,000 takes ~2 min for $where alone.
   quick: { N: 50000, RUNS: 5, BUDGET_MS: 10000 },
   seedScale: { N: 1000000, RUNS: 5, BUDGET_MS: 30000 },
+  tiny: { N: 3000, RUNS: 2, BUDGET_MS: 5000 }, // for the test suite
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~40 s',
 
