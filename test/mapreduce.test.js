@@ -202,8 +202,9 @@ describe('mapreduce study (source 000)', function () {
 
   describe('@speed (interleaved, median of per-round ratios, wide margins)', function () {
     it('$group is at least 3x faster than map/reduce at 10^5 documents', async function () {
-      // the 10^6 sweep measured 4.4 [2.8..6.4] at 10^5; 9 rounds' median holds on a busy machine
-      const r = await t.study('mapreduce', { SIZES: String(N), RUNS: 9, VARIANTS: 'group,mr', N, SEED });
+      // The 10^6 sweep measured 4.4 [2.8..6.4] at 10^5 on a quiet machine; beside two CPU burners
+      // 9 rounds gave 3.2 [CI 2.7..5.3]. Single rounds swing widely there, so 15 rounds (~8 s).
+      const r = await t.study('mapreduce', { SIZES: String(N), RUNS: 15, VARIANTS: 'group,mr', N, SEED });
       const mr = r.records.find((x) => x.variant === 'mr');
       this.test.title += ` (measured ${mr.ratio.median.toFixed(1)}x, CI ${mr.ratio.ci.map((x) => x.toFixed(1)).join('..')})`;
       expect(mr.ratio.median).to.be.at.least(3);
