@@ -27,7 +27,8 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
   const client = new MongoClient(server.uri, server.clientOptions || {});
   await client.connect();
   const records = [];
-  const ctx = { server, client, db: client.db(dbName), dbName, echo, log, progress, entry, session: null };
+  // cleanups: what a study started for itself (another database server, workers), undone at the end.
+  const ctx = { server, client, db: client.db(dbName), dbName, echo, log, progress, entry, session: null, cleanups: [] };
   const nodeVariants = entry.variants || [];
   let desc;
   let cfg;
@@ -91,9 +92,9 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
         });
       }
       for (const v of own) {
-        if (!versionOk(v) || (v.able && !v.able(p, point))) {
+        if (!versionOk(v) || (v.able && !v.able(p, point, ctx))) {
           skipped.push(lab.resultRecord({ study: entry.name, variant: v.name, what: v.what, where: 'node', axis: point,
-            skipped: versionOk(v) ? 'cannot answer at this point' : `needs MongoDB >= ${v.minVersion}` }));
+            skipped: !versionOk(v) ? `needs MongoDB >= ${v.minVersion}` : v.skippedWhy ? v.skippedWhy(ctx) : 'cannot answer at this point' }));
           continue;
         }
         meta[v.name] = { what: v.what, where: 'node' };
@@ -128,6 +129,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     }
     return { records, params: p, fixture: ctx.fixture, points };
   } finally {
+    for (const undo of ctx.cleanups.reverse()) await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
     if (ctx.session) await ctx.session.close().catch(() => {});
     await client.close();
   }

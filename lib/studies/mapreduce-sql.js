@@ -51,11 +51,11 @@ async function load(client, { n, seed, log }) {
         for (let k = 0; k < 2000 && i < n; k++, i++) {
           const row = SensorGen.row(next, i);
           if (kind === 'jsonb') {
-            const doc = { timestamp: row.timestamp };
+            const doc = { timestamp: new Date(row.t).toISOString() };
             names.forEach((c, j) => { if (row.values[j] !== null) doc[c] = row.values[j]; });
             this.push(`${i}\t${JSON.stringify(doc).replace(/\\/g, '\\\\')}\n`);
           } else {
-            this.push(`${i}\t${row.timestamp}\t${row.values.map((v) => (v === null ? '\\N' : String(v))).join('\t')}\n`);
+            this.push(`${i}\t${new Date(row.t).toISOString()}\t${row.values.map((v) => (v === null ? '\\N' : String(v))).join('\t')}\n`);
           }
         }
         if (i >= n) this.push(null);
