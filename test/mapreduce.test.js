@@ -121,7 +121,7 @@ describe('mapreduce study (source 000)', function () {
   });
 
   const SERVER = ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode', 'group', 'accumulator', 'function'];
-  const ALL = [...SERVER, ...CLIENT_VARIANTS.map((v) => v.name)];
+  const ALL = [...SERVER, ...CLIENT_VARIANTS.map((v) => v.name), 'pg-jsonb', 'pg-typed'];
 
   describe('every variant, through the runner (mongo-perf-lab run mapreduce)', function () {
     let run;
@@ -156,6 +156,20 @@ describe('mapreduce study (source 000)', function () {
       const rows = r.records.filter((x) => x.type === 'result');
       expect(rows).to.have.length(2);
       for (const x of rows) expect(x.agrees).to.equal(false);
+    });
+  });
+
+  describe('the SQL peer (PostgreSQL, source 000\'s "ten times faster")', function () {
+    it('jsonb documents and typed columns, loaded by COPY, answer what plain Node answers', async function () {
+      const r = await t.study('mapreduce', { SIZES: '1,7,1000,5000', RUNS: 1, WARMUP: 0, VARIANTS: 'group,pg-jsonb,pg-typed', N, SEED });
+      const pg = r.records.filter((x) => x.variant.startsWith('pg-'));
+      if (pg.every((x) => x.skipped)) this.skip(); // no PostgreSQL here: the records say why
+      expect(pg).to.have.length(8);
+      for (const x of pg) {
+        expect(x.agrees, `${x.variant} at ${x.axis.batch}`).to.equal(true);
+        expect(x.where).to.equal('node');
+      }
+      expect(r.text).to.match(/PostgreSQL: \d+ rows into perflab_sensors_typed by COPY|pg-typed/);
     });
   });
 
