@@ -154,10 +154,14 @@ module.exports = {
           : { verdict: 'changed', figure: claims.fx(f), why: 'map/reduce is now clearly faster than the client' };
       } },
     { id: '000-chunks', claim: 'ten batches of n/10 beat one batch of n', seedFigure: '~1.7x (14 s vs 8.1 s at 10^6)', setting: 'MongoDB 2.4, map/reduce',
-      verdict: (records) => claims.factorVerdict(claims.factor(claims.atLargest(records, 'batch'), 'client-acc', 'client-chunked'), 1.7, { tolerance: 1.5 }) },
+      verdict: (records) => {
+        const v = claims.factorVerdict(claims.factor(claims.atLargest(records, 'batch'), 'client-acc', 'client-chunked'), 1.7, { tolerance: 1.5 });
+        return { ...v, why: `${v.why} (client-chunked: 10 queries of n/10, against client-acc: one query of n)` };
+      } },
     { id: '000-parallel', claim: 'a multithreaded client is the fastest way of all', seedFigure: '8.2 s per 10^6 (fastest)', setting: 'MongoDB 2.4, Python threads',
       verdict: (records) => {
-        const at = claims.atLargest(records, 'batch');
+        // Among the ways to ask MongoDB (the SQL peer is another database).
+        const at = claims.atLargest(records, 'batch').filter((r) => !r.variant.startsWith('pg-'));
         if (!claims.find(at, 'client-parallel')) return { verdict: 'not-measurable', figure: null, why: 'client-parallel did not run' };
         const fastest = at.reduce((a, b) => (b.median < a.median ? b : a));
         return fastest.variant === 'client-parallel'

@@ -430,7 +430,11 @@ var lab = (function () {
     })));
     if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
     records.filter(function (r) { return r.skipped; }).forEach(function (r) { out.push(r.variant + ': skipped (' + r.skipped + ')'); });
-    ran.forEach(function (r) { (r.warnings || []).forEach(function (w) { out.push('warning: ' + r.variant + ': ' + w); }); });
+    // One line per kind of warning, naming the variants, so a busy machine does not bury the table.
+    var spread = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('large spread') === 0; }); });
+    var first = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('first timed run') === 0; }); });
+    if (spread.length) out.push('warning: large spread (σ > 25% of the mean) for ' + spread.map(function (r) { return r.variant; }).join(', ') + ': a busy machine? more RUNS');
+    if (first.length) out.push('warning: first timed run over 2x slower than the rest for ' + first.map(function (r) { return r.variant; }).join(', ') + ': caches still filling? more WARMUP');
     if (ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
       out.push('warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?');
     }
