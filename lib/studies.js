@@ -4,6 +4,7 @@
 
 const studies = [
   require('./studies/where'),
+  require('./studies/timeseries'),
 ];
 
 function findStudy(name) {

@@ -2,7 +2,7 @@
 // Shared by warmup*.js and sizes.js:  load(__dirname + '/lib/ts-cache.js')  (needs lib/lab.js).
 // Plain ES2017.
 //
-// Why not `touch`: the seed preloaded with {touch: coll, data: true, index: true}, an MMAPv1
+// Why not `touch`: the source preloaded with {touch: coll, data: true, index: true}, an MMAPv1
 // command that asked the OS to page the files in. MMAPv1 and touch were removed in 4.2; on a
 // WiredTiger server the command does not exist (CommandNotFound, code 59). WiredTiger keeps its own
 // cache of uncompressed pages, filled only by reads that go through it, so the warm-up today is a
@@ -42,7 +42,7 @@ var LabCache = (function () {
     return { max: c['maximum bytes configured'], used: c[IN_CACHE], pagesRead: c['pages read into cache'] };
   }
 
-  // The seed's command, where the server still has it. mongosh's runCommand throws on ok: 0 while
+  // The source's command, where the server still has it. mongosh's runCommand throws on ok: 0 while
   // the legacy shell returned the error document: handle both, and keep the result inside the try.
   function tryTouch(dbh, coll, data, index) {
     var res;
@@ -126,10 +126,6 @@ var LabCache = (function () {
     return b + ' B';
   }
 
-  function pct(part, whole) {
-    return whole ? (100 * part / whole).toFixed(0) + '%' : '-';
-  }
-
   // Collection and indexes: size and cache residency before and after, one table.
   function printResidency(before, after) {
     var rows = [{ what: 'collection (data)', size: before.dataSize, b: before.cached, a: after.cached }];
@@ -151,7 +147,7 @@ var LabCache = (function () {
   // The three warm-up scripts in one place: header, residency before, warm-up, residency after.
   function warmupMain(mode) {
     var coll = lab.param('COLL', 'randomData', 'name');
-    var info = lab.header('Warm-up, ' + mode + ' (seed 003 touch)', db, 'collection ' + db.getName() + '.' + coll);
+    var info = lab.header('Warm-up, ' + mode + ' (source 003 touch)', db, 'collection ' + db.getName() + '.' + coll);
     var names = db.getCollectionNames();
     if (names.indexOf(coll) < 0) throw new Error('no collection ' + db.getName() + '.' + coll);
     var before = residency(db, coll);
@@ -171,13 +167,17 @@ var LabCache = (function () {
     printResidency(before, after);
     print('server cache: ' + fmtBytes(cacheBefore.used) + ' -> ' + fmtBytes(cacheAfter.used) + ' of ' + fmtBytes(cacheAfter.max) +
       ' | pages read into cache +' + (cacheAfter.pagesRead - cacheBefore.pagesRead));
-    lab.emit({ study: 'timeseries', kind: 'server', version: info.version, storageEngine: info.storageEngine,
-      queryFramework: info.queryFramework, cacheBytes: info.cacheBytes, db: db.getName(), coll: coll });
-    lab.emit({ study: 'timeseries', kind: 'row', table: 'warmup', mode: mode, method: res.method, ms: res.ms, steps: res.steps,
-      before: before, after: after, serverCacheBefore: cacheBefore, serverCacheAfter: cacheAfter });
+    if (lab.param('LAB_LINES', true, 'bool')) {
+      lab.emit({ type: 'environment', study: 'timeseries', server: info, params: { COLL: coll } });
+      var stats = lab.summarize([res.ms]);
+      stats.times = [res.ms];
+      stats.extra = { mode: mode, method: res.method, steps: res.steps, before: before, after: after, serverCacheBefore: cacheBefore, serverCacheAfter: cacheAfter };
+      lab.emit(lab.resultRecord({ study: 'timeseries', variant: 'warmup-' + mode, what: 'warm-up of ' + (mode === 'both' ? 'data and indexes' : mode) + ' (' + res.method + ')',
+        axis: { coll: coll }, stats: stats }));
+    }
     return res;
   }
 
   return { residency: residency, serverCache: serverCache, tryTouch: tryTouch, warm: warm, scanData: scanData,
-    scanIndex: scanIndex, printResidency: printResidency, warmupMain: warmupMain, fmtBytes: fmtBytes, pct: pct };
+    scanIndex: scanIndex, printResidency: printResidency, warmupMain: warmupMain, fmtBytes: fmtBytes };
 })();
