@@ -57,6 +57,16 @@ function tsDesign(name, minVersion) {
   };
 }
 
+// The grains asked for, validated (before anything is built).
+function tsGrains(p) {
+  var grains = lab.list(p.GRAINS);
+  grains.forEach(function (g) {
+    if (!TS.GRAINS[g]) throw new Error('parameter GRAINS: unknown grain ' + JSON.stringify(g) + ' (known: seconds, minutes, hours, days)');
+  });
+  TS.chosen(p.VARIANTS);
+  return grains;
+}
+
 // What builds each derived design from the events; raw and dateTrunc read the events themselves.
 var TS_BUILDERS = {
   bucket: { what: 'one $group + $merge per day into per-minute buckets', run: function (p) { db.getCollection(TS.names(p.COLL).bucket).drop(); TS.buildBuckets(db, p.COLL); } },
@@ -157,11 +167,7 @@ var STUDY = {
     BUILD_ONLY: { kind: 'bool', def: false, what: 'build the designs and stop' },
   },
   axes: function (p) {
-    var grains = lab.list(p.GRAINS);
-    grains.forEach(function (g) {
-      if (!TS.GRAINS[g]) throw new Error('parameter GRAINS: unknown grain ' + JSON.stringify(g) + ' (known: seconds, minutes, hours, days)');
-    });
-    TS.chosen(p.VARIANTS);
+    var grains = tsGrains(p);
     return p.BUILD_ONLY ? [] : grains.map(function (g) { return { grain: g }; });
   },
   baseline: 'raw',
@@ -174,7 +180,7 @@ var STUDY = {
     tsDesign('rollup', '4.2'),
   ],
   same: function (a, b) { return TS.sameRows(a, b); },
-  setup: function (p) { TSD.prepare(p); },
+  setup: function (p) { tsGrains(p); TSD.prepare(p); },
   // Drop-in mode: storage per design after the tables (Node prints it from its `after` hook).
   report: function (p) {
     var sizes = TSD.storage(p);

@@ -232,7 +232,8 @@ function panels({ name, title, subtitle, values, x, xSort, color, colorSort, yTi
             x: { field: x, type: 'nominal', sort: xSort, title: null, axis: { labelAngle: -35 } },
             ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
             y,
-            color: { field: color, type: 'nominal', sort: colorSort, title: color === 'series' ? null : color, scale: { domain: colorSort, range: PALETTE } },
+            color: { field: color, type: 'nominal', sort: colorSort, title: color === 'series' ? null : color, scale: { domain: colorSort, range: PALETTE },
+              legend: { labelLimit: 320, orient: color === 'series' ? 'bottom' : 'right' } },
           } },
         { mark: { type: 'text', dy: -5, fontSize: 9 },
           encoding: {
@@ -256,7 +257,7 @@ function designsChart(records, env, doc) {
   return panels({
     name: 'designs',
     title: 'Time series (source 003): time per interval by design',
-    subtitle: `${f.line} | median of ${f.p.RUNS === undefined ? '?' : f.p.RUNS} interleaved rounds; days = the whole year by day`,
+    subtitle: [f.line, `median of ${f.p.RUNS === undefined ? '?' : f.p.RUNS} interleaved rounds; days = one aggregation of the whole year by day`],
     values: recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], variant: r.variant, ms: r.median })),
     x: 'variant', xSort: designs, color: 'variant', colorSort: designs, yTitle: 'ms per interval (median)', log,
   });
@@ -278,7 +279,7 @@ function statesChart(records, env, doc) {
   return panels({
     name: 'states',
     title: 'Time series (source 003): cold and warm states, raw design',
-    subtitle: `${f.line} | mean aggregation time of T1..T5, one pass per state; the source's figures beside ours`,
+    subtitle: [f.line, `mean aggregation time of T1..T5, one pass per state; the source's figures (${SOURCE_SETTING}) beside ours`],
     values, x: 'state', xSort: states, color: 'series', colorSort: [ours, theirs], yTitle: 'ms per interval (mean of T1..T5)',
     log: spanOf(values.map((v) => v.ms)) > 30,
   });
