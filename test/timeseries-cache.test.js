@@ -47,7 +47,7 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     expect(row.method).to.equal('scan');
     expect(r.stdout).to.include('touch: CommandNotFound');
     expect(r.stdout).to.match(/Warm-up \{data\} took/);
-    expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| storage wiredTiger/);
+    expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| \w+ \| storage wiredTiger/);
     expect(row.after.cached).to.be.greaterThan(row.before.cached);
     expect(row.after.cached).to.be.at.least(0.5 * row.after.dataSize);
     const idx = row.after.indexes.created_on_1;
