@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// The seed-scale load, measured: N events (default 50,000,000) through the lab's loader, with a
+// The source-scale load, measured: N events (default 50,000,000) through the lab's loader, with a
 // bare insertMany of the same first documents as the yardstick, in the same run on the same server.
 //
 //   node lib/ts-load-bench.js [--n 50000000] [--bare 5000000] [--seed 1] [--uri URI] [--db random]
