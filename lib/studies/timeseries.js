@@ -279,7 +279,7 @@ function statesChart(records, env, doc) {
   return panels({
     name: 'states',
     title: 'Time series (source 003): cold and warm states, raw design',
-    subtitle: [f.line, `mean aggregation time of T1..T5, one pass per state; the source's figures (${SOURCE_SETTING}) beside ours`],
+    subtitle: [f.line, 'mean aggregation time of T1..T5, one pass per state', `beside ours, the source's: ${SOURCE_SETTING}`],
     values, x: 'state', xSort: states, color: 'series', colorSort: [ours, theirs], yTitle: 'ms per interval (mean of T1..T5)',
     log: spanOf(values.map((v) => v.ms)) > 30,
   });
