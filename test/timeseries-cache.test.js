@@ -64,8 +64,8 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     expect(row.steps.map((s) => s.what).join(' ')).to.match(/index _id_ scan \(100000 keys\).*index created_on_1 scan \(100000 keys\)/);
     // The index scans never fetch a document: that is why the collection stays cold.
     for (const s of row.steps) {
-      expect(s.stage, s.what).to.match(/^(COUNT_SCAN|IXSCAN)$/);
-      expect(s.explainVersion).to.be.oneOf(['1', '2']);
+      expect(s.plan.stage, s.what).to.match(/^(COUNT_SCAN|IXSCAN)$/);
+      expect(s.plan.explainVersion).to.be.oneOf(['1', '2']);
     }
   });
 

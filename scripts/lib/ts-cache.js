@@ -105,7 +105,7 @@ var LabCache = (function () {
       var t1 = lab.now();
       scanData(dbh, coll);
       var pd = planData(dbh, coll);
-      steps.push({ what: 'collection scan (hint $natural)', ms: lab.now() - t1, stage: pd.stage, explainVersion: pd.explainVersion });
+      steps.push({ what: 'collection scan (hint $natural)', ms: lab.now() - t1, plan: pd });
     }
     if (index) {
       dbh.getCollection(coll).getIndexes().forEach(function (ix) {
@@ -113,7 +113,7 @@ var LabCache = (function () {
         var n = scanIndex(dbh, coll, ix);
         var ms = lab.now() - t2;
         var pi = planIndex(dbh, coll, ix);
-        steps.push({ what: 'index ' + ix.name + ' scan (' + n + ' keys)', ms: ms, stage: pi.stage, explainVersion: pi.explainVersion });
+        steps.push({ what: 'index ' + ix.name + ' scan (' + n + ' keys)', ms: ms, plan: pi });
       });
     }
     return { mode: mode, method: 'scan', steps: steps, ms: lab.now() - t0, touch: touch };
@@ -161,7 +161,7 @@ var LabCache = (function () {
       print('touch: ' + res.touch.error + ' (removed in 4.2 with MMAPv1): warmed up by reading through the cache instead');
     }
     res.steps.forEach(function (s) {
-      print('  ' + s.what + ': ' + lab.fmtMs(s.ms) + (s.stage ? ' | plan ' + s.stage + ' | explainVersion ' + s.explainVersion : ''));
+      print('  ' + s.what + ': ' + lab.fmtMs(s.ms) + (s.plan ? ' | plan ' + s.plan.stage + ' | explainVersion ' + s.plan.explainVersion : ''));
     });
     print('Warm-up {' + mode + '} took ' + lab.fmtMs(res.ms));
     printResidency(before, after);
