@@ -72,8 +72,8 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     await study.loadStudy('ts_designs.js');
     const cfg = await study.call('lab.node.configure', 'timeseries', { N, SEED, RUNS: 0 }, []);
     p = cfg.params;
-    expect(cfg.points).to.deep.equal([{ grain: 'seconds' }, { grain: 'minutes' }, { grain: 'hours' }, { grain: 'days' }]);
     await study.call('lab.node.setup', 'timeseries'); // builds every design from the events
+    expect(await study.call('lab.node.points', 'timeseries')).to.deep.equal([{ grain: 'seconds' }, { grain: 'minutes' }, { grain: 'hours' }, { grain: 'days' }]);
   });
   after(async function () {
     if (study) await study.close();
