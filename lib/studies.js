@@ -5,6 +5,7 @@
 const studies = [
   require('./studies/where'),
   require('./studies/mapreduce'),
+  require('./studies/timeseries'),
 ];
 
 function findStudy(name) {
