@@ -122,9 +122,9 @@ function describe(server, o) {
     ? `replica set "${server.replSetName}" of ${server.members.length} member${server.members.length > 1 ? 's' : ''}`
     : 'standalone';
   const cache = server.cacheSizeBytes ? `, cache ${(server.cacheSizeBytes / 2 ** 30).toFixed(2)} GB` : '';
-  const head = `MongoDB ${server.version} (${server.storageEngine}${cache}), ${kind}, ready at:`;
+  const head = `MongoDB ${server.version} (${server.storageEngine}${cache}), ${kind}:`;
   const who = server.members.map((m) => `  127.0.0.1:${m.port}  pid ${m.pid}  data ${m.dbPath}`);
-  return [head, ...who].join('\n') + '\n';
+  return [head, ...who, 'Connection string:'].join('\n') + '\n';
 }
 
 /**
