@@ -135,6 +135,12 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
   let server = null;
   let kept = false;
   const exitHook = () => { if (server) server.killSync(); };
+  // Listen before starting: a Ctrl-C during the start stops the server as soon as it is up,
+  // instead of killing this process and leaving mongod's temporary data behind.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  let onSignal;
+  const stopRequested = new Promise((resolve) => { onSignal = (sig) => resolve({ sig }); });
+  for (const sig of signals) process.once(sig, onSignal);
   try {
     const dbPath = o.dbPath ? path.resolve(o.dbPath) : undefined;
     if (dbPath && o.replset) {
@@ -167,19 +173,18 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     stdout.write(server.uri + '\n');
     stderr.write(readyText(server, o));
 
-    const how = await new Promise((resolve) => {
-      const onSignal = (sig) => resolve({ sig });
-      for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(sig, onSignal);
+    const how = await Promise.race([stopRequested, new Promise((resolve) => {
       // Ctrl-C in a terminal signals mongod too (same process group): let our own signal win.
       server.onUnexpectedExit((m, code, signal) => setTimeout(() => resolve({ died: m, code, signal }), 300));
-    });
+    })]);
     if (how.died) {
       stderr.write(`mongo-perf-lab: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`);
     } else {
       stderr.write(`\n${how.sig}: stopping the server...\n`);
     }
     // A second Ctrl-C while stopping: stop at once (the 'exit' hook kills what is left).
-    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(sig, () => process.exit(130));
+    for (const sig of signals) process.removeListener(sig, onSignal);
+    for (const sig of signals) process.once(sig, () => process.exit(130));
     await server.stop();
     stderr.write(kept ? `stopped; the data stays in ${dbPath}\n` : 'stopped; its data is deleted\n');
     server = null;
@@ -195,6 +200,7 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     return known && e instanceof ServerError ? 2 : 1;
   } finally {
     process.removeListener('exit', exitHook);
+    for (const sig of signals) process.removeListener(sig, onSignal);
   }
 }
 
