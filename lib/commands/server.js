@@ -141,8 +141,18 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
   let onSignal;
   const stopRequested = new Promise((resolve) => { onSignal = (sig) => resolve({ sig }); });
   for (const sig of signals) process.once(sig, onSignal);
+  const dbPath = o.dbPath ? path.resolve(o.dbPath) : undefined;
+  // mongodb-memory-server 11 throws from a stream handler (so nobody can catch it) when it cannot
+  // parse mongod's start-up error, e.g. two servers racing for one new --dbpath: one line, clean up.
+  const onCrash = (e) => {
+    const why = server ? 'unexpected error' : `mongod did not start${dbPath ? ` on ${dbPath} (used by another mongod, or data of another MongoDB version?)` : ''}`;
+    const detail = e instanceof SyntaxError ? '' : `: ${String(e && e.message || e).split('\n')[0]}`;
+    stderr.write(`mongo-perf-lab server: ${why}${detail}\n`);
+    exitHook();
+    process.exit(1);
+  };
+  process.on('uncaughtException', onCrash);
   try {
-    const dbPath = o.dbPath ? path.resolve(o.dbPath) : undefined;
     if (dbPath && o.replset) {
       throw new ServerError('--dbpath with --replset: not supported (a kept replica set does not restart cleanly yet); keep a standalone with --dbpath, or drop --dbpath');
     }
@@ -199,6 +209,7 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     server = null;
     return known && e instanceof ServerError ? 2 : 1;
   } finally {
+    process.removeListener('uncaughtException', onCrash);
     process.removeListener('exit', exitHook);
     for (const sig of signals) process.removeListener(sig, onSignal);
   }
