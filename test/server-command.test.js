@@ -112,6 +112,13 @@ describe('mongo-perf-lab server', function () {
       let c = new MongoClient(first.uri);
       await c.db('random').collection('kept').insertMany([{ _id: 1 }, { _id: 2 }]);
       await c.close();
+      // A second server on the same directory while the first runs: refused, the first unharmed.
+      const again = runCommand(['server', '--dbpath', dir]);
+      expect(again.status).to.equal(2);
+      expect(again.stderr.trim().split('\n')).to.deep.equal([
+        `mongo-perf-lab server: --dbpath ${dir}: a mongod (pid ${first.members[0].pid}) is already running on this directory; stop it first, or use another directory`,
+      ]);
+      expect(first.child.exitCode).to.equal(null);
       expect((await interrupt(first)).code).to.equal(0);
       expect(first.io.err).to.match(/the data stays in/);
       expect(alive(first.members[0].pid)).to.equal(false);
