@@ -41,9 +41,9 @@ function startServer(args) {
   });
 }
 
-/** Ctrl-C, then the exit code; fails if it takes over 30 s. */
-async function interrupt(s) {
-  s.child.kill('SIGINT');
+/** Ctrl-C (or another stop signal), then the exit code; SIGKILL after 30 s. */
+async function interrupt(s, sig = 'SIGINT') {
+  s.child.kill(sig);
   const timer = setTimeout(() => s.child.kill('SIGKILL'), 30000);
   const r = await s.exited;
   clearTimeout(timer);
@@ -103,7 +103,7 @@ describe('mongo-perf-lab server', function () {
     expect(fs.existsSync(s.members[0].dbPath)).to.equal(false);
   });
 
-  it('--dbpath keeps the data, and the port, across two runs', async function () {
+  it('--dbpath keeps the data, and the port, across two runs (stopped by SIGINT, then SIGHUP)', async function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perflab-server-test-'));
     try {
       const first = await startServer(['--dbpath', dir, '--cache-gb', '0.25']);
@@ -130,14 +130,15 @@ describe('mongo-perf-lab server', function () {
       c = new MongoClient(second.uri);
       expect(await c.db('random').collection('kept').countDocuments()).to.equal(2);
       await c.close();
-      expect((await interrupt(second)).code).to.equal(0);
+      expect((await interrupt(second, 'SIGHUP')).code).to.equal(0);
+      expect(second.io.err).to.match(/SIGHUP: stopping the server/);
       expect(fs.existsSync(path.join(dir, 'WiredTiger'))).to.equal(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('--replset 1 gives a replicaSet URI that mongosh and the driver use', async function () {
+  it('--replset 1 gives a replicaSet URI that mongosh and the driver use; SIGTERM cleans up', async function () {
     const s = await startServer(['--replset', '1']);
     started.push(s);
     expect(s.uri).to.match(/^mongodb:\/\/127\.0\.0\.1:\d+\/\?replicaSet=perflab$/);
@@ -148,7 +149,7 @@ describe('mongo-perf-lab server', function () {
     const c = new MongoClient(s.uri);
     await c.db('random').collection('x').insertOne({ _id: 1 }); // majority write concern: a real primary
     await c.close();
-    expect((await interrupt(s)).code).to.equal(0);
+    expect((await interrupt(s, 'SIGTERM')).code).to.equal(0);
     expect(alive(s.members[0].pid)).to.equal(false);
     expect(fs.existsSync(s.members[0].dbPath)).to.equal(false);
   });
