@@ -93,7 +93,7 @@ function mongoshCommand() {
   return inside || !fs.existsSync(bin) ? 'npx mongosh' : shellQuote(bin);
 }
 
-function readyText(server, o) {
+function readyText(server) {
   const scripts = runnableScripts();
   const mongosh = mongoshCommand();
   const q = (u) => `"${u}"`;
@@ -117,7 +117,7 @@ function readyText(server, o) {
   return lines.join('\n') + '\n';
 }
 
-function describe(server, o) {
+function describe(server) {
   const kind = server.replSetName
     ? `replica set "${server.replSetName}" of ${server.members.length} member${server.members.length > 1 ? 's' : ''}`
     : 'standalone';
@@ -179,16 +179,16 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
         port: server.members[0].port, version: server.version, lastStarted: new Date().toISOString(),
       }, null, 2) + '\n');
     }
-    stderr.write(describe(server, o));
+    stderr.write(describe(server));
     stdout.write(server.uri + '\n');
-    stderr.write(readyText(server, o));
+    stderr.write(readyText(server));
 
     const how = await Promise.race([stopRequested, new Promise((resolve) => {
       // Ctrl-C in a terminal signals mongod too (same process group): let our own signal win.
       server.onUnexpectedExit((m, code, signal) => setTimeout(() => resolve({ died: m, code, signal }), 300));
     })]);
     if (how.died) {
-      stderr.write(`mongo-perf-lab: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`);
+      stderr.write(`mongo-perf-lab server: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`);
     } else {
       stderr.write(`\n${how.sig}: stopping the server...\n`);
     }
