@@ -159,6 +159,16 @@ describe('mongo-perf-lab server', function () {
     expect(fs.existsSync(s.members[0].dbPath)).to.equal(false);
   });
 
+  it('says so, exits 1 and deletes the data when its mongod dies under it', async function () {
+    const s = await startServer([]);
+    started.push(s);
+    process.kill(s.members[0].pid, 'SIGKILL');
+    const { code } = await s.exited;
+    expect(code).to.equal(1);
+    expect(s.io.err).to.include(`mongo-perf-lab server: mongod (pid ${s.members[0].pid}, port ${s.members[0].port}) exited on its own (SIGKILL); stopping`);
+    expect(fs.existsSync(s.members[0].dbPath)).to.equal(false);
+  });
+
   it('refuses a busy port with one line, and bad options without starting anything', async function () {
     const blocker = net.createServer();
     await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
