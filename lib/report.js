@@ -101,7 +101,8 @@ function markdown(doc, entries) {
     const params = (doc.params || {})[entry.name];
     if (params) out.push(`Parameters: ${Object.entries(params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`, '');
     for (const t of entry.tables || []) out.push(`**${t.title}**`, '', pivot(recs.filter((r) => !t.filter || t.filter(r)), t), '');
-    for (const axis of pointsOf(recs)) {
+    // A study may keep some points out of the per-point tables (its pivots already show them).
+    for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
       const label = lab.pointLabel(axis);
       out.push(label ? `**${label}**` : '**results**', '', pointTable(atPoint(recs, axis)), '');
     }

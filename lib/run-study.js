@@ -29,6 +29,11 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
   const records = [];
   // cleanups: what a study started for itself (another database server, workers), undone at the end.
   const ctx = { server, client, db: client.db(dbName), dbName, echo, log, progress, entry, session: null, cleanups: [] };
+  /** A note for people: printed now, and kept in the result file's notes (report.md shows them). */
+  ctx.note = (text) => {
+    echo(`note: ${text}`);
+    if (results) results.note(entry.name, text);
+  };
   const nodeVariants = entry.variants || [];
   let desc;
   let cfg;

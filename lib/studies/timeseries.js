@@ -357,11 +357,14 @@ module.exports = {
   async points(ctx, p, points) {
     const events = ctx.fixture ? ctx.fixture.count : p.N;
     if (perMinute(events) >= MIN_EVENTS_PER_MINUTE || !points.some((x) => x.grain === 'seconds')) return points;
-    ctx.echo(`\nnote: ${scaleNotes(events, [], 0).join(' ')}`);
+    ctx.echo('');
+    ctx.note(scaleNotes(events, [], 0).join(' '));
     return points.filter((x) => x.grain !== 'seconds');
   },
 
   headline: (points) => points.find((x) => x.grain === 'days' && !x.state) || points[points.length - 1],
+  // The state points are in the state x grain pivot; report.md keeps per-point tables for the designs.
+  pointTables: (axis) => !axis.state,
 
   /** Storage per design, then the cold and warm states (when the lab started the server). */
   async after(ctx, p) {
@@ -382,7 +385,8 @@ module.exports = {
     const cacheBytes = ctx.server.cacheSizeBytes || ctx.server.cacheBytes;
     const grains = STATE_GRAINS.filter((g) => g !== 'seconds' || perMinute(events) >= MIN_EVENTS_PER_MINUTE);
     if (typeof ctx.server.restart !== 'function') {
-      ctx.echo('\nnote: the cold and warm states restart the server: skipped on a server the lab did not start (run without --uri)');
+      ctx.echo('');
+      ctx.note('the cold and warm states restart the server: skipped on a server the lab did not start (run without --uri)');
       return out;
     }
     const states = await runStates(ctx, p, { grains, check: !!(ctx.fixture && ctx.fixture.own !== false) });
