@@ -41,7 +41,7 @@ function isRetryable(e) {
   if (/MongoNetwork|MongoServerSelection|MongoNotConnected|PoolClear|MongoWriteConcernError/.test(e.name || '')) return true;
   if (RETRY_CODES.has(e.code)) return true;
   if (e.cause && e.cause !== e) return isRetryable(e.cause);
-  return /ECONNRESET|ECONNREFUSED|EPIPE|not primary|node is recovering|connection .*closed/i.test(e.message || '');
+  return /ECONNRESET|ECONNREFUSED|EPIPE|not primary|NotWritablePrimary|node is recovering|connection .*closed|Server selection timed out|PrimarySteppedDown|InterruptedDueToReplStateChange/i.test(e.message || '');
 }
 
 /** The write concern of the lab's loads: journaled; majority on a replica set unless the URI sets w. */
