@@ -13,6 +13,7 @@ const { NoMongodError } = require('../lib/mongod-binary');
 const { friendly, debugEnabled, clientOptions, UsageError } = require('../lib/errors');
 const { checkTarget } = require('../lib/targets');
 const cleanup = require('../lib/cleanup');
+const { checkWritableFile, checkWritableDir } = require('../lib/output-paths');
 
 const HELP = `mongo-perf-lab: MongoDB performance studies, measured on your own server
 
@@ -87,34 +88,6 @@ function cacheGb(value) {
   }
   if (n > maxGb) throw new UsageError(`--cache-gb: ${value} GB is more than this machine's memory (${maxGb} GB)`);
   return n;
-}
-
-/** Output paths are checked before any work: a run's results are never lost at the end. */
-function checkWritableFile(file, what) {
-  if (file === undefined || file === '-') return;
-  const abs = path.resolve(file);
-  if (/^\/(proc|sys|dev)(\/|$)/.test(abs) && abs !== '/dev/stdout' && abs !== '/dev/null') {
-    throw new UsageError(`${what} ${file}: not a place for a results file`);
-  }
-  try {
-    if (fs.existsSync(abs) && fs.statSync(abs).isDirectory()) throw new UsageError(`${what} ${file}: is a directory`);
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    fs.accessSync(path.dirname(abs), fs.constants.W_OK);
-    if (fs.existsSync(abs)) fs.accessSync(abs, fs.constants.W_OK);
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`${what} ${file}: cannot be written (${e.code || e.message}); choose a writable path`);
-  }
-}
-
-function checkWritableDir(dir, what) {
-  const abs = path.resolve(dir);
-  try {
-    fs.mkdirSync(abs, { recursive: true });
-    fs.accessSync(abs, fs.constants.W_OK);
-  } catch (e) {
-    throw new UsageError(`${what} ${dir}: cannot be written (${e.code || e.message}); choose a writable directory`);
-  }
 }
 
 function parse(argv) {

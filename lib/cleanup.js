@@ -144,7 +144,19 @@ async function trackDatabase(uri, name) {
         log(`cleanup: left database ${name} in place: it holds collections the lab did not mark as its own`);
         return;
       }
-      if (colls.length) await db.dropDatabase();
+      // A write still in flight (a shell evaluating) can re-create the database right after the
+      // drop: drop until it stays gone for two checks in a row.
+      const exists = async () => (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
+      let absentChecks = 0;
+      for (let i = 0; i < 20 && absentChecks < 2; i++) {
+        if (await exists()) {
+          absentChecks = 0;
+          await db.dropDatabase();
+        } else {
+          absentChecks++;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
       log(`cleanup: dropped database ${name}, which this run created`);
     } catch (e) {
       log(`cleanup: could not drop database ${name}, which this run created (${e.message.split('\n')[0]}): drop it yourself`);

@@ -28,6 +28,7 @@ const { streamInsert, ensureFixture } = require('./loader');
 const { checkTarget, assertOwned, dropOwned, META } = require('./targets');
 const { friendly, debugEnabled, clientOptions, UsageError } = require('./errors');
 const cleanup = require('./cleanup');
+const { checkWritableFile } = require('./output-paths');
 const tsFixture = require('../fixtures/timeseries');
 
 const MB = 1024 * 1024;
@@ -69,10 +70,7 @@ async function main() {
       throw new UsageError(`--cache-gb: expected a number of GB from 0.25 to this machine's memory, got ${JSON.stringify(values['cache-gb'])}`);
     }
   }
-  if (values.json) {
-    fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
-    fs.accessSync(path.dirname(path.resolve(values.json)), fs.constants.W_OK);
-  }
+  checkWritableFile(values.json, '--json');
   cleanup.install({ root: true, watchdog: true });
 
   const rss = [];
