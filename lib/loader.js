@@ -264,6 +264,8 @@ async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
   }
   const want = typeof spec.n === 'number' ? spec.n : from + r.read;
   if (from + r.read !== want || stored !== want) {
+    // The next run must send everything again, not trust the acknowledged prefix.
+    await markers.updateOne({ _id: collName }, { $set: { acked: 0 } });
     throw new LoadError(`${db.databaseName}.${collName}: generated ${from + r.read}, the server holds ${stored}, expected ${want}; ` +
       'not marked complete: run again to resume');
   }
