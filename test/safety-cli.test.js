@@ -21,7 +21,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Spawns the CLI with its own TMPDIR, so that whatever it leaves behind is visible. */
 function startCli(args, tmpdir, extraEnv = {}) {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: tmpdir, env: { ...process.env, TMPDIR: tmpdir, LAB_RESULTS_DIR: path.join(tmpdir, '..', 'results'), ...extraEnv },
+    cwd: path.dirname(tmpdir), env: { ...process.env, TMPDIR: tmpdir, LAB_RESULTS_DIR: path.join(tmpdir, '..', 'results'), ...extraEnv },
   });
   const out = { stdout: '', stderr: '', code: null, signal: null };
   child.stdout.on('data', (d) => { out.stdout += d; });
