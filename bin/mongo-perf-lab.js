@@ -248,7 +248,7 @@ async function main(argv) {
       // any exit, signal, or (by a watchdog) SIGKILL; a database the run creates is dropped on interrupt.
       cleanup.install({ root: true, watchdog: true });
       const uri = o.uri || process.env.MONGODB_URI;
-      if (uri) await cleanup.trackDatabase(uri, o.db);
+      if (uri && !o.keep) await cleanup.trackDatabase(uri, o.db);
       await run(o);
       return 0;
     }
