@@ -17,6 +17,8 @@ const { ROOT } = require('../lib/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// A bound on a wait that must not keep mocha alive once the wait is over.
+const deadline = (ms) => new Promise((r) => setTimeout(r, ms).unref());
 
 /** Spawns the CLI with its own TMPDIR, so that whatever it leaves behind is visible. */
 function startCli(args, tmpdir, extraEnv = {}) {
@@ -114,7 +116,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
         const run = startCli(['run', 'where', '--docs', '400000', '--runs', '1', '--no-progress'], dir);
         await c.at(dir);
         for (const s of c.signals) { run.child.kill(s); await sleep(150); }
-        await Promise.race([run.done, sleep(60000)]);
+        await Promise.race([run.done, deadline(60000)]);
         if (c.signals[0] !== 'SIGKILL') {
           expect(run.code === null ? run.signal : run.code, run.stderr).to.not.equal(0);
           expect(run.stderr).to.not.match(/\n\s+at .*\(.*:\d+:\d+\)/);
@@ -133,7 +135,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
       }, 60000, 20);
       await sleep(300);
       run.child.kill('SIGINT');
-      await Promise.race([run.done, sleep(60000)]);
+      await Promise.race([run.done, deadline(60000)]);
       await expectNothingLeft(dir, 'csv phase');
     });
 
@@ -148,7 +150,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
       expect(seen, run.stderr).to.equal(true);
       await sleep(500);
       run.child.kill('SIGINT');
-      await Promise.race([run.done, sleep(60000)]);
+      await Promise.race([run.done, deadline(60000)]);
       expect(run.code, run.stderr).to.not.equal(0);
       expect(await databases(uri)).to.not.include(name);
       expect((await databases(uri)).filter((d) => !before.includes(d) && !d.startsWith('labtest_'))).to.deep.equal([]);
@@ -250,7 +252,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
       const outputs = [];
       const runStudy = async (study, extra) => {
         const run = startCli(['run', study, '--uri', uri, '--docs', '300', '--runs', '1', '--no-progress', ...extra], dir);
-        await Promise.race([run.done, sleep(300000)]);
+        await Promise.race([run.done, deadline(300000)]);
         if (run.code === null) run.child.kill('SIGKILL');
         outputs.push(`${study} ${extra.join(' ')} -> ${run.code}\n${run.stderr.slice(-400)}`);
         expect(run.stderr, `${study} ${extra.join(' ')}`).to.not.match(/\n\s+at .*\(.*:\d+:\d+\)/);
