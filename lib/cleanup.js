@@ -1,0 +1,215 @@
+'use strict';
+// Nothing left behind: temp dirs, the embedded mongod and its data dir, and a database the run
+// created on the user's server are removed however the process ends.
+//
+//   install({root, watchdog, log})  once per process: handlers for SIGINT/SIGTERM/SIGHUP and exit.
+//       root: true -> a run directory mongo-perf-lab-run-<pid>-XXXXXX under the system temp dir,
+//                     and TMPDIR pointed at it, so every temp dir made by any module (CSV files,
+//                     mongodb-memory-server's mongo-mem-* data dirs, mongosh) lands inside it and
+//                     goes with it. Returns its path (runDir()).
+//       watchdog: true -> a detached watcher process that, once this process is gone (even by
+//                     SIGKILL), kills what still runs from the run directory (mongod) and removes it.
+//   add(fn) -> remove()        an async step run on interrupt (last added, first run)
+//   addSync(fn) -> remove()    a synchronous step run at exit whatever happened (kill, rmSync)
+//   addDir(dir) -> remove()    a directory removed at exit
+//   trackDatabase(uri, name)   -> Promise: when `name` does not exist yet on that server, it is
+//                              dropped if the run is interrupted (a failed drop is reported)
+//   interrupted()              true once a signal arrived
+//
+// Signals: the first runs the async steps (at most STEP_BUDGET_MS), then the sync steps, and
+// exits 128+signal. A second one says what is still being done and keeps going, so a double
+// Ctrl-C still removes everything; a third skips the async steps (sync steps still run at exit).
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+
+const STEP_BUDGET_MS = 10000;
+const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
+
+const steps = [];
+const syncSteps = [];
+let installed = false;
+let root = null;
+let signalCount = 0;
+let log = (m) => process.stderr.write(m + '\n');
+
+function add(fn) {
+  steps.push(fn);
+  return () => { const i = steps.indexOf(fn); if (i >= 0) steps.splice(i, 1); };
+}
+
+function addSync(fn) {
+  syncSteps.push(fn);
+  return () => { const i = syncSteps.indexOf(fn); if (i >= 0) syncSteps.splice(i, 1); };
+}
+
+function addDir(dir) {
+  return addSync(() => fs.rmSync(dir, { recursive: true, force: true }));
+}
+
+function runSync() {
+  for (const fn of syncSteps.splice(0).reverse()) {
+    try { fn(); } catch (e) { log(`cleanup: ${e.message}`); }
+  }
+}
+
+async function runAsync() {
+  const todo = steps.splice(0).reverse();
+  const all = (async () => {
+    for (const fn of todo) {
+      try { await fn(); } catch (e) { log(`cleanup: ${e.message}`); }
+    }
+  })();
+  let timer;
+  await Promise.race([all, new Promise((r) => { timer = setTimeout(r, STEP_BUDGET_MS); })]);
+  clearTimeout(timer);
+}
+
+function onSignal(sig) {
+  signalCount++;
+  const code = 128 + SIGNALS[sig];
+  if (signalCount === 1) {
+    log(`\ninterrupted (${sig}): stopping and cleaning up...`);
+    runAsync().finally(() => { runSync(); process.exit(code); });
+  } else if (signalCount === 2) {
+    log('still cleaning up (the server and temporary files are removed in any case); once more to skip the rest');
+  } else {
+    runSync();
+    process.exit(code);
+  }
+}
+
+function runDir() {
+  return root;
+}
+
+function startWatchdog(dir) {
+  try {
+    const child = spawn(process.execPath, [__filename, '--watch', String(process.pid), dir], {
+      detached: true, stdio: 'ignore', env: { PATH: process.env.PATH || '' },
+    });
+    child.unref();
+    return child.pid;
+  } catch (e) {
+    log(`cleanup: no watchdog (${e.message}); a killed run may leave ${dir}`);
+    return null;
+  }
+}
+
+function install(opts = {}) {
+  if (opts.log) log = opts.log;
+  if (!installed) {
+    installed = true;
+    for (const sig of Object.keys(SIGNALS)) process.on(sig, () => onSignal(sig));
+    process.on('exit', runSync);
+  }
+  if (opts.root && !root) {
+    const base = os.tmpdir();
+    root = fs.mkdtempSync(path.join(base, `mongo-perf-lab-run-${process.pid}-`));
+    process.env.TMPDIR = root; // os.tmpdir() reads it on every call
+    addSync(() => fs.rmSync(root, { recursive: true, force: true }));
+    if (opts.watchdog) startWatchdog(root);
+  }
+  return root;
+}
+
+function interrupted() {
+  return signalCount > 0;
+}
+
+async function trackDatabase(uri, name) {
+  const { MongoClient } = require('mongodb');
+  const { clientOptions } = require('./errors');
+  const client = new MongoClient(uri, clientOptions(uri));
+  let existed;
+  try {
+    const r = await client.db('admin').admin().listDatabases({ nameOnly: true });
+    existed = r.databases.some((d) => d.name === name);
+  } catch (e) {
+    existed = true; // cannot tell (no privilege): never drop what may be the user's
+  } finally {
+    await client.close().catch(() => {});
+  }
+  if (existed) return { created: false, remove: () => {} };
+  const remove = add(async () => {
+    const c = new MongoClient(uri, clientOptions(uri));
+    try {
+      const db = c.db(name);
+      // Only a database the lab wrote to (it holds the lab's marker) is dropped.
+      const marked = (await db.listCollections({ name: 'perflab_fixtures' }, { nameOnly: true }).toArray()).length > 0;
+      const colls = await db.listCollections({}, { nameOnly: true }).toArray();
+      if (colls.length && !marked) {
+        log(`cleanup: left database ${name} in place: it holds collections the lab did not mark as its own`);
+        return;
+      }
+      // A write still in flight (a shell evaluating) can re-create the database right after the
+      // drop: drop until it stays gone for two checks in a row.
+      const exists = async () => (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
+      let absentChecks = 0;
+      for (let i = 0; i < 20 && absentChecks < 2; i++) {
+        if (await exists()) {
+          absentChecks = 0;
+          await db.dropDatabase();
+        } else {
+          absentChecks++;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      log(`cleanup: dropped database ${name}, which this run created`);
+    } catch (e) {
+      log(`cleanup: could not drop database ${name}, which this run created (${e.message.split('\n')[0]}): drop it yourself`);
+    } finally {
+      await c.close().catch(() => {});
+    }
+  });
+  return { created: true, remove };
+}
+
+// ---- the watchdog process -------------------------------------------------------------------
+function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+}
+
+/** Processes whose command line mentions dir (the mongod started with --dbpath inside it). */
+function processesUsing(dir) {
+  const out = [];
+  let entries = [];
+  try { entries = fs.readdirSync('/proc'); } catch (e) { return out; }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8');
+      if (cmd.includes(dir)) out.push(Number(e));
+    } catch (err) { /* gone */ }
+  }
+  return out;
+}
+
+async function watch(parentPid, dir) {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  for (;;) {
+    if (!fs.existsSync(dir)) return; // the run cleaned up itself
+    if (!alive(parentPid)) break;
+    await sleep(300);
+  }
+  for (let round = 0; round < 20; round++) {
+    const pids = processesUsing(dir);
+    if (!pids.length) break;
+    for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch (e) { /* gone */ } }
+    await sleep(100);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+if (require.main === module && process.argv[2] === '--watch') {
+  const dir = process.argv[4];
+  // Only ever a run directory the lab made.
+  if (!/mongo-perf-lab-run-\d+-/.test(path.basename(dir || ''))) process.exit(2);
+  process.on('SIGINT', () => {});
+  process.on('SIGHUP', () => {});
+  watch(Number(process.argv[3]), dir).then(() => process.exit(0), () => process.exit(1));
+}
+
+module.exports = { install, add, addSync, addDir, trackDatabase, interrupted, runDir, processesUsing, STEP_BUDGET_MS };

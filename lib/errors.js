@@ -1,0 +1,109 @@
+'use strict';
+// One line for any error a user can meet: what went wrong and what to do. bin/mongo-perf-lab.js
+// prints only this line (plus the stack with --debug or DEBUG=mongo-perf-lab).
+//
+//   friendly(err, {uri}) -> string      one line, no stack; the URI's password is never shown
+//   LabError(message)                   an error whose message is already the line to show
+//   ForeignDataError, TargetError, LoadError, UsageError: LabError kinds (instanceof checks)
+//   debugEnabled(argv)                  --debug or DEBUG containing mongo-perf-lab
+//   CONNECT_TIMEOUT_MS (5000)           default server selection / connect timeout
+//   clientOptions(uri)                  MongoClient options with that timeout, unless the URI sets its own
+//
+// Why: driver errors (MongoServerSelectionError, ECONNRESET, code 13 ...) say what happened at the
+// socket, not what the user should do; a missing privilege used to be reported as "cannot reach".
+
+const CONNECT_TIMEOUT_MS = 5000;
+
+class LabError extends Error {
+  constructor(message, opts) {
+    super(message, opts);
+    this.name = this.constructor.name;
+  }
+}
+class UsageError extends LabError {}
+class ForeignDataError extends LabError {}
+class TargetError extends LabError {}
+class LoadError extends LabError {}
+
+function redact(uri) {
+  return String(uri).replace(/\/\/([^@/]*)@/, '//***@');
+}
+
+function clientOptions(uri, extra = {}) {
+  const o = { ...extra };
+  const u = String(uri || '');
+  if (!/[?&]serverSelectionTimeoutMS=/i.test(u)) o.serverSelectionTimeoutMS = CONNECT_TIMEOUT_MS;
+  if (!/[?&]connectTimeoutMS=/i.test(u)) o.connectTimeoutMS = CONNECT_TIMEOUT_MS;
+  return o;
+}
+
+function debugEnabled(argv = process.argv) {
+  return argv.includes('--debug') || /(^|,)\s*(mongo-perf-lab|\*)\s*(,|$)/.test(process.env.DEBUG || '');
+}
+
+const AUTH_CODES = new Set([18]); // AuthenticationFailed
+const PRIVILEGE_CODES = new Set([13, 8000]); // Unauthorized, AtlasError (user lacks the action)
+const GONE_CODES = new Set([91, 11600, 11602, 189, 10107, 13435, 13436, 6, 89, 9001]);
+
+function chain(err) {
+  const out = [];
+  for (let e = err, i = 0; e && i < 5; e = e.cause, i++) out.push(e);
+  return out;
+}
+
+function firstLine(s) {
+  return String(s || '').split('\n')[0].trim();
+}
+
+/**
+ * The line to print for err. ctx.uri (redacted) names the server; ctx.what says what was being done.
+ */
+function friendly(err, ctx = {}) {
+  if (!err) return 'unknown error';
+  if (err instanceof LabError) return firstLine(err.message);
+  const where = ctx.uri ? ` at ${redact(ctx.uri)}` : '';
+  const all = chain(err);
+  const text = all.map((e) => `${e.name || ''} ${e.message || ''} ${e.code || ''}`).join(' | ');
+  const code = all.map((e) => e.code).find((c) => typeof c === 'number');
+  const codeName = all.map((e) => e.codeName).find(Boolean);
+  if (err.code && String(err.code).startsWith('ERR_PARSE_ARGS')) return `${firstLine(err.message)}: see --help`;
+  if (err.code === 'ERR_INVALID_URL' || /Invalid (scheme|connection string)|URI must include|Invalid URL|MongoParseError|MongoAPIError.*URI/i.test(text)) {
+    return `the connection string is not valid (${firstLine(err.message)}): expected mongodb://host[:port][,host2...]/[authDb][?options] or mongodb+srv://...`;
+  }
+  if (AUTH_CODES.has(code) || /Authentication failed|auth.*failed|SCRAM/i.test(text)) {
+    return `authentication failed${where}: check the user name and password, and the auth database (authSource=... or the /db part of the URI)`;
+  }
+  if (PRIVILEGE_CODES.has(code) || /not authorized|Unauthorized|requires authentication/i.test(text)) {
+    return `the server${where} refused the operation: the user lacks a privilege (${firstLine(err.errmsg || err.message)}); ` +
+      'the lab needs readWrite on its database (and clusterMonitor for server facts), or run it against a server of your own';
+  }
+  if (/ENOTFOUND|EAI_AGAIN|querySrv|getaddrinfo/i.test(text)) {
+    return `cannot resolve the server's host name${where}: check the host in the URI`;
+  }
+  if (/ServerSelection/.test(err.name || '') || /ECONNREFUSED|ETIMEDOUT|Server selection timed out/i.test(text)) {
+    return `cannot reach MongoDB${where} within ${Math.round(CONNECT_TIMEOUT_MS / 1000)} s: is it running and reachable (host, port, TLS options, firewall)? ` +
+      'Without --uri the lab starts its own mongod';
+  }
+  if (/ECONNRESET|EPIPE|connection .* closed|socket .*closed|InterruptedAtShutdown|ShutdownInProgress|MongoNetworkError/i.test(text) ||
+      (GONE_CODES.has(code) && !/ServerSelection/i.test(err.name || ''))) {
+    return `the server${where} went away during the run (${firstLine(codeName || err.message)}): check that it is running, then run again; ` +
+      'loads resume where they stopped';
+  }
+  if (/ssl|tls|certificate/i.test(text)) {
+    return `TLS handshake with the server${where} failed (${firstLine(err.message)}): check tls=, tlsCAFile= and the server's certificate`;
+  }
+  if (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') {
+    return `cannot write ${err.path || 'a file'}: permission denied; choose a writable location`;
+  }
+  if (err.code === 'ENOENT' && err.path) return `${err.path}: no such file or directory`;
+  if (err.code === 'ENOSPC') return `no space left on the device${err.path ? ` holding ${err.path}` : ''}: free some space or use --docs smaller`;
+  if (typeof code === 'number' && (err.errmsg || err.message)) {
+    return `MongoDB refused the operation${where}: ${firstLine(err.errmsg || err.message)} (${codeName || 'code ' + code})`;
+  }
+  return firstLine(err.message || String(err));
+}
+
+module.exports = {
+  friendly, redact, clientOptions, debugEnabled, CONNECT_TIMEOUT_MS,
+  LabError, UsageError, ForeignDataError, TargetError, LoadError,
+};

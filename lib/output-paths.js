@@ -1,0 +1,60 @@
+'use strict';
+// Output paths are checked before any work starts, so that a run's results are never lost at its
+// end (an unwritable --json or LAB_RESULTS_DIR used to fail after the whole run).
+//
+//   makeDirs(dir)                    mkdir -p that cannot hang (see below)
+//   checkWritableFile(file, what)    throws UsageError (one line) unless file can be written; '-' is stdout
+//   checkWritableDir(dir, what)      creates dir if needed; throws UsageError unless writable
+const fs = require('fs');
+const path = require('path');
+const { UsageError } = require('./errors');
+
+/**
+ * mkdir -p without fs.mkdirSync's recursive mode, which never returns on /proc (Node 20): finds the
+ * nearest existing ancestor, which must be a writable directory, then creates each level.
+ */
+function makeDirs(dir) {
+  const missing = [];
+  let d = path.resolve(dir);
+  while (!fs.existsSync(d)) {
+    missing.unshift(d);
+    const up = path.dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  if (!fs.statSync(d).isDirectory()) throw Object.assign(new Error(`${d} is not a directory`), { code: 'ENOTDIR' });
+  if (/^\/(proc|sys)(\/|$)/.test(d)) throw Object.assign(new Error(`${d} is a kernel file system`), { code: 'EACCES' });
+  fs.accessSync(d, fs.constants.W_OK);
+  for (const m of missing) fs.mkdirSync(m);
+}
+
+/** Output paths are checked before any work: a run's results are never lost at the end. */
+function checkWritableFile(file, what) {
+  if (file === undefined || file === '-') return;
+  const abs = path.resolve(file);
+  if (/^\/(proc|sys|dev)(\/|$)/.test(abs) && abs !== '/dev/stdout' && abs !== '/dev/null') {
+    throw new UsageError(`${what} ${file}: not a place for a results file`);
+  }
+  try {
+    if (fs.existsSync(abs) && fs.statSync(abs).isDirectory()) throw new UsageError(`${what} ${file}: is a directory`);
+    makeDirs(path.dirname(abs));
+    fs.accessSync(path.dirname(abs), fs.constants.W_OK);
+    if (fs.existsSync(abs)) fs.accessSync(abs, fs.constants.W_OK);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`${what} ${file}: cannot be written (${e.code || e.message}); choose a writable path`);
+  }
+}
+
+function checkWritableDir(dir, what) {
+  const abs = path.resolve(dir);
+  try {
+    makeDirs(abs);
+    fs.accessSync(abs, fs.constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`${what} ${dir}: cannot be written (${e.code || e.message}); choose a writable directory`);
+  }
+}
+
+
+module.exports = { makeDirs, checkWritableFile, checkWritableDir };

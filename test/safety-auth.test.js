@@ -1,0 +1,97 @@
+'use strict';
+// A server with access control (issue 8, finding 9): a missing privilege is reported as such, not
+// as "cannot reach MongoDB"; a wrong password as an authentication failure; an unresolvable
+// mongodb+srv host as what it is. One line each, no stack.
+const fs = require('fs');
+const os = require('os');
+const net = require('net');
+const path = require('path');
+const { spawn, spawnSync } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { findMongod } = require('../lib/mongod-binary');
+const { ROOT } = require('../lib/shell-runner');
+
+const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.on('error', reject);
+  });
+}
+
+describe('safety: access control and host names', function () {
+  this.timeout(120000);
+  let tmp;
+  let proc;
+  let port;
+
+  before(async function () {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-auth-'));
+    fs.mkdirSync(path.join(tmp, 'db'));
+    port = await freePort();
+    proc = spawn(findMongod().binary, ['--auth', '--port', String(port), '--dbpath', path.join(tmp, 'db'), '--bind_ip', '127.0.0.1',
+      '--wiredTigerCacheSizeGB', '0.25', '--quiet'], { stdio: 'ignore' });
+    // The localhost exception lets the first user be created without credentials.
+    for (let i = 0; ; i++) {
+      const c = new MongoClient(`mongodb://127.0.0.1:${port}`, { serverSelectionTimeoutMS: 300 });
+      try {
+        await c.connect();
+        await c.db('admin').command({ createUser: 'root', pwd: 'rootpw', roles: ['root'] });
+        break;
+      } catch (e) {
+        if (i > 100) throw e;
+        await sleep(100);
+      } finally {
+        await c.close();
+      }
+    }
+    const c = new MongoClient(`mongodb://root:rootpw@127.0.0.1:${port}/admin`);
+    try {
+      await c.db('admin').command({ createUser: 'reader', pwd: 'readerpw', roles: [{ role: 'read', db: 'shared' }] });
+      await c.db('shared').collection('data').insertOne({ _id: 1 });
+    } finally {
+      await c.close();
+    }
+  });
+
+  after(async function () {
+    if (proc && proc.exitCode === null) {
+      await new Promise((r) => { proc.once('exit', r); proc.kill('SIGKILL'); });
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tmp, timeout: 60000 });
+  const line = (res) => {
+    const lines = res.stderr.trim().split('\n').filter((l) => !/^Try `mongo-perf-lab --help`/.test(l));
+    expect(lines, res.stderr).to.have.length(1);
+    return lines[0];
+  };
+
+  it('a user without the privilege to write: "lacks a privilege", not "cannot reach"', function () {
+    const f = path.join(tmp, 'a.csv');
+    fs.writeFileSync(f, 'a,b\n1,2\n');
+    const res = cli(['import', f, '--uri', `mongodb://reader:readerpw@127.0.0.1:${port}/admin`, '--db', 'shared', '--coll', 'x', '--no-progress']);
+    expect(res.status).to.equal(1);
+    const l = line(res);
+    expect(l).to.match(/lacks a privilege/);
+    expect(l).to.not.match(/cannot reach/);
+    expect(l).to.contain('mongodb://***@'); // the password is never printed
+  });
+
+  it('a wrong password: "authentication failed"', function () {
+    const res = cli(['run', 'where', '--uri', `mongodb://reader:wrong@127.0.0.1:${port}/admin`, '--db', 'shared']);
+    expect(res.status).to.equal(1);
+    expect(line(res)).to.match(/authentication failed/);
+  });
+
+  it('an unresolvable mongodb+srv host: one line, no stack', function () {
+    const res = cli(['import', path.join(tmp, 'a.csv'), '--uri', 'mongodb+srv://cluster0.nowhere.invalid/admin', '--no-progress']);
+    expect(res.status).to.equal(1);
+    expect(line(res)).to.match(/cannot resolve|cannot reach/);
+  });
+});

@@ -1,0 +1,63 @@
+'use strict';
+// friendly(): one line per kind of error (issue 8, finding 9), and a failed mongod start that
+// leaves no data directory (finding 7).
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { expect } = require('chai');
+const { friendly, clientOptions, LoadError } = require('../lib/errors');
+const { startEmbedded } = require('../lib/server');
+
+function err(name, message, extra = {}) {
+  return Object.assign(new Error(message), { name }, extra);
+}
+
+describe('safety: error lines', function () {
+  it('says what went wrong and what to do, in one line, without the password', function () {
+    const uri = 'mongodb://u:secret@db1:27017,db2:27017/admin?replicaSet=rs';
+    const cases = [
+      [err('MongoServerSelectionError', 'connect ECONNREFUSED 10.0.0.1:27017'), /cannot reach MongoDB at mongodb:\/\/\*\*\*@db1.* within 5 s/],
+      [err('MongoNetworkError', 'read ECONNRESET'), /went away during the run/],
+      [err('MongoServerError', 'Authentication failed.', { code: 18 }), /authentication failed/],
+      [err('MongoServerError', 'not authorized on x to execute command { insert: ... }', { code: 13, codeName: 'Unauthorized' }), /lacks a privilege/],
+      [err('MongoServerError', 'interrupted at shutdown', { code: 11600 }), /went away/],
+      [err('MongoParseError', 'Invalid scheme, expected connection string to start with "mongodb://"'), /connection string is not valid/],
+      [err('Error', 'querySrv ENOTFOUND _mongodb._tcp.x.invalid'), /cannot resolve/],
+      [new LoadError('perflab.x: the server refused 1 document(s)'), /^perflab\.x: the server refused/],
+      [err('MongoServerError', 'Document failed validation', { code: 121, codeName: 'DocumentValidationFailure' }), /refused the operation.*Document failed validation/],
+      [Object.assign(new Error('EACCES: permission denied, open \'/x/y\''), { code: 'EACCES', path: '/x/y' }), /cannot write \/x\/y/],
+    ];
+    for (const [e, re] of cases) {
+      const line = friendly(e, { uri });
+      expect(line, e.message).to.match(re);
+      expect(line).to.not.contain('\n');
+      expect(line).to.not.contain('secret');
+    }
+  });
+
+  it('connection options: 5 s unless the URI sets its own timeouts', function () {
+    expect(clientOptions('mongodb://h')).to.deep.equal({ serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000 });
+    expect(clientOptions('mongodb://h/?serverSelectionTimeoutMS=100')).to.deep.equal({ connectTimeoutMS: 5000 });
+  });
+
+  it('a mongod that fails to start leaves no data directory, and says so in one line', async function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-start-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    let e;
+    try {
+      await startEmbedded({ args: ['--noSuchOption'] });
+    } catch (x) {
+      e = x;
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = saved;
+    }
+    try {
+      expect(e, 'the start must fail').to.be.an('error');
+      expect(friendly(e)).to.match(/the embedded mongod did not start/);
+      expect(fs.readdirSync(dir)).to.deep.equal([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

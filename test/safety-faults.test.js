@@ -1,0 +1,195 @@
+'use strict';
+// Faults during loads (issue 8, findings 1 and 5): mongod killed with SIGKILL and restarted in the
+// middle of a fixture load and of a CSV import; a replica-set primary stepping down during a
+// w: majority load; standard connection strings (multi-host, auth database in the path, options)
+// through the driver, the in-process shell, the mongosh CLI and the import command.
+const fs = require('fs');
+const os = require('os');
+const net = require('net');
+const path = require('path');
+const { spawn, spawnSync } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { MongoMemoryReplSet } = require('mongodb-memory-server-core');
+const { findMongod } = require('../lib/mongod-binary');
+const { ensureFixture } = require('../lib/loader');
+const { importCsv } = require('../lib/csv-import');
+const { describeServer } = require('../lib/server');
+const { ShellSession, runCli, ROOT } = require('../lib/shell-runner');
+const LabGen = require('../scripts/lib/gen');
+
+function* whereDocs(n, seed = 1) {
+  const next = LabGen.rng(seed);
+  for (let i = 0; i < n; i++) yield LabGen.whereDoc(next, i);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.on('error', reject);
+  });
+}
+
+/** A bare mongod of our own, so that it can be SIGKILLed and restarted on the same files. */
+class KillableMongod {
+  constructor(binary, port, dbpath) { Object.assign(this, { binary, port, dbpath, uri: `mongodb://127.0.0.1:${port}` }); }
+
+  async start() {
+    this.proc = spawn(this.binary, ['--port', String(this.port), '--dbpath', this.dbpath, '--bind_ip', '127.0.0.1',
+      '--wiredTigerCacheSizeGB', '0.25', '--quiet'], { stdio: 'ignore' });
+    for (let i = 0; i < 200; i++) {
+      const c = new MongoClient(this.uri, { serverSelectionTimeoutMS: 300 });
+      try { await c.connect(); await c.db('admin').command({ ping: 1 }); return; } catch (e) { await sleep(100); } finally { await c.close(); }
+    }
+    throw new Error('mongod did not come up');
+  }
+
+  kill9() {
+    const p = this.proc;
+    return new Promise((resolve) => { p.once('exit', resolve); p.kill('SIGKILL'); });
+  }
+}
+
+/** Kills and restarts mongod once the collection holds at least `after` documents. */
+async function killWhenCount(m, dbName, coll, after) {
+  const c = new MongoClient(m.uri, { serverSelectionTimeoutMS: 2000 });
+  try {
+    for (;;) {
+      const n = await c.db(dbName).collection(coll).estimatedDocumentCount().catch(() => 0);
+      if (n >= after) break;
+      await sleep(15);
+    }
+  } finally {
+    await c.close();
+  }
+  await m.kill9();
+  await sleep(500);
+  await m.start();
+}
+
+describe('safety: faults during loads and standard connection strings', function () {
+  this.timeout(240000);
+  let m;
+  let tmp;
+  let client;
+
+  before(async function () {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-faults-'));
+    fs.mkdirSync(path.join(tmp, 'db'));
+    m = new KillableMongod(findMongod().binary, await freePort(), path.join(tmp, 'db'));
+    await m.start();
+    client = new MongoClient(m.uri, { serverSelectionTimeoutMS: 5000 });
+  });
+
+  after(async function () {
+    if (client) await client.close().catch(() => {});
+    if (m && m.proc && m.proc.exitCode === null) await m.kill9();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('mongod SIGKILLed and restarted during a fixture load: exact count, same documents, marked complete', async function () {
+    const n = 60000;
+    const db = client.db('faults');
+    const chaos = killWhenCount(m, 'faults', 'fx', 12000);
+    const r = await ensureFixture(db, 'fx', { fixture: 'where-ab', n, seed: 5 }, () => whereDocs(n, 5), { batchSize: 2000, inflight: 4 });
+    await chaos;
+    expect(r.count).to.equal(n);
+    expect(r.retries, 'the load saw the restart').to.be.greaterThan(0);
+    expect(await db.collection('fx').countDocuments()).to.equal(n);
+    const want = [...whereDocs(n, 5)];
+    const got = await db.collection('fx').find().sort({ _id: 1 }).toArray();
+    expect(got).to.deep.equal(want);
+    expect((await db.collection('perflab_fixtures').findOne({ _id: 'fx' })).complete).to.equal(true);
+  });
+
+  it('mongod SIGKILLed and restarted during a CSV import: read = stored + rejected, all stored rows there', async function () {
+    const rows = 30000;
+    const lines = ['k,v,w'];
+    for (let i = 0; i < rows; i++) lines.push(i % 5000 === 17 ? `${i},oops,${i}` : `${i},${i * 2},w${i}`);
+    const f = path.join(tmp, 'load.csv');
+    fs.writeFileSync(f, lines.join('\n') + '\n');
+    const db = client.db('faults');
+    const chaos = killWhenCount(m, 'faults', 'csv', 6000);
+    const r = await importCsv(db, [f], { coll: 'csv', batchSize: 1000, inflight: 4, rejectsFile: path.join(tmp, 'rej.csv') });
+    await chaos;
+    expect(r.read).to.equal(rows);
+    expect(r.rejected).to.equal(6);
+    expect(r.read).to.equal(r.stored + r.rejected);
+    expect(await db.collection('csv').countDocuments()).to.equal(r.stored);
+    expect(r.files[0].retries).to.be.greaterThan(0);
+  });
+
+  describe('a 3-member replica set', function () {
+    let rs;
+    before(async function () {
+      const found = findMongod();
+      rs = await MongoMemoryReplSet.create({
+        binary: { systemBinary: found.binary, version: found.version },
+        replSet: { count: 3, storageEngine: 'wiredTiger', args: ['--wiredTigerCacheSizeGB', '0.25'] },
+      });
+      await rs.waitUntilRunning();
+    });
+    after(async function () {
+      if (rs) await rs.stop({ doCleanup: true, force: true });
+    });
+
+    it('the primary steps down during a w: majority load: no acknowledged row lost, exact count', async function () {
+      const uri = rs.getUri();
+      expect(uri).to.match(/^mongodb:\/\/[^/]+,[^/]+,[^/]+\//); // multi-host
+      const c = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+      try {
+        const db = c.db('rsload');
+        const n = 40000;
+        const stepDown = (async () => {
+          for (;;) {
+            if ((await db.collection('fx').estimatedDocumentCount().catch(() => 0)) >= 8000) break;
+            await sleep(15);
+          }
+          await c.db('admin').command({ replSetStepDown: 5, secondaryCatchUpPeriodSecs: 2, force: true }).catch(() => {});
+        })();
+        const r = await ensureFixture(db, 'fx', { fixture: 'where-ab', n, seed: 9 }, () => whereDocs(n, 9), { batchSize: 2000, inflight: 4 });
+        await stepDown;
+        expect(r.count).to.equal(n);
+        const hello = await c.db('admin').command({ hello: 1 });
+        expect(hello.setName).to.be.a('string');
+        const majority = await db.collection('fx').countDocuments({}, { readConcern: { level: 'majority' } });
+        expect(majority).to.equal(n);
+      } finally {
+        await c.close();
+      }
+    });
+
+    it('multi-host URIs, an auth database in the path and URI options are used as given', async function () {
+      const uri = rs.getUri('admin') + '&tls=false&appName=perflab-test';
+      expect(uri).to.match(/,.*\/admin\?/);
+      const info = await describeServer(uri);
+      expect(info.version).to.match(/^\d+\.\d+/);
+      const script = path.join(tmp, 'where.js');
+      fs.writeFileSync(script, 'db.probe.insertOne({x: 1}); print(db.getName() + " " + db.probe.countDocuments());');
+      const s = await ShellSession.open(uri, 'uridb');
+      try {
+        expect(await s.run(script)).to.deep.equal(['uridb 1']);
+      } finally {
+        await s.close();
+      }
+      const cli = await runCli(script, { uri, db: 'uridb', timeoutMs: 60000 });
+      expect(cli.stdout.trim(), cli.stderr).to.equal('uridb 2');
+      const f = path.join(tmp, 'rs.csv');
+      fs.writeFileSync(f, 'a,b\n1,2\n3,4\n');
+      const res = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'mongo-perf-lab.js'), 'import', f, '--uri', uri,
+        '--db', 'uridb', '--coll', 'csv', '--no-progress'], { encoding: 'utf8', timeout: 60000 });
+      expect(res.status, res.stderr).to.equal(0);
+      expect(res.stdout).to.contain('rows read 2 = stored 2 (new 2, already there 0) + rejected 0');
+      const c = new MongoClient(uri);
+      try {
+        expect(await c.db('uridb').collection('csv').countDocuments()).to.equal(2);
+        expect(await c.db('admin').listCollections({ name: { $in: ['csv', 'probe'] } }).toArray()).to.have.length(0);
+      } finally {
+        await c.close();
+      }
+    });
+  });
+});

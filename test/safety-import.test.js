@@ -1,0 +1,168 @@
+'use strict';
+// The CSV importer against hostile files (issue 8, findings 1, 3, 4, 6, 9): identity, lossless
+// values, header, quote errors, unsafe names, oversized rows, validators; through the function
+// and through the CLI (one line per error, exit codes).
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { expect } = require('chai');
+const { Long, Decimal128 } = require('mongodb');
+const { testDatabase } = require('./helpers');
+const { importCsv, parseValue, splitRecord } = require('../lib/csv-import');
+const { ROOT } = require('../lib/shell-runner');
+
+const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
+
+async function rejects(p) {
+  try { await p; } catch (e) { return e; }
+  throw new Error('expected a rejection');
+}
+
+describe('safety: CSV import', function () {
+  let t;
+  let tmp;
+  let n = 0;
+  const file = (name, text) => {
+    const f = path.join(tmp, name);
+    fs.mkdirSync(path.dirname(f), { recursive: true });
+    fs.writeFileSync(f, text);
+    return f;
+  };
+  const imp = (files, o = {}) => importCsv(t.db, [].concat(files), { rejectsFile: path.join(tmp, `rej-${++n}.csv`), ...o });
+  const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tmp, timeout: 60000 });
+
+  before(async function () {
+    t = await testDatabase('safety_import');
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-import-'));
+  });
+  after(async function () {
+    if (t) await t.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('numbers are stored exactly as written, or kept as text, or rejected', function () {
+    expect(parseValue('1500')).to.deep.equal({ value: 1500 });
+    expect(parseValue('-0.25')).to.deep.equal({ value: -0.25 });
+    expect(parseValue('01000')).to.deep.equal({ text: '01000' });
+    expect(parseValue('9007199254740993').value).to.be.instanceOf(Long);
+    expect(parseValue('9007199254740993').value.toString()).to.equal('9007199254740993');
+    expect(parseValue('12345678901234567890').value).to.be.instanceOf(Decimal128);
+    expect(parseValue('12345678901234567890').value.toString()).to.equal('12345678901234567890');
+    expect(parseValue('0.12345678901234567').value.toString()).to.equal('0.12345678901234567');
+    expect(parseValue('1e400').error).to.match(/out of the range/);
+    expect(parseValue('1e-400').error).to.match(/too small/);
+    expect(parseValue('abc').error).to.equal('not a number');
+    expect(splitRecord('a,"b,""c""",d')).to.deep.equal({ fields: ['a', 'b,"c"', 'd'] });
+    expect(splitRecord('a,1"2,d').error).to.match(/quote inside an unquoted field/);
+  });
+
+  it('a 17 MB row costs that row, at its line; the other 5,999 are stored (finding 1)', async function () {
+    const lines = ['id,payload'];
+    for (let i = 0; i < 6000; i++) lines.push(i === 3000 ? `${i},${'x'.repeat(17 * 1024 * 1024)}` : `${i},p${i}`);
+    const f = file('big.csv', lines.join('\n') + '\n');
+    const r = await imp(f, { coll: 'big', batchSize: 2000 });
+    expect(r).to.include({ read: 6000, stored: 5999, rejected: 1, inserted: 5999 });
+    expect(r.firstRejects[0]).to.match(/big\.csv, line 3002: .*16 MB/);
+    expect(await t.db.collection('big').countDocuments()).to.equal(5999);
+  });
+
+  it('a validator refusing rows stops the import with file and line, exit 1, one line (finding 1)', async function () {
+    await t.db.createCollection('valid', { validator: { v: { $lt: 100 } } });
+    const lines = ['k,v'];
+    for (let i = 0; i < 300; i++) lines.push(`${i},${i === 150 ? 500 : i % 50}`);
+    const f = file('val.csv', lines.join('\n') + '\n');
+    const err = await rejects(imp(f, { coll: 'valid', batchSize: 100, inflight: 1 }));
+    expect(err.message).to.match(/val\.csv line 152: Document failed validation/);
+    const res = cli(['import', f, '--uri', t.uri, '--db', t.dbName, '--coll', 'valid', '--no-progress']);
+    expect(res.status).to.equal(1);
+    expect(res.stderr.trim().split('\n')).to.have.length(1);
+    expect(res.stderr).to.match(/^mongo-perf-lab: .*refused .*val\.csv line 152/);
+  });
+
+  it('identity: the same file name in two folders, a re-import, an edited file (finding 3)', async function () {
+    const a = file('one/log.csv', 'k,v\n1,a\n2,b\n3,c\n');
+    const b = file('two/log.csv', 'k,v\n4,d\n5,e\n');
+    const r = await imp([a, b], { coll: 'ident' });
+    expect(r).to.include({ read: 5, stored: 5, inserted: 5, duplicates: 0 });
+    expect(r.files.map((x) => x.inserted)).to.deep.equal([3, 2]);
+    const again = await imp([a, b], { coll: 'ident' });
+    expect(again).to.include({ inserted: 0, duplicates: 5 });
+    // Edited: a row inserted at the top, one changed; the rest shift by a line.
+    fs.writeFileSync(a, 'k,v\n0,z\n1,a\n2,B\n3,c\n');
+    const edited = await imp(a, { coll: 'ident' });
+    expect(edited).to.include({ read: 4, inserted: 2, duplicates: 2 });
+    const vs = (await t.db.collection('ident').find().toArray()).map((d) => d.v).sort();
+    expect(vs).to.deep.equal(['B', 'a', 'b', 'c', 'd', 'e', 'z']);
+  });
+
+  it('--key: the named column is the _id; a blank key rejects the row', async function () {
+    const f = file('keyed.csv', 'id,v\n007,x\n8,y\n,z\n8,dup\n');
+    const r = await imp(f, { coll: 'keyed', key: 'id' });
+    expect(r).to.include({ read: 4, stored: 3, inserted: 2, duplicates: 1, rejected: 1 });
+    const docs = await t.db.collection('keyed').find().sort({ v: 1 }).toArray();
+    expect(docs).to.deep.equal([{ _id: '007', id: '007', v: 'x' }, { _id: 8, id: 8, v: 'y' }]);
+    expect((await rejects(imp(f, { coll: 'keyed', key: 'nope' }))).message).to.match(/--key "nope" is not a column/);
+  });
+
+  it('values are lossless; a text column blank in the first 100 rows still takes text (finding 6)', async function () {
+    const lines = ['zip,big,huge,x,note'];
+    lines.push('01000,9007199254740993,12345678901234567890,1e400,');
+    lines.push('02139,12,99999999999999999999,0.5,');
+    for (let i = 0; i < 150; i++) lines.push(`${10000 + i},${i},${i},${i}.5,${i < 120 ? '' : 'word' + i}`);
+    const r = await imp(file('vals.csv', lines.join('\n') + '\n'), { coll: 'vals' });
+    expect(r).to.include({ read: 152, stored: 151, rejected: 1 });
+    expect(r.firstRejects[0]).to.match(/line 2, field x = "1e400": number out of the range/);
+    const d = await t.db.collection('vals').findOne({ zip: '02139' });
+    expect(d.huge).to.be.instanceOf(Decimal128);
+    expect(d.huge.toString()).to.equal('99999999999999999999');
+    expect(await t.db.collection('vals').countDocuments({ note: { $type: 'string' } })).to.equal(30);
+  });
+
+  it('refuses a file without a header, unsafe names, and binary files, with the reason (finding 6)', async function () {
+    const cases = [
+      ['nohead.csv', '1,2,3\n4,5,6\n', /line 1: the first line looks like data.*--header/],
+      ['proto.csv', 'a,__proto__\n1,2\n', /__proto__ would vanish/],
+      ['dot.csv', 'a,b.c\n1,2\n', /contains '\.'/],
+      ['dollar.csv', 'a,$b\n1,2\n', /starts with '\$'/],
+      ['id.csv', '_id,b\n1,2\n', /named _id.*--key _id/],
+      ['nul.csv', 'a,b\u0000c\n1,2\n', /control or invalid characters/],
+      ['binary.csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe]), /control or invalid characters|not valid CSV/],
+      ['empty.csv', '', /empty/],
+    ];
+    for (const [name, text, re] of cases) {
+      const f = file(name, text);
+      const err = await rejects(imp(f, { coll: 'refused' }));
+      expect(err.message, name).to.match(re);
+      expect(err.message, name).to.not.contain('\n');
+      const res = cli(['import', f, '--uri', t.uri, '--db', t.dbName, '--coll', 'refused', '--no-progress']);
+      expect(res.status, name).to.be.oneOf([1, 2]);
+      expect(res.stderr, name).to.not.match(/\n\s+at /);
+    }
+    expect(await t.db.collection('refused').countDocuments()).to.equal(0);
+    const declared = await imp(file('declared.csv', '1,2\n3,4\n'), { coll: 'declared', header: ['a', 'b'] });
+    expect(declared).to.include({ read: 2, stored: 2 });
+  });
+
+  it('an unclosed quote costs one record, reported at the line it opened (finding 6)', async function () {
+    const lines = ['id,name,v'];
+    for (let i = 2; i <= 100; i++) lines.push(i === 51 ? `${i},"unclosed,${i}` : `${i},n${i},${i}`);
+    lines.push('101,"quoted, with comma",101');
+    const r = await imp(file('quote.csv', lines.join('\n') + '\n'), { coll: 'quote' });
+    expect(r).to.include({ read: 100, stored: 99, rejected: 1 });
+    expect(r.firstRejects).to.deep.equal(['quote.csv, line 51: unparseable CSV: a quote opened on this line is never closed']);
+    expect(await t.db.collection('quote').countDocuments({ name: 'quoted, with comma' })).to.equal(1);
+    const multi = await imp(file('multi.csv', 'a,b\n1,"two\nlines"\n2,x\n'), { coll: 'multi' });
+    expect(multi).to.include({ read: 2, stored: 2, rejected: 0 });
+    expect((await t.db.collection('multi').findOne({ a: 1 })).b).to.equal('two\nlines');
+  });
+
+  it('the CLI refuses system targets and bad options before connecting (finding 4)', function () {
+    const f = file('tiny.csv', 'a,b\n1,2\n');
+    for (const args of [['--coll', 'system.js'], ['--db', 'admin'], ['--db', 'local'], ['--db', 'config']]) {
+      const res = cli(['import', f, '--uri', t.uri, ...args]);
+      expect(res.status, args.join(' ')).to.equal(2);
+      expect(res.stderr).to.match(/never writes there/);
+    }
+  });
+});
