@@ -45,7 +45,8 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     ctx.session = await ShellSession.open(server.uri, dbName);
     await ctx.session.loadStudy(entry.script, { echo });
     desc = await ctx.session.call('lab.node.describe', entry.name);
-    const values = { ...(entry[profile] || entry.quick || {}), ...params };
+    // The runner works in its own database: it may create the study's collections.
+    const values = { ...(desc.params.GENERATE ? { GENERATE: true } : {}), ...(entry[profile] || entry.quick || {}), ...params };
     // A --set SIZES=100 arrives as a number: text parameters take it as the text it was.
     for (const [k, v] of Object.entries(values)) {
       const kind = desc.params[k] && desc.params[k].kind;

@@ -11,6 +11,7 @@
 //   FIELD  numeric field (default 'engine_rpm')
 //   N      documents to generate when the collection does not exist (default 10000)
 //   SEED   generator seed for those documents (default 1)
+//   GENERATE  true lets it generate into a COLL you named that does not exist (a typo is refused)
 //
 // Why system.js: the source found map/reduce twice as fast with stored functions on MongoDB 2.4 and
 // guessed that the server compiles them once. mongosh has no db.loadServerScripts() (it loaded
@@ -30,16 +31,19 @@ var P = {
   FIELD: lab.param('FIELD', 'engine_rpm', 'name'),
   N: lab.param('N', 10000, 'count'),
   SEED: lab.param('SEED', 1, 'count'),
+  GENERATE: lab.param('GENERATE', false, 'bool'),
 };
 var d = db.getSiblingDB(P.DB);
 
 var info = lab.header('map/reduce with stored functions (source 000, "Map Reduce 2")', d,
   'collection ' + P.DB + '.' + P.COLL + ' | field ' + P.FIELD);
-// Data already there (imported CSV files, or your own) is used as it is; an empty collection gets
-// N generated rows, the same ones the CSV generator writes (fixtures/sensors.js).
+// Data already there (imported CSV files, or your own) is used as it is; a missing collection gets
+// N generated rows, the same ones the CSV generator writes (fixtures/sensors.js), under the default
+// name or with GENERATE = true.
 var fixture = d.getCollection(P.COLL).estimatedDocumentCount() > 0
   ? { count: d.getCollection(P.COLL).estimatedDocumentCount(), own: false }
-  : lab.ensureFixture(d, P.COLL, { fixture: 'sensors', n: P.N, seed: P.SEED }, SensorGen.doc);
+  : lab.ensureFixture(d, P.COLL, { fixture: 'sensors', n: P.N, seed: P.SEED }, SensorGen.doc,
+    { generate: lab.mayGenerate(P, P.COLL, { COLL: { def: 'sensors' } }) });
 
 var written = saveStatsFunctions(d);
 print(written.length ? 'saved in ' + P.DB + '.system.js: ' + written.join(', ')

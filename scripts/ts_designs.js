@@ -16,6 +16,7 @@
 //   REBUILD        rebuild the designs even when they exist               (default false)
 //   BUILD_ONLY     build the designs and stop                              (default false)
 //   LAB_LINES      false hides the machine-readable @@LAB lines
+//   GENERATE       true lets it generate into a COLL you named that does not exist (a typo is refused)
 // Times are per interval: the mean over the five start times T1..T5 (one aggregation for the year).
 
 load(__dirname + '/ts_base.js');
@@ -85,7 +86,7 @@ var TSD = {
 
   // Makes sure the events are there (indexed) and builds the chosen designs that are missing.
   prepare: function (p) {
-    var f = TS.ensureEvents(db, p.COLL, p.N, p.SEED);
+    var f = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, STUDY.params));
     TSD.events = f.count;
     TS.chosen(p.VARIANTS).forEach(function (v) {
       var b = TS_BUILDERS[v];

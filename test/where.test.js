@@ -82,11 +82,28 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
 
   it('generates the same documents itself when run on an empty collection (shell and Node generators agree)', async function () {
     const n = 3000;
-    const r = await t.run(SCRIPT, { N: n, SEED: 11, COLL: 'selfmade', RUNS: 0, VARIANTS: 'expr-find,plain' });
-    expect(r.lines.join('\n')).to.include('generated 3,000 documents');
+    const r = await t.run(SCRIPT, { N: n, SEED: 11, COLL: 'selfmade', GENERATE: true, RUNS: 0, VARIANTS: 'expr-find,plain' });
+    expect(r.lines.join('\n')).to.match(/generated 3,?000 documents/);
     for (const row of r.records.filter((x) => x.type === 'result')) expect(row.answer).to.equal(expectedCount(n, 11));
     const docs = await t.db.collection('selfmade').find().sort({ _id: 1 }).limit(3).toArray();
     expect(docs).to.deep.equal([...whereFixture.docs(3, 11)]);
+  });
+
+  it('a collection name given by hand that does not exist is not filled without GENERATE (a typo stays a typo)', async function () {
+    let err;
+    try { await t.run(SCRIPT, { N: 1000, COLL: 'mien', RUNS: 0 }); } catch (e) { err = e; }
+    expect(err && err.message).to.match(/mien does not exist .*GENERATE = true/);
+    expect(await t.db.listCollections({ name: 'mien' }).toArray()).to.have.length(0);
+  });
+
+  it('a collection the lab did not make is read as it is: not filled, not dropped, not indexed', async function () {
+    const foreign = t.db.collection('theirs');
+    await foreign.insertMany([{ _id: 'x', a: 3, b: 1 }, { _id: 'y', a: 1, b: 3 }, { _id: 'z', a: 4, b: 2 }]);
+    const r = await t.run(SCRIPT, { COLL: 'theirs', RUNS: 0, VARIANTS: 'expr-find,plain' });
+    for (const row of r.records.filter((x) => x.type === 'result')) expect(row.answer).to.equal(2);
+    expect(r.lines.join('\n')).to.match(/not indexing .*theirs/);
+    expect(await foreign.countDocuments()).to.equal(3);
+    expect((await foreign.indexes()).map((i) => i.name)).to.deep.equal(['_id_']);
   });
 
   it('@speed $where is at least 10x slower than the indexed $expr (median of interleaved rounds)', async function () {
