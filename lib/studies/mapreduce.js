@@ -10,6 +10,8 @@ const lab = require('../../scripts/lib/lab');
 const sensors = require('../../fixtures/sensors');
 const { importCsv } = require('../csv-import');
 const { META, ForeignDataError } = require('../loader');
+const LabFixture = require('../../scripts/lib/fixture');
+const { dropOwned } = require('../targets');
 const client = require('../mr-client');
 const claims = require('../claims');
 const sql = require('./mapreduce-sql');
@@ -38,16 +40,16 @@ function peakVerdict(records) {
  */
 async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log = () => {} }) {
   const spec = { fixture: sensors.FIXTURE, n, seed };
+  LabFixture.checkTarget(db.databaseName, coll);
   const meta = await db.collection(META).findOne({ _id: coll });
-  if (meta && meta.complete && meta.fixture === spec.fixture && meta.n === n && meta.seed === seed) {
-    return { generated: false, own: true, count: await db.collection(coll).estimatedDocumentCount(), ...spec };
-  }
   const count = await db.collection(coll).estimatedDocumentCount();
-  if (!meta && count > 0) {
-    throw new ForeignDataError(`${db.databaseName}.${coll} holds ${count} documents the lab did not generate; ` +
-      'the lab never overwrites data it does not own: choose another database (--db)');
+  const d = LabFixture.decide(meta, count, spec);
+  if (d.action === 'reuse') return { generated: false, own: true, count, ...spec };
+  if (d.action === 'foreign') {
+    throw new ForeignDataError(`${db.databaseName}.${coll} ${d.why}; the lab never overwrites data it does not own: choose another database (--db)`);
   }
-  if (meta) await db.collection(coll).drop().catch(() => {});
+  // resume: the rows' _id is their timestamp, so importing the same files again adds only what is missing.
+  if (d.action === 'regenerate') await dropOwned(db, coll);
   await db.collection(META).replaceOne({ _id: coll }, { _id: coll, ...spec, complete: false }, { upsert: true });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-perf-lab-csv-'));
   try {
