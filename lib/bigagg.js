@@ -56,9 +56,9 @@ function assertCompressor(c) {
  * the streaming load, since an implicit create would take the server's default (snappy).
  * Returns ensureFixture's { generated, count, inserted, ms }.
  */
-async function loadMot(db, name, { n, seed = 1, compressor = 'snappy', progress, batchSize = 10000, inflight = 4 } = {}) {
+async function loadMot(db, name, { n, seed = 1, compressor = 'snappy', clustered = false, progress, batchSize = 10000, inflight = 4 } = {}) {
   assertCompressor(compressor);
-  const spec = { fixture: 'mot', n, seed, compressor };
+  const spec = { fixture: 'mot', n, seed, compressor, clustered };
   const meta = await db.collection(META).findOne({ _id: name });
   const fresh = !(meta && Object.keys(spec).every((k) => meta[k] === spec[k]));
   if (meta && fresh) {
@@ -68,7 +68,12 @@ async function loadMot(db, name, { n, seed = 1, compressor = 'snappy', progress,
   }
   const exists = (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
   if (!exists) {
-    await db.createCollection(name, { storageEngine: { wiredTiger: { configString: `block_compressor=${compressor}` } } });
+    // clustered (5.3+): documents stored in _id order, so an _id range is a bounded collection
+    // scan with no separate index, like a shard scanning only its own chunks.
+    await db.createCollection(name, {
+      storageEngine: { wiredTiger: { configString: `block_compressor=${compressor}` } },
+      ...(clustered ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {}),
+    });
   }
   // ensureFixture refuses a non-empty collection without the lab's marker (never overwrites data).
   return ensureFixture(db, name, spec, () => motDocs(n, seed), { progress, batchSize, inflight });

@@ -4,6 +4,7 @@
 
 const studies = [
   require('./studies/where'),
+  require('./studies/bigagg'),
 ];
 
 function findStudy(name) {
