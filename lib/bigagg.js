@@ -146,6 +146,18 @@ function cpuSeconds(pid) {
   }
 }
 
+/** Bytes a local process really caused to be read from storage (/proc/<pid>/io read_bytes): reads
+ * served by the OS page cache do not count, so this says whether the disk was touched. */
+function diskReadBytes(pid) {
+  if (!pid) return null;
+  try {
+    const m = /read_bytes:\s*(\d+)/.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch (e) {
+    return null;
+  }
+}
+
 /** WiredTiger cache counters that say how much was read into the cache and what it holds. */
 async function cacheCounters(db) {
   const s = await db.admin().command({ serverStatus: 1 });
@@ -165,16 +177,19 @@ async function cacheCounters(db) {
 async function measured(db, pid, fn) {
   const c0 = await cacheCounters(db);
   const cpu0 = cpuSeconds(pid);
+  const io0 = diskReadBytes(pid);
   const t0 = process.hrtime.bigint();
   const answer = await fn();
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu1 = cpuSeconds(pid);
+  const io1 = diskReadBytes(pid);
   const c1 = await cacheCounters(db);
   return {
     ms,
     answer,
     cpuSeconds: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
     bytesReadIntoCache: c1.bytesReadIntoCache - c0.bytesReadIntoCache,
+    diskReadBytes: io0 === null || io1 === null ? null : io1 - io0,
     cacheMaxBytes: c1.maxBytes,
   };
 }
@@ -200,5 +215,5 @@ async function shardedSplit(db, name) {
 
 module.exports = {
   COMPRESSORS, motDocs, oracle, normalize, same, collName, loadMot, storage, aggregate, splitMerge,
-  concurrent, cpuSeconds, cacheCounters, measured, topology, shardedSplit, assertCompressor,
+  concurrent, cpuSeconds, diskReadBytes, cacheCounters, measured, topology, shardedSplit, assertCompressor,
 };
