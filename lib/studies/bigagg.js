@@ -462,9 +462,11 @@ function speedupChart(records, env, doc) {
     const k = Number(r.variant.split('-')[1]);
     return { k, speedup: 1 / r.ratio.median, lo: r.ratio.ci ? 1 / r.ratio.ci[1] : null, hi: r.ratio.ci ? 1 / r.ratio.ci[0] : null, series: 'measured (median of rounds)' };
   });
-  const SERIES = ['measured (median of per-round ratios, 95% CI)', `ideal on ${cores} cores`];
+  const SERIES = ['measured (median of per-round ratios, 95% CI)', `ideal on ${cores} cores`, 'source 2015: k shards on 16 CPUs'];
   const ideal = KS.map((k) => ({ k, speedup: Math.min(k, cores), series: SERIES[1] }));
   for (const v of vals) v.series = SERIES[0];
+  // The source's shard runs on one 16-CPU host, zlib, against its single mongod (23:12 = 1392 s).
+  const source = [[1, 1392], [2, 931], [4, 512], [8, 276], [16, 215]].map(([k, s]) => ({ k, speedup: 1392 / s, series: SERIES[2] }));
   return {
     name: 'speedup',
     title: { text: 'MOT banding: k _id ranges at once, merged like a sharded $group', subtitle: subtitle(doc, env) },
@@ -472,12 +474,12 @@ function speedupChart(records, env, doc) {
     layer: [
       { data: { values: vals.filter((v) => v.lo !== null) }, mark: { type: 'rule', color: PALETTE[0] },
         encoding: { x: { field: 'k', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-      { data: { values: vals.concat(ideal) }, mark: { type: 'line', point: true },
+      { data: { values: vals.concat(ideal, source) }, mark: { type: 'line', point: true },
         encoding: {
-          x: { field: 'k', type: 'quantitative', title: 'k ranges (log 2)', scale: { type: 'log', base: 2 }, axis: { values: KS } },
+          x: { field: 'k', type: 'quantitative', title: 'k ranges or shards (log 2)', scale: { type: 'log', base: 2 }, axis: { values: [1, 2, 4, 8, 16] } },
           y: { field: 'speedup', type: 'quantitative', title: 'speedup over k = 1 (x)' },
-          color: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [PALETTE[0], PALETTE[6]] }, title: null, legend: { orient: 'bottom', labelLimit: 400 } },
-          strokeDash: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [[1, 0], [6, 3]] }, title: null, legend: { orient: 'bottom', labelLimit: 400 } },
+          color: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [PALETTE[0], PALETTE[6], PALETTE[3]] }, title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } },
+          strokeDash: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [[1, 0], [6, 3], [2, 2]] }, title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } },
         } },
     ],
   };
