@@ -3,8 +3,9 @@
 // scripts/ (lab.main(STUDY)) and its Node part in lib/studies/<name>.js (docs/contract.md).
 
 const studies = [
-  require('./studies/where'),
   require('./studies/mapreduce'),
+  require('./studies/where'),
+  require('./studies/bigagg'),
   require('./studies/timeseries'),
 ];
 
