@@ -200,7 +200,7 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
   });
   describe('the declaration scripts/bigagg.js and the runner', function () {
     it('real mongosh CLI from another directory: generates with the shell, every form agrees, data equals Node\'s', async function () {
-      const r = await t.cli('bigagg.js', { N: 3000, SEED: 9, COLL: 'mot_cli', RUNS: 1 }, { cwd: os.tmpdir() });
+      const r = await t.cli('bigagg.js', { N: 3000, SEED: 9, COLL: 'mot_cli', GENERATE: true, RUNS: 1 }, { cwd: os.tmpdir() });
       expect(r.code, r.stderr).to.equal(0);
       const recs = parseLabLines(r.lines).filter((x) => x.type === 'result');
       expect(recs.map((x) => x.variant)).to.have.members(Object.keys(LabBands.FORMS));
