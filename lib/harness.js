@@ -1,40 +1,34 @@
 'use strict';
-// Interleaved comparison of variants: a warm-up, then rounds in alternating order (A B, B A, ...),
-// so drift in the machine's speed (other work on 2 shared cores, cache state, CPU frequency) hits
-// every variant alike. Speed claims are the median of per-round ratios, never of single shots:
-// on noisy machines single-shot ratios for the same pair were seen to range from 4.7x to 38x.
+// Node's driver of the one harness (scripts/lib/lab.js `harness`): the same state machine the shell
+// drives with a plain loop, driven here with await, so Node-side variants (client reads, workers,
+// other databases) and shell variants sampled through the session obey the very same rules.
 
 const lab = require('../scripts/lib/lab');
 
 /**
- * @param {{name: string, run: () => Promise<number>}[]} variants run() resolves to milliseconds
- * @param {object} [o]
- * @param {number} [o.warmup=1] untimed rounds first
- * @param {number} [o.rounds=5] timed rounds
- * @param {string} [o.baseline] ratios are time(variant) / time(baseline), round by round
- * @returns {Promise<{baseline, rounds, variants: Object<string, object>}>}
- *   variants[name] = { times, mean, sd, median, min, max, ratio: { median, min, max, all } }
+ * @param {{name: string, run: () => Promise<{ms: number, answer?: any, extra?: any, overheadMs?: number}>}[]} runners
+ * @param {object} [o] { warmup, rounds, budgetMs, baseline, onStep(step, r) }
+ * @returns {Promise<object>} lab.harness(...).result()
  */
-async function interleave(variants, { warmup = 1, rounds = 5, baseline = variants[0].name } = {}) {
-  if (!variants.some((v) => v.name === baseline)) throw new Error(`baseline ${baseline} is not a variant`);
-  for (let w = 0; w < warmup; w++) {
-    for (const v of variants) await v.run();
+async function interleave(runners, o = {}) {
+  const byName = new Map(runners.map((r) => [r.name, r]));
+  const h = lab.harness(runners.map((r) => r.name), o);
+  let step;
+  while ((step = h.next()) !== null) {
+    const r = await byName.get(step.variant).run();
+    h.record(step, r.ms, r.answer, r.extra, r.overheadMs);
+    if (o.onStep) o.onStep(step, r);
   }
-  const times = Object.fromEntries(variants.map((v) => [v.name, []]));
-  for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? variants : [...variants].reverse();
-    for (const v of order) times[v.name].push(await v.run());
-  }
-  const out = {};
-  for (const v of variants) {
-    const all = times[v.name].map((t, i) => t / times[baseline][i]);
-    out[v.name] = {
-      ...lab.summarize(times[v.name]),
-      times: times[v.name],
-      ratio: { median: lab.median(all), min: Math.min(...all), max: Math.max(...all), all },
-    };
-  }
-  return { baseline, rounds, variants: out };
+  return h.result();
 }
 
-module.exports = { interleave };
+/** Times an async function: resolves { ms, answer, extra }, honouring lab.took(). */
+async function timeAsync(fn) {
+  const t0 = process.hrtime.bigint();
+  const out = await fn();
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (out && out.__labTook) return { ms: out.ms, answer: out.answer, extra: out.extra };
+  return { ms, answer: out };
+}
+
+module.exports = { interleave, timeAsync };

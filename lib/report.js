@@ -1,61 +1,178 @@
 'use strict';
-// Human-readable summaries in hyperfine's manner: mean ± σ, min..max, "N times faster than".
+// Exporters of the one result format (lib/results.js): the terminal summary in hyperfine's manner,
+// Markdown (per point tables and the studies' pivot tables, the source's figures beside ours),
+// and charts (Vega-Lite -> SVG + PNG). Nothing here measures; everything reads result records.
+const path = require('path');
 const lab = require('../scripts/lib/lab');
+const { renderChart } = require('./chart');
 
-function fmtRatio(x) {
-  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+// Colour-blind-safe: Paul Tol's "muted" scheme, then his "bright" one for studies with many variants.
+const PALETTE = ['#332288', '#88CCEE', '#44AA99', '#117733', '#999933', '#DDCC77', '#CC6677', '#882255', '#AA4499',
+  '#4477AA', '#EE6677', '#228833', '#CCBB44', '#66CCEE', '#AA3377', '#BBBBBB'];
+
+function resultsOf(doc, study) {
+  return doc.results.filter((r) => r.type === 'result' && r.study === study);
 }
 
-/**
- * Summary of a study's rows (as the scripts emitted them): who ran fastest, by how much. Rows of
- * different tables (a `table` key: a grain, a batch size...) are summarised table by table.
- */
-function summarizeRows(rows) {
-  const tables = new Map();
-  for (const r of rows) {
-    if (typeof r.ratio !== 'number' || !r.variant) continue;
-    const key = r.table === undefined ? '' : String(r.table);
-    if (!tables.has(key)) tables.set(key, []);
-    tables.get(key).push(r);
+function pointsOf(recs) {
+  const seen = new Map();
+  for (const r of recs) {
+    const k = JSON.stringify(r.axis || {});
+    if (!seen.has(k)) seen.set(k, r.axis || {});
   }
-  return [...tables].map(([key, group]) => (key ? `[${key}] ` : '') + summarizeTable(group)).join('\n\n');
+  return [...seen.values()];
 }
 
-function summarizeTable(rows) {
-  if (!rows.length) return '';
-  const fastest = rows.reduce((a, b) => (b.ratio < a.ratio ? b : a));
-  const out = ['Summary (median of per-round ratios from interleaved runs; range in brackets)', `  ${fastest.variant} ran`];
-  for (const r of [...rows].sort((a, b) => a.ratio - b.ratio)) {
-    if (r === fastest) continue;
-    let range = '';
-    if (!r.capped && !fastest.capped && r.times.length === fastest.times.length) {
-      const per = r.times.map((t, i) => t / fastest.times[i]);
-      range = ` (${fmtRatio(Math.min(...per))}..${fmtRatio(Math.max(...per))})`;
-    } else {
-      range = ' (single run)';
-    }
-    out.push(`    ${fmtRatio(r.ratio)}${range} times faster than ${r.variant}`);
-  }
-  return out.join('\n');
+function atPoint(recs, axis) {
+  const k = JSON.stringify(axis || {});
+  return recs.filter((r) => JSON.stringify(r.axis || {}) === k);
 }
 
-/** Summary of a lib/harness.js interleave() result. */
-function summarizeComparison(res) {
-  const names = Object.keys(res.variants);
-  const lines = names.map((n) => {
-    const v = res.variants[n];
-    return `  ${n.padEnd(12)} ${lab.fmtMs(v.mean)} ± ${lab.fmtMs(v.sd)}   [${lab.fmtMs(v.min)}..${lab.fmtMs(v.max)}]   ${v.runs} runs`;
-  });
-  for (const n of names) {
-    if (n === res.baseline) continue;
-    const r = res.variants[n].ratio;
-    // Say it the way round that gives a number >= 1, with the per-round range in the same sense.
-    const line = r.median >= 1
-      ? `${fmtRatio(r.median)} (${fmtRatio(r.min)}..${fmtRatio(r.max)}) times slower than`
-      : `${fmtRatio(1 / r.median)} (${fmtRatio(1 / r.max)}..${fmtRatio(1 / r.min)}) times faster than`;
-    lines.push(`  ${n} ran ${line} ${res.baseline} (median of per-round ratios)`);
-  }
+function serverLine(env) {
+  const s = env.server || {};
+  const h = env.host || {};
+  return `MongoDB ${s.version} (${s.topology || 'standalone'}, ${s.storageEngine}, ${s.queryFramework || 'classic'}` +
+    `${s.cacheBytes ? `, cache ${(s.cacheBytes / 1073741824).toFixed(2)} GB` : ''}) on ${h.cores} x ${h.cpuModel}, ` +
+    `${h.memoryGB} GB, load ${(h.loadavgStart || []).join(' ')} -> ${(h.loadavgEnd || []).join(' ') || '?'}`;
+}
+
+/** The one-paragraph summary of a study at its headline point (the entry's, else the last one). */
+function headline(doc, entry) {
+  const recs = resultsOf(doc, entry.name);
+  if (!recs.length) return `${entry.name}: no results`;
+  const points = pointsOf(recs);
+  const axis = entry.headline ? entry.headline(points) : points[points.length - 1];
+  const at = atPoint(recs, axis).filter((r) => !r.skipped);
+  const lines = lab.summaryLines(at, lab.pointLabel(axis));
+  const bad = recs.filter((r) => r.agrees === false);
+  lines.push(bad.length ? `  DISAGREE with the independent computation: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')}`
+    : `  every answer checked: ${recs.some((r) => r.agrees === true) ? 'all agree with the independent Node computation' : 'all agree with the baseline'}`);
+  if (points.length > 1) lines.push(`  (${points.length} axis points in the results; this is ${lab.pointLabel(axis)})`);
   return lines.join('\n');
 }
 
-module.exports = { summarizeRows, summarizeComparison, fmtRatio };
+function fmtCell(r, value) {
+  if (!r || r.skipped) return r && r.skipped ? '-' : '';
+  if (typeof value === 'function') return value(r);
+  if (value === 'median') return lab.fmtMs(r.median);
+  if (value === 'ratio') return r.ratio ? lab.speedWords(r.ratio).text : '';
+  if (value.startsWith('extra.')) {
+    const v = r.extra && r.extra[value.slice(6)];
+    return typeof v === 'number' ? lab.fmtInt(Number(v.toPrecision(4))) : String(v === undefined ? '' : v);
+  }
+  return String(r[value]);
+}
+
+function md(header, rows) {
+  const out = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+  for (const r of rows) out.push(`| ${r.join(' | ')} |`);
+  return out.join('\n');
+}
+
+/** A pivot: one row per `rows` value, one column per `cols` axis value. */
+function pivot(recs, { rows = 'variant', cols, value = 'median' }) {
+  const rowKeys = [...new Set(recs.map((r) => (rows === 'variant' ? r.variant : r.axis[rows])))];
+  const colKeys = [...new Set(recs.map((r) => (cols === 'variant' ? r.variant : r.axis[cols])))];
+  const find = (rk, ck) => recs.find((r) => (rows === 'variant' ? r.variant : r.axis[rows]) === rk && (cols === 'variant' ? r.variant : r.axis[cols]) === ck);
+  return md([rows, ...colKeys.map(String)], rowKeys.map((rk) => [String(rk), ...colKeys.map((ck) => fmtCell(find(rk, ck), value))]));
+}
+
+function pointTable(at) {
+  return md(['variant', 'median', 'mean ± σ', 'min..max', 'runs', 'vs baseline (median of rounds)', '95% CI', 'plan', 'engine', 'agrees'],
+    at.map((r) => {
+      if (r.skipped) return [r.variant, '-', '-', '-', '-', r.skipped, '', '', '', ''];
+      const w = r.ratio && r.ratio.to !== r.variant ? lab.speedWords(r.ratio) : null;
+      return [r.variant, lab.fmtMs(r.median), `${lab.fmtMs(r.mean)} ± ${lab.fmtMs(r.sd)}`, `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`,
+        `${r.runs}${r.capped ? '*' : ''}`, w ? `${w.text} than ${r.ratio.to}` : 'baseline', w && w.ci ? `${lab.fmtFactor(w.ci[0])}..${lab.fmtFactor(w.ci[1])}` : '',
+        r.plan ? r.plan.stage : '', r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : (r.where === 'node' ? 'client' : ''),
+        r.agrees === null ? '' : r.agrees ? 'yes' : 'NO'];
+    }));
+}
+
+/** Markdown of a whole result file. */
+function markdown(doc, entries) {
+  const env = doc.environment;
+  const out = [`# mongo-perf-lab results`, '', `${serverLine(env)}. Node ${env.software.node}, driver ${env.software.driver}, ` +
+    `mongosh ${env.software.mongosh}, lab ${env.lab.commit ? env.lab.commit.slice(0, 10) : 'unknown commit'}; ${env.startedAt}${doc.complete ? '' : ' (INCOMPLETE run)'}.`];
+  for (const entry of entries) {
+    const recs = resultsOf(doc, entry.name);
+    if (!recs.length) continue;
+    out.push('', `## ${entry.name}: ${entry.title}`, '');
+    const params = (doc.params || {})[entry.name];
+    if (params) out.push(`Parameters: ${Object.entries(params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`, '');
+    for (const t of entry.tables || []) out.push(`**${t.title}**`, '', pivot(recs.filter((r) => !t.filter || t.filter(r)), t), '');
+    for (const axis of pointsOf(recs)) {
+      const label = lab.pointLabel(axis);
+      out.push(label ? `**${label}**` : '**results**', '', pointTable(atPoint(recs, axis)), '');
+    }
+    for (const n of (doc.notes || []).filter((x) => x.study === entry.name)) out.push(`> ${n.text}`, '');
+  }
+  return out.join('\n') + '\n';
+}
+
+function spanOf(values) {
+  const v = values.filter((x) => x > 0);
+  return v.length ? Math.max(...v) / Math.min(...v) : 1;
+}
+
+/** The default chart: time against a numeric axis (lines), else per variant and point (bars). */
+function defaultChart(doc, entry) {
+  const recs = resultsOf(doc, entry.name).filter((r) => !r.skipped);
+  if (!recs.length) return null;
+  const env = doc.environment;
+  const keys = Object.keys(recs[0].axis || {});
+  const numeric = keys.find((k) => recs.every((r) => typeof r.axis[k] === 'number') && new Set(recs.map((r) => r.axis[k])).size > 1);
+  const variants = [...new Set(recs.map((r) => r.variant))];
+  const logY = spanOf(recs.map((r) => r.median)) > 30;
+  const title = { text: `${entry.title}`, subtitle: `${scaleOf(doc, entry)} | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores` };
+  const color = { field: 'variant', type: 'nominal', sort: variants, scale: { range: PALETTE }, title: 'variant' };
+  if (numeric) {
+    return {
+      title, width: 620, height: 380,
+      data: { values: recs.map((r) => ({ variant: r.variant, x: r.axis[numeric], ms: r.median, where: r.where === 'node' ? 'client (Node)' : 'in the server' })) },
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'x', type: 'quantitative', title: `${numeric}${spanOf(recs.map((r) => r.axis[numeric])) > 30 ? ' (log)' : ''}`,
+          scale: { type: spanOf(recs.map((r) => r.axis[numeric])) > 30 ? 'log' : 'linear' } },
+        y: { field: 'ms', type: 'quantitative', title: `median time, ms${logY ? ' (log)' : ''}`, scale: { type: logY ? 'log' : 'linear' } },
+        color,
+        shape: { field: 'variant', type: 'nominal', sort: variants, legend: null },
+        strokeDash: { field: 'where', type: 'nominal', title: 'runs', scale: { domain: ['in the server', 'client (Node)'], range: [[1, 0], [6, 3]] } },
+      },
+    };
+  }
+  return {
+    title, width: Math.max(300, 60 * variants.length), height: 320,
+    data: { values: recs.map((r) => ({ variant: r.variant, point: lab.pointLabel(r.axis) || 'all', ms: r.median })) },
+    mark: { type: 'bar' },
+    encoding: {
+      x: { field: 'variant', type: 'nominal', sort: variants, title: null, axis: { labelAngle: -30 } },
+      // stack: null lets bars start at the log scale's lower end instead of at zero (not on a log scale).
+      y: { field: 'ms', type: 'quantitative', stack: null, title: `median time, ms${logY ? ' (log)' : ''}`, scale: { type: logY ? 'log' : 'linear' } },
+      color,
+      ...(pointsOf(recs).length > 1 ? { column: { field: 'point', type: 'nominal', title: null } } : {}),
+    },
+  };
+}
+
+function scaleOf(doc, entry) {
+  const p = (doc.params || {})[entry.name] || {};
+  const parts = Object.entries(p).filter(([k, v]) => /^(N|DOCS|EVENTS|METRICS|WRITERS)$/.test(k) && typeof v === 'number').map(([k, v]) => `${k} ${lab.fmtInt(v)}`);
+  return parts.join(', ') || 'default scale';
+}
+
+/** Renders a study's charts (its own, else the default one) into outDir; returns the paths. */
+async function charts(doc, entry, outDir) {
+  const specs = entry.charts ? entry.charts.map((f) => f(doc.results.filter((r) => r.study === entry.name), doc.environment, doc)) : [defaultChart(doc, entry)];
+  const written = [];
+  for (const [i, spec] of specs.entries()) {
+    if (!spec) continue;
+    const base = path.join(outDir, `${entry.name}${specs.length > 1 ? `-${spec.name || i + 1}` : ''}`);
+    const { name, ...vl } = spec;
+    const out = await renderChart(vl, base);
+    written.push(out.png, out.svg);
+  }
+  return written;
+}
+
+module.exports = { headline, markdown, charts, defaultChart, pivot, md, serverLine, resultsOf, pointsOf, atPoint, PALETTE };

@@ -1,0 +1,37 @@
+'use strict';
+// Study "where" (source 001, first half): the Node part of scripts/where_vs_agg.js's declaration.
+const whereFixture = require('../../fixtures/where-ab');
+
+const oracleCache = new Map();
+
+module.exports = {
+  name: 'where',
+  script: 'where_vs_agg.js',
+  source: '001',
+  title: '$where vs plain, hybrid and aggregation queries',
+  // 50,000 documents keep $where near 10 s; the source's 1,000,000 takes ~2 min for $where alone.
+  quick: { N: 50000, RUNS: 5, BUDGET_MS: 10000 },
+  seedScale: { N: 1000000, RUNS: 5, BUDGET_MS: 30000 },
+  cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
+  expected: '~40 s',
+
+  /** The Node loader streams the same seeded documents faster than the shell's generator. */
+  async load(ctx, p) {
+    const f = await whereFixture.load(ctx.db, { n: p.N, seed: p.SEED, coll: p.COLL, progress: ctx.progress });
+    await ctx.db.collection(p.COLL).createIndex({ b: 1 });
+    return { ...f, own: true, coll: p.COLL };
+  },
+
+  /** The predicate in plain JavaScript over the same generated documents. */
+  oracle(p) {
+    const key = `${p.N}/${p.SEED}`;
+    if (!oracleCache.has(key)) {
+      let count = 0;
+      for (const d of whereFixture.docs(p.N, p.SEED)) if (d.a > d.b && d.b < 5) count++;
+      oracleCache.set(key, count);
+    }
+    return oracleCache.get(key);
+  },
+
+  variants: [],
+};
