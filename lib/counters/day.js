@@ -49,21 +49,21 @@ async function runSlot(writers, t, hits, wc) {
  * Prepares the targets' collections (the lab's own) and preallocates the first day for the
  * schemas that preallocate (as if yesterday's hits had done it).
  */
-async function prepare(db, names, o) {
-  const targets = names.map(target);
+async function prepare(db, names, o, prefix) {
+  const targets = names.map((n) => target(n, prefix));
   await ownCollections(db, targets);
   for (const t of targets) if (t.preallocates) await t.preallocateDay(db, (o.start === undefined ? gen.START : o.start), o.metrics);
   return targets;
 }
 
 /**
- * @param {object} a { db, uri, dbName, schemas: names, stream: {seed, metrics, perMinute}, days, every,
+ * @param {object} a { db, uri, dbName, schemas: names, prefix (of the collections, default 'counters_'), stream: {seed, metrics, perMinute}, days, every,
  *   writers: W, wc: 'w1'|'w0'|'majority', onSlot(i, n) }
  * @returns {Promise<{samples: {schema, day, minute, ms, hits, wps}[], slots}>}
  */
 async function simulateDay(a) {
   const wc = writeConcern(a.wc || 'w1');
-  const targets = await prepare(a.db, a.schemas, a.stream);
+  const targets = await prepare(a.db, a.schemas, a.stream, a.prefix);
   const slots = gen.slots(a.days || 1, a.every || 1);
   const writers = await openWriters(a.uri, a.dbName, a.writers || 1);
   const samples = [];

@@ -41,11 +41,11 @@ function docMinutes(schema, doc) {
   return out;
 }
 
-function counterTarget(schema) {
+function counterTarget(schema, prefix = 'counters_') {
   const layout = schema === 'bulk' ? 'hierarchical' : schema;
   return {
     name: schema,
-    coll: `counters_${schema}`,
+    coll: `${prefix}${schema}`,
     layout,
     preallocates: schema !== 'initial',
     kind: 'counter',
@@ -92,8 +92,8 @@ function counterTarget(schema) {
 
 // bulk: each writer adds up its hits of the slot per metric on the client and sends one unordered
 // bulkWrite of $inc (hierarchical documents, preallocated like the hierarchical schema).
-function bulkTarget() {
-  const t = counterTarget('bulk');
+function bulkTarget(prefix) {
+  const t = counterTarget('bulk', prefix);
   t.write = async function (db, hits, wc) {
     const coll = db.collection(this.coll);
     const ops = [];
@@ -129,10 +129,10 @@ function bulkTarget() {
 }
 
 // timeseries: one small document per hit in a time-series collection; counts by $group on read.
-function timeseriesTarget() {
+function timeseriesTarget(prefix = 'counters_') {
   return {
     name: 'timeseries',
-    coll: 'counters_timeseries',
+    coll: `${prefix}timeseries`,
     kind: 'alternative',
     preallocates: false,
     async create(db) {
@@ -156,10 +156,10 @@ function timeseriesTarget() {
 }
 
 // minute-docs: one small document per (metric, minute), upsert $inc {n: 1}; unique index on the key.
-function minuteDocsTarget() {
+function minuteDocsTarget(prefix = 'counters_') {
   return {
     name: 'minute-docs',
-    coll: 'counters_minute_docs',
+    coll: `${prefix}minute_docs`,
     kind: 'alternative',
     preallocates: false,
     async create(db) {
@@ -184,20 +184,21 @@ function minuteDocsTarget() {
 }
 
 const TARGETS = {
-  initial: () => counterTarget('initial'),
-  preallocated: () => counterTarget('preallocated'),
-  hierarchical: () => counterTarget('hierarchical'),
-  array: () => counterTarget('array'),
+  initial: (prefix) => counterTarget('initial', prefix),
+  preallocated: (prefix) => counterTarget('preallocated', prefix),
+  hierarchical: (prefix) => counterTarget('hierarchical', prefix),
+  array: (prefix) => counterTarget('array', prefix),
   timeseries: timeseriesTarget,
   'minute-docs': minuteDocsTarget,
   bulk: bulkTarget,
 };
 const ALL = Object.keys(TARGETS);
 
-function target(name) {
+/** A schema's target; its collection is prefix + name (default prefix 'counters_'). */
+function target(name, prefix) {
   const f = TARGETS[name];
   if (!f) throw new Error(`unknown counters schema ${JSON.stringify(name)} (known: ${ALL.join(', ')})`);
-  return f();
+  return f(prefix);
 }
 
 /**
