@@ -4,7 +4,9 @@
 // preallocation's zero fields and the hits at 00:00:00.000 and 23:59:59.999 included), through the
 // Node writers and through the pasteable shell functions; preallocation is safe to repeat and never
 // loses a hit racing with recordHit; the real mongosh CLI runs the drop-in script.
+const fs = require('fs');
 const os = require('os');
+const path = require('path');
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
 const gen = require('../scripts/lib/counters-gen');
@@ -12,7 +14,9 @@ const C = require('../scripts/lib/counters');
 const oracle = require('../lib/counters/oracle');
 const day = require('../lib/counters/day');
 const { target, ALL, COUNTERS } = require('../lib/counters/schemas');
-const { measureScan } = require('../lib/counters/micro');
+const { runStudy } = require('../lib/run-study');
+const { describeServer } = require('../lib/server');
+const study = require('../lib/studies/counters');
 
 const STREAM = { seed: 5, metrics: 12, perMinute: 12, preallocP: 0.02 };
 const DAYS = 2;
@@ -116,31 +120,111 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     });
   });
 
-  describe('the pasteable shell functions (drop-in script) against the oracle', function () {
+  describe('the drop-in script: pasteable shell functions against the oracle', function () {
+    // RUNS simulated minutes per hour (the last always :59), 2 days
+    const P = { METRICS: STREAM.metrics, PER_MINUTE: STREAM.perMinute, SEED: STREAM.seed, DAYS, RUNS: 2, WARMUP: 0 };
     let out;
     before(async function () {
-      out = await t.run('counters_day.js', { METRICS: STREAM.metrics, PER_MINUTE: STREAM.perMinute, SEED: STREAM.seed, DAYS, EVERY, PREFIX: 'shell_' });
+      out = await t.run('counters_day.js', { ...P, PREFIX: 'shell_' });
     });
 
     for (const schema of COUNTERS) {
       it(`${schema}: recordHit + preallocate leave the same documents as the tally`, async function () {
         // the shell draws tomorrow's preallocation with the stream's own flags at p = 1/2000
         const stream = { ...STREAM, preallocP: undefined };
-        const slots = gen.slots(DAYS, EVERY);
-        const tally = oracle.tally(stream, slots, { preallocate: schema !== 'initial', preallocatedDays: schema === 'initial' ? [] : [0] });
+        const tally = oracle.tally(stream, study.slotsOf(P), { preallocate: schema !== 'initial', preallocatedDays: schema === 'initial' ? [] : [0] });
         const diffs = await differences(t.db.collection(`shell_${schema}`), schema, tally);
         expect(diffs, diffs.slice(0, 5).join(', ')).to.deep.equal([]);
       });
     }
 
-    it('prints writes/s per simulated hour for every schema, and one record per schema and hour', function () {
+    it('one result per schema and simulated hour, each hour\'s answer equal to the Node oracle\'s', function () {
+      const recs = out.records.filter((r) => r.type === 'result');
+      expect(recs.length).to.equal(DAYS * 24 * 4);
+      for (const r of recs) {
+        expect(r.answer, `${r.variant} ${JSON.stringify(r.axis)}`).to.deep.equal(study.oracle(P, r.axis));
+        expect(r.agrees).to.equal(true);
+        expect(r.runs).to.equal(2);
+        expect(r.ratio.to).to.equal('preallocated');
+      }
+      // the check is not vacuous: the first and the last hour of a day hold hits
+      expect(study.oracle(P, { day: 1, hour: 23 }).minutes[59]).to.be.greaterThan(0);
+      expect(study.oracle(P, { day: 1, hour: 0 }).minutes[0]).to.be.greaterThan(0);
+    });
+
+    it('prints the server, a table per hour and the day at a glance', function () {
       const text = out.lines.join('\n');
-      expect(text).to.match(/server \d+\.\d+\.\d+ \| storage wiredTiger/);
-      expect(text).to.match(/hour\s+initial\s+preallocated\s+hierarchical\s+array/);
-      const recs = out.records.filter((r) => r.kind === 'day-hour');
-      const hours = new Set(gen.slots(DAYS, EVERY).map((x) => `${x.day}|${Math.floor(x.minute / 60)}`));
-      expect(recs.length).to.equal(hours.size * 4);
-      expect(recs.every((r) => r.wps > 0)).to.equal(true);
+      expect(text).to.match(/server \d+\.\d+\.\d+ \| standalone \| storage wiredTiger/);
+      expect(text).to.include('-- day=1, hour=23 --');
+      expect(text).to.match(/writes\/s per simulated hour.*\n.*hour\s+preallocated\s+initial\s+hierarchical\s+array/);
+      expect(text).to.match(/day 1 23:00\s+[\d,]+\s+[\d,]+ \(\d+\.\d\dx\)/);
+    });
+  });
+
+  describe('the Node part through the runner (concurrent writers, alternatives, claims)', function () {
+    const P = { METRICS: 6, PER_MINUTE: 12, SEED: 4, DAYS: 1, RUNS: 2, WARMUP: 0, WRITERS: 3, PREFIX: 'run_', SCAN: false };
+    let res;
+    before(async function () {
+      const info = await describeServer(t.uri);
+      res = await runStudy(study, { server: { uri: t.uri, ...info }, dbName: t.dbName, params: P });
+    });
+
+    it('every Node variant, every hour: the answer equals the oracle\'s', function () {
+      const recs = res.records.filter((r) => r.type === 'result' && r.axis.hour !== undefined);
+      expect(new Set(recs.map((r) => r.variant))).to.deep.equal(new Set(study.NODE_SCHEMAS.map((s) => `node-${s}`)));
+      expect(recs.length).to.equal(24 * study.NODE_SCHEMAS.length);
+      for (const r of recs) {
+        expect(r.agrees, `${r.variant} ${JSON.stringify(r.axis)}`).to.equal(true);
+        expect(r.where).to.equal('node');
+        expect(r.ratio.to).to.equal('node-preallocated');
+      }
+    });
+
+    it('storage per metric-day and the read-back of one day, checked against the tally', function () {
+      const sizes = res.records.filter((r) => r.type === 'measure' && r.name === 'bytes-per-metric-day');
+      expect(sizes.length).to.equal(study.NODE_SCHEMAS.length);
+      for (const s of sizes) expect(s.value).to.be.greaterThan(0);
+      const reads = res.records.filter((r) => r.type === 'result' && r.axis.part === 'read-day');
+      expect(reads.length).to.equal(study.NODE_SCHEMAS.length);
+      for (const r of reads) expect(r.agrees, r.variant).to.equal(true);
+    });
+
+    it('a verdict for each of the source\'s four findings, from the records', function () {
+      const v = res.records.filter((r) => r.type === 'measure' && r.name === 'verdict');
+      expect(v.map((r) => r.variant)).to.deep.equal(study.claims.map((c) => c.id));
+      for (const r of v) expect(r.value).to.be.oneOf(['holds', 'changed', 'obsolete', 'not-measurable']);
+      // without SCAN the field-scan findings cannot be judged
+      expect(v[2].value).to.equal('not-measurable');
+      expect(v[0].value).to.not.equal('not-measurable');
+    });
+
+    it('charts: the day scatter and the per-hour ratios render from the records', async function () {
+      const env = { server: { version: '6.0.5' }, startedAt: new Date().toISOString(), host: { cores: 2, cpuModel: 'cpu' } };
+      const doc = { params: { counters: res.params } };
+      const specs = study.charts.map((f) => f(res.records, env, doc));
+      expect(specs[0].data.values.length).to.equal(24 * 2 * study.NODE_SCHEMAS.length);
+      expect(specs[1].data.values.length).to.equal(24 * study.NODE_SCHEMAS.length);
+      expect(specs[2]).to.equal(null);   // no scan records
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'counters-charts-'));
+      try {
+        const { renderChart } = require('../lib/chart');
+        for (const spec of specs.slice(0, 2)) {
+          const { name, ...vl } = spec;
+          const out = await renderChart(vl, path.join(dir, name));
+          expect(fs.statSync(out.png).size).to.be.greaterThan(10000);
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('w:0 writers with a ping at the end of each minute: the day completes and is counted', async function () {
+      const r = await day.simulateDay({ db: t.db, uri: t.uri, dbName: t.dbName, schemas: ['preallocated', 'hierarchical'], prefix: 'w0_',
+        stream: STREAM, days: 1, every: 240, writers: 4, wc: 'w0' });
+      expect(r.samples.every((x) => x.wps > 0)).to.equal(true);
+      // day 0 is preallocated: no upsert races, so even unacknowledged writes all land
+      const tally = tallyFor('preallocated', r.slots);
+      expect(await differences(t.db.collection('w0_preallocated'), 'preallocated', tally)).to.deep.equal([]);
     });
   });
 
@@ -206,54 +290,78 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     });
   });
 
-  describe('minute 0 versus minute 1439 (interleaved, median of per-round ratios)', function () {
-    let scan;
+  describe('minute 0 versus minute 1439 (the one harness: interleaved, median of per-round ratios)', function () {
+    let recs;
+    const P = { RUNS: 5 };
     before(async function () {
-      scan = await measureScan(t.db, { docs: 100, bulk: 500, single: 50, rounds: 5, modes: ['bulk', 'updateMany'] });
+      const ctx = { db: t.db, log: () => {} };
+      recs = await study.scan(ctx, P, { docs: 100, bulk: 500, single: 50, rounds: 7, modes: ['bulk', 'single'] });
     });
-    const find = (layout, mode) => scan.find((x) => x.layout === layout && x.mode === mode);
+    const last = (layout, mode) => recs.find((r) => r.variant === 'minute-1439' && r.axis.layout === layout && r.axis.mode === mode);
 
     it('flat: an update of minute 1439 in bulk costs at least 1.3x one of minute 0', function () {
-      expect(find('flat', 'bulk').ratio).to.be.at.least(1.3);
+      expect(last('flat', 'bulk').ratio.median).to.be.at.least(1.3);
+      expect(last('flat', 'bulk').ratio.perRound).to.equal(true);
     });
     it('hierarchical: 23:59 in bulk is within 1.3x of 00:00', function () {
-      expect(find('hierarchical', 'bulk').ratio).to.be.within(1 / 1.3, 1.3);
+      expect(last('hierarchical', 'bulk').ratio.median).to.be.within(1 / 1.3, 1.3);
     });
-    it('reports server-side latency from opLatencies next to the client\'s', function () {
-      for (const x of scan) {
-        expect(x.first.serverUsPerUpdate).to.be.greaterThan(0);
-        expect(x.first.serverUsPerUpdate).to.be.at.most(x.first.usPerUpdate * 1.5);
+    it('array: element 1439 in bulk costs at least 1.3x element 0 (an array is walked like a sub-document)', function () {
+      expect(last('array', 'bulk').ratio.median).to.be.at.least(1.3);
+    });
+    it('server-side microseconds from opLatencies beside the client\'s, and the same number of updates', function () {
+      for (const r of recs) {
+        expect(r.extra.serverUsPerUpdate, `${r.variant} ${JSON.stringify(r.axis)}`).to.be.greaterThan(0);
+        expect(r.extra.serverUsPerUpdate).to.be.at.most(r.extra.usPerUpdate * 1.5);
+        expect(r.extra.serverUsSamples).to.have.length(7);
+        expect(r.agrees).to.equal(true);
       }
     });
   });
 
+  describe('w:1 vs w:"majority" on a 3-member embedded replica set', function () {
+    it('writes every schema through a thinned day with both write concerns', async function () {
+      const P = { METRICS: 4, PER_MINUTE: 6, SEED: 2, PREFIX: 'rs_' };
+      const logs = [];
+      const out = await study.replsetSweep({ dbName: t.dbName, log: (m) => logs.push(m) }, P);
+      const w = out.filter((r) => r.name === 'writes-per-s');
+      expect(w.length).to.equal(2 * 2 * 4);
+      expect(new Set(w.map((r) => r.axis.wc))).to.deep.equal(new Set(['w1', 'majority']));
+      for (const r of w) expect(r.value).to.be.greaterThan(0);
+    });
+  });
+
   describe('the drop-in script through the real mongosh CLI', function () {
-    it('runs from another directory and prints the day table', async function () {
-      const r = await t.cli('counters_day.js', { METRICS: 5, PER_MINUTE: 4, EVERY: 240, PREFIX: 'cli_' }, { cwd: os.tmpdir() });
+    it('runs from another directory and prints the day', async function () {
+      const r = await t.cli('counters_day.js', { METRICS: 5, PER_MINUTE: 4, RUNS: 1, PREFIX: 'cli_' }, { cwd: os.tmpdir() });
       expect(r.code, r.stderr).to.equal(0);
-      expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| storage wiredTiger/);
+      expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| standalone \| storage wiredTiger/);
       expect(r.stdout).to.match(/day 0 23:00/);
+      expect(r.stdout).to.match(/^@@LAB /m);
       expect(await t.db.collection('cli_preallocated').countDocuments()).to.be.at.least(5);
     });
 
     for (const [params, message] of [
-      [{ METRICS: 0 }, 'parameter METRICS: expected a whole number >= 1'],
-      [{ SCHEMAS: 'initial,bogus' }, 'unknown schema "bogus"'],
-      [{ EVERY: 5000 }, 'parameter EVERY: at most 1440'],
+      [{ METRICS: 0 }, 'parameter METRICS: expected a whole number >= 1, got 0'],
+      [{ VARIANTS: 'initial,bogus' }, 'parameter VARIANTS: unknown variant "bogus"'],
+      [{ RUNS: 61 }, 'parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60'],
+      [{ WC: 'w2' }, 'parameter WC: expected w1, w0 or majority'],
       [{ PREFIX: 'system.x' }, 'parameter PREFIX'],
+      [{ DAYS: '2' }, 'parameter DAYS: expected a whole number >= 1, got "2"'],
     ]) {
       it(`rejects ${JSON.stringify(params)} with one clear line and a non-zero exit`, async function () {
         const r = await t.cli('counters_day.js', params, { cwd: os.tmpdir() });
         expect(r.code).to.not.equal(0);
-        expect(r.stdout + r.stderr).to.include(message);
+        expect(r.stderr).to.include(message);
+        expect(r.stderr.trim().split('\n')).to.have.length(1);
       });
     }
 
     it('never touches a collection of that name the lab did not make', async function () {
       await t.db.collection('mine_initial').insertOne({ _id: 'theirs' });
-      const r = await t.cli('counters_day.js', { SCHEMAS: 'initial', PREFIX: 'mine_', EVERY: 1440 }, { cwd: os.tmpdir() });
+      const r = await t.cli('counters_day.js', { VARIANTS: 'initial', PREFIX: 'mine_', RUNS: 1 }, { cwd: os.tmpdir() });
       expect(r.code).to.not.equal(0);
-      expect(r.stdout + r.stderr).to.include('was not made by the lab');
+      expect(r.stderr).to.include('was not made by the lab');
       expect(await t.db.collection('mine_initial').find().toArray()).to.deep.equal([{ _id: 'theirs' }]);
     });
   });

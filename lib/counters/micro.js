@@ -3,11 +3,11 @@
 // 1439 (flat and array) or 00:00 against 23:59 (hierarchical), on preallocated documents, three
 // ways: many updates in one bulk (server work dominates), one round trip each (client and
 // network dominate), and updateMany over many documents. First and last alternate round by round
-// (A B, B A, ...); the server's own time comes from serverStatus().opLatencies.writes.
+// (A B, B A, ...) in the one harness (lib/studies/counters.js); the server's own time comes from
+// serverStatus().opLatencies.writes.
 const { performance } = require('perf_hooks');
 const C = require('../../scripts/lib/counters');
 const gen = require('../../scripts/lib/counters-gen');
-const { median } = require('./day');
 
 const LAYOUTS = ['flat', 'hierarchical', 'array'];
 const MODES = ['bulk', 'single', 'updateMany'];
@@ -69,38 +69,4 @@ async function runOnce(db, layout, mode, at, o) {
   return { ms, updates, serverUs: after.us - before.us, serverOps: after.ops - before.ops };
 }
 
-/**
- * @param {object} o { docs: documents per layout for updateMany (default 200), bulk: updates per
- *   bulk (1000), single: round trips per run (200), rounds (7), layouts, modes }
- * @returns per (layout, mode): { first, last: {usPerUpdate, serverUsPerUpdate, times}, ratio, serverRatio, ratios }
- */
-async function measureScan(db, o = {}) {
-  const opt = { docs: 200, bulk: 1000, single: 200, rounds: 7, layouts: LAYOUTS, modes: MODES, ...o };
-  await prepareMicro(db, opt.docs);
-  const out = [];
-  for (const layout of opt.layouts) {
-    for (const mode of opt.modes) {
-      const runs = { first: [], last: [] };
-      await runOnce(db, layout, mode, 'first', opt);   // warm-up
-      await runOnce(db, layout, mode, 'last', opt);
-      for (let r = 0; r < opt.rounds; r++) {
-        const order = r % 2 === 0 ? ['first', 'last'] : ['last', 'first'];
-        for (const at of order) runs[at].push(await runOnce(db, layout, mode, at, opt));
-      }
-      const per = (x) => x.ms * 1000 / x.updates;
-      const srv = (x) => x.serverUs / x.updates;
-      const ratios = runs.last.map((x, i) => per(x) / per(runs.first[i]));
-      const serverRatios = runs.last.map((x, i) => srv(x) / srv(runs.first[i]));
-      const side = (xs) => ({ usPerUpdate: median(xs.map(per)), serverUsPerUpdate: median(xs.map(srv)), times: xs.map((x) => x.ms), updates: xs[0].updates });
-      out.push({
-        layout, mode, first: side(runs.first), last: side(runs.last),
-        firstField: fieldOf(layout, 'first'), lastField: fieldOf(layout, 'last'),
-        ratio: median(ratios), ratioMin: Math.min(...ratios), ratioMax: Math.max(...ratios), ratios,
-        serverRatio: median(serverRatios),
-      });
-    }
-  }
-  return out;
-}
-
-module.exports = { measureScan, prepareMicro, runOnce, LAYOUTS, MODES, fieldOf, collOf };
+module.exports = { prepareMicro, runOnce, LAYOUTS, MODES, fieldOf, collOf };

@@ -250,16 +250,21 @@ async function storageAndReads(ctx, p, targets) {
   return out;
 }
 
-async function scan(ctx, p) {
-  const o = { docs: 200, bulk: 1000, single: 200 };
+/**
+ * Minute 0 vs minute 1439 through the one harness: per layout and way of sending, the two fields
+ * alternate round by round; records carry client and server (opLatencies) microseconds per update.
+ * @param {object} [opt] { docs, bulk, single, rounds, layouts, modes } (defaults: the documented run's)
+ */
+async function scan(ctx, p, opt = {}) {
+  const o = { docs: 200, bulk: 1000, single: 200, rounds: Math.max(5, Math.min(p.RUNS, 9)), layouts: micro.LAYOUTS, modes: micro.MODES, ...opt };
   await micro.prepareMicro(ctx.db, o.docs);
   // One untimed pass over every layout and mode first: the freshly written documents, the
   // checkpoint after them and the first commands would otherwise all land on the first layout.
   await ctx.db.admin().command({ fsync: 1 });
-  for (const layout of micro.LAYOUTS) for (const mode of micro.MODES) for (const at of ['first', 'last']) await micro.runOnce(ctx.db, layout, mode, at, o);
+  for (const layout of o.layouts) for (const mode of o.modes) for (const at of ['first', 'last']) await micro.runOnce(ctx.db, layout, mode, at, o);
   const out = [];
-  for (const layout of micro.LAYOUTS) {
-    for (const mode of micro.MODES) {
+  for (const layout of o.layouts) {
+    for (const mode of o.modes) {
       const server = { first: [], last: [] };
       const runners = ['first', 'last'].map((at) => ({
         name: at === 'first' ? 'minute-0' : 'minute-1439',
@@ -269,7 +274,7 @@ async function scan(ctx, p) {
           return { ms: r.ms, answer: r.updates, extra: { updates: r.updates, field: micro.fieldOf(layout, at) } };
         },
       }));
-      const res = await interleave(runners, { warmup: 1, rounds: Math.max(5, Math.min(p.RUNS, 9)), baseline: 'minute-0' });
+      const res = await interleave(runners, { warmup: 1, rounds: o.rounds, baseline: 'minute-0' });
       const meta = {
         'minute-0': { what: `$inc ${micro.fieldOf(layout, 'first')} (${mode})`, where: 'node' },
         'minute-1439': { what: `$inc ${micro.fieldOf(layout, 'last')} (${mode})`, where: 'node' },
@@ -533,5 +538,5 @@ module.exports = {
   ],
   charts: [scatterChart, ratioChart, scanChart],
   // exported for tests and the write-up
-  minuteOfHour, slotsOf, wpsOver, ratioOver, scanRatio, NODE_SCHEMAS,
+  minuteOfHour, slotsOf, wpsOver, ratioOver, scanRatio, scan, writersSweep, replsetSweep, NODE_SCHEMAS,
 };
