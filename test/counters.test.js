@@ -228,6 +228,30 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     });
   });
 
+  describe('the pasteable part of scripts/lib/counters.js', function () {
+    const text = fs.readFileSync(path.join(__dirname, '..', 'scripts', 'lib', 'counters.js'), 'utf8');
+    const block = text.slice(text.indexOf('// ---- PASTEABLE: begin'), text.indexOf('// ---- PASTEABLE: end'));
+
+    it('is plain ES2017 that names nothing the 4.2 shell (Robo 3T) lacks', function () {
+      const acorn = require('acorn');
+      expect(() => acorn.parse(block, { ecmaVersion: 2017 })).to.not.throw();
+      expect(block).to.not.match(/\?\.|\?\?|\bEJSON\b|\bconsole\b|\brequire\(|\bfromEntries\b|\.flat\(|\bBigInt\b|runCommand|\bawait\b/);
+    });
+
+    it('is self-contained: pasted alone into an empty context it records hits into a collection-like object', function () {
+      const vm = require('vm');
+      const calls = [];
+      const coll = { updateOne: (f, u, o) => { calls.push({ f, u, o }); return { matchedCount: 1 }; } };
+      const ctx = vm.createContext({ coll });
+      vm.runInContext(`${block}\nrecordHit(coll, ${gen.START} + 86399999, 'm', 'hierarchical', true);`, ctx);
+      expect(calls).to.have.length(2);
+      expect(calls[0].f._id).to.equal('20101011/m');          // tomorrow preallocated first
+      expect(calls[1].f._id).to.equal('20101010/m');
+      expect(calls[1].u.$inc).to.deep.equal({ daily: 1, 'hourly.23': 1, 'minute.23.59': 1 });
+      expect(calls[1].o).to.deep.equal({ upsert: true });
+    });
+  });
+
   describe('preallocation', function () {
     it('is idempotent: twice gives the same document, and after hits it changes no count', async function () {
       const s = await t.shell();
