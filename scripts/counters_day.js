@@ -23,7 +23,7 @@
 //   WARMUP      of those, untimed minutes at the start of each hour          (default 0)
 //   VARIANTS    comma-separated schemas to run                                (default: all four)
 //   LAB_LINES   false hides the machine-readable @@LAB lines
-//   WRITERS, WC, SWEEP, REPLSET, SCAN are read by the Node side only (mongo-perf-lab run counters).
+//   WRITERS, WC, SWEEP, REPLSET, SCAN, SCAN_ROUNDS are read by the Node side only (mongo-perf-lab run counters).
 // The collections are the lab's own (marked in perflab_fixtures) and are re-created on every run;
 // a collection of that name the lab did not make is never touched.
 // The functions to paste into your own shell are in lib/counters.js (recordHit, preallocate).
@@ -111,6 +111,7 @@ var STUDY = {
     SWEEP: { kind: 'bool', def: false, what: 'Node side: also writers 1/4/16 x w:1/w:0 on a thinned day' },
     REPLSET: { kind: 'bool', def: false, what: 'Node side: also w:1 vs w:"majority" on a 3-member replica set' },
     SCAN: { kind: 'bool', def: true, what: 'Node side: also minute 0 vs 1439 (bulk, single, updateMany)' },
+    SCAN_ROUNDS: { kind: 'positive', def: 9, what: 'Node side: timed rounds of minute 0 vs 1439 per layout and way of sending' },
   },
   axes: function (p) {
     var out = [];

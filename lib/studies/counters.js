@@ -256,7 +256,7 @@ async function storageAndReads(ctx, p, targets) {
  * @param {object} [opt] { docs, bulk, single, rounds, layouts, modes } (defaults: the documented run's)
  */
 async function scan(ctx, p, opt = {}) {
-  const o = { docs: 200, bulk: 1000, single: 200, rounds: Math.max(5, Math.min(p.RUNS, 9)), layouts: micro.LAYOUTS, modes: micro.MODES, ...opt };
+  const o = { docs: 200, bulk: 1000, single: 200, rounds: p.SCAN_ROUNDS || 9, layouts: micro.LAYOUTS, modes: micro.MODES, ...opt };
   await micro.prepareMicro(ctx.db, o.docs);
   // One untimed pass over every layout and mode first: the freshly written documents, the
   // checkpoint after them and the first commands would otherwise all land on the first layout.
