@@ -475,7 +475,9 @@ function scanChart(records, env, doc) {
     .concat(recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.serverUsPerUpdate, side: 'server (opLatencies)' })));
   return {
     name: 'scan',
-    title: { text: 'Cost of one $inc: first vs last minute of the day, per layout and way of sending (log scale)', subtitle: subtitle(env, doc) },
+    title: { text: 'Cost of one $inc: first vs last minute of the day, per layout and way of sending (log scale)',
+      subtitle: `1,000 updates per bulk, 200 single round trips, updateMany over 200 documents; median of ${recs[0].runs} interleaved rounds | ` +
+        `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}` },
     data: { values },
     mark: { type: 'point', filled: true, size: 70 },
     encoding: {
