@@ -1,11 +1,10 @@
-// Study 004, shell side: the simulated day and the minute-0-versus-1439 measurement, built on the
-// pasteable recordHit/preallocate of counters.js and the seeded stream of counters-gen.js.
+// Study 004, shell side: the simulated day, built on the pasteable recordHit/preallocate of
+// counters.js and the seeded stream of counters-gen.js. (Minute 0 vs 1439 is measured from Node:
+// lib/counters/micro.js, through the same harness.)
 // load(__dirname + '/lib/counters.js'); load(__dirname + '/lib/counters-gen.js') first.
 
 var CounterSim = (function () {
   var OWNER = 'counters-004';
-  var LAYOUTS = ['flat', 'hierarchical', 'array'];
-  var MODES = ['bulk', 'single', 'updateMany'];
 
   function now() {
     if (typeof process !== 'undefined' && process.hrtime) {
@@ -49,42 +48,5 @@ var CounterSim = (function () {
     return now() - t0;
   }
 
-  // ---- minute 0 versus minute 1439 ------------------------------------------------------------
-  function schemaOf(layout) { return layout === 'flat' ? 'preallocated' : layout; }
-  function fieldOf(layout, at) { return counterMinuteField(schemaOf(layout), at === 'first' ? 0 : 1439); }
-
-  function prepareScan(dbh, prefix, docs) {
-    LAYOUTS.forEach(function (layout) {
-      var coll = own(dbh, prefix + 'micro_' + layout);
-      for (var k = 0; k < docs; k++) preallocate(coll, LabCountersGen.START, LabCountersGen.metricName(k), schemaOf(layout));
-    });
-  }
-
-  // One run of `mode` on minute `at` ('first' | 'last'); returns the number of updates made.
-  function scanRun(dbh, prefix, layout, mode, at, n) {
-    var coll = dbh.getCollection(prefix + 'micro_' + layout);
-    var inc = {};
-    inc[fieldOf(layout, at)] = 1;
-    var id = counterKey(LabCountersGen.START, LabCountersGen.metricName(0))._id;
-    var i;
-    if (mode === 'bulk') {
-      var ops = [];
-      for (i = 0; i < n; i++) ops.push({ updateOne: { filter: { _id: id }, update: { $inc: inc } } });
-      coll.bulkWrite(ops, { ordered: true });
-      return n;
-    }
-    if (mode === 'single') {
-      for (i = 0; i < n; i++) coll.updateOne({ _id: id }, { $inc: inc });
-      return n;
-    }
-    return coll.updateMany({}, { $inc: inc }).modifiedCount;
-  }
-
-  function writeLatency(dbh) {
-    var w = dbh.getSiblingDB('admin').runCommand({ serverStatus: 1, opLatencies: 1 }).opLatencies.writes;
-    return { us: Number(w.latency), ops: Number(w.ops) };
-  }
-
-  return { OWNER: OWNER, LAYOUTS: LAYOUTS, MODES: MODES, now: now, own: own, prepareDay: prepareDay,
-    recordSlot: recordSlot, prepareScan: prepareScan, scanRun: scanRun, fieldOf: fieldOf, writeLatency: writeLatency };
+  return { OWNER: OWNER, now: now, own: own, prepareDay: prepareDay, recordSlot: recordSlot };
 })();
