@@ -18,7 +18,7 @@
 //   DAYS        simulated days                                                (default 1)
 //   SEED        hit stream seed                                               (default 1)
 //   PREFIX      collection prefix; collections PREFIX + schema                (default 'counters_')
-//   RUNS        simulated minutes per hour, timed (60 = every minute; the last one is always :59)
+//   RUNS        simulated minutes per hour, timed (60 = every minute; with 2 or more the last is :59)
 //                                                                             (default 60)
 //   WARMUP      of those, untimed minutes at the start of each hour          (default 0)
 //   VARIANTS    comma-separated schemas to run                                (default: all four)
