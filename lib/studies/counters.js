@@ -476,13 +476,14 @@ function scanChart(records, env, doc) {
   return {
     name: 'scan',
     title: { text: 'Cost of one $inc: first vs last minute of the day, per layout and way of sending (log scale)',
-      subtitle: `1,000 updates per bulk, 200 single round trips, updateMany over 200 documents; median of ${recs[0].runs} interleaved rounds | ` +
-        `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}` },
+      subtitle: [`1,000 updates per bulk, 200 single round trips, updateMany over 200 documents; median of ${recs[0].runs} interleaved rounds`,
+        `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`] },
     data: { values },
     mark: { type: 'point', filled: true, size: 70 },
     encoding: {
       x: { field: 'layout', type: 'nominal', title: null, sort: ['flat', 'hierarchical', 'array'], axis: { labelAngle: 0 } },
-      y: { field: 'us', type: 'quantitative', title: 'microseconds per update (log)', scale: { type: 'log' } },
+      y: { field: 'us', type: 'quantitative', title: 'microseconds per update (log)',
+        scale: { type: 'log', domain: [0.8 * Math.min(...values.map((v) => v.us)), 1.25 * Math.max(...values.map((v) => v.us))], nice: false } },
       color: { field: 'at', type: 'nominal', title: 'field updated', scale: { range: ['#332288', '#CC6677'] } },
       shape: { field: 'side', type: 'nominal', title: 'measured by', scale: { range: ['circle', 'triangle-up'] }, legend: { labelLimit: 300 } },
       column: { field: 'mode', type: 'nominal', title: null, sort: ['bulk', 'updateMany', 'single'] },
