@@ -150,3 +150,120 @@ function redact(uri) {
 }
 
 module.exports = { getServer, startEmbedded, describeServer, redact };
+
+// ---------------------------------------------------------------------------------------------
+// A server that outlives one run: `mongo-perf-lab server` (lib/commands/server.js).
+// Unlike startEmbedded it can listen on a chosen port, keep its data in a directory the user
+// names, and be a replica set; it is NOT stopped by this module's signal hooks, since the
+// command stops it itself and then says what it kept.
+
+/** One mongod (members = 0) or a replica set of `members` from the lab's binary. */
+class LongLivedServer {
+  constructor({ mms, rs, info, dbPath, replSetName }) {
+    this.mms = mms;
+    this.rs = rs;
+    this.embedded = true;
+    this.replSetName = replSetName || null;
+    this.dbPath = dbPath || null; // given by the user: kept
+    const nodes = rs ? rs.servers : [mms];
+    this.members = nodes.map((s) => ({
+      port: s.instanceInfo.port,
+      pid: s.instanceInfo.instance.mongodProcess.pid,
+      dbPath: s.instanceInfo.dbPath,
+      child: s.instanceInfo.instance.mongodProcess,
+    }));
+    this.uri = rs ? rs.getUri() : mms.getUri();
+    // mongodb-memory-server puts a generated database name in the path; the lab's URIs have none.
+    this.uri = this.uri.replace(/\/[^/?]*(\?|$)/, '/$1');
+    Object.assign(this, info);
+  }
+
+  /** Calls fn(member, code, signal) if a mongod exits without stop() having been called. */
+  onUnexpectedExit(fn) {
+    for (const m of this.members) {
+      m.child.once('exit', (code, signal) => { if (!this.stopping) fn(m, code, signal); });
+    }
+  }
+
+  /** Stops every mongod; deletes the data unless it lives in a directory the user gave. */
+  async stop() {
+    this.stopping = true;
+    // doCleanup without force removes only the temporary directories mongodb-memory-server made.
+    if (this.rs) await this.rs.stop({ doCleanup: true, force: false });
+    else await this.mms.stop({ doCleanup: true, force: false });
+  }
+
+  /** For process 'exit' (synchronous): no mongod outlives the command, whatever happened. */
+  killSync() {
+    for (const m of this.members) {
+      if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+      if (!this.dbPath && m.dbPath) require('fs').rmSync(m.dbPath, { recursive: true, force: true });
+    }
+  }
+}
+
+function binaryFor(found) {
+  return found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
+}
+
+/**
+ * Starts a replica set of `members` mongod (wiredTiger) from the lab's binary.
+ * @param {object} o
+ * @param {number} [o.members=1]
+ * @param {number} [o.port] first member's port; the others follow (port+1, ...). Default: free ports.
+ * @param {number} [o.cacheSizeGB] WiredTiger cache of each member
+ * @param {string} [o.replSetName='perflab']
+ * @param {Function} [o.log]
+ */
+// The data is always temporary: a replica set restarted on kept data files did not elect a primary
+// under mongodb-memory-server 11 with 6.0.5 (the member found itself REMOVED at start-up and stayed
+// so after the forced reconfig), so `server --replset --dbpath` is refused rather than half-working.
+async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'perflab', log = () => {} } = {}) {
+  const { MongoMemoryReplSet } = require('mongodb-memory-server-core');
+  const found = findMongod({ log });
+  const args = cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [];
+  const instanceOpts = [];
+  for (let i = 0; i < members; i++) {
+    const o = { launchTimeout: 60000 };
+    if (port) o.port = port + i;
+    instanceOpts.push(o);
+  }
+  const rs = await MongoMemoryReplSet.create({
+    binary: binaryFor(found),
+    replSet: { count: members, name: replSetName, storageEngine: 'wiredTiger', args },
+    instanceOpts,
+  });
+  let info;
+  try {
+    info = await describeServer(rs.getUri());
+  } catch (e) {
+    await rs.stop({ doCleanup: true, force: false }).catch(() => {});
+    throw e;
+  }
+  return new LongLivedServer({ rs, info: { ...info, binarySource: found.source || 'download' }, replSetName });
+}
+
+/** Starts one mongod (wiredTiger) on `port` (default: a free one), with its data in `dbPath` if given. */
+async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {}) {
+  const fs = require('fs');
+  const found = findMongod({ log });
+  const args = cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [];
+  const instance = { storageEngine: 'wiredTiger', args, launchTimeout: 60000 };
+  if (port) instance.port = port;
+  if (dbPath) {
+    fs.mkdirSync(dbPath, { recursive: true });
+    instance.dbPath = dbPath;
+  }
+  const mms = await MongoMemoryServer.create({ binary: binaryFor(found), instance });
+  let info;
+  try {
+    info = await describeServer(mms.getUri());
+  } catch (e) {
+    await mms.stop({ doCleanup: true, force: false }).catch(() => {});
+    throw e;
+  }
+  return new LongLivedServer({ mms, info: { ...info, binarySource: found.source || 'download' }, dbPath });
+}
+
+module.exports.startReplSet = startReplSet;
+module.exports.startStandalone = startStandalone;

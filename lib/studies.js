@@ -4,6 +4,8 @@
 
 const studies = [
   require('./studies/where'),
+  require('./studies/mapreduce'),
+  require('./studies/timeseries'),
   require('./studies/counters'),
 ];
 

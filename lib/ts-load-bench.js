@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// The seed-scale load, measured: N events (default 50,000,000) through the lab's loader, with a
+// The source-scale load, measured: N events (default 50,000,000) through the lab's loader, with a
 // bare insertMany of the same first documents as the yardstick, in the same run on the same server.
 //
 //   node lib/ts-load-bench.js [--n 50000000] [--bare 5000000] [--seed 1] [--uri URI] [--db random]
@@ -13,9 +13,9 @@
 //   --bare documents is reported beside the bare rate, and its rate over all N.
 // - re-run safety: the first 100,000 events are streamed again and must add nothing.
 // Memory is sampled every 5 s (resident set size) and the peak is read from the kernel.
-// --states then runs the study's cold and warm states (lib/ts-study.js coldWarm: restarts, warm-up
-// scripts, the three grain scripts) on the loaded events, at the seed's scale; memory is read
-// before that, so it is the loader's.
+// --states then runs the study's cold and warm states (lib/studies/timeseries.js statesOnServer:
+// restarts, warm-ups, the three grains) on the loaded events, at the source's scale; memory is
+// read before that, so it is the loader's.
 const { parseArgs } = require('util');
 const fs = require('fs');
 const path = require('path');
@@ -104,11 +104,12 @@ async function main() {
     if (values.states) {
       if (typeof server.restart !== 'function') throw new Error('--states needs a server the bench starts (no --uri)');
       await client.close();
-      const { coldWarm, seedTables } = require('./ts-study');
-      const records = await coldWarm({ server, dbName: values.db, coll: tsFixture.COLL, echo: (t) => log(t) });
+      const timeseries = require('./studies/timeseries');
+      const records = await timeseries.statesOnServer({ server, dbName: values.db, params: { COLL: tsFixture.COLL, N: n, SEED: seed },
+        echo: (t) => log(t), log });
       out.events = n;
-      out.seedTables = seedTables(records);
-      out.warmups = records.filter((r) => r.table === 'warmup');
+      out.states = records;
+      log(timeseries.stateTableLines(records, ['seconds', 'minutes', 'hours']).join('\n'));
     }
   } finally {
     clearInterval(sampler);

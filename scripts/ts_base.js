@@ -1,6 +1,6 @@
-// Building blocks of the time-series study (seed 003, "A beginner's guide to MongoDB performance
-// turbocharging"): the seed's intervals and start times, one aggregation per design, and the
-// loop over the five start times that prints the seed's table.
+// Building blocks of the time-series study (source 003, "A beginner's guide to MongoDB performance
+// turbocharging"): the source's intervals and start times, one aggregation per design, and the
+// loop over the five start times that prints the source's table.
 // Loaded by the ts_*.js scripts and agg_year.js:  load(__dirname + '/ts_base.js')
 // (it loads lib/lab.js and lib/gen.js itself). It defines one global, TS, and runs nothing.
 //
@@ -8,11 +8,11 @@
 // hour and the hours of a day, over events {created_on: Date, value: number}.
 //
 // Designs ("variants"), each answering with the same rows {t: group start, count, min, max, avg}:
-//   raw        the seed's: $match on the created_on index, $group on an arithmetic key
+//   raw        the source's: $match on the created_on index, $group on an arithmetic key
 //              (epoch milliseconds minus their remainder by the group width)
 //   dateTrunc  the same with a $dateTrunc key (5.0+); clearer, and on 6.0 it runs in the classic
 //              engine where the arithmetic key runs in the slot-based engine
-//   bucket     the seed's "next post": one document per minute holding that minute's events
+//   bucket     the source's "next post": one document per minute holding that minute's events
 //              [{o: ms within the minute, v: value}] and their count / sum / min / max, so a group
 //              of a minute or more never opens a bucket
 //   timeseries a time-series collection (5.0+) with the same pipeline as raw; the server keeps the
@@ -29,7 +29,7 @@ var TS = (function () {
   var HOUR = 60 * MINUTE;
   var DAY = 24 * HOUR;
 
-  // The seed's five start times, in UTC (Date.UTC months count from 0).
+  // The source's five start times, in UTC (Date.UTC months count from 0).
   var START_TIMES = [
     new Date(Date.UTC(2012, 5, 10, 11, 25, 59)),
     new Date(Date.UTC(2012, 7, 23, 2, 15, 7)),
@@ -61,7 +61,7 @@ var TS = (function () {
     };
   }
 
-  // The interval of `width` milliseconds holding `date`, aligned on the epoch as the seed's was:
+  // The interval of `width` milliseconds holding `date`, aligned on the epoch as the source's was:
   // [from, to), so an event exactly at `to` belongs to the next interval.
   function calibrate(date, width) {
     var from = Math.floor(date.getTime() / width) * width;
@@ -151,7 +151,7 @@ var TS = (function () {
   }
 
   /**
-   * Runs one interval's aggregation, as the seed's aggregateData did, and times it twice:
+   * Runs one interval's aggregation, as the source's aggregateData did, and times it twice:
    * aggregation = until the first result is back (the $group is blocking: the server has done all
    * the work by then), aggregation + fetch = until every row is read and formatted.
    * Returns { rows, aggMs, fetchMs, plan } or null when the design cannot answer the grain.
@@ -180,7 +180,7 @@ var TS = (function () {
   }
 
   /**
-   * The seed's testFromDatesAggregation: for each start time, calibrate the interval of the
+   * The source's testFromDatesAggregation: for each start time, calibrate the interval of the
    * grain's width and aggregate it grouped by the grain's group width.
    * Returns { grain, variant, runs: [{label, from, to, groups, events, aggMs, fetchMs, rows}], avgAggMs, avgFetchMs, plan }.
    */
@@ -201,8 +201,8 @@ var TS = (function () {
     return { grain: grain.name, variant: variant, runs: runs, avgAggMs: avg('aggMs'), avgFetchMs: avg('fetchMs'), plan: plan };
   }
 
-  // The seed's table: T1..T5 and their average, aggregation and aggregation + fetch.
-  function printSeedTable(res) {
+  // The source's table: T1..T5 and their average, aggregation and aggregation + fetch.
+  function printSourceTable(res) {
     var rows = res.runs.map(function (r) {
       return { t: r.label, interval: r.from.toISOString().replace('.000Z', 'Z') + ' .. ' + r.to.toISOString().replace('.000Z', 'Z'),
         groups: String(r.groups), events: lab.fmtInt(r.events), agg: lab.fmtMs(r.aggMs), fetch: lab.fmtMs(r.fetchMs) };
@@ -220,9 +220,9 @@ var TS = (function () {
 
   // ---- events fixture -------------------------------------------------------------------------
   // Events already there are used as they are, whoever made them and however many there are (the
-  // Node loader puts the seed's 50,000,000 in place; a script must never throw those away because
+  // Node loader puts the source's 50,000,000 in place; a script must never throw those away because
   // its own N differs). An empty collection, or a lab fixture whose load was interrupted, gets N
-  // events from the lab's seeded generator. created_on is indexed, as in the seed.
+  // events from the lab's seeded generator. created_on is indexed, as in the source.
   function ensureEvents(dbh, coll, n, seed) {
     var meta = dbh.getCollection('perflab_fixtures').findOne({ _id: coll });
     var count = dbh.getCollection(coll).estimatedDocumentCount();
@@ -361,7 +361,7 @@ var TS = (function () {
     SECOND: SECOND, MINUTE: MINUTE, HOUR: HOUR, DAY: DAY,
     START_TIMES: START_TIMES, YEAR_FROM: YEAR_FROM, YEAR_TO: YEAR_TO, GRAINS: GRAINS, VARIANTS: VARIANTS,
     names: names, calibrate: calibrate, query: query, available: available, aggregate: aggregate,
-    runStartTimes: runStartTimes, printSeedTable: printSeedTable, ensureEvents: ensureEvents,
+    runStartTimes: runStartTimes, printSourceTable: printSourceTable, ensureEvents: ensureEvents,
     buildBuckets: buildBuckets, refreshRollups: refreshRollups, buildTimeseries: buildTimeseries,
     storage: storage, fmtBytes: fmtBytes, sameRows: sameRows, formatRow: formatRow,
   };
@@ -369,12 +369,13 @@ var TS = (function () {
 
 // ---- what the grain scripts run ------------------------------------------------------------------
 // Parameters (globals set with --eval before the file; all optional):
-//   COLL         events collection                          (default 'randomData', as the seed)
-//   N, SEED      events to generate when it is empty        (default 1000000, seed 1; the seed had
+//   COLL         events collection                          (default 'randomData', as the source)
+//   N, SEED      events to generate when it is empty        (default 1000000, seed 1; the source had
 //                50,000,000: load those with node lib/ts-load-bench.js or the lab's CLI)
-//   VARIANTS     designs to run, comma-separated, or 'all'  (default 'raw', the seed's design)
-//   PRINT_ROWS   print every group's row, as the seed's enablePrintResult did (default false)
-//   EMIT_GROUPS  one @@LAB line per group, for the tests     (default false)
+//   VARIANTS     designs to run, comma-separated, or 'all'  (default 'raw', the source's design)
+//   PRINT_ROWS   print every group's row, as the source's enablePrintResult did (default false)
+//   EMIT_GROUPS  put every group's row in the @@LAB records (extra.intervals[].rows), for the tests
+//   LAB_LINES    false hides the machine-readable @@LAB lines (default true)
 TS.params = function () {
   var p = {
     COLL: lab.param('COLL', 'randomData', 'name'),
@@ -383,37 +384,73 @@ TS.params = function () {
     VARIANTS: lab.param('VARIANTS', 'raw', 'names'),
     PRINT_ROWS: lab.param('PRINT_ROWS', false, 'bool'),
     EMIT_GROUPS: lab.param('EMIT_GROUPS', false, 'bool'),
+    LAB_LINES: lab.param('LAB_LINES', true, 'bool'),
   };
-  var chosen = p.VARIANTS === 'all' ? TS.VARIANTS.slice() : lab.list(p.VARIANTS);
-  chosen.forEach(function (v) {
-    if (TS.VARIANTS.indexOf(v) < 0) throw new Error('parameter VARIANTS: unknown design ' + JSON.stringify(v) + ' (known: ' + TS.VARIANTS.join(', ') + ', or all)');
-  });
-  p.variants = chosen;
+  p.variants = TS.chosen(p.VARIANTS);
   return p;
 };
 
-TS.emitServer = function (info, p, fixture, extra) {
-  lab.emit(Object.assign({ study: 'timeseries', kind: 'server', version: info.version, storageEngine: info.storageEngine,
-    queryFramework: info.queryFramework, cacheBytes: info.cacheBytes, db: db.getName(), coll: p.COLL,
-    events: fixture ? fixture.count : db.getCollection(p.COLL).estimatedDocumentCount(), generated: fixture ? fixture.own : null }, extra || {}));
-};
-
-TS.emitGroups = function (table, grain, variant, label, rows) {
-  rows.forEach(function (r) {
-    lab.emit({ study: 'timeseries', kind: 'group', table: table, grain: grain, variant: variant, start: label,
-      t: r.t, count: r.count, min: r.min, max: r.max, avg: r.avg });
+// The designs named by a VARIANTS value ('' or 'all': every one), validated.
+TS.chosen = function (csv) {
+  var chosen = csv === 'all' || csv === '' ? TS.VARIANTS.slice() : lab.list(csv);
+  chosen.forEach(function (v) {
+    if (TS.VARIANTS.indexOf(v) < 0) throw new Error('parameter VARIANTS: unknown design ' + JSON.stringify(v) + ' (known: ' + TS.VARIANTS.join(', ') + ', or all)');
   });
+  return chosen;
 };
 
-// One grain, the seed's way: T1..T5 and their average, for each chosen design.
+// What each design runs, in words (the records' `what`).
+TS.WHAT = {
+  raw: 'events, $match on the created_on index, $group on an arithmetic key (the source\'s)',
+  dateTrunc: 'events, $group on a $dateTrunc key',
+  bucket: 'one document per minute holding its events',
+  timeseries: 'a time-series collection, same pipeline as raw',
+  rollup: 'per-minute and per-hour rollups kept by $merge',
+};
+
+// The environment record a drop-in script prints once (the same shape as lab.main's).
+TS.emitEnvironment = function (info, p, extra) {
+  if (p.LAB_LINES === false) return;
+  lab.emit(Object.assign({ type: 'environment', study: 'timeseries', server: info, params: p }, extra || {}));
+};
+
+/**
+ * The source's pass over T1..T5 as one result record: the five interval times are the samples
+ * (their mean is the source's "Average"), each interval's detail in extra.intervals.
+ */
+TS.passRecord = function (res, o) {
+  var opts = o || {};
+  var times = res.runs.map(function (r) { return r.aggMs; });
+  var stats = lab.summarize(times);
+  stats.times = times;
+  stats.capped = false;
+  stats.warmup = [];
+  stats.answer = { groups: res.runs.reduce(function (a, r) { return a + r.groups; }, 0), events: res.runs.reduce(function (a, r) { return a + r.events; }, 0) };
+  stats.extra = { pass: 'one pass over T1..T5 (the source\'s table; times are the aggregation until its first result)',
+    intervals: res.runs.map(function (r) {
+      var x = { T: r.label, from: r.from, to: r.to, groups: r.groups, events: r.events, aggMs: r.aggMs, fetchMs: r.fetchMs };
+      if (opts.rows) x.rows = r.rows;
+      return x;
+    }),
+    avgFetchMs: res.avgFetchMs };
+  return lab.resultRecord({ study: 'timeseries', variant: res.variant, what: TS.WHAT[res.variant], axis: Object.assign({ grain: res.grain }, opts.axis || {}),
+    stats: stats, plan: res.plan, agrees: opts.agrees });
+};
+
+// One grain, the source's way: T1..T5 and their average, for each chosen design.
 TS.grainMain = function (grainName) {
   var grain = TS.GRAINS[grainName];
   var p = TS.params();
-  var info = lab.header('Time series, ' + grain.title + ' (seed 003)', db, 'collection ' + db.getName() + '.' + p.COLL);
+  var info = lab.header('Time series, ' + grain.title + ' (source 003)', db, 'collection ' + db.getName() + '.' + p.COLL);
   var fixture = TS.ensureEvents(db, p.COLL, p.N, p.SEED);
+  var perInterval = fixture.count * grain.width / (366 * TS.DAY);
   print('events ' + lab.fmtInt(fixture.count) + ' | intervals of ' + lab.fmtMs(grain.width) + ' grouped by ' + lab.fmtMs(grain.group) +
-    ', epoch-aligned, UTC | one pass over the five start times, as the seed');
-  TS.emitServer(info, p, fixture, { grain: grainName });
+    ', epoch-aligned, UTC | one pass over the five start times, as the source');
+  if (perInterval < 5) {
+    print('note: ' + lab.fmtInt(fixture.count) + ' events over 2012 put ~' + perInterval.toPrecision(2) + ' events in one ' + grain.title.split(' in ')[1] +
+      ': most groups are empty at this scale (the source had 50,000,000: ~' + Math.round(50000000 * grain.width / (366 * TS.DAY)) + ')');
+  }
+  TS.emitEnvironment(info, p, { fixture: fixture, grain: grainName });
   var results = [];
   p.variants.forEach(function (variant) {
     print('');
@@ -424,29 +461,33 @@ TS.grainMain = function (grainName) {
     var res = TS.runStartTimes(db, variant, p.COLL, grain, { printRows: p.PRINT_ROWS });
     if (!res) {
       print(variant + ': cannot answer ' + grain.title + ' (skipped)');
+      if (p.LAB_LINES) lab.emit(lab.resultRecord({ study: 'timeseries', variant: variant, what: TS.WHAT[variant], axis: { grain: grainName }, skipped: 'cannot answer at this point' }));
       return;
     }
     print(variant + ' | plan ' + res.plan.stage + ' | explainVersion ' + res.plan.explainVersion + (res.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'));
-    TS.printSeedTable(res);
+    TS.printSourceTable(res);
     print(grain.title + ' aggregation took: ' + lab.fmtMs(res.avgAggMs) + ' on average');
     print(grain.title + ' aggregation and fetch took: ' + lab.fmtMs(res.avgFetchMs) + ' on average');
-    res.runs.forEach(function (r) {
-      lab.emit({ study: 'timeseries', kind: 'row', table: 'seed', grain: grainName, variant: variant, T: r.label,
-        from: r.from, to: r.to, groups: r.groups, events: r.events, aggMs: r.aggMs, fetchMs: r.fetchMs,
-        stage: res.plan.stage, explainVersion: res.plan.explainVersion });
-      if (p.EMIT_GROUPS) TS.emitGroups('seed', grainName, variant, r.label, r.rows);
-    });
-    lab.emit({ study: 'timeseries', kind: 'row', table: 'seed', grain: grainName, variant: variant, T: 'Average',
-      aggMs: res.avgAggMs, fetchMs: res.avgFetchMs, stage: res.plan.stage, explainVersion: res.plan.explainVersion });
     results.push(res);
   });
+  var agree = null;
   if (results.length > 1) {
     var base = results[0];
-    var agree = results.every(function (r) {
+    agree = results.every(function (r) {
       return r.runs.every(function (run, i) { return TS.sameRows(run.rows, base.runs[i].rows); });
     });
     print('');
     print(agree ? 'all designs agree on every interval' : 'DESIGNS DISAGREE');
   }
+  if (p.LAB_LINES) {
+    results.forEach(function (res) {
+      lab.emit(TS.passRecord(res, { rows: p.EMIT_GROUPS, agrees: agree === null ? null : TS.sameRowsAll(res, results[0]) }));
+    });
+  }
   return results;
+};
+
+// Every interval of two passes holds the same rows.
+TS.sameRowsAll = function (a, b) {
+  return a.runs.every(function (run, i) { return TS.sameRows(run.rows, b.runs[i].rows); });
 };

@@ -1,146 +1,199 @@
-// Time series (seed 003) with today's designs: the same questions answered by the seed's raw
-// events, a $dateTrunc key, per-minute buckets, a time-series collection and $merge-kept rollups.
-// Builds the designs that are missing from the events, then prints one table per grain comparing
-// them: time per interval (interleaved runs), engine, plan, storage per design, and whether every
-// design returned the same rows.
+// Time series (source 003, Vlad Mihalcea, "A beginner's guide to MongoDB performance turbocharging")
+// with today's designs: the same questions answered by the source's raw events, a $dateTrunc key,
+// per-minute buckets, a time-series collection and $merge-kept rollups. The study "timeseries":
+// builds the designs that are missing from the events, then times every design at every grain
+// through the lab's harness (interleaved rounds, ratios to raw), checks that they return the same
+// rows, and lists what each design takes on disk.
 //
 // Usage (from any directory):
 //   mongosh random path/to/scripts/ts_designs.js
 //   mongosh random --eval 'var RUNS = 5, GRAINS = "minutes,days"' path/to/scripts/ts_designs.js
 // Parameters (globals set with --eval before the file; all optional):
 //   COLL, N, SEED  events collection and, when it is empty, what to generate (see ts_base.js)
-//   VARIANTS       designs to compare, comma-separated, or 'all'           (default 'all')
+//   VARIANTS       designs to compare, comma-separated (default: all; raw is the baseline)
 //   GRAINS         seconds, minutes, hours, days (the year by day)         (default all four)
-//   RUNS           timed rounds after one warm-up round, order alternating (default 3)
+//   RUNS, WARMUP   timed rounds after the warm-up rounds, order alternating (default 3, 1)
 //   REBUILD        rebuild the designs even when they exist               (default false)
 //   BUILD_ONLY     build the designs and stop                              (default false)
-//   EMIT_GROUPS    one @@LAB line per group and design, for the tests      (default false)
+//   LAB_LINES      false hides the machine-readable @@LAB lines
+// Times are per interval: the mean over the five start times T1..T5 (one aggregation for the year).
 
 load(__dirname + '/ts_base.js');
+load(__dirname + '/lib/ts-cache.js');
 
-var D = {
-  COLL: lab.param('COLL', 'randomData', 'name'),
-  N: lab.param('N', 1000000, 'count'),
-  SEED: lab.param('SEED', 1, 'count'),
-  VARIANTS: lab.param('VARIANTS', 'all', 'names'),
-  GRAINS: lab.param('GRAINS', 'seconds,minutes,hours,days', 'names'),
-  RUNS: lab.param('RUNS', 3, 'count'),
-  REBUILD: lab.param('REBUILD', false, 'bool'),
-  BUILD_ONLY: lab.param('BUILD_ONLY', false, 'bool'),
-  EMIT_GROUPS: lab.param('EMIT_GROUPS', false, 'bool'),
+// The intervals a grain asks about: the source's five start times, or the whole year by day.
+function tsIntervals(grain) {
+  if (!grain.width) return [{ from: TS.YEAR_FROM, to: TS.YEAR_TO }];
+  return TS.START_TIMES.map(function (s) { return TS.calibrate(s, grain.width); });
+}
+
+function tsDesign(name, minVersion) {
+  return {
+    name: name,
+    what: TS.WHAT[name],
+    minVersion: minVersion,
+    able: function (p, point) { return TS.query(name, p.COLL, TS.YEAR_FROM, TS.YEAR_TO, TS.GRAINS[point.grain]) !== null; },
+    // The answer is every interval's rows in T order; the time is per interval.
+    run: function (p, point) {
+      var grain = TS.GRAINS[point.grain];
+      var ivs = tsIntervals(grain);
+      var rows = [];
+      var ms = 0;
+      ivs.forEach(function (iv) {
+        var q = TS.query(name, p.COLL, iv.from, iv.to, grain);
+        var t0 = lab.now();
+        var out = db.getCollection(q.coll).aggregate(q.pipeline).toArray();
+        ms += lab.now() - t0;
+        rows = rows.concat(out);
+      });
+      return lab.took(ms / ivs.length, rows, { intervals: ivs.length, per: ivs.length > 1 ? 'interval (mean of T1..T5)' : 'year' });
+    },
+    explain: function (p, point) {
+      var grain = TS.GRAINS[point.grain];
+      var iv = tsIntervals(grain)[0];
+      var q = TS.query(name, p.COLL, iv.from, iv.to, grain);
+      return db.getCollection(q.coll).explain('queryPlanner').aggregate(q.pipeline);
+    },
+  };
+}
+
+// The grains asked for, validated (before anything is built).
+function tsGrains(p) {
+  var grains = lab.list(p.GRAINS);
+  grains.forEach(function (g) {
+    if (!TS.GRAINS[g]) throw new Error('parameter GRAINS: unknown grain ' + JSON.stringify(g) + ' (known: seconds, minutes, hours, days)');
+  });
+  TS.chosen(p.VARIANTS);
+  return grains;
+}
+
+// What builds each derived design from the events; raw and dateTrunc read the events themselves.
+var TS_BUILDERS = {
+  bucket: { what: 'one $group + $merge per day into per-minute buckets', run: function (p) { db.getCollection(TS.names(p.COLL).bucket).drop(); TS.buildBuckets(db, p.COLL); } },
+  timeseries: { what: 'copying the events, in time order, into a time-series collection', run: function (p) { TS.buildTimeseries(db, p.COLL); } },
+  rollup: { what: 'one $group + $merge per day into per-minute, then per-hour rollups', run: function (p) {
+    db.getCollection(TS.names(p.COLL).rollupMinute).drop();
+    db.getCollection(TS.names(p.COLL).rollupHour).drop();
+    TS.refreshRollups(db, p.COLL);
+  } },
 };
-var designVariants = D.VARIANTS === 'all' ? TS.VARIANTS.slice() : lab.list(D.VARIANTS);
-var designGrains = lab.list(D.GRAINS);
-designVariants.forEach(function (v) {
-  if (TS.VARIANTS.indexOf(v) < 0) throw new Error('parameter VARIANTS: unknown design ' + JSON.stringify(v));
-});
-designGrains.forEach(function (g) {
-  if (!TS.GRAINS[g]) throw new Error('parameter GRAINS: unknown grain ' + JSON.stringify(g) + ' (known: seconds, minutes, hours, days)');
-});
-if (designVariants.indexOf('raw') < 0) designVariants.unshift('raw');
 
-var designInfo = lab.header('Time series designs compared (seed 003)', db, 'collection ' + db.getName() + '.' + D.COLL);
-var designFixture = TS.ensureEvents(db, D.COLL, D.N, D.SEED);
-print('events ' + lab.fmtInt(designFixture.count));
-TS.emitServer(designInfo, D, designFixture, { table: 'designs' });
+// Functions Node calls in the session that loaded this file (lib/studies/timeseries.js).
+var TSD = {
+  builds: {},
+  events: 0,
 
-// ---- build what is missing ---------------------------------------------------------------------
-var builders = {
-  bucket: function () { db.getCollection(TS.names(D.COLL).bucket).drop(); TS.buildBuckets(db, D.COLL); },
-  timeseries: function () { TS.buildTimeseries(db, D.COLL); },
-  rollup: function () {
-    db.getCollection(TS.names(D.COLL).rollupMinute).drop();
-    db.getCollection(TS.names(D.COLL).rollupHour).drop();
-    TS.refreshRollups(db, D.COLL);
+  // Makes sure the events are there (indexed) and builds the chosen designs that are missing.
+  prepare: function (p) {
+    var f = TS.ensureEvents(db, p.COLL, p.N, p.SEED);
+    TSD.events = f.count;
+    TS.chosen(p.VARIANTS).forEach(function (v) {
+      var b = TS_BUILDERS[v];
+      if (!b || (!p.REBUILD && TS.available(db, p.COLL, v))) return;
+      print('building design ' + v + ' from ' + lab.fmtInt(f.count) + ' events: ' + b.what + ' ...');
+      var t0 = lab.now();
+      b.run(p);
+      TSD.builds[v] = lab.now() - t0;
+      print('built ' + v + ' in ' + lab.fmtMs(TSD.builds[v]));
+    });
+    return f;
+  },
+
+  // What each chosen design takes on disk, and how long its build took (if this run built it).
+  storage: function (p) {
+    return TS.chosen(p.VARIANTS).filter(function (v) { return TS.available(db, p.COLL, v); }).map(function (v) {
+      return Object.assign({ variant: v, buildMs: TSD.builds[v] === undefined ? null : TSD.builds[v] }, TS.storage(db, p.COLL, v));
+    });
+  },
+
+  storageLines: function (sizes) {
+    return lab.tableLines([
+      { key: 'v', title: 'design' },
+      { key: 'colls', title: 'collections' },
+      { key: 'docs', title: 'documents', right: true },
+      { key: 'data', title: 'data (uncompressed)', right: true },
+      { key: 'storage', title: 'storage', right: true },
+      { key: 'index', title: 'indexes', right: true },
+      { key: 'total', title: 'total on disk', right: true },
+      { key: 'build', title: 'built in', right: true },
+    ], sizes.map(function (s) {
+      return { v: s.variant, colls: s.colls.join(', '), docs: lab.fmtInt(s.docs), data: TS.fmtBytes(s.dataSize), storage: TS.fmtBytes(s.storageSize),
+        index: TS.fmtBytes(s.indexSize), total: TS.fmtBytes(s.totalSize), build: s.buildMs === null ? '(existed)' : lab.fmtMs(s.buildMs) };
+    }));
+  },
+
+  // The source's pass over T1..T5 with the raw design, once (cold and warm states are single passes).
+  pass: function (p, grainName, axis) {
+    var res = TS.runStartTimes(db, 'raw', p.COLL, TS.GRAINS[grainName], {});
+    var rec = TS.passRecord(res, { axis: axis });
+    var rows = [];
+    res.runs.forEach(function (r) { rows = rows.concat(r.rows); });
+    return { record: rec, rows: rows };
+  },
+
+  // A state's warm-up: the three warm-up scripts' work, or the source's year aggregation.
+  warm: function (p, mode) {
+    var before = LabCache.residency(db, p.COLL);
+    var t0 = lab.now();
+    var out = { mode: mode };
+    if (mode === 'year') {
+      var y = TS.aggregate(db, 'raw', p.COLL, TS.YEAR_FROM, TS.YEAR_TO, TS.GRAINS.days, {});
+      out.method = 'agg_year.js (raw, every day of 2012)';
+      out.days = y.rows.length;
+    } else {
+      var w = LabCache.warm(db, p.COLL, mode);
+      out.method = w.method === 'touch' ? 'touch' : 'scan (touch: ' + w.touch.error + ')';
+      out.steps = w.steps;
+    }
+    out.ms = lab.now() - t0;
+    out.before = before;
+    out.after = LabCache.residency(db, p.COLL);
+    return out;
   },
 };
-designVariants.forEach(function (v) {
-  if (!builders[v] || (!D.REBUILD && TS.available(db, D.COLL, v))) return;
-  var t0 = lab.now();
-  builders[v]();
-  var ms = lab.now() - t0;
-  print('built ' + v + ' in ' + lab.fmtMs(ms));
-  lab.emit({ study: 'timeseries', kind: 'build', variant: v, ms: ms, events: designFixture.count });
-});
 
-var sizes = {};
-designVariants.forEach(function (v) { sizes[v] = TS.storage(db, D.COLL, v); });
-print('');
-lab.table([
-  { key: 'v', title: 'design' },
-  { key: 'colls', title: 'collections' },
-  { key: 'docs', title: 'documents', right: true },
-  { key: 'data', title: 'data (uncompressed)', right: true },
-  { key: 'storage', title: 'storage', right: true },
-  { key: 'index', title: 'indexes', right: true },
-  { key: 'total', title: 'total on disk', right: true },
-], designVariants.map(function (v) {
-  var s = sizes[v];
-  return { v: v, colls: s.colls.join(', '), docs: lab.fmtInt(s.docs), data: TS.fmtBytes(s.dataSize), storage: TS.fmtBytes(s.storageSize),
-    index: TS.fmtBytes(s.indexSize), total: TS.fmtBytes(s.totalSize) };
-}));
-designVariants.forEach(function (v) {
-  lab.emit(Object.assign({ study: 'timeseries', kind: 'row', table: 'storage', variant: v }, sizes[v]));
-});
-
-// ---- one table per grain -------------------------------------------------------------------------
-function answer(v, grain) {
-  if (!grain.width) {
-    var r = TS.aggregate(db, v, D.COLL, TS.YEAR_FROM, TS.YEAR_TO, grain, {});
-    return r ? [{ label: 'year', rows: r.rows }] : null;
-  }
-  var res = TS.runStartTimes(db, v, D.COLL, grain, {});
-  return res ? res.runs.map(function (x) { return { label: x.label, rows: x.rows }; }) : null;
-}
-
-function planOf(v, grain) {
-  var iv = grain.width ? TS.calibrate(TS.START_TIMES[0], grain.width) : { from: TS.YEAR_FROM, to: TS.YEAR_TO };
-  var q = TS.query(v, D.COLL, iv.from, iv.to, grain);
-  return lab.plan(db.getCollection(q.coll).explain('queryPlanner').aggregate(q.pipeline));
-}
-
-if (!D.BUILD_ONLY) {
-  designGrains.forEach(function (g) {
-    var grain = TS.GRAINS[g];
-    var intervals = grain.width ? TS.START_TIMES.length : 1;
-    var able = designVariants.filter(function (v) { return TS.query(v, D.COLL, TS.YEAR_FROM, TS.YEAR_TO, grain) !== null; });
-    var res = lab.compare(able.map(function (v) {
-      return { name: v, run: function () { return answer(v, grain); } };
-    }), { runs: D.RUNS });
-    var byName = {};
-    res.rows.forEach(function (r) { byName[r.name] = r; });
-    var raw = byName.raw;
-    var rows = able.map(function (v) {
-      var r = byName[v];
-      var per = r.times.map(function (t, i) { return t / raw.times[i]; });
-      var agree = r.result.every(function (x, i) { return TS.sameRows(x.rows, raw.result[i].rows); });
-      return { v: v, r: r, ratio: lab.median(per), agree: agree, plan: planOf(v, grain) };
-    });
+var STUDY = {
+  name: 'timeseries',
+  title: 'Time series: raw events vs $dateTrunc, buckets, a time-series collection and rollups',
+  source: { id: '003', author: 'Vlad Mihalcea', title: 'A beginner\'s guide to MongoDB performance turbocharging', year: 2013,
+    url: 'https://vladmihalcea.com/a-beginners-guide-to-mongodb-performance-turbocharging/' },
+  params: {
+    COLL: { kind: 'name', def: 'randomData', what: 'events collection (the source\'s name)' },
+    N: { kind: 'count', def: 1000000, what: 'events to generate when the collection is empty (the source had 50,000,000)' },
+    SEED: { kind: 'count', def: 1, what: 'generator seed' },
+    GRAINS: { kind: 'names', def: 'seconds,minutes,hours,days', what: 'grains: seconds, minutes, hours (in a minute, hour, day), days (the year)' },
+    RUNS: { kind: 'count', def: 3, what: 'timed rounds after the warm-up' },
+    REBUILD: { kind: 'bool', def: false, what: 'rebuild the designs even when they exist' },
+    BUILD_ONLY: { kind: 'bool', def: false, what: 'build the designs and stop' },
+  },
+  axes: function (p) {
+    var grains = tsGrains(p);
+    return p.BUILD_ONLY ? [] : grains.map(function (g) { return { grain: g }; });
+  },
+  baseline: 'raw',
+  unit: 'ms',
+  variants: [
+    tsDesign('raw', '3.2'),
+    tsDesign('dateTrunc', '5.0'),
+    tsDesign('bucket', '3.2'),
+    tsDesign('timeseries', '5.0'),
+    tsDesign('rollup', '4.2'),
+  ],
+  same: function (a, b) { return TS.sameRows(a, b); },
+  setup: function (p) { tsGrains(p); TSD.prepare(p); },
+  // Drop-in mode: storage per design after the tables (Node prints it from its `after` hook).
+  report: function (p) {
+    var sizes = TSD.storage(p);
     print('');
-    print(grain.title + (grain.width ? ' (T1..T5, time per interval)' : ' (one aggregation of the whole year)') +
-      ' | ' + D.RUNS + ' rounds after a warm-up, order alternating');
-    lab.table([
-      { key: 'v', title: 'design' },
-      { key: 'median', title: 'median', right: true },
-      { key: 'range', title: 'min..max', right: true },
-      { key: 'ratio', title: 'x raw', right: true },
-      { key: 'engine', title: 'explainVersion' },
-      { key: 'plan', title: 'plan' },
-      { key: 'size', title: 'total on disk', right: true },
-      { key: 'agree', title: 'same rows as raw' },
-    ], rows.map(function (x) {
-      return { v: x.v, median: lab.fmtMs(x.r.median / intervals), range: lab.fmtMs(x.r.min / intervals) + '..' + lab.fmtMs(x.r.max / intervals),
-        ratio: x.ratio >= 10 ? x.ratio.toFixed(0) : x.ratio >= 0.1 ? x.ratio.toFixed(2) : x.ratio.toPrecision(2), engine: x.plan.explainVersion + (x.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'),
-        plan: x.plan.stage, size: TS.fmtBytes(sizes[x.v].totalSize), agree: x.agree ? 'yes' : 'NO' };
-    }));
-    var skipped = designVariants.filter(function (v) { return able.indexOf(v) < 0; });
-    if (skipped.length) print('(' + skipped.join(', ') + ': cannot answer ' + grain.title + ')');
-    rows.forEach(function (x) {
-      lab.emit({ study: 'timeseries', kind: 'row', table: 'designs', grain: g, variant: x.v, intervals: intervals,
-        median: x.r.median / intervals, mean: x.r.mean / intervals, min: x.r.min / intervals, max: x.r.max / intervals,
-        times: x.r.times, ratioToRaw: x.ratio, agree: x.agree, stage: x.plan.stage, explainVersion: x.plan.explainVersion,
-        totalSize: sizes[x.v].totalSize, storageSize: sizes[x.v].storageSize, indexSize: sizes[x.v].indexSize });
-      if (D.EMIT_GROUPS) x.r.result.forEach(function (iv) { TS.emitGroups('designs', g, x.v, iv.label, iv.rows); });
-    });
-  });
-}
+    print('storage per design (' + lab.fmtInt(TSD.events) + ' events):');
+    TSD.storageLines(sizes).forEach(function (l) { print(l); });
+    if (p.LAB_LINES) {
+      sizes.forEach(function (s) {
+        lab.emit(lab.measureRecord({ study: 'timeseries', name: 'totalSize', variant: s.variant, value: s.totalSize, unit: 'bytes',
+          what: 'storage + indexes on disk of ' + s.colls.join(', ') }));
+      });
+    }
+  },
+};
+
+lab.main(STUDY);

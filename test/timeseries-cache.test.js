@@ -1,6 +1,6 @@
 'use strict';
-// Seed 003, the cache side: warm-up scripts (through the real mongosh CLI) on a server of our own
-// that can be restarted cold, and the study's cold-versus-warm states.
+// Source 003, the cache side: warm-up scripts (through the real mongosh CLI) on a server of our own
+// that can be restarted cold, and the study's cold-versus-warm states (lib/studies/timeseries.js).
 const os = require('os');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
@@ -8,12 +8,12 @@ const { startEmbedded } = require('../lib/server');
 const { runCli } = require('../lib/shell-runner');
 const { parseLabLines } = require('../lib/lab-lines');
 const tsFixture = require('../fixtures/timeseries');
-const { coldWarm, STATES } = require('../lib/ts-study');
+const timeseries = require('../lib/studies/timeseries');
 
 const N = 100000;
 const DB = 'tscache';
 
-describe('timeseries study (seed 003): warm-up and cold vs warm, on a restartable server', function () {
+describe('timeseries study (source 003): warm-up and cold vs warm, on a restartable server', function () {
   let server;
   let client;
 
@@ -35,8 +35,11 @@ describe('timeseries study (seed 003): warm-up and cold vs warm, on a restartabl
     await client.connect();
     const r = await runCli(script, { uri: server.uri, db: DB, params: {}, cwd: os.tmpdir() });
     expect(r.code, r.stderr).to.equal(0);
-    const row = parseLabLines(r.lines).find((x) => x.kind === 'row' && x.table === 'warmup');
-    return { r, row };
+    const records = parseLabLines(r.lines);
+    for (const x of records) expect(x.kind).to.equal(undefined);
+    const rec = records.find((x) => x.type === 'result' && /^warmup-/.test(x.variant));
+    expect(rec.times).to.have.length(1);
+    return { r, row: rec.extra };
   }
 
   it('warmup_data.js (CLI, from another directory): touch is gone, the scan raises the collection\'s residency only', async function () {
@@ -44,7 +47,7 @@ describe('timeseries study (seed 003): warm-up and cold vs warm, on a restartabl
     expect(row.method).to.equal('scan');
     expect(r.stdout).to.include('touch: CommandNotFound');
     expect(r.stdout).to.match(/Warm-up \{data\} took/);
-    expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| storage wiredTiger/);
+    expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| \w+ \| storage wiredTiger/);
     expect(row.after.cached).to.be.greaterThan(row.before.cached);
     expect(row.after.cached).to.be.at.least(0.5 * row.after.dataSize);
     const idx = row.after.indexes.created_on_1;
@@ -61,8 +64,8 @@ describe('timeseries study (seed 003): warm-up and cold vs warm, on a restartabl
     expect(row.steps.map((s) => s.what).join(' ')).to.match(/index _id_ scan \(100000 keys\).*index created_on_1 scan \(100000 keys\)/);
     // The index scans never fetch a document: that is why the collection stays cold.
     for (const s of row.steps) {
-      expect(s.stage, s.what).to.match(/^(COUNT_SCAN|IXSCAN)$/);
-      expect(s.explainVersion).to.be.oneOf(['1', '2']);
+      expect(s.plan.stage, s.what).to.match(/^(COUNT_SCAN|IXSCAN)$/);
+      expect(s.plan.explainVersion).to.be.oneOf(['1', '2']);
     }
   });
 
@@ -73,19 +76,61 @@ describe('timeseries study (seed 003): warm-up and cold vs warm, on a restartabl
     expect(row.after.indexes.created_on_1.cached).to.be.at.least(0.5 * row.after.indexes.created_on_1.size);
   });
 
-  it('cold vs warm: every state runs the three grains from a restart and records the seed\'s table', async function () {
+  it('cold vs warm: every state runs the three grains from a restart, each pass equal to the Node computation', async function () {
     await client.close();
-    const records = await coldWarm({ server, dbName: DB, coll: 'randomData' });
+    const logged = [];
+    const records = await timeseries.statesOnServer({ server, dbName: DB, params: { COLL: 'randomData', N, SEED: 4 }, check: true, log: (m) => logged.push(m) });
     client = new MongoClient(server.uri);
     await client.connect();
-    for (const state of STATES.map((s) => s.name)) {
+    for (const state of timeseries.STATES.map((s) => s.name)) {
       for (const grain of ['seconds', 'minutes', 'hours']) {
-        const rows = records.filter((x) => x.table === 'seed' && x.state === state && x.grain === grain);
-        expect(rows.map((x) => x.T), `${state} ${grain}`).to.deep.equal(['T1', 'T2', 'T3', 'T4', 'T5', 'Average']);
+        const rec = records.find((x) => x.type === 'result' && x.axis.state === state && x.axis.grain === grain);
+        expect(rec, `${state} ${grain}`).to.be.an('object');
+        expect(rec.variant).to.equal('raw');
+        expect(rec.times, `${state} ${grain}`).to.have.length(5);
+        expect(rec.extra.intervals.map((x) => x.T), `${state} ${grain}`).to.deep.equal(['T1', 'T2', 'T3', 'T4', 'T5']);
+        expect(rec.agrees, `${state} ${grain} against Node`).to.equal(true);
+        expect(rec.plan.explainVersion).to.be.oneOf(['1', '2']);
       }
     }
-    const warm = records.filter((x) => x.table === 'warmup');
-    expect(warm.map((x) => x.state)).to.deep.equal(['warm-data', 'warm-indexes', 'warm-both', 'warm-year']);
-    expect(warm.every((x) => x.ms > 0)).to.equal(true);
+    const warm = records.filter((x) => x.type === 'measure' && x.name === 'warmupMs');
+    expect(warm.map((x) => x.axis.state)).to.deep.equal(['warm-data', 'warm-indexes', 'warm-both', 'warm-year']);
+    expect(warm.every((x) => x.value > 0)).to.equal(true);
+    // The data warm-up leaves the collection in the cache; the index warm-up leaves it (mostly) out.
+    const cached = (state) => records.find((x) => x.name === 'dataCachedAfterWarmup' && x.axis.state === state).value;
+    expect(cached('warm-data')).to.be.greaterThan(cached('warm-indexes'));
+    expect(logged.join('\n')).to.match(/7 server restarts/);
+    // ONE state x grain table, with the source's figures beside ours.
+    const lines = timeseries.stateTableLines(records, ['seconds', 'minutes', 'hours']);
+    expect(lines[0]).to.match(/^state\s+warm-up\s+seconds in a minute\s+source\s+minutes in an hour\s+source\s+hours in a day\s+source$/);
+    expect(lines.slice(2).map((l) => l.split(/\s+/)[0])).to.deep.equal(timeseries.STATES.map((s) => s.name));
+    expect(lines[2]).to.include('1.3132 s');
+  });
+
+  it('the runner: cold and warm states as one state x grain table, storage per design, charts with the states', async function () {
+    const { runStudy } = require('../lib/run-study');
+    const { findStudy } = require('../lib/studies');
+    await client.close();
+    const shown = [];
+    const res = await runStudy(findStudy('timeseries'), {
+      server, dbName: 'tsrunner', params: { N: 20000, SEED: 2, RUNS: 1, VARIANTS: 'raw,rollup' }, echo: (x) => shown.push(x),
+    });
+    client = new MongoClient(server.uri);
+    await client.connect();
+    const text = shown.join('\n');
+    // 20,000 events hold ~0.04 per minute: no seconds table, and one line saying why and what scale shows it.
+    expect(text.match(/Seconds in a minute is left out/g)).to.have.length(1);
+    expect(text).to.not.include('grain=seconds');
+    expect(text.match(/^state\s+warm-up/gm)).to.have.length(1);
+    expect(text).to.match(/storage per design/);
+    const states = res.records.filter((r) => r.type === 'result' && r.axis.state);
+    expect(states).to.have.length(5 * 2);
+    expect(states.every((r) => r.agrees === true)).to.equal(true);
+    const env = { server: { version: server.version }, host: { cores: 2 }, startedAt: new Date().toISOString() };
+    const doc = { params: { timeseries: res.params } };
+    for (const chart of findStudy('timeseries').charts) {
+      const spec = chart(res.records, env, doc);
+      expect(spec.title.subtitle[0]).to.include(`20,000 events | MongoDB ${server.version}`);
+    }
   });
 });

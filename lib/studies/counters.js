@@ -326,21 +326,6 @@ async function replsetSweep(ctx, p) {
   }
 }
 
-function dayTableLines(records) {
-  const recs = dayResults(records);
-  const names = [...new Set(recs.map((r) => r.variant))];
-  const rows = new Map();
-  for (const r of recs) {
-    const key = `${r.axis.day}|${r.axis.hour}`;
-    if (!rows.has(key)) rows.set(key, { when: `day ${r.axis.day} ${String(r.axis.hour).padStart(2, '0')}:00` });
-    const wps = lab.median(r.times.map((_, i) => wpsOf(r, i)));
-    const ratio = r.ratio && r.ratio.to !== r.variant ? ` (${(1 / r.ratio.median).toFixed(2)}x)` : '';
-    rows.get(key)[r.variant] = `${lab.fmtInt(Math.round(wps))}${ratio}`;
-  }
-  return ['', 'writes/s per simulated hour, median of its minutes (in brackets: writes/s ratio to the baseline, median of the per-minute ratios)']
-    .concat(lab.tableLines([{ key: 'when', title: 'hour' }, ...names.map((n) => ({ key: n, title: n, right: true }))], [...rows.values()]));
-}
-
 function verdictLines(records) {
   const out = ['', 'The source\'s findings on this server:'];
   for (const c of claims) {
@@ -367,7 +352,8 @@ async function after(ctx, p, records) {
     const v = c.verdict(all);
     out.push(M('verdict', c.id, { part: 'claims' }, v.verdict, '', `${v.figure}. ${v.why}`));
   }
-  ctx.echo(dayTableLines(all).concat(afterLines(out), verdictLines(all)).join('\n'));
+  // (the day table itself is printed by the script's report, which the runner calls before this)
+  ctx.echo(afterLines(out).concat(verdictLines(all)).join('\n'));
   return out;
 }
 
@@ -514,6 +500,8 @@ module.exports = {
     await ownCollections(ctx.db, [...targets.values()]);
     for (const t of targets.values()) if (t.preallocates) await t.preallocateDay(ctx.db, gen.START, p.METRICS);
     const writers = names.length ? await day.openWriters(ctx.server.uri, ctx.dbName, p.WRITERS) : null;
+    // closed after the day; the runner's clean-ups close them too when a run stops half-way
+    if (writers && ctx.cleanups) ctx.cleanups.push(() => writers.close());
     state.set(ctx, { targets, writers, cursor: new Map() });
     return { own: true, name: 'counters-004', coll: `${prefix}*`, count: 0 };
   },

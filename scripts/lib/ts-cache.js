@@ -2,7 +2,7 @@
 // Shared by warmup*.js and sizes.js:  load(__dirname + '/lib/ts-cache.js')  (needs lib/lab.js).
 // Plain ES2017.
 //
-// Why not `touch`: the seed preloaded with {touch: coll, data: true, index: true}, an MMAPv1
+// Why not `touch`: the source preloaded with {touch: coll, data: true, index: true}, an MMAPv1
 // command that asked the OS to page the files in. MMAPv1 and touch were removed in 4.2; on a
 // WiredTiger server the command does not exist (CommandNotFound, code 59). WiredTiger keeps its own
 // cache of uncompressed pages, filled only by reads that go through it, so the warm-up today is a
@@ -42,7 +42,7 @@ var LabCache = (function () {
     return { max: c['maximum bytes configured'], used: c[IN_CACHE], pagesRead: c['pages read into cache'] };
   }
 
-  // The seed's command, where the server still has it. mongosh's runCommand throws on ok: 0 while
+  // The source's command, where the server still has it. mongosh's runCommand throws on ok: 0 while
   // the legacy shell returned the error document: handle both, and keep the result inside the try.
   function tryTouch(dbh, coll, data, index) {
     var res;
@@ -105,7 +105,7 @@ var LabCache = (function () {
       var t1 = lab.now();
       scanData(dbh, coll);
       var pd = planData(dbh, coll);
-      steps.push({ what: 'collection scan (hint $natural)', ms: lab.now() - t1, stage: pd.stage, explainVersion: pd.explainVersion });
+      steps.push({ what: 'collection scan (hint $natural)', ms: lab.now() - t1, plan: pd });
     }
     if (index) {
       dbh.getCollection(coll).getIndexes().forEach(function (ix) {
@@ -113,7 +113,7 @@ var LabCache = (function () {
         var n = scanIndex(dbh, coll, ix);
         var ms = lab.now() - t2;
         var pi = planIndex(dbh, coll, ix);
-        steps.push({ what: 'index ' + ix.name + ' scan (' + n + ' keys)', ms: ms, stage: pi.stage, explainVersion: pi.explainVersion });
+        steps.push({ what: 'index ' + ix.name + ' scan (' + n + ' keys)', ms: ms, plan: pi });
       });
     }
     return { mode: mode, method: 'scan', steps: steps, ms: lab.now() - t0, touch: touch };
@@ -124,10 +124,6 @@ var LabCache = (function () {
     if (b >= 1048576) return (b / 1048576).toFixed(1) + ' MB';
     if (b >= 1024) return (b / 1024).toFixed(0) + ' KB';
     return b + ' B';
-  }
-
-  function pct(part, whole) {
-    return whole ? (100 * part / whole).toFixed(0) + '%' : '-';
   }
 
   // Collection and indexes: size and cache residency before and after, one table.
@@ -151,7 +147,7 @@ var LabCache = (function () {
   // The three warm-up scripts in one place: header, residency before, warm-up, residency after.
   function warmupMain(mode) {
     var coll = lab.param('COLL', 'randomData', 'name');
-    var info = lab.header('Warm-up, ' + mode + ' (seed 003 touch)', db, 'collection ' + db.getName() + '.' + coll);
+    var info = lab.header('Warm-up, ' + mode + ' (source 003 touch)', db, 'collection ' + db.getName() + '.' + coll);
     var names = db.getCollectionNames();
     if (names.indexOf(coll) < 0) throw new Error('no collection ' + db.getName() + '.' + coll);
     var before = residency(db, coll);
@@ -165,19 +161,23 @@ var LabCache = (function () {
       print('touch: ' + res.touch.error + ' (removed in 4.2 with MMAPv1): warmed up by reading through the cache instead');
     }
     res.steps.forEach(function (s) {
-      print('  ' + s.what + ': ' + lab.fmtMs(s.ms) + (s.stage ? ' | plan ' + s.stage + ' | explainVersion ' + s.explainVersion : ''));
+      print('  ' + s.what + ': ' + lab.fmtMs(s.ms) + (s.plan ? ' | plan ' + s.plan.stage + ' | explainVersion ' + s.plan.explainVersion : ''));
     });
     print('Warm-up {' + mode + '} took ' + lab.fmtMs(res.ms));
     printResidency(before, after);
     print('server cache: ' + fmtBytes(cacheBefore.used) + ' -> ' + fmtBytes(cacheAfter.used) + ' of ' + fmtBytes(cacheAfter.max) +
       ' | pages read into cache +' + (cacheAfter.pagesRead - cacheBefore.pagesRead));
-    lab.emit({ study: 'timeseries', kind: 'server', version: info.version, storageEngine: info.storageEngine,
-      queryFramework: info.queryFramework, cacheBytes: info.cacheBytes, db: db.getName(), coll: coll });
-    lab.emit({ study: 'timeseries', kind: 'row', table: 'warmup', mode: mode, method: res.method, ms: res.ms, steps: res.steps,
-      before: before, after: after, serverCacheBefore: cacheBefore, serverCacheAfter: cacheAfter });
+    if (lab.param('LAB_LINES', true, 'bool')) {
+      lab.emit({ type: 'environment', study: 'timeseries', server: info, params: { COLL: coll } });
+      var stats = lab.summarize([res.ms]);
+      stats.times = [res.ms];
+      stats.extra = { mode: mode, method: res.method, steps: res.steps, before: before, after: after, serverCacheBefore: cacheBefore, serverCacheAfter: cacheAfter };
+      lab.emit(lab.resultRecord({ study: 'timeseries', variant: 'warmup-' + mode, what: 'warm-up of ' + (mode === 'both' ? 'data and indexes' : mode) + ' (' + res.method + ')',
+        axis: { coll: coll }, stats: stats }));
+    }
     return res;
   }
 
   return { residency: residency, serverCache: serverCache, tryTouch: tryTouch, warm: warm, scanData: scanData,
-    scanIndex: scanIndex, printResidency: printResidency, warmupMain: warmupMain, fmtBytes: fmtBytes, pct: pct };
+    scanIndex: scanIndex, printResidency: printResidency, warmupMain: warmupMain, fmtBytes: fmtBytes };
 })();
