@@ -17,6 +17,7 @@ const { target, ALL, COUNTERS } = require('../lib/counters/schemas');
 const { runStudy } = require('../lib/run-study');
 const { describeServer } = require('../lib/server');
 const study = require('../lib/studies/counters');
+const { judge } = require('../lib/claims');
 
 const STREAM = { seed: 5, metrics: 12, perMinute: 12, preallocP: 0.02 };
 const DAYS = 2;
@@ -189,13 +190,14 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       for (const r of reads) expect(r.agrees, r.variant).to.equal(true);
     });
 
-    it('a verdict for each of the source\'s four findings, from the records', function () {
-      const v = res.records.filter((r) => r.type === 'measure' && r.name === 'verdict');
-      expect(v.map((r) => r.variant)).to.deep.equal(study.claims.map((c) => c.id));
-      for (const r of v) expect(r.value).to.be.oneOf(['holds', 'changed', 'obsolete', 'not-measurable']);
+    it('a verdict for each of the source\'s four findings, judged from the records by the claims ledger', function () {
+      const v = judge(study, res.records);
+      expect(v.map((r) => r.id)).to.deep.equal(study.claims.map((c) => c.id));
+      for (const r of v) expect(r.verdict).to.be.oneOf(['holds', 'changed', 'obsolete', 'not-measurable']);
       // without SCAN the field-scan findings cannot be judged
-      expect(v[2].value).to.equal('not-measurable');
-      expect(v[0].value).to.not.equal('not-measurable');
+      expect(v[2].verdict).to.equal('not-measurable');
+      expect(v[0].verdict).to.not.equal('not-measurable');
+      expect(v[0].figure).to.match(/initial [\d,]+ -> [\d,]+ writes\/s/);
     });
 
     it('charts: the day scatter and the per-hour ratios render from the records', async function () {

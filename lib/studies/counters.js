@@ -152,7 +152,7 @@ const claims = [
     setting: 'MongoDB 2.x, MMAPv1, EC2, pymongo, one writer process',
     verdict(records) {
       const d = drift(records, 'initial', 'preallocated');
-      if (!d) return { verdict: 'not-measurable', figure: '-', why: 'needs the initial and preallocated schemas at 00-02h and 22-24h' };
+      if (!d) return { verdict: 'not-measurable', figure: null, why: 'needs the initial and preallocated schemas at 00-02h and 22-24h' };
       const s = wpsOver(records, 'initial', START_H);
       const e = wpsOver(records, 'initial', END_H);
       const figure = `initial ${fInt(s)} -> ${fInt(e)} writes/s; from ${f2(d.start)}x to ${f2(d.end)}x the preallocated schema (${f2(d.change)}x)`;
@@ -169,7 +169,7 @@ const claims = [
     verdict(records) {
       const end = ratioOver(records, 'preallocated', 'initial', END_H);
       const d = drift(records, 'initial', 'preallocated');
-      if (end === null || !d) return { verdict: 'not-measurable', figure: '-', why: 'needs the initial and preallocated schemas' };
+      if (end === null || !d) return { verdict: 'not-measurable', figure: null, why: 'needs the initial and preallocated schemas' };
       const figure = `preallocated / initial at 22-24h: ${f2(end)}x`;
       if (end >= 2) return { verdict: 'holds', figure, why: 'preallocation keeps most of the rate the growing schema loses' };
       if (d.change >= 0.8) return { verdict: 'obsolete', figure, why: 'there is no collapse left to fix; preallocation still gives fixed-size documents and no midnight burst of inserts, and is safe to repeat and to race with recordHit (tested)' };
@@ -187,7 +187,7 @@ const claims = [
       const single = scanRatio(records, 'flat', 'single');
       const many = scanRatio(records, 'flat', 'updateMany');
       const d = drift(records, 'hierarchical', 'preallocated');
-      if (flat === null || hier === null) return { verdict: 'not-measurable', figure: '-', why: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
+      if (flat === null || hier === null) return { verdict: 'not-measurable', figure: null, why: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
       const figure = `minute 1439 / minute 0 per update: flat ${f2(flat)}x in bulk, ${f2(many)}x with updateMany, ${f2(single)}x with one round trip each; ` +
         `hierarchical 23:59 / 00:00 ${f2(hier)}x in bulk` + (d ? `; over the day hierarchical / preallocated goes from ${f2(d.start)}x to ${f2(d.end)}x (${f2(d.change)}x)` : '');
       if (flat < 1.3) return { verdict: 'obsolete', figure, why: 'no measurable cost of the field\'s position' };
@@ -206,7 +206,7 @@ const claims = [
       const flat = scanRatio(records, 'flat', 'bulk');
       const d = drift(records, 'array', 'preallocated');
       const end = ratioOver(records, 'array', 'preallocated', END_H);
-      if (arr === null) return { verdict: 'not-measurable', figure: '-', why: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
+      if (arr === null) return { verdict: 'not-measurable', figure: null, why: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
       const figure = `array minute 1439 / minute 0 in bulk ${f2(arr)}x (flat ${f2(flat)}x)` + (d ? `; array / preallocated writes/s ${f2(end)}x at 22-24h (${f2(d.change)}x its 00-02h ratio)` : '');
       if (arr >= 1.3 && (!d || (d.change > 0.8 && d.change < 1.25))) return { verdict: 'holds', figure, why: 'an array element is found by walking the array like a field, no index arithmetic: the array pays the same scan and gains nothing over the day' };
       return { verdict: 'changed', figure, why: 'the array behaves differently from the sub-document here' };
@@ -326,15 +326,6 @@ async function replsetSweep(ctx, p) {
   }
 }
 
-function verdictLines(records) {
-  const out = ['', 'The source\'s findings on this server:'];
-  for (const c of claims) {
-    const v = c.verdict(records);
-    out.push(`  ${c.id}: ${v.verdict.toUpperCase()}: ${v.figure}`, `    source: ${c.seedFigure} (${c.setting}); ${v.why}`);
-  }
-  return out;
-}
-
 async function after(ctx, p, records) {
   const st = state.get(ctx);
   const out = [];
@@ -347,13 +338,9 @@ async function after(ctx, p, records) {
     out.push(...(await writersSweep(ctx, p, { uri: ctx.server.uri, dbName: ctx.dbName, db: ctx.db, configs, label: 'writers' })));
   }
   if (p.REPLSET) out.push(...(await replsetSweep(ctx, p)));
-  const all = records.concat(out);
-  for (const c of claims) {
-    const v = c.verdict(all);
-    out.push(M('verdict', c.id, { part: 'claims' }, v.verdict, '', `${v.figure}. ${v.why}`));
-  }
-  // (the day table itself is printed by the script's report, which the runner calls before this)
-  ctx.echo(afterLines(out).concat(verdictLines(all)).join('\n'));
+  // (the day table is printed by the script's report, which the runner calls before this; the
+  // verdicts by the runner's claims ledger, lib/claims.js, at the end of the run)
+  ctx.echo(afterLines(out).join('\n'));
   return out;
 }
 
