@@ -7,6 +7,7 @@ const studies = [
   require('./studies/where'),
   require('./studies/bigagg'),
   require('./studies/timeseries'),
+  require('./studies/counters'),
 ];
 
 function findStudy(name) {
