@@ -4,6 +4,7 @@
 
 const studies = [
   require('./studies/where'),
+  require('./studies/inserts'),
 ];
 
 function findStudy(name) {
