@@ -5,6 +5,7 @@
 const studies = [
   require('./studies/where'),
   require('./studies/inserts'),
+  require('./studies/coherency'),
 ];
 
 function findStudy(name) {
