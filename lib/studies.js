@@ -6,6 +6,7 @@ const studies = [
   require('./studies/where'),
   require('./studies/inserts'),
   require('./studies/coherency'),
+  require('./studies/tasks'),
 ];
 
 function findStudy(name) {
