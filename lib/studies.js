@@ -7,6 +7,7 @@ const studies = [
   require('./studies/inserts'),
   require('./studies/coherency'),
   require('./studies/tasks'),
+  require('./studies/joins'),
 ];
 
 function findStudy(name) {
