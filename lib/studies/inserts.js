@@ -57,6 +57,9 @@ module.exports = {
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~4 min',
 
+  /** The end-of-run summary speaks of one writer at batch 1000 (mongosh, Node, PostgreSQL, the ceiling). */
+  headline: (points) => points.find((x) => x.part === 'batch' && x.W === 1 && x.batch === 1000) || points[points.length - 1],
+
   /** Every variant must leave exactly the point's documents in its collection or table. */
   oracle: (p, point) => docsAt(p, point.size),
 
@@ -193,6 +196,7 @@ module.exports = {
           ],
         },
         resolve: { scale: { y: 'shared' } },
+        config: { legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } },
       };
     },
   ],
