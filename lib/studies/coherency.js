@@ -182,6 +182,35 @@ module.exports = {
       filter: (r) => r.variant === 'check-then-insert' },
   ],
 
+  charts: [
+    (records, env) => {
+      // The default point is where the fixed patterns ran (module state is gone when a report is
+      // made again from a result file).
+      const fixedRec = records.find((r) => r.type === 'result' && !r.skipped && r.variant === 'unique-insert');
+      const at = fixedRec ? fixedRec.axis : defaultPoint;
+      const recs = records.filter((r) => r.type === 'result' && !r.skipped && dupsOf(r) && r.axis.chars === at.chars && r.axis.n === at.n);
+      if (!recs.length) return null;
+      const values = recs.map((r) => ({ variant: r.variant, dups: median(dupsOf(r)), store: r.variant.startsWith('pg-') ? 'PostgreSQL' : 'MongoDB'}));
+      const order = values.map((v) => v.variant);
+      return {
+        name: 'duplicates',
+        title: { text: 'The price of coherency: duplicates per race, by pattern',
+          subtitle: [`${recs[0].extra.W} workers (${recs[0].extra.mode || 'sessions'}) at a barrier, each inserting the same ${lab.fmtInt(recs[0].axis.n)} keys of ${lab.fmtInt(recs[0].axis.chars)} chars; median of the races`,
+            `MongoDB ${env.server.version} (transactions on a 1-member replica set) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`] },
+        width: 520, height: 300,
+        data: { values },
+        layer: [
+          { mark: { type: 'bar' }, encoding: {
+            x: { field: 'variant', type: 'nominal', sort: order, title: null, axis: { labelAngle: -30 } },
+            y: { field: 'dups', type: 'quantitative', title: 'duplicate documents (median)' },
+            color: { field: 'store', type: 'nominal', scale: { range: ['#332288', '#DDCC77'] }, title: 'store' } } },
+          { mark: { type: 'text', dy: -6 }, encoding: {
+            x: { field: 'variant', type: 'nominal', sort: order }, y: { field: 'dups', type: 'quantitative' }, text: { field: 'dups', type: 'quantitative' } } },
+        ],
+      };
+    },
+  ],
+
   async after(ctx, p, records) {
     await stopPeers(ctx);
     return verdicts(ctx, module.exports, records);
