@@ -59,7 +59,7 @@ async function insertWork(coll, job, input) {
 
 async function raceWork(client, coll, job, input, w) {
   const out = { inserted: 0, dupErrors: 0, attempts: 0 };
-  const guards = coll.s.db.collection(job.guards || `${coll.collectionName}_guards`);
+  const guards = client.db(job.db).collection(job.guards || `${job.coll}_guards`);
   const txn = job.pattern.startsWith('txn-');
   const session = txn ? client.startSession() : null;
   try {

@@ -37,7 +37,6 @@ async function getReplSet({ members = 1, log = () => {}, uri = process.env.REPLS
   const rs = await MongoMemoryReplSet.create({
     binary,
     replSet: { count: members, storageEngine: 'wiredTiger' },
-    instanceOpts: [],
   });
   await rs.waitUntilRunning();
   const rsUri = rs.getUri();
