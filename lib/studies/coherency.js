@@ -94,7 +94,9 @@ function pgVariant(pattern, what) {
 }
 
 function dupsOf(r) {
-  return r && r.extra && r.extra.duplicatesPerRun ? r.extra.duplicatesPerRun : null;
+  if (!r || !r.extra) return null;
+  if (r.extra.duplicatesPerRun) return r.extra.duplicatesPerRun;
+  return typeof r.extra.duplicates === 'number' ? [r.extra.duplicates] : null; // one mongosh worker: last run only
 }
 
 function fmtDups(r) {
