@@ -177,11 +177,11 @@ module.exports = {
 
   tables: [
     { title: 'duplicates per race, every pattern (median, min..max over the runs)', rows: 'variant', cols: 'n', value: fmtDups,
-      filter: (r) => r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n },
+      filter: (r) => !r.skipped && r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n },
     { title: 'operations per second (W x N entries / race time, last race)', rows: 'variant', cols: 'n', value: (r) => (r.extra ? lab.fmtInt(r.extra.opsPerSec) : ''),
-      filter: (r) => r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n },
+      filter: (r) => !r.skipped && r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n },
     { title: 'the source\'s grid: check-then-insert duplicates, entry size (rows) x keys (columns)', rows: 'chars', cols: 'n', value: fmtDups,
-      filter: (r) => r.variant === 'check-then-insert' },
+      filter: (r) => !r.skipped && r.variant === 'check-then-insert' },
   ],
 
   charts: [

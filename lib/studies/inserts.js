@@ -147,17 +147,17 @@ module.exports = {
 
   tables: [
     { title: 'docs/s by batch size, one writer (size = SIZE)', rows: 'variant', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => r.axis.part === 'batch' && r.axis.W === 1 },
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.axis.W === 1 },
     { title: 'docs/s by batch size and writers: separate processes', rows: 'W', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => r.axis.part === 'batch' && r.variant === 'processes' },
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'processes' },
     { title: 'docs/s by batch size and writers: async loops on one client', rows: 'W', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => r.axis.part === 'batch' && r.variant === 'async' },
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'async' },
     { title: 'docs/s by batch size and writers: one connection per writer', rows: 'W', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => r.axis.part === 'batch' && r.variant === 'connections' },
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'connections' },
     { title: 'docs/s by document size (bytes), batch 1000, one writer', rows: 'variant', cols: 'size', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => r.axis.part === 'size' },
+      filter: (r) => !r.skipped && r.axis.part === 'size' },
     { title: 'docs/s by write concern (replica set of 1), one writer', rows: 'w', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => r.axis.part === 'wc' },
+      filter: (r) => !r.skipped && r.axis.part === 'wc' },
   ],
 
   charts: [

@@ -143,11 +143,11 @@ module.exports = {
 
   tables: [
     { title: 'time per pick (median run / PICKS)', rows: 'variant', cols: 'part', value: (r) => (r.answer && r.answer.picks ? lab.fmtMs(r.median / r.answer.picks) : ''),
-      filter: (r) => r.axis.part === 'pick' },
+      filter: (r) => !r.skipped && r.axis.part === 'pick' },
     { title: 'claims/s by workers W', rows: 'variant', cols: 'W', value: (r) => (r.extra ? lab.fmtInt(r.extra.claimsPerSec) : ''),
-      filter: (r) => r.axis.part === 'claim' },
+      filter: (r) => !r.skipped && r.axis.part === 'claim' },
     { title: 'write conflicts per run by workers W', rows: 'variant', cols: 'W', value: (r) => (r.extra ? lab.fmtInt(r.extra.writeConflicts) : ''),
-      filter: (r) => r.axis.part === 'claim' },
+      filter: (r) => !r.skipped && r.axis.part === 'claim' },
   ],
 
   async after(ctx, p, records) {
