@@ -157,6 +157,36 @@ module.exports = {
 
   // No pivot: one axis point, whose table already shows each variant's plan and engine.
 
+  charts: [
+    (records, env, doc) => {
+      const recs = records.filter((r) => r.type === 'result' && !r.skipped);
+      if (!recs.length) return null;
+      const params = (doc && doc.params && doc.params.joins) || {};
+      const kind = (v) => (v === 'pg-join' ? 'PostgreSQL' : v === 'client' || v === 'node-map' ? 'MongoDB, join in the client' : 'MongoDB, $lookup in the server');
+      const engine = (r) => (r.plan ? ` · ${r.plan.stage}${r.plan.explainVersion === '2' ? ' (SBE)' : ''}` : '');
+      const values = recs.map((r) => ({ variant: r.variant, ms: r.median, kind: kind(r.variant), label: `${lab.fmtMs(r.median)}${engine(r)}` }));
+      const order = [...values].sort((a, b) => a.ms - b.ms).map((v) => v.variant);
+      const lo = Math.min(...values.map((v) => v.ms)) / 2;
+      const hi = Math.max(...values.map((v) => v.ms)) * 8;
+      return {
+        name: 'times',
+        title: { text: 'Joins: every order joined to its customer, all rows to the client',
+          subtitle: [`${lab.fmtInt(params.ORDERS || 0)} orders x ${lab.fmtInt(params.CUSTOMERS || 0)} customers; median of the rounds; log scale`,
+            `MongoDB ${env.server.version} standalone, PostgreSQL peer | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`] },
+        width: 560, height: 28 * values.length,
+        data: { values },
+        layer: [
+          { mark: { type: 'bar' }, encoding: {
+            y: { field: 'variant', type: 'nominal', sort: order, title: null },
+            x: { field: 'ms', type: 'quantitative', stack: null, scale: { type: 'log', domain: [lo, hi] }, title: 'median time, ms (log)' },
+            color: { field: 'kind', type: 'nominal', scale: { range: ['#332288', '#88CCEE', '#DDCC77'] }, title: null, legend: { labelLimit: 400, orient: 'bottom' } } } },
+          { mark: { type: 'text', align: 'left', dx: 4 }, encoding: {
+            y: { field: 'variant', type: 'nominal', sort: order }, x: { field: 'ms', type: 'quantitative' }, text: { field: 'label' } } },
+        ],
+      };
+    },
+  ],
+
   async after(ctx, p, records) {
     await stopPeers(ctx);
     return verdicts(ctx, module.exports, records);
