@@ -11,6 +11,7 @@ const report = require('../lib/report');
 const { humanLines } = require('../lib/lab-lines');
 const { ResultFile, environment, checkWritable, readResults, OutputPathError, ResultFormatError } = require('../lib/results');
 const { compareResults, compareLines } = require('../lib/compare');
+const claims = require('../lib/claims');
 const lab = require('../scripts/lib/lab');
 const { NoMongodError } = require('../lib/mongod-binary');
 
@@ -20,6 +21,7 @@ Usage:
   mongo-perf-lab list
   mongo-perf-lab run <study...|all> [options]
   mongo-perf-lab compare OLD.json NEW.json [--threshold 10%]
+  mongo-perf-lab findings [--profile quick|seed] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--out DIR] [--readme]
   mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--rejects FILE]
   mongo-perf-lab --help
 
@@ -41,6 +43,14 @@ Options for run:
 compare reads two result files (run --json / --out) and shows, per study, variant and axis point,
 the change of the median time with its 95% interval; it exits 1 when a slowdown beyond --threshold
 (default 10%) is statistically clear, so a CI job can keep a baseline of its server.
+
+findings runs every study (or reads result files: --from) and judges each source article's claims:
+holds, changed (with today's figure), obsolete, or not measurable (and why). It writes findings.md
+and a self-contained findings.html under --out (default results/findings-<date-time>).
+  --servers URIS   one column per server (comma-separated connection strings)
+  --engines LIST   default, sbe, classic: one column per query engine, switched with setParameter on
+                   an embedded mongod only (a server the lab did not start is never reconfigured)
+  --readme         also rewrite the "findings at a glance" table in README.md from this run
 
 Options for import (CSV files with a header row; types inferred; blank cells left out):
   --uri URI        the server to import into (default: $MONGODB_URI; required)
@@ -83,6 +93,10 @@ function parse(argv) {
       profile: { type: 'string' },
       set: { type: 'string', multiple: true },
       threshold: { type: 'string' },
+      servers: { type: 'string' },
+      engines: { type: 'string' },
+      from: { type: 'string' },
+      readme: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
       keep: { type: 'boolean' },
       'no-progress': { type: 'boolean' },
@@ -103,9 +117,11 @@ function parse(argv) {
     if (!m) throw new UsageError(`--set ${JSON.stringify(kv)}: expected NAME=VALUE with an UPPER_CASE parameter name`);
     sets[m[1]] = parseValue(m[2]);
   }
-  if (values.profile !== undefined && !['quick', 'seed'].includes(values.profile)) {
+  if (values.profile !== undefined && !['quick', 'seed', 'tiny'].includes(values.profile)) {
     throw new UsageError(`--profile: expected quick or seed, got ${JSON.stringify(values.profile)}`);
   }
+  const engines = values.engines === undefined ? [] : values.engines.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const e of engines) if (!['default', 'sbe', 'classic'].includes(e)) throw new UsageError(`--engines: ${JSON.stringify(e)} is not one of default, sbe, classic`);
   let threshold = 0.1;
   if (values.threshold !== undefined) {
     const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$/.exec(values.threshold);
@@ -115,8 +131,13 @@ function parse(argv) {
   return {
     sets,
     threshold,
+    engines,
+    servers: values.servers === undefined ? [] : values.servers.split(',').map((x) => x.trim()).filter(Boolean),
+    from: values.from === undefined ? [] : values.from.split(',').map((x) => x.trim()).filter(Boolean),
+    readme: values.readme,
+    profileName: values.profile || 'quick',
     out: values.out,
-    profile: values.profile === 'seed' ? 'seedScale' : 'quick',
+    profile: values.profile === 'seed' ? 'seedScale' : values.profile === 'tiny' ? 'tiny' : 'quick',
     quiet: values.quiet,
     help: values.help,
     command: positionals[0],
@@ -221,6 +242,7 @@ async function run(o) {
       rf.doc.params[entry.name] = r.params;
       rf.write();
     }
+    rf.doc.claims = chosen.flatMap((entry) => claims.judge(entry, rf.doc.results, rf.doc.environment));
     rf.finish();
   } catch (e) {
     if (e && /^parameter /.test(e.message || '')) throw new UsageError(e.message);
@@ -238,8 +260,37 @@ async function run(o) {
   else if (o.json) { fs.writeFileSync(o.json, JSON.stringify(rf.doc, null, 2) + '\n'); written.push(path.resolve(o.json)); }
   const out = o.json === '-' ? process.stderr : process.stdout;
   out.write(`\n=== Summary (${report.serverLine(rf.doc.environment)}) ===\n`);
-  for (const entry of chosen) out.write(`${entry.name}:\n${report.headline(rf.doc, entry)}\n`);
+  for (const entry of chosen) {
+    out.write(`\n${entry.name}: ${entry.title}\n${report.headline(rf.doc, entry)}\n`);
+    const judged = rf.doc.claims.filter((c) => c.study === entry.name);
+    if (judged.length) out.write(`  the source article's claims, judged on this run (${o.profile === 'seedScale' ? 'seed' : 'quick'} profile):\n${claims.ledgerLines(judged).map((l) => `  ${l}`).join('\n')}\n`);
+  }
   out.write(`\ntotal time ${lab.fmtMs(Date.now() - t0)}; files written:\n${written.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n')}\n`);
+}
+
+async function findingsCommand(o) {
+  const { findings, updateReadme } = require('../lib/findings');
+  const t0 = Date.now();
+  const names = o.args.length ? o.args : studies.map((s) => s.name);
+  const entries = names.map((n) => {
+    try { return findStudy(n); } catch (e) { throw new UsageError(e.message); }
+  });
+  for (const f of o.from) if (!fs.existsSync(f)) throw new UsageError(`--from ${f}: no such file or folder`);
+  const outDir = path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', `findings-${stamp()}`));
+  checkWritable(path.join(outDir, 'findings.md'), '--out');
+  const log = (t) => { if (!o.quiet) process.stderr.write(t + '\n'); };
+  const uris = o.servers.length ? o.servers : [o.uri];
+  let res;
+  try {
+    res = await findings({ entries, profile: o.profileName, uris, engines: o.engines, from: o.from, outDir, dbName: o.db,
+      cacheSizeGB: o.cacheSizeGB, log, echo: (text) => { if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n'); } });
+  } catch (e) {
+    if (e && /^parameter /.test(e.message || '')) throw new UsageError(e.message);
+    throw e;
+  }
+  if (o.readme) updateReadme(path.join(__dirname, '..', 'README.md'), res.glance);
+  process.stdout.write(`\n${res.glance}\n\ntotal time ${lab.fmtMs(Date.now() - t0)}; written:\n${res.files.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n')}\n` +
+    (o.readme ? '  README.md (findings at a glance)\n' : ''));
 }
 
 async function compare(o) {
@@ -305,7 +356,8 @@ async function main(argv) {
     if (o.command === 'run') { await run(o); return 0; }
     if (o.command === 'import') return await importFiles(o);
     if (o.command === 'compare') return await compare(o);
-    throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, compare, import; see --help)`);
+    if (o.command === 'findings') { await findingsCommand(o); return 0; }
+    throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, compare, findings, import; see --help)`);
   } catch (e) {
     const usage = e instanceof UsageError || e instanceof OutputPathError || e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL';
     process.stderr.write(`mongo-perf-lab: ${e instanceof NoMongodError || usage ? e.message : (e.stack || e.message)}\n`);

@@ -13,7 +13,7 @@ function keyOf(r) {
 function changeInterval(oldTimes, newTimes, { resamples = 2000, seed = 7 } = {}) {
   if (oldTimes.length < 2 || newTimes.length < 2) return null;
   // One seeded stream for both sides, so the same files always give the same interval.
-  const next = mulberry(seed);
+  const next = lab.rng(seed);
   const ratios = [];
   for (let r = 0; r < resamples; r++) {
     const a = oldTimes.map(() => oldTimes[Math.floor(next() * oldTimes.length)]);
@@ -22,16 +22,6 @@ function changeInterval(oldTimes, newTimes, { resamples = 2000, seed = 7 } = {})
   }
   ratios.sort((x, y) => x - y);
   return [lab.percentile(ratios, 0.025), lab.percentile(ratios, 0.975)];
-}
-
-function mulberry(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6D2B79F5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

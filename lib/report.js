@@ -124,7 +124,9 @@ function defaultChart(doc, entry) {
   const numeric = keys.find((k) => recs.every((r) => typeof r.axis[k] === 'number') && new Set(recs.map((r) => r.axis[k])).size > 1);
   const variants = [...new Set(recs.map((r) => r.variant))];
   const logY = spanOf(recs.map((r) => r.median)) > 30;
-  const title = { text: `${entry.title}`, subtitle: `${scaleOf(doc, entry)} | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores` };
+  const mixed = new Set(recs.map((r) => r.where)).size > 1;
+  const title = { text: `${entry.title}`, subtitle: [`${scaleOf(doc, entry)} | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`]
+    .concat(numeric && mixed ? ['solid lines: in the server; dashed: in the client (Node)'] : []) };
   const color = { field: 'variant', type: 'nominal', sort: variants, scale: { range: PALETTE }, title: 'variant' };
   if (numeric) {
     return {
@@ -136,8 +138,7 @@ function defaultChart(doc, entry) {
           scale: { type: spanOf(recs.map((r) => r.axis[numeric])) > 30 ? 'log' : 'linear' } },
         y: { field: 'ms', type: 'quantitative', title: `median time, ms${logY ? ' (log)' : ''}`, scale: { type: logY ? 'log' : 'linear' } },
         color,
-        shape: { field: 'variant', type: 'nominal', sort: variants, legend: null },
-        strokeDash: { field: 'where', type: 'nominal', title: 'runs', scale: { domain: ['in the server', 'client (Node)'], range: [[1, 0], [6, 3]] } },
+        strokeDash: { field: 'where', type: 'nominal', legend: null, scale: { domain: ['in the server', 'client (Node)'], range: [[1, 0], [6, 3]] } },
       },
     };
   }

@@ -27,7 +27,8 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
   const client = new MongoClient(server.uri, server.clientOptions || {});
   await client.connect();
   const records = [];
-  const ctx = { server, client, db: client.db(dbName), dbName, echo, log, progress, entry, session: null };
+  // cleanups: what a study started for itself (another database server, workers), undone at the end.
+  const ctx = { server, client, db: client.db(dbName), dbName, echo, log, progress, entry, session: null, cleanups: [] };
   const nodeVariants = entry.variants || [];
   let desc;
   let cfg;
@@ -39,7 +40,13 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     ctx.session = await ShellSession.open(server.uri, dbName);
     await ctx.session.loadStudy(entry.script, { echo });
     desc = await ctx.session.call('lab.node.describe', entry.name);
-    cfg = await ctx.session.call('lab.node.configure', entry.name, { ...(entry[profile] || entry.quick || {}), ...params }, nodeVariants.map((v) => v.name));
+    const values = { ...(entry[profile] || entry.quick || {}), ...params };
+    // A --set SIZES=100 arrives as a number: text parameters take it as the text it was.
+    for (const [k, v] of Object.entries(values)) {
+      const kind = desc.params[k] && desc.params[k].kind;
+      if (typeof v === 'number' && (kind === 'name' || kind === 'names')) values[k] = String(v);
+    }
+    cfg = await ctx.session.call('lab.node.configure', entry.name, values, nodeVariants.map((v) => v.name));
     ctx.p = cfg.params;
   };
 
@@ -85,9 +92,9 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
         });
       }
       for (const v of own) {
-        if (!versionOk(v) || (v.able && !v.able(p, point))) {
+        if (!versionOk(v) || (v.able && !v.able(p, point, ctx))) {
           skipped.push(lab.resultRecord({ study: entry.name, variant: v.name, what: v.what, where: 'node', axis: point,
-            skipped: versionOk(v) ? 'cannot answer at this point' : `needs MongoDB >= ${v.minVersion}` }));
+            skipped: !versionOk(v) ? `needs MongoDB >= ${v.minVersion}` : v.skippedWhy ? v.skippedWhy(ctx) : 'cannot answer at this point' }));
           continue;
         }
         meta[v.name] = { what: v.what, where: 'node' };
@@ -112,6 +119,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
       if (results) results.add(recs);
       echo([''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lab.pointLines(recs.filter((r) => r.type === 'result'))).join('\n'));
     }
+    await ctx.session.call('lab.node.report', entry.name, records.filter((r) => r.type === 'result'));
     if (entry.after) {
       const more = await entry.after(ctx, p, records);
       if (more && more.length) {
@@ -121,6 +129,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     }
     return { records, params: p, fixture: ctx.fixture, points };
   } finally {
+    for (const undo of ctx.cleanups.reverse()) await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
     if (ctx.session) await ctx.session.close().catch(() => {});
     await client.close();
   }

@@ -4,6 +4,7 @@
 
 const studies = [
   require('./studies/where'),
+  require('./studies/mapreduce'),
   require('./studies/inserts'),
   require('./studies/coherency'),
   require('./studies/tasks'),

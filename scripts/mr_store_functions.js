@@ -6,13 +6,13 @@
 //   mongosh random path/to/scripts/mr_store_functions.js
 //   mongosh "mongodb://host:port/random" --eval 'var COLL = "trips", FIELD = "engine_rpm"' path/to/scripts/mr_store_functions.js
 // Parameters (set with --eval before the file; all optional):
-//   DB     database      (default: the one in the connection string; 'random', as the seed, if none)
+//   DB     database      (default: the one in the connection string; 'random', as the source, if none)
 //   COLL   collection    (default 'sensors')
 //   FIELD  numeric field (default 'engine_rpm')
 //   N      documents to generate when the collection does not exist (default 10000)
 //   SEED   generator seed for those documents (default 1)
 //
-// Why system.js: the seed found map/reduce twice as fast with stored functions on MongoDB 2.4 and
+// Why system.js: the source found map/reduce twice as fast with stored functions on MongoDB 2.4 and
 // guessed that the server compiles them once. mongosh has no db.loadServerScripts() (it loaded
 // system.js into the legacy shell's own scope, which is not where map/reduce runs anyway); what
 // works in every version is calling the stored functions from the functions the command carries,
@@ -33,7 +33,7 @@ var P = {
 };
 var d = db.getSiblingDB(P.DB);
 
-var info = lab.header('map/reduce with stored functions (seed 000, "Map Reduce 2")', d,
+var info = lab.header('map/reduce with stored functions (source 000, "Map Reduce 2")', d,
   'collection ' + P.DB + '.' + P.COLL + ' | field ' + P.FIELD);
 // Data already there (imported CSV files, or your own) is used as it is; an empty collection gets
 // N generated rows, the same ones the CSV generator writes (fixtures/sensors.js).
@@ -85,9 +85,8 @@ var agree = [inline.stats, group].every(function (s) {
 });
 print(agree ? 'all three agree' : 'RESULTS DISAGREE');
 
-lab.emit({ study: 'mapreduce', kind: 'server', script: 'mr_store_functions', version: info.version,
-  storageEngine: info.storageEngine, queryFramework: info.queryFramework, db: P.DB, coll: P.COLL,
+lab.emit({ type: 'environment', study: 'mapreduce', script: 'mr_store_functions', server: info, db: P.DB, coll: P.COLL,
   field: P.FIELD, docs: fixture.count, written: written });
-lab.emit({ study: 'mapreduce', kind: 'check', variant: 'mr-stored', batch: fixture.count, stats: stored.stats,
-  inline: inline.stats, group: { sum: group.sum, min: group.min, max: group.max, count: group.count }, agree: agree,
-  ms: stored.ms, inlineMs: inline.ms });
+lab.emit(lab.measureRecord({ study: 'mapreduce', name: 'stored-functions-agree', variant: 'mr-stored', axis: { batch: fixture.count },
+  value: agree, what: 'map/reduce calling system.js functions equals inline map/reduce and $group',
+  extra: { stats: stored.stats, inline: inline.stats, group: { sum: group.sum, min: group.min, max: group.max, count: group.count }, ms: stored.ms, inlineMs: inline.ms } }));

@@ -1,18 +1,18 @@
-// Seed 000 ("Learning mongo", 2015), the in-database half of its table: statistics (sum, min,
+// Source 000 ("Learning mongo", 2015), the in-database half of its table: statistics (sum, min,
 // max, count, mean) of one sensor field over batches of 10^0 .. 10^K documents, computed by
 //   mr                map/reduce with the functions in the command
 //   mr-jsmode         the same with jsMode: true
-//   mr-stored         map/reduce calling functions saved in system.js (the seed's "Map Reduce 2")
+//   mr-stored         map/reduce calling functions saved in system.js (the source's "Map Reduce 2")
 //   mr-stored-jsmode  the same with jsMode: true
 //   group             aggregation $group ($sum, $min, $max)
 //   accumulator       aggregation $group with a JavaScript $accumulator
 //   function          aggregation with a per-document JavaScript $function, then $group
-// and prints the seed's table: one row per batch size, one column per variant, documents per
-// millisecond as mean and σ over RUNS runs (after a warm-up round, variants interleaved).
+// and prints the source's table: one row per batch size, one column per variant, documents per
+// millisecond as mean and σ over RUNS runs (after a warm-up round, variants interleaved, ratios against $group).
 // The client-side variants (whole documents into a list, one field into accumulators, chunked,
 // parallel) need a driver program: `mongo-perf-lab run mapreduce` runs them with these ones.
 //
-// A batch is the first n documents in natural order (`limit n`, as the seed measured it). The
+// A batch is the first n documents in natural order (`limit n`, as the source measured it). The
 // lab's importer inserts rows in file order, one batch at a time, so natural order is also _id
 // order, which the chunked and parallel client variants walk: every variant reads the very same
 // documents, and the tests check it against a plain Node computation over the generated rows.
@@ -23,67 +23,38 @@
 //   mongosh random path/to/scripts/mr_variants.js
 //   mongosh "mongodb://host:port/random" --eval 'var K = 4, RUNS = 3' path/to/scripts/mr_variants.js
 // Parameters (set with --eval before the file; all optional):
-//   DB         database        (default: the one in the connection string; 'random', as the seed, if none)
+//   DB         database        (default: the one in the connection string)
 //   COLL       collection      (default 'sensors')
 //   FIELD      numeric field   (default 'engine_rpm')
 //   K          batches 10^0 .. 10^K, capped at the collection's size (default 5)
 //   SIZES      explicit batch sizes instead, e.g. '1000,50000'
-//   RUNS       timed runs per variant and size after one warm-up round (default 10, as the seed)
+//   RUNS       timed rounds per batch size after one warm-up round (default 10, as the source)
 //   BUDGET_MS  a variant whose warm-up takes longer is timed by that one run (default 60000)
-//   ONLY       comma-separated variants, e.g. 'mr,group' (default: all)
-//   N, SEED    documents to generate when the collection does not exist (default 10^K), seed 1
+//   VARIANTS   comma-separated variants, e.g. 'mr,group' (default: all)
+//   N, SEED    documents to generate when the lab creates the collection (default 10^K), seed 1
+//   STORE_FUNCTIONS  let mr-stored* save the three labStats* functions in <DB>.system.js when the
+//              collection is not the lab's (default false: those variants are then skipped)
+//   LAB_LINES  false hides the machine-readable @@LAB lines
 
 load(__dirname + '/lib/gen.js');
 load(__dirname + '/lib/sensor-gen.js');
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/mr_functions.js');
 
-var P = {
-  DB: lab.param('DB', db.getName() === 'test' ? 'random' : db.getName(), 'name'),
-  COLL: lab.param('COLL', 'sensors', 'name'),
-  FIELD: lab.param('FIELD', 'engine_rpm', 'name'),
-  K: lab.param('K', 5, 'count'),
-  SIZES: lab.param('SIZES', '', 'names'),
-  RUNS: lab.param('RUNS', 10, 'count'),
-  BUDGET_MS: lab.param('BUDGET_MS', 60000, 'number'),
-  ONLY: lab.param('ONLY', '', 'names'),
-  SEED: lab.param('SEED', 1, 'count'),
-};
-P.N = lab.param('N', Math.pow(10, P.K), 'count');
-var d = db.getSiblingDB(P.DB);
-var coll = d.getCollection(P.COLL);
-var F = '$' + P.FIELD; // an aggregation field path: data for the server, not JavaScript source
+function mrDb(p) { return p.DB ? db.getSiblingDB(p.DB) : db; }
 
-var info = lab.header('map/reduce, $group, $accumulator, $function: stats of one field (seed 000)', d,
-  'collection ' + P.DB + '.' + P.COLL + ' | field ' + P.FIELD);
-// Data already there (imported CSV files, or your own) is used as it is; an empty collection gets
-// N generated rows, the same ones the CSV generator writes (fixtures/sensors.js).
-var fixture = d.getCollection(P.COLL).estimatedDocumentCount() > 0
-  ? { count: d.getCollection(P.COLL).estimatedDocumentCount(), own: false }
-  : lab.ensureFixture(d, P.COLL, { fixture: 'sensors', n: P.N, seed: P.SEED }, SensorGen.doc);
+var MR_EMPTY = { sum: 0, min: null, max: null, count: 0, mean: null };
 
-var sizes = P.SIZES ? lab.list(P.SIZES).map(function (s) {
-  var n = Number(s);
-  if (!Number.isInteger(n) || n < 1) throw new Error('parameter SIZES: ' + JSON.stringify(s) + ' is not a whole number >= 1');
-  return n;
-}) : [];
-if (!P.SIZES) {
-  for (var k = 0; k <= P.K; k++) if (Math.pow(10, k) <= fixture.count) sizes.push(Math.pow(10, k));
-}
-if (!sizes.length) throw new Error(P.DB + '.' + P.COLL + ' holds ' + fixture.count + ' documents: no batch size to measure');
-
-var EMPTY = { sum: 0, min: null, max: null, count: 0, mean: null };
-
-// Every variant returns {sum, min, max, count, mean}; count is the number of documents that had
-// a number in the field (blank sensor readings are missing fields).
-function mrCommand(n, stored, jsMode) {
+// Every variant answers {sum, min, max, count, mean}; count is the number of documents that had a
+// number in the field (blank sensor readings are missing fields).
+function mrCommand(p, n, stored, jsMode) {
   var cmd = {
-    mapReduce: P.COLL,
+    mapReduce: p.COLL,
     map: stored ? mrStoredMap : mrStatsMap,
     reduce: stored ? mrStoredReduce : mrStatsReduce,
     finalize: stored ? mrStoredFinalize : mrStatsFinalize,
     out: { inline: 1 },
-    scope: { field: P.FIELD },
+    scope: { field: p.FIELD },
     limit: n,
   };
   // jsMode asked the server (up to 4.2) to keep intermediate values as JavaScript objects instead
@@ -92,153 +63,145 @@ function mrCommand(n, stored, jsMode) {
   return cmd;
 }
 
-function runMr(cmd) {
-  var reply = d.runCommand(cmd);
+function mrRun(p, cmd) {
+  var reply = mrDb(p).runCommand(cmd);
   if (!reply.ok) throw new Error('mapReduce failed: ' + reply.errmsg); // the legacy shell does not throw
-  if (!reply.results.length) return EMPTY;
+  if (!reply.results.length) return MR_EMPTY;
   var v = reply.results[0].value;
   return { sum: v.sum, min: v.min, max: v.max, count: v.count, mean: v.mean };
 }
 
-function groupStage(n) {
-  return [{ $limit: n }];
+// A batch is the first n documents in natural order (`$limit n`, as the source measured it).
+function mrStatsGroup(p) {
+  var F = '$' + p.FIELD; // an aggregation field path: data for the server, not JavaScript source
+  return { _id: 0, sum: { $sum: F }, min: { $min: F }, max: { $max: F }, count: { $sum: { $cond: [{ $isNumber: F }, 1, 0] } } };
 }
 
-var STATS_GROUP = { _id: 0, sum: { $sum: F }, min: { $min: F }, max: { $max: F }, count: { $sum: { $cond: [{ $isNumber: F }, 1, 0] } } };
-
-function aggStats(pipeline) {
-  var r = coll.aggregate(pipeline).toArray();
-  if (!r.length) return EMPTY;
+function mrAggStats(p, pipeline) {
+  var r = mrDb(p).getCollection(p.COLL).aggregate(pipeline).toArray();
+  if (!r.length) return MR_EMPTY;
   var s = r[0].s || r[0];
   return { sum: s.sum, min: s.min, max: s.max, count: s.count, mean: s.count > 0 ? s.sum / s.count : null };
 }
 
-var VARIANTS = [
-  { name: 'mr', what: 'mapReduce, functions in the command',
-    cmd: function (n) { return mrCommand(n, false, false); } },
-  { name: 'mr-jsmode', what: 'mapReduce, jsMode: true',
-    cmd: function (n) { return mrCommand(n, false, true); } },
-  { name: 'mr-stored', what: 'mapReduce calling system.js functions',
-    cmd: function (n) { return mrCommand(n, true, false); } },
-  { name: 'mr-stored-jsmode', what: 'mapReduce calling system.js functions, jsMode: true',
-    cmd: function (n) { return mrCommand(n, true, true); } },
-  { name: 'group', what: '$group with $sum, $min, $max',
-    pipeline: function (n) { return groupStage(n).concat([{ $group: STATS_GROUP }]); } },
-  { name: 'accumulator', what: '$group with a JavaScript $accumulator',
-    pipeline: function (n) {
-      return groupStage(n).concat([{ $group: { _id: 0, s: { $accumulator: {
-        init: accStatsInit, accumulate: accStatsAccumulate, accumulateArgs: [F],
-        merge: accStatsMerge, finalize: accStatsFinalize, lang: 'js' } } } }]);
-    } },
-  { name: 'function', what: '$project with a JavaScript $function per document, then $group',
-    pipeline: function (n) {
-      return groupStage(n).concat([{ $project: { v: { $function: { body: fnReading, args: [F], lang: 'js' } } } },
-        { $group: { _id: 0, sum: { $sum: '$v' }, min: { $min: '$v' }, max: { $max: '$v' }, count: { $sum: { $cond: [{ $isNumber: '$v' }, 1, 0] } } } }]);
-    } },
-];
-
-var only = lab.list(P.ONLY);
-only.forEach(function (name) {
-  if (!VARIANTS.some(function (v) { return v.name === name; })) {
-    throw new Error('parameter ONLY: unknown variant ' + JSON.stringify(name) + ' (known: ' + VARIANTS.map(function (v) { return v.name; }).join(', ') + ')');
+function mrPipeline(name, p, n) {
+  var F = '$' + p.FIELD;
+  var head = [{ $limit: n }];
+  if (name === 'group') return head.concat([{ $group: mrStatsGroup(p) }]);
+  if (name === 'accumulator') {
+    return head.concat([{ $group: { _id: 0, s: { $accumulator: {
+      init: accStatsInit, accumulate: accStatsAccumulate, accumulateArgs: [F],
+      merge: accStatsMerge, finalize: accStatsFinalize, lang: 'js' } } } }]);
   }
-});
-var chosen = VARIANTS.filter(function (v) { return only.length === 0 || only.indexOf(v.name) >= 0; });
-if (chosen.some(function (v) { return v.name.indexOf('mr-stored') === 0; })) {
-  var written = saveStatsFunctions(d);
-  if (written.length) print('saved in ' + P.DB + '.system.js: ' + written.join(', ') + ' (see mr_store_functions.js)');
+  return head.concat([{ $project: { v: { $function: { body: fnReading, args: [F], lang: 'js' } } } },
+    { $group: { _id: 0, sum: { $sum: '$v' }, min: { $min: '$v' }, max: { $max: '$v' }, count: { $sum: { $cond: [{ $isNumber: '$v' }, 1, 0] } } } }]);
 }
 
-print('documents ' + lab.fmtInt(fixture.count) + ' | batches ' + sizes.map(lab.fmtInt).join(', ') +
-  ' | runs ' + P.RUNS + ' per variant and batch after 1 warm-up round, order alternating');
-
-function explainOf(v, n) {
-  var ex = v.cmd
-    ? d.runCommand({ explain: v.cmd(n), verbosity: 'queryPlanner' })
-    : d.runCommand({ explain: { aggregate: P.COLL, pipeline: v.pipeline(n), cursor: {} }, verbosity: 'queryPlanner' });
-  return lab.plan(ex);
+function mrVariant(name, what, minVersion, stored, jsMode) {
+  return {
+    name: name, what: what, minVersion: minVersion,
+    able: stored ? function () { return MR_STATE.stored; } : undefined,
+    run: function (p, point) { return mrRun(p, mrCommand(p, point.batch, stored, jsMode)); },
+    explain: function (p, point) { return mrDb(p).runCommand({ explain: mrCommand(p, point.batch, stored, jsMode), verbosity: 'queryPlanner' }); },
+  };
 }
 
-function close(a, b) { return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)); }
-function sameStats(a, b) { return a.count === b.count && a.min === b.min && a.max === b.max && close(a.sum, b.sum); }
+function aggVariant(name, what, minVersion) {
+  return {
+    name: name, what: what, minVersion: minVersion,
+    run: function (p, point) { return mrAggStats(p, mrPipeline(name, p, point.batch)); },
+    explain: function (p, point) {
+      return mrDb(p).runCommand({ explain: { aggregate: p.COLL, pipeline: mrPipeline(name, p, point.batch), cursor: {} }, verbosity: 'queryPlanner' });
+    },
+  };
+}
 
-var results = []; // one entry per size: { n, rows }
-var disagreements = [];
-sizes.forEach(function (n) {
-  var runners = chosen.map(function (v) {
-    var cmd = v.cmd ? v.cmd(n) : null;
-    var pipeline = v.pipeline ? v.pipeline(n) : null;
-    return { name: v.name, plan: explainOf(v, n),
-      run: cmd ? function () { return runMr(cmd); } : function () { return aggStats(pipeline); } };
-  });
-  var res = lab.compare(runners, { runs: P.RUNS, budgetMs: P.BUDGET_MS });
-  res.rows.forEach(function (r, i) {
-    r.plan = runners[i].plan;
-    var rates = r.times.map(function (t) { return n / t; });
-    r.rate = lab.summarize(rates);
-    if (!sameStats(r.result, res.rows[0].result)) disagreements.push(n + ': ' + r.name + ' ' + JSON.stringify(r.result) + ' vs ' + res.rows[0].name + ' ' + JSON.stringify(res.rows[0].result));
-  });
-  results.push({ n: n, rows: res.rows });
-  if (sizes.length > 1) print('  batch ' + lab.fmtInt(n) + ' done');
-});
+var MR_STATE = { stored: false };
 
-// The seed's table: documents per millisecond, mean and σ over the runs (higher is better).
 function fmtRate(x) { return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(2); }
-print('');
-print('documents per millisecond, mean σ=sd over the runs (higher is better)');
-lab.table([{ key: 'n', title: 'batch', right: true }].concat(chosen.map(function (v) { return { key: v.name, title: v.name, right: true }; })),
-  results.map(function (s) {
-    var row = { n: lab.fmtInt(s.n) };
-    s.rows.forEach(function (r) { row[r.name] = fmtRate(r.rate.mean) + ' σ=' + fmtRate(r.rate.sd) + (r.capped ? '*' : ''); });
-    return row;
-  }));
-if (P.RUNS > 0 && results.some(function (s) { return s.rows.some(function (r) { return r.capped; }); })) {
-  print('* warm-up exceeded BUDGET_MS (' + P.BUDGET_MS + '): timed by that single run');
-}
-print('');
-print('query engine per variant (explainVersion 1 = classic, 2 = slot-based):');
-chosen.forEach(function (v) {
-  var last = results[results.length - 1].rows.filter(function (r) { return r.name === v.name; })[0];
-  print('  ' + v.name + ': ' + last.plan.stage + ', explainVersion ' + last.plan.explainVersion + ' | ' + v.what);
-});
 
-// jsMode: the seed measured 2-3x from it on 2.4. Per-round time ratio mr-jsmode / mr, median.
-function roundRatio(s, a, b) {
-  var ra = s.rows.filter(function (r) { return r.name === a; })[0];
-  var rb = s.rows.filter(function (r) { return r.name === b; })[0];
-  if (!ra || !rb || ra.capped || rb.capped) return null;
-  return lab.median(ra.times.map(function (t, i) { return t / rb.times[i]; }));
-}
-var jsPairs = [['mr-jsmode', 'mr'], ['mr-stored-jsmode', 'mr-stored']];
-var jsRatios = [];
-results.forEach(function (s) {
-  jsPairs.forEach(function (p) {
-    var x = roundRatio(s, p[0], p[1]);
-    if (x !== null && s.n >= 1000) jsRatios.push(x);
-  });
-});
-var major = info.version.split('.').map(Number);
-var ignores = major[0] > 4 || (major[0] === 4 && major[1] >= 4);
-if (jsRatios.length) {
-  var lo = Math.min.apply(null, jsRatios);
-  var hi = Math.max.apply(null, jsRatios);
-  print('');
-  print('jsMode: time with / time without, median per batch of 1,000 or more: ' + lo.toFixed(2) + '..' + hi.toFixed(2) +
-    (ignores ? (lo >= 0.8 && hi <= 1.25
-      ? ' -> no effect beyond noise: MongoDB ' + info.version + ' ignores jsMode (since 4.4 map/reduce runs as an aggregation)'
-      : ' -> differences are noise: MongoDB ' + info.version + ' ignores jsMode (since 4.4); rerun with more RUNS')
-      : ' (this server is older than 4.4 and still honours jsMode)'));
-}
-print(disagreements.length ? 'VARIANTS DISAGREE:\n  ' + disagreements.join('\n  ') : 'all variants agree at every batch size');
+var STUDY = {
+  name: 'mapreduce',
+  title: 'stats of one field: map/reduce, $group, $accumulator, $function, client-side',
+  source: { id: '000', title: 'Learning mongo', year: 2015 },
+  params: {
+    DB: { kind: 'names', def: '', what: 'database (default: the connection\'s)' },
+    COLL: { kind: 'name', def: 'sensors', what: 'collection' },
+    FIELD: { kind: 'name', def: 'engine_rpm', what: 'numeric field' },
+    K: { kind: 'count', def: 5, what: 'batches 10^0 .. 10^K, capped at the collection\'s size' },
+    SIZES: { kind: 'names', def: '', what: 'explicit batch sizes instead, e.g. 1000,50000' },
+    N: { kind: 'count', def: 100000, what: 'documents to generate when the lab creates the collection' },
+    SEED: { kind: 'count', def: 1, what: 'generator seed' },
+    RUNS: { kind: 'count', def: 10, what: 'timed rounds per batch size (10, as the source)' },
+    BUDGET_MS: { kind: 'number', def: 60000, what: 'a variant whose warm-up takes longer is timed by that run only' },
+    STORE_FUNCTIONS: { kind: 'bool', def: false, what: 'save labStats* in system.js of a database whose collection is not the lab\'s' },
+  },
+  fixture: function (p) {
+    return { db: p.DB || undefined, coll: p.COLL, name: 'sensors', n: p.N, seed: p.SEED, doc: SensorGen.doc };
+  },
+  // "Map Reduce 2" of the source calls functions saved in system.js. The lab writes its three
+  // labStats* functions there only where it owns the data (or when told to): system.js is the
+  // user's code otherwise.
+  setup: function (p) {
+    var d = mrDb(p);
+    var meta = d.getCollection('perflab_fixtures').findOne({ _id: p.COLL });
+    MR_STATE.stored = !!(meta || p.STORE_FUNCTIONS);
+    if (!MR_STATE.stored) {
+      print('note: ' + d.getName() + '.' + p.COLL + ' is not the lab\'s: mr-stored variants skipped (STORE_FUNCTIONS=true lets the lab save labStatsMap/Reduce/Finalize in ' + d.getName() + '.system.js)');
+      return;
+    }
+    var written = saveStatsFunctions(d);
+    if (written.length) print('saved in ' + d.getName() + '.system.js: ' + written.join(', ') + ' (see mr_store_functions.js)');
+  },
+  axes: function (p) {
+    var count = mrDb(p).getCollection(p.COLL).estimatedDocumentCount();
+    var sizes = [];
+    if (p.SIZES) {
+      sizes = lab.list(p.SIZES).map(function (x) {
+        var n = Number(x);
+        if (!Number.isInteger(n) || n < 1) throw new Error('parameter SIZES: ' + JSON.stringify(x) + ' is not a whole number >= 1');
+        return n;
+      });
+    } else {
+      for (var k = 0; k <= p.K; k++) if (Math.pow(10, k) <= count) sizes.push(Math.pow(10, k));
+    }
+    if (!sizes.length) throw new Error(mrDb(p).getName() + '.' + p.COLL + ' holds ' + count + ' documents: no batch size to measure (generate some: N)');
+    return sizes.map(function (n) { return { batch: n }; });
+  },
+  baseline: 'group',
+  unit: 'ms',
+  variants: [
+    mrVariant('mr', 'mapReduce, functions in the command', '2.0', false, false),
+    mrVariant('mr-jsmode', 'mapReduce, jsMode: true', '2.0', false, true),
+    mrVariant('mr-stored', 'mapReduce calling system.js functions', '2.0', true, false),
+    mrVariant('mr-stored-jsmode', 'mapReduce calling system.js functions, jsMode: true', '2.0', true, true),
+    aggVariant('group', '$group with $sum, $min, $max', '2.2'),
+    aggVariant('accumulator', '$group with a JavaScript $accumulator', '4.4'),
+    aggVariant('function', '$project with a JavaScript $function per document, then $group', '4.4'),
+  ],
+  // The source's table: one row per batch size, documents per millisecond (higher is better).
+  report: function (p, records) {
+    var rows = records.filter(function (r) { return r.type === 'result' && !r.skipped; });
+    var names = [];
+    rows.forEach(function (r) { if (names.indexOf(r.variant) < 0) names.push(r.variant); });
+    var sizes = [];
+    rows.forEach(function (r) { if (sizes.indexOf(r.axis.batch) < 0) sizes.push(r.axis.batch); });
+    print('');
+    print('documents per millisecond at the median time (higher is better), the source\'s table:');
+    lab.table([{ key: 'n', title: 'batch', right: true }].concat(names.map(function (v) { return { key: v, title: v, right: true }; })),
+      sizes.map(function (n) {
+        var row = { n: lab.fmtInt(n) };
+        rows.filter(function (r) { return r.axis.batch === n; }).forEach(function (r) { row[r.variant] = fmtRate(n / r.median); });
+        return row;
+      }));
+    var js = rows.filter(function (r) { return r.variant === 'mr-jsmode' && r.axis.batch >= 1000 && r.ratio; });
+    var mr = rows.filter(function (r) { return r.variant === 'mr' && r.axis.batch >= 1000; });
+    if (js.length && mr.length) {
+      var per = js.map(function (r) { var m = mr.filter(function (x) { return x.axis.batch === r.axis.batch; })[0]; return r.median / m.median; });
+      print('jsMode: time with / without, per batch of 1,000 or more: ' + per.map(function (x) { return x.toFixed(2); }).join(', ') +
+        ' (MongoDB 4.4+ accepts jsMode and ignores it: map/reduce runs as an aggregation)');
+    }
+  },
+};
 
-lab.emit({ study: 'mapreduce', kind: 'server', script: 'mr_variants', version: info.version, storageEngine: info.storageEngine,
-  queryFramework: info.queryFramework, cacheBytes: info.cacheBytes, db: P.DB, coll: P.COLL, field: P.FIELD,
-  docs: fixture.count, generated: fixture.own, runs: P.RUNS, sizes: sizes, jsModeIgnored: ignores, jsModeRatios: jsRatios });
-results.forEach(function (s) {
-  s.rows.forEach(function (r) {
-    lab.emit({ study: 'mapreduce', kind: 'row', variant: r.name, batch: s.n, docs: s.n, runs: r.runs, capped: r.capped,
-      mean: r.mean, sd: r.sd, median: r.median, min: r.min, max: r.max, times: r.times, ratio: r.ratio,
-      docsPerMs: r.rate.mean, docsPerMsSd: r.rate.sd, stats: r.result,
-      plan: r.plan.stage, explainVersion: r.plan.explainVersion, where: 'server' });
-  });
-});
+lab.main(STUDY);

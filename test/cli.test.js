@@ -9,10 +9,13 @@ const { MongoClient } = require('mongodb');
 const { testUri } = require('./helpers');
 
 const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
+// Runs write results/<date-time>/ under LAB_RESULTS_DIR: keep them out of the checkout and of os.tmpdir()'s root.
+const RESULTS = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-results-'));
+after(() => fs.rmSync(RESULTS, { recursive: true, force: true }));
 
 function cli(args, { env = {}, onStderr } = {}) {
   return new Promise((resolve) => {
-    const e = { ...process.env, ...env };
+    const e = { ...process.env, LAB_RESULTS_DIR: RESULTS, ...env };
     if (env.MONGODB_URI === undefined) delete e.MONGODB_URI;
     const child = spawn(process.execPath, [CLI, ...args], { env: e, cwd: os.tmpdir() });
     let stdout = '';
@@ -43,30 +46,36 @@ describe('CLI', function () {
   it('--help explains the commands and options', async function () {
     const r = await cli(['--help']);
     expect(r.code).to.equal(0);
-    for (const word of ['list', 'run <study|all>', '--uri', '--docs', '--runs', '--json', 'MONGOMS_SYSTEM_BINARY']) {
+    for (const word of ['list', 'run <study...|all>', 'compare OLD.json NEW.json', '--uri', '--docs', '--runs', '--json', '--out', '--set', '--profile', 'MONGOMS_SYSTEM_BINARY']) {
       expect(r.stdout).to.include(word);
     }
   });
 
-  it('list names every study with its seed and script', async function () {
+  it('list names every study with its source article, script, quick profile and duration', async function () {
     const r = await cli(['list']);
     expect(r.code).to.equal(0);
-    expect(r.stdout).to.match(/where\s+seed 001\s+scripts\/where_vs_agg\.js/);
+    expect(r.stdout).to.match(/^where\s+001\s+scripts\/where_vs_agg\.js\s+N=50000 RUNS=5 BUDGET_MS=10000\s+~\d+ s/m);
+    expect(r.stdout).to.match(/^mapreduce\s+000\s+scripts\/mr_variants\.js/m);
   });
 
   it('runs a study end to end on an embedded mongod, writes JSON, and leaves no server or data behind', async function () {
     const json = path.join(os.tmpdir(), `lab-cli-${process.pid}.json`);
     try {
-      const r = await cli(['run', 'where', '--docs', '3000', '--runs', '1', '--json', json, '--no-progress']);
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-out-'));
+      const r = await cli(['run', 'where', '--docs', '3000', '--runs', '1', '--json', json, '--out', out, '--no-progress']);
       expect(r.code, r.stderr).to.equal(0);
       expect(r.stdout).to.match(/expr-find\s+\d+.*IXSCAN/);
       expect(r.stdout).to.include('times faster than where');
       expect(r.stdout).to.not.include('@@LAB');
-      const res = JSON.parse(fs.readFileSync(json, 'utf8')).results[0];
-      expect(res.study).to.equal('where');
-      expect(res.server.storageEngine).to.equal('wiredTiger');
-      expect(res.rows).to.have.length(7);
-      expect(new Set(res.rows.map((x) => x.count)).size).to.equal(1);
+      const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
+      expect(doc.environment.server.storageEngine).to.equal('wiredTiger');
+      expect(doc.environment.server.topology).to.equal('standalone');
+      const rows = doc.results.filter((x) => x.study === 'where');
+      expect(rows).to.have.length(7);
+      expect(new Set(rows.map((x) => x.answer)).size).to.equal(1);
+      expect(rows.every((x) => x.agrees === true)).to.equal(true);
+      expect(fs.readdirSync(out).sort()).to.deep.equal(['report.md', 'results.json', 'where.png', 'where.svg']);
+      fs.rmSync(out, { recursive: true, force: true });
       const e = embeddedFrom(r.stderr);
       expect(e, r.stderr).to.exist;
       expect(alive(e.pid)).to.equal(false);

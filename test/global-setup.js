@@ -1,16 +1,25 @@
 'use strict';
 // Starts the server for the whole test run once (mochaGlobalSetup runs once, even with --parallel)
-// and hands its URI to the test files through the environment.
+// and hands its URI to the test files through the environment. LAB_BURNERS=N adds N CPU-bound
+// processes for the whole run (test/burners.js): the speed claims must hold beside them.
 const { getServer } = require('../lib/server');
+const { startBurners } = require('./burners');
 
 let server;
+let burners;
 
 exports.mochaGlobalSetup = async function () {
   server = await getServer({ log: (m) => process.stderr.write(m + '\n') });
   process.env.LAB_TEST_URI = server.uri;
   process.stderr.write(`test server: MongoDB ${server.version} (${server.storageEngine}, ${server.queryFramework || 'classic'})${server.embedded ? ', embedded' : ''}\n`);
+  const n = Number(process.env.LAB_BURNERS || 0);
+  if (n > 0) {
+    burners = startBurners(n);
+    process.stderr.write(`${n} CPU burners running beside the tests (pids ${burners.pids.join(', ')})\n`);
+  }
 };
 
 exports.mochaGlobalTeardown = async function () {
+  if (burners) burners.stop();
   if (server) await server.stop();
 };

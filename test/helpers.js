@@ -3,6 +3,9 @@
 const { MongoClient } = require('mongodb');
 const { ShellSession, runCli } = require('../lib/shell-runner');
 const { parseLabLines } = require('../lib/lab-lines');
+const { describeServer } = require('../lib/server');
+const { runStudy } = require('../lib/run-study');
+const { findStudy } = require('../lib/studies');
 
 function testUri() {
   const uri = process.env.LAB_TEST_URI;
@@ -33,6 +36,17 @@ async function testDatabase(name, uri = testUri()) {
       const s = await this.shell();
       const lines = await s.run(script, params);
       return { lines, records: parseLabLines(lines) };
+    },
+    /**
+     * Runs a registered study (or an entry object) through the Node runner, as `mongo-perf-lab run`
+     * does: resolves { records, params, fixture, points, text } (text: what it printed).
+     */
+    async study(nameOrEntry, params = {}, o = {}) {
+      const entry = typeof nameOrEntry === 'string' ? findStudy(nameOrEntry) : nameOrEntry;
+      const server = { uri, ...(await describeServer(uri)), ...(o.server || {}) };
+      const out = [];
+      const r = await runStudy(entry, { server, dbName, params, echo: (x) => out.push(x), log: (x) => out.push(x), ...o });
+      return { ...r, text: out.join('\n') };
     },
     /** Runs a script with the real mongosh CLI. */
     cli(script, params, opts = {}) {

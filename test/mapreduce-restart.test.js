@@ -34,9 +34,9 @@ describe('mapreduce: stored functions survive a server restart', function () {
     // The collection does not exist: the shell script generates 2,000 rows itself, the same rows
     // as the CSV generator (scripts/lib/sensor-gen.js), so plain Node knows the answer.
     const first = await runScript('mr_store_functions.js', { N: 2000, SEED: 5 });
-    expect(first.find((r) => r.kind === 'server').written).to.deep.equal(['labStatsMap', 'labStatsReduce', 'labStatsFinalize']);
+    expect(first.find((r) => r.type === 'environment').written).to.deep.equal(['labStatsMap', 'labStatsReduce', 'labStatsFinalize']);
     const ref = sensors.referenceStats(2000, 'engine_rpm', { seed: 5 });
-    expect(statsDiffer(first.find((r) => r.kind === 'check').stats, ref)).to.equal(null);
+    expect(statsDiffer(first.find((r) => r.type === 'measure').extra.stats, ref)).to.equal(null);
 
     const pidBefore = server.mms.instanceInfo.instance.mongodProcess.pid;
     await server.restart();
@@ -44,17 +44,17 @@ describe('mapreduce: stored functions survive a server restart', function () {
 
     // Nothing is saved again (the code in system.js is unchanged): the run uses what survived.
     const after = await runScript('mr_store_functions.js', { N: 2000, SEED: 5 });
-    expect(after.find((r) => r.kind === 'server').written).to.deep.equal([]);
-    const check = after.find((r) => r.kind === 'check');
-    expect(check.agree).to.equal(true);
-    expect(statsDiffer(check.stats, ref)).to.equal(null);
+    expect(after.find((r) => r.type === 'environment').written).to.deep.equal([]);
+    const check = after.find((r) => r.type === 'measure');
+    expect(check.value).to.equal(true);
+    expect(statsDiffer(check.extra.stats, ref)).to.equal(null);
 
     const rows = parseLabLines(await (async () => {
       const s = await ShellSession.open(server.uri, 'random');
-      try { return await s.run('mr_variants.js', { SIZES: '1000', RUNS: 1, ONLY: 'mr-stored,mr-stored-jsmode' }); } finally { await s.close(); }
-    })()).filter((r) => r.kind === 'row');
+      try { return await s.run('mr_variants.js', { N: 2000, SEED: 5, SIZES: '1000', RUNS: 1, VARIANTS: 'mr-stored,mr-stored-jsmode' }); } finally { await s.close(); }
+    })()).filter((r) => r.type === 'result');
     expect(rows.map((r) => r.variant)).to.deep.equal(['mr-stored', 'mr-stored-jsmode']);
-    for (const r of rows) expect(statsDiffer(r.stats, sensors.referenceStats(1000, 'engine_rpm', { seed: 5 })), r.variant).to.equal(null);
+    for (const r of rows) expect(statsDiffer(r.answer, sensors.referenceStats(1000, 'engine_rpm', { seed: 5 })), r.variant).to.equal(null);
 
     const client = new MongoClient(server.uri);
     try {

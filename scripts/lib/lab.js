@@ -160,6 +160,7 @@ var lab = (function () {
     var phase = warmup > 0 ? 'warmup' : 'timed';
     var round = 0;
     var idx = 0;
+    var seq = null; // this round's order, fixed when the round starts
 
     function order(r) { return r % 2 === 0 ? names : names.slice().reverse(); }
 
@@ -171,10 +172,11 @@ var lab = (function () {
           phase = 'timed';
           round = 0;
           idx = 0;
+          seq = null;
           continue;
         }
-        var seq = order(round).filter(function (n) { return !st[n].capped; });
-        if (idx >= seq.length) { round++; idx = 0; continue; }
+        if (seq === null) seq = order(round).filter(function (n) { return !st[n].capped; });
+        if (idx >= seq.length) { round++; idx = 0; seq = null; continue; }
         return { variant: seq[idx++], phase: phase, round: round };
       }
     }
@@ -268,6 +270,7 @@ var lab = (function () {
     if (typeof b === 'number') return Number.isInteger(b) ? fmtInt(b) : String(Number(b.toPrecision(6)));
     if (typeof b !== 'object') return String(b);
     if (b.rows !== undefined && Object.keys(b).length === 1) return b.rows + ' rows';
+    if (typeof b.count === 'number' && b.mean !== undefined) return 'n ' + fmtInt(b.count) + ', mean ' + (b.mean === null ? '-' : Number(b.mean.toPrecision(6)));
     var text = JSON.stringify(b);
     return text.length > 40 ? text.slice(0, 37) + '...' : text;
   }
@@ -310,8 +313,10 @@ var lab = (function () {
 
   // A measure that is not a time (bytes on disk, duplicates, writes per second ...), per axis point.
   function measureRecord(o) {
-    return { type: 'measure', study: o.study, name: o.name, variant: o.variant || null, axis: o.axis || {},
+    var rec = { type: 'measure', study: o.study, name: o.name, variant: o.variant || null, axis: o.axis || {},
       value: o.value, unit: o.unit || '', what: o.what || '' };
+    if (o.extra !== undefined) rec.extra = o.extra;
+    return rec;
   }
 
   // hyperfine's warnings, in our terms.
@@ -425,9 +430,24 @@ var lab = (function () {
     })));
     if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
     records.filter(function (r) { return r.skipped; }).forEach(function (r) { out.push(r.variant + ': skipped (' + r.skipped + ')'); });
-    ran.forEach(function (r) { (r.warnings || []).forEach(function (w) { out.push('warning: ' + r.variant + ': ' + w); }); });
+    // One line per kind of warning, naming the variants, so a busy machine does not bury the table.
+    var spread = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('large spread') === 0; }); });
+    var first = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('first timed run') === 0; }); });
+    if (spread.length) out.push('warning: large spread (σ > 25% of the mean) for ' + spread.map(function (r) { return r.variant; }).join(', ') + ': a busy machine? more RUNS');
+    if (first.length) out.push('warning: first timed run over 2x slower than the rest for ' + first.map(function (r) { return r.variant; }).join(', ') + ': caches still filling? more WARMUP');
+    if (ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
+      out.push('warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?');
+    }
+    var over = ran.filter(function (r) { return typeof r.overheadMs === 'number'; }).map(function (r) { return r.overheadMs; });
+    if (over.length) out.push('harness overhead per sample (wall time of the call minus the timed command): median ' + fmtMs(median(over)) + ', worst variant ' + fmtMs(Math.max.apply(null, over)));
     if (!opts.noSummary) out = out.concat(summaryLines(ran, pointLabel(ran[0].axis)));
     return out;
+  }
+
+  function isEmptyAnswer(b) {
+    if (b === null || b === undefined || b === 0) return true;
+    if (typeof b === 'object' && (b.rows === 0 || b.count === 0)) return true;
+    return false;
   }
 
   // hyperfine's summary: every variant against the named baseline, at this axis point.
@@ -762,6 +782,7 @@ var lab = (function () {
     median: median,
     percentile: percentile,
     summarize: summarize,
+    rng: rng,
     bootstrap: bootstrap,
     ratioOf: ratioOf,
     harness: harness,

@@ -1,0 +1,146 @@
+'use strict';
+// The recipe of docs/contract.md ("Adding a study, step by step"), followed to the letter in a copy
+// of the repository with a toy study that has a shell variant, a Node-side variant, a variant the
+// server is too old for, and an oracle; then the result format, `compare`, and an interrupted run.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { expect } = require('chai');
+const Ajv = require('ajv/dist/2020');
+const addFormats = require('ajv-formats');
+const { testUri } = require('./helpers');
+const { MongoClient } = require('mongodb');
+
+const ROOT = path.resolve(__dirname, '..');
+const SCHEMA = require('../docs/result-format.schema.json');
+
+function cli(dir, args, { timeoutMs = 120000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(dir, 'bin', 'mongo-perf-lab.js'), ...args],
+      { cwd: dir, env: { ...process.env, MONGODB_URI: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, child }); });
+  });
+}
+
+describe('adding a study: the recipe of docs/contract.md, in a copy of the repository', function () {
+  let dir;
+  let uri;
+  const db = 'labtest_toy';
+  const validate = addFormats(new Ajv({ strict: false })).compile(SCHEMA);
+
+  before(function () {
+    uri = testUri();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-recipe-'));
+    for (const d of ['bin', 'lib', 'scripts', 'fixtures', 'docs']) fs.cpSync(path.join(ROOT, d), path.join(dir, d), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    // 1. the declaration, 2. the Node part
+    fs.copyFileSync(path.join(__dirname, 'fixtures', 'toy', 'toy_count.js'), path.join(dir, 'scripts', 'toy_count.js'));
+    fs.copyFileSync(path.join(__dirname, 'fixtures', 'toy', 'toy.js'), path.join(dir, 'lib', 'studies', 'toy.js'));
+    // 3. one line in the registry
+    const reg = path.join(dir, 'lib', 'studies.js');
+    const text = fs.readFileSync(reg, 'utf8');
+    expect(text).to.contain('const studies = [\n');
+    fs.writeFileSync(reg, text.replace('const studies = [\n', "const studies = [\n  require('./studies/toy'),\n"));
+  });
+
+  after(async function () {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    const c = new MongoClient(uri);
+    try { await c.db(db).dropDatabase(); } finally { await c.close(); }
+  });
+
+  it('4. list shows it, with its quick profile and expected duration', async function () {
+    const r = await cli(dir, ['list']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^toy\s+toy\s+scripts\/toy_count\.js\s+N=2000 RUNS=3\s+~5 s\s+count the documents three ways/m);
+  });
+
+  let first;
+  it('4. run prints its table and summary and writes results.json (valid against the schema), report.md and a chart', async function () {
+    const out = path.join(dir, 'out1');
+    const r = await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', out]);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/variant\s+answer\s+mean ± σ/);
+    expect(r.stdout).to.match(/client-count ran [\d.]+ times (faster|slower) than count/);
+    expect(r.stdout).to.contain('every answer checked: all agree with the independent Node computation');
+    expect(r.stdout).to.match(/total time .*; files written:/);
+    first = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    expect(validate(first), JSON.stringify(validate.errors)).to.equal(true);
+    expect(first.complete).to.equal(true);
+    const byName = Object.fromEntries(first.results.map((x) => [x.variant, x]));
+    for (const v of ['count', 'slow-count', 'client-count']) {
+      expect(byName[v].agrees, v).to.equal(true);
+      expect(byName[v].answer, v).to.equal(2000);
+      expect(byName[v].ratio.to).to.equal('count');
+    }
+    expect(byName['client-count'].where).to.equal('node');
+    expect(byName.future.skipped).to.equal('needs MongoDB >= 99.0');
+    expect(byName.count.overheadMs).to.be.below(20);
+    for (const k of ['server', 'host', 'software', 'lab']) expect(first.environment).to.have.property(k);
+    expect(first.environment.host.cores).to.equal(os.cpus().length);
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).to.contain('## toy: count the documents three ways');
+    expect(fs.statSync(path.join(out, 'toy.png')).size).to.be.greaterThan(1000);
+  });
+
+  it('5. the study runs as a drop-in mongosh script too (the real CLI, from another directory)', async function () {
+    const { runCli } = require('../lib/shell-runner');
+    const r = await runCli(path.join(dir, 'scripts', 'toy_count.js'), { uri, db, params: { RUNS: 1 }, cwd: os.tmpdir() });
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/slow-count ran [\d.]+ times (faster|slower) than count/);
+    expect(r.stdout).to.contain('future: skipped (needs MongoDB >= 99.0)');
+  });
+
+  it('compare: two runs of the same build exit 0; a deliberately slowed variant exits 1', async function () {
+    const same = path.join(dir, 'out2');
+    const slow = path.join(dir, 'out3');
+    expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', same, '--runs', '7'])).code).to.equal(0);
+    expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', slow, '--runs', '7', '--set', 'DELAY_MS=200'])).code).to.equal(0);
+    // Millisecond commands on a shared 2-core machine drift between runs (and an outlier widens a
+    // 7-run interval): a wide threshold for "the same build", while 200 ms of sleep is far beyond it.
+    const a = await cli(dir, ['compare', path.join(dir, 'out1', 'results.json'), path.join(same, 'results.json'), '--threshold', '100%']);
+    expect(a.code, a.stdout + a.stderr).to.equal(0);
+    expect(a.stdout).to.match(/0 clearly slower/);
+    const b = await cli(dir, ['compare', path.join(same, 'results.json'), path.join(slow, 'results.json'), '--threshold', '100%']);
+    expect(b.code, b.stdout).to.equal(1);
+    expect(b.stdout).to.match(/toy\s+slow-count\s+k=1\s+.*SLOWER/);
+    const bad = await cli(dir, ['compare', path.join(dir, 'package.json'), path.join(same, 'results.json')]);
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.match(/not a mongo-perf-lab result file/);
+    expect(bad.stderr.split('\n').filter(Boolean).length).to.be.at.most(2);
+  });
+
+  it('a run killed mid-way leaves valid JSON holding the points it finished', async function () {
+    const out = path.join(dir, 'killed');
+    const child = spawn(process.execPath, [path.join(dir, 'bin', 'mongo-perf-lab.js'), 'run', 'toy', '--uri', uri, '--db', db, '--keep',
+      '--out', out, '--set', 'POINTS=50', '--set', 'DELAY_MS=20', '--runs', '3'], { cwd: dir, stdio: 'ignore' });
+    const file = path.join(out, 'results.json');
+    const t0 = Date.now();
+    while (Date.now() - t0 < 60000) {
+      await new Promise((r) => setTimeout(r, 200));
+      try {
+        const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+        if (doc.results.length >= 8) break;
+      } catch (e) { /* not written yet */ }
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('close', r));
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(validate(doc), JSON.stringify(validate.errors)).to.equal(true);
+    expect(doc.complete).to.equal(false);
+    expect(doc.results.length).to.be.at.least(8);
+    expect(doc.results.length % 4).to.equal(0); // whole axis points only
+  });
+
+  it('an unwritable --out or --json fails at once, before any work', async function () {
+    const r = await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--json', '/proc/x/y.json']);
+    expect(r.code).to.equal(2);
+    expect(r.stderr).to.match(/--json \/proc\/x\/y\.json: not a place for files/);
+  });
+});

@@ -1,0 +1,105 @@
+'use strict';
+// `mongo-perf-lab findings`: end to end at a tiny scale, the query engine as a column, and the
+// HTML report opened in a real headless browser (Debian's chromium) with every chart showing.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { expect } = require('chai');
+const { testUri } = require('./helpers');
+const { studies } = require('../lib/studies');
+
+const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => fs.existsSync(p));
+
+function cli(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, MONGODB_URI: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('findings: every claim judged, one Markdown and one self-contained HTML report', function () {
+  let out;
+  let run;
+  const names = ['where', 'mapreduce'];
+
+  before(async function () {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-findings-'));
+    run = await cli(['findings', ...names, '--profile', 'tiny', '--uri', testUri(), '--db', 'labtest_findings', '--out', out, '--quiet']);
+  });
+  after(function () {
+    if (out) fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('runs end to end and gives every claim of the studies a verdict', function () {
+    expect(run.code, run.stderr).to.equal(0);
+    const md = fs.readFileSync(path.join(out, 'findings.md'), 'utf8');
+    for (const name of names) {
+      const entry = studies.find((s) => s.name === name);
+      expect(entry.claims.length).to.be.greaterThan(0);
+      for (const c of entry.claims) expect(md, c.id).to.contain(c.claim);
+    }
+    expect(md).to.match(/\| (holds|CHANGED|obsolete|not measurable)/);
+    expect(md).to.contain('## Where it was measured');
+    expect(run.stdout).to.match(/\| source \| claim \| published \|/);
+  });
+
+  it('the HTML opens in headless chromium without errors and shows every chart', async function () {
+    if (!CHROMIUM) this.skip(); // .ci/run installs Debian's chromium
+    const puppeteer = require('puppeteer-core');
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('requestfailed', (r) => errors.push(`request failed: ${r.url().slice(0, 80)}`));
+      await page.setViewport({ width: 1300, height: 900 });
+      await page.goto(`file://${path.join(out, 'findings.html')}`, { waitUntil: 'load' });
+      const imgs = await page.$$eval('figure img', (els) => els.map((i) => ({ w: i.naturalWidth, h: i.naturalHeight, inline: i.src.startsWith('data:image/png;base64,') })));
+      expect(imgs).to.have.length(names.length);
+      for (const i of imgs) {
+        expect(i.inline).to.equal(true);
+        expect(i.w).to.be.greaterThan(300);
+        expect(i.h).to.be.greaterThan(200);
+      }
+      const verdicts = await page.$$eval('td.v', (els) => els.map((e) => e.className));
+      expect(verdicts.length).to.equal(names.reduce((n, name) => n + studies.find((s) => s.name === name).claims.length, 0));
+      const shot = path.join(out, 'findings.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(fs.statSync(shot).size).to.be.greaterThan(50000);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('the query engine is a column: classic and slot-based side by side on an embedded mongod', async function () {
+    const dir = path.join(out, 'engines');
+    const r = await cli(['findings', 'mapreduce', '--profile', 'tiny', '--engines', 'sbe,classic', '--out', dir, '--quiet']);
+    expect(r.code, r.stderr).to.equal(0);
+    const cols = fs.readdirSync(dir).filter((d) => d.startsWith('column-')).sort();
+    expect(cols).to.deep.equal(['column-1', 'column-2']);
+    const docs = cols.map((c) => JSON.parse(fs.readFileSync(path.join(dir, c, 'results.json'), 'utf8')));
+    expect(docs.map((d) => d.environment.engine)).to.deep.equal(['sbe', 'classic']);
+    const groupPlans = docs.map((d) => d.results.filter((x) => x.variant === 'group').map((x) => x.plan.explainVersion));
+    expect(groupPlans[0]).to.include('2'); // $group runs in the slot-based engine on 6.0 ...
+    expect(new Set(groupPlans[1])).to.deep.equal(new Set(['1'])); // ... and in the classic one when forced
+    const md = fs.readFileSync(path.join(dir, 'findings.md'), 'utf8');
+    expect(md).to.match(/slot-based engine \| MongoDB 6\.0\.5 classic engine|slot-based engine.*classic engine/);
+  });
+
+  it('--from judges saved result files again without a server', async function () {
+    const dir = path.join(out, 'again');
+    const r = await cli(['findings', ...names, '--from', path.join(out, 'column-1'), '--out', dir, '--quiet']);
+    expect(r.code, r.stderr).to.equal(0);
+    const glance = (file) => fs.readFileSync(file, 'utf8').split('## At a glance')[1].split('\n## ')[0];
+    expect(glance(path.join(dir, 'findings.md'))).to.equal(glance(path.join(out, 'findings.md')));
+    expect(fs.readFileSync(path.join(dir, 'findings.md'), 'utf8')).to.contain('Profile: **tiny**');
+  });
+});

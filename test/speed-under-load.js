@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+'use strict';
+// Runs the speed claims (tests whose title holds "@speed") with two CPU-bound processes beside
+// them, as a busy CI machine would: `npm run test:busy`. Independent of CI; extra mocha
+// arguments pass through (e.g. a spec file).
+const { spawnSync } = require('child_process');
+const path = require('path');
+
+const mocha = path.join(__dirname, '..', 'node_modules', '.bin', 'mocha');
+const r = spawnSync(process.execPath, [mocha, '--grep', '@speed', ...process.argv.slice(2)], {
+  stdio: 'inherit', env: { ...process.env, LAB_BURNERS: process.env.LAB_BURNERS || '2' }, cwd: path.join(__dirname, '..'),
+});
+process.exit(r.status === null ? 1 : r.status);
