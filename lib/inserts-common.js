@@ -44,6 +44,7 @@ async function replSet(ctx) {
     const client = new MongoClient(rs.uri);
     await client.connect();
     ctx.replset = { ...rs, client, db: client.db(ctx.dbName) };
+    if (ctx.cleanups) ctx.cleanups.push(() => stopPeers(ctx));
   }
   return ctx.replset;
 }
@@ -56,6 +57,7 @@ async function postgres(ctx) {
     ctx.pgNote = note;
     if (note) ctx.log(note);
     else ctx.log(`PostgreSQL peer: ${pgs.version} (${pgs.embedded ? 'embedded' : 'PG_URI'})`);
+    if (pgs && ctx.cleanups) ctx.cleanups.push(() => stopPeers(ctx));
   }
   return ctx.pg;
 }

@@ -5,7 +5,7 @@
 // vs processes), w: 0 / 1 / majority on a replica set, and the same inserts into PostgreSQL.
 const lab = require('../../scripts/lib/lab');
 const { runWorkers } = require('../insert-workers');
-const { scratch, replSet, postgres, stopPeers } = require('../inserts-common');
+const { scratch, replSet, postgres } = require('../inserts-common');
 const pgPeer = require('../pg-peer');
 const { PALETTE } = require('../report');
 
@@ -82,6 +82,7 @@ module.exports = {
       what: 'PostgreSQL: INSERT per row (batch 1) or multi-row INSERT, W sessions',
       minVersion: '0',
       able: (p, point) => peer.available && !point.server,
+      skippedWhy: (ctx) => ctx.pgNote || 'cannot answer at this point',
       async run(ctx, p, point) {
         const pgs = await postgres(ctx);
         const r = await pgPeer.insert(pgs, { n: docsAt(p, point.size), size: point.size, seed: p.SEED, batch: point.batch, W: point.W });
@@ -92,7 +93,7 @@ module.exports = {
 
   claims: [
     {
-      id: '002-bulk', seed: 'bulk insertion is faster than sequential for every store; MongoDB ~16x faster than MySQL at inserting',
+      id: '002-bulk', claim: 'bulk insertion is faster than sequential for every store; MongoDB ~16x faster than MySQL at inserting',
       seedFigure: 'bulk 1.2-2.4x faster per store; MongoDB 14-18x faster than MySQL', setting: 'MongoDB 2.x, MySQL 5.x, Python clients, 2^14 rows, 12 cores',
       verdict(records) {
         const W1 = { part: 'batch', W: 1 };
@@ -122,7 +123,7 @@ module.exports = {
       },
     },
     {
-      id: '002-processes', seed: 'more processes raise throughput (12-core server); thread results unclear',
+      id: '002-processes', claim: 'more processes raise throughput (12-core server); thread results unclear',
       seedFigure: '0.11 -> 0.09 ms per insert from 16 to 64 processes', setting: 'MongoDB 2.x, mpi4py processes and Python threads, 12 cores',
       verdict(records) {
         const pts = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.part === 'batch' && r.axis.batch === 1);
@@ -201,26 +202,6 @@ module.exports = {
     },
   ],
 
-  async after(ctx, p, records) {
-    await stopPeers(ctx);
-    return verdicts(ctx, module.exports, records);
-  },
 };
 
-/** Evaluates a study's claims, prints them, and returns them as measure records. */
-function verdicts(ctx, entry, records) {
-  const out = [];
-  const lines = ['', `Verdicts (${entry.name}, source ${entry.source}):`];
-  for (const c of entry.claims) {
-    let v;
-    try { v = c.verdict(records); } catch (e) { v = { verdict: 'not-measurable', figure: '-', why: `verdict failed: ${e.message}` }; }
-    lines.push(`  [${v.verdict}] ${c.seed}`, `      source: ${c.seedFigure} (${c.setting})`, `      here:   ${v.figure}`, `      why:    ${v.why}`);
-    out.push(lab.measureRecord({ study: entry.name, name: 'verdict', variant: c.id, value: v.verdict, unit: '', what: `${v.figure} | ${v.why}` }));
-  }
-  if (ctx.pgNote) lines.push(`  note: ${ctx.pgNote}`);
-  ctx.echo(lines.join('\n'));
-  return out;
-}
-
-module.exports.verdicts = verdicts;
 module.exports.docsAt = docsAt;

@@ -8,9 +8,8 @@ const lab = require('../../scripts/lib/lab');
 const G = require('../../scripts/lib/inserts-gen');
 const { ensureFixture } = require('../loader');
 const { runWorkers } = require('../insert-workers');
-const { scratch, postgres, stopPeers } = require('../inserts-common');
+const { scratch, postgres } = require('../inserts-common');
 const pgPeer = require('../pg-peer');
-const { verdicts } = require('./inserts');
 
 const peer = { available: false };
 
@@ -98,6 +97,7 @@ module.exports = {
       what: "PostgreSQL: the source's SELECT ... WHERE processed = 0 LIMIT 1 OFFSET R",
       minVersion: '0',
       able: (p, point) => peer.available && point.part === 'pick',
+      skippedWhy: (ctx) => ctx.pgNote || 'cannot answer at this point',
       async run(ctx, p) {
         const pgs = await postgres(ctx);
         const unprocessed = Number((await (async () => {
@@ -117,7 +117,7 @@ module.exports = {
 
   claims: [
     {
-      id: '002-random-pick', seed: 'pick a random unprocessed task with find({processed: 0}).skip(R).limit(1) (SQL: LIMIT 1 OFFSET R)',
+      id: '002-random-pick', claim: 'pick a random unprocessed task with find({processed: 0}).skip(R).limit(1) (SQL: LIMIT 1 OFFSET R)',
       seedFigure: 'no figure published (the post stops at the queries)', setting: 'MongoDB 2.x, MySQL, 1M matrix tasks, 54 workers',
       verdict(records) {
         const at = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.part === 'pick');
@@ -150,10 +150,6 @@ module.exports = {
       filter: (r) => !r.skipped && r.axis.part === 'claim' },
   ],
 
-  async after(ctx, p, records) {
-    await stopPeers(ctx);
-    return verdicts(ctx, module.exports, records);
-  },
 };
 
 let pgCalls = 0;
