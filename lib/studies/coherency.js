@@ -42,6 +42,12 @@ function note(variant, point, dups) {
 const peer = { available: false };
 const defaultPoint = { chars: null, n: null };
 
+// The tables' filter: the default point of this run (all points when the module state is gone,
+// e.g. a report made again from a result file).
+function atDefault(r) {
+  return defaultPoint.n === null || (r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n);
+}
+
 function isDefault(p, point) {
   return point.n === p.N && point.chars === p.CHARS;
 }
@@ -177,9 +183,9 @@ module.exports = {
 
   tables: [
     { title: 'duplicates per race, every pattern (median, min..max over the runs)', rows: 'variant', cols: 'n', value: fmtDups,
-      filter: (r) => !r.skipped && r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n },
+      filter: (r) => !r.skipped && atDefault(r) },
     { title: 'operations per second (W x N entries / race time, last race)', rows: 'variant', cols: 'n', value: (r) => (r.extra ? lab.fmtInt(r.extra.opsPerSec) : ''),
-      filter: (r) => !r.skipped && r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n },
+      filter: (r) => !r.skipped && atDefault(r) },
     { title: 'the source\'s grid: check-then-insert duplicates, entry size (rows) x keys (columns)', rows: 'chars', cols: 'n', value: fmtDups,
       filter: (r) => !r.skipped && r.variant === 'check-then-insert' },
   ],
