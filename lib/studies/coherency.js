@@ -165,13 +165,14 @@ module.exports = {
         const pg = res.find((r) => r.variant === 'pg-check-then-insert');
         const pgOn = res.find((r) => r.variant === 'pg-on-conflict');
         const anyDup = cti.some((r) => dupsOf(r).some((x) => x > 0));
-        const fixedZero = res.filter((r) => FIXED.includes(r.variant)).every((r) => dupsOf(r).every((x) => x === 0));
+        const fixedZero = fixed.length > 0 && res.filter((r) => FIXED.includes(r.variant)).every((r) => dupsOf(r).every((x) => x === 0));
         const pgDup = pg && dupsOf(pg).some((x) => x > 0);
         const W = cti[0].extra.W;
         return {
           verdict: anyDup ? (pgDup ? 'changed' : 'holds') : 'changed',
-          figure: `W=${W} ${cti[0].extra.mode}: check-then-insert duplicates ${d.join('; ')}; fixed patterns ${fixed.join(', ')}; ` +
-            `others ${other.join(', ')}` + (pg ? `; PostgreSQL check-then-insert ${fmtDups(pg)}, ON CONFLICT ${fmtDups(pgOn)}` : ''),
+          figure: [`W=${W} ${cti[0].extra.mode}: check-then-insert duplicates ${d.join('; ')}`,
+            fixed.length ? `fixed patterns ${fixed.join(', ')}` : '', other.length ? `others ${other.join(', ')}` : '',
+            pg ? `PostgreSQL check-then-insert ${fmtDups(pg)}${pgOn ? `, ON CONFLICT ${fmtDups(pgOn)}` : ''}` : ''].filter(Boolean).join('; '),
           why: !anyDup ? 'no duplicates appeared in this race'
             : `the race is real${fixedZero ? ', and every fixed pattern gives 0' : ''}; ` +
               (pgDup ? 'but it is the pattern, not the store: PostgreSQL (ACID, READ COMMITTED) duplicates just the same, and the fix is the same (a unique constraint)'
