@@ -189,7 +189,7 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     });
 
     it('inserts: every variant leaves exactly N documents (or rows), docs/s recorded, verdicts made', async function () {
-      const r = await run('inserts', { N: 400, BATCHES: '1,100', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0 });
+      const r = await run('inserts', { N: 400, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0 });
       const ran = results(r.records).filter((x) => !x.skipped);
       expect(ran.map((x) => x.variant)).to.include.members(['shell', 'shell-unordered', 'server-copy', 'async', 'connections', 'processes']);
       for (const x of ran) {
