@@ -6,6 +6,10 @@ const studies = [
   require('./studies/mapreduce'),
   require('./studies/where'),
   require('./studies/bigagg'),
+  require('./studies/inserts'),
+  require('./studies/coherency'),
+  require('./studies/tasks'),
+  require('./studies/joins'),
   require('./studies/timeseries'),
   require('./studies/counters'),
 ];

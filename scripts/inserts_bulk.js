@@ -1,0 +1,139 @@
+// Inserts (source 002, a 2012-2013 blog series comparing MySQL, MongoDB and Memcached: sequential,
+// bulk, threaded and parallel inserts), re-run on today's server.
+//
+// The question: how many documents per second reach the server one at a time, in batches of
+// 10 .. 10,000, ordered or not, and how close that gets to the server's own insert rate (the same
+// documents copied inside the server by $merge, no client at all).
+//
+// Usage (from any directory):
+//   mongosh perflab path/to/scripts/inserts_bulk.js
+//   mongosh "mongodb://host:port/perflab" --eval 'var N = 100000, BATCHES = "1,100,1000"' path/to/scripts/inserts_bulk.js
+// Parameters (set with --eval before the file; all optional):
+//   N        documents per timed run (default 20000; fewer for big documents, see MAX_MB)
+//   SIZE     document size in BSON bytes for the batch points (default 1024)
+//   SIZES    sizes for the size points, batch 1000 (default "128,1024,4096,16384")
+//   BATCHES  batch sizes; 1 means insertOne per document (default "1,10,100,1000,10000")
+//   WRITERS  concurrent writers (Node runs them; this script alone runs the W=1 points)
+//   MAX_MB   at most this many MB of documents per run (default 64): N is cut for big documents
+//   SEED     generator seed (default 1)
+//   COLL     prefix of the scratch collections the script creates and empties (default perflab_ins)
+//   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
+// Scratch collections are emptied before each timed run; one that exists and was not made by the
+// lab stops the script. Concurrency (async loops, connections, processes), w: 0 / majority and the
+// PostgreSQL peer are the Node layer's: `mongo-perf-lab run inserts`.
+
+load(__dirname + '/lib/inserts-gen.js');
+load(__dirname + '/lib/lab.js');
+load(__dirname + '/lib/inserts-lab.js');
+load(__dirname + '/inserts_functions.js');
+
+// Documents per run at a size: N, cut so that one run holds at most MAX_MB of documents.
+function insDocsAt(p, size) {
+  return Math.max(1, Math.min(p.N, Math.floor(p.MAX_MB * 1048576 / size)));
+}
+
+// The documents of a point, generated once (untimed) and reused by every variant and round.
+var insDocCache = { key: null, docs: null };
+function insDocs(p, size) {
+  var key = p.SEED + '/' + size + '/' + insDocsAt(p, size);
+  if (insDocCache.key !== key) {
+    insDocCache.docs = null;
+    insDocCache.docs = LabInserts.payloadDocs(p.SEED, 0, insDocsAt(p, size), size);
+    insDocCache.key = key;
+  }
+  return insDocCache.docs;
+}
+
+// Shell variants run one writer on the standalone, at the default write concern.
+function insShellPoint(point) {
+  return point.W === 1 && point.w === 1 && !point.server;
+}
+
+// Empties the variant's collection (untimed), runs `write`, times only the writes, and answers
+// with the number of documents the server then holds.
+function insTimed(p, name, write) {
+  var coll = insLab.scratch(db, p.COLL + '_' + name);
+  var t0 = lab.now();
+  write(coll);
+  var ms = lab.now() - t0;
+  var n = coll.countDocuments({});
+  return lab.took(ms, n, { docs: n, docsPerSec: Math.round(n / ms * 1000) });
+}
+
+var STUDY = {
+  name: 'inserts',
+  title: 'inserts: one by one, in batches, concurrent, by write concern and size; the server\'s ceiling',
+  source: { id: '002', author: 'a 2012-2013 blog series', title: 'MySQL and MongoDB Performance Comparison, parts 1-3', year: 2012 },
+  params: {
+    N: { kind: 'positive', def: 20000, what: 'documents per timed run' },
+    SIZE: { kind: 'positive', def: 1024, what: 'document size (BSON bytes) at the batch points' },
+    SIZES: { kind: 'names', def: '128,1024,4096,16384', what: 'document sizes at batch 1000' },
+    BATCHES: { kind: 'names', def: '1,10,100,1000,10000', what: 'batch sizes (1: insertOne per document)' },
+    WRITERS: { kind: 'names', def: '1,2,4,8,16', what: 'concurrent writers (W > 1: Node only)' },
+    WCONCERN: { kind: 'bool', def: true, what: 'add w: 0 / 1 / majority points on a replica set (Node only)' },
+    MAX_MB: { kind: 'positive', def: 64, what: 'at most this many MB of documents per run' },
+    SEED: { kind: 'count', def: 1, what: 'generator seed' },
+    COLL: { kind: 'name', def: 'perflab_ins', what: 'prefix of the scratch collections' },
+    RUNS: { kind: 'count', def: 3, what: 'timed rounds after the warm-up' },
+  },
+  // Batch x writers at SIZE; then sizes at batch 1000; then write concerns on a replica set. The
+  // mongosh script alone can only be one writer on the server it is connected to.
+  axes: function (p) {
+    var nodeMode = typeof LAB_MODE !== 'undefined' && LAB_MODE === 'node';
+    var batches = insLab.ints('BATCHES', p.BATCHES, 1, 100000);
+    var writers = insLab.ints('WRITERS', p.WRITERS, 1, 256);
+    var sizes = insLab.ints('SIZES', p.SIZES, LabInserts.MIN_SIZE, LabInserts.MAX_SIZE);
+    if (p.SIZE < LabInserts.MIN_SIZE || p.SIZE > LabInserts.MAX_SIZE) {
+      throw new Error('parameter SIZE: expected ' + LabInserts.MIN_SIZE + '..' + LabInserts.MAX_SIZE + ' bytes, got ' + p.SIZE);
+    }
+    var points = [];
+    writers.forEach(function (W) {
+      if (W > 1 && !nodeMode) return;
+      batches.forEach(function (b) { points.push({ part: 'batch', batch: b, W: W, size: p.SIZE, w: 1 }); });
+    });
+    sizes.forEach(function (s) { points.push({ part: 'size', batch: 1000, W: 1, size: s, w: 1 }); });
+    if (nodeMode && p.WCONCERN) {
+      [1, 1000].forEach(function (b) {
+        [0, 1, 'majority'].forEach(function (w) { points.push({ part: 'wc', batch: b, W: 1, size: p.SIZE, w: w, server: 'replset' }); });
+      });
+    }
+    return points;
+  },
+  baseline: 'shell',
+  unit: 'ms',
+  variants: [
+    { name: 'shell', what: 'mongosh: insertOne per document (batch 1), else insertMany ordered', minVersion: '3.2',
+      able: function (p, point) { return insShellPoint(point); },
+      run: function (p, point) {
+        var docs = insDocs(p, point.size);
+        return insTimed(p, 'shell', function (coll) {
+          if (point.batch === 1) insertSequential(coll, docs);
+          else insertBatches(coll, docs, point.batch, true);
+        });
+      } },
+    { name: 'shell-unordered', what: 'mongosh: insertMany {ordered: false}', minVersion: '3.2',
+      able: function (p, point) { return insShellPoint(point) && point.batch > 1; },
+      run: function (p, point) {
+        var docs = insDocs(p, point.size);
+        return insTimed(p, 'shell_unordered', function (coll) { insertBatches(coll, docs, point.batch, false); });
+      } },
+    { name: 'server-copy', what: 'the ceiling: the same documents copied inside the server ($merge)', minVersion: '4.2',
+      able: function (p, point) { return point.part === 'size' || (insShellPoint(point) && point.batch === 1000); },
+      run: function (p, point) {
+        var docs = insDocs(p, point.size);
+        var srcName = p.COLL + '_src';
+        var meta = db.getCollection('perflab_fixtures').findOne({ _id: srcName });
+        var key = p.SEED + '/' + point.size + '/' + docs.length;
+        if (!meta || meta.key !== key) {
+          var src = insLab.scratch(db, srcName);
+          insertBatches(src, docs, 1000, false);
+          db.getCollection('perflab_fixtures').updateOne({ _id: srcName }, { $set: { key: key } });
+        }
+        return insTimed(p, 'server_copy', function (coll) {
+          db.getCollection(srcName).aggregate([{ $merge: { into: coll.getName(), whenMatched: 'fail', whenNotMatched: 'insert' } }]).toArray();
+        });
+      } },
+  ],
+};
+
+lab.main(STUDY);

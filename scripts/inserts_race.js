@@ -1,0 +1,96 @@
+// The price of data coherency (source 002, "The Price of Data Coherency and the Cost of Simulated
+// Joins, Part 1", 2013): processes that look a key up and insert it when absent, racing over the
+// same keys, and the patterns that make that race harmless.
+//
+// One mongosh is one worker, so this script alone measures what each pattern costs WITHOUT
+// contention (and shows it is correct then). The race itself, W workers (16 by default, 54 as the
+// source) started together at a barrier, is the Node layer's: `mongo-perf-lab run coherency`.
+//
+// Usage (from any directory):
+//   mongosh perflab path/to/scripts/inserts_race.js
+//   mongosh "mongodb://host:port/perflab" --eval 'var N = 4096, CHARS = 2048' path/to/scripts/inserts_race.js
+// Parameters (set with --eval before the file; all optional):
+//   N      keys: every worker holds the same N entries in the same order (default 1024)
+//   CHARS  characters of random data per entry (default 1024)
+//   GRID   true: also the source's 3x3 grid (CHARS 1024/2048/4096 x N 1024/2048/4096), check-then-insert only
+//   W      racing workers (Node only; default 16, the source had 54)
+//   MODE   how Node runs them: connections (default) or processes
+//   SEED   generator seed (default 1)
+//   COLL   prefix of the scratch collections the script creates and empties (default perflab_race)
+//   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
+
+load(__dirname + '/lib/inserts-gen.js');
+load(__dirname + '/lib/lab.js');
+load(__dirname + '/lib/inserts-lab.js');
+load(__dirname + '/inserts_functions.js');
+
+// The indexes each pattern relies on; the check-then-insert index makes the check a lookup, not
+// a scan (the source looked keys up by key).
+var RACE_INDEX = {
+  'check-then-insert': { unique: false },
+  'unique-insert': { unique: true },
+  'upsert-unique': { unique: true },
+  'upsert-index': { unique: false },
+  'upsert-noindex': null,
+  'txn-check-insert': { unique: false },
+  'txn-guard': { unique: false },
+};
+
+function raceDefault(p, point) {
+  return point.n === p.N && point.chars === p.CHARS;
+}
+
+// One worker through the N entries with `step`; answers the keys present, duplicates in extra.
+function raceAlone(p, point, name, pattern, step) {
+  var coll = insLab.scratch(db, p.COLL + '_' + name);
+  var ix = RACE_INDEX[pattern];
+  if (ix) coll.createIndex({ key: 1 }, { unique: ix.unique });
+  var entries = LabInserts.raceEntries(p.SEED, point.n, point.chars);
+  var t0 = lab.now();
+  for (var i = 0; i < entries.length; i++) step(coll, entries[i]);
+  var ms = lab.now() - t0;
+  var d = countDuplicates(coll);
+  return lab.took(ms, { keys: d.keys }, { duplicates: d.duplicates, opsPerSec: Math.round(entries.length / ms * 1000) });
+}
+
+var STUDY = {
+  name: 'coherency',
+  title: 'the price of coherency: check-then-insert races and the patterns that fix them',
+  source: { id: '002', author: 'a 2012-2013 blog series', title: 'The Price of Data Coherency and the Cost of Simulated Joins (Part 1)', year: 2013 },
+  params: {
+    N: { kind: 'positive', def: 1024, what: 'keys (entries per worker)' },
+    CHARS: { kind: 'positive', def: 1024, what: 'characters of data per entry' },
+    GRID: { kind: 'bool', def: false, what: 'also the source\'s 3x3 grid of CHARS x N (check-then-insert)' },
+    W: { kind: 'positive', def: 16, what: 'racing workers (Node)' },
+    MODE: { kind: 'name', def: 'connections', what: 'connections or processes (Node)' },
+    SEED: { kind: 'count', def: 1, what: 'generator seed' },
+    COLL: { kind: 'name', def: 'perflab_race', what: 'prefix of the scratch collections' },
+    RUNS: { kind: 'count', def: 3, what: 'timed races after the warm-up' },
+  },
+  axes: function (p) {
+    if (p.MODE !== 'connections' && p.MODE !== 'processes') throw new Error('parameter MODE: expected "connections" or "processes", got ' + JSON.stringify(p.MODE));
+    if (p.CHARS > LabInserts.MAX_SIZE) throw new Error('parameter CHARS: at most ' + LabInserts.MAX_SIZE);
+    var points = [{ chars: p.CHARS, n: p.N }];
+    if (p.GRID) {
+      [1024, 2048, 4096].forEach(function (chars) {
+        [1024, 2048, 4096].forEach(function (n) { if (chars !== p.CHARS || n !== p.N) points.push({ chars: chars, n: n }); });
+      });
+    }
+    return points;
+  },
+  baseline: 'check-then-insert',
+  unit: 'ms',
+  variants: [
+    { name: 'alone-check-then-insert', what: 'one worker: findOne by key, insertOne when absent', minVersion: '3.2',
+      able: raceDefault,
+      run: function (p, point) { return raceAlone(p, point, 'alone_cti', 'check-then-insert', checkThenInsert); } },
+    { name: 'alone-unique-insert', what: 'one worker: unique index, insertOne, 11000 = already there', minVersion: '3.2',
+      able: raceDefault,
+      run: function (p, point) { return raceAlone(p, point, 'alone_unique', 'unique-insert', insertUnique); } },
+    { name: 'alone-upsert-unique', what: 'one worker: unique index, updateOne $setOnInsert upsert', minVersion: '3.2',
+      able: raceDefault,
+      run: function (p, point) { return raceAlone(p, point, 'alone_upsert', 'upsert-unique', upsertOnce); } },
+  ],
+};
+
+lab.main(STUDY);

@@ -1,0 +1,118 @@
+// Random selection of an unprocessed task (source 002, "MySQL and MongoDB Performance Comparison
+// Part 1", 2012): a database as a passive task scheduler, compute nodes fetching random
+// unprocessed tasks with find({processed: 0}).skip(R).limit(1) (SQL: LIMIT 1 OFFSET R).
+//
+// This script times the ways to PICK one (reads only): skip(R) over a collection scan and over an
+// index, $sample first (retry while processed), $match + $sample, and a random field with an
+// index. Each timed run makes PICKS picks; the answer says how many were unprocessed (all must be).
+// CLAIMING tasks with W concurrent workers (findOneAndUpdate, write conflicts, no task claimed
+// twice) is the Node layer's: `mongo-perf-lab run tasks`.
+//
+// Usage (from any directory):
+//   mongosh perflab path/to/scripts/inserts_tasks.js
+//   mongosh "mongodb://host:port/perflab" --eval 'var N = 1000000, PICKS = 20' path/to/scripts/inserts_tasks.js
+// Parameters (set with --eval before the file; all optional):
+//   N        tasks to generate when the lab creates the collection (default 1000000, as the source)
+//   DONE     fraction already processed (default 0.1: 900k of 1M unprocessed)
+//   PICKS    picks per timed run (default 20)
+//   WRITERS  concurrent claimers (Node only; default "1,4,16")
+//   CLAIM_N  tasks in the claiming collection (Node only; default 4000)
+//   SEED     generator seed (default 1)
+//   COLL     collection (default perflab_tasks); one the lab did not make is used as it is
+//   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
+
+load(__dirname + '/lib/gen.js');
+load(__dirname + '/lib/inserts-gen.js');
+load(__dirname + '/lib/lab.js');
+load(__dirname + '/lib/inserts-lab.js');
+load(__dirname + '/inserts_functions.js');
+
+// Picks vary from run to run (a fixed R sequence would warm the same pages every time), but are
+// reproducible: run k of a variant uses the k-th block of the seeded sequence.
+var taskState = { unprocessed: null, calls: {} };
+
+function taskRandoms(p, variant) {
+  var k = taskState.calls[variant] = (taskState.calls[variant] || 0) + 1;
+  var next = LabInserts.rng((p.SEED * 7919 + k * 104729) >>> 0);
+  var out = [];
+  for (var i = 0; i < p.PICKS; i++) out.push(next());
+  return out;
+}
+
+function taskUnprocessed(p) {
+  if (taskState.unprocessed === null) taskState.unprocessed = db.getCollection(p.COLL).countDocuments({ processed: 0 });
+  return taskState.unprocessed;
+}
+
+// Runs `pick(x)` for each random x in [0, 1); answers {picks, unprocessed}, distinct in extra.
+function taskPicks(p, variant, pick) {
+  var xs = taskRandoms(p, variant);
+  var t0 = lab.now();
+  var docs = xs.map(function (x) { return pick(x); });
+  var ms = lab.now() - t0;
+  var ids = {};
+  var unprocessed = 0;
+  docs.forEach(function (d) { if (d) { ids[String(d._id)] = true; if (d.processed === 0) unprocessed++; } });
+  return lab.took(ms, { picks: docs.length, unprocessed: unprocessed },
+    { distinct: Object.keys(ids).length, msPerPick: ms / docs.length });
+}
+
+function taskSkip(p, hint) {
+  var u = taskUnprocessed(p);
+  return function (x) { return pickBySkip(db.getCollection(p.COLL), Math.floor(x * u), hint); };
+}
+
+var TASK_INDEX = { processed: 1, r: 1 };
+
+var STUDY = {
+  name: 'tasks',
+  title: 'random selection of an unprocessed task: skip(R), $sample, a random field; claiming with findOneAndUpdate',
+  source: { id: '002', author: 'a 2012-2013 blog series', title: 'MySQL and MongoDB Performance Comparison Part 1', year: 2012 },
+  params: {
+    N: { kind: 'positive', def: 1000000, what: 'tasks to generate when the lab creates the collection' },
+    DONE: { kind: 'number', def: 0.1, what: 'fraction of tasks already processed' },
+    PICKS: { kind: 'positive', def: 20, what: 'picks per timed run' },
+    WRITERS: { kind: 'names', def: '1,4,16', what: 'concurrent claimers (Node only)' },
+    CLAIM_N: { kind: 'positive', def: 4000, what: 'tasks in the claiming collection (Node only)' },
+    SEED: { kind: 'count', def: 1, what: 'generator seed' },
+    COLL: { kind: 'name', def: 'perflab_tasks', what: 'tasks collection' },
+    RUNS: { kind: 'count', def: 3, what: 'timed rounds after the warm-up' },
+  },
+  fixture: function (p) {
+    if (!(p.DONE >= 0 && p.DONE < 1)) throw new Error('parameter DONE: expected a fraction in [0, 1), got ' + p.DONE);
+    return { coll: p.COLL, name: 'tasks-' + p.DONE, n: p.N, seed: p.SEED, indexes: [TASK_INDEX],
+      doc: function (next, i) { return LabInserts.taskDoc(next, i, p.DONE); } };
+  },
+  setup: function () { taskState.unprocessed = null; taskState.calls = {}; },
+  axes: function (p) {
+    var nodeMode = typeof LAB_MODE !== 'undefined' && LAB_MODE === 'node';
+    var points = [{ part: 'pick' }];
+    if (nodeMode) insLab.ints('WRITERS', p.WRITERS, 1, 256).forEach(function (W) { points.push({ part: 'claim', W: W }); });
+    return points;
+  },
+  baseline: 'skip-scan',
+  unit: 'ms',
+  variants: [
+    { name: 'skip-scan', what: "the source's find({processed: 0}).skip(R).limit(1), collection scan", minVersion: '3.2',
+      able: function (p, point) { return point.part === 'pick'; },
+      run: function (p) { return taskPicks(p, 'skip-scan', taskSkip(p, { $natural: 1 })); },
+      explain: function (p) { return db.getCollection(p.COLL).find({ processed: 0 }).skip(Math.floor(taskUnprocessed(p) / 2)).limit(1).hint({ $natural: 1 }).explain(); } },
+    { name: 'skip-index', what: 'the same skip(R) over the index {processed: 1, r: 1}', minVersion: '3.2',
+      able: function (p, point) { return point.part === 'pick'; },
+      run: function (p) { return taskPicks(p, 'skip-index', taskSkip(p, TASK_INDEX)); },
+      explain: function (p) { return db.getCollection(p.COLL).find({ processed: 0 }).skip(Math.floor(taskUnprocessed(p) / 2)).limit(1).hint(TASK_INDEX).explain(); } },
+    { name: 'sample-first', what: '$sample {size: 1} of the collection, retried until unprocessed', minVersion: '3.2',
+      able: function (p, point) { return point.part === 'pick'; },
+      run: function (p) { return taskPicks(p, 'sample-first', function () { return pickBySampleFirst(db.getCollection(p.COLL), 1000); }); } },
+    { name: 'match-sample', what: '$match {processed: 0}, then $sample {size: 1}', minVersion: '3.2',
+      able: function (p, point) { return point.part === 'pick'; },
+      run: function (p) { return taskPicks(p, 'match-sample', function () { return pickByMatchSample(db.getCollection(p.COLL)); }); },
+      explain: function (p) { return db.getCollection(p.COLL).explain().aggregate([{ $match: { processed: 0 } }, { $sample: { size: 1 } }]); } },
+    { name: 'random-field', what: 'first unprocessed task with r >= random x (index {processed: 1, r: 1}), wrapping', minVersion: '3.2',
+      able: function (p, point) { return point.part === 'pick'; },
+      run: function (p) { return taskPicks(p, 'random-field', function (x) { return pickByRandomField(db.getCollection(p.COLL), x); }); },
+      explain: function (p) { return db.getCollection(p.COLL).find({ processed: 0, r: { $gte: 0.5 } }).sort({ r: 1 }).limit(1).explain(); } },
+  ],
+};
+
+lab.main(STUDY);

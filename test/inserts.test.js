@@ -1,0 +1,274 @@
+'use strict';
+// Source 002: inserts, the price of coherency, random task selection and simulated joins.
+// Real races on a real server: W workers start at a barrier; duplicates are counted exactly.
+const os = require('os');
+const { expect } = require('chai');
+const { BSON } = require('mongodb');
+const { testDatabase } = require('./helpers');
+const { describeServer } = require('../lib/server');
+const { runWorkers } = require('../lib/insert-workers');
+const { getReplSet } = require('../lib/replset');
+const { tryPostgres } = require('../lib/postgres');
+const { interleave } = require('../lib/harness');
+const { runStudy } = require('../lib/run-study');
+const { findStudy } = require('../lib/studies');
+const pgPeer = require('../lib/pg-peer');
+const claims = require('../lib/claims');
+const G = require('../scripts/lib/inserts-gen');
+
+async function duplicatesIn(coll) {
+  const [d] = await coll.aggregate([{ $group: { _id: '$key', n: { $sum: 1 } } }, { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } }]).toArray();
+  return { keys: d.keys, docs: d.docs, duplicates: d.docs - d.keys };
+}
+
+async function race(uri, db, name, pattern, { W = 8, n = 256, chars = 256, mode = 'connections', unique } = {}) {
+  const coll = db.collection(name);
+  await coll.drop().catch(() => {});
+  await db.createCollection(name);
+  if (unique !== undefined) await coll.createIndex({ key: 1 }, { unique });
+  const r = await runWorkers({ uri, mode, W, job: { kind: 'race', db: db.databaseName, coll: name, guards: `${name}_guards`, pattern, n, chars, seed: 3 } });
+  const d = await duplicatesIn(coll);
+  d.inserted = r.results.reduce((a, x) => a + x.inserted, 0);
+  return d;
+}
+
+describe('study 002: inserts, coherency, tasks and joins', function () {
+  let t;
+  let server;
+  before(async function () {
+    t = await testDatabase('inserts');
+    server = { uri: t.uri, ...(await describeServer(t.uri)), embedded: false };
+  });
+  after(async function () {
+    if (t) await t.close();
+  });
+
+  describe('generators (scripts/lib/inserts-gen.js)', function () {
+    it('payload documents have exactly the requested BSON size, and a set split over workers is the same set', function () {
+      for (const size of [31, 128, 1024, 16384]) expect(BSON.calculateObjectSize(G.payloadDoc(1, 12345, size))).to.equal(size);
+      const whole = G.payloadDocs(5, 0, 100, 200);
+      const split = [...G.payloadDocs(5, 0, 37, 200), ...G.payloadDocs(5, 37, 100, 200)];
+      expect(split).to.deep.equal(whole);
+      expect(new Set(whole.map((d) => d.pad)).size).to.equal(100);
+    });
+
+    it('the shell generates the same documents as Node (one implementation, loaded in mongosh)', async function () {
+      const s = await t.shell();
+      await s.loadStudy('inserts_bulk.js');
+      expect(await s.call('LabInserts.payloadDocs', 9, 10, 15, 300)).to.deep.equal(G.payloadDocs(9, 10, 15, 300));
+      expect(await s.call('LabInserts.raceEntries', 9, 4, 50)).to.deep.equal(G.raceEntries(9, 4, 50));
+    });
+  });
+
+  describe('the price of coherency: W=8 workers racing over the same keys', function () {
+    it('check-then-insert duplicates (> 0) and loses no key; the workers\' own count equals the collection\'s', async function () {
+      const d = await race(t.uri, t.db, 'race_cti', 'check-then-insert', { unique: false });
+      expect(d.keys).to.equal(256);
+      expect(d.duplicates).to.be.greaterThan(0);
+      expect(d.inserted).to.equal(d.docs);
+    });
+
+    it('fixed patterns give exactly 0 duplicates: unique index + insert (11000), upsert $setOnInsert with a unique index', async function () {
+      for (const pattern of ['unique-insert', 'upsert-unique']) {
+        const d = await race(t.uri, t.db, `race_${pattern.replace(/-/g, '_')}`, pattern, { unique: true });
+        expect(d, pattern).to.include({ keys: 256, duplicates: 0, inserted: 256 });
+      }
+    });
+
+    it('separate processes race too, and the unique index still holds them to 0', async function () {
+      const d = await race(t.uri, t.db, 'race_proc', 'unique-insert', { unique: true, mode: 'processes', W: 4, n: 128 });
+      expect(d).to.include({ keys: 128, duplicates: 0, inserted: 128 });
+    });
+
+    describe('on a replica set: transactions', function () {
+      let rs;
+      let client;
+      before(async function () {
+        rs = await getReplSet();
+        const { MongoClient } = require('mongodb');
+        client = new MongoClient(rs.uri);
+        await client.connect();
+      });
+      after(async function () {
+        if (client) await client.close();
+        if (rs) await rs.stop();
+      });
+
+      it('a transaction that writes a per-key guard document first gives 0 duplicates (a plain transaction need not)', async function () {
+        const db = client.db('labtest_inserts_rs');
+        const guarded = await race(rs.uri, db, 'race_txn_guard', 'txn-guard', { unique: false, n: 128 });
+        expect(guarded).to.include({ keys: 128, duplicates: 0, inserted: 128 });
+        const plain = await race(rs.uri, db, 'race_txn_plain', 'txn-check-insert', { unique: false, n: 128 });
+        expect(plain.keys).to.equal(128);
+        expect(plain.inserted).to.equal(plain.docs);
+        await db.dropDatabase();
+      });
+    });
+  });
+
+  describe('task claiming with findOneAndUpdate', function () {
+    for (const random of [false, true]) {
+      it(`W=8 workers, ${random ? 'random start' : 'first task'}: every task claimed exactly once, none lost`, async function () {
+        const coll = t.db.collection('claims');
+        await coll.drop().catch(() => {});
+        const next = G.rng(4);
+        const docs = [];
+        for (let i = 0; i < 600; i++) docs.push(G.taskDoc(next, i, 0));
+        await coll.insertMany(docs);
+        await coll.createIndex({ processed: 1, r: 1 });
+        const r = await runWorkers({ uri: t.uri, mode: 'connections', W: 8, job: { kind: 'claim', db: t.dbName, coll: 'claims', random, seed: 4 } });
+        const ids = r.results.flatMap((x) => x.ids);
+        expect(ids).to.have.length(600);
+        expect(new Set(ids).size).to.equal(600);
+        expect(await coll.countDocuments({ processed: 0 })).to.equal(0);
+        for (const [w, res] of r.results.entries()) {
+          expect(await coll.countDocuments({ by: w }), `worker ${w}`).to.equal(res.claims);
+        }
+      });
+    }
+  });
+
+  describe('the PostgreSQL peer', function () {
+    let pgs;
+    before(async function () {
+      const r = await tryPostgres();
+      if (!r.pgs) {
+        process.stderr.write(`      (${r.note})\n`);
+        this.skip();
+      }
+      pgs = r.pgs;
+    });
+    after(async function () {
+      if (pgs) await pgs.stop();
+    });
+
+    it('check-then-insert with 8 sessions duplicates too (READ COMMITTED); ON CONFLICT gives 0', async function () {
+      const bad = await pgPeer.race(pgs, { n: 256, chars: 256, seed: 3, W: 8, pattern: 'check-then-insert' });
+      expect(bad.keys).to.equal(256);
+      expect(bad.duplicates).to.be.greaterThan(0);
+      const good = await pgPeer.race(pgs, { n: 256, chars: 256, seed: 3, W: 8, pattern: 'on-conflict' });
+      expect(good).to.include({ keys: 256, docs: 256, duplicates: 0 });
+    });
+
+    it('inserts every row, one by one and in batches', async function () {
+      for (const batch of [1, 100]) expect((await pgPeer.insert(pgs, { n: 300, size: 256, seed: 1, batch, W: 2 })).rows).to.equal(300);
+    });
+
+    it('the SQL join equals the plain Node join of the same generated rows', async function () {
+      const p = { ORDERS: 3000, CUSTOMERS: 300, SEED: 5 };
+      await pgPeer.loadJoin(pgs, { orders: p.ORDERS, customers: p.CUSTOMERS, seed: p.SEED });
+      const r = await pgPeer.join(pgs);
+      expect(r.rows).to.deep.equal(findStudy('joins').oracle(p));
+      expect(r.plan).to.match(/Join|Loop/);
+    });
+  });
+
+  describe('the studies through the runner (tiny scales)', function () {
+    const run = (name, params) => runStudy(findStudy(name), { server, dbName: t.dbName, params });
+    const results = (recs) => recs.filter((r) => r.type === 'result');
+
+    it('joins: every variant (mongosh, $lookup forms, Node Map, PostgreSQL) equals the plain Node join; strategies recorded', async function () {
+      const r = await run('joins', { ORDERS: 4000, CUSTOMERS: 400, RUNS: 1, WARMUP: 0 });
+      const ran = results(r.records).filter((x) => !x.skipped);
+      expect(ran.map((x) => x.variant)).to.include.members(['client', 'node-map', 'lookup-id', 'lookup-indexed', 'lookup-unindexed', 'lookup-pipeline']);
+      for (const x of ran) expect(x.agrees, x.variant).to.equal(true);
+      const plan = (v) => ran.find((x) => x.variant === v).plan;
+      expect(plan('lookup-unindexed')).to.deep.equal({ stage: 'EQ_LOOKUP HashJoin', explainVersion: '2' });
+      expect(plan('lookup-id').stage).to.equal('EQ_LOOKUP IndexedLoopJoin');
+      expect(plan('lookup-pipeline').explainVersion).to.equal('1');
+      const [j] = claims.judge(findStudy('joins'), r.records);
+      expect(j.id).to.equal('002-joins');
+      expect(j.verdict).to.be.oneOf(claims.VERDICTS);
+    });
+
+    it('tasks: every pick is an unprocessed task; claims are exact at W=1 and W=4', async function () {
+      const r = await run('tasks', { N: 5000, PICKS: 5, WRITERS: '1,4', CLAIM_N: 300, RUNS: 1, WARMUP: 0 });
+      const ran = results(r.records).filter((x) => !x.skipped);
+      expect(ran.filter((x) => x.axis.part === 'pick').map((x) => x.variant)).to.include.members(['skip-scan', 'skip-index', 'sample-first', 'match-sample', 'random-field']);
+      for (const x of ran) expect(x.agrees, `${x.variant} ${JSON.stringify(x.axis)}`).to.equal(true);
+    });
+
+    it('inserts: every variant leaves exactly N documents (or rows), docs/s recorded, verdicts made', async function () {
+      const r = await run('inserts', { N: 400, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0 });
+      const ran = results(r.records).filter((x) => !x.skipped);
+      expect(ran.map((x) => x.variant)).to.include.members(['shell', 'shell-unordered', 'server-copy', 'async', 'connections', 'processes']);
+      for (const x of ran) {
+        expect(x.agrees, `${x.variant} ${JSON.stringify(x.axis)}`).to.equal(true);
+        expect(x.extra.docsPerSec, x.variant).to.be.greaterThan(0);
+      }
+      const judged = claims.judge(findStudy('inserts'), r.records);
+      expect(judged.map((x) => x.id)).to.have.members(['002-bulk', '002-processes']);
+      expect(judged.find((x) => x.id === '002-bulk').verdict).to.be.oneOf(['holds', 'changed']);
+    });
+
+    it('coherency: fixed patterns 0 duplicates, check-then-insert > 0, every key present', async function () {
+      const r = await run('coherency', { N: 128, CHARS: 128, W: 8, RUNS: 1, WARMUP: 0,
+        VARIANTS: 'check-then-insert,unique-insert,upsert-unique,pg-check-then-insert,pg-on-conflict' });
+      const ran = results(r.records).filter((x) => !x.skipped);
+      for (const x of ran) expect(x.agrees, x.variant).to.equal(true);
+      const dups = (v) => ran.find((x) => x.variant === v).extra.duplicates;
+      expect(dups('unique-insert')).to.equal(0);
+      expect(dups('upsert-unique')).to.equal(0);
+      expect(dups('check-then-insert')).to.be.greaterThan(0);
+      if (ran.some((x) => x.variant === 'pg-on-conflict')) expect(dups('pg-on-conflict')).to.equal(0);
+    });
+  });
+
+  describe('speed, interleaved (median of per-round ratios; wide margin for a busy 2-core machine)', function () {
+    it('insertMany in batches of 1000 is at least 5x faster than insertOne one by one', async function () {
+      const docs = G.payloadDocs(1, 0, 2000, 1024);
+      const coll = t.db.collection('speed');
+      const runner = (name, write) => ({
+        name,
+        run: async () => {
+          await coll.drop().catch(() => {});
+          await t.db.createCollection('speed');
+          const t0 = process.hrtime.bigint();
+          await write();
+          return { ms: Number(process.hrtime.bigint() - t0) / 1e6, answer: await coll.countDocuments() };
+        },
+      });
+      const res = await interleave([
+        runner('insertOne', async () => { for (const d of docs) await coll.insertOne({ ...d }); }),
+        runner('insertMany', async () => { for (let i = 0; i < docs.length; i += 1000) await coll.insertMany(docs.slice(i, i + 1000).map((d) => ({ ...d }))); }),
+      ], { warmup: 1, rounds: 3, baseline: 'insertMany' });
+      expect(res.variants.insertOne.answer).to.equal(2000);
+      expect(res.variants.insertMany.answer).to.equal(2000);
+      expect(res.variants.insertOne.ratio.median).to.be.at.least(5);
+    });
+  });
+
+  describe('the real mongosh CLI, from another directory', function () {
+    const cases = [
+      ['inserts_bulk.js', { N: 300, BATCHES: '1,100', SIZES: '512', RUNS: 1 }],
+      ['inserts_race.js', { N: 64, CHARS: 64, RUNS: 1 }],
+      ['inserts_tasks.js', { N: 3000, PICKS: 3, RUNS: 1 }],
+      ['inserts_joins.js', { ORDERS: 2000, CUSTOMERS: 200, RUNS: 1 }],
+    ];
+    for (const [script, params] of cases) {
+      it(`${script}: runs, every variant agrees, prints @@LAB records`, async function () {
+        const r = await t.cli(script, params, { cwd: os.tmpdir() });
+        expect(r.code, r.stderr).to.equal(0);
+        const text = r.stdout;
+        expect(text).to.include('server 6.');
+        expect(text).to.not.include('DISAGREE');
+        expect(text).to.match(/all variants agree/);
+        expect(r.lines.filter((l) => l.startsWith('@@LAB ')).length).to.be.greaterThan(1);
+      });
+    }
+
+    for (const [script, params, what] of [
+      ['inserts_bulk.js', { BATCHES: '1,x' }, 'parameter BATCHES'],
+      ['inserts_bulk.js', { N: 'many' }, 'parameter N'],
+      ['inserts_race.js', { MODE: 'threads' }, 'parameter MODE'],
+      ['inserts_tasks.js', { DONE: 1.5, N: 10 }, 'parameter DONE'],
+    ]) {
+      it(`${script} rejects ${JSON.stringify(params)} with one clear line and a non-zero exit`, async function () {
+        const r = await t.cli(script, params, { cwd: os.tmpdir() });
+        expect(r.code).to.not.equal(0);
+        expect(r.stderr + r.stdout).to.include(what);
+        expect(r.stderr).to.not.match(/^\s+at /m);
+      });
+    }
+  });
+});
