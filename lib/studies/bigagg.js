@@ -232,7 +232,7 @@ module.exports = {
   source: '001',
   title: 'MOT banding aggregation: the source\'s nested $cond and today\'s forms; compression, cache size, parallelism',
   // quick: every part in a few minutes; the cache part only says something above ~1.8M records.
-  quick: { N: 100000, RUNS: 3, BUDGET_MS: 20000 },
+  quick: { N: 50000, RUNS: 3, BUDGET_MS: 20000 },
   seedScale: { N: 10000000, RUNS: 3, BUDGET_MS: 60000 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1.5 min',

@@ -117,7 +117,7 @@ module.exports = {
   source: '002',
   title: 'the price of coherency: check-then-insert races and the patterns that fix them',
   tiny: { N: 128, CHARS: 128, W: 8, RUNS: 1, WARMUP: 0 }, // for the test suite
-  quick: { N: 1024, CHARS: 1024, W: 16, MODE: 'connections', RUNS: 2 },
+  quick: { N: 512, CHARS: 1024, W: 16, MODE: 'connections', RUNS: 1 },
   // The source: 54 processes, the 3x3 grid of entry size x n.
   seedScale: { N: 1024, CHARS: 1024, W: 54, MODE: 'processes', GRID: true, RUNS: 3 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },

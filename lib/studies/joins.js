@@ -53,7 +53,7 @@ module.exports = {
   source: '002',
   title: 'simulated joins: the join in the client vs $lookup (on _id, indexed, unindexed, pipeline) vs SQL',
   tiny: { ORDERS: 4000, CUSTOMERS: 400, RUNS: 1, WARMUP: 0 }, // for the test suite
-  quick: { ORDERS: 20000, CUSTOMERS: 2000, RUNS: 3, BUDGET_MS: 15000 },
+  quick: { ORDERS: 10000, CUSTOMERS: 1000, RUNS: 2, BUDGET_MS: 10000 },
   // The scale: 100k orders x 10k customers.
   seedScale: { ORDERS: 100000, CUSTOMERS: 10000, RUNS: 3, BUDGET_MS: 30000 },
   cli: { docs: 'ORDERS', runs: 'RUNS', seed: 'SEED' },
