@@ -57,6 +57,8 @@ and a self-contained findings.html under --out (default results/findings-<date-t
   --servers URIS   one column per server (comma-separated connection strings)
   --engines LIST   default, sbe, classic: one column per query engine, switched with setParameter on
                    an embedded mongod only (a server the lab did not start is never reconfigured)
+  --from FILES     judge saved result files (or run folders) again, one column each, no server needed
+  --merge          with --from: one column, each study from the last file that has it
   --readme         also rewrite the "findings at a glance" table in README.md from this run
 
 Options for import (CSV files; rows read = stored + rejected, always):
@@ -138,6 +140,7 @@ function parse(argv) {
       engines: { type: 'string' },
       from: { type: 'string' },
       readme: { type: 'boolean' },
+      merge: { type: 'boolean' },
       quiet: { type: 'boolean', short: 'q' },
       keep: { type: 'boolean' },
       'no-progress': { type: 'boolean' },
@@ -188,6 +191,7 @@ function parse(argv) {
     servers: values.servers === undefined ? [] : values.servers.split(',').map((x) => x.trim()).filter(Boolean),
     from: values.from === undefined ? [] : values.from.split(',').map((x) => x.trim()).filter(Boolean),
     readme: values.readme,
+    merge: values.merge,
     profileName: values.profile || 'quick',
     out: values.out,
     profile: values.profile === 'seed' ? 'seedScale' : values.profile === 'tiny' ? 'tiny' : 'quick',
@@ -341,7 +345,7 @@ async function findingsCommand(o) {
   const uris = o.servers.length ? o.servers : [o.uri];
   let res;
   try {
-    res = await findings({ entries, profile: o.profileName, uris, engines: o.engines, from: o.from, outDir, dbName: o.db,
+    res = await findings({ entries, profile: o.profileName, uris, engines: o.engines, from: o.from, merge: o.merge, outDir, dbName: o.db,
       cacheSizeGB: o.cacheSizeGB, log, echo: (text) => { if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n'); } });
   } catch (e) {
     if (e && /^parameter /.test(e.message || '')) throw new UsageError(e.message);

@@ -108,6 +108,9 @@ function install(opts = {}) {
   if (opts.root && !root) {
     const base = os.tmpdir();
     root = fs.mkdtempSync(path.join(base, `mongo-perf-lab-run-${process.pid}-`));
+    // Traverse-only for others: an embedded PostgreSQL runs initdb as the `postgres` user, which must
+    // reach its password file and data folder in here, but may not list what else the run keeps.
+    fs.chmodSync(root, 0o711);
     process.env.TMPDIR = root; // os.tmpdir() reads it on every call
     addSync(() => fs.rmSync(root, { recursive: true, force: true }));
     if (opts.watchdog) startWatchdog(root);
