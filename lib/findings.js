@@ -51,18 +51,20 @@ async function runColumn({ entries, server, label, engine, profile, dbName, outD
 }
 
 /**
- * One column from several result files (--merge): per study, the records of the LAST file that has
- * it (a later documented run replaces an earlier quick one); each file's environment is kept.
+ * One column from several result files (--merge): the first file is the base run; a study found in
+ * later files (documented runs) takes its records from all of those instead, added together (e.g. a
+ * study's main run and its cache run). Each file's environment is kept.
  */
 function mergeDocs(docs, names) {
   const byStudy = new Map();
   docs.forEach((d, i) => {
-    for (const st of new Set(d.results.map((r) => r.study))) byStudy.set(st, i);
+    for (const st of new Set(d.results.map((r) => r.study))) byStudy.set(st, [...(byStudy.get(st) || []), i]);
   });
+  for (const [st, files] of byStudy) if (files.length > 1 && files[0] === 0) byStudy.set(st, files.slice(1));
   const results = [];
   const sources = [];
   docs.forEach((d, i) => {
-    const studies = [...byStudy].filter(([, j]) => j === i).map(([st]) => st);
+    const studies = [...byStudy].filter(([, files]) => files.includes(i)).map(([st]) => st);
     if (!studies.length) return;
     results.push(...d.results.filter((r) => studies.includes(r.study)));
     sources.push({ file: path.basename(names[i]), studies, environment: d.environment });
@@ -73,7 +75,7 @@ function mergeDocs(docs, names) {
 
 function columnLabel(doc, i) {
   const e = doc.environment;
-  return e.label || `${i + 1}: MongoDB ${e.server.version}${e.engine && e.engine !== 'default' ? ` ${e.engine}` : ''}`;
+  return e.label || `MongoDB ${e.server.version}${e.engine && e.engine !== 'default' ? ` ${e.engine}` : ''}, ${e.profile || '?'} profile`;
 }
 
 function judgeAll(entries, docs) {
@@ -84,9 +86,10 @@ function esc(s) {
   return String(s === undefined || s === null ? '' : s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }
 
-function cell(j) {
+function cell(j, max = Infinity) {
   if (!j) return '';
-  return `${VERDICT_MARK[j.verdict]}${j.figure ? ` (${j.figure})` : ''}`;
+  const fig = j.figure && j.figure.length > max ? `${j.figure.slice(0, max - 1).replace(/[ ,;(]+$/, '')}…` : j.figure;
+  return `${VERDICT_MARK[j.verdict]}${fig ? ` (${fig})` : ''}`;
 }
 
 /** The findings as Markdown; `imgs` maps study -> chart paths relative to the report. */
@@ -103,14 +106,14 @@ function toMarkdown({ entries, docs, judged, imgs, profile, outDir }) {
   const envRows = docs.flatMap((d, i) => (d.environment.sources
     ? d.environment.sources.map((src) => [`${labels[i]}: ${src.studies.join(', ')} (${src.file}, ${(src.environment.startedAt || '').slice(0, 10)})`, report.serverLine(src.environment)])
     : [[labels[i], report.serverLine(d.environment)]]));
-  out.push('## Where it was measured', '', report.md(['column', 'environment'], envRows), '');
+  out.push('## Where it was measured', '', report.md(['column', 'environment'], envRows, { left: true }), '');
   out.push('## At a glance', '', glanceTable(entries, judged, labels), '');
   for (const entry of entries) {
     const rows = judged[0].filter((j) => j.study === entry.name);
     if (!rows.length) continue;
     out.push(`## ${entry.name}: ${entry.title} (source ${entry.source})`, '');
     out.push(report.md(['claim', 'published (setting)', ...labels, 'why'], rows.map((j) => [j.claim, `${j.published} (${j.setting})`,
-      ...judged.map((col) => cell(col.find((x) => x.id === j.id))), judged.map((col) => (col.find((x) => x.id === j.id) || {}).why).filter(Boolean)[0] || ''])), '');
+      ...judged.map((col) => cell(col.find((x) => x.id === j.id))), judged.map((col) => (col.find((x) => x.id === j.id) || {}).why).filter(Boolean)[0] || '']), { left: true }), '');
     for (const doc of docs) {
       const head = report.headline(doc, entry);
       if (head) out.push('```', head, '```', '');
@@ -121,15 +124,16 @@ function toMarkdown({ entries, docs, judged, imgs, profile, outDir }) {
   return out.join('\n') + '\n';
 }
 
-/** The short table the README shows: one row per claim, the first column's verdict. */
+/** The short table the README shows: one row per claim, each column's verdict (figures shortened). */
 function glanceTable(entries, judged, labels = ['verdict']) {
   const rows = [];
   for (const entry of entries) {
     for (const j of judged[0].filter((x) => x.study === entry.name)) {
-      rows.push([entry.source, j.claim, j.published, ...judged.map((col) => cell(col.find((x) => x.id === j.id)))]);
+      rows.push([`[${entry.name}](docs/studies/${entry.name}.md)`, j.claim, j.published.length > 60 ? `${j.published.slice(0, 59)}…` : j.published,
+        ...judged.map((col) => cell(col.find((x) => x.id === j.id), 70))]);
     }
   }
-  return report.md(['source', 'claim', 'published', ...labels], rows);
+  return report.md(['study', 'claim', 'published', ...labels], rows, { left: true });
 }
 
 /** One self-contained HTML file: the same content, charts inline. */
@@ -202,7 +206,8 @@ async function findings(o) {
     }
   }
   // Read results say what profile they were measured with.
-  const shownProfile = o.from && o.from.length ? [...new Set(docs.map((d) => d.environment.profile || 'unknown'))].join(', ') : profile;
+  const shownProfile = o.merge ? 'merged: each study from the result file named beside it below'
+    : o.from && o.from.length ? [...new Set(docs.map((d) => d.environment.profile || 'unknown'))].join(', ') : profile;
   const judged = judgeAll(entries, docs);
   const pngs = {};
   const imgs = {};

@@ -63,8 +63,9 @@ function fmtCell(r, value) {
   return String(r[value]);
 }
 
-function md(header, rows) {
-  const out = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+// Numbers right-aligned after the first column; { left: true } for tables of words.
+function md(header, rows, { left = false } = {}) {
+  const out = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i === 0 || left ? '---' : '---:')).join('|')}|`];
   for (const r of rows) out.push(`| ${r.join(' | ')} |`);
   return out.join('\n');
 }

@@ -235,7 +235,7 @@ module.exports = {
   quick: { N: 50000, RUNS: 3, BUDGET_MS: 20000 },
   seedScale: { N: 10000000, RUNS: 3, BUDGET_MS: 60000 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
-  expected: '~1.5 min',
+  expected: '~50 s',
 
   /** One collection per block compressor, streamed by the Node driver; load times are measures. */
   async load(ctx, p) {

@@ -57,7 +57,7 @@ module.exports = {
   // The source inserted 2^14 matrix rows per run; its concurrency went to 64 processes on 12 cores.
   seedScale: { N: 16384, BATCHES: '1,10,100,1000,10000', WRITERS: '1,2,4,8,16', SIZES: '128,1024,4096,16384', RUNS: 3 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
-  expected: '~4 min',
+  expected: '~45 s',
 
   /** The end-of-run summary speaks of one writer at batch 1000 (mongosh, Node, PostgreSQL, the ceiling). */
   headline: (points) => points.find((x) => x.part === 'batch' && x.W === 1 && x.batch === 1000) || points[points.length - 1],

@@ -69,7 +69,7 @@ module.exports = {
   quick: { N: 20000, PICKS: 10, WRITERS: '1,4,16', CLAIM_N: 1000, RUNS: 2 },
   seedScale: { N: 1000000, PICKS: 20, WRITERS: '1,2,4,8,16', CLAIM_N: 16000, RUNS: 3 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
-  expected: '~2 min',
+  expected: '~30 s',
 
   async load(ctx, p) {
     if (!(p.DONE >= 0 && p.DONE < 1)) throw new Error(`parameter DONE: expected a fraction in [0, 1), got ${p.DONE}`);
