@@ -5,6 +5,7 @@ const lab = require('../scripts/lib/lab');
 const claims = require('../lib/claims');
 const where = require('../lib/studies/where');
 const mapreduce = require('../lib/studies/mapreduce');
+const timeseries = require('../lib/studies/timeseries');
 
 /** Records as the runner makes them: variants timed in rounds against a baseline. */
 function records(study, medians, baseline, axis = {}) {
@@ -59,6 +60,41 @@ describe('claims ledger: verdict rules flip with the figure', function () {
     expect(verdictOf(mapreduce, '000-peak', sweep({ 1000: 10, 10000: 20 })).verdict).to.equal('not-measurable');
     expect(verdictOf(mapreduce, '000-peak', sweep({ 1000: 10, 10000: 20, 100000: 25, 1000000: 12 })).verdict).to.equal('holds');
     expect(verdictOf(mapreduce, '000-peak', sweep({ 1000: 10, 10000: 20, 100000: 25, 1000000: 26 })).verdict).to.equal('changed');
+  });
+
+  // The time-series states: one record per (state, grain) with the mean time of T1..T5.
+  function states(means) {
+    return Object.entries(means).map(([state, mean]) => ({ type: 'result', study: 'timeseries', variant: 'raw', axis: { grain: 'hours', state },
+      times: [mean], mean, median: mean, min: mean, max: mean, runs: 1, ratio: null }));
+  }
+
+  it('time series, touch both: holds when warming data and indexes is ~4x slower than cold, changed when it helps', function () {
+    expect(verdictOf(timeseries, '003-touch-both', states({ cold: 10, 'warm-both': 40 })).verdict).to.equal('holds');
+    const v = verdictOf(timeseries, '003-touch-both', states({ cold: 10, 'warm-both': 3 }));
+    expect(v.verdict).to.equal('changed');
+    expect(v.why).to.match(/reversed/);
+    expect(verdictOf(timeseries, '003-touch-both', []).verdict).to.equal('not-measurable');
+  });
+
+  it('time series, touch data: holds at 1.3x faster than cold, changed at no gain and at 3x', function () {
+    expect(verdictOf(timeseries, '003-touch-data', states({ cold: 13, 'warm-data': 10 })).verdict).to.equal('holds');
+    expect(verdictOf(timeseries, '003-touch-data', states({ cold: 10, 'warm-data': 10 })).verdict).to.equal('changed');
+    expect(verdictOf(timeseries, '003-touch-data', states({ cold: 30, 'warm-data': 10 })).verdict).to.equal('changed');
+  });
+
+  it('time series, preload: holds when the year aggregation leaves the fastest state, changed when another is', function () {
+    expect(verdictOf(timeseries, '003-preload', states({ cold: 10, 'warm-data': 8, 'warm-year': 7 })).verdict).to.equal('holds');
+    expect(verdictOf(timeseries, '003-preload', states({ cold: 10, 'warm-data': 5, 'warm-year': 7 })).verdict).to.equal('changed');
+  });
+
+  it('time series, bytes per event: holds near 64 B + 54 B, changed at a third of it', function () {
+    const sizes = (data, index) => [
+      { type: 'measure', study: 'timeseries', name: 'events', axis: {}, value: 1000 },
+      { type: 'measure', study: 'timeseries', name: 'storageSize', variant: 'raw', axis: {}, value: data * 1000 },
+      { type: 'measure', study: 'timeseries', name: 'indexSize', variant: 'raw', axis: {}, value: index * 1000 },
+    ];
+    expect(verdictOf(timeseries, '003-bytes', sizes(60, 50)).verdict).to.equal('holds');
+    expect(verdictOf(timeseries, '003-bytes', sizes(25, 22)).verdict).to.equal('changed');
   });
 
   it('a rule that throws is reported as not measurable, with the reason', function () {
