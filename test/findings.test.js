@@ -46,7 +46,7 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     }
     expect(md).to.match(/\| (holds|CHANGED|obsolete|not measurable)/);
     expect(md).to.contain('## Where it was measured');
-    expect(run.stdout).to.match(/\| source \| claim \| published \|/);
+    expect(run.stdout).to.match(/\| study \| claim \| published \|/);
   });
 
   it('the HTML opens in headless chromium without errors and shows every chart', async function () {
