@@ -28,6 +28,7 @@ async function sessions(pgs, W) {
 }
 
 async function endAll(cs) {
+  // Closing clients at the end: a connection already dropped by the server needs no reporting.
   await Promise.all(cs.map((c) => c.end().catch(() => {})));
 }
 

@@ -78,6 +78,7 @@ class PgServer {
     running.delete(this);
     const inst = this.instance;
     this.instance = null;
+    // Stopping: a server that already exited is what we wanted; its folder is removed next either way.
     await inst.stop().catch(() => {});
     if (this.tmp) fs.rmSync(this.tmp, { recursive: true, force: true });
   }
@@ -118,6 +119,7 @@ async function startEmbedded({ log = () => {} } = {}) {
     await instance.initialise();
     await instance.start();
   } catch (e) {
+    // The start failed: stop whatever half-started, the start's own error is what gets reported.
     await instance.stop().catch(() => {});
     fs.rmSync(tmp, { recursive: true, force: true });
     const why = e && e.message ? e.message.split('\n')[0] : 'the server exited during start';

@@ -41,6 +41,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
   // A (re)opened session: the script loaded once, configured with the run's parameters. A server
   // restart (cold-cache points) ends the old connection pool, so beforePoint may call ctx.reopen().
   ctx.reopen = async () => {
+    // After a server restart the old session's connections are gone: closing it may fail, harmlessly.
     if (ctx.session) await ctx.session.close().catch(() => {});
     ctx.session = await ShellSession.open(server.uri, dbName);
     await ctx.session.loadStudy(entry.script, { echo });
@@ -136,6 +137,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     return { records, params: p, fixture: ctx.fixture, points };
   } finally {
     for (const undo of ctx.cleanups.reverse()) await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
+    // Clean-up after the run: a close that fails (server gone) must not hide the run's own error.
     if (ctx.session) await ctx.session.close().catch(() => {});
     await client.close();
   }

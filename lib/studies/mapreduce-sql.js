@@ -78,6 +78,7 @@ async function prepare(ctx, p) {
     return;
   }
   const client = await pgs.connect();
+  // At the end: a client the server already dropped needs no closing; stopping the server is what matters.
   ctx.cleanups.push(async () => { await client.end().catch(() => {}); await pgs.stop(); });
   try {
     await load(client, { n: p.N, seed: p.SEED, log: ctx.log });

@@ -181,6 +181,7 @@ async function statesOnServer({ server, dbName, params = {}, echo = () => {}, lo
   const { ShellSession } = require('../shell-runner');
   const ctx = { server, echo, log, session: null };
   ctx.reopen = async () => {
+    // The server was just restarted: the old session's connections are gone, closing it may fail harmlessly.
     if (ctx.session) await ctx.session.close().catch(() => {});
     ctx.session = await ShellSession.open(server.uri, dbName);
     await ctx.session.loadStudy(module.exports.script, { echo });

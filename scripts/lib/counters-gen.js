@@ -8,6 +8,15 @@
 // Each minute has `perMinute` hits in time order; the first hit of every day is at 00:00:00.000
 // and the last at 23:59:59.999, so both edges of the day are always exercised.
 
+// mulberry32 comes from gen.js, the lab's one seeded generator (loaded here if the script has not).
+if (typeof LabGen === 'undefined') {
+  if (typeof module !== 'undefined' && module.exports && typeof require === 'function' && typeof load === 'undefined') {
+    globalThis.LabGen = require('./gen');
+  } else {
+    load(__dirname + '/gen.js');
+  }
+}
+
 var LabCountersGen = (function () {
   var DAY_MS = 86400000;
   var MINUTES = 1440;
@@ -16,16 +25,7 @@ var LabCountersGen = (function () {
   // The seed preallocates tomorrow's document with this probability per hit.
   var PREALLOC_P = 1 / 2000;
 
-  function rng(seed) {
-    var s = seed >>> 0;
-    return function () {
-      s = (s + 0x6D2B79F5) >>> 0;
-      var t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  var rng = LabGen.rng;
 
   // A 32-bit seed per (seed, day, minute), mixed so neighbouring minutes are unrelated.
   function minuteSeed(seed, day, minute) {

@@ -4,18 +4,17 @@
 // ones Node's oracle reasons about are the same, byte for byte, for the same seed.
 // Plain ES2017: no modules, no BigInt, no console, so it also loads in older shells.
 
-var LabInserts = (function () {
-  // mulberry32, the same generator as gen.js (kept here so this file loads on its own).
-  function rng(seed) {
-    var s = seed >>> 0;
-    return function () {
-      s = (s + 0x6D2B79F5) >>> 0;
-      var t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+// mulberry32 comes from gen.js, the lab's one seeded generator (loaded here if the script has not).
+if (typeof LabGen === 'undefined') {
+  if (typeof module !== 'undefined' && module.exports && typeof require === 'function' && typeof load === 'undefined') {
+    globalThis.LabGen = require('./gen');
+  } else {
+    load(__dirname + '/gen.js');
   }
+}
+
+var LabInserts = (function () {
+  var rng = LabGen.rng;
 
   var ALPHA = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
