@@ -311,7 +311,10 @@ async function run(o) {
     if (e && /^parameter /.test(e.message || '')) throw new UsageError(e.message);
     throw e;
   } finally {
-    if (created && !o.keep) await dropDatabase(server.uri, o.db).catch(() => {});
+    if (created && !o.keep) {
+      await dropDatabase(server.uri, o.db).catch((e) => process.stderr.write(`mongo-perf-lab: could not drop database ${o.db}, which this run created ` +
+        `(${String(e.message).split('\n')[0]}): drop it yourself\n`));
+    }
     await server.stop();
   }
   written.push(jsonFile);
@@ -401,7 +404,7 @@ async function importFiles(o) {
     if (e instanceof ImportError) throw new UsageError(e.message);
     throw e;
   } finally {
-    await client.close().catch(() => {});
+    await client.close().catch(() => { /* the import's outcome is already decided and reported */ });
   }
 }
 

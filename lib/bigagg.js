@@ -3,6 +3,7 @@
 // oracle, storage figures, the split-and-merge runner (k _id ranges, as a sharded $group runs),
 // mongod CPU time and WiredTiger cache counters.
 const fs = require('fs');
+const { dropOwned } = require('./targets');
 const { execFileSync } = require('child_process');
 const LabGen = require('../scripts/lib/gen');
 const LabMot = require('../scripts/lib/mot-gen');
@@ -63,8 +64,7 @@ async function loadMot(db, name, { n, seed = 1, compressor = 'snappy', clustered
   const fresh = !(meta && Object.keys(spec).every((k) => meta[k] === spec[k]));
   if (meta && fresh) {
     // The lab made it (the marker says so) with another spec: replace it with the right compressor.
-    await db.collection(name).drop().catch(() => {});
-    await db.collection(META).deleteOne({ _id: name });
+    await dropOwned(db, name); // reports a failed drop instead of loading into the old collection
   }
   const exists = (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
   if (!exists) {

@@ -26,8 +26,7 @@ process.on('message', async (m) => {
     }
   } catch (e) {
     process.send({ error: e.message.split('\n')[0] });
-    // The worker is exiting; a failed close (server gone) changes nothing it reports.
-    if (client) await client.close().catch(() => {});
+    if (client) await client.close().catch(() => { /* exiting: a failed close (server gone) changes nothing reported */ });
     process.exit(1);
   }
 });

@@ -65,12 +65,12 @@ async function postgres(ctx) {
 /** Stops what replSet() and postgres() started (the `after` hook of each study). */
 async function stopPeers(ctx) {
   if (ctx.replset) {
-    await ctx.replset.client.close().catch(() => {});
-    await ctx.replset.stop().catch(() => {});
+    await ctx.replset.client.close().catch(() => { /* the set is stopped next: its client's close changes nothing */ });
+    await ctx.replset.stop().catch((e) => ctx.log(`replica set: could not stop it cleanly (${e.message.split('\n')[0]})`));
     ctx.replset = null;
   }
   if (ctx.pg) {
-    await ctx.pg.stop().catch(() => {});
+    await ctx.pg.stop().catch((e) => ctx.log(`PostgreSQL: could not stop it cleanly (${e.message.split('\n')[0]})`));
     ctx.pg = undefined;
   }
 }

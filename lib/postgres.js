@@ -78,8 +78,7 @@ class PgServer {
     running.delete(this);
     const inst = this.instance;
     this.instance = null;
-    // Stopping: a server that already exited is what we wanted; its folder is removed next either way.
-    await inst.stop().catch(() => {});
+    await inst.stop().catch(() => { /* already exited, which is what stop wants; the folder goes next */ });
     if (this.tmp) fs.rmSync(this.tmp, { recursive: true, force: true });
   }
 
@@ -119,8 +118,7 @@ async function startEmbedded({ log = () => {} } = {}) {
     await instance.initialise();
     await instance.start();
   } catch (e) {
-    // The start failed: stop whatever half-started, the start's own error is what gets reported.
-    await instance.stop().catch(() => {});
+    await instance.stop().catch(() => { /* half-started: the start's own error is the one reported */ });
     fs.rmSync(tmp, { recursive: true, force: true });
     const why = e && e.message ? e.message.split('\n')[0] : 'the server exited during start';
     throw new PostgresUnavailable(`embedded PostgreSQL did not start (${why}); set PG_URI=postgres://user:pass@host:5432/db to use another server`);

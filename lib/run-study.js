@@ -41,8 +41,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
   // A (re)opened session: the script loaded once, configured with the run's parameters. A server
   // restart (cold-cache points) ends the old connection pool, so beforePoint may call ctx.reopen().
   ctx.reopen = async () => {
-    // After a server restart the old session's connections are gone: closing it may fail, harmlessly.
-    if (ctx.session) await ctx.session.close().catch(() => {});
+    if (ctx.session) await ctx.session.close().catch(() => { /* after a restart its connections are gone: nothing to close */ });
     ctx.session = await ShellSession.open(server.uri, dbName);
     await ctx.session.loadStudy(entry.script, { echo });
     desc = await ctx.session.call('lab.node.describe', entry.name);
@@ -137,8 +136,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     return { records, params: p, fixture: ctx.fixture, points };
   } finally {
     for (const undo of ctx.cleanups.reverse()) await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
-    // Clean-up after the run: a close that fails (server gone) must not hide the run's own error.
-    if (ctx.session) await ctx.session.close().catch(() => {});
+    if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the run's own error */ });
     await client.close();
   }
 }

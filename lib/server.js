@@ -134,7 +134,7 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
     await quietStart(mms);
   } catch (e) {
     // A failed start leaves mongo-mem-* behind unless removed here.
-    await mms.stop({ doCleanup: true, force: true }).catch(() => {});
+    await mms.stop({ doCleanup: true, force: true }).catch(() => { /* half-started: the start's error is the one reported */ });
     fs.rmSync(dbPath, { recursive: true, force: true });
     dropStarting();
     if (!found.download) {
@@ -149,7 +149,7 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
   try {
     info = await describeServer(mms.getUri());
   } catch (e) {
-    await mms.stop({ doCleanup: true, force: true }).catch(() => {});
+    await mms.stop({ doCleanup: true, force: true }).catch(() => { /* half-started: the start's error is the one reported */ });
     fs.rmSync(dbPath, { recursive: true, force: true });
     dropStarting();
     throw e;
@@ -286,7 +286,7 @@ async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'per
   try {
     info = await describeServer(rs.getUri());
   } catch (e) {
-    await rs.stop({ doCleanup: true, force: false }).catch(() => {});
+    await rs.stop({ doCleanup: true, force: false }).catch(() => { /* the describe error is the one reported */ });
     throw e;
   }
   return new LongLivedServer({ rs, info: { ...info, binarySource: found.source || 'download' }, replSetName });
@@ -308,7 +308,7 @@ async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {
   try {
     info = await describeServer(mms.getUri());
   } catch (e) {
-    await mms.stop({ doCleanup: true, force: false }).catch(() => {});
+    await mms.stop({ doCleanup: true, force: false }).catch(() => { /* the describe error is the one reported */ });
     throw e;
   }
   return new LongLivedServer({ mms, info: { ...info, binarySource: found.source || 'download' }, dbPath });

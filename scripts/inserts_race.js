@@ -24,17 +24,7 @@ load(__dirname + '/lib/lab.js');
 load(__dirname + '/lib/inserts-lab.js');
 load(__dirname + '/inserts_functions.js');
 
-// The indexes each pattern relies on; the check-then-insert index makes the check a lookup, not
-// a scan (the source looked keys up by key).
-var RACE_INDEX = {
-  'check-then-insert': { unique: false },
-  'unique-insert': { unique: true },
-  'upsert-unique': { unique: true },
-  'upsert-index': { unique: false },
-  'upsert-noindex': null,
-  'txn-check-insert': { unique: false },
-  'txn-guard': { unique: false },
-};
+var RACE_INDEX = LabInserts.RACE_INDEX; // the indexes each pattern relies on (inserts-gen.js)
 
 function raceDefault(p, point) {
   return point.n === p.N && point.chars === p.CHARS;

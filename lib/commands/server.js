@@ -205,7 +205,7 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     if (/already in use/i.test(msg) && !known) msg = `--port: ${msg}; choose another port, or leave --port out for a free one`;
     stderr.write(`mongo-perf-lab server: ${msg}\n`);
     if (!known && o.debug) stderr.write(`${e.stack}\n`);
-    if (server) await server.stop().catch(() => {});
+    if (server) await server.stop().catch(() => { /* the error printed above is the one that matters */ });
     server = null;
     return known && e instanceof ServerError ? 2 : 1;
   } finally {

@@ -8,15 +8,7 @@ const { runWorkers, RACE_PATTERNS } = require('../insert-workers');
 const { scratch, replSet, postgres, median } = require('../inserts-common');
 const pgPeer = require('../pg-peer');
 
-const INDEX = {
-  'check-then-insert': { unique: false },
-  'unique-insert': { unique: true },
-  'upsert-unique': { unique: true },
-  'upsert-index': { unique: false },
-  'upsert-noindex': null,
-  'txn-check-insert': { unique: false },
-  'txn-guard': { unique: false },
-};
+const { RACE_INDEX: INDEX } = require('../../scripts/lib/inserts-gen'); // one table for shell and Node
 
 const WHAT = {
   'check-then-insert': 'the source\'s pattern: findOne by key, insertOne when absent (plain index on key)',

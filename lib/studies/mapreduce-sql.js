@@ -78,8 +78,10 @@ async function prepare(ctx, p) {
     return;
   }
   const client = await pgs.connect();
-  // At the end: a client the server already dropped needs no closing; stopping the server is what matters.
-  ctx.cleanups.push(async () => { await client.end().catch(() => {}); await pgs.stop(); });
+  ctx.cleanups.push(async () => {
+    await client.end().catch(() => { /* dropped by the server already: stopping the server is what matters */ });
+    await pgs.stop();
+  });
   try {
     await load(client, { n: p.N, seed: p.SEED, log: ctx.log });
   } catch (e) {

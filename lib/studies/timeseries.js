@@ -181,8 +181,7 @@ async function statesOnServer({ server, dbName, params = {}, echo = () => {}, lo
   const { ShellSession } = require('../shell-runner');
   const ctx = { server, echo, log, session: null };
   ctx.reopen = async () => {
-    // The server was just restarted: the old session's connections are gone, closing it may fail harmlessly.
-    if (ctx.session) await ctx.session.close().catch(() => {});
+    if (ctx.session) await ctx.session.close().catch(() => { /* the restart ended its connections: nothing to close */ });
     ctx.session = await ShellSession.open(server.uri, dbName);
     await ctx.session.loadStudy(module.exports.script, { echo });
     ctx.p = (await ctx.session.call('lab.node.configure', NAME, params, [])).params;
@@ -191,7 +190,7 @@ async function statesOnServer({ server, dbName, params = {}, echo = () => {}, lo
     await ctx.reopen();
     return await runStates(ctx, ctx.p, { grains, states, check });
   } finally {
-    if (ctx.session) await ctx.session.close().catch(() => {});
+    if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the states' own error */ });
   }
 }
 

@@ -111,7 +111,21 @@ var LabInserts = (function () {
     return Object.keys(acc).sort().map(function (k) { return { region: k, orders: acc[k].orders, cents: acc[k].cents }; });
   }
 
+  // The indexes each coherency pattern relies on (null: none); the check-then-insert index makes
+  // the check a lookup, not a scan (the source looked keys up by key). Shared by the shell script
+  // and the Node workers, so both build the same race.
+  var RACE_INDEX = {
+    'check-then-insert': { unique: false },
+    'unique-insert': { unique: true },
+    'upsert-unique': { unique: true },
+    'upsert-index': { unique: false },
+    'upsert-noindex': null,
+    'txn-check-insert': { unique: false },
+    'txn-guard': { unique: false },
+  };
+
   return {
+    RACE_INDEX: RACE_INDEX,
     rng: rng,
     text: text,
     filler: filler,
