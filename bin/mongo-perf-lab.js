@@ -25,7 +25,7 @@ Usage:
   mongo-perf-lab list
   mongo-perf-lab run <study...|all> [options]
   mongo-perf-lab compare OLD.json NEW.json [--threshold 10%]
-  mongo-perf-lab findings [--profile quick|seed] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--out DIR] [--readme]
+  mongo-perf-lab findings [--profile quick|seed] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]
   mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE]
   mongo-perf-lab server [--port N] [--dbpath DIR] [--cache-gb X] [--replset N]
   mongo-perf-lab --help
@@ -57,7 +57,9 @@ and a self-contained findings.html under --out (default results/findings-<date-t
   --servers URIS   one column per server (comma-separated connection strings)
   --engines LIST   default, sbe, classic: one column per query engine, switched with setParameter on
                    an embedded mongod only (a server the lab did not start is never reconfigured)
-  --from FILES     judge saved result files (or run folders) again, one column each, no server needed
+  --from FILES     judge saved result files (or run folders) again, one column each, no server needed;
+                   A.json+B.json makes one column of several files (each study from the last that has it)
+  --labels L1,L2   the columns' names (default: server version, engine and profile)
   --merge          with --from: one column, each study from the last file that has it
   --readme         also rewrite the "findings at a glance" table in README.md from this run
 
@@ -141,6 +143,7 @@ function parse(argv) {
       from: { type: 'string' },
       readme: { type: 'boolean' },
       merge: { type: 'boolean' },
+      labels: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       keep: { type: 'boolean' },
       'no-progress': { type: 'boolean' },
@@ -192,6 +195,7 @@ function parse(argv) {
     from: values.from === undefined ? [] : values.from.split(',').map((x) => x.trim()).filter(Boolean),
     readme: values.readme,
     merge: values.merge,
+    labels: values.labels === undefined ? [] : values.labels.split(',').map((x) => x.trim()).filter(Boolean),
     profileName: values.profile || 'quick',
     out: values.out,
     profile: values.profile === 'seed' ? 'seedScale' : values.profile === 'tiny' ? 'tiny' : 'quick',
@@ -335,20 +339,26 @@ async function run(o) {
 }
 
 async function findingsCommand(o) {
-  const { findings, updateReadme } = require('../lib/findings');
+  const { findings, updateReadme, fromGroup } = require('../lib/findings');
   const t0 = Date.now();
   const names = o.args.length ? o.args : studies.map((s) => s.name);
   const entries = names.map((n) => {
     try { return findStudy(n); } catch (e) { throw new UsageError(e.message); }
   });
-  for (const f of o.from) if (!fs.existsSync(f)) throw new UsageError(`--from ${f}: no such file or folder`);
+  for (const item of o.from) {
+    for (const f of fromGroup(item)) if (!fs.existsSync(f)) throw new UsageError(`--from ${f}: no such file or folder`);
+  }
+  const columns = o.from.length ? (o.merge ? 1 : o.from.length) : Math.max(1, o.servers.length) * Math.max(1, o.engines.length);
+  if (o.labels.length && o.labels.length !== columns) {
+    throw new UsageError(`--labels: ${o.labels.length} name(s) for ${columns} column(s); give one per column, comma-separated`);
+  }
   const outDir = path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', `findings-${stamp()}`));
   checkWritable(path.join(outDir, 'findings.md'), '--out');
   const log = (t) => { if (!o.quiet) process.stderr.write(t + '\n'); };
   const uris = o.servers.length ? o.servers : [o.uri];
   let res;
   try {
-    res = await findings({ entries, profile: o.profileName, uris, engines: o.engines, from: o.from, merge: o.merge, outDir, dbName: o.db,
+    res = await findings({ entries, profile: o.profileName, uris, engines: o.engines, from: o.from, merge: o.merge, labels: o.labels, outDir, dbName: o.db,
       cacheSizeGB: o.cacheSizeGB, log, echo: (text) => { if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n'); } });
   } catch (e) {
     if (e && /^parameter /.test(e.message || '')) throw new UsageError(e.message);

@@ -102,4 +102,34 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     expect(glance(path.join(dir, 'findings.md'))).to.equal(glance(path.join(out, 'findings.md')));
     expect(fs.readFileSync(path.join(dir, 'findings.md'), 'utf8')).to.contain('Profile: **tiny**');
   });
+
+  it('a column of several files beside another: labelled, with each study\'s scale, and where the verdicts differ', async function () {
+    const dir = path.join(out, 'columns');
+    const seedWhere = path.join(__dirname, '..', 'docs', 'data', 'where-seed.json');
+    const r = await cli(['findings', ...names, '--from', `${path.join(out, 'column-1')}+${seedWhere},${path.join(out, 'column-1')}`,
+      '--labels', 'assembled,tiny', '--out', dir, '--quiet']);
+    expect(r.code, r.stderr).to.equal(0);
+    const md = fs.readFileSync(path.join(dir, 'findings.md'), 'utf8');
+    expect(md).to.contain('| claim | published | assembled | tiny |');
+    // the merged column names its files and the scale each study ran at
+    expect(md).to.match(/\| assembled: where-seed\.json, 2026-\d\d-\d\d \| where \(N 1,000,000, 5 rounds\) \|/);
+    expect(md).to.match(/\| assembled: column-1, [\d-]+ \| mapreduce \(N [\d,]+, \d+ rounds?\) \|/);
+    expect(md).to.contain('## Where the columns differ');
+    const html = fs.readFileSync(path.join(dir, 'findings.html'), 'utf8');
+    expect(html).to.contain('<h2>Where the columns differ</h2>');
+    const bad = await cli(['findings', ...names, '--from', path.join(out, 'column-1'), '--labels', 'a,b', '--out', path.join(dir, 'bad')]);
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.match(/--labels: 2 name\(s\) for 1 column/);
+  });
+
+  it('"where the columns differ" lists a claim only when two columns that ran the study disagree', function () {
+    const { differences } = require('../lib/findings');
+    const entry = { name: 'toy' };
+    const j = (id, verdict) => ({ id, study: 'toy', claim: id, verdict });
+    const ran = { results: [{ study: 'toy' }] };
+    const none = { results: [] };
+    const judged = [[j('a', 'holds'), j('b', 'holds')], [j('a', 'changed'), j('b', 'holds')], [j('a', 'not-measurable'), j('b', 'not-measurable')]];
+    expect(differences([entry], judged, [ran, ran, none]).map((d) => d.claim.id)).to.deep.equal(['a']);
+    expect(differences([entry], judged.slice(0, 1).concat([judged[2]]), [ran, none])).to.deep.equal([]);
+  });
 });
