@@ -1,0 +1,158 @@
+'use strict';
+// The verdict rules of bigagg, inserts, coherency, tasks, joins and counters on crafted records:
+// a figure on either side of a rule's threshold flips its verdict, and missing records make it
+// not measurable. The records are built the way the runner builds them (lab.harness rounds, then
+// lab.pointRecords; lab.measureRecord for measures), with the axes, variants and `extra` fields each
+// study really writes (see its variants and docs/data/*.json). Pure: no server is started.
+const { expect } = require('chai');
+const lab = require('../scripts/lib/lab');
+const claims = require('../lib/claims');
+const bigagg = require('../lib/studies/bigagg');
+
+/**
+ * One axis point as the runner records it: `variants` maps a name to its per-run ms (or
+ * { ms, answer, extra }); 3 timed rounds against `baseline`, every round 1% slower than the last,
+ * so per-round ratios equal the ratios of the given times. `expected` is the oracle's answer.
+ */
+function point(study, axis, variants, baseline, expected) {
+  const spec = Object.fromEntries(Object.entries(variants).map(([n, v]) => [n, typeof v === 'number' ? { ms: v } : v]));
+  const h = lab.harness(Object.keys(spec), { warmup: 0, rounds: 3, baseline });
+  let step;
+  while ((step = h.next()) !== null) {
+    const v = spec[step.variant];
+    h.record(step, v.ms * (1 + 0.01 * step.round), v.answer === undefined ? 1 : v.answer, v.extra);
+  }
+  const o = expected === undefined ? {} : { expected };
+  return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, o);
+}
+
+function measure(study, name, axis, value, variant) {
+  return lab.measureRecord({ study, name, variant, axis, value, unit: '' });
+}
+
+const ENV = { server: { version: '6.0.5' }, host: { cores: 2 } };
+
+function verdictOf(entry, id, recs, env = ENV) {
+  const v = claims.judge(entry, recs, env).find((c) => c.id === id);
+  expect(v, id).to.not.equal(undefined);
+  return v;
+}
+
+describe('claims ledger, more studies: verdict rules flip with the figure', function () {
+  describe('bigagg', function () {
+    const GB = 1024 ** 3;
+    const MB = 1024 ** 2;
+    // collStats per compressor, as measures() writes them at each compression point
+    const sizes = (compressor, data, storage) => [
+      measure('bigagg', 'dataBytes', { part: 'compression', compressor }, data),
+      measure('bigagg', 'storageBytes', { part: 'compression', compressor }, storage),
+    ];
+
+    it('zlib size: holds at BSON/zlib 2.6x, changed at 2.4x (threshold 2.5x), not measurable without a zlib collection', function () {
+      const held = verdictOf(bigagg, '001-bigagg-zlib-size', sizes('zlib', 2.6e9, 1e9));
+      expect(held).to.include({ verdict: 'holds', figure: 'BSON/zlib 2.60x' });
+      expect(held.why).to.match(/still cuts it/);
+      const v = verdictOf(bigagg, '001-bigagg-zlib-size', sizes('zlib', 2.4e9, 1e9));
+      expect(v).to.include({ verdict: 'changed', figure: 'BSON/zlib 2.40x' });
+      expect(v.why).to.match(/only 2\.40x/);
+      expect(verdictOf(bigagg, '001-bigagg-zlib-size', sizes('snappy', 2.6e9, 1e9)).verdict).to.equal('not-measurable');
+    });
+
+    // cold: one 'cold' variant per compressor point; warm: the script's 'seed' at the compression points
+    const coldWarm = (noneCold, zlibCold) => [
+      ...point('bigagg', { part: 'compression', compressor: 'none' }, { seed: 1000 }),
+      ...point('bigagg', { part: 'compression', compressor: 'zlib' }, { seed: 1050 }),
+      ...point('bigagg', { part: 'cold', compressor: 'none' }, { cold: noneCold }),
+      ...point('bigagg', { part: 'cold', compressor: 'zlib' }, { cold: zlibCold }),
+    ];
+
+    it('zlib read speed: holds when zlib is clearly faster cold (0.7x), changed at 0.9x and at 1.06x (no disk wait)', function () {
+      const held = verdictOf(bigagg, '001-bigagg-compressor-speed', coldWarm(1000, 700));
+      expect(held).to.include({ verdict: 'holds', figure: 'zlib/none: cold 0.70x, warm 1.05x' });
+      expect(held.why).to.match(/read faster/);
+      expect(verdictOf(bigagg, '001-bigagg-compressor-speed', coldWarm(1000, 900)).verdict).to.equal('changed');
+      const v = verdictOf(bigagg, '001-bigagg-compressor-speed', coldWarm(1000, 1060));
+      expect(v).to.include({ verdict: 'changed', figure: 'zlib/none: cold 1.06x, warm 1.05x' });
+      expect(v.why).to.match(/decompressing is a cost/);
+      expect(verdictOf(bigagg, '001-bigagg-compressor-speed', coldWarm(1000, 700).filter((r) => r.axis.part !== 'cold')).verdict).to.equal('not-measurable');
+    });
+
+    // the cache part: scan-cpu at each cache size (one point each), extra from B.measured
+    const cache = (size, ms, extra, expected) => point('bigagg', { part: 'cache', cache: size, compressor: 'zlib' },
+      { 'scan-cpu': { ms, answer: { rows: 12 }, extra } }, 'scan-cpu', expected);
+    const smallCache = (diskMB, dataBytes = 1.5 * GB) => [
+      ...sizes('zlib', dataBytes, 0.45 * GB),
+      ...cache('default', 1000, { cpuSeconds: 1, bytesReadIntoCache: 0, diskReadBytes: 4096, cacheMaxBytes: 12 * GB }),
+      ...cache('0.25GB', 1200, { cpuSeconds: 1.2, bytesReadIntoCache: 1500e6, diskReadBytes: diskMB * 1e6, cacheMaxBytes: 0.25 * GB }),
+    ];
+
+    it('small cache: holds when under 5% of a run comes from the disk (60 of 1,500 MB), not measurable at 90 MB or when the data fits', function () {
+      const held = verdictOf(bigagg, '001-bigagg-small-cache', smallCache(60));
+      expect(held.verdict).to.equal('holds');
+      expect(held.figure).to.equal('0.25 GB vs default: time 1.20x, mongod CPU 1.20x; per run 1,500 MB into the cache, 60 MB from disk');
+      expect(held.why).to.match(/from the OS page cache/);
+      // the rule has no 'changed' side: disk reads mean this machine's RAM did not keep the files
+      const v = verdictOf(bigagg, '001-bigagg-small-cache', smallCache(90));
+      expect(v.verdict).to.equal('not-measurable');
+      expect(v.figure).to.match(/90 MB from disk/);
+      expect(v.why).to.match(/did not keep the files in the OS page cache/);
+      expect(verdictOf(bigagg, '001-bigagg-small-cache', smallCache(60, 0.2 * GB)).why).to.match(/fits in 0\.25 GB/);
+      expect(verdictOf(bigagg, '001-bigagg-small-cache', sizes('zlib', GB, GB)).why).to.match(/needs the cache part/);
+    });
+
+    // `expected`: the oracle's answer (12 rows); another one makes the 2 MB run disagree
+    const twoMB = (max, expected = { rows: 12 }) => [
+      ...cache('default', 1000, { cacheMaxBytes: 12 * GB }, { rows: 12 }),
+      ...cache('2MB', 1200, { cacheMaxBytes: max }, expected),
+    ];
+
+    it('2 MB cache: holds with a 2 MB cache and the right answer, changed when the cache is raised (256 MB) or the answer is wrong', function () {
+      const held = verdictOf(bigagg, '001-bigagg-2mb-cache', twoMB(2 * MB));
+      expect(held).to.include({ verdict: 'holds', figure: '2 MB vs default: 1.20x the time; cache 2.0 MB' });
+      expect(held.why).to.match(/^mongod 6\.0\.5 still starts/);
+      expect(verdictOf(bigagg, '001-bigagg-2mb-cache', twoMB(4 * MB)).verdict).to.equal('holds');
+      const raised = verdictOf(bigagg, '001-bigagg-2mb-cache', twoMB(256 * MB));
+      expect(raised).to.include({ verdict: 'changed', figure: '2 MB vs default: 1.20x the time; cache 256 MB' });
+      expect(raised.why).to.match(/does not keep the cache that small/);
+      const wrong = twoMB(2 * MB, { rows: 11 });
+      expect(wrong.find((r) => r.axis.cache === '2MB').agrees).to.equal(false);
+      const v = verdictOf(bigagg, '001-bigagg-2mb-cache', wrong);
+      expect(v.verdict).to.equal('changed');
+      expect(v.why).to.match(/answers wrongly/);
+      expect(verdictOf(bigagg, '001-bigagg-2mb-cache', twoMB(2 * MB).filter((r) => r.axis.cache !== '2MB')).verdict).to.equal('not-measurable');
+    });
+
+    // the split part: k ranges at once against split-1, cores in each record's extra
+    const split = (k2speedup, cores = 2) => point('bigagg', { part: 'split', compressor: 'snappy', clustered: true }, {
+      'split-1': { ms: 1000, answer: { rows: 12 }, extra: { k: 1, cores } },
+      'split-2': { ms: 1000 / k2speedup, answer: { rows: 12 }, extra: { k: 2, cores } },
+      'split-4': { ms: 1000 / k2speedup, answer: { rows: 12 }, extra: { k: 4, cores } },
+    }, 'split-1');
+
+    it('shards scale: holds at k=2 1.4x, changed at 1.2x (threshold 1.3x), not measurable on one core or without the split part', function () {
+      const held = verdictOf(bigagg, '001-bigagg-shards-scale', split(1.4));
+      expect(held).to.include({ verdict: 'holds', figure: 'k=2 1.40x, k=4 1.40x on 2 cores' });
+      const v = verdictOf(bigagg, '001-bigagg-shards-scale', split(1.2));
+      expect(v).to.include({ verdict: 'changed', figure: 'k=2 1.20x, k=4 1.20x on 2 cores' });
+      expect(v.why).to.match(/not faster than one/);
+      // the cores come from the records (the machine that ran them), not from the one judging
+      expect(verdictOf(bigagg, '001-bigagg-shards-scale', split(1.4, 1), { ...ENV, host: { cores: 16 } }).verdict).to.equal('not-measurable');
+      expect(verdictOf(bigagg, '001-bigagg-shards-scale', []).why).to.equal('needs the split part');
+    });
+
+    const together = (gain) => point('bigagg', { part: 'concurrent', compressor: 'snappy' }, {
+      'together-1': 1000, 'together-2': 2000 / gain, 'together-4': 4000 / gain,
+    }, 'together-1');
+
+    it('one thread per aggregation: holds when 2 at once give 1.4x the throughput, changed at 1.2x, not measurable on one core', function () {
+      const held = verdictOf(bigagg, '001-bigagg-one-thread', together(1.4));
+      expect(held).to.include({ verdict: 'holds', figure: '2 at once: 1.40x the throughput of 1' });
+      expect(held.why).to.match(/one thread on 6\.0\.5/);
+      const v = verdictOf(bigagg, '001-bigagg-one-thread', together(1.2));
+      expect(v).to.include({ verdict: 'changed', figure: '2 at once: 1.20x the throughput of 1' });
+      expect(v.why).to.match(/under 1\.3x/);
+      expect(verdictOf(bigagg, '001-bigagg-one-thread', together(1.4), { ...ENV, host: { cores: 1 } }).verdict).to.equal('not-measurable');
+      expect(verdictOf(bigagg, '001-bigagg-one-thread', []).why).to.equal('needs the concurrent part');
+    });
+  });
+});
