@@ -8,11 +8,13 @@ const { expect } = require('chai');
 const lab = require('../scripts/lib/lab');
 const claims = require('../lib/claims');
 const bigagg = require('../lib/studies/bigagg');
+const inserts = require('../lib/studies/inserts');
 
 /**
  * One axis point as the runner records it: `variants` maps a name to its per-run ms (or
- * { ms, answer, extra }); 3 timed rounds against `baseline`, every round 1% slower than the last,
- * so per-round ratios equal the ratios of the given times. `expected` is the oracle's answer.
+ * { ms, answer, extra }); 3 timed rounds against `baseline` at 0.99, 1 and 1.01 times `ms` (a drift
+ * every variant shares): medians are the given times, per-round ratios their ratios. `expected` is
+ * the oracle's answer.
  */
 function point(study, axis, variants, baseline, expected) {
   const spec = Object.fromEntries(Object.entries(variants).map(([n, v]) => [n, typeof v === 'number' ? { ms: v } : v]));
@@ -20,7 +22,7 @@ function point(study, axis, variants, baseline, expected) {
   let step;
   while ((step = h.next()) !== null) {
     const v = spec[step.variant];
-    h.record(step, v.ms * (1 + 0.01 * step.round), v.answer === undefined ? 1 : v.answer, v.extra);
+    h.record(step, v.ms * (0.99 + 0.01 * step.round), v.answer === undefined ? 1 : v.answer, v.extra);
   }
   const o = expected === undefined ? {} : { expected };
   return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, o);
@@ -153,6 +155,56 @@ describe('claims ledger, more studies: verdict rules flip with the figure', func
       expect(v.why).to.match(/under 1\.3x/);
       expect(verdictOf(bigagg, '001-bigagg-one-thread', together(1.4), { ...ENV, host: { cores: 1 } }).verdict).to.equal('not-measurable');
       expect(verdictOf(bigagg, '001-bigagg-one-thread', []).why).to.equal('needs the concurrent part');
+    });
+  });
+  describe('inserts', function () {
+    // A point of the batch part: each variant inserts N documents (its answer is the count), at the
+    // given docs/s; the rules read docs/s = answer / median.
+    const N = 1000;
+    const batchPoint = (batch, W, rates) => point('inserts', { part: 'batch', batch, W, size: 1024, w: 1 },
+      Object.fromEntries(Object.entries(rates).map(([v, rate]) => [v, { ms: N / rate * 1000, answer: N, extra: { docs: N, docsPerSec: rate } }])), 'async');
+    const bulk = ({ mongo1 = 2000, mongo1000 = 40000, pg1, pg1000 } = {}) => [
+      ...batchPoint(1, 1, pg1 ? { async: mongo1, pg: pg1 } : { async: mongo1 }),
+      ...batchPoint(1000, 1, pg1000 ? { async: mongo1000, pg: pg1000 } : { async: mongo1000 }),
+    ];
+
+    it('bulk: holds with 20x batches and MongoDB 6.7x PostgreSQL one by one, changed at 4x (threshold 5x) and when batches give 1.4x', function () {
+      const held = verdictOf(inserts, '002-bulk', bulk({ pg1: 300, pg1000: 5000 }));
+      expect(held.verdict).to.equal('holds');
+      expect(held.figure).to.include('MongoDB insertMany 1000 20x insertOne (2,000/s -> 40,000/s)');
+      expect(held.figure).to.include('MongoDB/PostgreSQL: 6.7x one by one, 8.0x in batches');
+      expect(held.why).to.match(/MongoDB leads the SQL peer \(6\.7x one by one\)/);
+      const v = verdictOf(inserts, '002-bulk', bulk({ pg1: 500, pg1000: 5000 }));
+      expect(v.verdict).to.equal('changed');
+      expect(v.why).to.match(/not ~16x faster than a SQL store/);
+      const flat = verdictOf(inserts, '002-bulk', bulk({ mongo1000: 2800, pg1: 300, pg1000: 5000 }));
+      expect(flat).to.include({ verdict: 'changed', why: 'batches did not beat one-by-one inserts here' });
+      // PostgreSQL's own batches must win too
+      expect(verdictOf(inserts, '002-bulk', bulk({ pg1: 300, pg1000: 400 })).verdict).to.equal('changed');
+    });
+
+    it('bulk: without PostgreSQL only the bulk half is judged; not measurable without batch 1 and 1000', function () {
+      const v = verdictOf(inserts, '002-bulk', bulk());
+      expect(v.verdict).to.equal('holds');
+      expect(v.why).to.match(/PostgreSQL was not measured/);
+      expect(verdictOf(inserts, '002-bulk', batchPoint(1, 1, { async: 2000 })).verdict).to.equal('not-measurable');
+    });
+
+    // insertOne (batch 1) by W writers of each kind
+    const writers = (procs, asyncs = procs) => Object.keys(procs).flatMap((W) =>
+      batchPoint(1, Number(W), { async: asyncs[W], connections: asyncs[W], processes: procs[W] }));
+
+    it('processes: holds when 4 processes give 1.4x one, changed at 1.2x (threshold 1.3x), not measurable with one W', function () {
+      const held = verdictOf(inserts, '002-processes', writers({ 1: 1000, 2: 1200, 4: 1400 }));
+      expect(held.verdict).to.equal('holds');
+      expect(held.figure).to.match(/^insertOne, processes: W1 1,000\/s, W2 1,200\/s, W4 1,400\/s; async loops/);
+      expect(held.why).to.match(/best 4 processes, 1\.4x one\), then flatten: on 2 cores/);
+      expect(held.why).to.match(/keep up with processes/);
+      const v = verdictOf(inserts, '002-processes', writers({ 1: 1000, 2: 1100, 4: 1200 }, { 1: 500, 2: 600, 4: 700 }));
+      expect(v.verdict).to.equal('changed');
+      expect(v.why).to.match(/did not raise throughput on this machine \(2 cores; best 4 processes, 1\.20x one/);
+      expect(v.why).to.match(/did not keep up with processes/);
+      expect(verdictOf(inserts, '002-processes', writers({ 1: 1000 })).verdict).to.equal('not-measurable');
     });
   });
 });
