@@ -9,6 +9,7 @@ const lab = require('../scripts/lib/lab');
 const claims = require('../lib/claims');
 const bigagg = require('../lib/studies/bigagg');
 const inserts = require('../lib/studies/inserts');
+const coherency = require('../lib/studies/coherency');
 
 /**
  * One axis point as the runner records it: `variants` maps a name to its per-run ms (or
@@ -205,6 +206,34 @@ describe('claims ledger, more studies: verdict rules flip with the figure', func
       expect(v.why).to.match(/did not raise throughput on this machine \(2 cores; best 4 processes, 1\.20x one/);
       expect(v.why).to.match(/did not keep up with processes/);
       expect(verdictOf(inserts, '002-processes', writers({ 1: 1000 })).verdict).to.equal('not-measurable');
+    });
+  });
+  describe('coherency', function () {
+    // One race point: each pattern keeps every key (answer) and counts its duplicates per race.
+    const race = (dups, mode = 'connections') => point('coherency', { chars: 1024, n: 1024 },
+      Object.fromEntries(Object.entries(dups).map(([v, runs]) => [v, { ms: 1000, answer: { keys: 1024 },
+        extra: { duplicates: runs[runs.length - 1], duplicatesPerRun: runs, docs: 1024 + runs[runs.length - 1], W: 16,
+          ...(v.startsWith('pg-') ? {} : { mode }) } }])), 'check-then-insert', { keys: 1024 });
+
+    it('holds when check-then-insert duplicates (even once) and PostgreSQL does not, changed at 0 duplicates', function () {
+      const held = verdictOf(coherency, '002-coherency', race({ 'check-then-insert': [1, 1, 1], 'unique-insert': [0, 0, 0] }));
+      expect(held.verdict).to.equal('holds');
+      expect(held.figure).to.equal('W=16 connections: check-then-insert duplicates 1,024 chars x 1,024: 1 (1..1); fixed patterns unique-insert 0 (0..0)');
+      expect(held.why).to.equal('the race is real, and every fixed pattern gives 0; PostgreSQL was not measured');
+      const none = verdictOf(coherency, '002-coherency', race({ 'check-then-insert': [0, 0, 0], 'unique-insert': [0, 0, 0] }));
+      expect(none).to.include({ verdict: 'changed', why: 'no duplicates appeared in this race' });
+      const pgClean = verdictOf(coherency, '002-coherency', race({ 'check-then-insert': [400, 430, 500], 'pg-check-then-insert': [0, 0, 0] }));
+      expect(pgClean.verdict).to.equal('holds');
+      expect(pgClean.why).to.match(/PostgreSQL \(ACID, READ COMMITTED\) racing the same way did not duplicate/);
+    });
+
+    it('changed when PostgreSQL duplicates as well (the pattern, not the store); not measurable without check-then-insert', function () {
+      const v = verdictOf(coherency, '002-coherency', race({ 'check-then-insert': [400, 430, 500], 'unique-insert': [0, 0, 0],
+        'pg-check-then-insert': [380, 410, 450], 'pg-on-conflict': [0, 0, 0] }));
+      expect(v.verdict).to.equal('changed');
+      expect(v.figure).to.match(/check-then-insert duplicates 1,024 chars x 1,024: 430 \(400\.\.500\).*PostgreSQL check-then-insert 410 \(380\.\.450\), ON CONFLICT 0/);
+      expect(v.why).to.match(/it is the pattern, not the store/);
+      expect(verdictOf(coherency, '002-coherency', race({ 'unique-insert': [0, 0, 0] })).verdict).to.equal('not-measurable');
     });
   });
 });
