@@ -10,6 +10,7 @@ const claims = require('../lib/claims');
 const bigagg = require('../lib/studies/bigagg');
 const inserts = require('../lib/studies/inserts');
 const coherency = require('../lib/studies/coherency');
+const tasks = require('../lib/studies/tasks');
 
 /**
  * One axis point as the runner records it: `variants` maps a name to its per-run ms (or
@@ -234,6 +235,39 @@ describe('claims ledger, more studies: verdict rules flip with the figure', func
       expect(v.figure).to.match(/check-then-insert duplicates 1,024 chars x 1,024: 430 \(400\.\.500\).*PostgreSQL check-then-insert 410 \(380\.\.450\), ON CONFLICT 0/);
       expect(v.why).to.match(/it is the pattern, not the store/);
       expect(verdictOf(coherency, '002-coherency', race({ 'unique-insert': [0, 0, 0] })).verdict).to.equal('not-measurable');
+    });
+  });
+  describe('tasks', function () {
+    // The pick point: each variant makes PICKS picks per run (answer.picks); the rule reads ms per pick.
+    const PICKS = 10;
+    const picks = (msPerPick) => point('tasks', { part: 'pick' }, Object.fromEntries(Object.entries(msPerPick).map(([v, ms]) =>
+      [v, { ms: ms * PICKS, answer: { picks: PICKS, unprocessed: PICKS } }])), 'skip-scan', { picks: PICKS, unprocessed: PICKS });
+    const claiming = (double = 0) => point('tasks', { part: 'claim', W: 4 }, {
+      'claim-first': { ms: 1000, answer: { claimed: 1000, double, lost: 0, left: 0, mismatched: 0 }, extra: { claimsPerSec: 1000, writeConflicts: 900, W: 4 } },
+      'claim-random': { ms: 600, answer: { claimed: 1000, double: 0, lost: 0, left: 0, mismatched: 0 }, extra: { claimsPerSec: 1667, writeConflicts: 20, W: 4 } },
+    }, 'claim-first');
+
+    it('random pick: changed when a random indexed field picks 2.1x faster than skip(R), holds at 1.9x (threshold 2x)', function () {
+      const v = verdictOf(tasks, '002-random-pick', [...picks({ 'skip-scan': 4.2, 'skip-index': 4.4, 'random-field': 2 }), ...claiming()]);
+      expect(v.verdict).to.equal('changed');
+      expect(v.figure).to.equal('skip-scan 4.20 ms/pick, skip-index 4.40 ms/pick, random-field 2.00 ms/pick; ' +
+        'claiming: claim-first W4: 1,000 claims/s, 900 write conflicts; claim-random W4: 1,667 claims/s, 20 write conflicts; no task claimed twice or lost');
+      expect(v.why).to.match(/^skip\(R\) still works but walks R entries per pick \(2\.10x a random indexed field here/);
+      const held = verdictOf(tasks, '002-random-pick', picks({ 'skip-scan': 3.8, 'skip-index': 4.4, 'random-field': 2, 'pg-offset': 3 }));
+      expect(held.verdict).to.equal('holds');
+      expect(held.figure).to.equal('skip-scan 3.80 ms/pick, skip-index 4.40 ms/pick, random-field 2.00 ms/pick, pg-offset 3.00 ms/pick');
+      expect(held.why).to.match(/^skip\(R\) picks within 2x of the fastest alternative here \(a random indexed field: skip takes 1\.90x its time\)/);
+    });
+
+    it('random pick: the faster skip form against the fastest alternative; double claims show in the figure; not measurable without random-field', function () {
+      // skip over the index at 1.5x the random field: holds, though the scan form is 5x
+      expect(verdictOf(tasks, '002-random-pick', picks({ 'skip-scan': 10, 'skip-index': 3, 'random-field': 2 })).verdict).to.equal('holds');
+      // $sample first is the fastest alternative here: skip takes 2.5x its time
+      const v = verdictOf(tasks, '002-random-pick', picks({ 'skip-scan': 2.5, 'sample-first': 1, 'match-sample': 30, 'random-field': 2 }));
+      expect(v.verdict).to.equal('changed');
+      expect(v.why).to.match(/\(2\.50x \$sample first here.*\$sample first is the fastest pick here/);
+      expect(verdictOf(tasks, '002-random-pick', [...picks({ 'skip-scan': 4, 'random-field': 1 }), ...claiming(3)]).figure).to.match(/DOUBLE CLAIMS OR LOSSES$/);
+      expect(verdictOf(tasks, '002-random-pick', picks({ 'skip-scan': 4, 'sample-first': 1 }))).to.include({ verdict: 'not-measurable', why: 'needs skip-scan and random-field' });
     });
   });
 });
