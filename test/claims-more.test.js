@@ -11,10 +11,11 @@ const bigagg = require('../lib/studies/bigagg');
 const inserts = require('../lib/studies/inserts');
 const coherency = require('../lib/studies/coherency');
 const tasks = require('../lib/studies/tasks');
+const joins = require('../lib/studies/joins');
 
 /**
  * One axis point as the runner records it: `variants` maps a name to its per-run ms (or
- * { ms, answer, extra }); 3 timed rounds against `baseline` at 0.99, 1 and 1.01 times `ms` (a drift
+ * { ms, answer, extra, plan }); 3 timed rounds against `baseline` at 0.99, 1 and 1.01 times `ms` (a drift
  * every variant shares): medians are the given times, per-round ratios their ratios. `expected` is
  * the oracle's answer.
  */
@@ -27,7 +28,8 @@ function point(study, axis, variants, baseline, expected) {
     h.record(step, v.ms * (0.99 + 0.01 * step.round), v.answer === undefined ? 1 : v.answer, v.extra);
   }
   const o = expected === undefined ? {} : { expected };
-  return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, o);
+  const plans = Object.fromEntries(Object.entries(spec).filter(([, v]) => v.plan).map(([n, v]) => [n, v.plan]));
+  return lab.pointRecords({ name: study }, {}, axis, h.result(), plans, o);
 }
 
 function measure(study, name, axis, value, variant) {
@@ -268,6 +270,37 @@ describe('claims ledger, more studies: verdict rules flip with the figure', func
       expect(v.why).to.match(/\(2\.50x \$sample first here.*\$sample first is the fastest pick here/);
       expect(verdictOf(tasks, '002-random-pick', [...picks({ 'skip-scan': 4, 'random-field': 1 }), ...claiming(3)]).figure).to.match(/DOUBLE CLAIMS OR LOSSES$/);
       expect(verdictOf(tasks, '002-random-pick', picks({ 'skip-scan': 4, 'sample-first': 1 }))).to.include({ verdict: 'not-measurable', why: 'needs skip-scan and random-field' });
+    });
+  });
+  describe('joins', function () {
+    // One point, every variant returning the same per-region rows; plans as the study records them.
+    const ROWS = [{ region: 'a', orders: 1, cents: 1 }];
+    const PLANS = { 'lookup-id': 'EQ_LOOKUP IndexedLoopJoin', 'lookup-indexed': 'EQ_LOOKUP IndexedLoopJoin', 'lookup-unindexed': 'EQ_LOOKUP HashJoin',
+      'lookup-pipeline': '$lookup (classic, per document)', 'pg-join': 'Hash Join' };
+    const join = (ms) => point('joins', {}, Object.fromEntries(Object.entries(ms).map(([v, t]) =>
+      [v, { ms: t, answer: ROWS, plan: PLANS[v] ? { stage: PLANS[v], explainVersion: v === 'pg-join' ? 'sql' : '2' } : undefined }])), Object.keys(ms)[0], ROWS);
+
+    it('joins: changed when the client join beats the best $lookup (as documented: 1.7x), holds when $lookup is 2.1x faster, changed at 1.9x', function () {
+      const v = verdictOf(joins, '002-joins', join({ client: 800, 'node-map': 730, 'lookup-id': 1970, 'lookup-indexed': 1950, 'lookup-unindexed': 1260, 'lookup-pipeline': 4810, 'pg-join': 102 }));
+      expect(v.verdict).to.equal('changed');
+      expect(v.figure).to.equal('client 800 ms, node-map 730 ms, lookup-id 1.97 s (EQ_LOOKUP IndexedLoopJoin), lookup-indexed 1.95 s (EQ_LOOKUP IndexedLoopJoin), ' +
+        'lookup-unindexed 1.26 s (EQ_LOOKUP HashJoin), lookup-pipeline 4.81 s ($lookup (classic, per document)), pg-join 102 ms (Hash Join)');
+      expect(v.why).to.match(/the client join \(node-map\) is 1\.7x faster than the best \$lookup \(lookup-unindexed\)/);
+      expect(v.why).to.match(/PostgreSQL's Hash Join took 102 ms \(7\.16x faster than the client join\)$/);
+      const held = verdictOf(joins, '002-joins', join({ 'node-map': 1050, 'lookup-indexed': 500, 'lookup-unindexed': 900 }));
+      expect(held.verdict).to.equal('holds');
+      expect(held.why).to.match(/^the best \$lookup \(lookup-indexed\) is 2\.10x faster than the client join \(node-map\): simulating the join in the client still costs/);
+      const near = verdictOf(joins, '002-joins', join({ 'node-map': 950, 'lookup-indexed': 500 }));
+      expect(near.verdict).to.equal('changed');
+      expect(near.why).to.match(/is only 1\.9x slower than the best \$lookup \(lookup-indexed\)/);
+    });
+
+    it('joins: the mongosh client join when Node\'s did not run; not measurable without a client join or without a $lookup', function () {
+      expect(verdictOf(joins, '002-joins', join({ client: 1050, 'lookup-id': 500 })).why).to.match(/lookup-id\) is 2\.10x faster than the client join \(client\)/);
+      expect(verdictOf(joins, '002-joins', join({ 'lookup-id': 500, 'pg-join': 50 }))).to.include({ verdict: 'not-measurable', why: 'no client join ran' });
+      const v = verdictOf(joins, '002-joins', join({ 'node-map': 700, 'pg-join': 100 }));
+      expect(v).to.include({ verdict: 'not-measurable', figure: 'node-map 700 ms, pg-join 100 ms (Hash Join)' });
+      expect(v.why).to.match(/no \$lookup ran/);
     });
   });
 });
