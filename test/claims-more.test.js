@@ -12,6 +12,7 @@ const inserts = require('../lib/studies/inserts');
 const coherency = require('../lib/studies/coherency');
 const tasks = require('../lib/studies/tasks');
 const joins = require('../lib/studies/joins');
+const counters = require('../lib/studies/counters');
 
 /**
  * One axis point as the runner records it: `variants` maps a name to its per-run ms (or
@@ -301,6 +302,85 @@ describe('claims ledger, more studies: verdict rules flip with the figure', func
       const v = verdictOf(joins, '002-joins', join({ 'node-map': 700, 'pg-join': 100 }));
       expect(v).to.include({ verdict: 'not-measurable', figure: 'node-map 700 ms, pg-join 100 ms (Hash Join)' });
       expect(v.why).to.match(/no \$lookup ran/);
+    });
+  });
+  describe('counters', function () {
+    // The simulated day: one point per hour, each schema timed minute by minute (times[i] = ms of
+    // HITS hits), against node-preallocated. `wps` gives each schema's writes/s at 00-02h and 22-24h.
+    const HITS = 100;
+    const day = (wps) => [0, 1, 22, 23].flatMap((hour) => point('counters', { day: 0, hour },
+      Object.fromEntries(Object.entries(wps).map(([schema, [start, end]]) => [`node-${schema}`,
+        { ms: HITS * 1000 / (hour < 12 ? start : end), answer: { hits: HITS }, extra: { hitsPerMinute: HITS, writers: 4, wc: 'w1' } }])),
+      'node-preallocated'));
+    // minute 0 vs minute 1439 per layout and way of sending: `ratios` maps 'layout/mode' to 1439 / 0
+    const scan = (ratios) => Object.entries(ratios).flatMap(([k, x]) => {
+      const [layout, mode] = k.split('/');
+      return point('counters', { part: 'scan', layout, mode }, {
+        'minute-0': { ms: 10, answer: 1000, extra: { updates: 1000 } },
+        'minute-1439': { ms: 10 * x, answer: 1000, extra: { updates: 1000 } },
+      }, 'minute-0');
+    });
+    const judge = (id, recs) => verdictOf(counters, id, recs);
+
+    it('growing documents collapse: holds at 0.35x the start ratio, changed at 0.45x and 0.75x, obsolete at 0.85x (thresholds 0.4x, 0.8x)', function () {
+      const at = (end) => judge('004-growing-documents-collapse', day({ preallocated: [4000, 4000], initial: [4000, 4000 * end] }));
+      const held = at(0.35);
+      expect(held).to.include({ verdict: 'holds', figure: 'initial 4,000 -> 1,400 writes/s; from 1.00x to 0.35x the preallocated schema (0.35x)' });
+      expect(held.why).to.match(/loses most of its rate/);
+      expect(at(0.45).verdict).to.equal('changed');
+      expect(at(0.75)).to.include({ verdict: 'changed', why: 'the growing schema loses some ground, far from the source\'s collapse' });
+      const gone = at(0.85);
+      expect(gone.verdict).to.equal('obsolete');
+      expect(gone.why).to.match(/^WiredTiger never updates a document in place/);
+      expect(judge('004-growing-documents-collapse', day({ preallocated: [4000, 4000] })).verdict).to.equal('not-measurable');
+    });
+
+    it('preallocation fixes it: holds at 2.2x the growing schema by 22-24h, changed at 1.8x with a collapse, obsolete without one', function () {
+      const at = (initialEnd) => judge('004-preallocation-fixes-it', day({ preallocated: [4000, 4000], initial: [4000, initialEnd] }));
+      const held = at(1800);
+      expect(held).to.include({ verdict: 'holds', figure: 'preallocated / initial at 22-24h: 2.22x' });
+      const v = at(2200);
+      expect(v).to.include({ verdict: 'changed', figure: 'preallocated / initial at 22-24h: 1.82x', why: 'preallocation helps less than in the source' });
+      const gone = at(3800);
+      expect(gone).to.include({ verdict: 'obsolete', figure: 'preallocated / initial at 22-24h: 1.05x' });
+      expect(gone.why).to.match(/no collapse left to fix/);
+      expect(judge('004-preallocation-fixes-it', day({ initial: [4000, 1000] })).verdict).to.equal('not-measurable');
+    });
+
+    const SCAN = { 'flat/bulk': 2.3, 'flat/updateMany': 3, 'flat/single': 1.1, 'hierarchical/bulk': 1.05, 'array/bulk': 2 };
+
+    it('field scan and hierarchy: holds when the scan shows over the day (1.3x), changed at 1.2x, obsolete without a scan cost, changed when the hierarchy keeps it', function () {
+      const at = (hierEnd) => judge('004-field-scan-hierarchy', [...scan(SCAN), ...day({ preallocated: [4000, 4000], hierarchical: [4000, hierEnd] })]);
+      const held = at(5200);
+      expect(held.verdict).to.equal('holds');
+      expect(held.figure).to.equal('minute 1439 / minute 0 per update: flat 2.30x in bulk, 3.00x with updateMany, 1.10x with one round trip each; ' +
+        'hierarchical 23:59 / 00:00 1.05x in bulk; over the day hierarchical / preallocated goes from 1.00x to 1.30x (1.30x)');
+      const v = at(4800);
+      expect(v.verdict).to.equal('changed');
+      expect(v.why).to.match(/a hit-by-hit workload hardly sees it/);
+      expect(judge('004-field-scan-hierarchy', scan({ ...SCAN, 'flat/bulk': 1.2 }))).to.include({ verdict: 'obsolete', why: 'no measurable cost of the field\'s position' });
+      expect(judge('004-field-scan-hierarchy', scan({ ...SCAN, 'hierarchical/bulk': 1.4 }))).to.include({ verdict: 'changed', why: 'the scan is there, but the hierarchy does not remove it' });
+      const none = judge('004-field-scan-hierarchy', day({ preallocated: [4000, 4000], hierarchical: [4000, 5200] }));
+      expect(none.verdict).to.equal('not-measurable');
+      expect(none.why).to.match(/SCAN/);
+    });
+
+    it('array no faster: holds when the array pays the scan (2x) and keeps its ratio over the day, changed without the scan or with a drift', function () {
+      const at = (arrScan, arrEnd) => judge('004-array-no-faster', [...scan({ ...SCAN, 'array/bulk': arrScan }), ...day({ preallocated: [4000, 4000], array: [4000, arrEnd] })]);
+      const held = at(2, 4200);
+      expect(held.verdict).to.equal('holds');
+      expect(held.figure).to.equal('array minute 1439 / minute 0 in bulk 2.00x (flat 2.30x); array / preallocated writes/s 1.05x at 22-24h (1.05x its 00-02h ratio)');
+      expect(held.why).to.match(/walking the array like a field/);
+      const fast = at(1.2, 4200);
+      expect(fast.verdict).to.equal('changed');
+      expect(fast.why).to.match(/reaches minute 1439 about as fast as minute 0/);
+      const gains = at(2, 5200);
+      expect(gains.verdict).to.equal('changed');
+      expect(gains.why).to.match(/gains ground against the preallocated sub-document over the day \(1\.30x\)/);
+      expect(at(2, 3000).why).to.match(/loses ground .* \(0\.75x\)/);
+      // without the day, the scan alone decides
+      expect(judge('004-array-no-faster', scan(SCAN)).verdict).to.equal('holds');
+      expect(judge('004-array-no-faster', day({ preallocated: [4000, 4000], array: [4000, 4000] })).verdict).to.equal('not-measurable');
     });
   });
 });
