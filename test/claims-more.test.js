@@ -4,6 +4,8 @@
 // not measurable. The records are built the way the runner builds them (lab.harness rounds, then
 // lab.pointRecords; lab.measureRecord for measures), with the axes, variants and `extra` fields each
 // study really writes (see its variants and docs/data/*.json). Pure: no server is started.
+const fs = require('fs');
+const path = require('path');
 const { expect } = require('chai');
 const lab = require('../scripts/lib/lab');
 const claims = require('../lib/claims');
@@ -381,6 +383,53 @@ describe('claims ledger, more studies: verdict rules flip with the figure', func
       // without the day, the scan alone decides
       expect(judge('004-array-no-faster', scan(SCAN)).verdict).to.equal('holds');
       expect(judge('004-array-no-faster', day({ preallocated: [4000, 4000], array: [4000, 4000] })).verdict).to.equal('not-measurable');
+    });
+  });
+  // The documented runs, judged again: the verdicts docs/ reports. A rule change that moves one of
+  // them shows here (and must be reported with the change). The environment is the file's own, so
+  // cores come from the file, not from the machine running the test.
+  describe('the documented result files keep their verdicts', function () {
+    const STUDIES = { bigagg, inserts, coherency, tasks, joins, counters };
+    const NM = 'not-measurable';
+    const BIGAGG = ['001-bigagg-zlib-size', '001-bigagg-compressor-speed', '001-bigagg-small-cache', '001-bigagg-2mb-cache', '001-bigagg-shards-scale', '001-bigagg-one-thread'];
+    const bigaggVerdicts = (...vs) => Object.fromEntries(BIGAGG.map((id, i) => [id, vs[i]]));
+    const EXPECTED = {
+      'bigagg-10m.json': bigaggVerdicts('holds', 'changed', NM, 'holds', NM, NM),
+      'bigagg-10m-cache.json': bigaggVerdicts(NM, NM, 'holds', 'holds', NM, NM),
+      'bigagg-1m.json': bigaggVerdicts(NM, NM, NM, NM, 'holds', 'holds'),
+      'inserts-doc-run.json': { '002-bulk': 'changed', '002-processes': 'changed' },
+      'coherency-doc-run.json': { '002-coherency': 'changed' },
+      'coherency-grid-doc-run.json': { '002-coherency': 'changed' },
+      'coherency-54-processes-doc-run.json': { '002-coherency': 'holds' },
+      'tasks-doc-run.json': { '002-random-pick': 'changed' },
+      'joins-doc-run.json': { '002-joins': 'changed' },
+      'joins-20k-doc-run.json': { '002-joins': 'changed' },
+      'counters-seed-run.json': { '004-growing-documents-collapse': 'obsolete', '004-preallocation-fixes-it': 'obsolete', '004-field-scan-hierarchy': 'changed', '004-array-no-faster': 'holds' },
+      'counters-scan-quiet.json': { '004-growing-documents-collapse': NM, '004-preallocation-fixes-it': NM, '004-field-scan-hierarchy': 'changed', '004-array-no-faster': 'holds' },
+      'quick-run.json': { ...bigaggVerdicts('holds', 'changed', NM, 'holds', 'holds', 'holds'), '002-bulk': 'changed', '002-processes': 'changed',
+        '002-coherency': 'changed', '002-random-pick': 'changed', '002-joins': 'changed',
+        '004-growing-documents-collapse': 'obsolete', '004-preallocation-fixes-it': 'obsolete', '004-field-scan-hierarchy': 'changed', '004-array-no-faster': 'holds' },
+    };
+
+    for (const [file, want] of Object.entries(EXPECTED)) {
+      it(file, function () {
+        const doc = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'docs', 'data', file), 'utf8'));
+        const got = {};
+        for (const entry of Object.values(STUDIES)) {
+          if (!doc.results.some((r) => r.study === entry.name)) continue;
+          for (const v of claims.judge(entry, doc.results, doc.environment)) got[v.id] = v.verdict;
+        }
+        expect(got).to.deep.equal(want);
+      });
+    }
+
+    it('quick-run.json: the verdicts stored with the run are the ones the rules give now', function () {
+      const doc = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'docs', 'data', 'quick-run.json'), 'utf8'));
+      for (const entry of Object.values(STUDIES)) {
+        for (const v of claims.judge(entry, doc.results, doc.environment)) {
+          expect(v.verdict, v.id).to.equal(doc.claims.find((c) => c.id === v.id).verdict);
+        }
+      }
     });
   });
 });
