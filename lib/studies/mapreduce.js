@@ -113,22 +113,28 @@ module.exports = {
   tables: [{ title: 'documents per millisecond at the median time (higher is better), the source\'s table', rows: 'batch', cols: 'variant',
     value: (r) => fmtRate(r.axis.batch / r.median) }],
 
-  charts: [(records, env, doc) => {
+  charts: [(records, env) => {
+    // Thirteen lines: the palette's colours run out, so the PostgreSQL peers get black and grey
+    // (and dots) rather than a colour that repeats a MongoDB variant's.
+    const { PALETTE } = require('../report');
+    const PG_COLOURS = { 'pg-jsonb': '#888888', 'pg-typed': '#000000' };
+    const colourOf = (v, i) => PG_COLOURS[v] || PALETTE[i % PALETTE.length];
+    const whereDrawn = (r) => (/^pg-/.test(r.variant) ? 'PostgreSQL' : r.where === 'node' ? 'client (Node driver)' : 'in MongoDB');
     const recs = records.filter((r) => r.type === 'result' && !r.skipped);
     const variants = [...new Set(recs.map((r) => r.variant))];
     const n = Math.max(...recs.map((r) => r.axis.batch));
     return {
       title: { text: 'Statistics of one field: documents per millisecond by batch size',
         subtitle: [`up to ${lab.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
-          'solid lines: computed in the database; dashed: in the client (Node driver); higher is better'] },
+          'solid lines: computed in MongoDB; dashed: in the client (Node driver)', 'dotted: PostgreSQL (the SQL peer); higher is better'] },
       width: 640, height: 400,
-      data: { values: recs.map((r) => ({ variant: r.variant, batch: r.axis.batch, rate: r.axis.batch / r.median, where: r.where === 'node' ? 'client (Node driver)' : 'in the database' })) },
+      data: { values: recs.map((r) => ({ variant: r.variant, batch: r.axis.batch, rate: r.axis.batch / r.median, where: whereDrawn(r) })) },
       mark: { type: 'line', point: true },
       encoding: {
         x: { field: 'batch', type: 'quantitative', scale: { type: 'log' }, title: 'documents per batch (log)', axis: { format: '~s' } },
         y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents per millisecond (log)' },
-        color: { field: 'variant', type: 'nominal', sort: variants, scale: { range: require('../report').PALETTE }, title: 'variant' },
-        strokeDash: { field: 'where', type: 'nominal', legend: null, scale: { domain: ['in the database', 'client (Node driver)'], range: [[1, 0], [6, 3]] } },
+        color: { field: 'variant', type: 'nominal', sort: variants, scale: { domain: variants, range: variants.map(colourOf) }, title: 'variant' },
+        strokeDash: { field: 'where', type: 'nominal', legend: null, scale: { domain: ['in MongoDB', 'client (Node driver)', 'PostgreSQL'], range: [[1, 0], [6, 3], [2, 2]] } },
       },
     };
   }],
