@@ -93,7 +93,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
             const w0 = process.hrtime.bigint();
             const r = await ctx.session.call('lab.node.sample', entry.name, name, point);
             const wall = Number(process.hrtime.bigint() - w0) / 1e6;
-            return { ms: r.ms, answer: r.answer, extra: r.extra, overheadMs: wall - r.ms };
+            return { ms: r.ms, answer: r.answer, extra: r.extra, overheadMs: wall - (typeof r.timedMs === 'number' ? r.timedMs : r.ms) };
           },
         });
       }

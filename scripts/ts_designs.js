@@ -47,7 +47,7 @@ function tsDesign(name, minVersion) {
         ms += lab.now() - t0;
         rows = rows.concat(out);
       });
-      return lab.took(ms / ivs.length, rows, { intervals: ivs.length, per: ivs.length > 1 ? 'interval (mean of T1..T5)' : 'year' });
+      return lab.took(ms / ivs.length, rows, { intervals: ivs.length, per: ivs.length > 1 ? 'interval (mean of T1..T5)' : 'year' }, ms);
     },
     explain: function (p, point) {
       var grain = TS.GRAINS[point.grain];

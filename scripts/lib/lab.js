@@ -226,17 +226,19 @@ var lab = (function () {
   }
 
   // What a variant returns when it times itself (e.g. to leave out a reset before the writes).
-  function took(ms, answer, extra) {
-    return { __labTook: true, ms: ms, answer: answer, extra: extra };
+  // timedMs: the time it actually timed, when ms is a mean per unit (e.g. per interval of five):
+  // the harness's overhead is the call's wall time minus timedMs, not minus the mean.
+  function took(ms, answer, extra, timedMs) {
+    return { __labTook: true, ms: ms, answer: answer, extra: extra, timedMs: timedMs === undefined ? ms : timedMs };
   }
 
-  // Runs fn once and returns { ms, answer, extra }, honouring took().
+  // Runs fn once and returns { ms, answer, extra, timedMs }, honouring took().
   function timeCall(fn) {
     var t0 = now();
     var out = fn();
     var ms = now() - t0;
-    if (out && out.__labTook) return { ms: out.ms, answer: out.answer, extra: out.extra };
-    return { ms: ms, answer: out };
+    if (out && out.__labTook) return { ms: out.ms, answer: out.answer, extra: out.extra, timedMs: out.timedMs };
+    return { ms: ms, answer: out, timedMs: ms };
   }
 
   // ---- answers ------------------------------------------------------------------------------
