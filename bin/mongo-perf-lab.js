@@ -338,6 +338,23 @@ async function run(o) {
   out.write(`\ntotal time ${lab.fmtMs(Date.now() - t0)}; files written:\n${written.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n')}\n`);
 }
 
+/**
+ * The command line a report names so it can be made again: the arguments as typed, except the
+ * values of --uri and --servers (a connection string may carry a password).
+ */
+function reportCommand() {
+  const args = process.argv.slice(2);
+  const out = [];
+  for (let i = 0; i < args.length; i++) {
+    const m = /^(--uri|--servers)(=.*)?$/.exec(args[i]);
+    if (m) {
+      out.push(`${m[1]} ...`);
+      if (!m[2]) i++;
+    } else out.push(/[\s'"$`\\]/.test(args[i]) ? `'${args[i].replace(/'/g, "'\\''")}'` : args[i]);
+  }
+  return ['mongo-perf-lab', ...out].join(' ');
+}
+
 async function findingsCommand(o) {
   const { findings, updateReadme, fromGroup } = require('../lib/findings');
   const t0 = Date.now();
@@ -358,7 +375,7 @@ async function findingsCommand(o) {
   const uris = o.servers.length ? o.servers : [o.uri];
   let res;
   try {
-    res = await findings({ entries, profile: o.profileName, uris, engines: o.engines, from: o.from, merge: o.merge, labels: o.labels, outDir, dbName: o.db,
+    res = await findings({ entries, profile: o.profileName, uris, engines: o.engines, from: o.from, merge: o.merge, labels: o.labels, command: reportCommand(), outDir, dbName: o.db,
       cacheSizeGB: o.cacheSizeGB, log, echo: (text) => { if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n'); } });
   } catch (e) {
     if (e && /^parameter /.test(e.message || '')) throw new UsageError(e.message);

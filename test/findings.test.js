@@ -115,6 +115,11 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     expect(md).to.match(/\| assembled: where-seed\.json, 2026-\d\d-\d\d \| where \(N 1,000,000, 5 rounds\) \|/);
     expect(md).to.match(/\| assembled: column-1, [\d-]+ \| mapreduce \(N [\d,]+, \d+ rounds?\) \|/);
     expect(md).to.contain('## Where the columns differ');
+    expect(md).to.contain('--labels assembled,tiny'); // the report names the command that made it ...
+    const masked = await cli(['findings', 'where', '--from', seedWhere, '--uri', 'mongodb://lab:s3cret@db.example:27017/x', '--out', path.join(dir, 'masked'), '--quiet']);
+    expect(masked.code, masked.stderr).to.equal(0);
+    const maskedMd = fs.readFileSync(path.join(dir, 'masked', 'findings.md'), 'utf8');
+    expect(maskedMd).to.contain('--uri ...').and.not.contain('s3cret'); // ... without a connection string's password
     const html = fs.readFileSync(path.join(dir, 'findings.html'), 'utf8');
     expect(html).to.contain('<h2>Where the columns differ</h2>');
     const bad = await cli(['findings', ...names, '--from', path.join(out, 'column-1'), '--labels', 'a,b', '--out', path.join(dir, 'bad')]);
