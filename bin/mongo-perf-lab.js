@@ -298,6 +298,7 @@ async function run(o) {
     log(`server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)} | ` +
       `MongoDB ${server.version} | ${server.topology || '?'} | ${server.storageEngine} | ${server.queryFramework || 'classic'}`);
     if (!server.embedded) created = !(await databaseExists(server.uri, o.db));
+    if (o.profile === 'seedScale') announceSeed(chosen, log);
     rf = new ResultFile(jsonFile, environment(server, { profile: o.profile === 'seedScale' ? 'seed' : 'quick', argv: process.argv.slice(2) }));
     rf.doc.params = {};
     for (const entry of chosen) {
@@ -373,6 +374,7 @@ async function findingsCommand(o) {
   checkWritable(path.join(outDir, 'findings.md'), '--out');
   const log = (t) => { if (!o.quiet) process.stderr.write(t + '\n'); };
   const uris = o.servers.length ? o.servers : [o.uri];
+  if (o.profileName === 'seed' && !o.from.length) announceSeed(entries, log);
   let res;
   try {
     res = await findings({ entries, profile: o.profileName, uris, engines: o.engines, from: o.from, merge: o.merge, labels: o.labels, command: reportCommand(), outDir, dbName: o.db,
@@ -441,14 +443,20 @@ function checkServerOptions(o) {
   if (o.dbPath === '') throw new UsageError('--dbpath: give a directory');
 }
 
+/** Before a seed-profile run: how long each chosen study takes at the sources' scales, so nobody starts hours by surprise. */
+function announceSeed(entries, log) {
+  log(`--profile seed runs at the source articles' scales; on 2 cores:\n${entries.map((e) => `  ${e.name}: ${e.seedExpected || '?'}`).join('\n')}`);
+}
+
 function list() {
   const rows = studies.map((s) => ({
     name: s.name, source: s.source, script: `scripts/${s.script}`,
-    quick: Object.entries(s.quick || {}).map(([k, v]) => `${k}=${v}`).join(' '), expected: s.expected || '', title: s.title,
+    quick: Object.entries(s.quick || {}).map(([k, v]) => `${k}=${v}`).join(' '), expected: s.expected || '', seed: (s.seedExpected || '').replace(/ \(.*/, ''), title: s.title,
   }));
   process.stdout.write(lab.tableLines([
     { key: 'name', title: 'study' }, { key: 'source', title: 'source' }, { key: 'script', title: 'script' },
-    { key: 'quick', title: 'quick profile' }, { key: 'expected', title: 'takes (2 cores)' }, { key: 'title', title: 'what it measures' },
+    { key: 'quick', title: 'quick profile' }, { key: 'expected', title: 'takes (2 cores)' }, { key: 'seed', title: '--profile seed' },
+    { key: 'title', title: 'what it measures' },
   ], rows).join('\n') + '\nrun one: mongo-perf-lab run <study>; all of them: npm start\n');
 }
 

@@ -263,6 +263,7 @@ module.exports = {
   seedScale: { N: 10000000, RUNS: 3, BUDGET_MS: 60000 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~50 s',
+  seedExpected: '~45 min (estimated from 10M-record runs of its parts)',
 
   /** One collection per block compressor, streamed by the Node driver; load times are measures. */
   async load(ctx, p) {

@@ -58,6 +58,7 @@ module.exports = {
   seedScale: { N: 16384, BATCHES: '1,10,100,1000,10000', WRITERS: '1,2,4,8,16', SIZES: '128,1024,4096,16384', RUNS: 3 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~45 s',
+  seedExpected: '~25 min (estimated from a 10,000-document run of the grid)',
 
   /** The end-of-run summary speaks of one writer at batch 1000 (mongosh, Node, PostgreSQL, the ceiling). */
   headline: (points) => points.find((x) => x.part === 'batch' && x.W === 1 && x.batch === 1000) || points[points.length - 1],
