@@ -32,11 +32,7 @@ load(__dirname + '/lib/lab.js');
 
 // Bands as plain numbers, whatever the server returned (int32, double, Long sums), sorted.
 function bigaggRows(rows) {
-  function num(x) {
-    if (typeof x === 'number') return x;
-    if (x && typeof x.toNumber === 'function') return x.toNumber();
-    return Number(x);
-  }
+  var num = lab.num;
   return rows.map(function (r) { return { _id: num(r._id), count: num(r.count), miles: num(r.miles) }; })
     .sort(function (a, b) { return a._id - b._id; });
 }

@@ -332,10 +332,10 @@ var TS = (function () {
     try { dbh.getSiblingDB('admin').runCommand({ fsync: 1 }); } catch (e) { /* sizes as of the last checkpoint */ }
     colls.forEach(function (c) {
       var s = dbh.getCollection(c).aggregate([{ $collStats: { storageStats: {} } }]).toArray()[0].storageStats;
-      out.docs += s.count || (s.timeseries ? s.timeseries.bucketCount : 0) || 0;
-      out.dataSize += s.size || 0;
-      out.storageSize += s.storageSize || 0;
-      out.indexSize += s.totalIndexSize || 0;
+      out.docs += lab.num(s.count || (s.timeseries ? s.timeseries.bucketCount : 0) || 0);
+      out.dataSize += lab.num(s.size || 0);
+      out.storageSize += lab.num(s.storageSize || 0);
+      out.indexSize += lab.num(s.totalIndexSize || 0);
     });
     out.totalSize = out.storageSize + out.indexSize;
     return out;

@@ -236,6 +236,10 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     const t = lab.timeCall(() => lab.took(2, 'x', { intervals: 5 }, 10));
     expect(t).to.include({ ms: 2, timedMs: 10 });
     expect(lab.timeCall(() => lab.took(3, 'y')).timedMs).to.equal(3);
+    // Sizes past 2^31 come back from the shell as Long: summed as numbers, not concatenated
+    // (at 50M events dataSize read '02450000000' before lab.num).
+    const { Long } = require('mongodb');
+    expect(0 + lab.num(Long.fromNumber(2450000000)) + lab.num(1085542400)).to.equal(3535542400);
     // The runner's hooks: storage measures, and one note instead of the states on a server it did not start.
     expect(res.records.filter((r) => r.type === 'measure' && r.name === 'totalSize').map((r) => r.variant)).to.deep.equal(['raw', 'rollup']);
     expect(shown.join('\n')).to.include('skipped on a server the lab did not start');

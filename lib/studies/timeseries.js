@@ -379,7 +379,7 @@ module.exports = {
         measure('documents', s.docs, 'documents', 'documents (buckets for a time-series collection)', o));
       if (s.buildMs !== null) out.push(measure('buildMs', s.buildMs, 'ms', 'time to build this design from the events', o));
     }
-    ctx.echo(['', `storage per design (${lab.fmtInt(events)} events):`, ...(await ctx.session.call('TSD.storageLines', sizes))].join('\n'));
+    // The table itself is printed once, by the declaration's report (the same in drop-in mode).
     const cacheBytes = ctx.server.cacheSizeBytes || ctx.server.cacheBytes;
     const grains = STATE_GRAINS.filter((g) => g !== 'seconds' || perMinute(events) >= MIN_EVENTS_PER_MINUTE);
     if (typeof ctx.server.restart !== 'function') {

@@ -350,6 +350,14 @@ var lab = (function () {
   }
 
   // ---- output -------------------------------------------------------------------------------
+  // A server number as a JavaScript number: mongosh hands sizes past 2^31 (a 50M-event
+  // collection's dataSize) back as Long, and `0 + Long` concatenates strings instead of adding.
+  function num(x) {
+    if (typeof x === 'number') return x;
+    if (x && typeof x.toNumber === 'function') return x.toNumber();
+    return Number(x);
+  }
+
   function fmtMs(ms) {
     if (ms >= 10000) return (ms / 1000).toFixed(1) + ' s';
     if (ms >= 1000) return (ms / 1000).toFixed(2) + ' s';
@@ -791,6 +799,7 @@ var lab = (function () {
     pointRecords: pointRecords,
     warnings: warnings,
     pointLabel: pointLabel,
+    num: num,
     fmtMs: fmtMs,
     fmtInt: fmtInt,
     fmtFactor: fmtFactor,

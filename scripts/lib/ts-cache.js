@@ -24,22 +24,22 @@ var LabCache = (function () {
     var details = s.indexDetails || {};
     Object.keys(s.indexSizes || {}).forEach(function (name) {
       var c = details[name] && details[name].cache;
-      idx[name] = { size: s.indexSizes[name], cached: c ? c[IN_CACHE] : 0 };
+      idx[name] = { size: lab.num(s.indexSizes[name]), cached: c ? lab.num(c[IN_CACHE]) : 0 };
     });
     return {
-      count: s.count || (s.timeseries ? s.timeseries.bucketCount : 0),
-      dataSize: s.size,
-      storageSize: s.storageSize,
-      totalIndexSize: s.totalIndexSize,
-      totalSize: s.storageSize + s.totalIndexSize,
-      cached: wt.cache ? wt.cache[IN_CACHE] : 0,
+      count: lab.num(s.count || (s.timeseries ? s.timeseries.bucketCount : 0)),
+      dataSize: lab.num(s.size),
+      storageSize: lab.num(s.storageSize),
+      totalIndexSize: lab.num(s.totalIndexSize),
+      totalSize: lab.num(s.storageSize) + lab.num(s.totalIndexSize),
+      cached: wt.cache ? lab.num(wt.cache[IN_CACHE]) : 0,
       indexes: idx,
     };
   }
 
   function serverCache(dbh) {
     var c = dbh.getSiblingDB('admin').runCommand({ serverStatus: 1 }).wiredTiger.cache;
-    return { max: c['maximum bytes configured'], used: c[IN_CACHE], pagesRead: c['pages read into cache'] };
+    return { max: lab.num(c['maximum bytes configured']), used: lab.num(c[IN_CACHE]), pagesRead: lab.num(c['pages read into cache']) };
   }
 
   // The source's command, where the server still has it. mongosh's runCommand throws on ok: 0 while
