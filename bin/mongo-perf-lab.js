@@ -58,9 +58,10 @@ and a self-contained findings.html under --out (default results/findings-<date-t
   --engines LIST   default, sbe, classic: one column per query engine, switched with setParameter on
                    an embedded mongod only (a server the lab did not start is never reconfigured)
   --from FILES     judge saved result files (or run folders) again, one column each, no server needed;
-                   A.json+B.json makes one column of several files (each study from the last that has it)
+                   A.json+B.json makes one column of several files (a study in several of them takes the
+                   records of all but the first file, e.g. a study's main run and its cache run)
   --labels L1,L2   the columns' names (default: server version, engine and profile)
-  --merge          with --from: one column, each study from the last file that has it
+  --merge          with --from: all the files in one column, as A.json+B.json+...
   --readme         also rewrite the "findings at a glance" table in README.md from this run
 
 Options for import (CSV files; rows read = stored + rejected, always):

@@ -245,8 +245,8 @@ async function findings(o) {
   let docs = [];
   if (o.from && o.from.length) {
     const read = (f) => readResults(fs.existsSync(f) && fs.statSync(f).isDirectory() ? path.join(f, 'results.json') : f);
-    // A column is one file, or files joined with '+' (each study from the last of them that has
-    // it): e.g. a seed-scale column assembled from several documented runs beside a quick run.
+    // A column is one file, or files joined with '+' (see mergeDocs): e.g. a seed-scale column
+    // assembled from several documented runs, beside a quick run.
     const groups = o.merge ? [o.from] : o.from.map(fromGroup);
     docs = groups.map((g) => (g.length > 1 ? mergeDocs(g.map(read), g) : read(g[0])));
   } else {
