@@ -50,8 +50,10 @@ function unhookExitHandlers() {
   } catch (e) {
     return; // a version without it: nothing to undo
   }
-  if (typeof hook.unhookEvent !== 'function') return;
-  for (const ev of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) hook.unhookEvent(ev);
+  if (typeof hook.unhookEvent !== 'function' || typeof hook.hookedEvents !== 'function') return;
+  // Only what is still hooked: a second PostgreSQL in the same process finds them gone already.
+  const ours = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
+  for (const ev of hook.hookedEvents()) if (ours.includes(ev)) hook.unhookEvent(ev);
 }
 
 function freePort() {

@@ -71,6 +71,8 @@ describe('safety: error lines', function () {
       getPostgres().then(async (pg) => {
         console.log('started ' + (pg.embedded ? 'embedded' : 'given'));
         await pg.stop();
+        const again = await getPostgres(); // a second one in the same process (a run of several studies)
+        await again.stop();
         process.exitCode = 3; // what a failed command sets before it returns
       }, (e) => { console.log('unavailable: ' + e.message); process.exitCode = 3; });`;
     const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, PG_URI: '' }, timeout: 100000 });
