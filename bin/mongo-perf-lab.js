@@ -14,7 +14,7 @@ const { compareResults, compareLines } = require('../lib/compare');
 const claims = require('../lib/claims');
 const lab = require('../scripts/lib/lab');
 const { NoMongodError } = require('../lib/mongod-binary');
-const { friendly, debugEnabled, clientOptions, UsageError } = require('../lib/errors');
+const { friendly, debugEnabled, clientOptions, UsageError, safeArgv } = require('../lib/errors');
 const { checkTarget } = require('../lib/targets');
 const cleanup = require('../lib/cleanup');
 const { checkWritableFile, checkWritableDir } = require('../lib/output-paths');
@@ -300,7 +300,7 @@ async function run(o) {
       `MongoDB ${server.version} | ${server.topology || '?'} | ${server.storageEngine} | ${server.queryFramework || 'classic'}`);
     if (!server.embedded) created = !(await databaseExists(server.uri, o.db));
     if (o.profile === 'seedScale') announceSeed(chosen, log);
-    rf = new ResultFile(jsonFile, environment(server, { profile: o.profile === 'seedScale' ? 'seed' : 'quick', argv: process.argv.slice(2) }));
+    rf = new ResultFile(jsonFile, environment(server, { profile: o.profile === 'seedScale' ? 'seed' : 'quick', argv: safeArgv(process.argv.slice(2)) }));
     rf.doc.params = {};
     for (const entry of chosen) {
       say(`\n=== ${entry.name}: ${entry.title} (source ${entry.source}) ===`);
@@ -340,21 +340,9 @@ async function run(o) {
   out.write(`\ntotal time ${lab.fmtMs(Date.now() - t0)}; files written:\n${written.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n')}\n`);
 }
 
-/**
- * The command line a report names so it can be made again: the arguments as typed, except the
- * values of --uri and --servers (a connection string may carry a password).
- */
+/** The command line a report names so it can be made again (connection strings left out). */
 function reportCommand() {
-  const args = process.argv.slice(2);
-  const out = [];
-  for (let i = 0; i < args.length; i++) {
-    const m = /^(--uri|--servers)(=.*)?$/.exec(args[i]);
-    if (m) {
-      out.push(`${m[1]} ...`);
-      if (!m[2]) i++;
-    } else out.push(/[\s'"$`\\]/.test(args[i]) ? `'${args[i].replace(/'/g, "'\\''")}'` : args[i]);
-  }
-  return ['mongo-perf-lab', ...out].join(' ');
+  return ['mongo-perf-lab', ...safeArgv(process.argv.slice(2)).map((a) => (/[\s'"$`\\]/.test(a) ? `'${a.replace(/'/g, "'\\''")}'` : a))].join(' ');
 }
 
 async function findingsCommand(o) {

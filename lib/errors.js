@@ -29,6 +29,23 @@ function redact(uri) {
   return String(uri).replace(/\/\/([^@/]*)@/, '//***@');
 }
 
+/**
+ * A command line as it may be written into a result file or a report: the values of --uri and
+ * --servers left out, and any other connection string's user and password masked (a connection
+ * string may carry a password, and result files are shared).
+ */
+function safeArgv(argv) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^(--uri|--servers)(=.*)?$/.exec(argv[i]);
+    if (m) {
+      out.push(m[1], '...');
+      if (!m[2]) i++;
+    } else out.push(/:\/\//.test(argv[i]) ? redact(argv[i]) : argv[i]);
+  }
+  return out;
+}
+
 function clientOptions(uri, extra = {}) {
   const o = { ...extra };
   const u = String(uri || '');
@@ -104,6 +121,6 @@ function friendly(err, ctx = {}) {
 }
 
 module.exports = {
-  friendly, redact, clientOptions, debugEnabled, CONNECT_TIMEOUT_MS,
+  friendly, redact, safeArgv, clientOptions, debugEnabled, CONNECT_TIMEOUT_MS,
   LabError, UsageError, ForeignDataError, TargetError, LoadError,
 };

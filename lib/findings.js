@@ -11,6 +11,7 @@ const report = require('./report');
 const { runStudy } = require('./run-study');
 const { ResultFile, environment, readResults } = require('./results');
 const { getServer } = require('./server');
+const { safeArgv } = require('./errors');
 
 const VERDICT_MARK = { holds: 'holds', changed: 'CHANGED', obsolete: 'obsolete', 'not-measurable': 'not measurable' };
 
@@ -37,7 +38,7 @@ async function runColumn({ entries, server, label, engine, profile, dbName, outD
     const c = new MongoClient(server.uri);
     try { await setEngine(c, engine, server.version); } finally { await c.close(); }
   }
-  const rf = new ResultFile(path.join(outDir, 'results.json'), environment(server, { profile, label, engine: engine || 'default' }));
+  const rf = new ResultFile(path.join(outDir, 'results.json'), environment(server, { profile, label, engine: engine || 'default', argv: safeArgv(process.argv.slice(2)) }));
   rf.doc.params = {};
   for (const entry of entries) {
     log(`[${label}] ${entry.name}: ${entry.title}`);

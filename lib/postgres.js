@@ -15,6 +15,7 @@
 const fs = require('fs');
 const os = require('os');
 const net = require('net');
+const { redact } = require('./errors');
 const path = require('path');
 const pg = require('pg');
 
@@ -79,9 +80,6 @@ async function describe(uri) {
   }
 }
 
-function redact(uri) {
-  return uri.replace(/\/\/([^@/]*)@/, '//***@');
-}
 
 class PgServer {
   constructor({ uri, version, embedded, instance = null, tmp = null }) {

@@ -101,9 +101,19 @@ describe('CLI', function () {
 
   it('on a server of your own, drops the database it created and leaves everything else alone', async function () {
     const uri = testUri();
-    const r = await cli(['run', 'where', '--uri', uri, '--db', 'labtest_cli_owned', '--docs', '2000', '--runs', '0', '--no-progress']);
-    expect(r.code, r.stderr).to.equal(0);
-    expect(await databaseNames(uri)).to.not.include('labtest_cli_owned');
+    // A marker in the connection string stands for a password: the result file must not keep it.
+    const marked = `${uri}${uri.includes('?') ? '&' : '?'}appName=labSecretMarker`;
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-owned-'));
+    try {
+      const r = await cli(['run', 'where', '--uri', marked, '--db', 'labtest_cli_owned', '--docs', '2000', '--runs', '0', '--no-progress', '--out', out]);
+      expect(r.code, r.stderr).to.equal(0);
+      expect(await databaseNames(uri)).to.not.include('labtest_cli_owned');
+      const saved = fs.readFileSync(path.join(out, 'results.json'), 'utf8');
+      expect(JSON.parse(saved).environment.argv).to.include.members(['--uri', '...']);
+      expect(saved + fs.readFileSync(path.join(out, 'report.md'), 'utf8')).to.not.contain('labSecretMarker');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('refuses to overwrite a collection it did not create, and keeps it intact', async function () {
