@@ -233,8 +233,8 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     const minutes = at('raw', 'minutes');
     expect(minutes.extra.intervals).to.equal(5);
     expect(minutes.overheadMs, `overhead ${minutes.overheadMs} ms, mean ${minutes.mean} ms`).to.be.below(4 * minutes.mean);
-    const t = lab.timeCall(() => lab.took(2, 'x', { intervals: 5 }, 10));
-    expect(t).to.include({ ms: 2, timedMs: 10 });
+    const timed = lab.timeCall(() => lab.took(2, 'x', { intervals: 5 }, 10));
+    expect(timed).to.include({ ms: 2, timedMs: 10 });
     expect(lab.timeCall(() => lab.took(3, 'y')).timedMs).to.equal(3);
     // Sizes past 2^31 come back from the shell as Long: summed as numbers, not concatenated
     // (at 50M events dataSize read '02450000000' before lab.num).
