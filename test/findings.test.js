@@ -98,7 +98,8 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     const dir = path.join(out, 'again');
     const r = await cli(['findings', ...names, '--from', path.join(out, 'column-1'), '--out', dir, '--quiet']);
     expect(r.code, r.stderr).to.equal(0);
-    const glance = (file) => fs.readFileSync(file, 'utf8').split('## At a glance')[1].split('\n## ')[0];
+    // the links to the write-ups are relative to each report's folder
+    const glance = (file) => fs.readFileSync(file, 'utf8').split('## At a glance')[1].split('\n## ')[0].replace(/\]\([^)]*\)/g, ']()');
     expect(glance(path.join(dir, 'findings.md'))).to.equal(glance(path.join(out, 'findings.md')));
     expect(fs.readFileSync(path.join(dir, 'findings.md'), 'utf8')).to.contain('Profile: **tiny**');
   });
