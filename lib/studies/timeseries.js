@@ -248,7 +248,9 @@ function runFacts(records, env, doc) {
 /** Bars with their value written above them, one panel per grain, each panel with its own scale. */
 function panels({ name, title, subtitle, values, x, xSort, color, colorSort, yTitle, log }) {
   const grains = Object.values(GRAIN_TITLES).filter((g) => values.some((v) => v.grain === g));
-  const y = { field: 'ms', type: 'quantitative', stack: null, title: `${yTitle}${log ? ' (log scale)' : ''}`, scale: { type: log ? 'log' : 'linear' } };
+  // Two lines: a y title longer than the 260-pixel plot makes vega stretch every panel to fit it,
+  // leaving empty bands above and below the bars.
+  const y = { field: 'ms', type: 'quantitative', stack: null, title: log ? [yTitle, '(log scale)'] : yTitle, scale: { type: log ? 'log' : 'linear' } };
   return {
     name,
     title: { text: title, subtitle },
