@@ -181,4 +181,4 @@ async function tryPostgres(o = {}) {
   }
 }
 
-module.exports = { getPostgres, tryPostgres, PostgresUnavailable, redact };
+module.exports = { getPostgres, tryPostgres, PostgresUnavailable };

@@ -195,7 +195,7 @@ async function getServer(opts = {}) {
 }
 
 
-module.exports = { getServer, startEmbedded, describeServer, redact };
+module.exports = { getServer, startEmbedded, describeServer };
 
 // ---------------------------------------------------------------------------------------------
 // A server that outlives one run: `mongo-perf-lab server` (lib/commands/server.js).

@@ -124,6 +124,7 @@ function measure(records, name, axis) {
 }
 const x2 = (v) => `${v.toFixed(v < 10 ? 2 : 1)}x`;
 // The cores that ran the records: what the records say, else the result file's host, else this machine.
+const versionOf = (env) => (env && env.server && env.server.version) || null;
 const coresOf = (env, rec) => (rec && rec.extra && rec.extra.cores) || (env && env.host && env.host.cores) || os.cpus().length;
 
 const claims = [
@@ -203,7 +204,7 @@ const claims = [
       // reports must be the tiny one asked for (at most 4 MB), not silently raised to a usable size.
       const max = s.extra && typeof s.extra.cacheMaxBytes === 'number' ? s.extra.cacheMaxBytes : null;
       const tiny = max === null || max <= 4 * 1024 ** 2;
-      const mongod = `mongod ${(env && env.server && env.server.version) || ''}`.trim();
+      const mongod = `mongod ${versionOf(env) || ''}`.trim();
       const figure = `2 MB vs default: ${x2(s.median / d.median)} the time${max === null ? '' : `; cache ${(max / 1024 ** 2).toFixed(max < 10 * 1024 ** 2 ? 1 : 0)} MB`}`;
       if (s.agrees === false) return { verdict: 'changed', figure, why: `${mongod} starts with cache_size=2M but answers wrongly` };
       if (!tiny) return { verdict: 'changed', figure, why: `${mongod} starts with cache_size=2M but does not keep the cache that small: no tiny footprint` };
@@ -246,7 +247,7 @@ const claims = [
       const figure = `2 at once: ${x2(gain)} the throughput of 1`;
       if (cores < 2) return { verdict: 'not-measurable', figure, why: 'one core: two aggregations at once cannot show whether one uses one thread; run on 2+ cores' };
       return { verdict: gain >= 1.3 ? 'holds' : 'changed', figure,
-        why: gain >= 1.3 ? `one aggregation still uses one thread on ${(env && env.server && env.server.version) || 'this server'} (slot-based engine included): a second one at once uses the other core`
+        why: gain >= 1.3 ? `one aggregation still uses one thread on ${versionOf(env) || 'this server'} (slot-based engine included): a second one at once uses the other core`
           : `a second aggregation at once added under 1.3x the throughput on ${cores} cores: one aggregation already kept the cores busy (or they were busy with other work)` };
     },
   },
