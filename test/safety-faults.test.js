@@ -39,7 +39,7 @@ class KillableMongod {
 
   async start() {
     this.proc = spawn(this.binary, ['--port', String(this.port), '--dbpath', this.dbpath, '--bind_ip', '127.0.0.1',
-      '--wiredTigerCacheSizeGB', '0.25', '--quiet'], { stdio: 'ignore' });
+      '--wiredTigerCacheSizeGB', '0.25', '--quiet', '--setParameter', 'enableTestCommands=1'], { stdio: 'ignore' });
     for (let i = 0; i < 200; i++) {
       const c = new MongoClient(this.uri, { serverSelectionTimeoutMS: 300 });
       try { await c.connect(); await c.db('admin').command({ ping: 1 }); return; } catch (e) { await sleep(100); } finally { await c.close(); }
@@ -53,21 +53,34 @@ class KillableMongod {
   }
 }
 
-/** Kills and restarts mongod once the collection holds at least `after` documents. */
-async function killWhenCount(m, dbName, coll, after) {
+/**
+ * Arms a kill: the server lets `inserts` insert commands through, then holds every later one, and mongod is
+ * SIGKILLed and restarted once the collection holds at least `after` documents. Holding the inserts makes
+ * the kill land mid-load however busy the machine is: a count poll alone lost the race to a fast load
+ * (the load finished before the poll saw it, and nothing was tested). Returns { killed }, a promise (wrapped:
+ * an async function returning a promise would make the caller wait for the kill, before the load starts).
+ */
+async function armKill(m, dbName, coll, { inserts, after }) {
   const c = new MongoClient(m.uri, { serverSelectionTimeoutMS: 2000 });
-  try {
-    for (;;) {
-      const n = await c.db(dbName).collection(coll).estimatedDocumentCount().catch(() => 0);
-      if (n >= after) break;
-      await sleep(15);
+  await c.db('admin').command({
+    configureFailPoint: 'failCommand', mode: { skip: inserts },
+    data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 600000 },
+  });
+  const killed = (async () => {
+    try {
+      for (;;) {
+        const n = await c.db(dbName).collection(coll).estimatedDocumentCount().catch(() => 0);
+        if (n >= after) break;
+        await sleep(15);
+      }
+    } finally {
+      await c.close();
     }
-  } finally {
-    await c.close();
-  }
-  await m.kill9();
-  await sleep(500);
-  await m.start();
+    await m.kill9();
+    await sleep(500);
+    await m.start(); // a fresh process: the fail point is gone
+  })();
+  return { killed };
 }
 
 describe('safety: faults during loads and standard connection strings', function () {
@@ -93,9 +106,9 @@ describe('safety: faults during loads and standard connection strings', function
   it('mongod SIGKILLed and restarted during a fixture load: exact count, same documents, marked complete', async function () {
     const n = 60000;
     const db = client.db('faults');
-    const chaos = killWhenCount(m, 'faults', 'fx', 12000);
+    const { killed } = await armKill(m, 'faults', 'fx', { inserts: 6, after: 8000 });
     const r = await ensureFixture(db, 'fx', { fixture: 'where-ab', n, seed: 5 }, () => whereDocs(n, 5), { batchSize: 2000, inflight: 4 });
-    await chaos;
+    await killed;
     expect(r.count).to.equal(n);
     expect(r.retries, 'the load saw the restart').to.be.greaterThan(0);
     expect(await db.collection('fx').countDocuments()).to.equal(n);
@@ -112,9 +125,9 @@ describe('safety: faults during loads and standard connection strings', function
     const f = path.join(tmp, 'load.csv');
     fs.writeFileSync(f, lines.join('\n') + '\n');
     const db = client.db('faults');
-    const chaos = killWhenCount(m, 'faults', 'csv', 6000);
+    const { killed } = await armKill(m, 'faults', 'csv', { inserts: 6, after: 4000 });
     const r = await importCsv(db, [f], { coll: 'csv', batchSize: 1000, inflight: 4, rejectsFile: path.join(tmp, 'rej.csv') });
-    await chaos;
+    await killed;
     expect(r.read).to.equal(rows);
     expect(r.rejected).to.equal(6);
     expect(r.read).to.equal(r.stored + r.rejected);
