@@ -103,10 +103,17 @@ function markdown(doc, entries) {
     if (params) out.push(`Parameters: ${Object.entries(params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`, '');
     for (const t of entry.tables || []) out.push(`**${t.title}**`, '', pivot(recs.filter((r) => !t.filter || t.filter(r)), t), '');
     // A study may keep some points out of the per-point tables (its pivots already show them).
+    // A variant that does not apply to a point (a pick method at a claiming point, a per-minute rollup
+    // asked for seconds) is left out of that point's table: rows of dashes hid the ones that answered.
+    // Its record keeps the reason; a variant that applied nowhere is named once, below the tables.
+    const inapplicable = (r) => r.skipped === lab.NOT_HERE;
     for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
       const label = lab.pointLabel(axis);
-      out.push(label ? `**${label}**` : '**results**', '', pointTable(atPoint(recs, axis)), '');
+      const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
+      if (at.length) out.push(label ? `**${label}**` : '**results**', '', pointTable(at), '');
     }
+    const nowhere = [...new Set(recs.map((r) => r.variant))].filter((v) => recs.filter((r) => r.variant === v).every(inapplicable));
+    if (nowhere.length) out.push(`Not measured: ${nowhere.join(', ')} (${lab.NOT_HERE} in this run).`, '');
     for (const n of (doc.notes || []).filter((x) => x.study === entry.name)) out.push(`> ${n.text}`, '');
   }
   return out.join('\n') + '\n';
@@ -144,8 +151,15 @@ function defaultChart(doc, entry) {
       },
     };
   }
+  const points = pointsOf(recs).map((a) => lab.pointLabel(a) || 'all');
+  const faceted = points.length > 1;
   return {
-    title, width: Math.max(300, 60 * variants.length), height: 320,
+    title,
+    // Faceted, each panel shows only the variants measured at its point (a study whose variants answer
+    // different questions, e.g. picking vs claiming, had empty slots), and the panels keep run order
+    // (alphabetical put W=16 between W=1 and W=2).
+    ...(faceted ? { width: { step: 44 }, resolve: { scale: { x: 'independent' } } } : { width: Math.max(300, 60 * variants.length) }),
+    height: 320,
     data: { values: recs.map((r) => ({ variant: r.variant, point: lab.pointLabel(r.axis) || 'all', ms: r.median })) },
     mark: { type: 'bar' },
     encoding: {
@@ -153,7 +167,7 @@ function defaultChart(doc, entry) {
       // stack: null lets bars start at the log scale's lower end instead of at zero (not on a log scale).
       y: { field: 'ms', type: 'quantitative', stack: null, title: `median time, ms${logY ? ' (log)' : ''}`, scale: { type: logY ? 'log' : 'linear' } },
       color,
-      ...(pointsOf(recs).length > 1 ? { column: { field: 'point', type: 'nominal', title: null } } : {}),
+      ...(faceted ? { column: { field: 'point', type: 'nominal', title: null, sort: points } } : {}),
     },
   };
 }

@@ -82,7 +82,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
         const d = desc.variants.find((x) => x.name === name);
         if (!shellAble.includes(name)) {
           skipped.push(lab.resultRecord({ study: entry.name, variant: name, what: d.what, axis: point,
-            skipped: versionOk(d) ? 'cannot answer at this point' : `needs MongoDB >= ${d.minVersion}` }));
+            skipped: versionOk(d) ? lab.NOT_HERE : `needs MongoDB >= ${d.minVersion}` }));
           continue;
         }
         meta[name] = { what: d.what, where: 'server' };
@@ -100,7 +100,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
       for (const v of own) {
         if (!versionOk(v) || (v.able && !v.able(p, point, ctx))) {
           skipped.push(lab.resultRecord({ study: entry.name, variant: v.name, what: v.what, where: 'node', axis: point,
-            skipped: !versionOk(v) ? `needs MongoDB >= ${v.minVersion}` : v.skippedWhy ? v.skippedWhy(ctx) : 'cannot answer at this point' }));
+            skipped: !versionOk(v) ? `needs MongoDB >= ${v.minVersion}` : v.skippedWhy ? v.skippedWhy(ctx) : lab.NOT_HERE }));
           continue;
         }
         meta[v.name] = { what: v.what, where: 'node' };

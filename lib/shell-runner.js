@@ -9,6 +9,7 @@ const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const { spawn } = require('child_process');
+const cleanup = require('./cleanup');
 const { EventEmitter } = require('events');
 const { Console } = require('console');
 const { NodeDriverServiceProvider } = require('@mongosh/service-provider-node-driver');
@@ -186,8 +187,12 @@ function runCli(file, { uri, db, params, cwd = process.cwd(), timeoutMs = 600000
     child.stdout.on('data', (d) => { stdout += d; });
     child.stderr.on('data', (d) => { stderr += d; });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    // Stopped by a signal, this process takes its mongosh with it (a mongosh left behind kept running
+    // its script until the server it talked to was gone).
+    const unhook = cleanup.addSync(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
     child.on('error', reject);
     child.on('close', (code) => {
+      unhook();
       clearTimeout(timer);
       resolve({ code, stdout, stderr, lines: stdout.replace(/\n$/, '').split('\n') });
     });

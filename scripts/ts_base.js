@@ -467,7 +467,7 @@ TS.grainMain = function (grainName) {
     var res = TS.runStartTimes(db, variant, p.COLL, grain, { printRows: p.PRINT_ROWS });
     if (!res) {
       print(variant + ': cannot answer ' + grain.title + ' (skipped)');
-      if (p.LAB_LINES) lab.emit(lab.resultRecord({ study: 'timeseries', variant: variant, what: TS.WHAT[variant], axis: { grain: grainName }, skipped: 'cannot answer at this point' }));
+      if (p.LAB_LINES) lab.emit(lab.resultRecord({ study: 'timeseries', variant: variant, what: TS.WHAT[variant], axis: { grain: grainName }, skipped: lab.NOT_HERE }));
       return;
     }
     print(variant + ' | plan ' + res.plan.stage + ' | explainVersion ' + res.plan.explainVersion + (res.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'));

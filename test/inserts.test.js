@@ -14,6 +14,8 @@ const { runStudy } = require('../lib/run-study');
 const { findStudy } = require('../lib/studies');
 const pgPeer = require('../lib/pg-peer');
 const claims = require('../lib/claims');
+const report = require('../lib/report');
+const lab = require('../scripts/lib/lab');
 const G = require('../scripts/lib/inserts-gen');
 
 async function duplicatesIn(coll) {
@@ -186,6 +188,12 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       const ran = results(r.records).filter((x) => !x.skipped);
       expect(ran.filter((x) => x.axis.part === 'pick').map((x) => x.variant)).to.include.members(['skip-scan', 'skip-index', 'sample-first', 'match-sample', 'random-field']);
       for (const x of ran) expect(x.agrees, `${x.variant} ${JSON.stringify(x.axis)}`).to.equal(true);
+      // The report's point tables hold the variants that apply there: no pick method at a claiming point.
+      const md = report.markdown({ environment: { software: {}, lab: {} }, results: r.records }, [findStudy('tasks')]);
+      const tableOf = (label) => md.split(`**${label}**`)[1].split('\n\n')[1];
+      expect(tableOf('part=pick')).to.contain('| skip-scan |').and.not.contain('claim-first');
+      expect(tableOf('part=claim, W=4')).to.contain('| claim-random |').and.not.contain('skip-scan');
+      expect(md).to.not.contain(lab.NOT_HERE);
     });
 
     it('inserts: every variant leaves exactly N documents (or rows), docs/s recorded, verdicts made', async function () {

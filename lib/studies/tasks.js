@@ -72,12 +72,13 @@ module.exports = {
   script: 'inserts_tasks.js',
   source: '002',
   title: 'random selection of an unprocessed task: skip(R), $sample, a random field; claiming with findOneAndUpdate',
+  writeUp: 'docs/studies/inserts.md#3-random-selection-of-an-unprocessed-task-and-claiming-it',
   tiny: { N: 5000, PICKS: 5, WRITERS: '1,4', CLAIM_N: 300, RUNS: 1, WARMUP: 0 }, // for the test suite
   quick: { N: 20000, PICKS: 10, WRITERS: '1,4,16', CLAIM_N: 1000, RUNS: 2 },
   seedScale: { N: 1000000, PICKS: 20, WRITERS: '1,2,4,8,16', CLAIM_N: 16000, RUNS: 3 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
-  seedExpected: '~5 min (estimated from a 1M-task run)',
+  seedExpected: '~5 min (measured: 1M tasks, W 1..16)',
 
   async load(ctx, p) {
     if (!(p.DONE >= 0 && p.DONE < 1)) throw new Error(`parameter DONE: expected a fraction in [0, 1), got ${p.DONE}`);
@@ -106,7 +107,7 @@ module.exports = {
       what: "PostgreSQL: the source's SELECT ... WHERE processed = 0 LIMIT 1 OFFSET R",
       minVersion: '0',
       able: (p, point) => peer.available && point.part === 'pick',
-      skippedWhy: (ctx) => ctx.pgNote || 'cannot answer at this point',
+      skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
       async run(ctx, p) {
         const pgs = await postgres(ctx);
         const unprocessed = Number((await (async () => {

@@ -524,6 +524,10 @@ var lab = (function () {
     };
   }
 
+  // The one reason given for a variant that does not apply at an axis point (a rollup asked for seconds):
+  // reports recognise it and leave the variant out of that point's table instead of a row of dashes.
+  var NOT_HERE = 'cannot answer at this point';
+
   function versionAtLeast(version, min) {
     if (!min) return true;
     var a = String(version).split('.').map(Number);
@@ -664,7 +668,7 @@ var lab = (function () {
       var able = chosen.filter(function (v) { return versionAtLeast(info.version, v.minVersion) && (!v.able || v.able(p, point)); });
       var skipped = chosen.filter(function (v) { return able.indexOf(v) < 0; }).map(function (v) {
         return resultRecord({ study: study.name, variant: v.name, what: v.what, axis: point,
-          skipped: versionAtLeast(info.version, v.minVersion) ? 'cannot answer at this point' : 'needs MongoDB >= ' + v.minVersion });
+          skipped: versionAtLeast(info.version, v.minVersion) ? NOT_HERE : 'needs MongoDB >= ' + v.minVersion });
       });
       var plans = {};
       var meta = {};
@@ -812,6 +816,7 @@ var lab = (function () {
     emit: emit,
     serverInfo: serverInfo,
     versionAtLeast: versionAtLeast,
+    NOT_HERE: NOT_HERE,
     headerLine: headerLine,
     header: header,
     plan: plan,
