@@ -146,8 +146,15 @@ function cell(j, max = Infinity) {
 /** The findings as Markdown; `imgs` maps study -> chart paths relative to the report. */
 const ROOT = path.resolve(__dirname, '..');
 
+/** The study's write-up in the repository: `docs/studies/<name>.md`, or the declaration's `writeUp` (a file#section). */
+function writeUpPath(entry) {
+  return entry.writeUp || `docs/studies/${entry.name}.md`;
+}
+
+/** The write-up as a link from outDir. */
 function writeUp(entry, outDir) {
-  return path.relative(outDir, path.join(ROOT, 'docs', 'studies', `${entry.name}.md`)).split(path.sep).join('/');
+  const [file, anchor] = writeUpPath(entry).split('#');
+  return path.relative(outDir, path.join(ROOT, file)).split(path.sep).join('/') + (anchor ? `#${anchor}` : '');
 }
 
 function toMarkdown({ entries, docs, judged, imgs, profile, outDir, command }) {
@@ -173,7 +180,7 @@ function toMarkdown({ entries, docs, judged, imgs, profile, outDir, command }) {
       if (head) out.push('```', head, '```', '');
     }
     for (const img of imgs[entry.name] || []) out.push(`![${entry.name}](${img})`, '');
-    out.push(`Full write-up: [docs/studies/${entry.name}.md](${writeUp(entry, outDir)})`, '');
+    out.push(`Full write-up: [${writeUpPath(entry)}](${writeUp(entry, outDir)})`, '');
   }
   return out.join('\n') + '\n';
 }
@@ -182,7 +189,7 @@ function toMarkdown({ entries, docs, judged, imgs, profile, outDir, command }) {
  * The short table the README shows: one row per claim, each column's verdict (figures shortened);
  * `link` gives each study's write-up as seen from where the table goes (default: the README's).
  */
-function glanceTable(entries, judged, labels = ['verdict'], link = (entry) => `docs/studies/${entry.name}.md`) {
+function glanceTable(entries, judged, labels = ['verdict'], link = writeUpPath) {
   const rows = [];
   for (const entry of entries) {
     for (const j of judged[0].filter((x) => x.study === entry.name)) {
@@ -214,7 +221,7 @@ function toHtml({ entries, docs, judged, pngs, profile, outDir, command }) {
     for (const png of pngs[entry.name] || []) {
       parts.push(`<figure><img alt="${esc(entry.name)} chart" src="data:image/png;base64,${fs.readFileSync(png).toString('base64')}"></figure>`);
     }
-    parts.push(`<p>Full write-up: <a href="${esc(writeUp(entry, outDir))}">docs/studies/${esc(entry.name)}.md</a></p>`);
+    parts.push(`<p>Full write-up: <a href="${esc(writeUp(entry, outDir))}">${esc(writeUpPath(entry))}</a></p>`);
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>mongo-perf-lab findings</title><style>
 body{font-family:DejaVu Sans,Arial,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}

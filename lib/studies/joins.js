@@ -55,6 +55,7 @@ module.exports = {
   script: 'inserts_joins.js',
   source: '002',
   title: 'simulated joins: the join in the client vs $lookup (on _id, indexed, unindexed, pipeline) vs SQL',
+  writeUp: 'docs/studies/inserts.md#4-simulated-joins',
   tiny: { ORDERS: 4000, CUSTOMERS: 400, RUNS: 1, WARMUP: 0 }, // for the test suite
   quick: { ORDERS: 10000, CUSTOMERS: 1000, RUNS: 2, BUDGET_MS: 10000 },
   // The scale: 100k orders x 10k customers.
