@@ -99,6 +99,17 @@ of $MONGOD_VERSION by mongodb-memory-server. Each study's script also runs on it
 // lab targets, so the number is refused up front instead of running for days.
 const LIMITS = { docs: 1e9, runs: 10000, seed: 2 ** 32 - 1 };
 
+/**
+ * A comma-separated option. Given but empty (--from "" from an unset shell variable) is an error: read as
+ * "not given", --from "" ran every study on an embedded server instead of reading files.
+ */
+function listOption(name, value) {
+  if (value === undefined) return [];
+  const items = value.split(',').map((x) => x.trim()).filter(Boolean);
+  if (!items.length) throw new UsageError(`--${name}: ${JSON.stringify(value)} names nothing; give one or more, separated by commas`);
+  return items;
+}
+
 function wholeNumber(name, value, min, max = LIMITS[name]) {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -192,11 +203,11 @@ function parse(argv) {
     sets,
     threshold,
     engines,
-    servers: values.servers === undefined ? [] : values.servers.split(',').map((x) => x.trim()).filter(Boolean),
-    from: values.from === undefined ? [] : values.from.split(',').map((x) => x.trim()).filter(Boolean),
+    servers: listOption('servers', values.servers),
+    from: listOption('from', values.from),
     readme: values.readme,
     merge: values.merge,
-    labels: values.labels === undefined ? [] : values.labels.split(',').map((x) => x.trim()).filter(Boolean),
+    labels: listOption('labels', values.labels),
     profileName: values.profile || 'quick',
     out: values.out,
     profile: values.profile === 'seed' ? 'seedScale' : values.profile === 'tiny' ? 'tiny' : 'quick',

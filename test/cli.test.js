@@ -143,6 +143,9 @@ describe('CLI', function () {
       [['frobnicate'], 2, /unknown command "frobnicate"/],
       [['run', 'where', '--bogus'], 2, /Unknown option '--bogus'/],
       [['run', 'where', '--db', 'a/b'], 2, /--db: "a\/b" is not a valid database name/],
+      // An unset shell variable ($FILES) must not turn "read these files" into "run every study".
+      [['findings', '--from', ''], 2, /--from: "" names nothing/],
+      [['findings', '--servers', ' , '], 2, /--servers: " , " names nothing/],
       [['run', 'where', '--uri', 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500'], 1, /cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1/],
     ];
     for (const [args, code, message] of cases) {
