@@ -449,7 +449,11 @@ var lab = (function () {
       };
     })));
     if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
-    records.filter(function (r) { return r.skipped; }).forEach(function (r) { out.push(r.variant + ': skipped (' + r.skipped + ')'); });
+    records.filter(function (r) { return r.skipped && r.skipped !== NOT_HERE; }).forEach(function (r) { out.push(r.variant + ': skipped (' + r.skipped + ')'); });
+    // Variants that do not apply here (another part of the study, a rollup asked for seconds) get one
+    // line between them: a line each buried the table under a dozen "skipped".
+    var notHere = records.filter(function (r) { return r.skipped === NOT_HERE; }).map(function (r) { return r.variant; });
+    if (notHere.length) out.push(NOT_HERE + ': ' + notHere.join(', '));
     // One line per kind of warning, naming the variants, so a busy machine does not bury the table.
     var spread = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('large spread') === 0; }); });
     var first = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('first timed run') === 0; }); });
