@@ -482,6 +482,9 @@ async function main(argv) {
     if (o.command === 'server') { checkServerOptions(o); return await require('../lib/commands/server').serverCommand(o); }
     throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, compare, findings, server, import; see --help)`);
   } catch (e) {
+    // After Ctrl-C or SIGTERM, the work in flight fails because the cleanup stopped its server: that
+    // error is the interrupt's echo, not news ("interrupted ... cleaning up" has said what happened).
+    if (cleanup.interrupted() && !debugEnabled(argv)) return 130;
     const usage = e instanceof UsageError || e instanceof OutputPathError || (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS'));
     const line = e instanceof NoMongodError ? e.message : friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI) });
     process.stderr.write(`mongo-perf-lab: ${line}\n`);

@@ -85,7 +85,7 @@ class EmbeddedServer {
   /** Stops mongod and restarts it on the same port and data files: a cold cache with the data kept. */
   async restart() {
     await this.mms.stop({ doCleanup: false });
-    await this.mms.start(true);
+    await quietStart(this.mms, true);
     this.pid = this.mms.instanceInfo.instance.mongodProcess.pid;
   }
 
@@ -162,14 +162,14 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
 
 // mongodb-memory-server prints the whole error with a stack on console.warn when a start fails;
 // the lab reports it in one line instead (with the stack under --debug).
-async function quietStart(mms) {
+async function quietStart(mms, forceSamePort = false) {
   const warn = console.warn;
   console.warn = (first, ...rest) => {
     if (typeof first === 'string' && first.startsWith('Starting the MongoMemoryServer Instance failed')) return;
     warn(first, ...rest);
   };
   try {
-    await mms.start();
+    await mms.start(forceSamePort);
   } finally {
     console.warn = warn;
   }
@@ -300,7 +300,8 @@ async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {
     fs.mkdirSync(dbPath, { recursive: true });
     instance.dbPath = dbPath;
   }
-  const mms = await MongoMemoryServer.create({ binary: binaryFor(found), instance });
+  const mms = new MongoMemoryServer({ binary: binaryFor(found), instance });
+  await quietStart(mms);
   let info;
   try {
     info = await describeServer(mms.getUri());
