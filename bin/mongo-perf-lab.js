@@ -5,19 +5,19 @@ const fs = require('fs');
 const path = require('path');
 const { parseArgs } = require('util');
 const { studies, findStudy } = require('../lib/studies');
-const { getServer } = require('../lib/server');
-const { runStudy } = require('../lib/run-study');
-const report = require('../lib/report');
-const { humanLines } = require('../lib/lab-lines');
-const { ResultFile, environment, checkWritable, readResults, OutputPathError, ResultFormatError } = require('../lib/results');
-const { compareResults, compareLines } = require('../lib/compare');
-const claims = require('../lib/claims');
+const { getServer } = require('../lib/infra/server');
+const { runStudy } = require('../lib/core/run-study');
+const report = require('../lib/report/report');
+const { humanLines } = require('../lib/core/lab-lines');
+const { ResultFile, environment, checkWritable, readResults, OutputPathError, ResultFormatError } = require('../lib/core/results');
+const { compareResults, compareLines } = require('../lib/core/compare');
+const claims = require('../lib/core/claims');
 const lab = require('../scripts/lib/lab');
-const { NoMongodError } = require('../lib/mongod-binary');
-const { friendly, debugEnabled, clientOptions, UsageError, safeArgv, redact } = require('../lib/errors');
-const { checkTarget } = require('../lib/targets');
-const cleanup = require('../lib/cleanup');
-const { checkWritableFile, checkWritableDir } = require('../lib/output-paths');
+const { NoMongodError } = require('../lib/infra/mongod-binary');
+const { friendly, debugEnabled, clientOptions, UsageError, safeArgv, redact } = require('../lib/infra/errors');
+const { checkTarget } = require('../lib/infra/targets');
+const cleanup = require('../lib/infra/cleanup');
+const { checkWritableFile, checkWritableDir } = require('../lib/infra/output-paths');
 
 const HELP = `mongo-perf-lab: MongoDB performance studies, measured on your own server
 
@@ -357,7 +357,7 @@ function reportCommand() {
 }
 
 async function findingsCommand(o) {
-  const { findings, updateReadme, fromGroup } = require('../lib/findings');
+  const { findings, updateReadme, fromGroup } = require('../lib/core/findings');
   const t0 = Date.now();
   const names = o.args.length ? o.args : studies.map((s) => s.name);
   const entries = names.map((n) => {
@@ -407,9 +407,9 @@ async function compare(o) {
   return res.slower ? 1 : 0;
 }
 
-// CSV files into a collection (lib/csv-import.js); exit code 1 when rows were rejected.
+// CSV files into a collection (lib/infra/csv-import.js); exit code 1 when rows were rejected.
 async function importFiles(o) {
-  const { importCsv, ImportError } = require('../lib/csv-import');
+  const { importCsv, ImportError } = require('../lib/infra/csv-import');
   const { MongoClient } = require('mongodb');
   const uri = o.uri || process.env.MONGODB_URI;
   if (!uri) throw new UsageError('import: give the server with --uri (or $MONGODB_URI); an embedded mongod would vanish with its data');
@@ -479,7 +479,7 @@ async function main(argv) {
     }
     if (o.command === 'import') { cleanup.install(); return await importFiles(o); }
     if (o.command === 'compare') return await compare(o);
-    if (o.command === 'server') { checkServerOptions(o); return await require('../lib/commands/server').serverCommand(o); }
+    if (o.command === 'server') { checkServerOptions(o); return await require('../lib/cli/server').serverCommand(o); }
     throw new UsageError(`unknown command ${JSON.stringify(o.command)} (commands: list, run, compare, findings, server, import; see --help)`);
   } catch (e) {
     // After Ctrl-C or SIGTERM, the work in flight fails because the cleanup stopped its server: that

@@ -25,9 +25,9 @@
 // loader (fastload.c) stored that column under `d` (a second `d`): on data loaded by it every
 // vehicle falls in band 1. Our generator names it `e`.
 
-load(__dirname + '/lib/gen.js');
-load(__dirname + '/lib/mot-gen.js');
-load(__dirname + '/lib/mot-pipelines.js');
+load(__dirname + '/../fixtures/gen.js');
+load(__dirname + '/../fixtures/mot-gen.js');
+load(__dirname + '/bigagg_pipelines.js');
 load(__dirname + '/lib/lab.js');
 
 // Bands as plain numbers, whatever the server returned (int32, double, Long sums), sorted.

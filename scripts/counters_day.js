@@ -29,9 +29,9 @@
 // The functions to paste into your own shell are in lib/counters.js (recordHit, preallocate).
 
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/lib/counters.js');
-load(__dirname + '/lib/counters-gen.js');
-load(__dirname + '/lib/counters-sim.js');
+load(__dirname + '/counters_functions.js');
+load(__dirname + '/../fixtures/counters-gen.js');
+load(__dirname + '/../lib/studies/counters/sim.js');
 
 // Which minute of the hour the k-th run at an hour records: RUNS + WARMUP minutes spread over the
 // hour, the last always minute 59 (so 23:59:59.999 is among them).

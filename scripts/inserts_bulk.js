@@ -22,9 +22,9 @@
 // lab stops the script. Concurrency (async loops, connections, processes), w: 0 / majority and the
 // PostgreSQL peer are the Node layer's: `mongo-perf-lab run inserts`.
 
-load(__dirname + '/lib/inserts-gen.js');
+load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/lib/inserts-lab.js');
+load(__dirname + '/../lib/studies/source-002/inserts-lab.js');
 load(__dirname + '/inserts_functions.js');
 
 // Documents per run at a size: N, cut so that one run holds at most MAX_MB of documents.

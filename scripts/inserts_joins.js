@@ -18,8 +18,8 @@
 //   COLL       prefix: <COLL>_orders and <COLL>_customers (default perflab_join)
 //   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 
-load(__dirname + '/lib/gen.js');
-load(__dirname + '/lib/inserts-gen.js');
+load(__dirname + '/../fixtures/gen.js');
+load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/inserts_functions.js');
 

@@ -19,9 +19,9 @@
 //   COLL   prefix of the scratch collections the script creates and empties (default perflab_race)
 //   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 
-load(__dirname + '/lib/inserts-gen.js');
+load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/lib/inserts-lab.js');
+load(__dirname + '/../lib/studies/source-002/inserts-lab.js');
 load(__dirname + '/inserts_functions.js');
 
 var RACE_INDEX = LabInserts.RACE_INDEX; // the indexes each pattern relies on (inserts-gen.js)

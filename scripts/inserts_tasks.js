@@ -21,10 +21,10 @@
 //   COLL     collection (default perflab_tasks); one the lab did not make is used as it is
 //   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 
-load(__dirname + '/lib/gen.js');
-load(__dirname + '/lib/inserts-gen.js');
+load(__dirname + '/../fixtures/gen.js');
+load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/lib/inserts-lab.js');
+load(__dirname + '/../lib/studies/source-002/inserts-lab.js');
 load(__dirname + '/inserts_functions.js');
 
 // Picks vary from run to run (a fixed R sequence would warm the same pages every time), but are

@@ -20,8 +20,8 @@
 // since the server puts every system.js function into the scope it runs map/reduce in.
 // $function and $accumulator cannot see system.js: aggregation has to carry its JavaScript.
 
-load(__dirname + '/lib/gen.js');
-load(__dirname + '/lib/sensor-gen.js');
+load(__dirname + '/../fixtures/gen.js');
+load(__dirname + '/../fixtures/sensor-gen.js');
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/mr_functions.js');
 

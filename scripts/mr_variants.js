@@ -37,8 +37,8 @@
 //   LAB_LINES  false hides the machine-readable @@LAB lines
 //   GENERATE   true lets it generate into a COLL you named that does not exist (a typo is refused)
 
-load(__dirname + '/lib/gen.js');
-load(__dirname + '/lib/sensor-gen.js');
+load(__dirname + '/../fixtures/gen.js');
+load(__dirname + '/../fixtures/sensor-gen.js');
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/mr_functions.js');
 

@@ -7,7 +7,7 @@
 // Parameters: COLL, the collection (default 'randomData'); LAB_LINES false hides the @@LAB lines.
 
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/lib/ts-cache.js');
+load(__dirname + '/../lib/studies/timeseries/ts-cache.js');
 
 var SZ = { COLL: lab.param('COLL', 'randomData', 'name'), LAB_LINES: lab.param('LAB_LINES', true, 'bool') };
 

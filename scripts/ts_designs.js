@@ -20,7 +20,7 @@
 // Times are per interval: the mean over the five start times T1..T5 (one aggregation for the year).
 
 load(__dirname + '/ts_base.js');
-load(__dirname + '/lib/ts-cache.js');
+load(__dirname + '/../lib/studies/timeseries/ts-cache.js');
 
 // The intervals a grain asks about: the source's five start times, or the whole year by day.
 function tsIntervals(grain) {
@@ -79,7 +79,7 @@ var TS_BUILDERS = {
   } },
 };
 
-// Functions Node calls in the session that loaded this file (lib/studies/timeseries.js).
+// Functions Node calls in the session that loaded this file (lib/studies/timeseries/index.js).
 var TSD = {
   builds: {},
   events: 0,

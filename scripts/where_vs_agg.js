@@ -20,7 +20,7 @@
 // filled, dropped or indexed: without an index on b the indexed variants scan.
 // $where at the source's 1,000,000 documents takes about two minutes on its own.
 
-load(__dirname + '/lib/gen.js');
+load(__dirname + '/../fixtures/gen.js');
 load(__dirname + '/lib/lab.js');
 
 // The predicate, written every way the server accepts it. The JavaScript bodies are constants:

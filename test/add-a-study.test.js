@@ -42,12 +42,13 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
     // 1. the declaration, 2. the Node part
     fs.copyFileSync(path.join(__dirname, 'fixtures', 'toy', 'toy_count.js'), path.join(dir, 'scripts', 'toy_count.js'));
-    fs.copyFileSync(path.join(__dirname, 'fixtures', 'toy', 'toy.js'), path.join(dir, 'lib', 'studies', 'toy.js'));
+    fs.mkdirSync(path.join(dir, 'lib', 'studies', 'toy'));
+    fs.copyFileSync(path.join(__dirname, 'fixtures', 'toy', 'toy.js'), path.join(dir, 'lib', 'studies', 'toy', 'index.js'));
     // 3. one line in the registry
-    const reg = path.join(dir, 'lib', 'studies.js');
+    const reg = path.join(dir, 'lib', 'studies', 'index.js');
     const text = fs.readFileSync(reg, 'utf8');
     expect(text).to.contain('const studies = [\n');
-    fs.writeFileSync(reg, text.replace('const studies = [\n', "const studies = [\n  require('./studies/toy'),\n"));
+    fs.writeFileSync(reg, text.replace('const studies = [\n', "const studies = [\n  require('./toy'),\n"));
   });
 
   after(async function () {
@@ -90,7 +91,7 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
   });
 
   it('5. the study runs as a drop-in mongosh script too (the real CLI, from another directory)', async function () {
-    const { runCli } = require('../lib/shell-runner');
+    const { runCli } = require('../lib/core/shell-runner');
     const r = await runCli(path.join(dir, 'scripts', 'toy_count.js'), { uri, db, params: { RUNS: 1 }, cwd: os.tmpdir() });
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/slow-count ran [\d.]+ times (faster|slower) than count/);

@@ -2,18 +2,18 @@
 // Study 001, second half: the MOT "banding" aggregation (compression, cache size, parallelism).
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
-const { startEmbedded } = require('../lib/server');
+const { startEmbedded } = require('../lib/infra/server');
 const { MongoClient } = require('mongodb');
-const LabGen = require('../scripts/lib/gen');
-const LabMot = require('../scripts/lib/mot-gen');
-const LabBands = require('../scripts/lib/mot-pipelines');
-const B = require('../lib/bigagg');
+const LabGen = require('../fixtures/gen');
+const LabMot = require('../fixtures/mot-gen');
+const LabBands = require('../scripts/bigagg_pipelines');
+const B = require('../lib/studies/bigagg/mot');
 const os = require('os');
-const { restartWithCache, restartWithArgs } = require('../lib/bigagg-cache');
+const { restartWithCache, restartWithArgs } = require('../lib/studies/bigagg/cache');
 const { parseLabLines } = require('./helpers');
 const { findStudy } = require('../lib/studies');
-const { runStudy } = require('../lib/run-study');
-const { interleave, timeAsync } = require('../lib/harness');
+const { runStudy } = require('../lib/core/run-study');
+const { interleave, timeAsync } = require('../lib/core/harness');
 
 const N = 30000;
 const SEED = 5;

@@ -2,7 +2,7 @@
 // The verdict rules are code over result records: a figure on either side of a rule flips it.
 const { expect } = require('chai');
 const lab = require('../scripts/lib/lab');
-const claims = require('../lib/claims');
+const claims = require('../lib/core/claims');
 const where = require('../lib/studies/where');
 const mapreduce = require('../lib/studies/mapreduce');
 const timeseries = require('../lib/studies/timeseries');

@@ -9,15 +9,15 @@ const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
-const gen = require('../scripts/lib/counters-gen');
-const C = require('../scripts/lib/counters');
-const oracle = require('../lib/counters/oracle');
-const day = require('../lib/counters/day');
-const { target, ALL, COUNTERS } = require('../lib/counters/schemas');
-const { runStudy } = require('../lib/run-study');
-const { describeServer } = require('../lib/server');
+const gen = require('../fixtures/counters-gen');
+const C = require('../scripts/counters_functions');
+const oracle = require('../lib/studies/counters/oracle');
+const day = require('../lib/studies/counters/day');
+const { target, ALL, COUNTERS } = require('../lib/studies/counters/schemas');
+const { runStudy } = require('../lib/core/run-study');
+const { describeServer } = require('../lib/infra/server');
 const study = require('../lib/studies/counters');
-const { judge } = require('../lib/claims');
+const { judge } = require('../lib/core/claims');
 
 const STREAM = { seed: 5, metrics: 12, perMinute: 12, preallocP: 0.02 };
 const DAYS = 2;
@@ -209,7 +209,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       expect(specs[2]).to.equal(null);   // no scan records
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'counters-charts-'));
       try {
-        const { renderChart } = require('../lib/chart');
+        const { renderChart } = require('../lib/report/chart');
         for (const spec of specs.slice(0, 2)) {
           const { name, ...vl } = spec;
           const out = await renderChart(vl, path.join(dir, name));
@@ -230,8 +230,8 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     });
   });
 
-  describe('the pasteable part of scripts/lib/counters.js', function () {
-    const text = fs.readFileSync(path.join(__dirname, '..', 'scripts', 'lib', 'counters.js'), 'utf8');
+  describe('the pasteable part of scripts/counters_functions.js', function () {
+    const text = fs.readFileSync(path.join(__dirname, '..', 'scripts', 'counters_functions.js'), 'utf8');
     const block = text.slice(text.indexOf('// ---- PASTEABLE: begin'), text.indexOf('// ---- PASTEABLE: end'));
 
     it('is plain ES2017 that names nothing the 4.2 shell (Robo 3T) lacks', function () {
@@ -260,7 +260,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       for (const schema of ['preallocated', 'hierarchical', 'array']) {
         const coll = `idem_${schema}`;
         const args = JSON.stringify([coll, gen.START, 'm1', schema]);
-        await s.runtime.evaluate(`load(${JSON.stringify(require.resolve('../scripts/lib/counters.js'))});
+        await s.runtime.evaluate(`load(${JSON.stringify(require.resolve('../scripts/counters_functions.js'))});
           (function (a) { var c = db.getCollection(a[0]); preallocate(c, a[1], a[2], a[3]); })(${args});`);
         const once = await t.db.collection(coll).find().toArray();
         await s.runtime.evaluate(`(function (a) { var c = db.getCollection(a[0]); preallocate(c, a[1], a[2], a[3]);
@@ -273,7 +273,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
         expect(a.daily).to.equal(2);
         expect(o.daily).to.equal(0);
         // the same document but for the two hits
-        const minutes = (doc) => require('../lib/counters/schemas').docMinutes(schema, doc);
+        const minutes = (doc) => require('../lib/studies/counters/schemas').docMinutes(schema, doc);
         const diff = minutes(after[0]).map((n, i) => n - minutes(once[0])[i]);
         expect(diff[0]).to.equal(1);
         expect(diff[1439]).to.equal(1);

@@ -129,7 +129,7 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
   });
 
   it('"where the columns differ" lists a claim only when two columns that ran the study disagree', function () {
-    const { differences } = require('../lib/findings');
+    const { differences } = require('../lib/core/findings');
     const entry = { name: 'toy' };
     const j = (id, verdict) => ({ id, study: 'toy', claim: id, verdict });
     const ran = { results: [{ study: 'toy' }] };

@@ -2,8 +2,8 @@
 // Starts the server for the whole test run once (mochaGlobalSetup runs once, even with --parallel)
 // and hands its URI to the test files through the environment. LAB_BURNERS=N adds N CPU-bound
 // processes for the whole run (test/burners.js): the speed claims must hold beside them.
-const { getServer } = require('../lib/server');
-const cleanup = require('../lib/cleanup');
+const { getServer } = require('../lib/infra/server');
+const cleanup = require('../lib/infra/cleanup');
 const { startBurners } = require('./burners');
 
 let server;

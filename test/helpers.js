@@ -1,10 +1,10 @@
 'use strict';
 // What every test file needs: the run's server, a database of its own, and the shell runner.
 const { MongoClient } = require('mongodb');
-const { ShellSession, runCli } = require('../lib/shell-runner');
-const { parseLabLines } = require('../lib/lab-lines');
-const { describeServer } = require('../lib/server');
-const { runStudy } = require('../lib/run-study');
+const { ShellSession, runCli } = require('../lib/core/shell-runner');
+const { parseLabLines } = require('../lib/core/lab-lines');
+const { describeServer } = require('../lib/infra/server');
+const { runStudy } = require('../lib/core/run-study');
 const { findStudy } = require('../lib/studies');
 
 function testUri() {

@@ -5,18 +5,18 @@ const os = require('os');
 const { expect } = require('chai');
 const { BSON } = require('mongodb');
 const { testDatabase } = require('./helpers');
-const { describeServer } = require('../lib/server');
-const { runWorkers } = require('../lib/insert-workers');
-const { getReplSet } = require('../lib/replset');
-const { tryPostgres } = require('../lib/postgres');
-const { interleave } = require('../lib/harness');
-const { runStudy } = require('../lib/run-study');
+const { describeServer } = require('../lib/infra/server');
+const { runWorkers } = require('../lib/studies/source-002/insert-workers');
+const { getReplSet } = require('../lib/infra/replset');
+const { tryPostgres } = require('../lib/infra/postgres');
+const { interleave } = require('../lib/core/harness');
+const { runStudy } = require('../lib/core/run-study');
 const { findStudy } = require('../lib/studies');
-const pgPeer = require('../lib/pg-peer');
-const claims = require('../lib/claims');
-const report = require('../lib/report');
+const pgPeer = require('../lib/studies/source-002/pg-peer');
+const claims = require('../lib/core/claims');
+const report = require('../lib/report/report');
 const lab = require('../scripts/lib/lab');
-const G = require('../scripts/lib/inserts-gen');
+const G = require('../fixtures/inserts-gen');
 
 async function duplicatesIn(coll) {
   const [d] = await coll.aggregate([{ $group: { _id: '$key', n: { $sum: 1 } } }, { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } }]).toArray();
@@ -45,7 +45,7 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     if (t) await t.close();
   });
 
-  describe('generators (scripts/lib/inserts-gen.js)', function () {
+  describe('generators (fixtures/inserts-gen.js)', function () {
     it('payload documents have exactly the requested BSON size, and a set split over workers is the same set', function () {
       for (const size of [31, 128, 1024, 16384]) expect(BSON.calculateObjectSize(G.payloadDoc(1, 12345, size))).to.equal(size);
       const whole = G.payloadDocs(5, 0, 100, 200);

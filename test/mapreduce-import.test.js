@@ -7,10 +7,10 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
-const { importCsv, parseTimestamp, parseNumber } = require('../lib/csv-import');
+const { importCsv, parseTimestamp, parseNumber } = require('../lib/infra/csv-import');
 const sensors = require('../fixtures/sensors');
-const SensorGen = require('../scripts/lib/sensor-gen');
-const { ROOT } = require('../lib/shell-runner');
+const SensorGen = require('../fixtures/sensor-gen');
+const { ROOT } = require('../lib/core/shell-runner');
 
 const BROKEN = path.join(__dirname, 'fixtures', 'broken-sensors.csv');
 

@@ -4,10 +4,10 @@
 // since the run's shared one must not restart under the other test files.
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { startEmbedded } = require('../lib/server');
-const { ShellSession } = require('../lib/shell-runner');
-const { parseLabLines } = require('../lib/lab-lines');
-const { statsDiffer } = require('../lib/mr-client');
+const { startEmbedded } = require('../lib/infra/server');
+const { ShellSession } = require('../lib/core/shell-runner');
+const { parseLabLines } = require('../lib/core/lab-lines');
+const { statsDiffer } = require('../lib/studies/mapreduce/client');
 const sensors = require('../fixtures/sensors');
 
 describe('mapreduce: stored functions survive a server restart', function () {
@@ -32,7 +32,7 @@ describe('mapreduce: stored functions survive a server restart', function () {
 
   it('stores them, restarts mongod, and map/reduce calling them by name still agrees with Node', async function () {
     // The collection does not exist: the shell script generates 2,000 rows itself, the same rows
-    // as the CSV generator (scripts/lib/sensor-gen.js), so plain Node knows the answer.
+    // as the CSV generator (fixtures/sensor-gen.js), so plain Node knows the answer.
     const first = await runScript('mr_store_functions.js', { N: 2000, SEED: 5 });
     expect(first.find((r) => r.type === 'environment').written).to.deep.equal(['labStatsMap', 'labStatsReduce', 'labStatsFinalize']);
     const ref = sensors.referenceStats(2000, 'engine_rpm', { seed: 5 });

@@ -12,8 +12,8 @@ const { testDatabase } = require('./helpers');
 const sensors = require('../fixtures/sensors');
 const fns = require('../scripts/mr_functions');
 const { prepareSensors } = require('../lib/studies/mapreduce');
-const { CLIENT_VARIANTS, statsDiffer } = require('../lib/mr-client');
-const { parseLabLines } = require('../lib/lab-lines');
+const { CLIENT_VARIANTS, statsDiffer } = require('../lib/studies/mapreduce/client');
+const { parseLabLines } = require('../lib/core/lab-lines');
 
 const N = 100000; // the collection; the $group vs map/reduce claim is made at this size
 const FIELD = 'engine_rpm';

@@ -9,8 +9,8 @@ const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { findMongod } = require('../lib/mongod-binary');
-const { ROOT } = require('../lib/shell-runner');
+const { findMongod } = require('../lib/infra/mongod-binary');
+const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

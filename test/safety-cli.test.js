@@ -11,9 +11,9 @@ const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient, BSON } = require('mongodb');
 const { testUri } = require('./helpers');
-const { startEmbedded } = require('../lib/server');
-const { processesUsing } = require('../lib/cleanup');
-const { ROOT } = require('../lib/shell-runner');
+const { startEmbedded } = require('../lib/infra/server');
+const { processesUsing } = require('../lib/infra/cleanup');
+const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

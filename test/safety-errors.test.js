@@ -5,8 +5,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { friendly, clientOptions, LoadError } = require('../lib/errors');
-const { startEmbedded } = require('../lib/server');
+const { friendly, clientOptions, LoadError } = require('../lib/infra/errors');
+const { startEmbedded } = require('../lib/infra/server');
 
 function err(name, message, extra = {}) {
   return Object.assign(new Error(message), { name }, extra);
@@ -67,7 +67,7 @@ describe('safety: error lines', function () {
     this.timeout(120000);
     const { spawnSync } = require('child_process');
     const script = `
-      const { getPostgres } = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'postgres'))});
+      const { getPostgres } = require(${JSON.stringify(path.join(__dirname, '..', 'lib', 'infra', 'postgres'))});
       getPostgres().then(async (pg) => {
         console.log('started ' + (pg.embedded ? 'embedded' : 'given'));
         await pg.stop();

@@ -9,8 +9,8 @@ const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { Long, Decimal128 } = require('mongodb');
 const { testDatabase } = require('./helpers');
-const { importCsv, parseValue, splitRecord } = require('../lib/csv-import');
-const { ROOT } = require('../lib/shell-runner');
+const { importCsv, parseValue, splitRecord } = require('../lib/infra/csv-import');
+const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 

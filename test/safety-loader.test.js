@@ -7,11 +7,11 @@ const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
-const { streamInsert, ensureFixture } = require('../lib/loader');
-const { checkTarget, assertOwned, dropOwned } = require('../lib/targets');
+const { streamInsert, ensureFixture } = require('../lib/infra/loader');
+const { checkTarget, assertOwned, dropOwned } = require('../lib/infra/targets');
 const LabFixture = require('../scripts/lib/fixture');
-const LabGen = require('../scripts/lib/gen');
-const { ROOT } = require('../lib/shell-runner');
+const LabGen = require('../fixtures/gen');
+const { ROOT } = require('../lib/core/shell-runner');
 
 function* whereDocs(n, seed = 1, from = 0) {
   const next = LabGen.rng(seed);
@@ -135,7 +135,7 @@ describe('safety: loader and marker protocol', function () {
   it('LabFixture.ensure in mongosh: asks for GENERATE, refuses foreign data, verifies and marks', async function () {
     const script = path.join(tmp, 'ensure.js');
     fs.writeFileSync(script, [
-      `load(${JSON.stringify(path.join(ROOT, 'scripts/lib/gen.js'))});`,
+      `load(${JSON.stringify(path.join(ROOT, 'fixtures/gen.js'))});`,
       `load(${JSON.stringify(path.join(ROOT, 'scripts/lib/fixture.js'))});`,
       'var out;',
       'try {',

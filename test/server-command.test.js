@@ -8,7 +8,7 @@ const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { MONGOSH_BIN } = require('../lib/shell-runner');
+const { MONGOSH_BIN } = require('../lib/core/shell-runner');
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');

@@ -6,9 +6,9 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { getServer, startEmbedded } = require('../lib/server');
-const { findMongod, NoMongodError } = require('../lib/mongod-binary');
-const { paramsToShell } = require('../lib/shell-runner');
+const { getServer, startEmbedded } = require('../lib/infra/server');
+const { findMongod, NoMongodError } = require('../lib/infra/mongod-binary');
+const { paramsToShell } = require('../lib/core/shell-runner');
 const { testUri, testDatabase } = require('./helpers');
 
 function alive(pid) {

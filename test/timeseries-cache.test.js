@@ -1,12 +1,12 @@
 'use strict';
 // Source 003, the cache side: warm-up scripts (through the real mongosh CLI) on a server of our own
-// that can be restarted cold, and the study's cold-versus-warm states (lib/studies/timeseries.js).
+// that can be restarted cold, and the study's cold-versus-warm states (lib/studies/timeseries/index.js).
 const os = require('os');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { startEmbedded } = require('../lib/server');
-const { runCli } = require('../lib/shell-runner');
-const { parseLabLines } = require('../lib/lab-lines');
+const { startEmbedded } = require('../lib/infra/server');
+const { runCli } = require('../lib/core/shell-runner');
+const { parseLabLines } = require('../lib/core/lab-lines');
 const tsFixture = require('../fixtures/timeseries');
 const timeseries = require('../lib/studies/timeseries');
 
@@ -108,7 +108,7 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
   });
 
   it('the runner: cold and warm states as one state x grain table, storage per design, charts with the states', async function () {
-    const { runStudy } = require('../lib/run-study');
+    const { runStudy } = require('../lib/core/run-study');
     const { findStudy } = require('../lib/studies');
     await client.close();
     const shown = [];

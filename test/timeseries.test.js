@@ -8,13 +8,13 @@ const os = require('os');
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
 const tsFixture = require('../fixtures/timeseries');
-const ref = require('../lib/ts-reference');
-const { streamInsert } = require('../lib/loader');
-const { ShellSession } = require('../lib/shell-runner');
-const { runStudy } = require('../lib/run-study');
+const ref = require('../lib/studies/timeseries/reference');
+const { streamInsert } = require('../lib/infra/loader');
+const { ShellSession } = require('../lib/core/shell-runner');
+const { runStudy } = require('../lib/core/run-study');
 const { findStudy } = require('../lib/studies');
 const lab = require('../scripts/lib/lab');
-const LabGen = require('../scripts/lib/gen');
+const LabGen = require('../fixtures/gen');
 
 const N = 30000;
 const SEED = 3;
@@ -277,7 +277,7 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
         await foreign.db.collection('randomData').insertMany(docs);
         const r = await foreign.cli('agg_year.js', { EMIT_GROUPS: true }, { cwd: os.tmpdir() });
         expect(r.code, r.stderr).to.equal(0);
-        const { parseLabLines } = require('../lib/lab-lines');
+        const { parseLabLines } = require('../lib/core/lab-lines');
         const records = parseLabLines(r.lines);
         expectSameRows(asRows(resultOf(records, 'raw', 'days').extra.rows), yearOf(docs), 'CLI agg_year');
         expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| \w+ \| storage wiredTiger \| query framework \w+/);
@@ -310,7 +310,7 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
           expect(r.stdout).to.include('all variants agree');
           expect(r.stdout).to.match(/storage per design[^\n]*\ndesign\s+collections/);
         }
-        const { parseLabLines } = require('../lib/lab-lines');
+        const { parseLabLines } = require('../lib/core/lab-lines');
         const records = parseLabLines(r.lines);
         expect(records.length).to.be.greaterThan(0);
         for (const rec of records) {

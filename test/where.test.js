@@ -120,7 +120,7 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     const r = await t.cli(SCRIPT, { N, SEED, RUNS: 1 }, { cwd: os.tmpdir() });
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/hybrid\s+[\d,]+\s.*IXSCAN/);
-    const cli = byVariant(require('../lib/lab-lines').parseLabLines(r.lines));
+    const cli = byVariant(require('../lib/core/lab-lines').parseLabLines(r.lines));
     const inproc = byVariant(run.records);
     for (const name of Object.keys(inproc)) {
       expect({ answer: cli[name].answer, plan: cli[name].plan.stage }, name)

@@ -1,0 +1,218 @@
+'use strict';
+// `mongo-perf-lab server`: a MongoDB for people who have none, for the drop-in scripts and `import`.
+//
+// Modelled on MongoDB's own `mongodb-runner` (mongodb-js/devtools-shared): it listens on 127.0.0.1,
+// on a free port unless told otherwise, keeps its data in a temporary directory that is deleted when
+// it stops, and writes ONLY the connection string to stdout (everything for people goes to stderr),
+// so `mongo-perf-lab server > uri.txt &` captures it. Unlike `mongodb-runner start`, which detaches,
+// it stays in the foreground until Ctrl-C, like `mongod` itself: nothing is left running by mistake.
+// --dbpath keeps the data (and the port, for a stable URI) across runs.
+
+const fs = require('fs');
+const net = require('net');
+const path = require('path');
+const { startStandalone, startReplSet } = require('../infra/server');
+const { NoMongodError } = require('../infra/mongod-binary');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SCRIPTS = path.join(ROOT, 'scripts');
+const META = 'mongo-perf-lab-server.json'; // what a kept data directory was started as
+const SCRIPT_DB = 'random'; // the database the studies' scripts use, as their source articles did
+
+class ServerError extends Error {}
+
+/** Rejects with ServerError if something already listens on 127.0.0.1:port. */
+function checkPortFree(port, flag) {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (e) => {
+      if (e.code === 'EADDRINUSE') {
+        reject(new ServerError(`${flag}: port ${port} is already in use (another mongod?); choose another with --port, or leave --port out for a free one`));
+      } else if (e.code === 'EACCES') {
+        reject(new ServerError(`${flag}: port ${port} needs privileges; choose a port above 1023`));
+      } else reject(e);
+    });
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(resolve));
+  });
+}
+
+/** Reads what a kept directory holds: null (new or empty), or {port, ...} from an earlier run. */
+function inspectDbPath(dir) {
+  if (!fs.existsSync(dir)) return null;
+  if (!fs.statSync(dir).isDirectory()) throw new ServerError(`--dbpath ${dir}: not a directory`);
+  const entries = fs.readdirSync(dir);
+  if (!entries.length) return null;
+  const lock = path.join(dir, 'mongod.lock');
+  if (fs.existsSync(lock)) {
+    const pid = Number(fs.readFileSync(lock, 'utf8').trim());
+    if (pid && alive(pid)) {
+      throw new ServerError(`--dbpath ${dir}: a mongod (pid ${pid}) is already running on this directory; stop it first, or use another directory`);
+    }
+  }
+  if (entries.includes(META)) {
+    try { return JSON.parse(fs.readFileSync(path.join(dir, META), 'utf8')); } catch (e) { return {}; }
+  }
+  if (entries.includes('WiredTiger')) return {}; // a mongod data directory from elsewhere: the user's own
+  throw new ServerError(`--dbpath ${dir}: this directory holds other files and no MongoDB data; give a new or empty directory`);
+}
+
+function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+}
+
+/** mongodb://h:p/?replicaSet=x -> mongodb://h:p/random?replicaSet=x */
+function withDb(uri, db) {
+  return uri.replace(/\/(\?|$)/, `/${db}$1`);
+}
+
+function shellQuote(s) {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+/** Paths as the user should type them: relative to the current directory when inside it. */
+function shown(p) {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
+}
+
+/** scripts/*.js that one runs: not the ones other scripts load() as building blocks (ts_base.js). */
+function runnableScripts() {
+  const all = fs.readdirSync(SCRIPTS).filter((f) => f.endsWith('.js')).sort();
+  const loaded = new Set();
+  for (const f of all) {
+    const text = fs.readFileSync(path.join(SCRIPTS, f), 'utf8');
+    for (const m of text.matchAll(/^\s*load\(__dirname \+ ['"]\/([^'"/]+\.js)['"]\)/gm)) loaded.add(m[1]);
+  }
+  return all.filter((f) => !loaded.has(f));
+}
+
+/** `npx mongosh` finds the lab's mongosh only from inside the lab's directory; elsewhere, its path. */
+function mongoshCommand() {
+  const inside = !path.relative(ROOT, process.cwd()).startsWith('..');
+  const bin = path.join(ROOT, 'node_modules', '.bin', 'mongosh');
+  return inside || !fs.existsSync(bin) ? 'npx mongosh' : shellQuote(bin);
+}
+
+function readyText(server) {
+  const scripts = runnableScripts();
+  const mongosh = mongoshCommand();
+  const q = (u) => `"${u}"`;
+  const dbUri = withDb(server.uri, SCRIPT_DB);
+  const where = scripts.includes('where_vs_agg.js') ? 'where_vs_agg.js' : scripts[0];
+  const lines = [
+    '',
+    `The drop-in scripts, from ${process.cwd()} (paste one into another terminal; database "${SCRIPT_DB}"):`,
+    ...scripts.map((f) => `  ${mongosh} ${q(dbUri)} ${shellQuote(shown(path.join(SCRIPTS, f)))}`),
+    'Parameters go before the file, e.g.:',
+    `  ${mongosh} ${q(dbUri)} --eval 'var N = 100000, RUNS = 3' ${shellQuote(shown(path.join(SCRIPTS, where)))}`,
+    'What each script does and needs: its head comment (parameters, which data it expects).',
+    'The studies, and your CSV files, on this server:',
+    `  npx mongo-perf-lab run all --uri ${q(server.uri)}`,
+    `  npx mongo-perf-lab import FILE.csv --uri ${q(server.uri)}`,
+    '',
+    server.dbPath
+      ? `Ctrl-C stops the server; the data stays in ${server.dbPath} (\`mongo-perf-lab server --dbpath ${shellQuote(server.dbPath)}\` starts it again).`
+      : 'Ctrl-C stops the server and deletes its data (--dbpath DIR keeps it).',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+function describe(server) {
+  const kind = server.replSetName
+    ? `replica set "${server.replSetName}" of ${server.members.length} member${server.members.length > 1 ? 's' : ''}`
+    : 'standalone';
+  const cache = server.cacheSizeBytes ? `, cache ${(server.cacheSizeBytes / 2 ** 30).toFixed(2)} GB` : '';
+  const head = `MongoDB ${server.version} (${server.storageEngine}${cache}), ${kind}:`;
+  const who = server.members.map((m) => `  127.0.0.1:${m.port}  pid ${m.pid}  data ${m.dbPath}`);
+  return [head, ...who, 'Connection string:'].join('\n') + '\n';
+}
+
+/**
+ * Runs the command until a signal. Returns the exit code; prints its own one-line errors.
+ * @param {{port?: number, dbPath?: string, cacheSizeGB?: number, replset?: number}} o
+ */
+async function serverCommand(o, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  let server = null;
+  let kept = false;
+  const exitHook = () => { if (server) server.killSync(); };
+  // Listen before starting: a Ctrl-C during the start stops the server as soon as it is up,
+  // instead of killing this process and leaving mongod's temporary data behind.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  let onSignal;
+  const stopRequested = new Promise((resolve) => { onSignal = (sig) => resolve({ sig }); });
+  for (const sig of signals) process.once(sig, onSignal);
+  const dbPath = o.dbPath ? path.resolve(o.dbPath) : undefined;
+  // mongodb-memory-server 11 throws from a stream handler (so nobody can catch it) when it cannot
+  // parse mongod's start-up error, e.g. two servers racing for one new --dbpath: one line, clean up.
+  const onCrash = (e) => {
+    const why = server ? 'unexpected error' : `mongod did not start${dbPath ? ` on ${dbPath} (used by another mongod, or data of another MongoDB version?)` : ''}`;
+    const detail = e instanceof SyntaxError ? '' : `: ${String(e && e.message || e).split('\n')[0]}`;
+    stderr.write(`mongo-perf-lab server: ${why}${detail}\n`);
+    exitHook();
+    process.exit(1);
+  };
+  process.on('uncaughtException', onCrash);
+  try {
+    if (dbPath && o.replset) {
+      throw new ServerError('--dbpath with --replset: not supported (a kept replica set does not restart cleanly yet); keep a standalone with --dbpath, or drop --dbpath');
+    }
+    let port = o.port;
+    if (dbPath) {
+      const meta = inspectDbPath(dbPath);
+      // Same port as last time when it is free, so the URI pasted yesterday still works.
+      if (!port && meta && meta.port) {
+        port = await checkPortFree(meta.port, '--dbpath').then(() => meta.port, () => undefined);
+      }
+    }
+    if (o.port) {
+      for (let i = 0; i < (o.replset || 1); i++) await checkPortFree(o.port + i, '--port');
+    }
+    const log = (m) => stderr.write(m + '\n');
+    stderr.write(o.replset ? `starting a replica set of ${o.replset} mongod...\n` : 'starting mongod...\n');
+    process.once('exit', exitHook);
+    server = o.replset
+      ? await startReplSet({ members: o.replset, port, cacheSizeGB: o.cacheSizeGB, log })
+      : await startStandalone({ port, dbPath, cacheSizeGB: o.cacheSizeGB, log });
+    kept = Boolean(dbPath);
+    if (kept) {
+      fs.writeFileSync(path.join(dbPath, META), JSON.stringify({
+        port: server.members[0].port, version: server.version, lastStarted: new Date().toISOString(),
+      }, null, 2) + '\n');
+    }
+    stderr.write(describe(server));
+    stdout.write(server.uri + '\n');
+    stderr.write(readyText(server));
+
+    const how = await Promise.race([stopRequested, new Promise((resolve) => {
+      // Ctrl-C in a terminal signals mongod too (same process group): let our own signal win.
+      server.onUnexpectedExit((m, code, signal) => setTimeout(() => resolve({ died: m, code, signal }), 300));
+    })]);
+    if (how.died) {
+      stderr.write(`mongo-perf-lab server: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`);
+    } else {
+      stderr.write(`\n${how.sig}: stopping the server...\n`);
+    }
+    // A second Ctrl-C while stopping: stop at once (the 'exit' hook kills what is left).
+    for (const sig of signals) process.removeListener(sig, onSignal);
+    for (const sig of signals) process.once(sig, () => process.exit(130));
+    await server.stop();
+    stderr.write(kept ? `stopped; the data stays in ${dbPath}\n` : 'stopped; its data is deleted\n');
+    server = null;
+    return how.died ? 1 : 0;
+  } catch (e) {
+    const known = e instanceof ServerError || e instanceof NoMongodError;
+    let msg = known ? e.message : (e.message || String(e)).split('\n')[0];
+    if (/already in use/i.test(msg) && !known) msg = `--port: ${msg}; choose another port, or leave --port out for a free one`;
+    stderr.write(`mongo-perf-lab server: ${msg}\n`);
+    if (!known && o.debug) stderr.write(`${e.stack}\n`);
+    if (server) await server.stop().catch(() => { /* the error printed above is the one that matters */ });
+    server = null;
+    return known && e instanceof ServerError ? 2 : 1;
+  } finally {
+    process.removeListener('uncaughtException', onCrash);
+    process.removeListener('exit', exitHook);
+    for (const sig of signals) process.removeListener(sig, onSignal);
+  }
+}
+
+module.exports = { serverCommand, ServerError, withDb };

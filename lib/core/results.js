@@ -1,0 +1,119 @@
+'use strict';
+// The one result format (docs/result-format.schema.json): an environment record and one record per
+// (study, variant, axis point). The file is rewritten atomically (temporary file + rename) after
+// every axis point, so a run stopped at any moment leaves valid JSON holding what it finished.
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const lab = require('../../scripts/lib/lab');
+const { checkWritableFile } = require('../infra/output-paths');
+const { UsageError } = require('../infra/errors');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * Checks before any work that `file` can be written (lib/infra/output-paths.js: no recursive mkdir, which
+ * never returns on /proc). Throws a one-line UsageError saying what to do; returns the absolute path.
+ */
+function checkWritable(file, what = '--json') {
+  checkWritableFile(file, what);
+  return path.resolve(file);
+}
+
+// The error a bad output path gives: the CLI's usage error, one line.
+const OutputPathError = UsageError;
+
+function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+  } catch (e) {
+    return null;
+  }
+}
+
+function pkgVersion(name) {
+  try { return require(`${name}/package.json`).version; } catch (e) { return null; }
+}
+
+/** What a result was measured on: the server, the host, the software, the lab's commit. */
+function environment(server, extra = {}) {
+  const cpus = os.cpus();
+  return {
+    type: 'environment',
+    server: {
+      version: server.version || null,
+      storageEngine: server.storageEngine || null,
+      queryFramework: server.queryFramework || null,
+      cacheBytes: server.cacheSizeBytes || server.cacheBytes || null,
+      topology: server.topology || null,
+      embedded: !!server.embedded,
+      binarySource: server.binarySource || null,
+    },
+    host: {
+      cpuModel: cpus.length ? cpus[0].model.trim() : null,
+      cores: cpus.length,
+      memoryGB: Number((os.totalmem() / 1073741824).toFixed(1)),
+      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      loadavgStart: os.loadavg().map((x) => Number(x.toFixed(2))),
+      loadavgEnd: null,
+    },
+    software: { node: process.version, driver: pkgVersion('mongodb'), mongosh: pkgVersion('mongosh'), lab: require('../../package.json').version },
+    lab: { commit: gitCommit() },
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    ...extra,
+  };
+}
+
+class ResultFile {
+  /** @param {string|null} file where to write (null: keep in memory only) */
+  constructor(file, env) {
+    this.file = file ? path.resolve(file) : null;
+    this.doc = { format: lab.FORMAT, version: lab.FORMAT_VERSION, complete: false, environment: env, results: [], notes: [] };
+    this.write();
+  }
+
+  add(records) {
+    this.doc.results.push(...records);
+    this.write();
+  }
+
+  note(study, text) {
+    this.doc.notes.push({ study, text });
+    this.write();
+  }
+
+  finish() {
+    this.doc.environment.host.loadavgEnd = os.loadavg().map((x) => Number(x.toFixed(2)));
+    this.doc.environment.finishedAt = new Date().toISOString();
+    this.doc.complete = true;
+    this.write();
+  }
+
+  write() {
+    if (!this.file) return;
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(this.doc, null, 2) + '\n');
+    fs.renameSync(tmp, this.file);
+  }
+}
+
+class ResultFormatError extends Error {}
+
+/** Reads a result file; one clear error when it is not one. */
+function readResults(file) {
+  let doc;
+  try {
+    doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ResultFormatError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : `not JSON (${e.message})`}`);
+  }
+  if (!doc || doc.format !== lab.FORMAT || !Array.isArray(doc.results)) {
+    throw new ResultFormatError(`${file}: not a mongo-perf-lab result file (no "format": "${lab.FORMAT}"); write one with run --json FILE`);
+  }
+  return doc;
+}
+
+module.exports = { ResultFile, environment, checkWritable, readResults, OutputPathError, ResultFormatError };

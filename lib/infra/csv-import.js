@@ -1,0 +1,486 @@
+'use strict';
+// Streams CSV files into a collection through the lab's one write path (lib/infra/loader.js): the
+// seed's loader (`for row in DictReader(f): db.collection.insert(row)`) with types, accounting,
+// identity and re-runs.
+//
+//   importCsv(db, files, {coll, key, header, rejectsFile, progress, log, batchSize, inflight})
+//     -> {db, coll, files: [...], read, stored, inserted, duplicates, rejected, rejectsFile, firstRejects, ms}
+//   importFile(coll, file, {...}) one file; toDocument(record, names, kinds, id) one record
+//   parseValue(s) -> {value} | {text} | {error}: the lossless number rule; parseNumber, parseTimestamp
+//   splitRecord(text) -> {fields} | {error}: one RFC 4180 record
+//   fieldNames(header, file) validated names; ImportError (one line, the CLI prints it as is)
+//
+// - Header required: the first line names the columns, or the caller declares them (`header`,
+//   --header a,b,c; then the first line is data). A first line that looks like data (a number or
+//   a timestamp among its names) is refused: its row would otherwise silently become field names.
+// - Field names that MongoDB or JavaScript would mangle are refused with the reason: empty, repeated,
+//   containing '.', starting with '$', NUL or control characters, `__proto__`, `_id` (unless it is
+//   the --key column).
+// - Identity (_id): by default a hash of the row (column names and raw cells, SHA-256, 22 base64url
+//   characters). Re-importing a file adds nothing; a file with the same name in another folder is
+//   its own data; an edited file adds exactly its new or changed rows. Identical rows are one
+//   document (counted as "already there"). With `key` (--key COL) the _id is that column's value
+//   (typed like the column; the column is kept as a field too); a blank key rejects the row.
+// - Lossless values: a column is numeric when most sampled values are numbers. A number is stored
+//   as a double only when the double holds it exactly as written (<= 15 significant digits,
+//   integers up to 2^53); larger integers become Long (64-bit) or Decimal128, longer decimals
+//   Decimal128; a value a double cannot reach (1e400, 1e-400) is rejected. Numbers written with
+//   leading zeros (zip codes, 01000) stay text. A column blank in all sampled rows types each value
+//   on its own. Blank cells are left out of the document, never stored as "" or 0.
+// - Records: a quoted field may span lines; a quote that is never closed costs exactly one record,
+//   reported at the line it started on, and parsing resumes on the next line. A row whose document
+//   would exceed MongoDB's 16 MB limit is rejected, not sent.
+// - Accounting: rows read = stored + rejected, always; stored = new + already there. Every
+//   rejected row goes to the reject file (file, line, field, value, reason). A document the server
+//   refuses (a validator) stops the import with its file and line.
+
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+const readline = require('readline');
+const { Long, Decimal128, BSON } = require('mongodb');
+const { streamInsert } = require('./loader');
+const { createProgress } = require('./progress');
+const { checkTarget } = require('./targets');
+const { LabError } = require('./errors');
+
+const SAMPLE_ROWS = 100;
+const MAX_RECORD_LINES = 1000; // a quoted field spanning more lines than this is an unclosed quote
+const MAX_DOC_BYTES = 16 * 1024 * 1024;
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+// ISO 8601 (what the generator writes) and the logging app's own "Sun Feb 22 10:21:42 PST 2015".
+const ISO = /^(\d{4})-(\d{2})-(\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const APP = /^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2}( [A-Z]{1,5}([+-]\d{2}:?\d{2})?)? \d{4}$/;
+const INT64_MAX = 9223372036854775807n;
+
+class ImportError extends LabError {}
+
+function parseNumber(s) {
+  return NUMBER.test(s) ? Number(s) : NaN;
+}
+
+function significantDigits(s) {
+  const mant = s.replace(/^[+-]/, '').replace(/[eE].*$/, '').replace('.', '');
+  const trimmed = mant.replace(/^0+/, '').replace(/0+$/, '');
+  return trimmed.length;
+}
+
+/**
+ * The lossless number rule. Returns {value} (Number, Long or Decimal128), {text} (keep the string:
+ * a number would change it, e.g. leading zeros) or {error}.
+ */
+function parseValue(s) {
+  if (!NUMBER.test(s)) return { error: 'not a number' };
+  const unsigned = s.replace(/^[+-]/, '');
+  if (/^0\d/.test(unsigned)) return { text: s }; // 01000: a code, not a quantity
+  if (INTEGER.test(s)) {
+    const n = Number(s);
+    if (Number.isSafeInteger(n)) return { value: n };
+    const big = BigInt(s);
+    if (big <= INT64_MAX && big >= -INT64_MAX - 1n) return { value: Long.fromBigInt(big) };
+    if (unsigned.replace(/^0+/, '').length <= 34) return { value: Decimal128.fromString(s.replace(/^\+/, '')) };
+    return { text: s };
+  }
+  const n = Number(s);
+  if (!Number.isFinite(n)) return { error: 'number out of the range of a double (and of this importer)' };
+  const digits = significantDigits(s);
+  if (n === 0 && digits > 0) return { error: 'number too small for a double (it would become 0)' };
+  if (digits <= 15) return { value: n };
+  if (digits <= 34) {
+    try { return { value: Decimal128.fromString(s.replace(/^\+/, '')) }; } catch (e) { return { text: s }; }
+  }
+  return { text: s };
+}
+
+/** A Date for the formats above, null otherwise (Date.parse alone accepts "abc 12"). */
+function parseTimestamp(s) {
+  const m = ISO.exec(s);
+  if (m) {
+    const y = +m[1];
+    const mo = +m[2];
+    const d = +m[3];
+    const day = new Date(Date.UTC(y, mo - 1, d));
+    if (day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return null;
+    const t = Date.parse(m[4] && !m[7] ? s.replace(' ', 'T') + 'Z' : s.replace(' ', 'T'));
+    return Number.isNaN(t) ? null : new Date(t);
+  }
+  if (APP.test(s)) {
+    const t = Date.parse(s);
+    return Number.isNaN(t) ? null : new Date(t);
+  }
+  return null;
+}
+
+/** Validated field names; never renamed silently. keyCol may be named _id. */
+function fieldNames(header, file, keyCol) {
+  const seen = new Set();
+  return header.map((raw, i) => {
+    const name = raw.trim();
+    const at = `${file}, line 1, column ${i + 1}`;
+    if (!name) throw new ImportError(`${at}: the column has no name in the header`);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f\ufffd]/.test(name)) throw new ImportError(`${at}: the name contains control or invalid characters: is this a CSV text file with a header row?`);
+    if (name === '__proto__') throw new ImportError(`${at}: a column named __proto__ would vanish from JavaScript objects: rename it`);
+    if (name.includes('.')) throw new ImportError(`${at}: the name ${JSON.stringify(name)} contains '.', which MongoDB reads as a path: rename the column`);
+    if (name.startsWith('$')) throw new ImportError(`${at}: the name ${JSON.stringify(name)} starts with '$', which MongoDB reads as an operator: rename the column`);
+    if (name === '_id' && keyCol !== '_id') throw new ImportError(`${at}: a column named _id: import with --key _id to use it as the identity, or rename it`);
+    if (name.length > 1000) throw new ImportError(`${at}: the name is ${name.length} characters long: is the first line a header?`);
+    if (seen.has(name)) throw new ImportError(`${file}, line 1: column name ${JSON.stringify(name)} appears twice`);
+    seen.add(name);
+    return name;
+  });
+}
+
+/** A first line whose cells look like values (numbers, timestamps) is data, not a header. */
+function looksLikeData(cells) {
+  return cells.some((c) => { const v = c.trim(); return v !== '' && (NUMBER.test(v) || parseTimestamp(v) !== null); });
+}
+
+/** Column kinds from sample rows: 'number', 'date', 'string' or 'auto' (no evidence: each value on its own). */
+function inferKinds(names, rows) {
+  return names.map((_, c) => {
+    const vals = rows.filter((r) => r.length === names.length).map((r) => r[c].trim()).filter((v) => v !== '');
+    if (vals.length === 0) return 'auto';
+    // The majority decides, so that a bad value among the first rows is rejected later instead of
+    // turning a numeric column into text.
+    const numbers = vals.filter((v) => parseValue(v).value !== undefined).length;
+    if (numbers * 2 > vals.length) return 'number';
+    const dates = vals.filter((v) => parseTimestamp(v) !== null).length;
+    return dates * 2 > vals.length ? 'date' : 'string';
+  });
+}
+
+function convert(raw, kind, original) {
+  if (kind === 'number') {
+    const r = parseValue(raw);
+    if (r.error) return { reason: r.error };
+    return { value: r.value !== undefined ? r.value : r.text };
+  }
+  if (kind === 'date') {
+    const d = parseTimestamp(raw);
+    if (!d) return { reason: 'bad timestamp (expected ISO 8601, e.g. 2015-02-22T10:21:42Z)' };
+    return { value: d };
+  }
+  if (kind === 'auto') {
+    const r = parseValue(raw);
+    if (r.value !== undefined) return { value: r.value };
+    const d = parseTimestamp(raw);
+    return { value: d || original };
+  }
+  return { value: original };
+}
+
+function rowHash(names, record) {
+  return crypto.createHash('sha256').update(JSON.stringify([names, record])).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Converts one CSV record into a document, or returns a rejection { field, value, reason }.
+ * id: the _id, or a function(doc, record) -> _id | {reason}. Exported for the tests.
+ */
+function toDocument(record, names, kinds, id) {
+  if (record.length === 1 && record[0].trim() === '' && names.length > 1) return { reason: 'empty line' };
+  if (record.length !== names.length) return { reason: `expected ${names.length} fields, found ${record.length}` };
+  const doc = { _id: null };
+  for (let c = 0; c < names.length; c++) {
+    const raw = record[c].trim();
+    if (raw === '') continue;
+    const r = convert(raw, kinds[c], record[c]);
+    if (r.reason) return { field: names[c], value: record[c], reason: r.reason };
+    doc[names[c]] = r.value;
+  }
+  const _id = typeof id === 'function' ? id(doc, record) : id;
+  if (_id && _id.reason) return _id;
+  doc._id = _id;
+  return { doc };
+}
+
+/**
+ * One CSV record from text (which may hold line breaks inside quoted fields): {fields} or {error}.
+ * RFC 4180: fields separated by ',', a field in double quotes may hold ',', newlines and "".
+ */
+function splitRecord(text) {
+  if (text.indexOf('"') < 0) return { fields: text.split(',') };
+  const fields = [];
+  let i = 0;
+  const n = text.length;
+  for (;;) {
+    if (text[i] === '"') {
+      let v = '';
+      let j = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', j);
+        if (q < 0) return { error: 'quote not closed' };
+        v += text.slice(j, q);
+        if (text[q + 1] === '"') { v += '"'; j = q + 2; continue; }
+        i = q + 1;
+        break;
+      }
+      fields.push(v);
+      if (i === n) return { fields };
+      if (text[i] !== ',') return { error: `unexpected character ${JSON.stringify(text[i])} after a closing quote` };
+      i++;
+      if (i === n) { fields.push(''); return { fields }; }
+    } else {
+      const comma = text.indexOf(',', i);
+      const v = comma < 0 ? text.slice(i) : text.slice(i, comma);
+      if (v.indexOf('"') >= 0) return { error: 'a quote inside an unquoted field (quote the whole field and double the quote)' };
+      fields.push(v);
+      if (comma < 0) return { fields };
+      i = comma + 1;
+      if (i === n) { fields.push(''); return { fields }; }
+    }
+  }
+}
+
+function quoteCount(s) {
+  let k = 0;
+  for (let i = s.indexOf('"'); i >= 0; i = s.indexOf('"', i + 1)) k++;
+  return k;
+}
+
+/**
+ * Records of a file: yields {record, line} (line = where the record starts) or {error, line}.
+ * A quoted field may span lines; a quote never closed (or not closed within MAX_RECORD_LINES)
+ * costs the record it opened, and reading resumes on the line after it.
+ */
+async function* records(file, onBytes) {
+  const rl = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
+  let lineNo = 0;
+  const group = []; // [{text, line}] lines of a record whose quotes are still open
+  let quotes = 0;
+  const queue = [];
+
+  function* drain(final) {
+    // Emits what the group allows: a whole record when quotes balance, the first line as a
+    // reject when they cannot (too long, or end of file), then re-reads the rest of the group.
+    while (group.length) {
+      if (quotes % 2 === 0) {
+        const text = group.map((g) => g.text).join('\n');
+        const start = group[0].line;
+        const r = splitRecord(text);
+        if (r.fields || group.length === 1) {
+          group.length = 0;
+          quotes = 0;
+          yield r.fields ? { record: r.fields, line: start } : { error: `unparseable CSV: ${r.error}`, line: start };
+          return;
+        }
+        // Several lines that do not form one record: the first line's quote was a stray one.
+      } else if (!final && group.length < MAX_RECORD_LINES) {
+        return;
+      }
+      const first = group.shift();
+      yield { error: 'unparseable CSV: a quote opened on this line is never closed', line: first.line };
+      const rest = group.splice(0);
+      quotes = 0;
+      for (const g of rest) {
+        group.push(g);
+        quotes += quoteCount(g.text);
+        if (quotes % 2 === 0) yield* drain(final);
+      }
+      if (!final) return;
+    }
+  }
+
+  for await (let text of rl) {
+    lineNo++;
+    if (onBytes) onBytes(Buffer.byteLength(text) + 1);
+    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    group.push({ text, line: lineNo });
+    quotes += quoteCount(text);
+    for (const r of drain(false)) queue.push(r);
+    while (queue.length) yield queue.shift();
+  }
+  for (const r of drain(true)) queue.push(r);
+  while (queue.length) yield queue.shift();
+}
+
+function csvCell(v) {
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+}
+
+/** Reject file, created on the first bad row. */
+class Rejects {
+  constructor(file) {
+    this.file = file;
+    this.count = 0;
+    this.stream = null;
+    this.first = [];
+  }
+
+  add(file, line, field, value, reason) {
+    if (!this.stream) {
+      fs.mkdirSync(path.dirname(path.resolve(this.file)), { recursive: true });
+      this.stream = fs.createWriteStream(this.file);
+      this.stream.write('file,line,field,value,reason\n');
+    }
+    this.count++;
+    const shown = value !== undefined && value.length > 200 ? value.slice(0, 200) + '...' : value;
+    if (this.first.length < 5) this.first.push(`${file}, line ${line}${field ? `, field ${field}` : ''}${shown !== undefined ? ` = ${JSON.stringify(shown)}` : ''}: ${reason}`);
+    this.stream.write([file, line, field || '', shown === undefined ? '' : shown, reason].map(csvCell).join(',') + '\n');
+  }
+
+  async close() {
+    if (this.stream) {
+      this.stream.end();
+      await new Promise((resolve, reject) => { this.stream.on('finish', resolve); this.stream.on('error', reject); });
+    }
+  }
+}
+
+/**
+ * Imports one CSV file into coll. Returns { file, read, stored, inserted, duplicates, rejected, kinds }.
+ * onBytes(n) reports progress in bytes read.
+ */
+async function importFile(coll, file, { rejects, label, key, header, batchSize = 2000, inflight = 4, onBytes = () => {} } = {}) {
+  const base = label || path.basename(file);
+  const counts = { read: 0, rejected: 0 };
+  let names = header ? fieldNames(header, base, key) : null;
+  let kinds = null;
+  let keyIndex = -1;
+  const lines = new Map(); // _id -> line, for the batches in flight (to name a refused document)
+  const setKey = () => {
+    if (key === undefined) return;
+    keyIndex = names.indexOf(key);
+    if (keyIndex < 0) throw new ImportError(`${base}: --key ${JSON.stringify(key)} is not a column (columns: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', ...' : ''})`);
+  };
+  if (names) setKey();
+
+  const idOf = (doc) => {
+    if (keyIndex < 0) return undefined;
+    const v = doc[names[keyIndex]];
+    if (v === undefined) return { field: key, value: '', reason: 'the key column is blank' };
+    return v;
+  };
+
+  const reject = (line, field, value, reason) => {
+    counts.rejected++;
+    rejects.add(base, line, field, value, reason);
+  };
+
+  const toDoc = function* (record, line) {
+    counts.read++;
+    const r = toDocument(record, names, kinds, keyIndex >= 0 ? idOf : () => rowHash(names, record));
+    if (!r.doc) { reject(line, r.field, r.value, r.reason); return; }
+    if (record.reduce((s, f) => s + f.length, 0) > 1024 * 1024) {
+      const size = BSON.calculateObjectSize(r.doc);
+      if (size > MAX_DOC_BYTES) {
+        reject(line, '', undefined, `the row makes a ${(size / 1048576).toFixed(1)} MB document, over MongoDB's 16 MB limit`);
+        return;
+      }
+    }
+    lines.set(JSON.stringify(r.doc._id), line);
+    if (lines.size > batchSize * (inflight + 2)) lines.delete(lines.keys().next().value);
+    yield r.doc;
+  };
+
+  async function* docs() {
+    const sample = [];
+    for await (const r of records(file, onBytes)) {
+      if (!names) {
+        if (r.error) throw new ImportError(`${base}, line ${r.line}: the header row is not valid CSV (${r.error.replace('unparseable CSV: ', '')})`);
+        if (looksLikeData(r.record)) {
+          throw new ImportError(`${base}, line 1: the first line looks like data (${JSON.stringify(r.record.find((c) => looksLikeData([c])))}), ` +
+            'not column names: add a header row, or declare the names with --header a,b,c');
+        }
+        names = fieldNames(r.record, base, key);
+        setKey();
+        continue;
+      }
+      if (!kinds) {
+        sample.push(r);
+        if (sample.length < SAMPLE_ROWS) continue;
+        kinds = inferKinds(names, sample.filter((s) => s.record).map((s) => s.record));
+        for (const s of sample.splice(0)) {
+          if (s.error) { counts.read++; reject(s.line, '', undefined, s.error); } else yield* toDoc(s.record, s.line);
+        }
+        continue;
+      }
+      if (r.error) { counts.read++; reject(r.line, '', undefined, r.error); continue; }
+      yield* toDoc(r.record, r.line);
+    }
+    if (!names) throw new ImportError(`${base}: the file is empty (a header row is needed)`);
+    if (!kinds) {
+      kinds = inferKinds(names, sample.filter((s) => s.record).map((s) => s.record));
+      for (const s of sample) {
+        if (s.error) { counts.read++; reject(s.line, '', undefined, s.error); } else yield* toDoc(s.record, s.line);
+      }
+    }
+  }
+
+  const describe = (doc) => {
+    const line = lines.get(JSON.stringify(doc._id));
+    return line ? `${base} line ${line}` : `${base} _id ${JSON.stringify(doc._id)}`;
+  };
+  const r = await streamInsert(coll, docs(), { batchSize, inflight, progress: false, verify: 'all', describe });
+  const stored = counts.read - counts.rejected;
+  if (r.stored !== stored) throw new ImportError(`${base}: ${stored} rows converted but ${r.stored} stored; the import stopped`);
+  return {
+    file, read: counts.read, stored, inserted: r.inserted, duplicates: r.duplicates,
+    rejected: counts.rejected, columns: names ? names.length : 0, retries: r.retries,
+    kinds: names && kinds ? Object.fromEntries(names.map((n, i) => [n, kinds[i]])) : {},
+  };
+}
+
+/**
+ * Imports CSV files into db.<coll>, one after the other, with one progress bar over all bytes.
+ * @param {import('mongodb').Db} db
+ * @param {string[]} files
+ * @param {object} o { coll, key, header (array of names), rejectsFile (default <first file>.rejects.csv),
+ *   progress, log, batchSize, inflight }
+ * @returns {Promise<{files: object[], read, stored, inserted, duplicates, rejected, rejectsFile, ms}>}
+ */
+async function importCsv(db, files, { coll = 'sensors', key, header, rejectsFile, progress, log = () => {}, batchSize, inflight } = {}) {
+  if (!files.length) throw new ImportError('no CSV file given');
+  checkTarget(db.databaseName, coll);
+  for (const f of files) {
+    if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new ImportError(`${f}: no such file`);
+    fs.accessSync(f, fs.constants.R_OK);
+  }
+  const rejFile = rejectsFile || `${files[0]}.rejects.csv`;
+  // Checked before any row is read: an unwritable reject file would otherwise fail mid-import.
+  fs.mkdirSync(path.dirname(path.resolve(rejFile)), { recursive: true });
+  fs.writeFileSync(rejFile, ''); // also replaces a stale reject file from an earlier run
+  fs.rmSync(rejFile, { force: true });
+  const rejects = new Rejects(rejFile);
+  // Two files of the same name (from different folders) are told apart by their path.
+  const bases = files.map((f) => path.basename(f));
+  const labels = files.map((f, i) => (bases.indexOf(bases[i]) !== bases.lastIndexOf(bases[i]) ? f : bases[i]));
+  const totalBytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
+  const bar = createProgress(`import ${files.length} file${files.length > 1 ? 's' : ''} (bytes)`, totalBytes, { enabled: progress });
+  const t0 = Date.now();
+  const out = [];
+  try {
+    for (let i = 0; i < files.length; i++) {
+      const r = await importFile(db.collection(coll), files[i], {
+        rejects, label: labels[i], key, header, batchSize, inflight, onBytes: (n) => bar.increment(n),
+      });
+      out.push(r);
+    }
+  } finally {
+    bar.stop();
+    await rejects.close();
+  }
+  const sum = (k) => out.reduce((s, r) => s + r[k], 0);
+  const res = {
+    db: db.databaseName, coll, files: out,
+    read: sum('read'), stored: sum('stored'), inserted: sum('inserted'), duplicates: sum('duplicates'), rejected: sum('rejected'),
+    rejectsFile: rejects.count ? rejFile : null, firstRejects: rejects.first, ms: Date.now() - t0,
+  };
+  for (let i = 0; i < out.length; i++) log(summaryLine(out[i], labels[i]));
+  if (out.length > 1) log(summaryLine(res, 'total'));
+  for (const line of rejects.first) log(`  rejected: ${line}`);
+  if (res.rejectsFile) log(`  all ${res.rejected} rejected rows (file, line, field, value, reason): ${res.rejectsFile}`);
+  return res;
+}
+
+function summaryLine(r, label) {
+  return `${label}: rows read ${r.read} = stored ${r.stored} (new ${r.inserted}, already there ${r.duplicates}) + rejected ${r.rejected}`;
+}
+
+module.exports = {
+  importCsv, importFile, toDocument, parseTimestamp, parseNumber, parseValue, inferKinds, splitRecord, fieldNames,
+  ImportError, SAMPLE_ROWS,
+};

@@ -1,0 +1,276 @@
+'use strict';
+// The one write path for every bulk load of the lab (fixtures, CSV import, benchmarks).
+//
+//   streamInsert(coll, docs, opts) -> {read, stored, inserted, duplicates, retries, keys, ms}
+//     docs: any (async) iterable. opts: batchSize (10000), inflight (4), total, label, progress,
+//     retryMs (60000): how long a batch keeps retrying a retryable failure (step-down, restart,
+//     network) before the load stops; verify ('retried' | 'all' | false): count each batch's _ids
+//     on the server after it settled ('retried': only batches whose first outcome was unknown);
+//     describe(doc) -> string, to name a refused document ("file.csv line 12"); onAcked(n) called
+//     (awaited) with the number of leading documents that are all settled.
+//   ensureFixture(db, collName, spec, makeDocs, opts) -> {action, generated, count, inserted, duplicates, ms}
+//     the marker protocol of scripts/lib/fixture.js (LabFixture.decide) on the Node side.
+//   insertBatch(coll, docs) -> number inserted (duplicate keys are not errors; others throw)
+//   ForeignDataError, LoadError, META
+//
+// Guarantees (each is tested in test/safety-*.test.js):
+// - Every batch's outcome is looked at: an unordered insertMany either succeeds, or says per
+//   document what failed. Duplicate keys (11000) count as "already there"; any other refused
+//   document stops the load with a LoadError naming it (after the batches in flight settled).
+// - A batch whose outcome is unknown (the server went away, stepped down, a write-concern error)
+//   is sent again until it settles or retryMs passes: deterministic _ids make that idempotent,
+//   so read = stored exactly. Writes ask for the journal (j: true; w: majority on a replica set
+//   unless the URI says otherwise), so an acknowledged batch survives a kill -9 of mongod.
+// - ensureFixture verifies the count of this load's keys on the server before marking complete,
+//   and records how far the load got, so an interrupted load resumes from its last acknowledged
+//   batch instead of starting over.
+
+const { createProgress } = require('./progress');
+const LabFixture = require('../../scripts/lib/fixture');
+const { ForeignDataError, LoadError } = require('./errors');
+const { checkTarget } = require('./targets');
+
+const META = LabFixture.META;
+
+// Errors after which the batch's outcome is unknown and sending it again is the cure.
+const RETRY_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436, 262, 64, 50, 134]);
+
+function isRetryable(e) {
+  if (!e) return false;
+  if (typeof e.hasErrorLabel === 'function' && (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('ResetPool'))) return true;
+  if (/MongoNetwork|MongoServerSelection|MongoNotConnected|PoolClear|MongoWriteConcernError/.test(e.name || '')) return true;
+  if (RETRY_CODES.has(e.code)) return true;
+  if (e.cause && e.cause !== e) return isRetryable(e.cause);
+  return /ECONNRESET|ECONNREFUSED|EPIPE|not primary|NotWritablePrimary|node is recovering|connection .*closed|Server selection timed out|PrimarySteppedDown|InterruptedDueToReplStateChange/i.test(e.message || '');
+}
+
+/** The write concern of the lab's loads: journaled; majority on a replica set unless the URI sets w. */
+async function loadWriteConcern(coll) {
+  const own = coll.writeConcern || {};
+  if (own.w === 0) return undefined; // the user asked for unacknowledged writes: nothing to add
+  let w = own.w;
+  if (w === undefined) {
+    try {
+      const hello = await (coll.db || coll.s.db).admin().command({ hello: 1 });
+      w = hello.setName ? 'majority' : 1;
+    } catch (e) {
+      w = 1;
+    }
+  }
+  return { w, j: true };
+}
+
+/** Inserts a batch; a duplicate key is not an error (re-runs); returns the number inserted. */
+async function insertBatch(coll, docs) {
+  try {
+    const r = await coll.insertMany(docs, { ordered: false });
+    return r.insertedCount;
+  } catch (e) {
+    const o = LabFixture.insertOutcome(e, docs.length);
+    if (o && !o.other.length) return o.inserted;
+    throw e;
+  }
+}
+
+function refusedError(coll, o, batch, describe) {
+  const first = o.other[0];
+  const doc = first.index !== undefined ? batch[first.index] : undefined;
+  const where = doc ? (describe ? describe(doc) : `_id ${JSON.stringify(doc._id)}`) : 'a document';
+  const msg = first.errmsg || (first.err && first.err.errmsg) || first.message || `code ${first.code}`;
+  return new LoadError(`${coll.namespace}: the server refused ${o.other.length} document(s); first: ${where}: ` +
+    `${String(msg).split('\n')[0]} (code ${first.code}); the load stopped`);
+}
+
+/**
+ * Sends one batch until its outcome is known. Resolves {inserted, duplicates, attempts};
+ * rejects with a LoadError (refused documents) or the last error once retryMs has passed.
+ */
+async function settleBatch(coll, batch, { writeConcern, retryMs, describe, log }) {
+  const t0 = Date.now();
+  let inserted = 0;
+  let attempts = 0;
+  let delay = 200;
+  for (;;) {
+    attempts++;
+    let err = null;
+    try {
+      const r = await coll.insertMany(batch, writeConcern ? { ordered: false, writeConcern } : { ordered: false });
+      inserted += r.insertedCount;
+      return { inserted, duplicates: batch.length - inserted, attempts };
+    } catch (e) {
+      err = e;
+    }
+    const o = LabFixture.insertOutcome(err, batch.length);
+    if (o) {
+      const refused = o.other.filter((w) => !RETRY_CODES.has(w.code));
+      if (refused.length) throw refusedError(coll, { other: refused }, batch, describe);
+      if (!o.other.length) {
+        inserted += o.inserted;
+        return { inserted, duplicates: batch.length - inserted, attempts };
+      }
+      inserted += o.inserted; // some documents were interrupted (step-down): send the batch again
+    } else if (!isRetryable(err)) {
+      throw err;
+    }
+    if (Date.now() - t0 > retryMs) {
+      throw new LoadError(`${coll.namespace}: a batch could not be written for ${Math.round(retryMs / 1000)} s ` +
+        `(${String(err.message).split('\n')[0]}); the load stopped, nothing is marked complete: run again to resume`, { cause: err });
+    }
+    if (attempts === 1 && log) log(`${coll.namespace}: ${String(err.message).split('\n')[0]}; retrying the batch`);
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(2000, delay * 2);
+  }
+}
+
+async function verifyBatch(coll, batch) {
+  const ids = [...new Map(batch.map((d) => [JSON.stringify(d._id), d._id])).values()];
+  const n = await coll.countDocuments({ _id: { $in: ids } });
+  if (n !== ids.length) {
+    throw new LoadError(`${coll.namespace}: the server acknowledged a batch of ${ids.length} keys but holds ${n} of them; the load stopped`);
+  }
+}
+
+/**
+ * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
+ * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms }.
+ */
+async function streamInsert(coll, docs, {
+  batchSize = 10000, inflight = 4, total, label = 'loading', progress, retryMs = 60000, verify = 'retried',
+  describe, onAcked, log,
+} = {}) {
+  const bar = createProgress(label, total, { enabled: progress });
+  const writeConcern = await loadWriteConcern(coll);
+  const pending = new Set();
+  const settled = new Map(); // batch number -> size, until the settled prefix passes it
+  const t0 = Date.now();
+  const out = { read: 0, stored: 0, inserted: 0, duplicates: 0, retries: 0, keys: { lo: null, hi: null, numeric: true } };
+  let failure = null;
+  let nextBatch = 0;
+  let prefixBatch = 0;
+  let prefixDocs = 0;
+  let reported = 0;
+  let batch = [];
+
+  const advancePrefix = async () => {
+    while (settled.has(prefixBatch)) {
+      prefixDocs += settled.get(prefixBatch);
+      settled.delete(prefixBatch);
+      prefixBatch++;
+    }
+    if (onAcked && prefixDocs !== reported) {
+      reported = prefixDocs;
+      await onAcked(prefixDocs);
+    }
+  };
+
+  const flush = async (b) => {
+    const no = nextBatch++;
+    const p = (async () => {
+      const r = await settleBatch(coll, b, { writeConcern, retryMs, describe, log });
+      if (verify === 'all' || (verify === 'retried' && r.attempts > 1)) await verifyBatch(coll, b);
+      out.inserted += r.inserted;
+      out.duplicates += r.duplicates;
+      out.stored += b.length;
+      out.retries += r.attempts - 1;
+      settled.set(no, b.length);
+      bar.increment(b.length);
+    })().catch((e) => { if (!failure) failure = e; });
+    pending.add(p);
+    p.finally(() => pending.delete(p));
+    while (pending.size >= inflight) await Promise.race(pending);
+    await advancePrefix();
+  };
+
+  try {
+    for await (const d of docs) {
+      if (failure) break;
+      const k = out.keys;
+      if (typeof d._id === 'number') {
+        if (k.lo === null || d._id < k.lo) k.lo = d._id;
+        if (k.hi === null || d._id > k.hi) k.hi = d._id;
+      } else {
+        k.numeric = false;
+      }
+      batch.push(d);
+      out.read++;
+      if (batch.length === batchSize) {
+        const b = batch;
+        batch = [];
+        await flush(b);
+      }
+    }
+    if (batch.length && !failure) await flush(batch);
+    // Every batch in flight settles (and is looked at) before this function returns or throws.
+    await Promise.all([...pending]);
+    if (!failure) await advancePrefix();
+  } finally {
+    if (pending.size) await Promise.allSettled([...pending]);
+    bar.stop();
+  }
+  if (failure) throw failure;
+  out.ms = Date.now() - t0;
+  return out;
+}
+
+/** Skips the first `from` documents of an iterable (the generator still runs: seeds stay in step). */
+async function* skipFirst(docs, from) {
+  let i = 0;
+  for await (const d of docs) {
+    if (i++ >= from) yield d;
+  }
+}
+
+/**
+ * Makes sure db.collName holds the fixture described by spec ({ fixture, n, seed, ... }),
+ * generating it with makeDocs() when needed. Returns { action, generated, count, inserted, duplicates, ms }.
+ */
+async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
+  checkTarget(db.databaseName, collName);
+  const coll = db.collection(collName);
+  const markers = db.collection(META);
+  const meta = await markers.findOne({ _id: collName });
+  const count = await coll.estimatedDocumentCount();
+  const d = LabFixture.decide(meta, count, spec);
+  if (d.action === 'reuse') return { action: d.action, generated: false, count, inserted: 0, duplicates: 0, ms: 0 };
+  if (d.action === 'foreign') {
+    throw new ForeignDataError(`${db.databaseName}.${collName} holds ${count} documents the lab did not generate; ` +
+      'the lab never overwrites data it does not own: choose another database (--db)');
+  }
+  if (d.action === 'regenerate') {
+    try {
+      await coll.drop();
+    } catch (e) {
+      if (e.code !== 26) throw new LoadError(`could not drop ${db.databaseName}.${collName} to regenerate it: ${e.message}`, { cause: e });
+    }
+  }
+  // Resume: the documents before the last acknowledged prefix are there; the generator still runs
+  // through them (cheap) so the seed stays in step, but they are not sent again.
+  const from = d.action === 'resume' && meta && Number.isInteger(meta.acked) ? meta.acked : 0;
+  await markers.replaceOne({ _id: collName }, { _id: collName, ...spec, complete: false, acked: from }, { upsert: true });
+  let lastMark = Date.now();
+  const onAcked = async (n) => {
+    if (Date.now() - lastMark < 2000) return;
+    lastMark = Date.now();
+    await markers.updateOne({ _id: collName }, { $set: { acked: from + n } });
+  };
+  const { verify = 'retried', ...rest } = opts;
+  const r = await streamInsert(coll, skipFirst(makeDocs(), from), { total: spec.n, label: `${collName}`, verify, onAcked, ...rest });
+  // Verify before marking complete: the keys this fixture consists of must all be on the server.
+  let stored;
+  if (r.keys.numeric && from === 0 && r.keys.lo !== null) {
+    stored = await coll.countDocuments({ _id: { $gte: r.keys.lo, $lte: r.keys.hi } });
+  } else {
+    stored = await coll.countDocuments({});
+  }
+  const want = typeof spec.n === 'number' ? spec.n : from + r.read;
+  if (from + r.read !== want || stored !== want) {
+    // The next run must send everything again, not trust the acknowledged prefix.
+    await markers.updateOne({ _id: collName }, { $set: { acked: 0 } });
+    throw new LoadError(`${db.databaseName}.${collName}: generated ${from + r.read}, the server holds ${stored}, expected ${want}; ` +
+      'not marked complete: run again to resume');
+  }
+  await markers.updateOne({ _id: collName }, { $set: { complete: true, acked: want, loadMs: r.ms } });
+  return { action: d.action, generated: true, count: stored, inserted: r.inserted, duplicates: r.duplicates, ms: r.ms, retries: r.retries };
+}
+
+module.exports = { streamInsert, insertBatch, ensureFixture, ForeignDataError, LoadError, META, isRetryable };

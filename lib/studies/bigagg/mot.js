@@ -1,0 +1,219 @@
+'use strict';
+// Study 001 (second half), Node side: MOT-like fixtures per block compressor, the plain-Node
+// oracle, storage figures, the split-and-merge runner (k _id ranges, as a sharded $group runs),
+// mongod CPU time and WiredTiger cache counters.
+const fs = require('fs');
+const { dropOwned } = require('../../infra/targets');
+const { execFileSync } = require('child_process');
+const LabGen = require('../../../fixtures/gen');
+const LabMot = require('../../../fixtures/mot-gen');
+const LabBands = require('../../../scripts/bigagg_pipelines');
+const { ensureFixture, META } = require('../../infra/loader');
+
+const COMPRESSORS = ['none', 'snappy', 'zlib', 'zstd'];
+
+function* motDocs(n, seed) {
+  const next = LabGen.rng(seed);
+  for (let i = 0; i < n; i++) yield LabMot.doc(next, i);
+}
+
+/** The answer in plain Node: [{_id: band, count, miles}] sorted by band, over _id in [lo, hi). */
+function oracle(n, seed, { lo = null, hi = null } = {}) {
+  const by = new Map();
+  for (const d of motDocs(n, seed)) {
+    if ((lo !== null && d._id < lo) || (hi !== null && d._id >= hi)) continue;
+    const b = LabMot.band(d);
+    let g = by.get(b);
+    if (!g) by.set(b, (g = { _id: b, count: 0, miles: 0 }));
+    g.count++;
+    g.miles += d.m;
+  }
+  return [...by.values()].sort((a, b) => a._id - b._id);
+}
+
+/** Server rows as plain numbers (int32, double and Long keys/sums alike), sorted by band. */
+function normalize(rows) {
+  return rows.map((r) => ({ _id: Number(r._id), count: Number(r.count), miles: Number(r.miles) }))
+    .sort((a, b) => a._id - b._id);
+}
+
+function same(a, b) {
+  return JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
+}
+
+function collName(base, compressor) {
+  return `${base}_${compressor}`;
+}
+
+function assertCompressor(c) {
+  if (!COMPRESSORS.includes(c)) {
+    throw new Error(`compressor ${JSON.stringify(c)}: expected one of ${COMPRESSORS.join(', ')}`);
+  }
+}
+
+/**
+ * Makes sure db[name] holds n MOT records of `seed`, stored with block compressor `compressor`.
+ * The collection is created explicitly (createCollection with a WiredTiger configString) before
+ * the streaming load, since an implicit create would take the server's default (snappy).
+ * Returns ensureFixture's { generated, count, inserted, ms }.
+ */
+async function loadMot(db, name, { n, seed = 1, compressor = 'snappy', clustered = false, progress, batchSize = 10000, inflight = 4 } = {}) {
+  assertCompressor(compressor);
+  const spec = { fixture: 'mot', n, seed, compressor, clustered };
+  const meta = await db.collection(META).findOne({ _id: name });
+  const fresh = !(meta && Object.keys(spec).every((k) => meta[k] === spec[k]));
+  if (meta && fresh) {
+    // The lab made it (the marker says so) with another spec: replace it with the right compressor.
+    await dropOwned(db, name); // reports a failed drop instead of loading into the old collection
+  }
+  const exists = (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
+  if (!exists) {
+    // clustered (5.3+): documents stored in _id order, so an _id range is a bounded collection
+    // scan with no separate index, like a shard scanning only its own chunks.
+    await db.createCollection(name, {
+      storageEngine: { wiredTiger: { configString: `block_compressor=${compressor}` } },
+      ...(clustered ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {}),
+    });
+  }
+  // ensureFixture refuses a non-empty collection without the lab's marker (never overwrites data).
+  return ensureFixture(db, name, spec, () => motDocs(n, seed), { progress, batchSize, inflight });
+}
+
+/** Storage figures of one collection, from $collStats (bytes), and the compressor WiredTiger uses. */
+async function storage(db, name) {
+  // storageSize counts checkpointed blocks only: a fresh load reads as 4 KB until a checkpoint.
+  await db.admin().command({ fsync: 1 });
+  const [s] = await db.collection(name).aggregate([{ $collStats: { storageStats: {} } }]).toArray();
+  const st = s.storageStats;
+  const m = /block_compressor=(\w*)/.exec((st.wiredTiger && st.wiredTiger.creationString) || '');
+  return {
+    count: st.count,
+    dataBytes: st.size, // uncompressed BSON
+    storageBytes: st.storageSize, // on disk, compressed
+    indexBytes: st.totalIndexSize,
+    avgObjBytes: st.avgObjSize,
+    ratio: st.size / st.storageSize,
+    compressor: m ? (m[1] || 'none') : null,
+  };
+}
+
+async function aggregate(db, name, pipeline) {
+  return normalize(await db.collection(name).aggregate(pipeline, { allowDiskUse: true }).toArray());
+}
+
+/**
+ * The sharded plan on one server: the shards part ($match on an _id range + the partial $group)
+ * runs for k ranges at once, each on its own pooled connection (so mongod runs k operations in
+ * parallel), then the merger part ($group on _id summing the partials) combines them, as mongos
+ * does. Ranges span [lo, hi) with the outermost ones open, so every document is counted once.
+ * With `serverMerge` the merger part runs on the server too ($documents, 5.1+).
+ */
+async function splitMerge(db, name, { k, lo, hi, weights, serverMerge = false }) {
+  const rs = LabBands.ranges(lo, hi, k, weights);
+  const partials = await Promise.all(rs.map(([a, b]) =>
+    db.collection(name).aggregate(LabBands.shardPart(a, b), { allowDiskUse: true }).toArray()));
+  if (serverMerge) {
+    const docs = [].concat(...partials).map((r) => ({ _id: r._id, count: r.count, miles: r.miles }));
+    return normalize(await db.aggregate([{ $documents: docs }, ...LabBands.mergerPart()]).toArray());
+  }
+  return normalize(LabBands.mergePartials(partials));
+}
+
+/** Runs c copies of the same aggregation at once; resolves to the answers. */
+async function concurrent(db, name, pipeline, c) {
+  return Promise.all(Array.from({ length: c }, () => aggregate(db, name, pipeline)));
+}
+
+// ---- server-side measures ----------------------------------------------------------------------
+let clkTck = null;
+function ticksPerSecond() {
+  if (clkTck === null) {
+    try { clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; } catch (e) { clkTck = 100; }
+  }
+  return clkTck;
+}
+
+/** CPU seconds (user + system) a local process has used, from /proc/<pid>/stat; null elsewhere. */
+function cpuSeconds(pid) {
+  if (!pid) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // after "pid (comm) ": state is f[0]; utime and stime are fields 14 and 15 of the full line
+    return (Number(f[11]) + Number(f[12])) / ticksPerSecond();
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Bytes a local process really caused to be read from storage (/proc/<pid>/io read_bytes): reads
+ * served by the OS page cache do not count, so this says whether the disk was touched. */
+function diskReadBytes(pid) {
+  if (!pid) return null;
+  try {
+    const m = /read_bytes:\s*(\d+)/.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/** WiredTiger cache counters that say how much was read into the cache and what it holds. */
+async function cacheCounters(db) {
+  const s = await db.admin().command({ serverStatus: 1 });
+  const c = (s.wiredTiger && s.wiredTiger.cache) || {};
+  return {
+    bytesReadIntoCache: c['bytes read into cache'],
+    pagesReadIntoCache: c['pages read into cache'],
+    bytesInCache: c['bytes currently in the cache'],
+    maxBytes: c['maximum bytes configured'],
+  };
+}
+
+/**
+ * Times fn() and reports what the server spent on it: wall ms, mongod CPU seconds (local pid
+ * only) and bytes read into the WiredTiger cache.
+ */
+async function measured(db, pid, fn) {
+  const c0 = await cacheCounters(db);
+  const cpu0 = cpuSeconds(pid);
+  const io0 = diskReadBytes(pid);
+  const t0 = process.hrtime.bigint();
+  const answer = await fn();
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu1 = cpuSeconds(pid);
+  const io1 = diskReadBytes(pid);
+  const c1 = await cacheCounters(db);
+  return {
+    ms,
+    answer,
+    cpuSeconds: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
+    bytesReadIntoCache: c1.bytesReadIntoCache - c0.bytesReadIntoCache,
+    diskReadBytes: io0 === null || io1 === null ? null : io1 - io0,
+    cacheMaxBytes: c1.maxBytes,
+  };
+}
+
+// ---- mongos ------------------------------------------------------------------------------------
+/** Whether the client talks to a mongos (hello.msg === 'isdbgrid'), and its shard count. */
+async function topology(db) {
+  const hello = await db.admin().command({ hello: 1 });
+  if (hello.msg !== 'isdbgrid') return { mongos: false, shards: 0 };
+  const ls = await db.admin().command({ listShards: 1 });
+  return { mongos: true, shards: ls.shards.length };
+}
+
+/**
+ * On a mongos the plain pipeline IS the split-and-merge: mongos sends the shards part to each
+ * shard holding chunks and merges. explain shows the split ({splitPipeline: {shardsPart,
+ * mergerPart}}), which must match LabBands.shardPart/mergerPart in shape.
+ */
+async function shardedSplit(db, name) {
+  const ex = await db.collection(name).aggregate(LabBands.groupPipeline()).explain('queryPlanner');
+  return ex.splitPipeline || null;
+}
+
+module.exports = {
+  COMPRESSORS, motDocs, oracle, normalize, same, collName, loadMot, storage, aggregate, splitMerge,
+  concurrent, cpuSeconds, diskReadBytes, cacheCounters, measured, topology, shardedSplit, assertCompressor,
+};

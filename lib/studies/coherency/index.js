@@ -1,0 +1,223 @@
+'use strict';
+// Study "coherency" (source 002, "The Price of Data Coherency", 2013): the Node part of
+// scripts/inserts_race.js. W workers (connections or processes) start together at a barrier and
+// race through the same N entries in the same order; duplicates are counted exactly afterwards
+// (documents minus distinct keys). The same race runs against PostgreSQL.
+const lab = require('../../../scripts/lib/lab');
+const { runWorkers, RACE_PATTERNS } = require('../source-002/insert-workers');
+const { scratch, replSet, postgres, median } = require('../source-002/common');
+const pgPeer = require('../source-002/pg-peer');
+
+const { RACE_INDEX: INDEX } = require('../../../fixtures/inserts-gen'); // one table for shell and Node
+
+const WHAT = {
+  'check-then-insert': 'the source\'s pattern: findOne by key, insertOne when absent (plain index on key)',
+  'unique-insert': 'fixed: unique index on key, insertOne, duplicate-key error 11000 = already there',
+  'upsert-unique': 'fixed: updateOne({key}, {$setOnInsert}, {upsert: true}) with a unique index',
+  'upsert-index': 'upsert $setOnInsert with a plain (non-unique) index on key',
+  'upsert-noindex': 'upsert $setOnInsert with no index on key',
+  'txn-check-insert': 'check-then-insert inside a transaction (replica set): snapshot isolation allows write skew',
+  'txn-guard': 'fixed: transaction that first writes a per-key guard document, then checks and inserts',
+};
+
+const FIXED = ['unique-insert', 'upsert-unique', 'txn-guard'];
+
+// Every race's duplicates, per variant and point (the harness keeps only the last answer).
+const seen = new Map();
+function note(variant, point, dups) {
+  const k = `${variant} ${JSON.stringify(point)}`;
+  if (!seen.has(k)) seen.set(k, []);
+  seen.get(k).push(dups);
+  return seen.get(k).slice();
+}
+
+const peer = { available: false };
+const defaultPoint = { chars: null, n: null };
+
+// The tables' filter: the default point of this run (all points when the module state is gone,
+// e.g. a report made again from a result file).
+function atDefault(r) {
+  return defaultPoint.n === null || (r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n);
+}
+
+function isDefault(p, point) {
+  return point.n === p.N && point.chars === p.CHARS;
+}
+
+function raceVariant(pattern) {
+  return {
+    name: pattern,
+    what: WHAT[pattern],
+    minVersion: pattern.startsWith('txn-') ? '4.0' : '3.2',
+    able: (p, point) => pattern === 'check-then-insert' || isDefault(p, point),
+    async run(ctx, p, point) {
+      const target = pattern.startsWith('txn-') ? await replSet(ctx) : { uri: ctx.server.uri, db: ctx.db };
+      const name = `${p.COLL}_${pattern.replace(/-/g, '_')}`;
+      const coll = await scratch(target.db, name);
+      await target.db.createCollection(name);
+      if (INDEX[pattern]) await coll.createIndex({ key: 1 }, { unique: INDEX[pattern].unique });
+      const guards = `${name}_guards`;
+      if (pattern === 'txn-guard') { await scratch(target.db, guards); await target.db.createCollection(guards); }
+      const job = { kind: 'race', db: ctx.dbName, coll: name, guards, pattern, n: point.n, chars: point.chars, seed: p.SEED };
+      const r = await runWorkers({ uri: target.uri, mode: p.MODE, W: p.W, job });
+      const [d] = await coll.aggregate([{ $group: { _id: '$key', n: { $sum: 1 } } }, { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } }]).toArray();
+      const dups = d.docs - d.keys;
+      const inserted = r.results.reduce((a, x) => a + x.inserted, 0);
+      if (inserted !== d.docs) throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${d.docs}`);
+      const attempts = r.results.reduce((a, x) => a + (x.attempts || 0), 0);
+      return lab.took(r.ms, { keys: d.keys }, {
+        duplicates: dups, duplicatesPerRun: note(pattern, point, dups), docs: d.docs, W: p.W, mode: p.MODE,
+        opsPerSec: Math.round(p.W * point.n / r.ms * 1000), ...(attempts ? { txnAttempts: attempts } : {}),
+      });
+    },
+  };
+}
+
+function pgVariant(pattern, what) {
+  return {
+    name: `pg-${pattern}`,
+    what,
+    minVersion: '0',
+    able: (p, point) => peer.available && (pattern === 'check-then-insert' || isDefault(p, point)),
+    skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
+    async run(ctx, p, point) {
+      const pgs = await postgres(ctx);
+      const r = await pgPeer.race(pgs, { n: point.n, chars: point.chars, seed: p.SEED, W: p.W, pattern });
+      return lab.took(r.ms, { keys: r.keys }, {
+        duplicates: r.duplicates, duplicatesPerRun: note(`pg-${pattern}`, point, r.duplicates), docs: r.docs, W: p.W,
+        opsPerSec: Math.round(p.W * point.n / r.ms * 1000), postgres: pgs.version,
+      });
+    },
+  };
+}
+
+function dupsOf(r) {
+  if (!r || !r.extra) return null;
+  if (r.extra.duplicatesPerRun) return r.extra.duplicatesPerRun;
+  return typeof r.extra.duplicates === 'number' ? [r.extra.duplicates] : null; // one mongosh worker: last run only
+}
+
+function fmtDups(r) {
+  const d = dupsOf(r);
+  if (!d) return r && r.skipped ? '-' : '';
+  return d.length > 1 ? `${median(d)} (${Math.min(...d)}..${Math.max(...d)})` : String(d[0]);
+}
+
+module.exports = {
+  name: 'coherency',
+  script: 'inserts_race.js',
+  source: '002',
+  title: 'the price of coherency: check-then-insert races and the patterns that fix them',
+  writeUp: 'docs/studies/inserts.md#2-the-price-of-coherency', // source 002's four studies share one write-up
+  tiny: { N: 128, CHARS: 128, W: 8, RUNS: 1, WARMUP: 0 }, // for the test suite
+  quick: { N: 512, CHARS: 1024, W: 16, MODE: 'connections', RUNS: 1 },
+  // The source: 54 processes, the 3x3 grid of entry size x n.
+  seedScale: { N: 1024, CHARS: 1024, W: 54, MODE: 'processes', GRID: true, RUNS: 3 },
+  cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
+  expected: '~30 s',
+  seedExpected: '~35 min (measured: 54 processes over the 3 x 3 grid)',
+
+  /** Whatever the pattern, every key must be there (none lost); duplicates are in extra. */
+  oracle: (p, point) => ({ keys: point.n }),
+
+  async points(ctx, p, points) {
+    seen.clear();
+    defaultPoint.chars = p.CHARS;
+    defaultPoint.n = p.N;
+    peer.available = !!(await postgres(ctx));
+    return points;
+  },
+
+  variants: [
+    ...RACE_PATTERNS.map(raceVariant),
+    pgVariant('check-then-insert', 'PostgreSQL (READ COMMITTED): SELECT by key, INSERT when absent'),
+    pgVariant('on-conflict', 'PostgreSQL: unique index, INSERT ... ON CONFLICT DO NOTHING'),
+  ],
+
+  /** Duplicates of every race as measure records (median and range over the runs). */
+  async measures(ctx, p, point) {
+    const out = [];
+    for (const [k, d] of seen) {
+      if (!k.endsWith(` ${JSON.stringify(point)}`)) continue;
+      const variant = k.slice(0, k.indexOf(' '));
+      out.push(lab.measureRecord({ study: 'coherency', name: 'duplicates', variant, axis: point, value: median(d), unit: 'documents',
+        what: `duplicates per race (median of ${d.length}: ${d.join(', ')}) with W=${p.W} ${p.MODE}` }));
+    }
+    return out;
+  },
+
+  claims: [
+    {
+      id: '002-coherency', claim: 'check-then-insert by 54 processes over the same n keys produces hundreds of duplicates: the price of data coherency in a non-ACID store',
+      seedFigure: '430-1,099 duplicates per cell (entry size 1/2/4 KB x n 1024/2048/4096)', setting: 'MongoDB 2.x, 54 processes on 9 machines',
+      verdict(records) {
+        const res = records.filter((r) => r.type === 'result' && !r.skipped);
+        const cti = res.filter((r) => r.variant === 'check-then-insert');
+        if (!cti.length) return { verdict: 'not-measurable', figure: '-', why: 'check-then-insert did not run' };
+        const d = cti.map((r) => `${lab.fmtInt(r.axis.chars)} chars x ${lab.fmtInt(r.axis.n)}: ${fmtDups(r)}`);
+        const fixed = res.filter((r) => FIXED.includes(r.variant)).map((r) => `${r.variant} ${fmtDups(r)}`);
+        const other = res.filter((r) => ['upsert-index', 'upsert-noindex', 'txn-check-insert'].includes(r.variant)).map((r) => `${r.variant} ${fmtDups(r)}`);
+        const pg = res.find((r) => r.variant === 'pg-check-then-insert');
+        const pgOn = res.find((r) => r.variant === 'pg-on-conflict');
+        const anyDup = cti.some((r) => dupsOf(r).some((x) => x > 0));
+        const fixedZero = fixed.length > 0 && res.filter((r) => FIXED.includes(r.variant)).every((r) => dupsOf(r).every((x) => x === 0));
+        const pgDup = pg && dupsOf(pg).some((x) => x > 0);
+        const W = cti[0].extra.W;
+        // The threshold is the race itself: any duplicate (0 vs 1) shows it, whatever W and n give
+        // (the source's "hundreds" came from 54 processes). It is the non-ACID store's price only if
+        // the ACID peer, racing the same way, does not duplicate.
+        return {
+          verdict: anyDup ? (pgDup ? 'changed' : 'holds') : 'changed',
+          figure: [`W=${W} ${cti[0].extra.mode}: check-then-insert duplicates ${d.join('; ')}`,
+            fixed.length ? `fixed patterns ${fixed.join(', ')}` : '', other.length ? `others ${other.join(', ')}` : '',
+            pg ? `PostgreSQL check-then-insert ${fmtDups(pg)}${pgOn ? `, ON CONFLICT ${fmtDups(pgOn)}` : ''}` : ''].filter(Boolean).join('; '),
+          why: !anyDup ? 'no duplicates appeared in this race'
+            : `the race is real${fixedZero ? ', and every fixed pattern gives 0' : ''}; ` +
+              (pgDup ? 'but it is the pattern, not the store: PostgreSQL (ACID, READ COMMITTED) duplicates just the same, and the fix is the same (a unique constraint)'
+                : pg ? 'PostgreSQL (ACID, READ COMMITTED) racing the same way did not duplicate' : 'PostgreSQL was not measured'),
+        };
+      },
+    },
+  ],
+
+  tables: [
+    { title: 'duplicates per race, every pattern (median, min..max over the runs)', rows: 'variant', cols: 'n', value: fmtDups,
+      filter: (r) => !r.skipped && atDefault(r) },
+    { title: 'operations per second (W x N entries / race time, last race)', rows: 'variant', cols: 'n', value: (r) => (r.extra ? lab.fmtInt(r.extra.opsPerSec) : ''),
+      filter: (r) => !r.skipped && atDefault(r) },
+    { title: 'the source\'s grid: check-then-insert duplicates, entry size (rows) x keys (columns)', rows: 'chars', cols: 'n', value: fmtDups,
+      filter: (r) => !r.skipped && r.variant === 'check-then-insert' },
+  ],
+
+  charts: [
+    (records, env) => {
+      // The default point is where the fixed patterns ran (module state is gone when a report is
+      // made again from a result file).
+      const fixedRec = records.find((r) => r.type === 'result' && !r.skipped && r.variant === 'unique-insert');
+      const at = fixedRec ? fixedRec.axis : defaultPoint;
+      const recs = records.filter((r) => r.type === 'result' && !r.skipped && dupsOf(r) && r.axis.chars === at.chars && r.axis.n === at.n);
+      if (!recs.length) return null;
+      const values = recs.map((r) => ({ variant: r.variant, dups: median(dupsOf(r)), store: r.variant.startsWith('pg-') ? 'PostgreSQL' : 'MongoDB'}));
+      const order = values.map((v) => v.variant);
+      // The "alone-" variants run one worker and record no W: the race's figures come from a racing one.
+      const race = recs.find((r) => r.extra && r.extra.W > 1) || recs[0];
+      return {
+        name: 'duplicates',
+        title: { text: 'The price of coherency: duplicates per race, by pattern',
+          subtitle: [`${race.extra.W || '?'} workers (${race.extra.mode || 'sessions'}) at a barrier, each inserting the same ${lab.fmtInt(recs[0].axis.n)} keys of ${lab.fmtInt(recs[0].axis.chars)} chars; median of the races`,
+            `MongoDB ${env.server.version} (transactions on a 1-member replica set) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`] },
+        width: 520, height: 300,
+        data: { values },
+        layer: [
+          { mark: { type: 'bar' }, encoding: {
+            x: { field: 'variant', type: 'nominal', sort: order, title: null, axis: { labelAngle: -30 } },
+            y: { field: 'dups', type: 'quantitative', title: 'duplicate documents (median)' },
+            color: { field: 'store', type: 'nominal', scale: { range: ['#332288', '#DDCC77'] }, title: 'store' } } },
+          { mark: { type: 'text', dy: -6 }, encoding: {
+            x: { field: 'variant', type: 'nominal', sort: order }, y: { field: 'dups', type: 'quantitative' }, text: { field: 'dups', type: 'quantitative', format: ',d' } } },
+        ],
+      };
+    },
+  ],
+
+};

@@ -1,0 +1,524 @@
+'use strict';
+// Study "counters" (source 004, Rick Copeland, "MongoDB Schema Design at Scale", 2012): the Node
+// part of scripts/counters_day.js's declaration. The script's variants are the four schemas written
+// hit by hit from the shell (one writer); the Node variants are the same schemas and today's
+// alternatives written by WRITERS concurrent connections, fed the very same hits minute by minute.
+// After the day: storage and read-back cost, minute 0 vs 1439 (finding 3), writers and write
+// concerns, and the verdicts on the source's four findings.
+const lab = require('../../../scripts/lib/lab');
+const gen = require('../../../fixtures/counters-gen');
+const oracle = require('./oracle');
+const day = require('./day');
+const micro = require('./micro');
+const { target, ownCollections } = require('./schemas');
+const { interleave } = require('../../core/harness');
+const { PALETTE } = require('../../report/report');
+
+// node-preallocated first: when the shell's schemas are not run, the harness takes the first
+// variant as the baseline, and every ratio of the Node day is then to node-preallocated.
+const NODE_SCHEMAS = ['preallocated', 'initial', 'hierarchical', 'array', 'timeseries', 'minute-docs', 'bulk'];
+const COUNTERS = ['preallocated', 'initial', 'hierarchical', 'array'];
+const WHAT = {
+  preallocated: 'flat minute.MMMM, preallocated (p = 1/2000 per hit, tomorrow)',
+  initial: 'flat minute.MMMM, grown by the upserts',
+  hierarchical: 'minute.HH.MM, preallocated',
+  array: 'minute: [1440], preallocated',
+  timeseries: 'one document per hit in a time-series collection; $group on read',
+  'minute-docs': 'one small document per (metric, minute), upsert $inc {n: 1}; unique index',
+  bulk: 'per writer and minute, client-side sums sent as one unordered bulkWrite (hierarchical documents)',
+};
+const NODE_VARIANTS = NODE_SCHEMAS.map((s) => `node-${s}`).join(',');
+
+const state = new WeakMap();
+
+// The same schedule as the script's countersMinuteOfHour: RUNS + WARMUP minutes spread over the
+// hour, the last one always minute 59.
+function minuteOfHour(p, k) {
+  const n = p.RUNS + p.WARMUP;
+  if (n > 1 && k === n - 1) return 59;
+  return Math.floor(k * 60 / n);
+}
+
+const streamOf = (p) => ({ seed: p.SEED, metrics: p.METRICS, perMinute: p.PER_MINUTE });
+
+function slotsOf(p) {
+  const out = [];
+  for (let d = 0; d < p.DAYS; d++) {
+    for (let h = 0; h < 24; h++) for (let k = 0; k < p.RUNS + p.WARMUP; k++) out.push({ day: d, minute: h * 60 + minuteOfHour(p, k) });
+  }
+  return out;
+}
+
+function chosenNode(p) {
+  const only = lab.list(p.VARIANTS);
+  return NODE_SCHEMAS.filter((s) => !only.length || only.includes(`node-${s}`));
+}
+
+// What a target holds for one simulated hour, summed over metrics (read untimed after its last minute).
+async function hourAnswer(db, t, p, point) {
+  const dayMs = gen.START + point.day * gen.DAY_MS;
+  const out = { hits: 0, minutes: new Array(60).fill(0) };
+  for (let k = 0; k < p.METRICS; k++) {
+    const mins = await t.readDay(db, dayMs, gen.metricName(k));
+    for (let i = 0; i < 60; i++) out.minutes[i] += mins[point.hour * 60 + i];
+  }
+  out.hits = out.minutes.reduce((a, b) => a + b, 0);
+  return out;
+}
+
+function nodeVariant(schema) {
+  return {
+    name: `node-${schema}`,
+    what: `${WHAT[schema]}; WRITERS connections`,
+    minVersion: schema === 'timeseries' ? '5.0' : '3.2',
+    async run(ctx, p, point) {
+      const st = state.get(ctx);
+      const t = st.targets.get(schema);
+      const key = `${schema}|${point.day}|${point.hour}`;
+      const k = st.cursor.get(key) || 0;
+      st.cursor.set(key, k + 1);
+      const n = p.RUNS + p.WARMUP;
+      if (k >= n) throw new Error(`counters: hour ${point.day}/${point.hour} ran more than RUNS + WARMUP = ${n} times`);
+      const minute = point.hour * 60 + minuteOfHour(p, k);
+      const hits = gen.minuteHits(streamOf(p), point.day, minute);
+      const ms = await day.runSlot(st.writers, t, hits, day.writeConcern(p.WC));
+      const answer = k === n - 1 ? await hourAnswer(ctx.db, t, p, point) : { hits: hits.length };
+      return lab.took(ms, answer, { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC });
+    },
+  };
+}
+
+// ---- reading the records back ----------------------------------------------------------------
+const dayResults = (records) => records.filter((r) => r.type === 'result' && !r.skipped && r.axis && r.axis.hour !== undefined);
+
+// Node's variant when the run has it, else the shell's.
+function pick(records, schema) {
+  const recs = dayResults(records);
+  const node = recs.filter((r) => r.variant === `node-${schema}`);
+  return node.length ? node : recs.filter((r) => r.variant === schema);
+}
+
+const wpsOf = (r, i) => (r.extra ? r.extra.hitsPerMinute : 0) * 1000 / r.times[i];
+
+/** Median writes/s of a schema over the given hours of the last simulated day. */
+function wpsOver(records, schema, hours) {
+  const recs = pick(records, schema);
+  if (!recs.length) return null;
+  const lastDay = Math.max(...recs.map((r) => r.axis.day));
+  const xs = recs.filter((r) => r.axis.day === lastDay && hours.includes(r.axis.hour)).flatMap((r) => r.times.map((_, i) => wpsOf(r, i)));
+  return xs.length ? lab.median(xs) : null;
+}
+
+/** Median per-minute writes/s ratio schema / baseline over the given hours of the last day. */
+function ratioOver(records, schema, base, hours) {
+  const a = pick(records, schema);
+  const b = pick(records, base);
+  if (!a.length || !b.length) return null;
+  const lastDay = Math.max(...a.map((r) => r.axis.day));
+  const xs = [];
+  for (const r of a.filter((x) => x.axis.day === lastDay && hours.includes(x.axis.hour))) {
+    const q = b.find((x) => x.axis.day === r.axis.day && x.axis.hour === r.axis.hour);
+    if (q) r.times.forEach((t, i) => { if (q.times[i]) xs.push(q.times[i] / t); });
+  }
+  return xs.length ? lab.median(xs) : null;
+}
+
+function scanRatio(records, layout, mode) {
+  const r = records.find((x) => x.type === 'result' && x.variant === 'minute-1439' && x.axis.part === 'scan' && x.axis.layout === layout && x.axis.mode === mode);
+  return r && r.ratio ? r.ratio.median : null;
+}
+
+const START_H = [0, 1];
+const END_H = [22, 23];
+const f2 = (x) => (x === null || x === undefined ? '?' : x.toFixed(2));
+const fInt = (x) => (x === null || x === undefined ? '?' : lab.fmtInt(Math.round(x)));
+
+// ---- the source's findings ---------------------------------------------------------------------
+// Absolute writes/s move with everything else on a shared machine during a long run; the verdicts
+// rest on ratios between schemas taken minute by minute (the same hits, adjacent in time), compared
+// between the start (00-02h) and the end (22-24h) of the day: "does schema X lose ground against the
+// preallocated one through the day?" The source's own 2-hour medians give the same statistic.
+function drift(records, schema, base) {
+  const s = ratioOver(records, schema, base, START_H);
+  const e = ratioOver(records, schema, base, END_H);
+  return s === null || e === null ? null : { start: s, end: e, change: e / s };
+}
+
+const claims = [
+  {
+    id: '004-growing-documents-collapse',
+    seed: 'growing documents collapse the write rate through the day',
+    seedFigure: '3,000-5,000 -> 200-300 writes/s; 2-hour medians initial 3,426 -> 375, i.e. from 0.98x to 0.24x the preallocated schema (0.25x)',
+    setting: 'MongoDB 2.x, MMAPv1, EC2, pymongo, one writer process',
+    verdict(records) {
+      const d = drift(records, 'initial', 'preallocated');
+      if (!d) return { verdict: 'not-measurable', figure: null, why: 'needs the initial and preallocated schemas at 00-02h and 22-24h' };
+      const s = wpsOver(records, 'initial', START_H);
+      const e = wpsOver(records, 'initial', END_H);
+      const figure = `initial ${fInt(s)} -> ${fInt(e)} writes/s; from ${f2(d.start)}x to ${f2(d.end)}x the preallocated schema (${f2(d.change)}x)`;
+      if (d.change < 0.4) return { verdict: 'holds', figure, why: 'the growing schema loses most of its rate against the preallocated one by the end of the day' };
+      if (d.change < 0.8) return { verdict: 'changed', figure, why: 'the growing schema loses some ground, far from the source\'s collapse' };
+      return { verdict: 'obsolete', figure, why: 'WiredTiger never updates a document in place, it writes a new version on every update: growth no longer forces a move, so growing documents cost about what full ones do' };
+    },
+  },
+  {
+    id: '004-preallocation-fixes-it',
+    seed: 'preallocating tomorrow\'s document (small probability per hit, safe to repeat) fixes most of it',
+    seedFigure: 'at the end of the day preallocated 1,551 vs initial 375 writes/s (4.1x)',
+    setting: 'MongoDB 2.x, MMAPv1',
+    verdict(records) {
+      const end = ratioOver(records, 'preallocated', 'initial', END_H);
+      const d = drift(records, 'initial', 'preallocated');
+      if (end === null || !d) return { verdict: 'not-measurable', figure: null, why: 'needs the initial and preallocated schemas' };
+      const figure = `preallocated / initial at 22-24h: ${f2(end)}x`;
+      if (end >= 2) return { verdict: 'holds', figure, why: 'preallocation keeps most of the rate the growing schema loses' };
+      if (d.change >= 0.8) return { verdict: 'obsolete', figure, why: 'there is no collapse left to fix; preallocation still gives fixed-size documents and no midnight burst of inserts, and is safe to repeat and to race with recordHit (tested)' };
+      return { verdict: 'changed', figure, why: 'preallocation helps less than in the source' };
+    },
+  },
+  {
+    id: '004-field-scan-hierarchy',
+    seed: 'the remaining trend is BSON\'s linear field scan (minute 1439 after 1439 comparisons); minute.HH.MM flattens it',
+    seedFigure: 'preallocated 3,506 -> 1,551 writes/s, hierarchical 3,540 -> 3,332: hierarchical / preallocated from 1.01x to 2.15x (2.1x)',
+    setting: 'MongoDB 2.x, MMAPv1',
+    verdict(records) {
+      const flat = scanRatio(records, 'flat', 'bulk');
+      const hier = scanRatio(records, 'hierarchical', 'bulk');
+      const single = scanRatio(records, 'flat', 'single');
+      const many = scanRatio(records, 'flat', 'updateMany');
+      const d = drift(records, 'hierarchical', 'preallocated');
+      if (flat === null || hier === null) return { verdict: 'not-measurable', figure: null, why: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
+      const figure = `minute 1439 / minute 0 per update: flat ${f2(flat)}x in bulk, ${f2(many)}x with updateMany, ${f2(single)}x with one round trip each; ` +
+        `hierarchical 23:59 / 00:00 ${f2(hier)}x in bulk` + (d ? `; over the day hierarchical / preallocated goes from ${f2(d.start)}x to ${f2(d.end)}x (${f2(d.change)}x)` : '');
+      if (flat < 1.3) return { verdict: 'obsolete', figure, why: 'no measurable cost of the field\'s position' };
+      if (hier > 1.3) return { verdict: 'changed', figure, why: 'the scan is there, but the hierarchy does not remove it' };
+      if (d && d.change >= 1.25) return { verdict: 'holds', figure, why: 'the scan is there, the hierarchy removes it, and it shows over the day' };
+      return { verdict: 'changed', figure, why: 'the scan is real inside the server and the hierarchy removes it, but a hit-by-hit workload hardly sees it: the round trip and the write of the whole document cost far more' };
+    },
+  },
+  {
+    id: '004-array-no-faster',
+    seed: 'an array of 1,440 minutes is no faster than a sub-document (from the comments)',
+    seedFigure: 'no figure (a comment)',
+    setting: 'MongoDB 2.x, MMAPv1',
+    verdict(records) {
+      const arr = scanRatio(records, 'array', 'bulk');
+      const flat = scanRatio(records, 'flat', 'bulk');
+      const d = drift(records, 'array', 'preallocated');
+      const end = ratioOver(records, 'array', 'preallocated', END_H);
+      if (arr === null) return { verdict: 'not-measurable', figure: null, why: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
+      const figure = `array minute 1439 / minute 0 in bulk ${f2(arr)}x (flat ${f2(flat)}x)` + (d ? `; array / preallocated writes/s ${f2(end)}x at 22-24h (${f2(d.change)}x its 00-02h ratio)` : '');
+      if (arr >= 1.3 && (!d || (d.change > 0.8 && d.change < 1.25))) return { verdict: 'holds', figure, why: 'an array element is found by walking the array like a field, no index arithmetic: the array pays the same scan and gains nothing over the day' };
+      return { verdict: 'changed', figure, why: arr < 1.3
+        ? 'the array reaches minute 1439 about as fast as minute 0 (no walk along the array): for late minutes it is faster than a sub-document'
+        : `the array pays the same scan but ${d.change >= 1.25 ? 'gains' : 'loses'} ground against the preallocated sub-document over the day (${f2(d.change)}x)` };
+    },
+  },
+];
+
+// ---- after the day ---------------------------------------------------------------------------
+const M = (name, variant, axis, value, unit, what) => lab.measureRecord({ study: 'counters', name, variant, axis, value, unit, what });
+
+async function storageAndReads(ctx, p, targets) {
+  const out = [];
+  const slots = slotsOf(p);
+  const tally = oracle.tally(streamOf(p), slots, {});
+  const sizes = await day.sizes(ctx.db, targets, tally.size);
+  for (const t of targets) {
+    const s = sizes[t.name];
+    const axis = { part: 'storage' };
+    out.push(M('bytes-per-metric-day', `node-${t.name}`, axis, Math.round(s.perMetricDay), 'bytes', 'storage + index bytes after fsync, per metric-day that received hits (preallocated tomorrows included)'));
+    out.push(M('documents', `node-${t.name}`, axis, s.docs, 'docs', 'documents in the collection'));
+    if (s.avgBsonSize) out.push(M('avg-bson-bytes', `node-${t.name}`, axis, Math.round(s.avgBsonSize), 'bytes', 'average BSON size of a document'));
+  }
+  // Reading one day's 1,440 minutes of each metric back, through the harness; the answer is the
+  // per-minute total over metrics, checked against the tally.
+  const dayMs = gen.START;
+  const expected = new Array(1440).fill(0);
+  for (let k = 0; k < p.METRICS; k++) oracle.dayMinutes(tally, dayMs, gen.metricName(k)).forEach((n, i) => { expected[i] += n; });
+  const runners = targets.map((t) => ({
+    name: `node-${t.name}`,
+    run: async () => {
+      const totals = new Array(1440).fill(0);
+      const t0 = process.hrtime.bigint();
+      for (let k = 0; k < p.METRICS; k++) (await t.readDay(ctx.db, dayMs, gen.metricName(k))).forEach((n, i) => { totals[i] += n; });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6 / p.METRICS;
+      return { ms, answer: totals };
+    },
+  }));
+  const res = await interleave(runners, { warmup: 1, rounds: Math.max(3, Math.min(p.RUNS, 7)), baseline: 'node-preallocated' });
+  const meta = Object.fromEntries(targets.map((t) => [`node-${t.name}`, { what: `read one metric-day's 1,440 minutes: ${WHAT[t.name]}`, where: 'node' }]));
+  out.push(...lab.pointRecords({ name: 'counters', unit: 'ms' }, p, { part: 'read-day' }, res, {}, { expected, meta }));
+  return out;
+}
+
+/**
+ * Minute 0 vs minute 1439 through the one harness: per layout and way of sending, the two fields
+ * alternate round by round; records carry client and server (opLatencies) microseconds per update.
+ * @param {object} [opt] { docs, bulk, single, rounds, layouts, modes } (defaults: the documented run's)
+ */
+async function scan(ctx, p, opt = {}) {
+  const o = { docs: 200, bulk: 1000, single: 200, rounds: p.SCAN_ROUNDS || 9, layouts: micro.LAYOUTS, modes: micro.MODES, ...opt };
+  await micro.prepareMicro(ctx.db, o.docs);
+  // One untimed pass over every layout and mode first: the freshly written documents, the
+  // checkpoint after them and the first commands would otherwise all land on the first layout.
+  await ctx.db.admin().command({ fsync: 1 });
+  for (const layout of o.layouts) for (const mode of o.modes) for (const at of ['first', 'last']) await micro.runOnce(ctx.db, layout, mode, at, o);
+  const out = [];
+  for (const layout of o.layouts) {
+    for (const mode of o.modes) {
+      const server = { first: [], last: [] };
+      const runners = ['first', 'last'].map((at) => ({
+        name: at === 'first' ? 'minute-0' : 'minute-1439',
+        run: async () => {
+          const r = await micro.runOnce(ctx.db, layout, mode, at, o);
+          server[at].push(r.serverUs / r.updates);
+          return { ms: r.ms, answer: r.updates, extra: { updates: r.updates, field: micro.fieldOf(layout, at) } };
+        },
+      }));
+      const res = await interleave(runners, { warmup: 1, rounds: o.rounds, baseline: 'minute-0' });
+      const meta = {
+        'minute-0': { what: `$inc ${micro.fieldOf(layout, 'first')} (${mode})`, where: 'node' },
+        'minute-1439': { what: `$inc ${micro.fieldOf(layout, 'last')} (${mode})`, where: 'node' },
+      };
+      const recs = lab.pointRecords({ name: 'counters', unit: 'ms' }, p, { part: 'scan', layout, mode }, res, {}, { meta });
+      for (const r of recs) {
+        const at = r.variant === 'minute-0' ? 'first' : 'last';
+        const timed = server[at].slice(1);   // the first sample is the warm-up
+        r.extra = { ...r.extra, usPerUpdate: r.median * 1000 / r.extra.updates, serverUsPerUpdate: lab.median(timed), serverUsSamples: timed };
+      }
+      out.push(...recs);
+    }
+  }
+  return out;
+}
+
+// Writers and write concerns on a thinned day (one minute in 60): median writes/s per schema.
+async function writersSweep(ctx, p, { uri, dbName, db, configs, label }) {
+  const out = [];
+  const schemas = COUNTERS;
+  for (const { writers, wc } of configs) {
+    const r = await day.simulateDay({ db, uri, dbName, schemas, prefix: `${p.PREFIX}sweep_`, stream: streamOf(p), days: 1, every: 60, writers, wc });
+    for (const s of schemas) {
+      const xs = r.samples.filter((x) => x.schema === s);
+      const base = new Map(r.samples.filter((x) => x.schema === 'preallocated').map((x) => [x.minute, x]));
+      const axis = { part: label, writers, wc };
+      out.push(M('writes-per-s', `node-${s}`, axis, Math.round(lab.median(xs.map((x) => x.wps))), 'writes/s', `median over ${xs.length} simulated minutes (one in 60)`));
+      out.push(M('ratio-to-preallocated', `node-${s}`, axis, Number(lab.median(xs.map((x) => x.wps / base.get(x.minute).wps)).toFixed(3)), 'x', 'median per-minute writes/s ratio'));
+    }
+    ctx.log(`counters: ${label} writers=${writers} wc=${wc} done`);
+  }
+  return out;
+}
+
+async function replsetSweep(ctx, p) {
+  const { startReplSet } = require('./replset');
+  const { MongoClient } = require('mongodb');
+  ctx.log('counters: starting a 3-member replica set for w:"majority"');
+  const rs = await startReplSet({ members: 3, log: ctx.log });
+  const client = new MongoClient(rs.uri);
+  try {
+    await client.connect();
+    const configs = [];
+    for (const writers of [1, 16]) for (const wc of ['w1', 'majority']) configs.push({ writers, wc });
+    return await writersSweep(ctx, p, { uri: rs.uri, dbName: ctx.dbName, db: client.db(ctx.dbName), configs, label: 'replset' });
+  } finally {
+    await client.close();
+    await rs.stop();
+  }
+}
+
+async function after(ctx, p, records) {
+  const st = state.get(ctx);
+  const out = [];
+  if (st && st.writers) await st.writers.close();
+  if (st && st.targets.size) out.push(...(await storageAndReads(ctx, p, [...st.targets.values()])));
+  if (p.SCAN) out.push(...(await scan(ctx, p)));
+  if (p.SWEEP) {
+    const configs = [];
+    for (const writers of [1, 4, 16]) for (const wc of ['w1', 'w0']) configs.push({ writers, wc });
+    out.push(...(await writersSweep(ctx, p, { uri: ctx.server.uri, dbName: ctx.dbName, db: ctx.db, configs, label: 'writers' })));
+  }
+  if (p.REPLSET) out.push(...(await replsetSweep(ctx, p)));
+  // (the day table is printed by the script's report, which the runner calls before this; the
+  // verdicts by the runner's claims ledger, lib/core/claims.js, at the end of the run)
+  ctx.echo(afterLines(out).join('\n'));
+  return out;
+}
+
+function afterLines(out) {
+  const lines = [];
+  const scanRecs = out.filter((r) => r.type === 'result' && r.axis.part === 'scan' && r.variant === 'minute-1439');
+  if (scanRecs.length) {
+    lines.push('', 'minute 0 vs minute 1439 (per update: client us, server us from opLatencies; ratio = median of per-round ratios)');
+    lines.push(...lab.tableLines(['layout', 'mode', 'first', 'last', 'srvFirst', 'srvLast', 'ratio'].map((k, i) => ({ key: k, title: ['layout', 'mode', 'minute 0 us', 'minute 1439 us', 'server us (0)', 'server us (1439)', '1439 / 0'][i], right: i > 1 })),
+      scanRecs.map((r) => {
+        const first = out.find((x) => x.variant === 'minute-0' && x.axis.part === 'scan' && x.axis.layout === r.axis.layout && x.axis.mode === r.axis.mode);
+        return { layout: r.axis.layout, mode: r.axis.mode, first: first.extra.usPerUpdate.toFixed(1), last: r.extra.usPerUpdate.toFixed(1),
+          srvFirst: first.extra.serverUsPerUpdate.toFixed(1), srvLast: r.extra.serverUsPerUpdate.toFixed(1), ratio: `${r.ratio.median.toFixed(2)}x` };
+      })));
+  }
+  const sizes = out.filter((r) => r.type === 'measure' && r.name === 'bytes-per-metric-day');
+  const reads = out.filter((r) => r.type === 'result' && r.axis.part === 'read-day');
+  if (sizes.length) {
+    lines.push('', 'storage and reading one metric-day back');
+    lines.push(...lab.tableLines([{ key: 'v', title: 'variant' }, { key: 'b', title: 'bytes / metric-day', right: true }, { key: 'd', title: 'documents', right: true },
+      { key: 'r', title: 'read 1,440 minutes', right: true }, { key: 'x', title: 'vs node-preallocated', right: true }, { key: 'a', title: 'agrees' }],
+    sizes.map((s) => {
+      const rd = reads.find((r) => r.variant === s.variant);
+      const docs = out.find((r) => r.name === 'documents' && r.variant === s.variant);
+      return { v: s.variant, b: lab.fmtInt(s.value), d: docs ? lab.fmtInt(docs.value) : '', r: rd ? lab.fmtMs(rd.median) : '',
+        x: rd && rd.ratio ? lab.speedWords(rd.ratio).text : '', a: rd ? (rd.agrees ? 'yes' : 'NO') : '' };
+    })));
+  }
+  const sweep = out.filter((r) => r.type === 'measure' && r.name === 'writes-per-s');
+  if (sweep.length) {
+    lines.push('', 'writers and write concerns (thinned day: one minute in 60; median writes/s)');
+    const keys = [...new Set(sweep.map((r) => `${r.axis.part} W=${r.axis.writers} ${r.axis.wc}`))];
+    const vars = [...new Set(sweep.map((r) => r.variant))];
+    lines.push(...lab.tableLines([{ key: 'k', title: 'setting' }, ...vars.map((v) => ({ key: v, title: v, right: true }))],
+      keys.map((k) => Object.assign({ k }, ...vars.map((v) => {
+        const r = sweep.find((x) => x.variant === v && `${x.axis.part} W=${x.axis.writers} ${x.axis.wc}` === k);
+        return { [v]: r ? lab.fmtInt(r.value) : '' };
+      })))));
+  }
+  return lines;
+}
+
+// ---- charts ----------------------------------------------------------------------------------
+function subtitle(env, doc) {
+  const p = (doc && doc.params && doc.params.counters) || {};
+  return `${p.METRICS} metrics, ${p.PER_MINUTE} hits/min, ${p.WRITERS} writer(s) ${p.WC} | MongoDB ${env.server.version} | ` +
+    `${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`;
+}
+
+function scatterChart(records, env, doc) {
+  const recs = dayResults(records);
+  if (!recs.length) return null;
+  const names = [...new Set(recs.map((r) => r.variant))];
+  const p = (doc && doc.params && doc.params.counters) || { RUNS: 60, WARMUP: 0 };
+  // times[i] of an hour is its (WARMUP + i)-th simulated minute
+  const values = recs.flatMap((r) => r.times.map((_, i) => ({
+    schema: r.variant, wps: Math.round(wpsOf(r, i)),
+    hour: r.axis.day * 24 + r.axis.hour + minuteOfHour(p, p.WARMUP + i) / 60,
+  })));
+  const span = Math.max(...values.map((v) => v.wps)) / Math.max(1, Math.min(...values.map((v) => v.wps)));
+  return {
+    name: 'day',
+    title: { text: 'Writes per second through the simulated day, per schema (each dot one simulated minute)', subtitle: subtitle(env, doc) },
+    data: { values },
+    mark: { type: 'point', filled: true, size: 9, opacity: 0.6 },
+    encoding: {
+      x: { field: 'hour', type: 'quantitative', title: 'simulated time of day (hours)', scale: { domain: [0, 24 * Math.max(1, ...recs.map((r) => r.axis.day + 1))] } },
+      y: { field: 'wps', type: 'quantitative', title: `writes/s${span > 30 ? ' (log)' : ''}`, scale: span > 30 ? { type: 'log' } : { zero: false } },
+      color: { field: 'schema', type: 'nominal', sort: names, scale: { range: PALETTE }, legend: null },
+      row: { field: 'schema', type: 'nominal', sort: names, title: null, header: { labelAngle: 0, labelAlign: 'left' } },
+    },
+    width: 640, height: 90,
+    resolve: { scale: { y: 'shared' } },
+  };
+}
+
+function ratioChart(records, env, doc) {
+  const recs = dayResults(records);
+  if (!recs.length) return null;
+  const names = [...new Set(recs.map((r) => r.variant))];
+  const values = recs.filter((r) => r.ratio).map((r) => ({
+    schema: r.variant, hour: r.axis.day * 24 + r.axis.hour + 0.5, ratio: 1 / r.ratio.median,
+    kind: /timeseries|minute-docs|bulk/.test(r.variant) ? 'today\'s alternative' : 'source\'s schema',
+  }));
+  const span = Math.max(...values.map((v) => v.ratio)) / Math.min(...values.map((v) => v.ratio));
+  return {
+    name: 'ratios',
+    title: { text: `Writes/s ratio to ${recs[0].ratio.to} per simulated hour (median of per-minute ratios)`, subtitle: subtitle(env, doc) },
+    data: { values },
+    mark: { type: 'line', strokeWidth: 2 },
+    encoding: {
+      x: { field: 'hour', type: 'quantitative', title: 'simulated time of day (hours)' },
+      y: { field: 'ratio', type: 'quantitative', title: `writes/s ratio to ${recs[0].ratio.to}${span > 30 ? ' (log)' : ''}`, scale: span > 30 ? { type: 'log' } : { zero: false } },
+      color: { field: 'schema', type: 'nominal', sort: names, scale: { range: PALETTE }, title: 'schema' },
+      strokeDash: { field: 'kind', type: 'nominal', title: 'line', scale: { domain: ['source\'s schema', 'today\'s alternative'], range: [[1, 0], [6, 3]] } },
+    },
+    width: 640, height: 360,
+  };
+}
+
+function scanChart(records, env, doc) {
+  const recs = records.filter((r) => r.type === 'result' && r.axis && r.axis.part === 'scan' && r.extra);
+  if (!recs.length) return null;
+  const values = recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.usPerUpdate, side: 'client' }))
+    .concat(recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.serverUsPerUpdate, side: 'server (opLatencies)' })));
+  return {
+    name: 'scan',
+    title: { text: 'Cost of one $inc: first vs last minute of the day, per layout and way of sending (log scale)',
+      subtitle: [`1,000 updates per bulk, 200 single round trips, updateMany over 200 documents; median of ${recs[0].runs} interleaved rounds`,
+        `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`] },
+    data: { values },
+    mark: { type: 'point', filled: true, size: 70 },
+    encoding: {
+      x: { field: 'layout', type: 'nominal', title: null, sort: ['flat', 'hierarchical', 'array'], axis: { labelAngle: 0 } },
+      y: { field: 'us', type: 'quantitative', title: 'microseconds per update (log)',
+        scale: { type: 'log', domain: [0.8 * Math.min(...values.map((v) => v.us)), 1.25 * Math.max(...values.map((v) => v.us))], nice: false } },
+      color: { field: 'at', type: 'nominal', title: 'field updated', scale: { range: ['#332288', '#CC6677'] } },
+      shape: { field: 'side', type: 'nominal', title: 'measured by', scale: { range: ['circle', 'triangle-up'] }, legend: { labelLimit: 300 } },
+      column: { field: 'mode', type: 'nominal', title: null, sort: ['bulk', 'updateMany', 'single'] },
+    },
+    width: 180, height: 300,
+  };
+}
+
+module.exports = {
+  name: 'counters',
+  script: 'counters_day.js',
+  source: '004',
+  title: 'per-minute counters with upsert $inc through a simulated day: growing, preallocated, hierarchical, array',
+  // Quick: 20 metrics, 4 minutes per hour, 4 writers (~1-2 min). Seed scale: every minute of the
+  // day, 100 metrics, 16 writers, plus the writers/write-concern sweep and the replica set.
+  quick: { METRICS: 10, PER_MINUTE: 20, RUNS: 3, WARMUP: 0, WRITERS: 4, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: false, REPLSET: false },
+  tiny: { METRICS: 5, PER_MINUTE: 10, RUNS: 2, WARMUP: 0, WRITERS: 3, VARIANTS: NODE_VARIANTS, SCAN: true, SCAN_ROUNDS: 5, SWEEP: false, REPLSET: false }, // for the test suite
+  seedScale: { METRICS: 100, PER_MINUTE: 100, RUNS: 60, WARMUP: 0, WRITERS: 16, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: true, REPLSET: true },
+  cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
+  expected: '~45 s',
+  seedExpected: '~15 min (measured)',
+
+  /** The Node variants' collections (the lab's own, re-created) and their writers' connections. */
+  async load(ctx, p) {
+    if (!['w1', 'w0', 'majority'].includes(p.WC)) throw new Error(`parameter WC: expected w1, w0 or majority, got ${JSON.stringify(p.WC)}`);
+    if (p.RUNS + p.WARMUP < 1 || p.RUNS + p.WARMUP > 60) throw new Error(`parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60, got ${p.RUNS + p.WARMUP}`);
+    const names = chosenNode(p);
+    const prefix = `${p.PREFIX}node_`;
+    const targets = new Map(names.map((n) => [n, target(n, prefix)]));
+    await ownCollections(ctx.db, [...targets.values()]);
+    for (const t of targets.values()) if (t.preallocates) await t.preallocateDay(ctx.db, gen.START, p.METRICS);
+    const writers = names.length ? await day.openWriters(ctx.server.uri, ctx.dbName, p.WRITERS) : null;
+    // closed after the day; the runner's clean-ups close them too when a run stops half-way
+    if (writers && ctx.cleanups) ctx.cleanups.push(() => writers.close());
+    state.set(ctx, { targets, writers, cursor: new Map() });
+    return { own: true, name: 'counters-004', coll: `${prefix}*`, count: 0 };
+  },
+
+  /** The hits of the hour's simulated minutes, counted in plain JavaScript. */
+  oracle(p, point) {
+    const out = { hits: 0, minutes: new Array(60).fill(0) };
+    const dayMs = gen.START + point.day * gen.DAY_MS;
+    for (let k = 0; k < p.RUNS + p.WARMUP; k++) {
+      for (const hit of gen.minuteHits(streamOf(p), point.day, point.hour * 60 + minuteOfHour(p, k))) {
+        out.minutes[Math.floor((hit.t - dayMs) / 60000) - point.hour * 60]++;
+        out.hits++;
+      }
+    }
+    return out;
+  },
+
+  variants: NODE_SCHEMAS.map(nodeVariant),
+  headline: (points) => points.find((x) => x.day === 0 && x.hour === 23) || points[points.length - 1],
+  after,
+  claims,
+  tables: [
+    { title: 'writes/s per simulated hour (median of its minutes)', rows: 'hour', cols: 'variant',
+      filter: (r) => r.axis && r.axis.hour !== undefined && !r.skipped, value: (r) => lab.fmtInt(Math.round(lab.median(r.times.map((_, i) => wpsOf(r, i))))) },
+  ],
+  charts: [scatterChart, ratioChart, scanChart],
+  // exported for tests and the write-up
+  minuteOfHour, slotsOf, wpsOver, ratioOver, scanRatio, scan, writersSweep, replsetSweep, NODE_SCHEMAS,
+};

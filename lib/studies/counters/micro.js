@@ -1,0 +1,72 @@
+'use strict';
+// The measurement behind the seed's finding 3: what one $inc of minute 0 costs against minute
+// 1439 (flat and array) or 00:00 against 23:59 (hierarchical), on preallocated documents, three
+// ways: many updates in one bulk (server work dominates), one round trip each (client and
+// network dominate), and updateMany over many documents. First and last alternate round by round
+// (A B, B A, ...) in the one harness (lib/studies/counters/index.js); the server's own time comes from
+// serverStatus().opLatencies.writes.
+const { performance } = require('perf_hooks');
+const C = require('../../../scripts/counters_functions');
+const gen = require('../../../fixtures/counters-gen');
+
+const LAYOUTS = ['flat', 'hierarchical', 'array'];
+const MODES = ['bulk', 'single', 'updateMany'];
+const OWNER = 'counters-004';
+
+const schemaOf = (layout) => (layout === 'flat' ? 'preallocated' : layout);
+const collOf = (layout) => `counters_micro_${layout}`;
+const fieldOf = (layout, at) => C.minuteField(schemaOf(layout), at === 'first' ? 0 : 1439);
+
+/** One collection of `docs` preallocated documents per layout (the lab's own, marked). */
+async function prepareMicro(db, docs) {
+  const marks = db.collection('perflab_fixtures');
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  for (const layout of LAYOUTS) {
+    const name = collOf(layout);
+    if (existing.has(name) && !(await marks.findOne({ _id: name, fixture: OWNER }))) {
+      throw new Error(`${db.databaseName}.${name} exists and was not made by the lab: not touching it`);
+    }
+    await marks.replaceOne({ _id: name }, { _id: name, fixture: OWNER, complete: false }, { upsert: true });
+    if (existing.has(name)) await db.collection(name).drop();
+    const ops = [];
+    for (let k = 0; k < docs; k++) {
+      const p = C.preallocUpdate(schemaOf(layout), gen.START, gen.metricName(k));
+      ops.push({ updateOne: { filter: p.filter, update: p.update, upsert: true } });
+    }
+    await db.collection(name).bulkWrite(ops, { ordered: false });
+    await marks.updateOne({ _id: name }, { $set: { complete: true } });
+  }
+}
+
+async function writeLatency(db) {
+  const s = await db.admin().command({ serverStatus: 1, opLatencies: 1, repl: 0, metrics: 0, locks: 0, wiredTiger: 0 });
+  return { us: Number(s.opLatencies.writes.latency), ops: Number(s.opLatencies.writes.ops) };
+}
+
+// One timed run: resolves to { ms, updates, serverUs } (serverUs: the writes' server-side
+// latency sum over the run, from opLatencies).
+async function runOnce(db, layout, mode, at, o) {
+  const coll = db.collection(collOf(layout));
+  const field = fieldOf(layout, at);
+  const id = C.key(gen.START, gen.metricName(0))._id;
+  const before = await writeLatency(db);
+  const t0 = performance.now();
+  let updates;
+  if (mode === 'bulk') {
+    const ops = [];
+    for (let i = 0; i < o.bulk; i++) ops.push({ updateOne: { filter: { _id: id }, update: { $inc: { [field]: 1 } } } });
+    await coll.bulkWrite(ops, { ordered: true });
+    updates = o.bulk;
+  } else if (mode === 'single') {
+    for (let i = 0; i < o.single; i++) await coll.updateOne({ _id: id }, { $inc: { [field]: 1 } });
+    updates = o.single;
+  } else {
+    const r = await coll.updateMany({}, { $inc: { [field]: 1 } });
+    updates = r.modifiedCount;
+  }
+  const ms = performance.now() - t0;
+  const after = await writeLatency(db);
+  return { ms, updates, serverUs: after.us - before.us, serverOps: after.ops - before.ops };
+}
+
+module.exports = { prepareMicro, runOnce, LAYOUTS, MODES, fieldOf, collOf };

@@ -1,0 +1,224 @@
+'use strict';
+// Study 004 on the Node side: every way of keeping per-minute counts, as targets the concurrent
+// writers drive with the same hits. The four counter schemas issue exactly the update documents
+// of scripts/counters_functions.js (the pasteable recordHit/preallocate); the three alternatives are
+// what one would pick today.
+const C = require('../../../scripts/counters_functions');
+const gen = require('../../../fixtures/counters-gen');
+
+const DAY = gen.DAY_MS;
+const OWNER = 'counters-004';
+
+function isDup(e) {
+  return e && (e.code === 11000 || (Array.isArray(e.writeErrors) && e.writeErrors.length > 0 && e.writeErrors.every((w) => w.code === 11000)));
+}
+
+// Two first upserts of the same new _id can race; the loser fails with E11000 and retries.
+async function retryDup(fn) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isDup(e) || attempt >= 3) throw e;
+    }
+  }
+}
+
+function zeros() {
+  return new Array(1440).fill(0);
+}
+
+// Minute counts of one stored counter document, whatever its layout.
+function docMinutes(schema, doc) {
+  const out = zeros();
+  if (!doc || !doc.minute) return out;
+  if (schema === 'array') return doc.minute.map(Number);
+  if (schema === 'hierarchical' || schema === 'bulk') {
+    for (const [hh, mins] of Object.entries(doc.minute)) for (const [mm, n] of Object.entries(mins)) out[+hh * 60 + +mm] = Number(n);
+  } else {
+    for (const [k, n] of Object.entries(doc.minute)) out[+k] = Number(n);
+  }
+  return out;
+}
+
+function counterTarget(schema, prefix = 'counters_') {
+  const layout = schema === 'bulk' ? 'hierarchical' : schema;
+  return {
+    name: schema,
+    coll: `${prefix}${schema}`,
+    layout,
+    preallocates: schema !== 'initial',
+    kind: 'counter',
+    async create(db) {
+      await db.createCollection(this.coll);
+    },
+    async preallocateDay(db, dayMs, metrics) {
+      const ops = [];
+      for (let k = 0; k < metrics; k++) {
+        const p = C.preallocUpdate(layout, dayMs, gen.metricName(k));
+        ops.push({ updateOne: { filter: p.filter, update: p.update, upsert: true } });
+      }
+      if (ops.length) await db.collection(this.coll).bulkWrite(ops, { ordered: false });
+    },
+    // One writer's share of a slot, hit by hit (the seed's record_hit).
+    async write(db, hits, wc) {
+      const coll = db.collection(this.coll);
+      const opts = { writeConcern: wc };
+      for (const hit of hits) {
+        if (this.preallocates && hit.prealloc) {
+          const p = C.preallocUpdate(layout, hit.t + DAY, hit.metric);
+          await retryDup(() => coll.updateOne(p.filter, p.update, { ...opts, upsert: true }));
+        }
+        const key = C.key(hit.t, hit.metric);
+        const upd = C.hitUpdate(layout, hit.t);
+        if (layout === 'array') {
+          const r = await coll.updateOne(key, upd, opts);
+          if (r.acknowledged && r.matchedCount === 0) {
+            const p = C.preallocUpdate('array', hit.t, hit.metric);
+            await retryDup(() => coll.updateOne(p.filter, p.update, { ...opts, upsert: true }));
+            await coll.updateOne(key, upd, opts);
+          }
+        } else {
+          await retryDup(() => coll.updateOne(key, upd, { ...opts, upsert: true }));
+        }
+      }
+    },
+    async readDay(db, dayMs, metric) {
+      const doc = await db.collection(this.coll).findOne({ _id: C.key(dayMs, metric)._id }, { projection: { minute: 1 } });
+      return docMinutes(layout, doc);
+    },
+  };
+}
+
+// bulk: each writer adds up its hits of the slot per metric on the client and sends one unordered
+// bulkWrite of $inc (hierarchical documents, preallocated like the hierarchical schema).
+function bulkTarget(prefix) {
+  const t = counterTarget('bulk', prefix);
+  t.write = async function (db, hits, wc) {
+    const coll = db.collection(this.coll);
+    const ops = [];
+    const seen = new Set();
+    for (const hit of hits) {
+      if (!hit.prealloc) continue;
+      const p = C.preallocUpdate('hierarchical', hit.t + DAY, hit.metric);
+      if (seen.has(p.filter._id)) continue;
+      seen.add(p.filter._id);
+      ops.push({ updateOne: { filter: p.filter, update: p.update, upsert: true } });
+    }
+    const agg = new Map();
+    for (const hit of hits) {
+      const minute = Math.floor(hit.t / 60000);
+      const k = `${minute}|${hit.metric}`;
+      const a = agg.get(k);
+      if (a) a.n++; else agg.set(k, { t: minute * 60000, metric: hit.metric, n: 1 });
+    }
+    for (const a of agg.values()) {
+      ops.push({ updateOne: { filter: C.key(a.t, a.metric), update: C.hitUpdate('hierarchical', a.t, a.n), upsert: true } });
+    }
+    if (!ops.length) return;
+    try {
+      await coll.bulkWrite(ops, { ordered: false, writeConcern: wc });
+    } catch (e) {
+      if (!isDup(e)) throw e;
+      // only the upserts that lost a race failed: send those again
+      const again = e.writeErrors.map((w) => ops[w.index]);
+      await retryDup(() => coll.bulkWrite(again, { ordered: false, writeConcern: wc }));
+    }
+  };
+  return t;
+}
+
+// timeseries: one small document per hit in a time-series collection; counts by $group on read.
+function timeseriesTarget(prefix = 'counters_') {
+  return {
+    name: 'timeseries',
+    coll: `${prefix}timeseries`,
+    kind: 'alternative',
+    preallocates: false,
+    async create(db) {
+      await db.createCollection(this.coll, { timeseries: { timeField: 't', metaField: 'metric', granularity: 'minutes' } });
+    },
+    async write(db, hits, wc) {
+      const coll = db.collection(this.coll);
+      for (const hit of hits) await coll.insertOne({ t: new Date(hit.t), metric: hit.metric }, { writeConcern: wc });
+    },
+    async readDay(db, dayMs, metric) {
+      const start = new Date(dayMs);
+      const rows = await db.collection(this.coll).aggregate([
+        { $match: { metric, t: { $gte: start, $lt: new Date(dayMs + DAY) } } },
+        { $group: { _id: { $floor: { $divide: [{ $subtract: ['$t', start] }, 60000] } }, n: { $sum: 1 } } },
+      ]).toArray();
+      const out = zeros();
+      for (const r of rows) out[r._id] = r.n;
+      return out;
+    },
+  };
+}
+
+// minute-docs: one small document per (metric, minute), upsert $inc {n: 1}; unique index on the key.
+function minuteDocsTarget(prefix = 'counters_') {
+  return {
+    name: 'minute-docs',
+    coll: `${prefix}minute_docs`,
+    kind: 'alternative',
+    preallocates: false,
+    async create(db) {
+      await db.createCollection(this.coll);
+      await db.collection(this.coll).createIndex({ metric: 1, minute: 1 }, { unique: true });
+    },
+    async write(db, hits, wc) {
+      const coll = db.collection(this.coll);
+      for (const hit of hits) {
+        const minute = new Date(Math.floor(hit.t / 60000) * 60000);
+        await retryDup(() => coll.updateOne({ metric: hit.metric, minute }, { $inc: { n: 1 } }, { upsert: true, writeConcern: wc }));
+      }
+    },
+    async readDay(db, dayMs, metric) {
+      const docs = await db.collection(this.coll).find(
+        { metric, minute: { $gte: new Date(dayMs), $lt: new Date(dayMs + DAY) } }, { projection: { _id: 0, minute: 1, n: 1 } }).toArray();
+      const out = zeros();
+      for (const d of docs) out[(d.minute - dayMs) / 60000] = Number(d.n);
+      return out;
+    },
+  };
+}
+
+const TARGETS = {
+  initial: (prefix) => counterTarget('initial', prefix),
+  preallocated: (prefix) => counterTarget('preallocated', prefix),
+  hierarchical: (prefix) => counterTarget('hierarchical', prefix),
+  array: (prefix) => counterTarget('array', prefix),
+  timeseries: timeseriesTarget,
+  'minute-docs': minuteDocsTarget,
+  bulk: bulkTarget,
+};
+const ALL = Object.keys(TARGETS);
+
+/** A schema's target; its collection is prefix + name (default prefix 'counters_'). */
+function target(name, prefix) {
+  const f = TARGETS[name];
+  if (!f) throw new Error(`unknown counters schema ${JSON.stringify(name)} (known: ${ALL.join(', ')})`);
+  return f(prefix);
+}
+
+/**
+ * Drops and re-creates the collections of `targets`, after checking the lab owns them: a
+ * collection that exists without the lab's marker in perflab_fixtures is never touched.
+ */
+async function ownCollections(db, targets) {
+  const marks = db.collection('perflab_fixtures');
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  for (const t of targets) {
+    if (existing.has(t.coll) && !(await marks.findOne({ _id: t.coll, fixture: OWNER }))) {
+      throw new Error(`${db.databaseName}.${t.coll} exists and was not made by the lab: not touching it (use another database with --db)`);
+    }
+  }
+  for (const t of targets) {
+    await marks.replaceOne({ _id: t.coll }, { _id: t.coll, fixture: OWNER, complete: false }, { upsert: true });
+    if (existing.has(t.coll)) await db.collection(t.coll).drop();
+    await t.create(db);
+    await marks.updateOne({ _id: t.coll }, { $set: { complete: true } });
+  }
+}
+
+module.exports = { target, ALL, COUNTERS: ['initial', 'preallocated', 'hierarchical', 'array'], ownCollections, docMinutes, retryDup, OWNER };

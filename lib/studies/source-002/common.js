@@ -1,0 +1,84 @@
+'use strict';
+// What the Node parts of study 002 (inserts, coherency, tasks, joins) share: scratch collections
+// the lab owns, the replica set and the PostgreSQL peer started once per run when a point needs
+// them, and list parameters.
+const { MongoClient } = require('mongodb');
+const { getReplSet } = require('../../infra/replset');
+const { tryPostgres } = require('../../infra/postgres');
+
+const META = 'perflab_fixtures';
+
+/**
+ * Empties (drops) a scratch collection, refusing one that exists and is not the lab's: absent,
+ * or marked {fixture: 'scratch'} in <db>.perflab_fixtures (the same rule as the shell's insLab.scratch).
+ */
+async function scratch(db, name) {
+  const meta = await db.collection(META).findOne({ _id: name });
+  const exists = (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
+  if (exists && !(meta && meta.fixture === 'scratch')) {
+    throw new Error(`${db.databaseName}.${name} exists and was not made by the lab: not dropping it (choose another COLL prefix or database)`);
+  }
+  if (!meta) await db.collection(META).replaceOne({ _id: name }, { _id: name, fixture: 'scratch', complete: true }, { upsert: true });
+  await db.collection(name).drop().catch((e) => { if (e.codeName !== 'NamespaceNotFound') throw e; });
+  return db.collection(name);
+}
+
+/** "1,10,100" -> [1, 10, 100], each a whole number in min..max, else an Error naming the parameter. */
+function ints(name, csv, min, max) {
+  const items = String(csv).split(',').filter((s) => s.length);
+  if (!items.length) throw new Error(`parameter ${name}: expected a comma-separated list of whole numbers, got ${JSON.stringify(csv)}`);
+  return items.map((s) => {
+    const n = Number(s);
+    if (!/^[0-9]+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new Error(`parameter ${name}: ${JSON.stringify(s)} is not a whole number in ${min}..${max}`);
+    }
+    return n;
+  });
+}
+
+/** The run's replica set (for w: majority and transactions): started once, kept on ctx. */
+async function replSet(ctx) {
+  if (!ctx.replset) {
+    ctx.log('starting an embedded replica set (1 member) for w: majority and transactions');
+    const rs = await getReplSet({ log: ctx.log });
+    const client = new MongoClient(rs.uri);
+    await client.connect();
+    ctx.replset = { ...rs, client, db: client.db(ctx.dbName) };
+    if (ctx.cleanups) ctx.cleanups.push(() => stopPeers(ctx));
+  }
+  return ctx.replset;
+}
+
+/** The run's PostgreSQL peer, or null (with ctx.pgNote saying why) when it cannot run here. */
+async function postgres(ctx) {
+  if (ctx.pg === undefined) {
+    const { pgs, note } = await tryPostgres({ log: ctx.log });
+    ctx.pg = pgs;
+    ctx.pgNote = note;
+    if (note) ctx.log(note);
+    else ctx.log(`PostgreSQL peer: ${pgs.version} (${pgs.embedded ? 'embedded' : 'PG_URI'})`);
+    if (pgs && ctx.cleanups) ctx.cleanups.push(() => stopPeers(ctx));
+  }
+  return ctx.pg;
+}
+
+/** Stops what replSet() and postgres() started (the `after` hook of each study). */
+async function stopPeers(ctx) {
+  if (ctx.replset) {
+    await ctx.replset.client.close().catch(() => { /* the set is stopped next: its client's close changes nothing */ });
+    await ctx.replset.stop().catch((e) => ctx.log(`replica set: could not stop it cleanly (${e.message.split('\n')[0]})`));
+    ctx.replset = null;
+  }
+  if (ctx.pg) {
+    await ctx.pg.stop().catch((e) => ctx.log(`PostgreSQL: could not stop it cleanly (${e.message.split('\n')[0]})`));
+    ctx.pg = undefined;
+  }
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+module.exports = { scratch, ints, replSet, postgres, stopPeers, median, META };

@@ -1,0 +1,248 @@
+'use strict';
+// W concurrent workers on one MongoDB collection, three ways (the seed's "threads vs processes"):
+//   async        W async loops sharing one MongoClient (its connection pool): Node's "threads"
+//   connections  W MongoClients of one connection each, in this process
+//   processes    W child processes (child_process.fork), each with its own client
+// Every worker prepares its inputs and connects first; then all start together at a barrier, so
+// the time is the work alone and a race between workers is a real race.
+//
+// A job is plain data (it crosses process boundaries): { kind, coll, ... } with kind
+//   insert  { from, to, size, seed, batch, ordered, w }   documents [from, to) split over W
+//   race    { pattern, n, chars, seed, guards }           the same n entries, in order, per worker
+//   claim   { random, seed }                               claim tasks until none is left
+
+const path = require('path');
+const { fork } = require('child_process');
+const { MongoClient } = require('mongodb');
+const G = require('../../../fixtures/inserts-gen');
+
+const MODES = ['async', 'connections', 'processes'];
+const RACE_PATTERNS = ['check-then-insert', 'unique-insert', 'upsert-unique', 'upsert-index', 'upsert-noindex',
+  'txn-check-insert', 'txn-guard'];
+
+function now() {
+  const t = process.hrtime.bigint();
+  return Number(t) / 1e6;
+}
+
+function isDuplicateKey(e) {
+  return !!e && (e.code === 11000 || (e.writeErrors && e.writeErrors.some && e.writeErrors.some((x) => x.code === 11000)));
+}
+
+// ---- what one worker does ------------------------------------------------------------------
+
+/** Builds a worker's inputs before the barrier (untimed). */
+function prepare(job, w, W) {
+  if (job.kind === 'insert') {
+    const per = Math.ceil((job.to - job.from) / W);
+    const from = job.from + w * per;
+    const to = Math.min(job.to, from + per);
+    return { docs: from < to ? G.payloadDocs(job.seed, from, to, job.size) : [] };
+  }
+  if (job.kind === 'race') return { entries: G.raceEntries(job.seed, job.n, job.chars) };
+  return {};
+}
+
+async function insertWork(coll, job, input) {
+  const docs = input.docs;
+  const wc = job.w === undefined ? undefined : { w: job.w };
+  const opts = wc ? { writeConcern: wc } : {};
+  if (job.batch === 1) {
+    for (const d of docs) await coll.insertOne(d, opts);
+  } else {
+    for (let i = 0; i < docs.length; i += job.batch) {
+      await coll.insertMany(docs.slice(i, i + job.batch), { ...opts, ordered: job.ordered !== false });
+    }
+  }
+  return { docs: docs.length };
+}
+
+async function raceWork(client, coll, job, input, w) {
+  const out = { inserted: 0, dupErrors: 0, attempts: 0 };
+  const guards = client.db(job.db).collection(job.guards || `${job.coll}_guards`);
+  const txn = job.pattern.startsWith('txn-');
+  const session = txn ? client.startSession() : null;
+  try {
+    for (const e of input.entries) {
+      const doc = { key: e.key, data: e.data, by: w };
+      if (job.pattern === 'check-then-insert') {
+        if (!(await coll.findOne({ key: e.key }, { projection: { _id: 1 } }))) {
+          await coll.insertOne(doc);
+          out.inserted++;
+        }
+      } else if (job.pattern === 'unique-insert') {
+        try {
+          await coll.insertOne(doc);
+          out.inserted++;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          out.dupErrors++;
+        }
+      } else if (job.pattern.startsWith('upsert-')) {
+        try {
+          const r = await coll.updateOne({ key: e.key }, { $setOnInsert: { data: e.data, by: w } }, { upsert: true });
+          if (r.upsertedCount) out.inserted++;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          out.dupErrors++;
+        }
+      } else if (txn) {
+        let inserted = false;
+        await session.withTransaction(async () => {
+          out.attempts++;
+          inserted = false;
+          // txn-guard writes a per-key guard document first: two transactions for the same key
+          // then write the same document, so one of them gets a write conflict and retries on a
+          // snapshot that shows the other's insert. Without it, snapshot isolation lets both read
+          // "absent" and both insert (write skew): a transaction alone does not fix the race.
+          if (job.pattern === 'txn-guard') {
+            await guards.updateOne({ _id: e.key }, { $inc: { n: 1 } }, { upsert: true, session });
+          }
+          if (!(await coll.findOne({ key: e.key }, { projection: { _id: 1 }, session }))) {
+            await coll.insertOne({ ...doc }, { session });
+            inserted = true;
+          }
+        });
+        if (inserted) out.inserted++;
+      } else {
+        throw new Error(`unknown race pattern ${job.pattern}`);
+      }
+    }
+  } finally {
+    if (session) await session.endSession();
+  }
+  return out;
+}
+
+async function claimOne(coll, w, x) {
+  const update = { $set: { processed: 1, by: w } };
+  if (x === null) return coll.findOneAndUpdate({ processed: 0 }, update, { sort: { r: 1 }, projection: { _id: 1 } });
+  const doc = await coll.findOneAndUpdate({ processed: 0, r: { $gte: x } }, update, { sort: { r: 1 }, projection: { _id: 1 } });
+  if (doc) return doc;
+  return coll.findOneAndUpdate({ processed: 0, r: { $lt: x } }, update, { sort: { r: 1 }, projection: { _id: 1 } });
+}
+
+async function claimWork(coll, job, w) {
+  const next = job.random ? G.rng((job.seed * 7919 + w) >>> 0) : null;
+  const ids = [];
+  for (;;) {
+    const doc = await claimOne(coll, w, next ? next() : null);
+    if (!doc) break;
+    ids.push(doc._id);
+  }
+  return { claims: ids.length, ids };
+}
+
+async function work(client, job, input, w) {
+  const coll = client.db(job.db).collection(job.coll);
+  if (job.kind === 'insert') return insertWork(coll, job, input);
+  if (job.kind === 'race') return raceWork(client, coll, job, input, w);
+  if (job.kind === 'claim') return claimWork(coll, job, w);
+  throw new Error(`unknown job kind ${job.kind}`);
+}
+
+// ---- the coordinator -----------------------------------------------------------------------
+
+async function waitForCount(coll, expected, timeoutMs = 120000) {
+  const t0 = Date.now();
+  while ((await coll.estimatedDocumentCount()) < expected) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`w:0 inserts: ${expected} documents expected, timed out`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+async function runInProcess({ uri, mode, W, job, client }) {
+  const own = [];
+  const clients = [];
+  for (let w = 0; w < W; w++) {
+    if (mode === 'async' && client) { clients.push(client); continue; }
+    if (mode === 'async' && w > 0) { clients.push(clients[0]); continue; }
+    const c = new MongoClient(uri, mode === 'connections' ? { maxPoolSize: 1 } : { maxPoolSize: Math.max(W, 10) });
+    await c.connect();
+    await c.db('admin').command({ ping: 1 });
+    own.push(c);
+    clients.push(c);
+  }
+  try {
+    const inputs = [];
+    for (let w = 0; w < W; w++) inputs.push(prepare(job, w, W));
+    const t0 = now();
+    const results = await Promise.all(clients.map((c, w) => work(c, job, inputs[w], w)));
+    const ms = now() - t0;
+    return { ms, results };
+  } finally {
+    await Promise.all(own.map((c) => c.close()));
+  }
+}
+
+const CHILD = path.join(__dirname, 'insert-worker-child.js');
+
+function runProcesses({ uri, W, job }) {
+  return new Promise((resolve, reject) => {
+    const kids = [];
+    const results = new Array(W);
+    let ready = 0;
+    let done = 0;
+    let t0 = 0;
+    let failed = false;
+    const fail = (err) => {
+      if (failed) return;
+      failed = true;
+      for (const k of kids) if (k.exitCode === null) k.kill('SIGKILL');
+      reject(err);
+    };
+    for (let w = 0; w < W; w++) {
+      const k = fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      kids.push(k);
+      k.on('error', fail);
+      k.on('exit', (code) => { if (code && !failed && results[w] === undefined) fail(new Error(`worker process ${w} exited with code ${code}`)); });
+      k.on('message', (m) => {
+        if (m.error) return fail(new Error(`worker process ${w}: ${m.error}`));
+        if (m.ready) {
+          ready++;
+          if (ready === W) {
+            t0 = now();
+            for (const kk of kids) kk.send({ go: true });
+          }
+        } else if (m.result) {
+          results[w] = m.result;
+          done++;
+          if (done === W) {
+            const ms = now() - t0;
+            for (const kk of kids) kk.send({ exit: true });
+            resolve({ ms, results });
+          }
+        }
+      });
+      k.send({ uri, job, w, W });
+    }
+  });
+}
+
+/**
+ * Runs W workers on `job` and times them from the barrier to the last one's end.
+ * @param {object} o { uri, mode: 'async'|'connections'|'processes', W, job, client? }
+ *   job.db / job.coll name the collection. For insert jobs with w: 0 the time includes waiting
+ *   until the server holds every document (unacknowledged writes return before they happen).
+ * @returns {Promise<{ms, results: object[]}>}
+ */
+async function runWorkers(o) {
+  if (!MODES.includes(o.mode)) throw new Error(`mode: expected one of ${MODES.join(', ')}, got ${JSON.stringify(o.mode)}`);
+  if (!Number.isInteger(o.W) || o.W < 1) throw new Error(`W: expected a whole number >= 1, got ${JSON.stringify(o.W)}`);
+  let out;
+  if (o.mode === 'processes') out = await runProcesses(o);
+  else out = await runInProcess(o);
+  if (o.job.kind === 'insert' && o.job.w === 0) {
+    const client = o.client || new MongoClient(o.uri);
+    try {
+      const t0 = now();
+      await waitForCount(client.db(o.job.db).collection(o.job.coll), o.job.to - o.job.from);
+      out.ms += now() - t0;
+    } finally {
+      if (!o.client) await client.close();
+    }
+  }
+  return out;
+}
+
+module.exports = { runWorkers, prepare, work, MODES, RACE_PATTERNS, isDuplicateKey };

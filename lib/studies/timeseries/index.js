@@ -1,0 +1,452 @@
+'use strict';
+// Study "timeseries" (source 003, Vlad Mihalcea, "A beginner's guide to MongoDB performance
+// turbocharging", 2013): the Node part of scripts/ts_designs.js's declaration. The script times
+// every design at every grain through the harness; this part loads the events, computes the
+// answers in plain Node (the oracle), skips the grains the scale cannot show, and adds what only
+// Node can do: the source's cold and warm states (server restarts), storage per design, one
+// state x grain table with the source's figures beside ours, and the charts.
+const tsFixture = require('../../../fixtures/timeseries');
+const ref = require('./reference');
+const lab = require('../../../scripts/lib/lab');
+const LabGen = require('../../../fixtures/gen');
+const { PALETTE } = require('../../report/report');
+const claims = require('../../core/claims');
+
+const NAME = 'timeseries';
+const MINUTES_IN_2012 = 366 * 24 * 60;
+const SOURCE_EVENTS = 50000000;
+// Below this many events per minute the seconds-in-a-minute intervals are mostly empty groups.
+const MIN_EVENTS_PER_MINUTE = 5;
+
+// The source's published figures: aggregation time in seconds, MongoDB 2.4.6 (MMAPv1), 50,000,000
+// events, 8 GB RAM workstation; per state, [seconds in a minute, minutes in an hour, hours in a day].
+const SOURCE_FIGURES = {
+  cold: { T1: [0.02, 0.097, 1.771], T2: [0.01, 0.089, 1.366], T3: [0.02, 0.089, 1.216], T4: [0.01, 0.084, 1.135], T5: [0.02, 0.082, 1.078], Average: [0.016, 0.088, 1.3132] },
+  'warm-both': { T1: [0.016, 0.359, 5.694], T2: [0, 0.343, 5.336], T3: [0.015, 0.375, 5.179], T4: [0.01, 0.359, 5.351], T5: [0.016, 0.343, 5.366], Average: [0.009, 0.355, 5.385] },
+  'warm-data': { T1: [0, 0.047, 1.014], T2: [0, 0.047, 0.968], T3: [0.016, 0.047, 1.045], T4: [0, 0.047, 0.983], T5: [0, 0.046, 0.951], Average: [0.003, 0.046, 0.992] },
+  'warm-year': { T1: [0, 0.032, 0.905], T2: [0, 0.046, 0.858], T3: [0, 0.047, 0.952], T4: [0, 0.031, 0.873], T5: [0, 0.047, 0.858], Average: [0, 0.040, 0.889] },
+};
+const SOURCE_WARMUP = { 'warm-both': 'touch {data, index}: 15.9 s', 'warm-data': 'touch {data}: 14.0 s', 'warm-year': 'year aggregation: 299.7 s' };
+const SOURCE_SETTING = 'MongoDB 2.4.6 (MMAPv1), 50,000,000 events, 8 GB RAM';
+
+// The source's states: a restart, then a warm-up (none for cold, where every grain starts from a restart).
+const STATES = [
+  { name: 'cold', title: 'cold (restart before each grain)', warm: null },
+  { name: 'warm-data', title: 'after warming the data (warmup_data.js)', warm: 'data' },
+  { name: 'warm-indexes', title: 'after warming the indexes (warmup_indexes.js; no source counterpart)', warm: 'indexes' },
+  { name: 'warm-both', title: 'after warming data and indexes (warmup.js; the source\'s touch)', warm: 'both' },
+  { name: 'warm-year', title: 'after the year aggregation (agg_year.js; the source\'s preload)', warm: 'year' },
+];
+const STATE_GRAINS = ['seconds', 'minutes', 'hours'];
+const GRAIN_TITLES = { seconds: 'seconds in a minute', minutes: 'minutes in an hour', hours: 'hours in a day', days: 'days in the year' };
+const DESIGNS = ['raw', 'dateTrunc', 'bucket', 'timeseries', 'rollup'];
+
+/** Same groups, counts, min and max; averages equal up to the rounding of another summation order. */
+function sameRows(a, b) {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  return a.every((x, i) => {
+    const y = b[i];
+    return x.t.getTime() === y.t.getTime() && Number(x.count) === Number(y.count) && x.min === y.min && x.max === y.max &&
+      Math.abs(x.avg - y.avg) <= 1e-9 * Math.max(1, Math.abs(x.avg));
+  });
+}
+
+/** The intervals a grain asks about: the source's five start times, or the whole of 2012. */
+function intervals(grain) {
+  if (grain === 'days') return [{ from: LabGen.TS_YEAR_START, to: LabGen.TS_YEAR_START + LabGen.TS_YEAR_MS }];
+  return tsFixture.START_TIMES.map((s) => ref.calibrate(s, tsFixture.GRAINS[grain].width));
+}
+
+function groupOf(grain) { return grain === 'days' ? tsFixture.DAY : tsFixture.GRAINS[grain].group; }
+
+/**
+ * Every interval's rows in T order, over the given events (any iterable: the seeded generator
+ * streams them), in one pass that keeps only the groups (lib/studies/timeseries/reference.js): the year grain
+ * holds every event, and 50,000,000 of them do not fit in Node's heap.
+ */
+function expectedRows(grain, events) {
+  const aggs = intervals(grain).map((iv) => ref.aggregator(iv.from, iv.to, groupOf(grain)));
+  for (const ev of events) for (const a of aggs) a.add(ev);
+  return aggs.flatMap((a) => a.rows());
+}
+
+// ---- claims: the cold and warm states, on the hours-in-a-day grain (the source's clearest) ----
+function stateMean(records, state, grain = 'hours') {
+  const r = claims.results(records).find((x) => x.axis.state === state && x.axis.grain === grain);
+  return r ? r.mean : null;
+}
+
+function stateFactor(records, slow, fast) {
+  const a = stateMean(records, slow);
+  const b = stateMean(records, fast);
+  return a === null || b === null ? null : a / b;
+}
+
+function notStates(records) {
+  return claims.results(records).some((r) => r.axis.state) ? 'the hours grain was not measured in every state'
+    : 'the cold and warm states need a server the lab started (run without --uri)';
+}
+
+/** Did data and indexes fit in the WiredTiger cache? The source's harm needs them not to. */
+function fitNote(records, env) {
+  const total = records.filter((r) => r.type === 'measure' && r.name === 'totalSize' && r.variant === 'raw').map((r) => r.value)[0];
+  const cache = env && env.server && env.server.cacheBytes;
+  if (!total || !cache) return '';
+  return total < cache ? `; here data + indexes (${(total / 1048576).toFixed(0)} MB) fit in the ${(cache / 1073741824).toFixed(2)} GB cache, ` +
+    'unlike the source\'s (run --cache-gb 0.25 --docs 5000000 to reproduce its setting)' : `; data + indexes exceed the ${(cache / 1073741824).toFixed(2)} GB cache, as in the source`;
+}
+
+function stateVerdict(records, env, slow, fast, published) {
+  const f = stateFactor(records, slow, fast);
+  if (f === null) return { verdict: 'not-measurable', figure: null, why: notStates(records) };
+  const v = claims.factorVerdict(f, published);
+  return { ...v, why: `${v.why}${fitNote(records, env)}` };
+}
+
+const oracleCache = new Map();
+function oracle(p, point) {
+  const key = `${p.N}/${p.SEED}/${point.grain}`;
+  if (!oracleCache.has(key)) oracleCache.set(key, expectedRows(point.grain, tsFixture.events(p.N, p.SEED)));
+  return oracleCache.get(key);
+}
+
+function perMinute(events) { return events / MINUTES_IN_2012; }
+
+function measure(name, value, unit, what, o = {}) {
+  return lab.measureRecord({ study: NAME, name, variant: o.variant || null, axis: o.axis || {}, value, unit, what });
+}
+
+function fmtBytes(b) {
+  if (b >= 1073741824) return `${(b / 1073741824).toFixed(2)} GB`;
+  if (b >= 1048576) return `${(b / 1048576).toFixed(1)} MB`;
+  return `${Math.round(b / 1024)} KB`;
+}
+
+// ---- cold and warm states ------------------------------------------------------------------------
+async function restart(ctx) {
+  await ctx.server.restart();
+  await ctx.reopen();
+}
+
+async function pass(ctx, p, grain, state, check) {
+  const r = await ctx.session.call('TSD.pass', p, grain, { state: state.name });
+  const rec = r.record;
+  if (check) rec.agrees = sameRows(r.rows, oracle(p, { grain }));
+  return rec;
+}
+
+/**
+ * The source's cold and warm states, one pass over T1..T5 per grain with the raw design: cold
+ * restarts the server before each grain; every other state restarts once, warms up, then runs the
+ * grains. Needs ctx.server.restart() and ctx.reopen(). Returns result records (axis {grain, state})
+ * and measure records (the warm-ups: time and cache residency).
+ */
+async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check = true } = {}) {
+  const out = [];
+  const restarts = states.reduce((n, s) => n + (s.warm === null ? grains.length : 1), 0);
+  ctx.log(`${NAME}: cold and warm states: ${states.length} states x ${grains.length} grains, one pass each as the source did, ` +
+    `${restarts} server restarts (about ${restarts * 2} s plus the warm-ups)`);
+  for (const state of states) {
+    if (state.warm === null) {
+      for (const g of grains) {
+        await restart(ctx);
+        out.push(await pass(ctx, p, g, state, check));
+      }
+      continue;
+    }
+    await restart(ctx);
+    const w = await ctx.session.call('TSD.warm', p, state.warm);
+    if (w.ms > 5000) ctx.log(`  ${state.name}: warm-up took ${lab.fmtMs(w.ms)}`);
+    const idx = (x) => Object.values(x.indexes).reduce((a, i) => a + i.cached, 0);
+    const axis = { state: state.name };
+    out.push(
+      measure('warmupMs', w.ms, 'ms', `warm-up: ${w.method}`, { axis }),
+      measure('dataCachedAfterWarmup', w.after.cached, 'bytes', 'collection bytes in the WiredTiger cache after the warm-up', { axis }),
+      measure('indexCachedAfterWarmup', idx(w.after), 'bytes', 'index bytes in the WiredTiger cache after the warm-up', { axis }),
+    );
+    for (const g of grains) out.push(await pass(ctx, p, g, state, check));
+  }
+  return out;
+}
+
+/**
+ * The states outside a study run (lib/studies/timeseries/load-bench.js --states, the tests): a session of our own
+ * with the declaration loaded and configured, reopened after every restart.
+ * params: the script's (COLL, N, SEED ...). Returns runStates' records.
+ */
+async function statesOnServer({ server, dbName, params = {}, echo = () => {}, log = () => {}, grains, states, check = false }) {
+  const { ShellSession } = require('../../core/shell-runner');
+  const ctx = { server, echo, log, session: null };
+  ctx.reopen = async () => {
+    if (ctx.session) await ctx.session.close().catch(() => { /* the restart ended its connections: nothing to close */ });
+    ctx.session = await ShellSession.open(server.uri, dbName);
+    await ctx.session.loadStudy(module.exports.script, { echo });
+    ctx.p = (await ctx.session.call('lab.node.configure', NAME, params, [])).params;
+  };
+  try {
+    await ctx.reopen();
+    return await runStates(ctx, ctx.p, { grains, states, check });
+  } finally {
+    if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the states' own error */ });
+  }
+}
+
+/** The one state x grain table, with the source's figures beside ours. */
+function stateTableLines(records, grains) {
+  const recs = records.filter((r) => r.type === 'result' && r.axis.state);
+  const warm = records.filter((r) => r.type === 'measure' && r.name === 'warmupMs');
+  const cols = [{ key: 'state', title: 'state' }, { key: 'warm', title: 'warm-up', right: true }];
+  for (const g of grains) {
+    cols.push({ key: g, title: GRAIN_TITLES[g], right: true }, { key: `${g}-src`, title: 'source', right: true });
+  }
+  const rows = STATES.filter((s) => recs.some((r) => r.axis.state === s.name)).map((s) => {
+    const w = warm.find((m) => m.axis.state === s.name);
+    const row = { state: s.name, warm: w ? lab.fmtMs(w.value) : '-' };
+    for (const g of grains) {
+      const r = recs.find((x) => x.axis.state === s.name && x.axis.grain === g);
+      const src = SOURCE_FIGURES[s.name];
+      row[g] = r ? lab.fmtMs(r.mean) + (r.agrees === false ? ' WRONG' : '') : '-';
+      row[`${g}-src`] = src ? `${src.Average[STATE_GRAINS.indexOf(g)]} s` : '-';
+    }
+    return row;
+  });
+  return lab.tableLines(cols, rows);
+}
+
+/** What the scale of this run can show and what it cannot, in a few lines. */
+function scaleNotes(events, sizes, cacheBytes) {
+  const raw = sizes.find((s) => s.variant === 'raw');
+  const notes = [];
+  if (raw && cacheBytes) {
+    const need = raw.dataSize + raw.indexSize;
+    notes.push(need < cacheBytes
+      ? `At ${lab.fmtInt(events)} events the collection and its indexes (${fmtBytes(need)}) fit in the WiredTiger cache (${fmtBytes(cacheBytes)}): ` +
+        'a restart empties that cache but not the operating system\'s page cache, so "cold" here means refilling the cache from memory, not reading a disk. ' +
+        `The source's ${lab.fmtInt(SOURCE_EVENTS)} events did not fit its 8 GB of RAM; for its "warming does more harm than good" use --docs 5000000 --cache-gb 0.25.`
+      : `At ${lab.fmtInt(events)} events the collection and its indexes (${fmtBytes(need)}) do NOT fit in the WiredTiger cache (${fmtBytes(cacheBytes)}): warming it all evicts part of what a query needs, as in the source.`);
+  }
+  if (perMinute(events) < MIN_EVENTS_PER_MINUTE) {
+    notes.push(`Seconds in a minute is left out: ${lab.fmtInt(events)} events put ~${perMinute(events).toPrecision(2)} events in a minute ` +
+      `(the source's ${lab.fmtInt(SOURCE_EVENTS)}: ~${Math.round(perMinute(SOURCE_EVENTS))}); it shows from ~${lab.fmtInt(MIN_EVENTS_PER_MINUTE * MINUTES_IN_2012)} events (--docs), e.g. --profile seed.`);
+  }
+  return notes;
+}
+
+// ---- charts ------------------------------------------------------------------------------------
+function spanOf(values) {
+  const v = values.filter((x) => x > 0);
+  return v.length ? Math.max(...v) / Math.min(...v) : 1;
+}
+
+function runFacts(records, env, doc) {
+  const p = ((doc && doc.params) || {})[NAME] || {};
+  const ev = records.find((r) => r.type === 'measure' && r.name === 'events');
+  const events = ev ? ev.value : p.N;
+  return { p, events, line: `${lab.fmtInt(events)} events | MongoDB ${env.server.version} | ${String(env.startedAt).slice(0, 10)} | ${env.host.cores} cores` };
+}
+
+/** Bars with their value written above them, one panel per grain, each panel with its own scale. */
+function panels({ name, title, subtitle, values, x, xSort, color, colorSort, yTitle, log }) {
+  const grains = Object.values(GRAIN_TITLES).filter((g) => values.some((v) => v.grain === g));
+  // Two lines: a y title longer than the 260-pixel plot makes vega stretch every panel to fit it,
+  // leaving empty bands above and below the bars.
+  const y = { field: 'ms', type: 'quantitative', stack: null, title: log ? [yTitle, '(log scale)'] : yTitle, scale: { type: log ? 'log' : 'linear' } };
+  return {
+    name,
+    title: { text: title, subtitle },
+    data: { values: values.map((v) => ({ ...v, label: lab.fmtMs(v.ms) })) },
+    facet: { column: { field: 'grain', type: 'nominal', sort: grains, title: null, header: { labelFontSize: 12 } } },
+    spec: {
+      width: Math.max(150, 34 * xSort.length * (color === x ? 1 : colorSort.length) / 1.5),
+      height: 260,
+      layer: [
+        { mark: { type: 'bar' },
+          encoding: {
+            x: { field: x, type: 'nominal', sort: xSort, title: null, axis: { labelAngle: -35 } },
+            ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
+            y,
+            color: { field: color, type: 'nominal', sort: colorSort, title: color === 'series' ? null : color, scale: { domain: colorSort, range: PALETTE },
+              legend: { labelLimit: 320, orient: color === 'series' ? 'bottom' : 'right' } },
+          } },
+        { mark: { type: 'text', dy: -5, fontSize: 9 },
+          encoding: {
+            x: { field: x, type: 'nominal', sort: xSort },
+            ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
+            y,
+            text: { field: 'label' },
+          } },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  };
+}
+
+function designsChart(records, env, doc) {
+  const recs = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.grain && !r.axis.state);
+  if (!recs.length) return null;
+  const f = runFacts(records, env, doc);
+  const designs = DESIGNS.filter((d) => recs.some((r) => r.variant === d));
+  const log = spanOf(recs.map((r) => r.median)) > 30;
+  return panels({
+    name: 'designs',
+    title: 'Time series (source 003): time per interval by design',
+    subtitle: [f.line, `median of ${f.p.RUNS === undefined ? '?' : f.p.RUNS} interleaved rounds; days = one aggregation of the whole year by day`],
+    values: recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], variant: r.variant, ms: r.median })),
+    x: 'variant', xSort: designs, color: 'variant', colorSort: designs, yTitle: 'ms per interval (median)', log,
+  });
+}
+
+function statesChart(records, env, doc) {
+  const recs = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.state);
+  if (!recs.length) return null;
+  const f = runFacts(records, env, doc);
+  const ours = `this run (${lab.fmtInt(f.events)} events)`;
+  const theirs = 'source (2.4.6, 50M events)';
+  const values = recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], state: r.axis.state, series: ours, ms: r.mean }));
+  for (const r of recs) {
+    const src = SOURCE_FIGURES[r.axis.state];
+    const v = src && src.Average[STATE_GRAINS.indexOf(r.axis.grain)];
+    if (v > 0) values.push({ grain: GRAIN_TITLES[r.axis.grain], state: r.axis.state, series: theirs, ms: v * 1000 });
+  }
+  const states = STATES.map((s) => s.name).filter((s) => recs.some((r) => r.axis.state === s));
+  return panels({
+    name: 'states',
+    title: 'Time series (source 003): cold and warm states, raw design',
+    subtitle: [f.line, 'mean aggregation time of T1..T5, one pass per state', `beside ours, the source's: ${SOURCE_SETTING}`],
+    values, x: 'state', xSort: states, color: 'series', colorSort: [ours, theirs], yTitle: 'ms per interval (mean of T1..T5)',
+    log: spanOf(values.map((v) => v.ms)) > 30,
+  });
+}
+
+// ---- the study ----------------------------------------------------------------------------------
+module.exports = {
+  name: NAME,
+  script: 'ts_designs.js',
+  source: '003',
+  title: 'Time series: raw events vs $dateTrunc, buckets, a time-series collection and rollups; cold vs warm',
+  // 100,000 events: every grain but seconds-in-a-minute has data (~11 events an hour); the
+  // headline (rollups answer the year far faster than raw events) holds as at the source's scale.
+  quick: { N: 100000, RUNS: 3 },
+  seedScale: { N: SOURCE_EVENTS, RUNS: 3 },
+  tiny: { N: 20000, RUNS: 1 }, // for the test suite
+  cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
+  expected: '~1 min',
+  seedExpected: '~1.5 h (estimated: building the designs from 50M events; 16 min with --set VARIANTS=raw, measured)',
+  SOURCE_FIGURES,
+  SOURCE_WARMUP,
+  SOURCE_SETTING,
+  STATES,
+  sameRows,
+  expectedRows,
+  runStates,
+  statesOnServer,
+  stateTableLines,
+
+  /** The Node loader streams the same seeded events as the shell's generator, faster. */
+  async load(ctx, p) {
+    const f = await tsFixture.load(ctx.db, { n: p.N, seed: p.SEED, coll: p.COLL, progress: ctx.progress });
+    if (f.generated) ctx.log(`${NAME}: ${lab.fmtInt(f.count)} events loaded in ${lab.fmtMs(f.ms)}, index on created_on in ${lab.fmtMs(f.indexMs)}`);
+    return { ...f, own: true, coll: p.COLL };
+  },
+
+  oracle,
+  same: sameRows,
+  variants: [],
+
+  /** Leaves out the grains this scale cannot show (says so once). */
+  async points(ctx, p, points) {
+    const events = ctx.fixture ? ctx.fixture.count : p.N;
+    if (perMinute(events) >= MIN_EVENTS_PER_MINUTE || !points.some((x) => x.grain === 'seconds')) return points;
+    ctx.echo('');
+    ctx.note(scaleNotes(events, [], 0).join(' '));
+    return points.filter((x) => x.grain !== 'seconds');
+  },
+
+  headline: (points) => points.find((x) => x.grain === 'days' && !x.state) || points[points.length - 1],
+  // The state points are in the state x grain pivot; report.md keeps per-point tables for the designs.
+  pointTables: (axis) => !axis.state,
+
+  /** Storage per design, then the cold and warm states (when the lab started the server). */
+  async after(ctx, p) {
+    const out = [];
+    const events = ctx.fixture ? ctx.fixture.count : p.N;
+    out.push(measure('events', events, 'documents', 'events in the collection'));
+    const sizes = await ctx.session.call('TSD.storage', p);
+    for (const s of sizes) {
+      const o = { variant: s.variant };
+      out.push(measure('totalSize', s.totalSize, 'bytes', `storage + indexes on disk (${s.colls.join(', ')})`, o),
+        measure('storageSize', s.storageSize, 'bytes', 'compressed on disk', o),
+        measure('indexSize', s.indexSize, 'bytes', 'indexes on disk', o),
+        measure('dataSize', s.dataSize, 'bytes', 'uncompressed', o),
+        measure('documents', s.docs, 'documents', 'documents (buckets for a time-series collection)', o));
+      if (s.buildMs !== null) out.push(measure('buildMs', s.buildMs, 'ms', 'time to build this design from the events', o));
+    }
+    // The table itself is printed once, by the declaration's report (the same in drop-in mode).
+    const cacheBytes = ctx.server.cacheSizeBytes || ctx.server.cacheBytes;
+    const grains = STATE_GRAINS.filter((g) => g !== 'seconds' || perMinute(events) >= MIN_EVENTS_PER_MINUTE);
+    if (typeof ctx.server.restart !== 'function') {
+      ctx.echo('');
+      ctx.note('the cold and warm states restart the server: skipped on a server the lab did not start (run without --uri)');
+      return out;
+    }
+    const states = await runStates(ctx, p, { grains, check: !!(ctx.fixture && ctx.fixture.own !== false) });
+    out.push(...states);
+    const notes = scaleNotes(events, sizes, cacheBytes).filter((n) => !/^Seconds/.test(n));
+    ctx.echo(['', `cold and warm states: raw design, one pass over T1..T5 after each state, mean aggregation time per interval ` +
+      `(the source: ${SOURCE_SETTING}, in seconds)`, ...stateTableLines(out, grains), ...notes.map((n) => `note: ${n}`)].join('\n'));
+    const wrong = states.filter((r) => r.agrees === false);
+    if (wrong.length) ctx.echo(`STATES DISAGREE with the Node computation: ${wrong.map((r) => lab.pointLabel(r.axis)).join('; ')}`);
+    return out;
+  },
+
+  // The source: MongoDB 2.4.6 (MMAPv1), 50,000,000 events, 8 GB RAM: data and indexes larger than RAM.
+  claims: [
+    { id: '003-touch-both', claim: 'warming data and indexes (touch) past RAM makes queries 4-6x slower than cold', seedFigure: '~4.1x (hours: 5.39 s vs 1.31 s)',
+      setting: SOURCE_SETTING, verdict: (records, env) => stateVerdict(records, env, 'warm-both', 'cold', 4.1) },
+    { id: '003-touch-data', claim: 'warming the data only (touch {data}) makes queries ~25% faster than cold', seedFigure: '~1.3x (hours: 0.99 s vs 1.31 s)',
+      setting: SOURCE_SETTING, verdict: (records, env) => {
+        const f = stateFactor(records, 'cold', 'warm-data');
+        if (f === null) return { verdict: 'not-measurable', figure: null, why: notStates(records) };
+        const fit = fitNote(records, env);
+        return f >= 1.1 && f <= 2 ? { verdict: 'holds', figure: claims.fx(f), why: `warming the data helps${fit}` }
+          : { verdict: 'changed', figure: claims.fx(f), why: `${f < 1.1 ? 'no clear gain' : 'a larger gain'} from warming the data${fit}` };
+      } },
+    { id: '003-preload', claim: 'preloading the working set (aggregating the year first) is the best warm-up', seedFigure: 'fastest state (hours: 0.89 s)',
+      setting: SOURCE_SETTING, verdict: (records) => {
+        const hours = claims.results(records).filter((r) => r.axis.state && r.axis.grain === 'hours');
+        const year = hours.find((r) => r.axis.state === 'warm-year');
+        if (!year) return { verdict: 'not-measurable', figure: null, why: notStates(records) };
+        const best = hours.reduce((a, b) => (b.mean < a.mean ? b : a));
+        return year.mean <= best.mean * 1.1
+          ? { verdict: 'holds', figure: `${lab.fmtMs(year.mean)} per hours-in-a-day interval`, why: `fastest (or within 10% of ${best.axis.state})` }
+          : { verdict: 'changed', figure: `${claims.fx(year.mean / best.mean)} slower than ${best.axis.state}`, why: `${best.axis.state} is fastest now` };
+      } },
+    { id: '003-bytes', claim: 'an event takes ~64 B of data and ~54 B of index', seedFigure: '64 B + 54 B (MMAPv1)',
+      setting: SOURCE_SETTING, verdict: (records) => {
+        const m = (name) => records.find((r) => r.type === 'measure' && r.name === name && (r.variant === 'raw' || name === 'events'));
+        const events = m('events');
+        const data = m('storageSize');
+        const index = m('indexSize');
+        if (!events || !data || !index || !events.value) return { verdict: 'not-measurable', figure: null, why: 'no storage measures in these results' };
+        const d = data.value / events.value;
+        const ix = index.value / events.value;
+        const figure = `${d.toFixed(0)} B + ${ix.toFixed(0)} B on disk`;
+        const near = (x, y) => x / y >= 1 / 1.5 && x / y <= 1.5;
+        return near(d, 64) && near(ix, 54) ? { verdict: 'holds', figure, why: 'about the same per event' }
+          : { verdict: 'changed', figure, why: `WiredTiger compresses: ${claims.fx(64 / d)} less data, ${claims.fx(54 / ix)} less index per event than MMAPv1` };
+      } },
+  ],
+
+  tables: [
+    { title: 'Designs: median time per interval (T1..T5; days: one aggregation of the year), and against raw (median of per-round ratios)',
+      rows: 'variant', cols: 'grain', filter: (r) => !r.axis.state,
+      value: (r) => lab.fmtMs(r.median) + (r.ratio && r.ratio.to !== r.variant ? ` (${lab.speedWords(r.ratio).text})` : '') },
+    { title: `State x grain: raw design, one pass, mean aggregation time of T1..T5 (the source's figure in brackets: ${SOURCE_SETTING})`,
+      rows: 'state', cols: 'grain', filter: (r) => !!r.axis.state,
+      value: (r) => {
+        const src = SOURCE_FIGURES[r.axis.state];
+        return lab.fmtMs(r.mean) + (src ? ` (${src.Average[STATE_GRAINS.indexOf(r.axis.grain)]} s)` : '');
+      } },
+  ],
+  charts: [designsChart, statesChart],
+};
