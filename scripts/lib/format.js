@@ -1,0 +1,97 @@
+// Part of the lab's shell-side core, loaded by lab.js (the one file a script loads) and required
+// by Node: one implementation on both sides. Plain ES2017.
+// Formatting numbers, answers, axis points and plain-text tables.
+
+var LabFormat = (function () {
+  // ---- output -------------------------------------------------------------------------------
+  // A server number as a JavaScript number: mongosh hands sizes past 2^31 (a 50M-event
+  // collection's dataSize) back as Long, and `0 + Long` concatenates strings instead of adding.
+  function num(x) {
+    if (typeof x === 'number') return x;
+    if (x && typeof x.toNumber === 'function') return x.toNumber();
+    return Number(x);
+  }
+
+  function fmtMs(ms) {
+    if (ms >= 10000) return (ms / 1000).toFixed(1) + ' s';
+    if (ms >= 1000) return (ms / 1000).toFixed(2) + ' s';
+    if (ms >= 100) return ms.toFixed(0) + ' ms';
+    if (ms >= 10) return ms.toFixed(1) + ' ms';
+    if (ms >= 0.1) return ms.toFixed(2) + ' ms';
+    return ms.toPrecision(2) + ' ms';
+  }
+
+  function fmtInt(n) {
+    var parts = String(n).split('.');
+    parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    return parts.join('.');
+  }
+
+  function fmtFactor(x) {
+    return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+  }
+
+  // A ratio said the way round that gives a number >= 1, its range and interval in the same sense.
+  function speedWords(ratio) {
+    var r = ratio;
+    var faster = r.median < 1;
+    var f = function (x) { return faster ? 1 / x : x; };
+    var lo = faster ? f(r.max) : f(r.min);
+    var hi = faster ? f(r.min) : f(r.max);
+    var ci = r.ci ? (faster ? [f(r.ci[1]), f(r.ci[0])] : [f(r.ci[0]), f(r.ci[1])]) : null;
+    return { factor: f(r.median), faster: faster, lo: lo, hi: hi, ci: ci,
+      text: fmtFactor(f(r.median)) + 'x ' + (faster ? 'faster' : 'slower') };
+  }
+
+  // columns: [{ key, title, right }]; rows: objects holding already formatted strings.
+  function tableLines(columns, rows) {
+    var widths = columns.map(function (c) {
+      return rows.reduce(function (w, r) { return Math.max(w, String(r[c.key] === undefined ? '' : r[c.key]).length); }, c.title.length);
+    });
+    function line(cells) {
+      return cells.map(function (cell, i) {
+        var s = String(cell === undefined ? '' : cell);
+        var pad = new Array(Math.max(0, widths[i] - s.length) + 1).join(' ');
+        return columns[i].right ? pad + s : s + pad;
+      }).join('  ').replace(/\s+$/, '');
+    }
+    return [line(columns.map(function (c) { return c.title; })), line(widths.map(function (w) { return new Array(w + 1).join('-'); }))]
+      .concat(rows.map(function (r) { return line(columns.map(function (c) { return r[c.key]; })); }));
+  }
+
+  function table(columns, rows) {
+    tableLines(columns, rows).forEach(function (l) { print(l); });
+  }
+
+
+  function fmtAnswer(b) {
+    if (b === null || b === undefined) return '-';
+    if (typeof b === 'number') return Number.isInteger(b) ? fmtInt(b) : String(Number(b.toPrecision(6)));
+    if (typeof b !== 'object') return String(b);
+    if (b.rows !== undefined && Object.keys(b).length === 1) return b.rows + ' rows';
+    if (typeof b.count === 'number' && b.mean !== undefined) return 'n ' + fmtInt(b.count) + ', mean ' + (b.mean === null ? '-' : Number(b.mean.toPrecision(6)));
+    var text = JSON.stringify(b);
+    return text.length > 40 ? text.slice(0, 37) + '...' : text;
+  }
+
+
+  function pointLabel(axis) {
+    var ks = Object.keys(axis || {});
+    if (!ks.length) return '';
+    return ks.map(function (k) { return k + '=' + (typeof axis[k] === 'number' ? fmtInt(axis[k]) : axis[k]); }).join(', ');
+  }
+
+  return {
+    num: num,
+    fmtMs: fmtMs,
+    fmtInt: fmtInt,
+    fmtFactor: fmtFactor,
+    speedWords: speedWords,
+    tableLines: tableLines,
+    table: table,
+    fmtAnswer: fmtAnswer,
+    pointLabel: pointLabel,
+  };
+})();
+
+if (typeof module !== 'undefined' && module.exports) module.exports = LabFormat;

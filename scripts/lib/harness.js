@@ -1,0 +1,106 @@
+// Part of the lab's shell-side core, loaded by lab.js (the one file a script loads) and required
+// by Node: one implementation on both sides. Plain ES2017.
+// The one harness: interleaved rounds, budgets, self-timed variants.
+
+var LabHarness = (function (S) {
+  var now = S.now;
+  var median = S.median;
+  var summarize = S.summarize;
+  var ratioOf = S.ratioOf;
+  // ---- the harness --------------------------------------------------------------------------
+  // A state machine, so that the shell (synchronous loop) and Node (await loop) drive the very
+  // same rules: warm-up rounds first, then timed rounds in alternating order (A B C, C B A ...),
+  // so that drift in the machine's speed (other work on shared cores, cache state, CPU frequency)
+  // hits every variant alike. A variant whose warm-up run took longer than budgetMs is measured by
+  // that run only (capped), so a 100 s $where does not turn a 1 s comparison into a 10 minute one.
+  function harness(names, o) {
+    var opts = o || {};
+    var rounds = opts.rounds === undefined ? 5 : opts.rounds;
+    // With no timed rounds each variant still runs once: the warm-up run is then the sample.
+    var warmup = rounds === 0 ? Math.max(1, opts.warmup || 0) : (opts.warmup === undefined ? 1 : opts.warmup);
+    var budget = opts.budgetMs || Infinity;
+    var baseline = opts.baseline && names.indexOf(opts.baseline) >= 0 ? opts.baseline : names[0];
+    var st = {};
+    names.forEach(function (n) { st[n] = { times: [], warm: [], capped: false, answer: undefined, extra: undefined, overhead: [] }; });
+    var phase = warmup > 0 ? 'warmup' : 'timed';
+    var round = 0;
+    var idx = 0;
+    var seq = null; // this round's order, fixed when the round starts
+
+    function order(r) { return r % 2 === 0 ? names : names.slice().reverse(); }
+
+    function next() {
+      for (;;) {
+        var limit = phase === 'warmup' ? warmup : rounds;
+        if (round >= limit) {
+          if (phase === 'timed') return null;
+          phase = 'timed';
+          round = 0;
+          idx = 0;
+          seq = null;
+          continue;
+        }
+        if (seq === null) seq = order(round).filter(function (n) { return !st[n].capped; });
+        if (idx >= seq.length) { round++; idx = 0; seq = null; continue; }
+        return { variant: seq[idx++], phase: phase, round: round };
+      }
+    }
+
+    function record(step, ms, answer, extra, overheadMs) {
+      var s = st[step.variant];
+      s.answer = answer;
+      if (extra !== undefined) s.extra = extra;
+      if (typeof overheadMs === 'number') s.overhead.push(overheadMs);
+      if (step.phase === 'warmup') {
+        s.warm.push(ms);
+        if (ms > budget || rounds === 0) { s.capped = true; s.times = [ms]; }
+      } else {
+        s.times.push(ms);
+      }
+    }
+
+    function result() {
+      var base = st[baseline];
+      var out = {};
+      names.forEach(function (n) {
+        var s = st[n];
+        var stats = summarize(s.times);
+        stats.times = s.times;
+        stats.capped = s.capped && rounds > 0;
+        stats.warmup = s.warm;
+        stats.answer = s.answer;
+        stats.extra = s.extra;
+        stats.overheadMs = s.overhead.length ? median(s.overhead) : undefined;
+        stats.ratio = ratioOf(s.times, base.times, s.capped || base.capped, baseline);
+        out[n] = stats;
+      });
+      return { baseline: baseline, rounds: rounds, warmup: warmup, variants: out };
+    }
+
+    return { next: next, record: record, result: result, baseline: baseline };
+  }
+
+  // What a variant returns when it times itself (e.g. to leave out a reset before the writes).
+  // timedMs: the time it actually timed, when ms is a mean per unit (e.g. per interval of five):
+  // the harness's overhead is the call's wall time minus timedMs, not minus the mean.
+  function took(ms, answer, extra, timedMs) {
+    return { __labTook: true, ms: ms, answer: answer, extra: extra, timedMs: timedMs === undefined ? ms : timedMs };
+  }
+
+  // Runs fn once and returns { ms, answer, extra, timedMs }, honouring took().
+  function timeCall(fn) {
+    var t0 = now();
+    var out = fn();
+    var ms = now() - t0;
+    if (out && out.__labTook) return { ms: out.ms, answer: out.answer, extra: out.extra, timedMs: out.timedMs };
+    return { ms: ms, answer: out, timedMs: ms };
+  }
+
+  return {
+    harness: harness,
+    took: took,
+    timeCall: timeCall,
+  };
+})(typeof LabStats !== 'undefined' ? LabStats : require('./stats'));
+
+if (typeof module !== 'undefined' && module.exports) module.exports = LabHarness;

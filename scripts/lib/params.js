@@ -1,0 +1,76 @@
+// Part of the lab's shell-side core, loaded by lab.js (the one file a script loads) and required
+// by Node: one implementation on both sides. Plain ES2017.
+// Parameters: a script's globals set with --eval, validated and only ever used as values.
+
+var LabParams = (function () {
+  // ---- parameters ---------------------------------------------------------------------------
+  // A script's parameters are globals set before it runs, e.g.
+  //   mongosh random --eval 'var N = 100000, RUNS = 3' scripts/where_vs_agg.js
+  // They are validated here and only ever used as values, never pasted into JavaScript source.
+  var KINDS = {
+    count: { test: function (v) { return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0; }, what: 'a whole number >= 0' },
+    positive: { test: function (v) { return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1; }, what: 'a whole number >= 1' },
+    number: { test: function (v) { return typeof v === 'number' && isFinite(v); }, what: 'a finite number' },
+    name: { test: function (v) { return typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(v) && v.indexOf('system.') !== 0; }, what: 'a collection or field name ([A-Za-z0-9_.-], not system.*)' },
+    names: { test: function (v) { return typeof v === 'string' && /^[A-Za-z0-9_,.-]*$/.test(v); }, what: 'a comma-separated list of names' },
+    bool: { test: function (v) { return typeof v === 'boolean'; }, what: 'true or false' },
+  };
+
+  // Parameters every study has; a study may declare its own default for any of them.
+  var COMMON = {
+    RUNS: { kind: 'count', def: 5, what: 'timed rounds per axis point after the warm-up (0: one run each)' },
+    WARMUP: { kind: 'count', def: 1, what: 'untimed warm-up rounds' },
+    BUDGET_MS: { kind: 'number', def: 30000, what: 'a variant whose warm-up run takes longer is timed by that run only' },
+    VARIANTS: { kind: 'names', def: '', what: 'comma-separated variants to run (default: all)' },
+    LAB_LINES: { kind: 'bool', def: true, what: 'print one machine-readable @@LAB line per result' },
+    GENERATE: { kind: 'bool', def: false, what: 'let the script generate its data into a collection name you gave (its default name needs no asking)' },
+  };
+
+  function globalValue(name) {
+    return typeof globalThis[name] === 'undefined' ? undefined : globalThis[name];
+  }
+
+  function checkValue(name, v, kind) {
+    var k = KINDS[kind];
+    if (!k) throw new Error('lab: unknown parameter kind ' + kind);
+    if (!k.test(v)) {
+      throw new Error('parameter ' + name + ': expected ' + k.what + ', got ' + JSON.stringify(v) + ' (' + typeof v + ')');
+    }
+    return v;
+  }
+
+  // One parameter from a global (scripts that are not studies use it).
+  function param(name, def, kind) {
+    var v = globalValue(name);
+    return checkValue(name, v === undefined ? def : v, kind);
+  }
+
+  // All of a study's parameters (its own and COMMON), from `source(name)` (default: globals).
+  function params(spec, source) {
+    var get = source || globalValue;
+    var all = Object.assign({}, COMMON, spec || {});
+    var out = {};
+    Object.keys(all).forEach(function (name) {
+      var s = Object.assign({}, COMMON[name] || {}, all[name]);
+      var v = get(name);
+      out[name] = checkValue(name, v === undefined ? s.def : v, s.kind);
+    });
+    return out;
+  }
+
+  function list(csv) {
+    return csv ? csv.split(',').filter(function (s) { return s.length > 0; }) : [];
+  }
+
+  return {
+    KINDS: KINDS,
+    COMMON: COMMON,
+    globalValue: globalValue,
+    checkValue: checkValue,
+    param: param,
+    params: params,
+    list: list,
+  };
+})();
+
+if (typeof module !== 'undefined' && module.exports) module.exports = LabParams;

@@ -1,0 +1,154 @@
+// Part of the lab's shell-side core, loaded by lab.js (the one file a script loads) and required
+// by Node: one implementation on both sides. Plain ES2017.
+// Answers, result records (docs/result-format.schema.json) and explain summaries.
+
+var LabRecords = (function (S) {
+  var median = S.median;
+  var FORMAT = 'mongo-perf-lab/results';
+  var FORMAT_VERSION = 1;
+
+
+  // The one reason given for a variant that does not apply at an axis point (a rollup asked for seconds):
+  // reports recognise it and leave the variant out of that point's table instead of a row of dashes.
+  var NOT_HERE = 'cannot answer at this point';
+
+  // ---- answers ------------------------------------------------------------------------------
+  function isDate(x) { return Object.prototype.toString.call(x) === '[object Date]'; }
+
+  // Deep equality, numbers equal up to 1e-9 relative (sums in another order round differently).
+  function same(a, b) {
+    if (a === b) return true;
+    if (typeof a === 'number' && typeof b === 'number') {
+      return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+    }
+    if (isDate(a) || isDate(b)) return isDate(a) && isDate(b) && a.getTime() === b.getTime();
+    if (a && b && typeof a === 'object' && typeof b === 'object') {
+      if (typeof a.toNumber === 'function' || typeof b.toNumber === 'function') {
+        return same(typeof a.toNumber === 'function' ? a.toNumber() : a, typeof b.toNumber === 'function' ? b.toNumber() : b);
+      }
+      if (Array.isArray(a) !== Array.isArray(b)) return false;
+      var ka = Object.keys(a).filter(function (k) { return a[k] !== undefined; });
+      var kb = Object.keys(b).filter(function (k) { return b[k] !== undefined; });
+      if (ka.length !== kb.length) return false;
+      return ka.every(function (k) { return same(a[k], b[k]); });
+    }
+    return false;
+  }
+
+  // A short form of an answer for records and tables: numbers and small documents as they are,
+  // long lists by their length.
+  function brief(answer) {
+    if (answer === undefined || answer === null) return null;
+    if (typeof answer === 'number' || typeof answer === 'string' || typeof answer === 'boolean') return answer;
+    if (Array.isArray(answer)) return { rows: answer.length };
+    try {
+      var text = JSON.stringify(answer);
+      if (text && text.length <= 300) return JSON.parse(text);
+    } catch (e) { /* not JSON-able: keys below */ }
+    return { keys: Object.keys(answer).slice(0, 10) };
+  }
+
+
+  // ---- records ------------------------------------------------------------------------------
+  // One record per (study, variant, axis point): docs/result-format.schema.json.
+  function resultRecord(o) {
+    var s = o.stats || {};
+    var rec = {
+      type: 'result',
+      study: o.study,
+      variant: o.variant,
+      what: o.what || '',
+      where: o.where || 'server',
+      axis: o.axis || {},
+      unit: o.unit || 'ms',
+    };
+    if (o.skipped) {
+      rec.skipped = o.skipped;
+      return rec;
+    }
+    rec.times = s.times;
+    rec.runs = s.runs;
+    rec.capped = !!s.capped;
+    rec.mean = s.mean;
+    rec.sd = s.sd;
+    rec.median = s.median;
+    rec.min = s.min;
+    rec.max = s.max;
+    rec.warmup = s.warmup || [];
+    rec.ratio = s.ratio || null;
+    rec.plan = o.plan || null;
+    rec.agrees = o.agrees === undefined ? null : o.agrees;
+    rec.answer = brief(s.answer);
+    if (s.overheadMs !== undefined) rec.overheadMs = s.overheadMs;
+    if (s.extra !== undefined) rec.extra = s.extra;
+    rec.warnings = warnings(rec);
+    return rec;
+  }
+
+  // A measure that is not a time (bytes on disk, duplicates, writes per second ...), per axis point.
+  function measureRecord(o) {
+    var rec = { type: 'measure', study: o.study, name: o.name, variant: o.variant || null, axis: o.axis || {},
+      value: o.value, unit: o.unit || '', what: o.what || '' };
+    if (o.extra !== undefined) rec.extra = o.extra;
+    return rec;
+  }
+
+  // hyperfine's warnings, in our terms.
+  function warnings(rec) {
+    var out = [];
+    if (!rec.times || rec.times.length < 2) return out;
+    if (rec.sd > 0.25 * rec.mean) out.push('large spread: σ is ' + Math.round(100 * rec.sd / rec.mean) + '% of the mean (a busy machine? more RUNS)');
+    var rest = rec.times.slice(1);
+    if (rest.length >= 2 && rec.times[0] > 2 * median(rest)) {
+      out.push('first timed run ' + (rec.times[0] / median(rest)).toFixed(1) + 'x slower than the rest (caches still filling? more WARMUP)');
+    }
+    return out;
+  }
+
+
+  // ---- explain ------------------------------------------------------------------------------
+  var ACCESS = ['COLLSCAN', 'IXSCAN', 'COUNT_SCAN', 'IDHACK', 'EOF', 'DISTINCT_SCAN', 'CLUSTERED_IXSCAN'];
+
+  function findKey(obj, key) {
+    if (!obj || typeof obj !== 'object') return undefined;
+    if (Object.prototype.hasOwnProperty.call(obj, key)) return obj[key];
+    var ks = Object.keys(obj);
+    for (var i = 0; i < ks.length; i++) {
+      var found = findKey(obj[ks[i]], key);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  function collectStages(obj, out) {
+    if (!obj || typeof obj !== 'object') return out;
+    if (typeof obj.stage === 'string' && ACCESS.indexOf(obj.stage) >= 0 && out.indexOf(obj.stage) < 0) out.push(obj.stage);
+    Object.keys(obj).forEach(function (k) { collectStages(obj[k], out); });
+    return out;
+  }
+
+  // Summarises any explain output (find, count, aggregate; classic or SBE) into the access
+  // stage(s) of the winning plan and the engine that ran it (explainVersion "1" classic, "2" SBE).
+  function plan(explain) {
+    if (!explain) return null;
+    if (explain.stage && explain.explainVersion && !explain.queryPlanner && !explain.stages) return explain; // already a summary
+    var winning = findKey(explain, 'winningPlan');
+    var stages = collectStages(winning, []);
+    return { stage: stages.join('+') || '?', explainVersion: String(findKey(explain, 'explainVersion') || '1') };
+  }
+
+  return {
+    FORMAT: FORMAT,
+    FORMAT_VERSION: FORMAT_VERSION,
+    NOT_HERE: NOT_HERE,
+    isDate: isDate,
+    same: same,
+    brief: brief,
+    resultRecord: resultRecord,
+    measureRecord: measureRecord,
+    warnings: warnings,
+    plan: plan,
+  };
+})(typeof LabStats !== 'undefined' ? LabStats : require('./stats'));
+
+if (typeof module !== 'undefined' && module.exports) module.exports = LabRecords;
