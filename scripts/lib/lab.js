@@ -26,7 +26,7 @@
 
 var lab = (function () {
   var KINDS = LabParams.KINDS, COMMON = LabParams.COMMON, globalValue = LabParams.globalValue, param = LabParams.param, params = LabParams.params, list = LabParams.list;
-  var now = LabStats.now, median = LabStats.median, percentile = LabStats.percentile, summarize = LabStats.summarize, rng = LabStats.rng, bootstrap = LabStats.bootstrap, ratioOf = LabStats.ratioOf;
+  var now = LabStats.now, median = LabStats.median, percentile = LabStats.percentile, summarize = LabStats.summarize, rng = LabStats.rng, bootstrap = LabStats.bootstrap, ratioOf = LabStats.ratioOf, ratioInterval = LabStats.ratioInterval, tQuantile = LabStats.tQuantile;
   var harness = LabHarness.harness, took = LabHarness.took, timeCall = LabHarness.timeCall;
   var num = LabFormat.num, fmtMs = LabFormat.fmtMs, fmtInt = LabFormat.fmtInt, fmtFactor = LabFormat.fmtFactor, fmtAnswer = LabFormat.fmtAnswer, speedWords = LabFormat.speedWords, tableLines = LabFormat.tableLines, table = LabFormat.table, pointLabel = LabFormat.pointLabel;
   var FORMAT = LabRecords.FORMAT, FORMAT_VERSION = LabRecords.FORMAT_VERSION, NOT_HERE = LabRecords.NOT_HERE, same = LabRecords.same, brief = LabRecords.brief, resultRecord = LabRecords.resultRecord, measureRecord = LabRecords.measureRecord, warnings = LabRecords.warnings, plan = LabRecords.plan;
@@ -242,6 +242,8 @@ var lab = (function () {
     rng: rng,
     bootstrap: bootstrap,
     ratioOf: ratioOf,
+    ratioInterval: ratioInterval,
+    tQuantile: tQuantile,
     harness: harness,
     took: took,
     timeCall: timeCall,
