@@ -51,6 +51,48 @@ describe('CLI', function () {
     }
   });
 
+  it('each command has its own help: `<command> --help` and `help <command>`', async function () {
+    for (const [args, word] of [[['run', '--help'], '--docs'], [['help', 'compare'], '--threshold'], [['server', '-h'], '--replset'], [['import', '--help'], '--rejects']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).to.equal(0);
+      expect(r.stdout, args.join(' ')).to.match(new RegExp(`^Usage: mongo-perf-lab ${args[0] === 'help' ? args[1] : args[0]}`));
+      expect(r.stdout, args.join(' ')).to.include(word);
+    }
+    const run = await cli(['run', '--help']);
+    expect(run.stdout).to.not.include('--threshold');
+  });
+
+  it('an option of another command is refused with one line, a typo with the closest name', async function () {
+    for (const [args, re] of [
+      [['list', '--threshold', '5%'], /^mongo-perf-lab: list: Unknown option '--threshold'; --threshold is an option of compare, not of list$/m],
+      [['run', 'where', '--dbpath', 'X'], /run: Unknown option '--dbpath'; --dbpath is an option of server, not of run/],
+      [['run', 'where', '--doc', '5'], /run: Unknown option '--doc'; did you mean --docs\?/],
+      [['lsit'], /unknown command "lsit" .*did you mean list\?/],
+    ]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).to.equal(2);
+      expect(r.stderr, args.join(' ')).to.match(re);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).to.have.length(2); // the line, and where to find help
+    }
+  });
+
+  it('--help loads neither the driver nor a study', function () {
+    const probe = `
+      const seen = new Set(); const M = require('module'); const load = M._load;
+      M._load = function (r) { seen.add(r); return load.apply(this, arguments); };
+      process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...process.env.CMD.split(' ')];
+      process.stdout.write = () => true;
+      require(${JSON.stringify(CLI)});
+      setTimeout(() => { process.stderr.write(JSON.stringify([...seen])); process.exit(0); }, 300);`;
+    const file = path.join(RESULTS, 'probe.js');
+    fs.writeFileSync(file, probe);
+    for (const cmd of ['--help', 'run --help', 'help findings']) {
+      const r = require('child_process').spawnSync(process.execPath, [file], { env: { ...process.env, CMD: cmd }, encoding: 'utf8' });
+      const loaded = JSON.parse(r.stderr);
+      expect(loaded.filter((m) => /^(mongodb|pg|mongodb-memory-server-core|@mongosh\/.*)$|studies/.test(m)), cmd).to.deep.equal([]);
+    }
+  });
+
   it('list names every study with its source article, script, quick profile and duration', async function () {
     const r = await cli(['list']);
     expect(r.code).to.equal(0);

@@ -11,8 +11,6 @@
 const fs = require('fs');
 const net = require('net');
 const path = require('path');
-const { startStandalone, startReplSet } = require('../infra/server');
-const { NoMongodError } = require('../infra/mongod-binary');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIPTS = path.join(ROOT, 'scripts');
@@ -20,6 +18,34 @@ const META = 'mongo-perf-lab-server.json'; // what a kept data directory was sta
 const SCRIPT_DB = 'random'; // the database the studies' scripts use, as their source articles did
 
 class ServerError extends Error {}
+
+const usage = 'mongo-perf-lab server [--port N] [--dbpath DIR] [--cache-gb X] [--replset N]';
+const summary = 'a MongoDB for the scripts and import; stays up until Ctrl-C';
+const about = 'Starts a MongoDB for the scripts and import; it stays up until Ctrl-C.';
+const options = {
+  port: { type: 'string', arg: 'N', text: 'listen on 127.0.0.1:N (default: a free port; a replica set uses N, N+1, ...)' },
+  dbpath: { type: 'string', arg: 'DIR', text: 'keep the data in DIR across runs (default: a temporary directory, deleted on stop)' },
+  'cache-gb': { type: 'string', arg: 'X', text: 'WiredTiger cache size, in GB (>= 0.25)' },
+  replset: { type: 'string', arg: 'N', text: 'a replica set of N members (1-7) instead of a standalone (not with --dbpath)' },
+};
+const notes = `Prints the connection string alone on stdout, and on stderr a ready-to-paste
+\`npx mongosh "<uri>/random" scripts/<script>.js\` line for every script.`;
+
+function parse(values) {
+  const { UsageError } = require('../infra/errors');
+  const opt = require('./options');
+  const o = {
+    port: opt.wholeNumber('port', values.port, 1),
+    replset: opt.wholeNumber('replset', values.replset, 1),
+    dbPath: values.dbpath,
+    cacheSizeGB: opt.cacheGb(values['cache-gb']),
+    debug: values.debug,
+  };
+  if (o.port !== undefined && o.port > 65535 - ((o.replset || 1) - 1)) throw new UsageError(`--port: expected a port up to 65535, got ${o.port}`);
+  if (o.replset !== undefined && o.replset > 7) throw new UsageError(`--replset: at most 7 members (all of them vote), got ${o.replset}`);
+  if (o.dbPath === '') throw new UsageError('--dbpath: give a directory');
+  return o;
+}
 
 /** Rejects with ServerError if something already listens on 127.0.0.1:port. */
 function checkPortFree(port, flag) {
@@ -127,14 +153,93 @@ function describe(server) {
   return [head, ...who, 'Connection string:'].join('\n') + '\n';
 }
 
+/** The port to use: --port (checked free), else the one a kept --dbpath had when it is free. */
+async function choosePort(o, dbPath) {
+  let port = o.port;
+  if (dbPath) {
+    const meta = inspectDbPath(dbPath);
+    // Same port as last time when it is free, so the URI pasted yesterday still works.
+    if (!port && meta && meta.port) {
+      port = await checkPortFree(meta.port, '--dbpath').then(() => meta.port, () => undefined);
+    }
+  }
+  if (o.port) {
+    for (let i = 0; i < (o.replset || 1); i++) await checkPortFree(o.port + i, '--port');
+  }
+  return port;
+}
+
+async function start(o, port, dbPath, stderr) {
+  const { startStandalone, startReplSet } = require('../infra/server');
+  const log = (m) => stderr.write(m + '\n');
+  stderr.write(o.replset ? `starting a replica set of ${o.replset} mongod...\n` : 'starting mongod...\n');
+  const server = o.replset
+    ? await startReplSet({ members: o.replset, port, cacheSizeGB: o.cacheSizeGB, log })
+    : await startStandalone({ port, dbPath, cacheSizeGB: o.cacheSizeGB, log });
+  if (dbPath) {
+    fs.writeFileSync(path.join(dbPath, META), JSON.stringify({
+      port: server.members[0].port, version: server.version, lastStarted: new Date().toISOString(),
+    }, null, 2) + '\n');
+  }
+  return server;
+}
+
+/** Resolves when a signal asks to stop ({sig}) or a mongod exits on its own ({died, code, signal}). */
+function stopOrDeath(server, stopRequested) {
+  return Promise.race([stopRequested, new Promise((resolve) => {
+    // Ctrl-C in a terminal signals mongod too (same process group): let our own signal win.
+    server.onUnexpectedExit((m, code, signal) => setTimeout(() => resolve({ died: m, code, signal }), 300));
+  })]);
+}
+
+/** The one line for a failed start or run; returns the exit code (2: the user's input). */
+function reportFailure(e, o, stderr) {
+  const { NoMongodError } = require('../infra/mongod-binary');
+  const known = e instanceof ServerError || e instanceof NoMongodError;
+  let msg = known ? e.message : (e.message || String(e)).split('\n')[0];
+  if (/already in use/i.test(msg) && !known) msg = `--port: ${msg}; choose another port, or leave --port out for a free one`;
+  stderr.write(`mongo-perf-lab server: ${msg}\n`);
+  if (!known && o.debug) stderr.write(`${e.stack}\n`);
+  return e instanceof ServerError ? 2 : 1;
+}
+
+/**
+ * mongodb-memory-server 11 throws from a stream handler (so nobody can catch it) when it cannot
+ * parse mongod's start-up error, e.g. two servers racing for one new --dbpath: one line, clean up.
+ */
+function crashHandler(stderr, dbPath, state) {
+  return (e) => {
+    const why = state.server ? 'unexpected error' : `mongod did not start${dbPath ? ` on ${dbPath} (used by another mongod, or data of another MongoDB version?)` : ''}`;
+    const detail = e instanceof SyntaxError ? '' : `: ${String(e && e.message || e).split('\n')[0]}`;
+    stderr.write(`mongo-perf-lab server: ${why}${detail}\n`);
+    if (state.server) state.server.killSync();
+    process.exit(1);
+  };
+}
+
+/** Serves until a signal or a mongod's death; then stops. Returns the exit code. */
+async function serveUntilStopped(server, { stopRequested, signals, onSignal, dbPath, stderr }) {
+  const how = await stopOrDeath(server, stopRequested);
+  if (how.died) {
+    stderr.write(`mongo-perf-lab server: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`);
+  } else {
+    stderr.write(`\n${how.sig}: stopping the server...\n`);
+  }
+  // A second Ctrl-C while stopping: stop at once (the 'exit' hook kills what is left).
+  for (const sig of signals) process.removeListener(sig, onSignal);
+  for (const sig of signals) process.once(sig, () => process.exit(130));
+  await server.stop();
+  stderr.write(dbPath ? `stopped; the data stays in ${dbPath}\n` : 'stopped; its data is deleted\n');
+  return how.died ? 1 : 0;
+}
+
 /**
  * Runs the command until a signal. Returns the exit code; prints its own one-line errors.
  * @param {{port?: number, dbPath?: string, cacheSizeGB?: number, replset?: number}} o
  */
 async function serverCommand(o, { stdout = process.stdout, stderr = process.stderr } = {}) {
-  let server = null;
-  let kept = false;
-  const exitHook = () => { if (server) server.killSync(); };
+  const state = { server: null };
+  const exitHook = () => { if (state.server) state.server.killSync(); };
   // Listen before starting: a Ctrl-C during the start stops the server as soon as it is up,
   // instead of killing this process and leaving mongod's temporary data behind.
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -142,72 +247,26 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
   const stopRequested = new Promise((resolve) => { onSignal = (sig) => resolve({ sig }); });
   for (const sig of signals) process.once(sig, onSignal);
   const dbPath = o.dbPath ? path.resolve(o.dbPath) : undefined;
-  // mongodb-memory-server 11 throws from a stream handler (so nobody can catch it) when it cannot
-  // parse mongod's start-up error, e.g. two servers racing for one new --dbpath: one line, clean up.
-  const onCrash = (e) => {
-    const why = server ? 'unexpected error' : `mongod did not start${dbPath ? ` on ${dbPath} (used by another mongod, or data of another MongoDB version?)` : ''}`;
-    const detail = e instanceof SyntaxError ? '' : `: ${String(e && e.message || e).split('\n')[0]}`;
-    stderr.write(`mongo-perf-lab server: ${why}${detail}\n`);
-    exitHook();
-    process.exit(1);
-  };
+  const onCrash = crashHandler(stderr, dbPath, state);
   process.on('uncaughtException', onCrash);
   try {
     if (dbPath && o.replset) {
       throw new ServerError('--dbpath with --replset: not supported (a kept replica set does not restart cleanly yet); keep a standalone with --dbpath, or drop --dbpath');
     }
-    let port = o.port;
-    if (dbPath) {
-      const meta = inspectDbPath(dbPath);
-      // Same port as last time when it is free, so the URI pasted yesterday still works.
-      if (!port && meta && meta.port) {
-        port = await checkPortFree(meta.port, '--dbpath').then(() => meta.port, () => undefined);
-      }
-    }
-    if (o.port) {
-      for (let i = 0; i < (o.replset || 1); i++) await checkPortFree(o.port + i, '--port');
-    }
-    const log = (m) => stderr.write(m + '\n');
-    stderr.write(o.replset ? `starting a replica set of ${o.replset} mongod...\n` : 'starting mongod...\n');
+    const port = await choosePort(o, dbPath);
     process.once('exit', exitHook);
-    server = o.replset
-      ? await startReplSet({ members: o.replset, port, cacheSizeGB: o.cacheSizeGB, log })
-      : await startStandalone({ port, dbPath, cacheSizeGB: o.cacheSizeGB, log });
-    kept = Boolean(dbPath);
-    if (kept) {
-      fs.writeFileSync(path.join(dbPath, META), JSON.stringify({
-        port: server.members[0].port, version: server.version, lastStarted: new Date().toISOString(),
-      }, null, 2) + '\n');
-    }
-    stderr.write(describe(server));
-    stdout.write(server.uri + '\n');
-    stderr.write(readyText(server));
-
-    const how = await Promise.race([stopRequested, new Promise((resolve) => {
-      // Ctrl-C in a terminal signals mongod too (same process group): let our own signal win.
-      server.onUnexpectedExit((m, code, signal) => setTimeout(() => resolve({ died: m, code, signal }), 300));
-    })]);
-    if (how.died) {
-      stderr.write(`mongo-perf-lab server: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`);
-    } else {
-      stderr.write(`\n${how.sig}: stopping the server...\n`);
-    }
-    // A second Ctrl-C while stopping: stop at once (the 'exit' hook kills what is left).
-    for (const sig of signals) process.removeListener(sig, onSignal);
-    for (const sig of signals) process.once(sig, () => process.exit(130));
-    await server.stop();
-    stderr.write(kept ? `stopped; the data stays in ${dbPath}\n` : 'stopped; its data is deleted\n');
-    server = null;
-    return how.died ? 1 : 0;
+    state.server = await start(o, port, dbPath, stderr);
+    stderr.write(describe(state.server));
+    stdout.write(state.server.uri + '\n');
+    stderr.write(readyText(state.server));
+    const code = await serveUntilStopped(state.server, { stopRequested, signals, onSignal, dbPath, stderr });
+    state.server = null;
+    return code;
   } catch (e) {
-    const known = e instanceof ServerError || e instanceof NoMongodError;
-    let msg = known ? e.message : (e.message || String(e)).split('\n')[0];
-    if (/already in use/i.test(msg) && !known) msg = `--port: ${msg}; choose another port, or leave --port out for a free one`;
-    stderr.write(`mongo-perf-lab server: ${msg}\n`);
-    if (!known && o.debug) stderr.write(`${e.stack}\n`);
-    if (server) await server.stop().catch(() => { /* the error printed above is the one that matters */ });
-    server = null;
-    return known && e instanceof ServerError ? 2 : 1;
+    const code = reportFailure(e, o, stderr);
+    if (state.server) await state.server.stop().catch(() => { /* the error printed above is the one that matters */ });
+    state.server = null;
+    return code;
   } finally {
     process.removeListener('uncaughtException', onCrash);
     process.removeListener('exit', exitHook);
@@ -215,4 +274,4 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
   }
 }
 
-module.exports = { serverCommand, ServerError, withDb };
+module.exports = { name: 'server', usage, summary, about, options, notes, parse, run: (o) => serverCommand(o), serverCommand, ServerError, withDb };

@@ -10,6 +10,13 @@ const lab = require('../../scripts/lib/lab');
 
 const SLOW_MS = 5000;
 
+/** The parameters of a profile (tiny, quick or seed) of a study. */
+function profileParams(entry, profile) {
+  const name = profile === 'seedScale' ? 'seed' : profile;
+  const sizes = entry.profiles ? entry.profiles[name] : entry[name === 'seed' ? 'seedScale' : name];
+  return sizes || entry.quick || {};
+}
+
 /**
  * @param {object} entry a study of lib/studies/index.js
  * @param {object} o
@@ -46,7 +53,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     await ctx.session.loadStudy(entry.script, { echo });
     desc = await ctx.session.call('lab.node.describe', entry.name);
     // The runner works in its own database: it may create the study's collections.
-    const values = { ...(desc.params.GENERATE ? { GENERATE: true } : {}), ...(entry[profile] || entry.quick || {}), ...params };
+    const values = { ...(desc.params.GENERATE ? { GENERATE: true } : {}), ...profileParams(entry, profile), ...params };
     // A --set SIZES=100 arrives as a number: text parameters take it as the text it was.
     for (const [k, v] of Object.entries(values)) {
       const kind = desc.params[k] && desc.params[k].kind;

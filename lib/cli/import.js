@@ -1,0 +1,89 @@
+'use strict';
+// `mongo-perf-lab import FILE.csv... --uri URI`: CSV files into a collection (lib/infra/csv-import.js);
+// exit code 1 when rows were rejected.
+const fs = require('fs');
+const opt = require('./options');
+const { UsageError } = require('../infra/errors');
+
+const usage = 'mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE]';
+const summary = 'import CSV files into a collection (rows read = stored + rejected)';
+const about = 'Imports CSV files into a collection; rows read = stored + rejected, always.';
+
+const options = {
+  uri: { type: 'string', arg: 'URI', text: 'the server to import into (default: $MONGODB_URI; required); used as given,\nmulti-host, mongodb+srv, /authDb and TLS options included' },
+  db: { type: 'string', arg: 'NAME', text: 'database (default: random, as seed 000); admin, local and config are refused' },
+  coll: { type: 'string', arg: 'NAME', text: 'collection (default: sensors); system.* is refused' },
+  key: { type: 'string', arg: 'COLUMN', text: 'use this column\'s value as _id (a blank key rejects the row); default: a hash\nof the row (names and cells), so re-importing a file, or the same name in another\nfolder, or an edited file stores each distinct row exactly once' },
+  header: { type: 'string', arg: 'a,b,c', text: 'the column names, when the file has no header row (then line 1 is data);\notherwise line 1 must name the columns, and a line 1 that looks like data is refused' },
+  rejects: { type: 'string', arg: 'FILE', text: 'where bad rows go, with file, line, field, value and reason\n(default: FILE.csv.rejects.csv next to the first file)' },
+  'no-progress': { type: 'boolean', text: 'no progress bar' },
+};
+
+const notes = `Types: a column is numeric when most of its first 100 values are; numbers are stored exactly
+(double up to 15 digits, else Long or Decimal128; 01000 stays text; 1e400 is rejected); ISO 8601
+timestamps become dates; blank cells are left out. Names with '.', a leading '$', __proto__ or
+control characters are refused with the reason. A quote never closed costs one row, reported at
+the line it opened. Exit code 1 when rows were rejected.`;
+
+function collName(value) {
+  if (value === undefined) return undefined;
+  const { checkTarget } = require('../infra/targets');
+  try { checkTarget('x', value); } catch (e) { throw new UsageError(`--coll: ${e.message}`); }
+  if (!/^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(value)) throw new UsageError(`--coll: ${JSON.stringify(value)} is not a valid collection name`);
+  return value;
+}
+
+function parse(values, positionals) {
+  const { checkWritableFile } = require('../infra/output-paths');
+  const header = values.header === undefined ? undefined : values.header.split(',').map((h) => h.trim());
+  if (header && header.some((h) => !h)) throw new UsageError(`--header: ${JSON.stringify(values.header)} has an empty name`);
+  checkWritableFile(values.rejects, '--rejects');
+  return {
+    args: positionals,
+    uri: values.uri || process.env.MONGODB_URI,
+    db: opt.dbName(values.db) || 'random',
+    coll: collName(values.coll) || 'sensors',
+    key: values.key,
+    header,
+    rejects: values.rejects,
+    progress: values['no-progress'] ? false : undefined,
+    debug: values.debug,
+  };
+}
+
+/** Refuses before connecting: no server, no file, a file that is not there, an unwritable rejects file. */
+function checkInputs(o) {
+  const { checkWritableFile } = require('../infra/output-paths');
+  if (!o.uri) throw new UsageError('import: give the server with --uri (or $MONGODB_URI); an embedded mongod would vanish with its data');
+  if (!o.args.length) throw new UsageError('import: name one or more CSV files');
+  for (const f of o.args) {
+    if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new UsageError(`import: ${f}: no such file`);
+  }
+  checkWritableFile(o.rejects || `${o.args[0]}.rejects.csv`, 'rejects file');
+}
+
+async function run(o) {
+  const { importCsv, ImportError } = require('../infra/csv-import');
+  const { MongoClient } = require('mongodb');
+  const { clientOptions } = require('../infra/errors');
+  require('../infra/cleanup').install();
+  checkInputs(o);
+  // The URI is used as given (its path is the auth database); the database is chosen here.
+  const client = new MongoClient(o.uri, clientOptions(o.uri));
+  try {
+    await client.connect();
+    const r = await importCsv(client.db(o.db), o.args, {
+      coll: o.coll, key: o.key, header: o.header, rejectsFile: o.rejects, progress: o.progress,
+      log: (m) => process.stdout.write(m + '\n'),
+    });
+    process.stdout.write(`${r.db}.${r.coll}: ${r.inserted} new documents in ${(r.ms / 1000).toFixed(1)} s\n`);
+    return r.rejected ? 1 : 0;
+  } catch (e) {
+    if (e instanceof ImportError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    await client.close().catch(() => { /* the import's outcome is already decided and reported */ });
+  }
+}
+
+module.exports = { name: 'import', usage, summary, about, options, notes, parse, run };

