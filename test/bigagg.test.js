@@ -234,8 +234,8 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       const parts = new Set(res.map((x) => x.axis.part));
       expect([...parts]).to.have.members(['forms', 'compression', 'split', 'concurrent']);
       const text = out.join('\n');
-      expect(text).to.include('001-bigagg-zlib-size: NOT-MEASURABLE'); // no zlib collection in this run
-      expect(text).to.match(/001-bigagg-one-thread: (HOLDS|CHANGED)/);
+      expect(text).to.include('001-bigagg-zlib-size: INCONCLUSIVE'); // no zlib collection in this run
+      expect(text).to.match(/001-bigagg-one-thread: (HOLDS|STRONGER|WEAKER|REVERSED|INCONCLUSIVE)/);
       expect(text).to.include('Storage and load per block compressor');
     });
 

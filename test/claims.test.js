@@ -1,5 +1,7 @@
 'use strict';
-// The verdict rules are code over result records: a figure on either side of a rule flips it.
+// The verdict rules are code over result records: one vocabulary, decided from an interval in the
+// claim's setting. These checks build records the way the runner does (lab.harness rounds, then
+// lab.pointRecords) and move a figure, its spread, the setting or the scale across a boundary.
 const { expect } = require('chai');
 const lab = require('../scripts/lib/lab');
 const claims = require('../lib/core/claims');
@@ -7,98 +9,147 @@ const where = require('../lib/studies/where');
 const mapreduce = require('../lib/studies/mapreduce');
 const timeseries = require('../lib/studies/timeseries');
 
-/** Records as the runner makes them: variants timed in rounds against a baseline. */
-function records(study, medians, baseline, axis = {}) {
+const { VERDICT } = claims;
+
+/**
+ * Records as the runner makes them: variants timed in `rounds` rounds against a baseline; every
+ * round multiplies all times by a shared drift and each variant by its own noise `jitter(round)`.
+ */
+function records(study, medians, baseline, axis = {}, { rounds = 5, jitter = () => 1 } = {}) {
   const names = Object.keys(medians);
-  const h = lab.harness(names, { warmup: 0, rounds: 3, baseline });
+  const h = lab.harness(names, { warmup: 0, rounds, baseline });
   let step;
-  while ((step = h.next()) !== null) h.record(step, medians[step.variant] * (1 + 0.01 * step.round), 1);
+  while ((step = h.next()) !== null) h.record(step, medians[step.variant] * (1 + 0.01 * step.round) * (step.variant === baseline ? 1 : jitter(step.round)), 1);
   return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, {});
 }
 
-const ENV = { server: { version: '6.0.5' } };
+const ENV = { server: { version: '6.0.5', cacheBytes: 12 * 1024 ** 3 }, host: { cores: 2, memoryGB: 23.5 }, profile: 'seed' };
+const SEED_WHERE = { where: { N: 1000000 } };
 
-function verdictOf(entry, id, recs, env = ENV) {
-  return claims.judge(entry, recs, env).find((c) => c.id === id);
+function verdictOf(entry, id, recs, env = ENV, params = {}) {
+  const v = claims.judge(entry, recs, env, params).find((c) => c.id === id);
+  expect(v, id).to.not.equal(undefined);
+  return v;
 }
 
-describe('claims ledger: verdict rules flip with the figure', function () {
-  it('$where ~100x slower than a scan: holds at 100x and 250x, changed at 1,000x and at 10x', function () {
-    const at = (x) => verdictOf(where, '001-where-vs-scan', records('where', { where: 100 * x, plain: 100 }, 'where'));
-    expect(at(100).verdict).to.equal('holds');
-    expect(at(250).verdict).to.equal('holds');
-    expect(at(1000)).to.include({ verdict: 'changed' });
-    expect(at(1000).why).to.match(/larger than the published/);
-    expect(at(10).verdict).to.equal('changed');
-    expect(at(100).figure).to.match(/^10\dx|^9\d\.\dx|^100x/);
+describe('claims: one vocabulary, decided from an interval', function () {
+  it('exports the vocabulary as constants, the decisive subset and a label for each', function () {
+    expect(claims.VERDICTS).to.deep.equal(['holds', 'stronger', 'weaker', 'reversed', 'gone', 'not-reproduced', 'inconclusive']);
+    expect(claims.DECISIVE).to.deep.equal(['holds', 'stronger', 'weaker', 'reversed', 'gone']);
+    for (const v of claims.VERDICTS) expect(claims.LABEL[v]).to.be.a('string');
+    expect(Object.isFrozen(claims.VERDICT)).to.equal(true);
   });
 
-  it('hybrid ~150x: holds at 120x, changed at 20x (smaller)', function () {
-    expect(verdictOf(where, '001-hybrid', records('where', { where: 1200, hybrid: 10 }, 'where')).verdict).to.equal('holds');
-    const v = verdictOf(where, '001-hybrid', records('where', { where: 200, hybrid: 10 }, 'where'));
-    expect(v.verdict).to.equal('changed');
-    expect(v.why).to.match(/smaller/);
+  it('the t-interval on log per-round ratios: none below 3 rounds, wider with spread, centred on the geometric mean', function () {
+    expect(claims.localRatioInterval([2, 2])).to.include({ lo: null, hi: null, n: 2 });
+    const tight = claims.localRatioInterval([2, 2.02, 1.98, 2.01, 1.99]);
+    const wide = claims.localRatioInterval([2, 3, 1.3, 2.5, 1.6]);
+    expect(tight.lo).to.be.within(1.9, 2);
+    expect(tight.hi).to.be.within(2, 2.1);
+    expect(wide.hi / wide.lo).to.be.above(tight.hi / tight.lo);
+    expect(tight.method).to.equal('t-log');
   });
 
-  it('jsMode: obsolete on 4.4+, judged by its figure on an older server', function () {
+  it('decide: holds inside the band, stronger above, weaker between the floor and the band, reversed below the floor, inconclusive across a boundary', function () {
+    const band = { holds: [33, 300] };
+    const iv = (lo, hi) => ({ mid: Math.sqrt(lo * hi), lo, hi, n: 5 });
+    expect(claims.decide(iv(50, 200), band).verdict).to.equal(VERDICT.HOLDS);
+    expect(claims.decide(iv(400, 900), band).verdict).to.equal(VERDICT.STRONGER);
+    expect(claims.decide(iv(2, 20), band).verdict).to.equal(VERDICT.WEAKER);
+    expect(claims.decide(iv(0.3, 0.7), band).verdict).to.equal(VERDICT.REVERSED);
+    const across = claims.decide(iv(200, 400), band);
+    expect(across.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(across.why).to.match(/straddles 300x.*would decide/);
+    expect(claims.decide({ mid: 100, lo: null, hi: null, n: 2 }, band).why).to.match(/too few rounds \(2\)/);
+  });
+
+  it('judge returns exactly the fields findings.json is written from', function () {
+    const [j] = claims.judge(where, records('where', { where: 10000, plain: 100 }, 'where'), ENV, SEED_WHERE);
+    expect(Object.keys(j)).to.deep.equal(['study', 'id', 'claim', 'published', 'verdict', 'figure', 'interval', 'setting', 'why']);
+    expect(Object.keys(j.interval)).to.deep.equal(['lo', 'hi', 'level', 'n']);
+    expect(Object.keys(j.setting)).to.deep.equal(['needed', 'here', 'ok']);
+  });
+
+  it('a rule that throws is reported as inconclusive, with the reason', function () {
+    const entry = { name: 'x', claims: [{ id: 'x1', claim: 'c', published: '1', setting: 's', verdict: () => { throw new Error('boom'); } }] };
+    expect(claims.judge(entry, [], ENV)[0]).to.include({ verdict: VERDICT.INCONCLUSIVE, why: 'the rule failed: boom' });
+  });
+
+  it('records of --profile tiny are labelled test scale and never judged as findings', function () {
+    const recs = records('where', { where: 100000, plain: 100 }, 'where');
+    expect(verdictOf(where, '001-where-vs-scan', recs, ENV, SEED_WHERE).verdict).to.equal(VERDICT.STRONGER);
+    const tiny = verdictOf(where, '001-where-vs-scan', recs, { ...ENV, profile: 'tiny' }, SEED_WHERE);
+    expect(tiny.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(tiny.why).to.match(/^test scale \(--profile tiny\): not a finding/);
+  });
+});
+
+describe('claims: the rules of where, mapreduce and timeseries', function () {
+  it('$where vs a scan: holds at 100x, stronger at 1,000x, inconclusive when the rounds scatter across 300x', function () {
+    const at = (x, o) => verdictOf(where, '001-where-vs-scan', records('where', { where: 100 * x, plain: 100 }, 'where', {}, o), ENV, SEED_WHERE);
+    expect(at(100).verdict).to.equal(VERDICT.HOLDS);
+    expect(at(1000).verdict).to.equal(VERDICT.STRONGER);
+    expect(at(10).verdict).to.equal(VERDICT.WEAKER);
+    const scattered = at(300, { jitter: (r) => [0.5, 2, 0.6, 1.8, 1][r] });
+    expect(scattered.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(scattered.interval.lo).to.be.below(300);
+    expect(scattered.interval.hi).to.be.above(300);
+  });
+
+  it('$where vs a scan abstains below the source\'s 1,000,000 documents, whatever its figure', function () {
+    const v = verdictOf(where, '001-where-vs-scan', records('where', { where: 100000, plain: 100 }, 'where'), ENV, { where: { N: 50000 } });
+    expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(v.why).to.match(/needs the source's scale: 50,000 documents/);
+  });
+
+  it('jsMode: gone on 4.4+, judged by its interval on an older server', function () {
     const recs = records('mapreduce', { group: 10, mr: 100, 'mr-jsmode': 40 }, 'group', { batch: 1000 });
-    expect(verdictOf(mapreduce, '000-jsmode', recs).verdict).to.equal('obsolete');
-    expect(verdictOf(mapreduce, '000-jsmode', recs, { server: { version: '4.2.0' } }).verdict).to.equal('holds');
+    expect(verdictOf(mapreduce, '000-jsmode', recs).verdict).to.equal(VERDICT.GONE);
+    expect(verdictOf(mapreduce, '000-jsmode', recs, { server: { version: '4.2.0' } }).verdict).to.equal(VERDICT.HOLDS);
     const none = records('mapreduce', { group: 10, mr: 100, 'mr-jsmode': 100 }, 'group', { batch: 1000 });
-    expect(verdictOf(mapreduce, '000-jsmode', none, { server: { version: '4.2.0' } }).verdict).to.equal('changed');
+    expect(verdictOf(mapreduce, '000-jsmode', none, { server: { version: '4.2.0' } }).verdict).to.equal(VERDICT.WEAKER);
   });
 
-  it('stored functions ~2x: holds at 2x, "no clear difference" at 1.05x', function () {
-    expect(verdictOf(mapreduce, '000-stored', records('mapreduce', { group: 10, mr: 100, 'mr-stored': 50 }, 'group', { batch: 10 })).verdict).to.equal('holds');
-    const v = verdictOf(mapreduce, '000-stored', records('mapreduce', { group: 10, mr: 100, 'mr-stored': 95 }, 'group', { batch: 10 }));
-    expect(v.verdict).to.equal('changed');
-    expect(v.why).to.match(/no clear difference/);
+  it('stored functions at 10^6: holds at 3x, weaker at 1.05x; abstains at 10^4 (the source\'s figure is at 10^6)', function () {
+    const at = (stored, batch = 1e6) => verdictOf(mapreduce, '000-stored', records('mapreduce', { group: 10, mr: 300, 'mr-stored': stored }, 'group', { batch }));
+    expect(at(100).verdict).to.equal(VERDICT.HOLDS);
+    expect(at(285).verdict).to.equal(VERDICT.WEAKER);
+    expect(at(100, 1e4).verdict).to.equal(VERDICT.INCONCLUSIVE);
   });
 
-  it('the peak at 10^4-10^5: not measurable below 10^6, holds with a drop, changed without one', function () {
-    const sweep = (rates) => Object.entries(rates).flatMap(([n, rate]) => records('mapreduce', { group: 1, mr: Number(n) / rate }, 'group', { batch: Number(n) }));
-    expect(verdictOf(mapreduce, '000-peak', sweep({ 1000: 10, 10000: 20 })).verdict).to.equal('not-measurable');
-    expect(verdictOf(mapreduce, '000-peak', sweep({ 1000: 10, 10000: 20, 100000: 25, 1000000: 12 })).verdict).to.equal('holds');
-    expect(verdictOf(mapreduce, '000-peak', sweep({ 1000: 10, 10000: 20, 100000: 25, 1000000: 26 })).verdict).to.equal('changed');
+  it('the parallel client is judged against the source\'s own methods, $group only beside it', function () {
+    const v = verdictOf(mapreduce, '000-parallel', records('mapreduce', { group: 10, mr: 300, 'mr-stored': 250, 'client-acc': 200, 'client-chunked': 220, 'client-parallel': 120 }, 'group', { batch: 1e6 }));
+    expect(v.verdict).to.equal(VERDICT.HOLDS);
+    expect(v.why).to.match(/fastest of the source's own methods here: client-acc; today's \$group is 12\.?0?x faster/);
   });
 
-  // The time-series states: one record per (state, grain) with the mean time of T1..T5.
-  function states(means) {
-    return Object.entries(means).map(([state, mean]) => ({ type: 'result', study: 'timeseries', variant: 'raw', axis: { grain: 'hours', state },
-      times: [mean], mean, median: mean, min: mean, max: mean, runs: 1, ratio: null }));
+  // The time-series states: one record per (state, grain), times = the five intervals T1..T5.
+  function states(means, { cache, cacheBytes, dataBytes = 3.2e9, indexBytes = 2.7e9, events = 5e7 } = {}) {
+    const recs = Object.entries(means).map(([state, ts]) => ({ type: 'result', study: 'timeseries', variant: 'raw', axis: { grain: 'hours', state, ...(cache ? { cache } : {}) },
+      times: ts, median: lab.median(ts), ratio: null, extra: cacheBytes ? { setting: { cacheBytes, dataBytes, indexBytes, events } } : undefined }));
+    const ax = cache ? { cache } : {};
+    return recs.concat(cacheBytes ? [] : [
+      { type: 'measure', study: 'timeseries', name: 'events', variant: null, axis: ax, value: events },
+      { type: 'measure', study: 'timeseries', name: 'dataSize', variant: 'raw', axis: ax, value: dataBytes },
+      { type: 'measure', study: 'timeseries', name: 'indexSize', variant: 'raw', axis: ax, value: indexBytes },
+    ]);
   }
+  const five = (x) => [x, x * 1.02, x * 0.98, x * 1.01, x * 0.99];
 
-  it('time series, touch both: holds when warming data and indexes is ~4x slower than cold, changed when it helps', function () {
-    expect(verdictOf(timeseries, '003-touch-both', states({ cold: 10, 'warm-both': 40 })).verdict).to.equal('holds');
-    const v = verdictOf(timeseries, '003-touch-both', states({ cold: 10, 'warm-both': 3 }));
-    expect(v.verdict).to.equal('changed');
-    expect(v.why).to.match(/reversed/);
-    expect(verdictOf(timeseries, '003-touch-both', []).verdict).to.equal('not-measurable');
+  it('touch past RAM: not reproduced while data and indexes fit the cache, never "reversed"; judged in a small-cache run', function () {
+    const fits = states({ cold: five(10), 'warm-both': five(3) });
+    const v = verdictOf(timeseries, '003-touch-both', fits);
+    expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(v.setting.ok).to.equal(false);
+    expect(v.why).to.match(/--cache-gb 0\.25/);
+    const small = states({ cold: five(10), 'warm-both': five(40) }, { cache: '0.25GB', cacheBytes: 0.25 * 1024 ** 3, dataBytes: 245e6, indexBytes: 118e6, events: 5e6 });
+    expect(verdictOf(timeseries, '003-touch-both', fits.concat(small)).verdict).to.equal(VERDICT.HOLDS);
+    expect(verdictOf(timeseries, '003-touch-both', small.concat(fits)).verdict).to.equal(VERDICT.HOLDS);
   });
 
-  it('time series, touch data: holds at 1.3x faster than cold, changed at no gain and at 3x', function () {
-    expect(verdictOf(timeseries, '003-touch-data', states({ cold: 13, 'warm-data': 10 })).verdict).to.equal('holds');
-    expect(verdictOf(timeseries, '003-touch-data', states({ cold: 10, 'warm-data': 10 })).verdict).to.equal('changed');
-    expect(verdictOf(timeseries, '003-touch-data', states({ cold: 30, 'warm-data': 10 })).verdict).to.equal('changed');
-  });
-
-  it('time series, preload: holds when the year aggregation leaves the fastest state, changed when another is', function () {
-    expect(verdictOf(timeseries, '003-preload', states({ cold: 10, 'warm-data': 8, 'warm-year': 7 })).verdict).to.equal('holds');
-    expect(verdictOf(timeseries, '003-preload', states({ cold: 10, 'warm-data': 5, 'warm-year': 7 })).verdict).to.equal('changed');
-  });
-
-  it('time series, bytes per event: holds near 64 B + 54 B, changed at a third of it', function () {
-    const sizes = (data, index) => [
-      { type: 'measure', study: 'timeseries', name: 'events', axis: {}, value: 1000 },
-      { type: 'measure', study: 'timeseries', name: 'storageSize', variant: 'raw', axis: {}, value: data * 1000 },
-      { type: 'measure', study: 'timeseries', name: 'indexSize', variant: 'raw', axis: {}, value: index * 1000 },
-    ];
-    expect(verdictOf(timeseries, '003-bytes', sizes(60, 50)).verdict).to.equal('holds');
-    expect(verdictOf(timeseries, '003-bytes', sizes(25, 22)).verdict).to.equal('changed');
-  });
-
-  it('a rule that throws is reported as not measurable, with the reason', function () {
-    const entry = { name: 'x', claims: [{ id: 'x1', claim: 'c', seedFigure: '1', setting: 's', verdict: () => { throw new Error('boom'); } }] };
-    expect(claims.judge(entry, [], ENV)[0]).to.include({ verdict: 'not-measurable', why: 'the rule failed: boom' });
+  it('touch data: judged on the intervals paired T1..T5, so one slow cold interval widens the interval instead of deciding', function () {
+    expect(verdictOf(timeseries, '003-touch-data', states({ cold: five(13), 'warm-data': five(10) })).verdict).to.equal(VERDICT.HOLDS);
+    const one = verdictOf(timeseries, '003-touch-data', states({ cold: [45, 10.2, 9.8, 10.1, 9.9], 'warm-data': five(10) }));
+    expect(one.verdict).to.equal(VERDICT.INCONCLUSIVE);
   });
 });

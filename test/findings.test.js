@@ -44,7 +44,7 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
       expect(entry.claims.length).to.be.greaterThan(0);
       for (const c of entry.claims) expect(md, c.id).to.contain(c.claim);
     }
-    expect(md).to.match(/\| (holds|CHANGED|obsolete|not measurable)/);
+    expect(md).to.match(/\| (holds|stronger|weaker|REVERSED|gone|not reproduced here|inconclusive)/);
     expect(md).to.contain('## Where it was measured');
     expect(run.stdout).to.match(/\| study \| claim \| published \|/);
   });
@@ -134,7 +134,7 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     const j = (id, verdict) => ({ id, study: 'toy', claim: id, verdict });
     const ran = { results: [{ study: 'toy' }] };
     const none = { results: [] };
-    const judged = [[j('a', 'holds'), j('b', 'holds')], [j('a', 'changed'), j('b', 'holds')], [j('a', 'not-measurable'), j('b', 'not-measurable')]];
+    const judged = [[j('a', 'holds'), j('b', 'holds')], [j('a', 'stronger'), j('b', 'holds')], [j('a', 'not-reproduced'), j('b', 'not-reproduced')]];
     expect(differences([entry], judged, [ran, ran, none]).map((d) => d.claim.id)).to.deep.equal(['a']);
     expect(differences([entry], judged.slice(0, 1).concat([judged[2]]), [ran, none])).to.deep.equal([]);
   });

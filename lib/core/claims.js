@@ -1,15 +1,115 @@
 'use strict';
-// The claims ledger: each study's Node part declares its source article's numbered claims (the
-// wording in short, the published figure, the setting it was measured in) and a verdict rule over
-// the study's result records. A rule answers one of
-//   holds           our figure agrees with the claim (within the rule's tolerance)
-//   changed         it does not: our figure says what it is now
-//   obsolete        the feature is gone or ignored (jsMode, touch)
-//   not-measurable  this run cannot say (too small a scale, no mongos, ...): `why` says what would
+// The claims ledger: each study's claims.js lists its source text's claims (the wording, the
+// published figure with its quote or derivation, the setting it was made in) and a verdict rule
+// over the study's result records. Every rule answers with one word of one vocabulary (VERDICT),
+// decided from an interval, never from a point figure, and only after it has checked that the
+// claim's setting is present in the records and the environment:
+//   holds          the interval lies inside the claim's band
+//   stronger       the interval lies above the band: the lesson is stronger today
+//   weaker         the interval lies below the band but above the "no difference" floor
+//   reversed       the interval lies below the floor: the other way round now
+//   gone           the feature is removed or ignored by this server (jsMode, touch, MMAPv1)
+//   not-reproduced the setting the claim needs is absent here (`setting.here` says what is
+//                  missing, `why` how to reproduce it where this machine can)
+//   inconclusive   the interval straddles a boundary, too few rounds, or too small a scale (`why`
+//                  says what would decide it)
 // The rules read only records, so a result file can be judged again later (the findings report).
 const lab = require('../../scripts/lib/lab');
 
-const VERDICTS = ['holds', 'changed', 'obsolete', 'not-measurable'];
+const VERDICT = Object.freeze({
+  HOLDS: 'holds',
+  STRONGER: 'stronger',
+  WEAKER: 'weaker',
+  REVERSED: 'reversed',
+  GONE: 'gone',
+  NOT_REPRODUCED: 'not-reproduced',
+  INCONCLUSIVE: 'inconclusive',
+});
+const VERDICTS = Object.freeze(Object.values(VERDICT));
+/** The verdicts that decide something: two runs of one build must never give two different ones. */
+const DECISIVE = Object.freeze([VERDICT.HOLDS, VERDICT.STRONGER, VERDICT.WEAKER, VERDICT.REVERSED, VERDICT.GONE]);
+/** How reports print a verdict. */
+const LABEL = Object.freeze({
+  holds: 'holds', stronger: 'stronger', weaker: 'weaker', reversed: 'REVERSED', gone: 'gone',
+  'not-reproduced': 'not reproduced here', inconclusive: 'inconclusive',
+});
+const MEANING = Object.freeze({
+  holds: 'the interval lies inside the claim\'s band',
+  stronger: 'the interval lies entirely above the band: the effect is larger today',
+  weaker: 'the interval lies below the band, above the "no difference" floor: the effect is smaller today',
+  reversed: 'the interval lies entirely below the floor: the other way round today',
+  gone: 'the feature the claim is about is removed or ignored by this server',
+  'not-reproduced': 'the setting the claim was made in is absent here; the entry says which, and how to reproduce it',
+  inconclusive: 'the interval straddles a boundary, or there are too few rounds or too small a scale; the entry says what would decide',
+});
+
+const LEVEL = 0.95;
+/** Below this many paired rounds a t-interval is not computed (reported as unavailable, not as the range). */
+const MIN_ROUNDS = 3;
+/** A ratio inside [1/1.25, 1.25] is "no clear difference" unless a claim says otherwise. */
+const FLOOR = 0.8;
+
+// Two-sided 95 % Student t quantiles by degrees of freedom (1..30), then 40, 60, 120, infinity.
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+  2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042];
+function tQuantile975(df) {
+  if (df <= 30) return T975[Math.max(1, Math.round(df)) - 1];
+  if (df <= 40) return 2.021;
+  if (df <= 60) return 2.000;
+  if (df <= 120) return 1.980;
+  return 1.960;
+}
+
+function logStats(xs) {
+  const ls = xs.map(Math.log);
+  const m = ls.reduce((a, b) => a + b, 0) / ls.length;
+  const v = ls.length > 1 ? ls.reduce((a, b) => a + (b - m) ** 2, 0) / (ls.length - 1) : 0;
+  return { n: ls.length, m, v };
+}
+
+/**
+ * The interval of a ratio from per-round ratios: a t-interval on their logs (the same signature
+ * as the shell-side core's lab.ratioInterval, which is used when present).
+ */
+function localRatioInterval(rs, level = LEVEL) {
+  const xs = (rs || []).filter((x) => Number.isFinite(x) && x > 0);
+  if (!xs.length) return { mid: null, lo: null, hi: null, n: 0, method: 't-log', why: 'no ratios' };
+  const { n, m, v } = logStats(xs);
+  if (n < MIN_ROUNDS) return { mid: Math.exp(m), lo: null, hi: null, n, method: 't-log', why: `n = ${n} < ${MIN_ROUNDS}` };
+  if (level !== LEVEL) throw new Error(`only the ${LEVEL} level is tabulated`);
+  const h = tQuantile975(n - 1) * Math.sqrt(v / n);
+  return { mid: Math.exp(m), lo: Math.exp(m - h), hi: Math.exp(m + h), n, method: 't-log' };
+}
+const ratioInterval = (rs, level) => (typeof lab.ratioInterval === 'function' ? lab.ratioInterval(rs, level) : localRatioInterval(rs, level));
+
+/**
+ * The interval of time(a)/time(b) from two independent samples (not timed in the same rounds):
+ * Welch's t on the difference of log means; when one side ran once (a time budget), its spread is
+ * taken equal to the other side's (pooled), and the why says so.
+ */
+function unpairedInterval(aTimes, bTimes) {
+  const a = logStats(aTimes.filter((x) => x > 0));
+  const b = logStats(bTimes.filter((x) => x > 0));
+  const mid = Math.exp(a.m - b.m);
+  const n = Math.min(a.n, b.n);
+  if (a.n + b.n < MIN_ROUNDS + 1 || Math.max(a.n, b.n) < MIN_ROUNDS) return { mid, lo: null, hi: null, n, method: 't-log-unpaired', why: `${a.n} and ${b.n} runs` };
+  let se;
+  let df;
+  let pooled = false;
+  if (a.n < 2 || b.n < 2) {
+    const big = a.n < 2 ? b : a;
+    se = Math.sqrt(big.v * (1 / a.n + 1 / b.n));
+    df = big.n - 1;
+    pooled = true;
+  } else {
+    const qa = a.v / a.n;
+    const qb = b.v / b.n;
+    se = Math.sqrt(qa + qb);
+    df = se === 0 ? Infinity : (qa + qb) ** 2 / ((qa * qa) / (a.n - 1) + (qb * qb) / (b.n - 1));
+  }
+  const h = tQuantile975(df) * se;
+  return { mid, lo: Math.exp(a.m - b.m - h), hi: Math.exp(a.m - b.m + h), n, method: 't-log-unpaired', pooled };
+}
 
 function results(records, study) {
   return records.filter((r) => r.type === 'result' && !r.skipped && (!study || r.study === study));
@@ -27,59 +127,195 @@ function find(rs, variant) {
   return rs.find((r) => r.variant === variant);
 }
 
+/** True when two records were timed in the same rounds against the same baseline. */
+function paired(a, b) {
+  return !!(a.ratio && b.ratio && a.ratio.perRound && b.ratio.perRound && a.ratio.to === b.ratio.to &&
+    a.times && b.times && a.times.length === b.times.length);
+}
+
 /**
- * How many times faster `fast` ran than `slow` at the same point: per-round when both are against
- * the same baseline and timed every round (ratio of their per-round ratios' medians), else of medians.
+ * The interval of time(slow)/time(fast) at one axis point: per-round ratios when both were timed
+ * in the same rounds against the same baseline, else the unpaired interval of the two samples.
+ * Null when either variant did not run.
  */
-function factor(rs, slow, fast) {
+function intervalOf(rs, slow, fast) {
   const a = find(rs, slow);
   const b = find(rs, fast);
-  if (!a || !b) return null;
-  if (a.ratio && b.ratio && a.ratio.to === b.ratio.to && a.ratio.perRound && b.ratio.perRound) {
-    const per = a.times.map((t, i) => t / b.times[i]);
-    return lab.median(per);
-  }
-  return a.median / b.median;
+  if (!a || !b || !a.times || !b.times || !a.times.length || !b.times.length) return null;
+  if (paired(a, b)) return { ...ratioInterval(a.times.map((t, i) => t / b.times[i]), LEVEL), paired: true };
+  return { ...unpairedInterval(a.times, b.times), paired: false };
+}
+
+/**
+ * The slope of log(y) on log(x) (how y grows with x: 1 = linearly) with its t-interval; `mid`,
+ * `lo`, `hi` are slopes, not ratios. Null below 3 points or 2 distinct x.
+ */
+function slopeInterval(xs, ys) {
+  const pts = xs.map((x, i) => [Math.log(x), Math.log(ys[i])]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+  const n = pts.length;
+  if (n < 3 || new Set(pts.map((p) => p[0])).size < 2) return null;
+  const mx = pts.reduce((s, p) => s + p[0], 0) / n;
+  const my = pts.reduce((s, p) => s + p[1], 0) / n;
+  const sxx = pts.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
+  const b = pts.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0) / sxx;
+  const sse = pts.reduce((s, p) => s + (p[1] - my - b * (p[0] - mx)) ** 2, 0);
+  const h = tQuantile975(n - 2) * Math.sqrt(sse / (n - 2) / sxx);
+  return { mid: b, lo: b - h, hi: b + h, n, method: 't-slope-log-log' };
+}
+
+/** Per-index ratios of two equally long time lists (e.g. the same five intervals T1..T5 in two states). */
+function pairedTimes(aTimes, bTimes) {
+  if (!aTimes || !bTimes || aTimes.length !== bTimes.length) return null;
+  return ratioInterval(aTimes.map((t, i) => t / bTimes[i]), LEVEL);
 }
 
 function fx(x) {
-  return x === null || x === undefined ? '?' : `${lab.fmtFactor(x)}x`;
+  if (x === Infinity) return 'infinity';
+  return x === null || x === undefined || !Number.isFinite(x) ? '?' : `${lab.fmtFactor(x)}x`;
+}
+
+/** "4.1x (95% CI 3.2x-5.0x, n 5)" or "4.1x (n 2: no interval)". */
+function fmtInterval(iv, fmt = fx) {
+  if (!iv) return null;
+  if (iv.lo === null || iv.lo === undefined) return `${fmt(iv.mid)} (n ${iv.n}: no interval)`;
+  return `${fmt(iv.mid)} (95% CI ${fmt(iv.lo)} to ${fmt(iv.hi)}, n ${iv.n})`;
+}
+
+function intervalField(iv) {
+  return iv && iv.lo !== null && iv.lo !== undefined ? { lo: iv.lo, hi: iv.hi, level: LEVEL, n: iv.n } : null;
 }
 
 /**
- * The common rule "B is about F times faster than A": holds while ours is within `tolerance` times
- * of the published factor either way and points the same way; changed otherwise.
+ * Decides a verdict from an interval against a claim's band: `holds: [L, U]` in the claim's own
+ * ratio; `floor` (default min(0.8, L)) separates weaker from reversed; `above`/`below` rename the
+ * verdicts outside a parity band. Returns { verdict, why }.
  */
-// Small published factors (2x, 3x) get a tighter tolerance than orders of magnitude (100x):
-// 1x is a change from 2.5x, while 250x is not one from 100x.
-function factorVerdict(measured, published, { tolerance = published < 5 ? 1.5 : 3, scale = '' } = {}) {
-  if (measured === null) return { verdict: 'not-measurable', figure: null, why: 'the variants did not both run' };
-  const figure = fx(measured);
-  const q = measured / published;
-  if (published > 1.5 && measured >= 0.8 && measured <= 1.25) return { verdict: 'changed', figure, why: `no clear difference now${scale}` };
-  if (q >= 1 / tolerance && q <= tolerance) return { verdict: 'holds', figure, why: `same order as the published ${fx(published)}${scale}` };
-  if (published > 1 && measured < 1) return { verdict: 'changed', figure, why: `reversed: now ${fx(1 / measured)} the other way${scale}` };
-  return { verdict: 'changed', figure, why: `${q > 1 ? 'larger' : 'smaller'} than the published ${fx(published)}${scale}` };
+function decide(iv, { holds: [L, U], floor = Math.min(FLOOR, L), above = VERDICT.STRONGER, below = VERDICT.REVERSED, runs = 'RUNS', fmt = fx, more = null }) {
+  if (!iv || iv.mid === null) return { verdict: VERDICT.INCONCLUSIVE, why: 'the variants did not both run' };
+  if (iv.lo === null || iv.lo === undefined) {
+    if (iv.undecided) return { verdict: VERDICT.INCONCLUSIVE, why: iv.undecided };
+    return { verdict: VERDICT.INCONCLUSIVE, why: `too few rounds (${iv.n}) for an interval: run with --runs ${Math.max(5, MIN_ROUNDS)} or more` };
+  }
+  const band = `[${fmt(L)}, ${fmt(U)}]`;
+  if (iv.lo >= L && iv.hi <= U) return { verdict: VERDICT.HOLDS, why: `the interval lies inside the claim's band ${band}` };
+  if (iv.lo > U) return { verdict: above, why: `the interval lies above the claim's band ${band}` };
+  if (iv.hi < floor) return { verdict: below, why: `the interval lies below ${fmt(floor)}${below === VERDICT.REVERSED ? ': the other way round' : ''}` };
+  if (iv.hi < L && iv.lo >= floor) return { verdict: VERDICT.WEAKER, why: `the interval lies between ${fmt(floor)} and the band ${band}: a smaller effect` };
+  const crossed = [floor, L, U].filter((b) => iv.lo < b && iv.hi > b).map(fmt).join(' and ');
+  return { verdict: VERDICT.INCONCLUSIVE, why: `the interval straddles ${crossed || 'a boundary'} (band ${band}): ${more || `more rounds (--runs ${2 * Math.max(iv.n, MIN_ROUNDS)}, the ${runs} parameter)`} would decide` };
 }
 
-/** Evaluates an entry's claims over records; a rule that throws is reported, not fatal. */
-function judge(entry, records, env) {
+/**
+ * A verdict rule from its parts, in this order:
+ *   testScale: records of --profile tiny are never judged as findings;
+ *   gone(records, env) -> why | null: the feature is removed or ignored;
+ *   setting.check(records, env) -> { here, ok, reproduce }: absent => not-reproduced;
+ *   scale(records, env) -> why | null: too small a scale => inconclusive ("needs the source's scale");
+ *   interval(records, env) -> { iv, figure?, note? }, then decide() against `holds`/`floor`/...
+ * `figureOf(iv)` may print the interval in the claim's own terms.
+ */
+function rule(o) {
+  return (records, env = {}, params = {}) => {
+    const needed = o.setting ? o.setting.needed : null;
+    const st = o.setting && o.setting.check ? o.setting.check(records, env, params) : { here: 'not checked by this rule', ok: true };
+    const setting = { needed, here: st.here, ok: st.ok };
+    const m = o.interval(records, env, params) || {};
+    const figure = m.figure !== undefined ? m.figure : fmtInterval(m.iv, o.fmt);
+    const interval = m.iv && m.iv.exact ? null : intervalField(m.iv);
+    const gone = o.gone ? o.gone(records, env, params) : null;
+    if (gone) return { verdict: VERDICT.GONE, figure, interval, setting, why: gone };
+    if (!st.ok) return { verdict: VERDICT.NOT_REPRODUCED, figure, interval, setting, why: `not reproduced here: ${st.here}${st.reproduce ? `; to reproduce: ${st.reproduce}` : ''}` };
+    const small = o.scale ? o.scale(records, env, params) : null;
+    if (small) {
+      // Below the source's scale a rule abstains, whatever its interval says: a quick run must never
+      // contradict the seed-scale verdict (the figure and the would-be verdict are still shown).
+      const d = m.iv ? decide(m.iv, o) : null;
+      return { verdict: VERDICT.INCONCLUSIVE, figure: figure || null, interval, setting, why: `needs the source's scale: ${small}${d ? ` (at this scale: ${d.verdict}, ${d.why})` : ''}${m.note ? `; ${m.note}` : ''}` };
+    }
+    if (!m.iv) return { verdict: VERDICT.INCONCLUSIVE, figure: figure || null, interval: null, setting, why: m.missing || 'the variants this claim compares did not run' };
+    // A claim about a mechanism the server no longer has: its effect vanishes into parity.
+    if (o.goneInside && m.iv.lo !== null && m.iv.lo !== undefined && m.iv.lo >= o.goneInside[0] && m.iv.hi <= o.goneInside[1]) {
+      return { verdict: VERDICT.GONE, figure, interval, setting, why: `the interval lies inside [${fx(o.goneInside[0])}, ${fx(o.goneInside[1])}]: ${o.goneWhy}${m.note ? `; ${m.note}` : ''}` };
+    }
+    const d = decide(m.iv, o);
+    return { verdict: d.verdict, figure, interval, setting, why: `${d.why}${m.note ? `; ${m.note}` : ''}` };
+  };
+}
+
+/**
+ * A claim this lab cannot measure (a setting it cannot make) or does not measure yet: an explicit
+ * entry, never silence. `here` says what is missing, `measure` what would measure it.
+ */
+function unmeasured({ here, measure, gone = false }) {
+  return () => ({
+    verdict: gone ? VERDICT.GONE : VERDICT.NOT_REPRODUCED, figure: null, interval: null,
+    setting: { needed: null, here, ok: false },
+    why: `${gone ? 'gone' : 'not measured here'}: ${here}; what would measure it: ${measure}`,
+  });
+}
+
+/** Setting checks the rules share. */
+const setting = {
+  cores(env, rec) {
+    return (rec && rec.extra && rec.extra.cores) || (env && env.host && env.host.cores) || null;
+  },
+  cacheBytes(env) {
+    return (env && env.server && (env.server.cacheBytes || env.server.cacheSizeBytes)) || null;
+  },
+  version(env) {
+    return (env && env.server && env.server.version) || null;
+  },
+};
+
+function isTestScale(env) {
+  return !!(env && (env.profile === 'tiny' || (env.sources && env.sources.some((s) => s.environment && s.environment.profile === 'tiny'))));
+}
+
+const KEYS = ['study', 'id', 'claim', 'published', 'verdict', 'figure', 'interval', 'setting', 'why'];
+
+function shape(entry, c, out) {
+  const neededText = c.setting && typeof c.setting === 'object' ? c.setting.needed : c.setting;
+  const s = out.setting && typeof out.setting === 'object' ? out.setting : { needed: neededText || null, here: null, ok: null };
+  const j = {
+    study: entry.name, id: c.id, claim: c.claim, published: c.published, verdict: out.verdict,
+    figure: out.figure === undefined || out.figure === '-' ? null : out.figure,
+    interval: out.interval || null,
+    setting: { needed: s.needed || neededText || null, here: s.here === undefined ? null : s.here, ok: s.ok === undefined ? null : s.ok },
+    why: out.why || '',
+  };
+  return Object.fromEntries(KEYS.map((k) => [k, j[k]]));
+}
+
+/**
+ * Evaluates an entry's claims over records (and the run's parameters per study, as result files
+ * keep them in `params`); a rule that throws is reported, not fatal.
+ */
+function judge(entry, records, env, params) {
   const own = records.filter((r) => r.study === entry.name);
+  const mine = (params && params[entry.name]) || {};
+  const tiny = isTestScale(env);
   return (entry.claims || []).map((c) => {
     let out;
     try {
-      out = c.verdict(own, env || {});
+      out = c.verdict(own, env || {}, mine);
     } catch (e) {
-      out = { verdict: 'not-measurable', figure: null, why: `the rule failed: ${e.message}` };
+      out = { verdict: VERDICT.INCONCLUSIVE, figure: null, why: `the rule failed: ${e.message}` };
     }
-    if (!VERDICTS.includes(out.verdict)) out = { verdict: 'not-measurable', figure: null, why: `unknown verdict ${out.verdict}` };
-    return { study: entry.name, id: c.id, claim: c.claim || c.seed, published: c.seedFigure || c.published, setting: c.setting, ...out };
+    if (!VERDICTS.includes(out.verdict)) out = { verdict: VERDICT.INCONCLUSIVE, figure: null, why: `unknown verdict ${out.verdict}` };
+    if (tiny && out.verdict !== VERDICT.GONE && out.verdict !== VERDICT.NOT_REPRODUCED) {
+      out = { ...out, verdict: VERDICT.INCONCLUSIVE, why: `test scale (--profile tiny): not a finding; at this scale the rule said ${out.verdict}: ${out.why}` };
+    }
+    return shape(entry, c, out);
   });
 }
 
 /** One line per claim: "[holds] wording: published X (setting); here Y - why". */
 function ledgerLines(judged) {
-  return judged.map((j) => `  [${j.verdict}] ${j.claim}: published ${j.published} (${j.setting}); here ${j.figure === null ? '-' : j.figure}${j.why ? `: ${j.why}` : ''}`);
+  return judged.map((j) => `  [${LABEL[j.verdict]}] ${j.claim}: published ${j.published}${j.setting.needed ? ` (${j.setting.needed})` : ''}; here ${j.figure === null ? '-' : j.figure}${j.why ? `: ${j.why}` : ''}`);
 }
 
-module.exports = { VERDICTS, results, atLargest, find, factor, factorVerdict, judge, ledgerLines, fx };
+module.exports = {
+  VERDICT, VERDICTS, DECISIVE, LABEL, MEANING, LEVEL, MIN_ROUNDS, FLOOR,
+  results, atLargest, find, paired, intervalOf, pairedTimes, slopeInterval, ratioInterval, localRatioInterval, unpairedInterval,
+  decide, rule, unmeasured, setting, isTestScale, judge, ledgerLines, fx, fmtInterval, intervalField,
+};

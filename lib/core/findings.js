@@ -13,7 +13,7 @@ const { ResultFile, environment, readResults } = require('./results');
 const { getServer } = require('../infra/server');
 const { safeArgv } = require('../infra/errors');
 
-const VERDICT_MARK = { holds: 'holds', changed: 'CHANGED', obsolete: 'obsolete', 'not-measurable': 'not measurable' };
+const VERDICT_MARK = claims.LABEL;
 
 /**
  * The query engine of a server the lab started: 6.0 has internalQueryForceClassicEngine, 7.0+
@@ -46,7 +46,7 @@ async function runColumn({ entries, server, label, engine, profile, dbName, outD
     rf.doc.params[entry.name] = r.params;
     rf.write();
   }
-  rf.doc.claims = entries.flatMap((e) => claims.judge(e, rf.doc.results, rf.doc.environment));
+  rf.doc.claims = entries.flatMap((e) => claims.judge(e, rf.doc.results, rf.doc.environment, rf.doc.params));
   rf.finish();
   return rf.doc;
 }
@@ -129,7 +129,7 @@ function columnLabel(doc, i) {
 }
 
 function judgeAll(entries, docs) {
-  return docs.map((doc) => entries.flatMap((e) => claims.judge(e, doc.results, doc.environment)));
+  return docs.map((doc) => entries.flatMap((e) => claims.judge(e, doc.results, doc.environment, doc.params)));
 }
 
 function esc(s) {

@@ -27,7 +27,7 @@ async function runStudies({ entries, server, dbName, profile = 'quick', file, en
     rf.doc.params[entry.name] = r.params;
     rf.write();
   }
-  rf.doc.claims = entries.flatMap((entry) => claims.judge(entry, rf.doc.results, rf.doc.environment));
+  rf.doc.claims = entries.flatMap((entry) => claims.judge(entry, rf.doc.results, rf.doc.environment, rf.doc.params));
   rf.finish();
   return rf.doc;
 }

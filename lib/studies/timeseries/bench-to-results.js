@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+'use strict';
+// Turns a load-bench.js --states output (e.g. docs/data/timeseries-5m-smallcache-states.json) into a
+// result file the findings report and the claims read: one record per (state, grain) like the
+// study's own state records, with the run's cache on the axis (`cache`), and the cache size, data
+// and index bytes on every record, so a rule finds the run by its setting, in any merge order.
+//   node lib/studies/timeseries/bench-to-results.js IN.json OUT.json
+const fs = require('fs');
+const lab = require('../../../scripts/lib/lab');
+
+const STATES = ['cold', 'warm-data', 'warm-indexes', 'warm-both', 'warm-year'];
+const GRAINS = ['seconds', 'minutes', 'hours'];
+
+function stats(times) {
+  const s = lab.summarize ? lab.summarize(times) : null;
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  const sd = Math.sqrt(times.reduce((a, b) => a + (b - mean) ** 2, 0) / (times.length - 1));
+  return s || { runs: times.length, mean, sd, median: lab.median(times), min: Math.min(...times), max: Math.max(...times) };
+}
+
+function convert(bench, source) {
+  const cacheBytes = bench.server.cacheSizeBytes;
+  const cache = `${cacheBytes / 1073741824}GB`;
+  const setting = { cacheBytes, dataBytes: bench.sizes.dataSize, storageBytes: bench.sizes.storageSize, indexBytes: bench.sizes.totalIndexSize, events: bench.events };
+  const results = [];
+  for (const state of STATES) {
+    for (const grain of GRAINS) {
+      const t = bench.seedTables[state] && bench.seedTables[state][grain];
+      if (!t) continue;
+      const times = ['T1', 'T2', 'T3', 'T4', 'T5'].map((k) => t[k].aggMs);
+      results.push({ type: 'result', study: 'timeseries', variant: 'raw', what: 'events, $match on the created_on index, $group on an arithmetic key (the source\'s)',
+        where: 'server', axis: { grain, state, cache }, unit: 'ms', times, ...stats(times), capped: false, warmup: [], ratio: null,
+        plan: { stage: t.T1.stage, explainVersion: t.T1.explainVersion }, agrees: true,
+        extra: { pass: 'one pass over T1..T5 (load-bench.js --states)', setting } });
+    }
+  }
+  const m = (name, value, unit, what, variant = 'raw') => ({ type: 'measure', study: 'timeseries', name, variant, axis: { cache }, value, unit, what });
+  results.push(m('events', bench.events, 'documents', 'events in the collection', null),
+    m('totalSize', bench.sizes.storageSize + bench.sizes.totalIndexSize, 'bytes', 'storage + indexes on disk'),
+    m('storageSize', bench.sizes.storageSize, 'bytes', 'compressed on disk'),
+    m('indexSize', bench.sizes.totalIndexSize, 'bytes', 'indexes on disk'),
+    m('dataSize', bench.sizes.dataSize, 'bytes', 'uncompressed'));
+  return {
+    format: lab.FORMAT, version: 1, complete: true,
+    environment: { type: 'environment', server: { version: bench.server.version, storageEngine: bench.server.storageEngine, cacheBytes, embedded: true },
+      host: { cores: 2 }, profile: 'seed', label: `converted from ${source}`,
+      argv: ['node', 'lib/studies/timeseries/load-bench.js', '--n', String(bench.n), '--cache-gb', String(cacheBytes / 1073741824), '--states'] },
+    results, notes: [`converted from ${source} by lib/studies/timeseries/bench-to-results.js`],
+    params: { timeseries: { N: bench.n, SEED: bench.seed, CACHE_GB: cacheBytes / 1073741824 } },
+  };
+}
+
+if (require.main === module) {
+  const [src, out] = process.argv.slice(2);
+  if (!src || !out) {
+    process.stderr.write('usage: bench-to-results.js IN.json OUT.json\n');
+    process.exit(2);
+  }
+  fs.writeFileSync(out, `${JSON.stringify(convert(JSON.parse(fs.readFileSync(src, 'utf8')), src.split('/').pop()), null, 1)}\n`);
+}
+
+module.exports = { convert };
