@@ -115,4 +115,15 @@ describe('claims ledger: the documented runs', function () {
     }
     expect(tiny.filter((j) => /^test scale/.test(j.why)).length).to.be.above(5);
   });
+  it('README and docs/verdicts.md give the counts the rules give now (node lib/studies/verdicts-doc.js)', function () {
+    const { build } = require('../lib/studies/verdicts-doc');
+    const b = build();
+    expect(fs.readFileSync(path.join(__dirname, '..', 'docs', 'verdicts.md'), 'utf8')).to.equal(b.md);
+    const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+    expect(readme).to.include(`**${b.total} claims**`);
+    for (const v of claims.VERDICTS) {
+      const label = v === 'reversed' ? 'reversed' : claims.LABEL[v];
+      expect(readme, v).to.include(`| ${label} | ${b.seed[v]} | ${b.quick[v]} |`);
+    }
+  });
 });

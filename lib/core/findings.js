@@ -139,7 +139,8 @@ function esc(s) {
 function cell(j, max = Infinity) {
   if (!j) return '';
   if (j.figure === '-') j = { ...j, figure: null };
-  const fig = j.figure && j.figure.length > max ? `${j.figure.slice(0, max - 1).replace(/[ ,;(]+$/, '')}…` : j.figure;
+  // Shortened at a word boundary: a figure is never cut mid-word (or mid-number).
+  const fig = j.figure && j.figure.length > max ? `${j.figure.slice(0, max).replace(/\s+\S*$/, '').replace(/[ ,;:(]+$/, '')}…` : j.figure;
   return `${VERDICT_MARK[j.verdict]}${fig ? ` (${fig})` : ''}`;
 }
 
@@ -193,7 +194,7 @@ function glanceTable(entries, judged, labels = ['verdict'], link = writeUpPath) 
   const rows = [];
   for (const entry of entries) {
     for (const j of judged[0].filter((x) => x.study === entry.name)) {
-      rows.push([`[${entry.name}](${link(entry)})`, j.claim, j.published.length > 60 ? `${j.published.slice(0, 59)}…` : j.published,
+      rows.push([`[${entry.name}](${link(entry)})`, j.claim, j.published.length > 60 ? `${j.published.slice(0, 60).replace(/\s+\S*$/, '').replace(/[ ,;:(]+$/, '')}…` : j.published,
         ...judged.map((col) => cell(col.find((x) => x.id === j.id), 70))]);
     }
   }

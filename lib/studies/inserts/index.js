@@ -43,7 +43,7 @@ module.exports = {
   title: 'inserts: one by one, in batches, concurrent, by write concern and size; the server\'s ceiling',
   tiny: { N: 500, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0 }, // for the test suite
   // npm start runs every study in under ~5 min: small here; --profile seed for the documented scale.
-  quick: { N: 2000, BATCHES: '1,100,1000', WRITERS: '1,4,16', SIZES: '1024,16384', RUNS: 2 },
+  quick: { N: 2000, BATCHES: '1,10,100,1000', WRITERS: '1,4,16', SIZES: '1024,16384', RUNS: 3 }, // batch 10: the source's ~10 KB batches; 3 rounds: an interval
   // The source inserted 2^14 matrix rows per run; its concurrency went to 64 processes on 12 cores.
   seedScale: { N: 16384, BATCHES: '1,10,100,1000,10000', WRITERS: '1,2,4,8,16', SIZES: '128,1024,4096,16384', RUNS: 3 },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },

@@ -54,7 +54,7 @@ module.exports = {
   title: 'simulated joins: the join in the client vs $lookup (on _id, indexed, unindexed, pipeline) vs SQL',
   writeUp: 'docs/studies/inserts.md#4-simulated-joins',
   tiny: { ORDERS: 4000, CUSTOMERS: 400, RUNS: 1, WARMUP: 0 }, // for the test suite
-  quick: { ORDERS: 10000, CUSTOMERS: 1000, RUNS: 2, BUDGET_MS: 10000 },
+  quick: { ORDERS: 10000, CUSTOMERS: 1000, RUNS: 3, BUDGET_MS: 10000 }, // 3 rounds: the fewest an interval is computed from
   // The scale: 100k orders x 10k customers.
   seedScale: { ORDERS: 100000, CUSTOMERS: 10000, RUNS: 3, BUDGET_MS: 30000 },
   cli: { docs: 'ORDERS', runs: 'RUNS', seed: 'SEED' },
