@@ -41,9 +41,9 @@ describe('claims: one vocabulary, decided from an interval', function () {
   });
 
   it('the t-interval on log per-round ratios: none below 3 rounds, wider with spread, centred on the geometric mean', function () {
-    expect(claims.localRatioInterval([2, 2])).to.include({ lo: null, hi: null, n: 2 });
-    const tight = claims.localRatioInterval([2, 2.02, 1.98, 2.01, 1.99]);
-    const wide = claims.localRatioInterval([2, 3, 1.3, 2.5, 1.6]);
+    expect(claims.ratioInterval([2, 2])).to.include({ lo: null, hi: null, n: 2 });
+    const tight = claims.ratioInterval([2, 2.02, 1.98, 2.01, 1.99]);
+    const wide = claims.ratioInterval([2, 3, 1.3, 2.5, 1.6]);
     expect(tight.lo).to.be.within(1.9, 2);
     expect(tight.hi).to.be.within(2, 2.1);
     expect(wide.hi / wide.lo).to.be.above(tight.hi / tight.lo);

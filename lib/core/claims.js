@@ -44,20 +44,14 @@ const MEANING = Object.freeze({
 });
 
 const LEVEL = 0.95;
-/** Below this many paired rounds a t-interval is not computed (reported as unavailable, not as the range). */
+/** Below this many paired rounds a t-interval is not computed (reported as unavailable, not as the range): the core's. */
 const MIN_ROUNDS = 3;
 /** A ratio inside [1/1.25, 1.25] is "no clear difference" unless a claim says otherwise. */
 const FLOOR = 0.8;
 
-// Two-sided 95 % Student t quantiles by degrees of freedom (1..30), then 40, 60, 120, infinity.
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-  2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042];
+/** The two-sided t quantile at the lab's level (lab.tQuantile: the shell-side core's). */
 function tQuantile975(df) {
-  if (df <= 30) return T975[Math.max(1, Math.round(df)) - 1];
-  if (df <= 40) return 2.021;
-  if (df <= 60) return 2.000;
-  if (df <= 120) return 1.980;
-  return 1.960;
+  return Number.isFinite(df) ? lab.tQuantile(1 - (1 - LEVEL) / 2, df) : 1.959964;
 }
 
 function logStats(xs) {
@@ -68,19 +62,12 @@ function logStats(xs) {
 }
 
 /**
- * The interval of a ratio from per-round ratios: a t-interval on their logs (the same signature
- * as the shell-side core's lab.ratioInterval, which is used when present).
+ * The interval of a ratio from per-round ratios: the shell-side core's t-interval on their logs
+ * (lab.ratioInterval: {mid, lo, hi, n, method: 't-log'}; lo/hi null with `why` below 3 rounds).
  */
-function localRatioInterval(rs, level = LEVEL) {
-  const xs = (rs || []).filter((x) => Number.isFinite(x) && x > 0);
-  if (!xs.length) return { mid: null, lo: null, hi: null, n: 0, method: 't-log', why: 'no ratios' };
-  const { n, m, v } = logStats(xs);
-  if (n < MIN_ROUNDS) return { mid: Math.exp(m), lo: null, hi: null, n, method: 't-log', why: `n = ${n} < ${MIN_ROUNDS}` };
-  if (level !== LEVEL) throw new Error(`only the ${LEVEL} level is tabulated`);
-  const h = tQuantile975(n - 1) * Math.sqrt(v / n);
-  return { mid: Math.exp(m), lo: Math.exp(m - h), hi: Math.exp(m + h), n, method: 't-log' };
+function ratioInterval(rs, level = LEVEL) {
+  return lab.ratioInterval((rs || []).filter((x) => Number.isFinite(x)), level);
 }
-const ratioInterval = (rs, level) => (typeof lab.ratioInterval === 'function' ? lab.ratioInterval(rs, level) : localRatioInterval(rs, level));
 
 /**
  * The interval of time(a)/time(b) from two independent samples (not timed in the same rounds):
@@ -316,6 +303,6 @@ function ledgerLines(judged) {
 
 module.exports = {
   VERDICT, VERDICTS, DECISIVE, LABEL, MEANING, LEVEL, MIN_ROUNDS, FLOOR,
-  results, atLargest, find, paired, intervalOf, pairedTimes, slopeInterval, ratioInterval, localRatioInterval, unpairedInterval,
+  results, atLargest, find, paired, intervalOf, pairedTimes, slopeInterval, ratioInterval, unpairedInterval,
   decide, rule, unmeasured, setting, isTestScale, judge, ledgerLines, fx, fmtInterval, intervalField,
 };

@@ -4,7 +4,7 @@
 // with "a buffer of the same n entries in the same order", a lookup by key then an insert, no unique
 // index; 54 cores on 9 machines; entry sizes 1,024/2,048/4,096 characters x n 1,024/2,048/4,096.
 const lab = require('../../../scripts/lib/lab');
-const { rule, ratioInterval, slopeInterval, results, fx, VERDICT } = require('../../core/claims');
+const { rule, ratioInterval, slopeInterval, results, VERDICT } = require('../../core/claims');
 const { FIXED, dupsOf, fmtDups } = require('./records');
 
 const SETTING = '54 processes on 9 machines (54 cores) racing check-then-insert over the same n keys; MongoDB 2.x, no unique index';

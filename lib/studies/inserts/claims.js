@@ -86,7 +86,7 @@ module.exports = [
     published: '1.22x (16 -> 64 processes: 0.11 -> 0.09 ms)', quote: '"Second, more processes increases throughput resources (12-core server) are being utilized."',
     derivation: '1 thread per process: 16/32/64 processes 0.11/0.11/0.09 ms per insert: 0.11/0.09 = 1.22x (if per-process latency, aggregate throughput rose 4.9x)',
     setting: SETTING, boundary: 'gate: a server with >= 8 cores and the writers elsewhere, else not reproduced. time(W = cores) / time(W = 4 x cores), processes, insertOne: holds inside [1.05x, 1.6x]',
-    verdict: rule({ holds: [1.05, 1.6], setting: bigServer, interval: (records, env) => {
+    verdict: rule({ holds: [1.05, 1.6], setting: bigServer, interval: (records) => {
       const rs = results(records).filter((r) => r.axis.part === 'batch' && r.axis.batch === 1 && r.variant === 'processes');
       const lo = rs.find((r) => r.axis.W === 2);
       const hi = rs.find((r) => r.axis.W === 8);
