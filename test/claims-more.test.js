@@ -29,12 +29,12 @@ describe('claims ledger: the documented runs', function () {
   describe('each documented result file keeps its verdicts', function () {
     // Claims with no measurement in the lab ("not measured here", "gone" by definition) are left out.
     const EXPECTED = {
-      "mapreduce-seed.json": "000-python-2x: R, 000-jsmode: G, 000-client-acc: H, 000-stored: W, 000-peak: W, 000-small-python: S, 000-parallel: I, 000-postgres: H",
-      "where-seed.json": "001-where-vs-scan: S, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S",
-      "findings-seed-where-joins.json": "001-where-vs-scan: S, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S, 002-joins: H, 002-no-joins: G",
-      "bigagg-1m.json": "001-bigagg-one-thread: H, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: I, 001-bigagg-shards-scale: I",
-      "bigagg-10m.json": "001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I",
-      "bigagg-10m-cache.json": "001-bigagg-one-thread: I, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I",
+      "mapreduce-seed.json": "000-python-2x: R, 000-jsmode: G, 000-client-acc: H, 000-stored: W, 000-peak: W, 000-small-python: S, 000-parallel: I, 000-spread: I, 000-postgres: H",
+      "where-seed.json": "001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S",
+      "findings-seed-where-joins.json": "001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S, 002-joins: H, 002-no-joins: G",
+      "bigagg-1m.json": "001-bigagg-one-thread: H, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: I, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I",
+      "bigagg-10m.json": "001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W",
+      "bigagg-10m-cache.json": "001-bigagg-one-thread: I, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I",
       "inserts-doc-run.json": "002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I",
       "inserts-seed.json": "002-bulk: S, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: H, 002-shared-connection: H",
       "coherency-doc-run.json": "002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I",
@@ -45,11 +45,11 @@ describe('claims ledger: the documented runs', function () {
       "tasks-seed.json": "002-few-collisions: I, 002-random-pick: W",
       "joins-doc-run.json": "002-joins: H, 002-no-joins: G",
       "joins-20k-doc-run.json": "002-joins: I, 002-no-joins: G",
-      "timeseries-seed.json": "003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-compressed-model: I",
-      "timeseries-5m-smallcache.json": "003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-compressed-model: I",
+      "timeseries-seed.json": "003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: I",
+      "timeseries-5m-smallcache.json": "003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: I, 003-compressed-model: I",
       "counters-seed-run.json": "004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I",
       "counters-scan-quiet.json": "004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H",
-      "quick-run.json": "000-python-2x: I, 000-jsmode: G, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: I, 000-postgres: I, 001-where-vs-scan: I, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-compressed-model: H, 004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H",
+      "quick-run.json": "000-python-2x: I, 000-jsmode: G, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: H, 004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H",
     };
     for (const [file, want] of Object.entries(EXPECTED)) {
       it(file, function () {

@@ -254,8 +254,10 @@ const setting = {
   },
 };
 
-function isTestScale(env) {
-  return !!(env && (env.profile === 'tiny' || (env.sources && env.sources.some((s) => s.environment && s.environment.profile === 'tiny'))));
+/** Records of --profile tiny: the result file's profile (or a merged file's sources'), or a record's own. */
+function isTestScale(env, records = []) {
+  return !!((env && (env.profile === 'tiny' || (env.sources && env.sources.some((s) => s.environment && s.environment.profile === 'tiny'))))
+    || records.some((r) => r.profile === 'tiny'));
 }
 
 const KEYS = ['study', 'id', 'claim', 'published', 'verdict', 'figure', 'interval', 'setting', 'why'];
@@ -280,7 +282,7 @@ function shape(entry, c, out) {
 function judge(entry, records, env, params) {
   const own = records.filter((r) => r.study === entry.name);
   const mine = (params && params[entry.name]) || {};
-  const tiny = isTestScale(env);
+  const tiny = isTestScale(env, own);
   return (entry.claims || []).map((c) => {
     let out;
     try {

@@ -8,7 +8,7 @@
 // converted run, e.g. docs/data/timeseries-5m-smallcache.json, else the result file's cache), and
 // every rule picks the run whose setting the claim needs, whatever order the files were merged in.
 const lab = require('../../../scripts/lib/lab');
-const { rule, unmeasured, pairedTimes, results, fx, setting } = require('../../core/claims');
+const { rule, unmeasured, pairedTimes, results, fx, setting, VERDICT } = require('../../core/claims');
 
 const SETTING = 'MongoDB 2.4.6 (MMAPv1), 50,000,000 events, 8 GB RAM: data (3.2 GB) fits, data + indexes (5.9 GB + overhead) nearly fill it';
 const SOURCE_EVENTS = 50000000;
@@ -187,8 +187,17 @@ module.exports = [
     id: '003-working-set', claim: 'the working set (~4.3 GB) fits in RAM',
     published: '4.31 GB', quote: '"each memory page is about 4k, so our estimated working set is about 4k * 1130387 = 4521548k = 4.31GB, ensuring us the current working set fits our RAM."',
     derivation: '4 KiB x 1,130,387 = 4,521,548 KiB = 4.31 GiB',
-    setting: SETTING, boundary: 'serverStatus workingSet is gone (MMAPv1; removed in 3.0); proxy: bytes in the WiredTiger cache after the preload <= 0.8 x its maximum',
-    verdict: unmeasured({ gone: true, here: 'serverStatus({workingSet: 1}) was removed in 3.0 with MMAPv1', measure: 'the proxy: cache bytes after the year preload (the study records dataCachedAfterWarmup and indexCachedAfterWarmup) against the cache maximum' }),
+    setting: SETTING, boundary: 'serverStatus({workingSet: 1}) is gone (removed in 3.0 with MMAPv1); proxy, deterministic: bytes of data and indexes in the WiredTiger cache after the year preload / the cache\'s maximum: holds at or below 0.8; reversed above',
+    verdict: rule({ holds: [0, 0.8], floor: 0, above: VERDICT.REVERSED, fmt: (x) => `${(100 * x).toFixed(0)} %`, interval: (records, env) => {
+      const m = (name) => records.filter((r) => r.type === 'measure' && r.name === name && r.axis.state === 'warm-year' && !r.axis.cache).map((r) => r.value)[0];
+      const data = m('dataCachedAfterWarmup');
+      const index = m('indexCachedAfterWarmup');
+      const cache = setting.cacheBytes(env);
+      if (data === undefined || index === undefined || !cache) return { iv: null, missing: 'no cache residency after the year preload in these records' };
+      const x = (data + index) / cache;
+      return { iv: { mid: x, lo: x, hi: x, n: 1, exact: true }, figure: `${sizeOf(data + index)} of the ${sizeOf(cache)} cache after the year preload (${(100 * x).toFixed(0)} %)`,
+        note: 'the source\'s own estimate: 4 KB x 1,130,387 pages = 4.31 GB of 8 GB; the workingSet command itself is gone' };
+    } }),
   },
   {
     id: '003-vs-previous-and-oracle', claim: 'five times faster than the previous post; Oracle (JOOQ) still a little better',

@@ -3,7 +3,7 @@
 // where study's records. His figures: 1,000,000 documents {_id, a, b} (38 MB), one shell timing
 // each: $where 38,226 ms, the unindexed {a: {$lt: 1}} 384 ms, the hybrid 263 ms, the aggregation
 // 27 ms. Server version, engine and hardware are not stated (the post is dated 2016-03-31).
-const { rule, unmeasured, intervalOf, results } = require('../../core/claims');
+const { rule, unmeasured, intervalOf, results, VERDICT } = require('../../core/claims');
 
 const SOURCE_N = 1000000;
 const SETTING = '1,000,000 documents {a, b} (38 MB), no index for the scans, {b: 1} for the hybrid and the aggregation; server not stated (2016)';
@@ -38,8 +38,18 @@ module.exports = [
   {
     id: '001-where-no-index', claim: '$where converts every document: no index is used',
     published: 'no figure (the 38,226 ms is the consequence)', quote: '"(2) It has to convert every record in the Collection - there are no indexes used here."',
-    setting: SETTING, boundary: 'explain of a $where-only filter: COLLSCAN examining all N documents',
-    verdict: unmeasured({ here: 'the study records the plan stage of each variant but not documents examined', measure: 'explain("executionStats") of the $where filter: holds if totalDocsExamined = N' }),
+    setting: SETTING, boundary: 'functional, from the recorded plans: the $where-only filter is a COLLSCAN (every document examined) while the hybrid\'s indexed clause is an IXSCAN: holds; an index used by $where alone: reversed',
+    verdict: (records) => {
+      const rs = results(records);
+      const stage = (v) => { const r = rs.find((x) => x.variant === v); return r && r.plan ? r.plan.stage : null; };
+      const w = stage('where');
+      const h = stage('hybrid');
+      const setting = { needed: 'the plans of the $where and hybrid queries', here: w ? `$where: ${w}, hybrid: ${h || '?'}` : 'no plan recorded', ok: !!w };
+      if (!w) return { verdict: VERDICT.INCONCLUSIVE, figure: null, interval: null, setting, why: 'no plan of the $where query in these records' };
+      const holds = w === 'COLLSCAN' && (!h || /IXSCAN/.test(h));
+      return { verdict: holds ? VERDICT.HOLDS : VERDICT.REVERSED, figure: `$where ${w}; hybrid ${h || '?'}`, interval: null, setting,
+        why: holds ? '$where alone scans the whole collection (no index can serve JavaScript); only an indexed clause beside it narrows the scan' : `$where alone was planned as ${w}` };
+    },
   },
   {
     id: '001-hybrid', claim: 'an indexed filter plus $where (hybrid) is ~150x faster than $where alone',
