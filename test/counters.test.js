@@ -192,7 +192,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       for (const r of reads) expect(r.agrees, r.variant).to.equal(true);
     });
 
-    it('a verdict for each of the source\'s four findings, judged from the records by the claims ledger', function () {
+    it('a verdict for each of the source\'s claims, judged from the records by the claims ledger', function () {
       const v = judge(study, res.records);
       expect(v.map((r) => r.id)).to.deep.equal(study.claims.map((c) => c.id));
       for (const r of v) expect(r.verdict).to.be.oneOf(claims.VERDICTS);
