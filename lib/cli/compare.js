@@ -1,47 +1,58 @@
 'use strict';
-// `mongo-perf-lab compare OLD.json NEW.json`: per study, variant and axis point, the change of the
-// median time with its 95% interval; exit 1 when a slowdown beyond --threshold is statistically clear.
+// `mongo-perf-lab compare OLD NEW`: per study, variant and axis point, whether the time changed
+// beyond --threshold, decided by a Mann-Whitney U test on per-round ratios (lib/core/compare.js);
+// exit 1 only when a slowdown beyond the threshold is statistically clear.
 const fs = require('fs');
 const { UsageError } = require('../infra/errors');
 
-const usage = 'mongo-perf-lab compare OLD.json NEW.json [--threshold 10%]';
+const usage = 'mongo-perf-lab compare OLD.json NEW.json [--threshold 10%] [--absolute] [--json FILE]   (files or run folders)';
 const summary = 'compare two result files; exit 1 on a clear slowdown';
-const about = `compare reads two result files (run --json / --out) and shows, per study, variant and axis point,
-the change of the median time with its 95% interval; it exits 1 when a slowdown beyond --threshold
-(default 10%) is statistically clear, so a CI job can keep a baseline of its server.`;
+const about = `compare reads two result files or run folders (run --json / --out) and shows, per study, variant
+and axis point, the change with its 95% interval, decided by a Mann-Whitney U test on each round's
+time ratio to the run's own baseline variant (steady under a drifting machine; the baseline's own
+row shows absolute time). Below 4 rounds a side it calls nothing ("too few rounds"). It says what
+differs between the files (server, study parameters; a study whose workload parameters differ is
+not compared) and exits 1 only when a slowdown beyond --threshold is statistically clear.`;
 
 const options = {
-  threshold: { type: 'string', arg: 'P', text: 'the slowdown that counts, as 10% or 0.1 (default 10%)' },
+  threshold: { type: 'string', arg: 'P', text: 'the smallest change that counts, in percent: 10 or 10% (default 10%)' },
+  absolute: { type: 'boolean', text: 'also call changes of absolute time (a quiet, dedicated machine only)' },
   json: { type: 'string', arg: 'FILE', text: 'also write the comparison to FILE (\'-\' for stdout only)' },
 };
 
+/**
+ * --threshold: a percentage, with or without '%' ("10" and "10%" are both 10 %). A bare number
+ * below 1 ("0.1", the old fraction form) is refused: read as a percentage it would be 0.1 %.
+ */
 function threshold(value) {
   if (value === undefined) return 0.1;
   const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$/.exec(value);
-  const t = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
-  if (!m || !(t > 0 && t < 100)) throw new UsageError(`--threshold: expected a percentage like 10% or a fraction like 0.1, got ${JSON.stringify(value)}`);
-  return t;
+  const pct = m ? Number(m[1]) : NaN;
+  if (!m || !(pct > 0 && pct < 10000)) throw new UsageError(`--threshold: expected a percentage like 10 or 10%, got ${JSON.stringify(value)}`);
+  if (!m[2] && pct < 1) throw new UsageError(`--threshold: ${value} reads as ${value} %; write ${pct * 100}% for ${pct * 100} %, or ${value}% if that is meant`);
+  return pct / 100;
 }
 
 function parse(values, positionals) {
   const { checkWritableFile } = require('../infra/output-paths');
   checkWritableFile(values.json, '--json');
-  if (positionals.length !== 2) throw new UsageError('compare: give two result files: compare OLD.json NEW.json [--threshold 10%]');
-  return { args: positionals, threshold: threshold(values.threshold), json: values.json, debug: values.debug };
+  if (positionals.length !== 2) throw new UsageError('compare: give two result files or run folders: compare OLD NEW [--threshold 10%]');
+  return { args: positionals, threshold: threshold(values.threshold), absolute: !!values.absolute, json: values.json, debug: values.debug };
 }
 
 async function run(o) {
   const { readResults, ResultFormatError, checkWritable } = require('../core/results');
-  const { compareResults, compareLines } = require('../core/compare');
+  const { compareResults, compareLines, CompareInputError } = require('../core/compare');
   const report = require('../report/report');
   let docs;
+  let res;
   try {
     docs = o.args.map(readResults);
+    res = compareResults(docs[0], docs[1], { threshold: o.threshold, absolute: o.absolute, names: o.args });
   } catch (e) {
-    if (e instanceof ResultFormatError) throw new UsageError(e.message);
+    if (e instanceof ResultFormatError || e instanceof CompareInputError) throw new UsageError(e.message);
     throw e;
   }
-  const res = compareResults(docs[0], docs[1], { threshold: o.threshold });
   if (o.json) {
     const text = JSON.stringify(res, null, 2) + '\n';
     if (o.json === '-') process.stdout.write(text);

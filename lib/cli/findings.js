@@ -6,14 +6,15 @@ const path = require('path');
 const opt = require('./options');
 const { UsageError } = require('../infra/errors');
 
-const usage = 'mongo-perf-lab findings [study...] [--profile quick|seed] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]';
+const usage = 'mongo-perf-lab findings [study...] [--profile quick|seed|tiny] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]';
 const summary = "judge the source articles' claims on your server(s), or on saved results";
 const about = `findings runs every study (or reads result files: --from) and judges each source article's claims:
-holds, changed (with today's figure), obsolete, or not measurable (and why). It writes findings.md
-and a self-contained findings.html under --out (default results/findings-<date-time>).`;
+holds, changed (with today's figure), obsolete, or not measurable (and why). It writes findings.md,
+a self-contained findings.html and findings.json (one object per claim and column, for a CI job:
+docs/findings.schema.json) under --out (default results/findings-<date-time>).`;
 
 const options = {
-  profile: { type: 'string', arg: 'P', text: 'quick (default) or seed (the source articles\' scales)' },
+  profile: { type: 'string', arg: 'P', text: 'quick (default), seed (the source articles\' scales), or tiny (test scale:\nthe test suite\'s; its verdicts are labelled test scale, not findings)' },
   uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
   servers: { type: 'string', arg: 'URIS', text: 'one column per server (comma-separated connection strings)' },
   engines: { type: 'string', arg: 'LIST', text: 'default, sbe, classic: one column per query engine, switched with setParameter on\nan embedded mongod only (a server the lab did not start is never reconfigured)' },

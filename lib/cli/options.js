@@ -157,7 +157,7 @@ function dbName(value) {
 /** The profile a run's parameters come from: tiny (tests), quick (default) or seed (the sources' scales). */
 function profileName(value) {
   if (value !== undefined && !['quick', 'seed', 'tiny'].includes(value)) {
-    throw new UsageError(`--profile: expected quick or seed, got ${JSON.stringify(value)}`);
+    throw new UsageError(`--profile: expected quick, seed or tiny, got ${JSON.stringify(value)}`);
   }
   return value || 'quick';
 }

@@ -14,7 +14,7 @@ report.md and the charts under --out.`;
 const options = {
   uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
   db: { type: 'string', arg: 'NAME', text: 'database to use (default: perflab); the lab never overwrites collections it did not create' },
-  profile: { type: 'string', arg: 'P', text: 'quick (default: small scales, minutes) or seed (the source articles\' scales)' },
+  profile: { type: 'string', arg: 'P', text: 'quick (default: small scales, minutes), seed (the source articles\' scales), or\ntiny (test scale, seconds: what the test suite runs; its verdicts are not findings)' },
   docs: { type: 'string', arg: 'N', text: 'documents to generate (the study\'s size parameter; see list)' },
   runs: { type: 'string', arg: 'N', text: 'timed rounds per axis point after the warm-up' },
   seed: { type: 'string', arg: 'N', text: 'generator seed (default: 1)' },
@@ -99,7 +99,7 @@ function printSummary(doc, chosen, o, { written, ms }) {
   for (const entry of chosen) {
     out.write(`\n${entry.name}: ${entry.title}\n${report.headline(doc, entry)}\n`);
     const judged = doc.claims.filter((c) => c.study === entry.name);
-    if (judged.length) out.write(`  the source article's claims, judged on this run (${o.profile} profile):\n${claims.ledgerLines(judged).map((l) => `  ${l}`).join('\n')}\n`);
+    if (judged.length) out.write(`  the source article's claims, judged on this run (${o.profile} profile${o.profile === 'tiny' ? ': test scale, not findings' : ''}):\n${claims.ledgerLines(judged).map((l) => `  ${l}`).join('\n')}\n`);
   }
   out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${fileLines(written)}\n`);
 }

@@ -1,57 +1,167 @@
 'use strict';
-// `mongo-perf-lab compare OLD.json NEW.json`: per study, variant and axis point, the change in
-// median time with a 95 % interval (bootstrap: both runs' samples resampled independently, ratio
-// of medians), and whether a change beyond the threshold is statistically clear. A user keeps a
-// baseline of their server and checks it after an upgrade or a configuration change.
+// `mongo-perf-lab compare OLD NEW`: per study, variant and axis point, whether the time changed
+// beyond a threshold, decided the way benchstat decides: a Mann-Whitney U test with its interval
+// (lib/core/rank-test.js), and no call at all below a minimum number of rounds.
+//
+// What is compared is each round's ratio to the run's own baseline variant, timed in the same
+// round: the interleaving makes that ratio steady while the machine's speed drifts between two
+// runs minutes apart (on shared cores a millisecond query's time moves 2-7x with the neighbours'
+// load, its ratio to the baseline much less). So a change of the whole server shows in the
+// baseline's own row, in absolute time, which is reported but decides only with --absolute.
 const lab = require('../../scripts/lib/lab');
+const { mannWhitney, minimumSamples } = require('./rank-test');
 
-function keyOf(r) {
-  return `${r.study}\u0000${r.variant}\u0000${JSON.stringify(r.axis || {})}`;
+const LEVEL = 0.95;
+const MIN_ROUNDS = minimumSamples(1 - LEVEL); // 4: below it no interval at 95 % exists at all
+// Rounds to suggest: at MIN_ROUNDS a single odd round already prevents a call.
+const SUGGESTED_ROUNDS = 6;
+// Parameters that change how a study is measured, not what it measures: they may differ.
+const MEASUREMENT_PARAMS = Object.keys(lab.COMMON);
+
+class CompareInputError extends Error {}
+
+function pointKey(r) {
+  return `${r.study}\u0000${JSON.stringify(r.axis || {})}`;
 }
 
-/** Bootstrap interval of median(new) / median(old). */
-function changeInterval(oldTimes, newTimes, { resamples = 2000, seed = 7 } = {}) {
-  if (oldTimes.length < 2 || newTimes.length < 2) return null;
-  // One seeded stream for both sides, so the same files always give the same interval.
-  const next = lab.rng(seed);
-  const ratios = [];
-  for (let r = 0; r < resamples; r++) {
-    const a = oldTimes.map(() => oldTimes[Math.floor(next() * oldTimes.length)]);
-    const b = newTimes.map(() => newTimes[Math.floor(next() * newTimes.length)]);
-    ratios.push(lab.median(b) / lab.median(a));
+/**
+ * The timed records of a result file, checked: a record the lab did not write (times not a list of
+ * positive numbers, no study or variant) is refused with one line naming it.
+ */
+function timedRecords(doc, name) {
+  const out = [];
+  doc.results.forEach((r, i) => {
+    if (!r || typeof r !== 'object') throw new CompareInputError(`${name}: results[${i}] is not an object; not a result file the lab wrote`);
+    if (r.type !== 'result' || r.skipped) return;
+    const where = `${name}: results[${i}]${typeof r.study === 'string' ? ` (${r.study} ${r.variant})` : ''}`;
+    if (typeof r.study !== 'string' || typeof r.variant !== 'string') throw new CompareInputError(`${where}: no "study" or "variant" name; not a record the lab wrote`);
+    if (!Array.isArray(r.times) || !r.times.length || !r.times.every((t) => typeof t === 'number' && t > 0 && Number.isFinite(t))) {
+      throw new CompareInputError(`${where}: "times" is not a list of positive numbers; not a record the lab wrote (run it again with run --json)`);
+    }
+    if (r.axis !== undefined && (r.axis === null || typeof r.axis !== 'object')) throw new CompareInputError(`${where}: "axis" is not an object`);
+    out.push(r);
+  });
+  return out;
+}
+
+/**
+ * The samples of one record: its per-round ratios to the baseline timed in the same rounds when
+ * there are some, else its times (the baseline itself; a variant or baseline measured once).
+ */
+function samplesOf(rec, points) {
+  const to = rec.ratio && rec.ratio.to;
+  const base = to && to !== rec.variant ? (points.get(pointKey(rec)) || new Map()).get(to) : null;
+  if (base && !rec.capped && !base.capped && base.times.length === rec.times.length) {
+    return { kind: 'ratio', to, values: rec.times.map((t, i) => t / base.times[i]) };
   }
-  ratios.sort((x, y) => x - y);
-  return [lab.percentile(ratios, 0.025), lab.percentile(ratios, 0.975)];
+  return { kind: 'time', to: to || null, values: rec.times.slice(), capped: !!rec.capped };
+}
+
+function indexPoints(records) {
+  const points = new Map();
+  for (const r of records) {
+    const k = pointKey(r);
+    if (!points.has(k)) points.set(k, new Map());
+    points.get(k).set(r.variant, r);
+  }
+  return points;
+}
+
+const fmtValue = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The parameters two runs of a study differ in, split into what it measures and how. */
+function paramDifferences(oldParams, newParams) {
+  if (!oldParams || !newParams) return { workload: [], measurement: [], unknown: !oldParams || !newParams };
+  const keys = [...new Set([...Object.keys(oldParams), ...Object.keys(newParams)])].sort();
+  const diffs = keys.filter((k) => JSON.stringify(oldParams[k]) !== JSON.stringify(newParams[k]))
+    .map((k) => ({ name: k, old: oldParams[k], new: newParams[k], text: `${k} ${fmtValue(oldParams[k])} vs ${fmtValue(newParams[k])}` }));
+  return { workload: diffs.filter((d) => !MEASUREMENT_PARAMS.includes(d.name)), measurement: diffs.filter((d) => MEASUREMENT_PARAMS.includes(d.name)), unknown: false };
+}
+
+/** Where the two runs were measured, field by field: only what differs. */
+function serverDifferences(oldEnv = {}, newEnv = {}) {
+  const fields = [
+    ['MongoDB', (e) => e.server && e.server.version], ['storage engine', (e) => e.server && e.server.storageEngine],
+    ['query framework', (e) => e.server && e.server.queryFramework], ['topology', (e) => e.server && e.server.topology],
+    ['cache bytes', (e) => e.server && e.server.cacheBytes], ['cores', (e) => e.host && e.host.cores],
+    ['CPU', (e) => e.host && e.host.cpuModel], ['query engine column', (e) => e.engine], ['profile', (e) => e.profile],
+  ];
+  return fields.map(([name, get]) => [name, get(oldEnv), get(newEnv)])
+    .filter(([, a, b]) => a !== undefined && b !== undefined && a !== null && b !== null && a !== b)
+    .map(([name, a, b]) => `${name} ${a} vs ${b}`);
+}
+
+/** What differs between the two files: studies, parameters (per study), server. */
+function differences(oldDoc, newDoc, oldRecs, newRecs) {
+  const oldStudies = new Set(oldRecs.map((r) => r.study));
+  const newStudies = new Set(newRecs.map((r) => r.study));
+  const both = [...newStudies].filter((s) => oldStudies.has(s));
+  const params = {};
+  for (const st of both) params[st] = paramDifferences((oldDoc.params || {})[st], (newDoc.params || {})[st]);
+  return {
+    onlyOld: [...oldStudies].filter((s) => !newStudies.has(s)),
+    onlyNew: [...newStudies].filter((s) => !oldStudies.has(s)),
+    params,
+    server: serverDifferences(oldDoc.environment, newDoc.environment),
+  };
+}
+
+/** The decision for one pair of records. */
+function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable }) {
+  let a = samplesOf(o, oldPoints);
+  let b = samplesOf(n, newPoints);
+  // Ratios only compare to ratios against the same baseline; else both sides in absolute time.
+  if (a.kind !== b.kind || a.to !== b.to) {
+    a = { kind: 'time', values: o.times.slice() };
+    b = { kind: 'time', values: n.times.slice() };
+  }
+  const row = { measure: a.kind, baseline: a.kind === 'ratio' ? a.to : null, oldRounds: a.values.length, newRounds: b.values.length };
+  if (notComparable) return { ...row, verdict: 'not comparable', why: notComparable };
+  const t = mannWhitney(a.values.map(Math.log), b.values.map(Math.log), { level: LEVEL });
+  row.change = Math.exp(t.shift);
+  row.p = t.p;
+  row.ci = t.lo === null ? null : [Math.exp(t.lo), Math.exp(t.hi)];
+  const rounds = Math.min(a.values.length, b.values.length);
+  if (rounds < MIN_ROUNDS) return { ...row, ci: null, verdict: 'too few rounds', why: `too few rounds: ${rounds}; use --runs ${SUGGESTED_ROUNDS}` };
+  let verdict = 'unclear';
+  if (row.ci[0] > 1 + threshold) verdict = 'slower';
+  else if (row.ci[1] < 1 / (1 + threshold)) verdict = 'faster';
+  else if (row.ci[0] > 1 / (1 + threshold) && row.ci[1] < 1 + threshold) verdict = 'same';
+  if (a.kind === 'time' && !absolute && (verdict === 'slower' || verdict === 'faster')) {
+    return { ...row, verdict: `${verdict}?`, why: 'absolute time, which moves with the machine\'s load between runs: not called (--absolute calls it)' };
+  }
+  return { ...row, verdict };
 }
 
 /**
  * @param {object} oldDoc result file
  * @param {object} newDoc result file
- * @param {object} [o] { threshold: 0.1 }
- * @returns {{rows: object[], slower: number, faster: number}}
+ * @param {object} [o] { threshold: 0.1 (a fraction), absolute: false, names: ['OLD', 'NEW'] }
+ * @returns {{rows: object[], slower: number, faster: number, tooFew: number, threshold: number, differences: object, minRounds: number}}
  */
-function compareResults(oldDoc, newDoc, { threshold = 0.1 } = {}) {
-  const olds = new Map(oldDoc.results.filter((r) => r.type === 'result' && !r.skipped).map((r) => [keyOf(r), r]));
-  const news = new Map(newDoc.results.filter((r) => r.type === 'result' && !r.skipped).map((r) => [keyOf(r), r]));
+function compareResults(oldDoc, newDoc, { threshold = 0.1, absolute = false, names = ['OLD', 'NEW'] } = {}) {
+  const oldRecs = timedRecords(oldDoc, names[0]);
+  const newRecs = timedRecords(newDoc, names[1]);
+  const oldPoints = indexPoints(oldRecs);
+  const newPoints = indexPoints(newRecs);
+  const diff = differences(oldDoc, newDoc, oldRecs, newRecs);
   const rows = [];
-  for (const [k, n] of news) {
-    const o = olds.get(k);
-    const row = { study: n.study, variant: n.variant, axis: n.axis || {}, newMedian: n.median, oldMedian: o ? o.median : null };
-    if (!o) {
-      rows.push({ ...row, verdict: 'new' });
-      continue;
-    }
-    row.change = n.median / o.median;
-    row.ci = changeInterval(o.times || [], n.times || []);
-    if (!row.ci) row.verdict = 'unclear (too few runs)';
-    else if (row.ci[0] > 1 + threshold) row.verdict = 'slower';
-    else if (row.ci[1] < 1 / (1 + threshold)) row.verdict = 'faster';
-    else if (row.ci[0] > 1 / (1 + threshold) && row.ci[1] < 1 + threshold) row.verdict = 'same';
-    else row.verdict = 'unclear';
-    rows.push(row);
+  for (const n of newRecs) {
+    const o = (oldPoints.get(pointKey(n)) || new Map()).get(n.variant);
+    const row = { study: n.study, variant: n.variant, axis: n.axis || {}, oldMedian: o ? o.median : null, newMedian: n.median };
+    if (!o) { rows.push({ ...row, verdict: 'new' }); continue; }
+    const p = diff.params[n.study];
+    const notComparable = p && p.workload.length ? `parameters differ: ${p.workload.map((d) => d.text).join(', ')}` : null;
+    rows.push({ ...row, ...decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable }) });
   }
-  for (const [k, o] of olds) if (!news.has(k)) rows.push({ study: o.study, variant: o.variant, axis: o.axis || {}, oldMedian: o.median, newMedian: null, verdict: 'gone' });
-  return { rows, slower: rows.filter((r) => r.verdict === 'slower').length, faster: rows.filter((r) => r.verdict === 'faster').length, threshold };
+  for (const o of oldRecs) {
+    if (!(newPoints.get(pointKey(o)) || new Map()).has(o.variant)) rows.push({ study: o.study, variant: o.variant, axis: o.axis || {}, oldMedian: o.median, newMedian: null, verdict: 'gone' });
+  }
+  const count = (v) => rows.filter((r) => r.verdict === v).length;
+  return {
+    rows, slower: count('slower'), faster: count('faster'), tooFew: count('too few rounds'), threshold, level: LEVEL,
+    minRounds: MIN_ROUNDS, suggestedRounds: SUGGESTED_ROUNDS, absolute, differences: diff,
+  };
 }
 
 function pct(x) {
@@ -59,21 +169,45 @@ function pct(x) {
   return `${v >= 0 ? '+' : ''}${v.toFixed(v > -10 && v < 10 ? 1 : 0)}%`;
 }
 
-/** The readable table. */
+/** The lines saying what differs between the two files, before the table. */
+function differenceLines(d) {
+  const out = [];
+  if (d.server.length) out.push(`server differs: ${d.server.join(', ')}`);
+  if (d.onlyOld.length) out.push(`studies only in OLD: ${d.onlyOld.join(', ')}`);
+  if (d.onlyNew.length) out.push(`studies only in NEW: ${d.onlyNew.join(', ')}`);
+  for (const [st, p] of Object.entries(d.params)) {
+    if (p.unknown) out.push(`${st}: parameters not recorded in one of the files: not checked`);
+    if (p.workload.length) out.push(`${st}: parameters differ: ${p.workload.map((x) => x.text).join(', ')} (not compared)`);
+    if (p.measurement.length) out.push(`${st}: measured differently: ${p.measurement.map((x) => x.text).join(', ')}`);
+  }
+  return out;
+}
+
+/** The readable table and its summary. */
 function compareLines(res) {
-  const lines = lab.tableLines([
+  const table = lab.tableLines([
     { key: 'study', title: 'study' }, { key: 'variant', title: 'variant' }, { key: 'point', title: 'axis point' },
     { key: 'old', title: 'old median', right: true }, { key: 'new', title: 'new median', right: true },
-    { key: 'change', title: 'change', right: true }, { key: 'ci', title: '95% CI of change', right: true }, { key: 'verdict', title: 'verdict' },
+    { key: 'measure', title: 'compared' }, { key: 'change', title: 'change', right: true },
+    { key: 'ci', title: `${Math.round(res.level * 100)}% CI of change`, right: true }, { key: 'verdict', title: 'verdict' },
   ], res.rows.map((r) => ({
     study: r.study, variant: r.variant, point: lab.pointLabel(r.axis) || '-',
     old: r.oldMedian === null ? '-' : lab.fmtMs(r.oldMedian), new: r.newMedian === null ? '-' : lab.fmtMs(r.newMedian),
+    measure: r.measure === 'ratio' ? `ratio to ${r.baseline}` : r.measure === 'time' ? 'time' : '',
     change: r.change === undefined ? '' : pct(r.change), ci: r.ci ? `${pct(r.ci[0])}..${pct(r.ci[1])}` : '',
-    verdict: r.verdict === 'slower' || r.verdict === 'faster' ? r.verdict.toUpperCase() : r.verdict,
+    verdict: (r.verdict === 'slower' || r.verdict === 'faster' ? r.verdict.toUpperCase() : r.verdict) + (r.why ? ` (${r.why})` : ''),
   })));
-  lines.push('', `${res.slower} clearly slower, ${res.faster} clearly faster beyond ±${Math.round(res.threshold * 100)}% ` +
-    '(95% bootstrap interval of the change entirely beyond the threshold)');
+  const diff = differenceLines(res.differences);
+  const lines = [...diff, ...(diff.length ? [''] : []), ...table, ''];
+  lines.push(`${res.slower} clearly slower, ${res.faster} clearly faster beyond ±${+(res.threshold * 100).toFixed(2)}% ` +
+    `(Mann-Whitney U: the ${Math.round(res.level * 100)}% interval of the change entirely beyond the threshold; ` +
+    `${res.absolute ? 'ratios to the baseline, and absolute times' : 'per-round ratios to each run\'s baseline; absolute times shown, not called'})`);
+  const few = res.rows.filter((r) => r.verdict === 'too few rounds');
+  if (few.length) {
+    lines.push(`${few.length} not called: too few rounds: ${Math.min(...few.map((r) => Math.min(r.oldRounds, r.newRounds)))}; ` +
+      `use --runs ${res.suggestedRounds} (the test needs at least ${res.minRounds} rounds on each side)`);
+  }
   return lines;
 }
 
-module.exports = { compareResults, compareLines, changeInterval };
+module.exports = { compareResults, compareLines, differenceLines, CompareInputError, MIN_ROUNDS, SUGGESTED_ROUNDS };

@@ -256,7 +256,7 @@ async function findings(o) {
   fs.mkdirSync(outDir, { recursive: true });
   let docs = [];
   if (o.from && o.from.length) {
-    const read = (f) => readResults(fs.existsSync(f) && fs.statSync(f).isDirectory() ? path.join(f, 'results.json') : f);
+    const read = readResults;
     // A column is one file, or files joined with '+' (see mergeDocs): e.g. a seed-scale column
     // assembled from several documented runs, beside a quick run.
     const groups = o.merge ? [o.from] : o.from.map(fromGroup);

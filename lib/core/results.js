@@ -102,13 +102,28 @@ class ResultFile {
 
 class ResultFormatError extends Error {}
 
-/** Reads a result file; one clear error when it is not one. */
-function readResults(file) {
+/** The result file a command-line argument names: the file itself, or results.json in a run folder. */
+function resultPath(arg) {
+  try {
+    return fs.statSync(arg).isDirectory() ? path.join(arg, 'results.json') : arg;
+  } catch (e) {
+    return arg; // reading it says what is wrong
+  }
+}
+
+/**
+ * Reads a result file (or a run folder's results.json); one clear error when it is not one. A
+ * byte-order mark, which some editors add when a file is saved, is dropped: JSON.parse refuses it.
+ */
+function readResults(arg) {
+  const file = resultPath(arg);
   let doc;
   try {
-    doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const text = fs.readFileSync(file, 'utf8');
+    doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
-    throw new ResultFormatError(`${file}: ${e.code === 'ENOENT' ? 'no such file' : `not JSON (${e.message})`}`);
+    const why = e.code === 'ENOENT' ? 'no such file' : e.code ? `cannot read it (${e.code})` : `not JSON (${e.message})`;
+    throw new ResultFormatError(`${file}: ${why}`);
   }
   if (!doc || doc.format !== lab.FORMAT || !Array.isArray(doc.results)) {
     throw new ResultFormatError(`${file}: not a mongo-perf-lab result file (no "format": "${lab.FORMAT}"); write one with run --json FILE`);
@@ -116,4 +131,4 @@ function readResults(file) {
   return doc;
 }
 
-module.exports = { ResultFile, environment, checkWritable, readResults, OutputPathError, ResultFormatError };
+module.exports = { ResultFile, environment, checkWritable, readResults, resultPath, OutputPathError, ResultFormatError };
