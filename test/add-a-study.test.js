@@ -102,12 +102,24 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     const same = path.join(dir, 'out2');
     const slow = path.join(dir, 'out3');
     expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', same, '--runs', '7'])).code).to.equal(0);
-    expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', slow, '--runs', '7', '--set', 'DELAY_MS=200'])).code).to.equal(0);
-    // Millisecond commands on a shared 2-core machine drift between runs (and an outlier widens a
-    // 7-run interval): a wide threshold for "the same build", while 200 ms of sleep is far beyond it.
+    // A slower build, same parameters (compare refuses to call a change between different
+    // workloads): the copy's slow-count sleeps 200 ms in its code for one run.
+    const script = path.join(dir, 'scripts', 'toy_count.js');
+    const original = fs.readFileSync(script, 'utf8');
+    expect(original).to.contain('if (p.DELAY_MS) sleep(p.DELAY_MS);');
+    fs.writeFileSync(script, original.replace('if (p.DELAY_MS) sleep(p.DELAY_MS);', 'sleep(200);'));
+    try {
+      expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', slow, '--runs', '7'])).code).to.equal(0);
+    } finally {
+      fs.writeFileSync(script, original);
+    }
+    // Millisecond commands on a shared 2-core machine drift between runs: a wide threshold for
+    // "the same build", while 200 ms of sleep is far beyond it. The first run has 3 rounds: too few to call.
     const a = await cli(dir, ['compare', path.join(dir, 'out1', 'results.json'), path.join(same, 'results.json'), '--threshold', '100%']);
     expect(a.code, a.stdout + a.stderr).to.equal(0);
     expect(a.stdout).to.match(/0 clearly slower/);
+    expect(a.stdout).to.contain('too few rounds: 3; use --runs 6');
+    expect(a.stdout).to.contain('toy: measured differently: RUNS 3 vs 7');
     const b = await cli(dir, ['compare', path.join(same, 'results.json'), path.join(slow, 'results.json'), '--threshold', '100%']);
     expect(b.code, b.stdout).to.equal(1);
     expect(b.stdout).to.match(/toy\s+slow-count\s+k=1\s+.*SLOWER/);

@@ -1,0 +1,201 @@
+'use strict';
+// `mongo-perf-lab compare`: the rank test against R's wilcox.test, the decisions on documented result
+// files (a copy with one variant 30 % slower is found; a file against itself, too few rounds, a
+// different workload are not called), bad input in one line, a large file, and pairs of real tiny
+// runs of the same build against the test server, which must give no call.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { testUri } = require('./helpers');
+const { mannWhitney, minimumSamples, criticalRank } = require('../lib/core/rank-test');
+
+const ROOT = path.join(__dirname, '..');
+const CLI = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
+const QUICK = path.join(ROOT, 'docs', 'data', 'quick-run.json');
+
+function cli(args) {
+  return new Promise((resolve) => {
+    const env = { ...process.env };
+    delete env.MONGODB_URI;
+    const child = spawn(process.execPath, [CLI, ...args], { env, cwd: os.tmpdir() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const sameAxis = (a, b) => JSON.stringify(a || {}) === JSON.stringify(b || {});
+
+/** A copy of a result document with `edit` applied, written to `file`. */
+function copyWith(doc, file, edit) {
+  const copy = JSON.parse(JSON.stringify(doc));
+  edit(copy);
+  fs.writeFileSync(file, JSON.stringify(copy));
+  return file;
+}
+
+describe('compare: the rank test', function () {
+  it('gives the p-values and interval ranks of R\'s wilcox.test', function () {
+    // wilcox.test(1:5, 6:10)$p.value = 0.007937; wilcox.test(1:5, 1:5 + 0.5)$p.value = 0.6905
+    expect(mannWhitney([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]).p).to.be.closeTo(0.007937, 1e-6);
+    expect(mannWhitney([1, 2, 3, 4, 5], [1.5, 2.5, 3.5, 4.5, 5.5]).p).to.be.closeTo(0.6905, 1e-4);
+    // R: qwilcox(0.025, 6, 6) = 6 -> the 95 % interval is [d(6), d(31)] of the 36 differences
+    expect(criticalRank(6, 6, 0.05)).to.equal(6);
+    expect(criticalRank(5, 5, 0.05)).to.equal(3);
+    // with 3 rounds a side no 95 % interval exists (P(U = 0) = 1/20 > 0.025); with 4 one does
+    expect(criticalRank(3, 3, 0.05)).to.equal(0);
+    expect(minimumSamples(0.05)).to.equal(4);
+    const t = mannWhitney([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]);
+    expect([t.shift, t.lo, t.hi]).to.deep.equal([5, 2, 8]);
+  });
+});
+
+describe('compare: decisions on result files', function () {
+  let dir;
+  let quick;
+  // A steady record of the documented quick run: 9 rounds, per-round ratios within a few percent.
+  const target = { study: 'counters', variant: 'minute-1439', axis: { part: 'scan', layout: 'array', mode: 'bulk' } };
+  const isTarget = (r) => r.study === target.study && r.variant === target.variant && sameAxis(r.axis, target.axis);
+
+  before(function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-compare-'));
+    quick = JSON.parse(fs.readFileSync(QUICK, 'utf8'));
+  });
+  after(function () {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a file against itself: nothing called, exit 0', async function () {
+    const r = await cli(['compare', QUICK, QUICK]);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^0 clearly slower, 0 clearly faster beyond ±10%/m);
+  });
+
+  it('a copy with one variant 30 % slower: that row SLOWER, no other, exit 1', async function () {
+    const slow = copyWith(quick, path.join(dir, 'slow.json'), (d) => {
+      const r = d.results.find(isTarget);
+      r.times = r.times.map((t) => t * 1.3);
+    });
+    const r = await cli(['compare', QUICK, slow, '--json', path.join(dir, 'cmp.json')]);
+    expect(r.code, r.stdout + r.stderr).to.equal(1);
+    expect(r.stdout).to.match(/^counters\s+minute-1439\s+part=scan, layout=array, mode=bulk\s+.*ratio to \S+\s+\+30%.*SLOWER/m);
+    expect(r.stdout).to.match(/^1 clearly slower, 0 clearly faster/m);
+    const res = JSON.parse(fs.readFileSync(path.join(dir, 'cmp.json'), 'utf8'));
+    const row = res.rows.find(isTarget);
+    expect(row.verdict).to.equal('slower');
+    expect(row.ci[0]).to.be.above(1.1);
+    // --threshold 10 is 10 %, as 10% is; past the change, nothing is called
+    const ten = await cli(['compare', QUICK, slow, '--threshold', '10']);
+    expect(ten.code).to.equal(1);
+    expect(ten.stdout).to.contain('beyond ±10%');
+    const fifty = await cli(['compare', QUICK, slow, '--threshold', '50']);
+    expect(fifty.code, fifty.stdout).to.equal(0);
+    // swapped: faster, and a faster build never fails a CI job
+    const back = await cli(['compare', slow, QUICK]);
+    expect(back.code).to.equal(0);
+    expect(back.stdout).to.match(/^0 clearly slower, 1 clearly faster/m);
+  });
+
+  it('below 4 rounds a side nothing is called, whatever the change', async function () {
+    // the quick run's mapreduce has 3 rounds per point: a 3x slowdown is not called
+    const slow = copyWith(quick, path.join(dir, 'mr3x.json'), (d) => {
+      for (const r of d.results.filter((x) => x.study === 'mapreduce' && x.variant === 'mr' && x.type === 'result')) r.times = r.times.map((t) => t * 3);
+    });
+    const r = await cli(['compare', QUICK, slow]);
+    expect(r.code, r.stdout).to.equal(0);
+    expect(r.stdout).to.match(/^mapreduce\s+mr\s+batch=1\s.*too few rounds \(too few rounds: 3; use --runs 6\)/m);
+    expect(r.stdout).to.match(/not called: too few rounds: \d; use --runs 6/);
+  });
+
+  it('says what differs: a study with other workload parameters is not compared; another server is said', async function () {
+    const other = copyWith(quick, path.join(dir, 'other.json'), (d) => {
+      d.params.counters.METRICS = 20;
+      d.params.counters.RUNS = 5;
+      d.environment.server.version = '7.0.2';
+      const r = d.results.find(isTarget);
+      r.times = r.times.map((t) => t * 1.3);
+    });
+    const r = await cli(['compare', QUICK, other]);
+    expect(r.code, r.stdout).to.equal(0);
+    expect(r.stdout).to.contain('server differs: MongoDB 6.0.5 vs 7.0.2');
+    expect(r.stdout).to.contain('counters: parameters differ: METRICS 10 vs 20 (not compared)');
+    expect(r.stdout).to.contain('counters: measured differently: RUNS 3 vs 5');
+    expect(r.stdout).to.match(/^counters\s+minute-1439\s+part=scan, layout=array, mode=bulk\s.*not comparable/m);
+  });
+
+  it('reads run folders and a file with a byte-order mark', async function () {
+    const folder = path.join(dir, 'run-folder');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'results.json'), `\ufeff${fs.readFileSync(QUICK, 'utf8')}`);
+    const r = await cli(['compare', folder, QUICK]);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^0 clearly slower/m);
+  });
+
+  it('refuses bad input in one line, exit 2', async function () {
+    const bad = copyWith(quick, path.join(dir, 'bad.json'), (d) => { d.results.find(isTarget).times = 'fast'; });
+    const r = await cli(['compare', QUICK, bad]);
+    expect(r.code).to.equal(2);
+    expect(r.stderr).to.match(/bad\.json: results\[\d+\] \(counters minute-1439\): "times" is not a list of positive numbers/);
+    expect(r.stderr).not.to.match(/\n\s+at /); // no stack
+    expect(r.stderr.split('\n').filter(Boolean)).to.have.length.at.most(2);
+    const pct = await cli(['compare', QUICK, QUICK, '--threshold', '0.1']);
+    expect(pct.code).to.equal(2);
+    expect(pct.stderr).to.contain('--threshold: 0.1 reads as 0.1 %');
+    const one = await cli(['compare', QUICK]);
+    expect(one.code).to.equal(2);
+  });
+
+  it('answers on a large file in seconds (no quadratic work)', async function () {
+    // 40 copies of the quick run's records at distinct axis points: ~31 MB, ~31,000 records
+    const big = copyWith(quick, path.join(dir, 'big.json'), (d) => {
+      const all = [];
+      for (let k = 0; k < 40; k++) for (const r of d.results) all.push({ ...r, axis: { ...(r.axis || {}), copy: k } });
+      d.results = all;
+    });
+    const t0 = Date.now();
+    const r = await cli(['compare', big, big, '--json', path.join(dir, 'big-cmp.json')]);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(Date.now() - t0).to.be.below(120000); // 4-15 s on 2 shared cores (quadratic work: hours); the 185 MB file: 18 s
+  });
+});
+
+describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)', function () {
+  const db = 'labtest_compare';
+  let dir;
+  const runs = [];
+
+  before(async function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-compare-runs-'));
+    for (const name of ['a', 'b']) {
+      const out = path.join(dir, name);
+      const r = await cli(['run', 'where', '--profile', 'tiny', '--runs', '6', '--uri', testUri(), '--db', db, '--out', out, '--quiet', '--no-progress']);
+      expect(r.code, r.stderr).to.equal(0);
+      runs.push(out);
+    }
+  });
+  after(async function () {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    const c = new MongoClient(testUri());
+    try { await c.db(db).dropDatabase(); } finally { await c.close(); }
+  });
+
+  it('records the tiny profile as tiny', function () {
+    const doc = JSON.parse(fs.readFileSync(path.join(runs[0], 'results.json'), 'utf8'));
+    expect(doc.environment.profile).to.equal('tiny');
+  });
+
+  it('either way round, and each against itself: no change called, exit 0', async function () {
+    for (const [x, y] of [[0, 1], [1, 0], [0, 0]]) {
+      const r = await cli(['compare', runs[x], runs[y]]);
+      expect(r.code, r.stdout).to.equal(0);
+      expect(r.stdout).to.match(/^0 clearly slower, 0 clearly faster/m);
+      expect(r.stdout).to.match(/^where\s+plain\s+-\s.*ratio to where/m);
+    }
+  });
+});
