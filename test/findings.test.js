@@ -49,6 +49,45 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     expect(run.stdout).to.match(/\| study \| claim \| published \|/);
   });
 
+  it('writes findings.json: one object per claim, valid against docs/findings.schema.json, tiny marked test scale', function () {
+    const Ajv = require('ajv/dist/2020');
+    const addFormats = require('ajv-formats');
+    const validate = addFormats(new Ajv({ strict: false })).compile(require('../docs/findings.schema.json'));
+    const json = JSON.parse(fs.readFileSync(path.join(out, 'findings.json'), 'utf8'));
+    expect(validate(json), JSON.stringify(validate.errors)).to.equal(true);
+    const ids = names.flatMap((name) => studies.find((s) => s.name === name).claims.map((c) => `${name}/${c.id}`));
+    expect(json.claims.map((c) => `${c.study}/${c.id}`)).to.deep.equal(ids);
+    for (const c of json.claims) {
+      expect(c).to.include({ column: 1, profile: 'tiny', testScale: true });
+      expect(c.scale).to.match(/^N [\d,]+, \d+ rounds?/);
+    }
+    expect(json.columns).to.have.length(1);
+    expect(json.columns[0].testScale).to.equal(true);
+    expect(Object.values(json.columns[0].verdicts).reduce((a, b) => a + b, 0)).to.equal(ids.length);
+    // the reports say so too
+    expect(fs.readFileSync(path.join(out, 'findings.md'), 'utf8')).to.contain('Profile: **tiny** (test scale, not findings');
+    const html = fs.readFileSync(path.join(out, 'findings.html'), 'utf8');
+    expect(html).to.contain('<h2 id="glance">At a glance</h2>');
+    expect(html.match(/<td class="gv /g)).to.have.length(ids.length);
+    expect(html).to.contain('test scale, not findings');
+  });
+
+  it('the glance table shows every figure whole, with its interval and the setting (no figure cut mid-word)', function () {
+    const { glanceTable } = require('../lib/core/findings');
+    const entry = { name: 'toy' };
+    const long = 'client 604 ms, node-map 503 ms, lookup-id 1.14 s (EQ_LOOKUP IndexedLoopJoin), lookup-unindexed 811 ms (EQ_LOOKUP HashJoin)';
+    const judged = [[{ study: 'toy', id: 'a', claim: 'a claim', published: '~100x (38,226 ms vs 384 ms) in a published sentence that goes on for a while',
+      verdict: 'holds', figure: long, interval: { lo: 120, hi: 150.4, level: 0.95, n: 5 }, setting: { needed: 'data larger than the cache', here: '0.2 GB in an 11 GB cache', ok: false } }],
+    [{ study: 'toy', id: 'a', verdict: 'inconclusive', figure: '1.05x', interval: { lo: null, hi: null, level: 0.95, n: 2 }, setting: 'MongoDB 3.2' }]];
+    const table = glanceTable([entry], judged, ['seed', 'quick'], () => 'x.md');
+    expect(table).not.to.contain('…');
+    expect(table).to.contain(long);
+    expect(table).to.contain('in a published sentence that goes on for a while');
+    expect(table).to.contain('| data larger than the cache |');
+    expect(table).to.contain(`holds (${long}; 95 % CI 120–150, n 5); here: 0.2 GB in an 11 GB cache (setting absent)`);
+    expect(table).to.contain('inconclusive (1.05x; no 95 % interval (n 2))');
+  });
+
   it('the HTML opens in headless chromium without errors and shows every chart', async function () {
     if (!CHROMIUM) this.skip(); // .ci/run installs Debian's chromium
     const puppeteer = require('puppeteer-core');
@@ -111,7 +150,7 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
       '--labels', 'assembled,tiny', '--out', dir, '--quiet']);
     expect(r.code, r.stderr).to.equal(0);
     const md = fs.readFileSync(path.join(dir, 'findings.md'), 'utf8');
-    expect(md).to.contain('| claim | published | assembled | tiny |');
+    expect(md).to.contain('| claim | published | setting | assembled (test scale, not findings) | tiny (test scale, not findings) |');
     // the merged column names its files and the scale each study ran at
     expect(md).to.match(/\| assembled: where-seed\.json, 2026-\d\d-\d\d \| where \(N 1,000,000, 5 rounds\) \|/);
     expect(md).to.match(/\| assembled: column-1, [\d-]+ \| mapreduce \(N [\d,]+, \d+ rounds?\) \|/);

@@ -18,6 +18,7 @@ const SUGGESTED_ROUNDS = 6;
 // Measured (docs/testing.md): 10 pairs of identical runs on a loaded 2-core machine, whose rounds
 // spread up to 50x, gave 5 false calls with no guard and 0 with this one, which keeps most 30 %
 // detections on steady records (docs/data/mapreduce-seed.json: 20 of 20; counters-seed-run: 102 of 130).
+// It sits on the quartiles, so one odd round does not move it.
 const NOISY_SPREAD = 1.5;
 // Parameters that change how a study is measured, not what it measures: they may differ.
 const MEASUREMENT_PARAMS = Object.keys(lab.COMMON);
@@ -119,11 +120,11 @@ function spreadOf(values) {
 /**
  * How far the interval must be from 1 for a call. The test assumes each run's rounds are draws
  * from one distribution and the runs differ by a shift; a run whose middle rounds spread more than
- * NOISY_SPREAD was measured while the machine's load changed under it, and the next run can sit
- * anywhere in that range: there, only a change beyond both runs' spreads together is called.
+ * NOISY_SPREAD was measured while the machine's load changed under it, and the other run may have
+ * caught another part of that range: there, only a change beyond the noisier run's spread is called.
  */
 function barOf(threshold, [sa, sb]) {
-  return Math.max(sa, sb) > NOISY_SPREAD ? Math.max(threshold, sa * sb - 1) : threshold;
+  return Math.max(sa, sb) > NOISY_SPREAD ? Math.max(threshold, Math.max(sa, sb) - 1) : threshold;
 }
 
 /** The decision for one pair of records. */
@@ -151,7 +152,7 @@ function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable
   else if (row.ci[1] < 1 / (1 + bar)) verdict = 'faster';
   else if (row.ci[0] > 1 / (1 + threshold) && row.ci[1] < 1 + threshold) verdict = 'same';
   if (verdict === 'unclear' && bar > threshold) {
-    row.why = `noisy: rounds spread ${spread.map((x) => `${x.toFixed(1)}x`).join(' and ')} between quartiles; a change must pass ${pct(1 + bar)}`;
+    row.why = `noisy: rounds spread ${spread.map((x) => `${x.toFixed(1)}x`).join(' and ')} between quartiles; a change must pass ${pct(1 + bar)}; a quieter machine or more rounds would decide`;
   }
   if (a.kind === 'time' && !absolute && (verdict === 'slower' || verdict === 'faster')) {
     return { ...row, verdict: `${verdict}?`, why: 'absolute time, which moves with the machine\'s load between runs: not called (--absolute calls it)' };
