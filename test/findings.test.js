@@ -153,7 +153,7 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     expect(md).to.contain('| claim | published | setting | assembled (test scale, not findings) | tiny (test scale, not findings) |');
     // the merged column names its files and the scale each study ran at
     expect(md).to.match(/\| assembled: where-seed\.json, 2026-\d\d-\d\d \| where \(N 1,000,000, 5 rounds\) \|/);
-    expect(md).to.match(/\| assembled: column-1, [\d-]+ \| mapreduce \(N [\d,]+, \d+ rounds?\) \|/);
+    expect(md).to.match(/\| assembled: column-1, [\d-]+ \(test scale, not findings\) \| mapreduce \(N [\d,]+, \d+ rounds?\) \|/);
     expect(md).to.contain('## Where the columns differ');
     expect(md).to.contain('--labels assembled,tiny'); // the report names the command that made it ...
     const masked = await cli(['findings', 'where', '--from', seedWhere, '--uri', 'mongodb://lab:s3cret@db.example:27017/x', '--out', path.join(dir, 'masked'), '--quiet']);
