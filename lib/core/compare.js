@@ -40,8 +40,8 @@ function timedRecords(doc, name) {
     if (r.type !== 'result' || r.skipped) return;
     const where = `${name}: results[${i}]${typeof r.study === 'string' ? ` (${r.study} ${r.variant})` : ''}`;
     if (typeof r.study !== 'string' || typeof r.variant !== 'string') throw new CompareInputError(`${where}: no "study" or "variant" name; not a record the lab wrote`);
-    if (!Array.isArray(r.times) || !r.times.length || !r.times.every((t) => typeof t === 'number' && t > 0 && Number.isFinite(t))) {
-      throw new CompareInputError(`${where}: "times" is not a list of positive numbers; not a record the lab wrote (run it again with run --json)`);
+    if (!Array.isArray(r.times) || !r.times.length || !r.times.every((t) => typeof t === 'number' && t >= 0 && Number.isFinite(t))) {
+      throw new CompareInputError(`${where}: "times" is not a list of numbers >= 0; not a record the lab wrote (run it again with run --json)`);
     }
     if (r.axis !== undefined && (r.axis === null || typeof r.axis !== 'object')) throw new CompareInputError(`${where}: "axis" is not an object`);
     out.push(r);
@@ -138,6 +138,10 @@ function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable
   }
   const row = { measure: a.kind, baseline: a.kind === 'ratio' ? a.to : null, oldRounds: a.values.length, newRounds: b.values.length };
   if (notComparable) return { ...row, verdict: 'not comparable', why: notComparable };
+  // A millisecond timer (the legacy shell's Date.now) gives 0 for the fastest commands.
+  if (![...a.values, ...b.values].every((v) => v > 0 && Number.isFinite(v))) {
+    return { ...row, verdict: 'not comparable', why: 'a time of 0 ms, below the timer\'s resolution: use more documents' };
+  }
   const t = mannWhitney(a.values.map(Math.log), b.values.map(Math.log), { level: LEVEL });
   row.change = Math.exp(t.shift);
   row.p = t.p;
