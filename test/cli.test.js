@@ -49,6 +49,9 @@ describe('CLI', function () {
     for (const word of ['list', 'run <study...|all>', 'compare OLD.json NEW.json', '--uri', '--docs', '--runs', '--json', '--out', '--set', '--profile', 'MONGOMS_SYSTEM_BINARY']) {
       expect(r.stdout).to.include(word);
     }
+    // the test suite's profile is listed, as test scale, not findings
+    expect(r.stdout).to.match(/--profile P\s+quick .*\n\s+tiny \(test scale, seconds: what the test suite runs; its verdicts are not findings\)/);
+    expect(r.stdout).to.include('findings [study...] [--profile quick|seed|tiny]');
   });
 
   it('each command has its own help: `<command> --help` and `help <command>`', async function () {
