@@ -99,31 +99,37 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
   });
 
   it('compare: two runs of the same build exit 0; a deliberately slowed variant exits 1', async function () {
-    const same = path.join(dir, 'out2');
-    const slow = path.join(dir, 'out3');
-    expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', same, '--runs', '7'])).code).to.equal(0);
+    const runToy = async (out) => expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', out, '--runs', '7'])).code).to.equal(0);
+    const [same1, same2, slow] = ['same1', 'same2', 'slow'].map((x) => path.join(dir, x));
+    await runToy(same1);
+    await runToy(same2);
     // A slower build, same parameters (compare refuses to call a change between different
-    // workloads): the copy's slow-count sleeps 200 ms in its code for one run.
+    // workloads): the copy's slow-count sleeps a second in its code for one run. The baseline, a
+    // count of a few milliseconds, is mostly the machine's noise under load (its rounds spread 4-7x
+    // at load 20, and compare then calls only a change beyond that): a second is far beyond it.
     const script = path.join(dir, 'scripts', 'toy_count.js');
     const original = fs.readFileSync(script, 'utf8');
     expect(original).to.contain('if (p.DELAY_MS) sleep(p.DELAY_MS);');
-    fs.writeFileSync(script, original.replace('if (p.DELAY_MS) sleep(p.DELAY_MS);', 'sleep(200);'));
+    fs.writeFileSync(script, original.replace('if (p.DELAY_MS) sleep(p.DELAY_MS);', 'sleep(1000);'));
     try {
-      expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', slow, '--runs', '7'])).code).to.equal(0);
+      await runToy(slow);
     } finally {
       fs.writeFileSync(script, original);
     }
-    // Millisecond commands on a shared 2-core machine drift between runs: a wide threshold for
-    // "the same build", while 200 ms of sleep is far beyond it. The first run has 3 rounds: too few to call.
-    const a = await cli(dir, ['compare', path.join(dir, 'out1', 'results.json'), path.join(same, 'results.json'), '--threshold', '100%']);
+    // Commands of milliseconds on a shared 2-core machine drift between runs: a wide threshold for
+    // "the same build".
+    const a = await cli(dir, ['compare', same1, same2, '--threshold', '100%']);
     expect(a.code, a.stdout + a.stderr).to.equal(0);
-    expect(a.stdout).to.match(/0 clearly slower/);
-    expect(a.stdout).to.contain('too few rounds: 3; use --runs 6');
-    expect(a.stdout).to.contain('toy: measured differently: RUNS 3 vs 7');
-    const b = await cli(dir, ['compare', path.join(same, 'results.json'), path.join(slow, 'results.json'), '--threshold', '100%']);
+    expect(a.stdout).to.match(/^0 clearly slower/m);
+    const b = await cli(dir, ['compare', same1, path.join(slow, 'results.json'), '--threshold', '100%']);
     expect(b.code, b.stdout).to.equal(1);
-    expect(b.stdout).to.match(/toy\s+slow-count\s+k=1\s+.*SLOWER/);
-    const bad = await cli(dir, ['compare', path.join(dir, 'package.json'), path.join(same, 'results.json')]);
+    expect(b.stdout).to.match(/toy\s+slow-count\s+k=1\s+.*ratio to count\s.*SLOWER/);
+    // The first run had 3 rounds: too few to call anything, even a second's sleep.
+    const few = await cli(dir, ['compare', path.join(dir, 'out1'), slow]);
+    expect(few.code, few.stdout).to.equal(0);
+    expect(few.stdout).to.contain('toy: measured differently: RUNS 3 vs 7');
+    expect(few.stdout).to.contain('too few rounds: 3; use --runs 6');
+    const bad = await cli(dir, ['compare', path.join(dir, 'package.json'), same1]);
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/not a mongo-perf-lab result file/);
     expect(bad.stderr.split('\n').filter(Boolean).length).to.be.at.most(2);
