@@ -183,13 +183,20 @@ function settingOf(j) {
   return { needed: s.needed === undefined ? null : s.needed, here: s.here === undefined ? null : s.here, ok: s.ok === undefined ? null : s.ok };
 }
 
+/** What this run had of the claim's setting, when a rule checked it ("not checked" says nothing). */
+function hereText(j) {
+  const st = settingOf(j);
+  if (!st.here || (st.ok !== false && /^not checked/.test(st.here))) return null;
+  return `here: ${st.here}${st.ok === false ? ' (setting absent)' : ''}`;
+}
+
 /** A verdict with our figure, its interval and the setting here, in full (no figure is cut). */
 function cell(j) {
   if (!j) return '';
   const fig = j.figure && j.figure !== '-' ? j.figure : null;
   const iv = intervalText(j.interval, fig);
-  const here = settingOf(j).here;
-  return `${mark(j.verdict)}${fig ? ` (${fig}${iv ? `; ${iv}` : ''})` : iv ? ` (${iv})` : ''}${here ? `; here: ${here}${settingOf(j).ok === false ? ' (setting absent)' : ''}` : ''}`;
+  const here = hereText(j);
+  return `${mark(j.verdict)}${fig ? ` (${fig}${iv ? `; ${iv}` : ''})` : iv ? ` (${iv})` : ''}${here ? `; ${here}` : ''}`;
 }
 
 /** The findings as Markdown; `imgs` maps study -> chart paths relative to the report. */
@@ -264,7 +271,7 @@ function verdictDetail(j) {
   const fig = j.figure && j.figure !== '-' ? j.figure : null;
   const iv = intervalText(j.interval, fig);
   const st = settingOf(j);
-  const lines = [fig, iv, st.here ? `here: ${st.here}${st.ok === false ? ' (setting absent)' : ''}` : null].filter(Boolean);
+  const lines = [fig, iv, hereText(j)].filter(Boolean);
   return lines.map((l) => `<br><small>${esc(l)}</small>`).join('');
 }
 
