@@ -66,29 +66,42 @@ var LabBands = (function () {
     ];
   }
 
-  // ---- 4. $bucket (3.4+): buckets are [lower, upper), so `> 1000` on whole numbers is [1001, ...).
-  // One $bucket cannot multiply by 1.5, so diesel values are shifted by 100000 into their own
-  // buckets; two more stages turn each bucket into its band and merge the keys that collide
-  // (diesel 2 -> 3 with petrol 3, diesel 4 -> 6 with petrol 6), as the seed's $group does.
-  // Valid for whole-number capacities from -10^9 to 49999 (the generator's are 0..5998).
-  var BUCKET_BOUNDS = [-1000000000, 1001, 1201, 1601, 2001, 2501, 3501,
-    50000, 101001, 101201, 101601, 102001, 102501, 103501, 1000000000];
+  // ---- 4. $bucket (3.4+): buckets are [lower, upper), so `> 1000` is `ceil(e) >= 1001` (exact for
+  // fractional capacities too). One $bucket cannot multiply by 1.5, so diesel values are shifted by
+  // 100000 into their own buckets; two more stages turn each bucket into its band and merge the keys
+  // that collide (diesel 2 -> 3 with petrol 3, diesel 4 -> 6 with petrol 6), as the seed's $group does.
+  // Any `e` gets the seed's band (see bucketCapacity), so no document falls outside the boundaries.
+  var BUCKET_BOUNDS = [-50000, 1001, 1201, 1601, 2001, 2501, 3501,
+    50000, 101001, 101201, 101601, 102001, 102501, 103501, 150000];
+  var NUMERIC_TYPES = ['double', 'int', 'long', 'decimal'];
+  var BELOW_NUMBERS = ['missing', 'null', 'undefined', 'minKey'];
+
+  // The capacity the buckets see: the seed's `$gt` compares any BSON value with a number, in BSON
+  // order (missing, null < numbers, NaN lowest < text, objects, dates...). So a number is clamped
+  // into the petrol range [-50000, 49999] (its band unchanged), a value below every number counts as
+  // band 1, and a value above every number (a string "1500", a date...) as band 7, like the seed.
+  function bucketCapacity() {
+    return { $switch: { branches: [
+      { case: { $in: [{ $type: '$e' }, NUMERIC_TYPES] }, then: { $min: [{ $max: [{ $ceil: '$e' }, BUCKET_BOUNDS[0]] }, 49999] } },
+      { case: { $in: [{ $type: '$e' }, BELOW_NUMBERS] }, then: BUCKET_BOUNDS[0] },
+    ], default: 49999 } };
+  }
 
   function bucketPipeline() {
     var lows = BUCKET_BOUNDS.slice(0, -1);
     var branches = [];
     for (var j = 0; j < lows.length; j++) {
-      if (j === 6) continue; // [3501, 50000) = petrol band 7 is the default
       var band = j < 7 ? j + 1 : (j - 6) * 1.5;
       branches.push({ case: { $eq: ['$_id', lows[j]] }, then: band });
     }
     return [
       { $bucket: {
-        groupBy: { $add: ['$e', { $cond: [{ $eq: ['$f', 'D'] }, 100000, 0] }] },
+        groupBy: { $add: [bucketCapacity(), { $cond: [{ $eq: ['$f', 'D'] }, 100000, 0] }] },
         boundaries: BUCKET_BOUNDS,
         output: { count: { $sum: 1 }, miles: { $sum: '$m' } },
       } },
-      { $project: { count: 1, miles: 1, b: { $switch: { branches: branches, default: 7 } } } },
+      // every bucket is named: an unnamed one would show as its lower boundary, not hide in a band
+      { $project: { count: 1, miles: 1, b: { $switch: { branches: branches, default: '$_id' } } } },
       { $group: { _id: '$b', count: { $sum: '$count' }, miles: { $sum: '$miles' } } },
       { $sort: { _id: 1 } },
     ];
@@ -118,16 +131,55 @@ var LabBands = (function () {
   // mongos splits a $group into a shards part (the same $group, each shard's partial groups) and a
   // merger part ($group on _id summing the partial accumulators). With k _id ranges on one server
   // the shards part runs once per range, concurrently, and the merger part runs on the union.
-  function rangeFilter(lo, hi) {
-    var f = {};
-    if (lo !== null && lo !== undefined) f.$gte = lo;
-    if (hi !== null && hi !== undefined) f.$lt = hi;
-    // one open range (k = 1) is every document: an empty filter, not `_id: {}` (equality to {})
-    return { $match: f.$gte === undefined && f.$lt === undefined ? {} : { _id: f } };
+  // BSON's order of types (as sort and $gt see them), each class with the $type aliases it holds.
+  // An _id range whose ends are of different classes must name the classes in between itself: a
+  // query's $gte/$lt match only values of their bound's own class ("type bracketing").
+  var TYPE_CLASSES = [['minKey'], ['null', 'undefined'], ['double', 'int', 'long', 'decimal'], ['string', 'symbol'],
+    ['object'], ['array'], ['binData'], ['objectId'], ['bool'], ['date'], ['timestamp'], ['regex'],
+    ['dbPointer'], ['javascript'], ['javascriptWithScope'], ['maxKey']];
+  var BSONTYPE_CLASS = { MinKey: 0, Long: 2, Int32: 2, Double: 2, Decimal128: 2, BSONSymbol: 3, Symbol: 3,
+    Binary: 6, ObjectId: 7, ObjectID: 7, Timestamp: 10, BSONRegExp: 11, DBPointer: 12, Code: 13, MaxKey: 15 };
+
+  // The index in TYPE_CLASSES of a value as the shell or the Node driver returns it.
+  function typeClass(v) {
+    if (v === null || v === undefined) return 1;
+    if (typeof v === 'number') return 2;
+    if (typeof v === 'string') return 3;
+    if (typeof v === 'boolean') return 8;
+    var tag = Object.prototype.toString.call(v);
+    if (tag === '[object Date]') return 9;
+    if (tag === '[object Array]') return 5;
+    if (tag === '[object RegExp]') return 11;
+    var t = v._bsontype || (v.constructor && v.constructor.name);
+    if (t === 'Code' && v.scope) return 14;
+    if (t && BSONTYPE_CLASS[t] !== undefined) return BSONTYPE_CLASS[t];
+    if (typeof v.toNumber === 'function' && typeof v.getHighBits === 'function') return 2; // a Long without _bsontype
+    return 4;
   }
 
-  function shardPart(lo, hi) {
-    return [rangeFilter(lo, hi), { $group: { _id: condBand(), count: { $sum: 1 }, miles: { $sum: '$m' } } }];
+  // The filter of one _id range [lo, hi) in BSON order; null at either end means open. Ends of one
+  // type class (the usual case) give the plain `{_id: {$gte, $lt}}`, which an index or a clustered
+  // collection bounds; `oneClass` says every _id is of that class, so open ends need no $type part.
+  function rangeFilter(lo, hi, oneClass) {
+    var open = function (x) { return x === null || x === undefined; };
+    if (open(lo) && open(hi)) return { $match: {} }; // k = 1: every document (not `_id: {}`)
+    var cl = open(lo) ? 0 : typeClass(lo);
+    var ch = open(hi) ? TYPE_CLASSES.length - 1 : typeClass(hi);
+    var f = {};
+    if (!open(lo)) f.$gte = lo;
+    if (!open(hi)) f.$lt = hi;
+    if (oneClass || (!open(lo) && !open(hi) && cl === ch)) return { $match: { _id: f } };
+    var parts = [];
+    if (!open(lo)) parts.push({ _id: { $gte: lo } });
+    var between = [];
+    for (var c = open(lo) ? 0 : cl + 1; c < (open(hi) ? TYPE_CLASSES.length : ch); c++) between = between.concat(TYPE_CLASSES[c]);
+    if (between.length) parts.push({ _id: { $type: between } });
+    if (!open(hi)) parts.push({ _id: { $lt: hi } });
+    return { $match: parts.length === 1 ? parts[0] : { $or: parts } };
+  }
+
+  function shardPart(lo, hi, oneClass) {
+    return [rangeFilter(lo, hi, oneClass), { $group: { _id: condBand(), count: { $sum: 1 }, miles: { $sum: '$m' } } }];
   }
 
   // The merger part: what mongos (or the merging shard) runs on the shards' partial groups.
@@ -138,9 +190,59 @@ var LabBands = (function () {
     ];
   }
 
-  // k boundaries over [lo, hi): equal widths, or proportional to `weights` for uneven ranges.
-  // Returns [[lo0, hi0], [lo1, hi1], ...]; the first starts at null (MinKey side) and the last
-  // ends at null, so documents outside [lo, hi) are still counted exactly once.
+  // Where the k-1 cuts fall in a collection of `count` documents sorted by _id: equal shares, or
+  // proportional to `weights` for uneven ranges. Positions are 0-based document offsets.
+  function cutPositions(count, k, weights) {
+    var w = weights || [];
+    var total = 0;
+    var j;
+    for (j = 0; j < k; j++) total += w[j] || 1;
+    var out = [];
+    var acc = 0;
+    for (j = 0; j < k - 1; j++) {
+      acc += w[j] || 1;
+      out.push(Math.round(count * acc / total));
+    }
+    return out;
+  }
+
+  // Ranges [[null, c1], [c1, c2], ..., [c(k-1), null]] from cut values taken from the server's own
+  // _id order; equal cuts (fewer documents than ranges) are merged, so no range is empty twice.
+  function rangesFromCuts(cuts) {
+    var out = [];
+    var prev = null;
+    for (var j = 0; j < cuts.length; j++) {
+      // a null, MinKey or MaxKey cut cannot bound a query range ($gte: MinKey matches every type):
+      // skipping it only makes one range wider
+      var c = cuts[j] === undefined ? 0 : typeClass(cuts[j]);
+      if (c <= 1 || c === TYPE_CLASSES.length - 1 || (prev !== null && sameValue(prev, cuts[j]))) continue;
+      out.push([prev, cuts[j]]);
+      prev = cuts[j];
+    }
+    out.push([prev, null]);
+    return out;
+  }
+
+  function sameValue(a, b) {
+    return typeClass(a) === typeClass(b) && String(a) === String(b) && (typeof a === typeof b);
+  }
+
+  // The shell's k ranges of a collection by its own _id order (any _id types): the cut values are
+  // read from an _id-sorted scan, so no arithmetic on _ids. Returns { ranges, oneClass }.
+  function serverRanges(coll, k, weights) {
+    var count = coll.countDocuments({});
+    var cuts = cutPositions(count, k, weights).map(function (pos) {
+      var d = pos < count ? coll.find({}, { _id: 1 }).sort({ _id: 1 }).skip(pos).limit(1).toArray()[0] : undefined;
+      return d ? d._id : undefined;
+    });
+    var first = coll.find({}, { _id: 1 }).sort({ _id: 1 }).limit(1).toArray()[0];
+    var last = coll.find({}, { _id: 1 }).sort({ _id: -1 }).limit(1).toArray()[0];
+    return { ranges: rangesFromCuts(cuts), oneClass: !first || typeClass(first._id) === typeClass(last._id) };
+  }
+
+  // k boundaries over a numeric [lo, hi): equal widths, or proportional to `weights`. For callers
+  // that know their _ids are numbers spread over [lo, hi) (the generator's 0..N-1); any other
+  // collection takes serverRanges. The outermost ranges are open, so every document counts once.
   function ranges(lo, hi, k, weights) {
     var w = weights || [];
     var total = 0;
@@ -158,18 +260,40 @@ var LabBands = (function () {
     return out;
   }
 
+  // Adds two partial sums keeping the type the server's $sum would give: numbers stay numbers, a
+  // Long stays an exact Long (its own add), a Long with a fractional number becomes a double. A
+  // Decimal128 cannot be added exactly in plain JavaScript: refused, so the caller merges on the
+  // server (mergerPart), never with a rounded figure.
+  function addExact(a, b) {
+    if (typeof a === 'number' && typeof b === 'number') return a + b;
+    var da = a && a._bsontype === 'Decimal128';
+    var db2 = b && b._bsontype === 'Decimal128';
+    if (da || db2) {
+      var e = new Error('mergePartials: a Decimal128 sum cannot be added exactly in JavaScript; merge on the server (mergerPart)');
+      e.code = 'DECIMAL_MERGE';
+      throw e;
+    }
+    var long = typeof a === 'number' ? b : a;
+    var other = typeof a === 'number' ? a : b;
+    if (typeof other === 'number') {
+      if (!Number.isSafeInteger(other)) return Number(long.toString()) + other;
+      return long.add(long.constructor.fromNumber(other));
+    }
+    return long.add(other);
+  }
+
   // Merges partial group rows in plain JavaScript: the merger part's arithmetic, for callers that
-  // cannot run a second pipeline on the union (e.g. the shell's parallel shell-less path).
+  // cannot run a second pipeline on the union. Sums keep their exact types (see addExact).
   function mergePartials(lists) {
     var by = {};
     var keys = [];
     for (var a = 0; a < lists.length; a++) {
       for (var b = 0; b < lists[a].length; b++) {
         var r = lists[a][b];
-        var key = String(r._id);
+        var key = typeClass(r._id) + ':' + String(r._id);
         if (!by[key]) { by[key] = { _id: r._id, count: 0, miles: 0 }; keys.push(key); }
-        by[key].count += Number(r.count);
-        by[key].miles += Number(r.miles);
+        by[key].count = addExact(by[key].count, r.count);
+        by[key].miles = addExact(by[key].miles, r.miles);
       }
     }
     return keys.map(function (x) { return by[x]; }).sort(function (p, q) { return p._id - q._id; });
@@ -180,6 +304,8 @@ var LabBands = (function () {
     groupPipeline: groupPipeline, groupAccumulators: groupAccumulators, bucketPipeline: bucketPipeline,
     pairsPipeline: pairsPipeline, FORMS: FORMS, BUCKET_BOUNDS: BUCKET_BOUNDS,
     rangeFilter: rangeFilter, shardPart: shardPart, mergerPart: mergerPart, ranges: ranges, mergePartials: mergePartials,
+    typeClass: typeClass, cutPositions: cutPositions, rangesFromCuts: rangesFromCuts, serverRanges: serverRanges,
+    addExact: addExact, bucketCapacity: bucketCapacity,
   };
 })();
 

@@ -93,7 +93,7 @@ function splitVariant(k, weights) {
     able: (p, point) => point.part === 'split',
     run: async (ctx, p, point) => {
       const t0 = process.hrtime.bigint();
-      const answer = await B.splitMerge(ctx.db, coll(p, point), { k, lo: 0, hi: p.N, weights });
+      const answer = await B.splitMerge(ctx.db, coll(p, point), { k, weights });
       return lab.took(Number(process.hrtime.bigint() - t0) / 1e6, answer, { k, cores: os.cpus().length });
     },
   };

@@ -19,21 +19,78 @@ function* motDocs(n, seed) {
 
 /** The answer in plain Node: [{_id: band, count, miles}] sorted by band, over _id in [lo, hi). */
 function oracle(n, seed, { lo = null, hi = null } = {}) {
-  const by = new Map();
+  const docs = [];
   for (const d of motDocs(n, seed)) {
     if ((lo !== null && d._id < lo) || (hi !== null && d._id >= hi)) continue;
-    const b = LabMot.band(d);
-    let g = by.get(b);
-    if (!g) by.set(b, (g = { _id: b, count: 0, miles: 0 }));
-    g.count++;
-    g.miles += d.m;
+    docs.push(d);
   }
-  return [...by.values()].sort((a, b) => a._id - b._id);
+  return oracleOf(docs);
 }
 
-/** Server rows as plain numbers (int32, double and Long keys/sums alike), sorted by band. */
+/** A BSON number (int, double, Long, Decimal128) as a JS number; null for any other value. */
+function bsonNumber(x) {
+  if (typeof x === 'number') return x;
+  if (x && ['Long', 'Int32', 'Double', 'Decimal128'].includes(x._bsontype)) return parseFloat(x.toString());
+  if (typeof x === 'bigint') return Number(x);
+  return null;
+}
+
+/**
+ * An exact running sum of BSON numbers, as $sum keeps it: whole numbers and Longs as a BigInt,
+ * Decimal128s as a scaled BigInt, doubles as a double. value() is the JS number nearest the exact
+ * sum, so it equals what the server's exact sum reads as (normalize), not a rounded running total.
+ */
+function exactSum() {
+  let ints = 0n;
+  let dec = 0n; // scaled by 10^34
+  let dbl = 0;
+  const SCALE = 34;
+  return {
+    add(x) {
+      if (typeof x === 'number') {
+        if (Number.isSafeInteger(x)) ints += BigInt(x); else dbl += x;
+      } else if (x && (x._bsontype === 'Long' || x._bsontype === 'Int32')) {
+        ints += BigInt(x.toString());
+      } else if (x && x._bsontype === 'Decimal128') {
+        const m = /^(-?)(\d*)\.?(\d*)(?:E([+-]?\d+))?$/i.exec(x.toString());
+        if (!m) { dbl += parseFloat(x.toString()); return; }
+        const exp = Number(m[4] || 0) - m[3].length;
+        const digits = BigInt((m[1] || '') + (m[2] + m[3] || '0'));
+        dec += exp + SCALE >= 0 ? digits * 10n ** BigInt(exp + SCALE) : digits / 10n ** BigInt(-(exp + SCALE));
+      } else if (x && x._bsontype === 'Double') {
+        dbl += Number(x.valueOf());
+      }
+    },
+    value() {
+      const total = ints * 10n ** BigInt(SCALE) + dec;
+      const neg = total < 0n;
+      const abs = (neg ? -total : total).toString().padStart(SCALE + 1, '0');
+      const text = `${neg ? '-' : ''}${abs.slice(0, -SCALE)}.${abs.slice(-SCALE)}`;
+      return parseFloat(text) + dbl;
+    },
+  };
+}
+
+/**
+ * The answer for any documents (a user's too): each band as the seed's pipeline computes it
+ * (LabMot.band: any `e` in BSON order), miles summed as $sum sums them (exactly; non-numeric `m`
+ * ignored).
+ */
+function oracleOf(docs) {
+  const by = new Map();
+  for (const d of docs) {
+    const b = LabMot.band(d);
+    let g = by.get(b);
+    if (!g) by.set(b, (g = { _id: b, count: 0, sum: exactSum() }));
+    g.count++;
+    g.sum.add(d.m);
+  }
+  return [...by.values()].map((g) => ({ _id: g._id, count: g.count, miles: g.sum.value() })).sort((a, b) => a._id - b._id);
+}
+
+/** Server rows as plain numbers (int32, double, Long and Decimal128 keys/sums alike), sorted by band. */
 function normalize(rows) {
-  return rows.map((r) => ({ _id: Number(r._id), count: Number(r.count), miles: Number(r.miles) }))
+  return rows.map((r) => ({ _id: bsonNumber(r._id), count: bsonNumber(r.count), miles: bsonNumber(r.miles) }))
     .sort((a, b) => a._id - b._id);
 }
 
@@ -101,22 +158,60 @@ async function aggregate(db, name, pipeline) {
   return normalize(await db.collection(name).aggregate(pipeline, { allowDiskUse: true }).toArray());
 }
 
+const rangeCache = new Map();
+
+/**
+ * k ranges of a collection in the server's own _id order (any _id types: numbers, strings,
+ * ObjectIds, mixed): the k-1 cut values are read from an _id-sorted scan, never computed. Cached
+ * per collection, k, weights and document count, so a timed run does not pay for the cuts.
+ */
+async function serverRanges(db, name, k, weights) {
+  const coll = db.collection(name);
+  // the key's count is the metadata one (no scan inside a timed run); the cuts use the exact one
+  const key = `${db.databaseName}.${name}|${k}|${weights || ''}|${await coll.estimatedDocumentCount()}`;
+  if (rangeCache.has(key)) return rangeCache.get(key);
+  const count = await coll.countDocuments({});
+  const at = async (pos, dir = 1) => {
+    const [d] = await coll.find({}, { projection: { _id: 1 }, promoteLongs: false }).sort({ _id: dir }).skip(pos).limit(1).toArray();
+    return d ? d._id : undefined;
+  };
+  const cuts = [];
+  for (const pos of LabBands.cutPositions(count, k, weights)) cuts.push(pos < count ? await at(pos) : undefined);
+  const first = await at(0);
+  const last = await at(0, -1);
+  const r = { ranges: LabBands.rangesFromCuts(cuts), oneClass: count === 0 || LabBands.typeClass(first) === LabBands.typeClass(last) };
+  rangeCache.set(key, r);
+  return r;
+}
+
 /**
  * The sharded plan on one server: the shards part ($match on an _id range + the partial $group)
  * runs for k ranges at once, each on its own pooled connection (so mongod runs k operations in
  * parallel), then the merger part ($group on _id summing the partials) combines them, as mongos
- * does. Ranges span [lo, hi) with the outermost ones open, so every document is counted once.
- * With `serverMerge` the merger part runs on the server too ($documents, 5.1+).
+ * does. The ranges follow the server's _id order (serverRanges), or, given numeric lo/hi, split
+ * [lo, hi) arithmetically with the outermost ranges open; every document is counted once.
+ * Partial sums keep their exact types (Longs stay Longs); the merger part runs on the server
+ * ($documents, 5.1+) with `serverMerge`, or when a sum is a Decimal128 that JavaScript cannot add.
  */
 async function splitMerge(db, name, { k, lo, hi, weights, serverMerge = false }) {
-  const rs = LabBands.ranges(lo, hi, k, weights);
-  const partials = await Promise.all(rs.map(([a, b]) =>
-    db.collection(name).aggregate(LabBands.shardPart(a, b), { allowDiskUse: true }).toArray()));
-  if (serverMerge) {
-    const docs = [].concat(...partials).map((r) => ({ _id: r._id, count: r.count, miles: r.miles }));
-    return normalize(await db.aggregate([{ $documents: docs }, ...LabBands.mergerPart()]).toArray());
+  const numeric = typeof lo === 'number' && typeof hi === 'number';
+  const { ranges, oneClass } = numeric ? { ranges: LabBands.ranges(lo, hi, k, weights), oneClass: true } : await serverRanges(db, name, k, weights);
+  const partials = await Promise.all(ranges.map(([a, b]) =>
+    db.collection(name).aggregate(LabBands.shardPart(a, b, oneClass), { allowDiskUse: true, promoteLongs: false }).toArray()));
+  return normalize(await mergeExact(db, partials, serverMerge));
+}
+
+/** The merged rows with exact sums: in JavaScript, or on the server when asked or needed. */
+async function mergeExact(db, partials, serverMerge) {
+  if (!serverMerge) {
+    try {
+      return LabBands.mergePartials(partials);
+    } catch (e) {
+      if (e.code !== 'DECIMAL_MERGE') throw e;
+    }
   }
-  return normalize(LabBands.mergePartials(partials));
+  const docs = [].concat(...partials).map((r) => ({ _id: r._id, count: r.count, miles: r.miles }));
+  return db.aggregate([{ $documents: docs }, ...LabBands.mergerPart()], { promoteLongs: false }).toArray();
 }
 
 /** Runs c copies of the same aggregation at once; resolves to the answers. */
@@ -214,6 +309,6 @@ async function shardedSplit(db, name) {
 }
 
 module.exports = {
-  COMPRESSORS, motDocs, oracle, normalize, same, collName, loadMot, storage, aggregate, splitMerge,
+  COMPRESSORS, motDocs, oracle, oracleOf, bsonNumber, serverRanges, mergeExact, normalize, same, collName, loadMot, storage, aggregate, splitMerge,
   concurrent, cpuSeconds, diskReadBytes, cacheCounters, measured, topology, shardedSplit, assertCompressor,
 };
