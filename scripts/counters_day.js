@@ -26,7 +26,7 @@
 //   WRITERS, WC, SWEEP, REPLSET, SCAN, SCAN_ROUNDS are read by the Node side only (mongo-perf-lab run counters).
 // The collections are the lab's own (marked in perflab_fixtures) and are re-created on every run;
 // a collection of that name the lab did not make is never touched.
-// The functions to paste into your own shell are in lib/counters.js (recordHit, preallocate).
+// The functions to paste into your own shell are in scripts/counters_functions.js (recordHit, preallocate).
 
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/counters_functions.js');

@@ -66,8 +66,20 @@ function counterPreallocUpdate(schema, dt, metric) {
 }
 
 function preallocate(coll, dt, metric, schema) {
-  var p = counterPreallocUpdate(schema || 'preallocated', dt, metric);
+  var p = counterPreallocUpdate(schema || 'preallocated', counterTime(dt), metric);
   return coll.updateOne(p.filter, p.update, { upsert: true });
+}
+
+// The moment of a hit as epoch ms: a valid Date or epoch ms, or now when none is given. Anything
+// else (an ISO string, an invalid Date) is refused: it would name the document "0NaNNaNNaN/...".
+function counterTime(dt) {
+  if (dt === undefined || dt === null) return new Date().getTime();
+  var ms = Object.prototype.toString.call(dt) === '[object Date]' ? dt.getTime() : (typeof dt === 'number' ? dt : NaN);
+  if (!isFinite(ms)) {
+    throw new Error('recordHit: the time must be a valid Date, epoch milliseconds or nothing (now), got ' + String(dt) +
+      (typeof dt === 'string' ? ' (a string: pass new Date("' + dt + '"))' : ''));
+  }
+  return ms;
 }
 
 // Records one hit. Every schema but 'initial' first preallocates tomorrow's document with
@@ -75,8 +87,13 @@ function preallocate(coll, dt, metric, schema) {
 // Two upserts of a new _id may race: the loser gets a duplicate key error and simply retries
 // (the document exists by then). The array schema cannot be created by $inc ("minute.5" on a
 // missing field makes an object), so it preallocates today's document when it is missing.
+// Uses counterTime, counterKey, counterHitUpdate, counterMinuteField, counterPad, preallocate,
+// counterPreallocUpdate and COUNTER_SCHEMAS / COUNTER_PREALLOC_P (paste the whole PASTEABLE block).
 function recordHit(coll, dt, metric, schema, preallocTomorrow) {
+  dt = counterTime(dt);
+  if (typeof metric !== 'string' || !metric.length) throw new Error('recordHit: metric must be a non-empty string, got ' + String(metric));
   var s = schema || 'preallocated';
+  if (COUNTER_SCHEMAS.indexOf(s) < 0) throw new Error('recordHit: schema must be one of ' + COUNTER_SCHEMAS.join(', ') + ', got ' + String(s));
   if (s !== 'initial') {
     var pre = preallocTomorrow === undefined ? Math.random() < COUNTER_PREALLOC_P : preallocTomorrow;
     if (pre) preallocate(coll, +new Date(+dt) + 86400000, metric, s);
@@ -104,6 +121,6 @@ function recordHit(coll, dt, metric, schema, preallocTomorrow) {
 if (typeof module !== 'undefined' && module.exports) {
   module.exports = {
     SCHEMAS: COUNTER_SCHEMAS, PREALLOC_P: COUNTER_PREALLOC_P, pad: counterPad, key: counterKey,
-    minuteField: counterMinuteField, hitUpdate: counterHitUpdate, preallocUpdate: counterPreallocUpdate,
+    minuteField: counterMinuteField, time: counterTime, hitUpdate: counterHitUpdate, preallocUpdate: counterPreallocUpdate,
   };
 }
