@@ -96,10 +96,11 @@ describe('safety: CSV import', function () {
     expect(vs).to.deep.equal(['B', 'a', 'b', 'c', 'd', 'e', 'z']);
   });
 
-  it('--key: the named column is the _id; a blank key rejects the row', async function () {
+  it('--key: the named column is the _id; a blank key and a key repeated in the file reject the row', async function () {
     const f = file('keyed.csv', 'id,v\n007,x\n8,y\n,z\n8,dup\n');
     const r = await imp(f, { coll: 'keyed', key: 'id' });
-    expect(r).to.include({ read: 4, stored: 3, inserted: 2, duplicates: 1, rejected: 1 });
+    expect(r).to.include({ read: 4, stored: 2, inserted: 2, duplicates: 0, rejected: 2 });
+    expect(r.firstRejects[1]).to.equal('keyed.csv, line 5, field id = "8": key already in this file at line 3');
     const docs = await t.db.collection('keyed').find().sort({ v: 1 }).toArray();
     expect(docs).to.deep.equal([{ _id: '007', id: '007', v: 'x' }, { _id: 8, id: 8, v: 'y' }]);
     expect((await rejects(imp(f, { coll: 'keyed', key: 'nope' }))).message).to.match(/--key "nope" is not a column/);

@@ -5,7 +5,7 @@ const fs = require('fs');
 const opt = require('./options');
 const { UsageError } = require('../infra/errors');
 
-const usage = 'mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE]';
+const usage = 'mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE] [--encoding E]';
 const summary = 'import CSV files into a collection (rows read = stored + rejected)';
 const about = 'Imports CSV files into a collection; rows read = stored + rejected, always.';
 
@@ -13,9 +13,10 @@ const options = {
   uri: { type: 'string', arg: 'URI', text: 'the server to import into (default: $MONGODB_URI; required); used as given,\nmulti-host, mongodb+srv, /authDb and TLS options included' },
   db: { type: 'string', arg: 'NAME', text: 'database (default: random, as seed 000); admin, local and config are refused' },
   coll: { type: 'string', arg: 'NAME', text: 'collection (default: sensors); system.* is refused' },
-  key: { type: 'string', arg: 'COLUMN', text: 'use this column\'s value as _id (a blank key rejects the row); default: a hash\nof the row (names and cells), so re-importing a file, or the same name in another\nfolder, or an edited file stores each distinct row exactly once' },
+  key: { type: 'string', arg: 'COLUMN', text: 'use this column\'s value as _id (a blank or repeated key rejects the row); default: a hash\nof the row (names and cells), so re-importing a file, or the same name in another\nfolder, or an edited file stores each distinct row exactly once' },
   header: { type: 'string', arg: 'a,b,c', text: 'the column names, when the file has no header row (then line 1 is data);\notherwise line 1 must name the columns, and a line 1 that looks like data is refused' },
   rejects: { type: 'string', arg: 'FILE', text: 'where bad rows go, with file, line, field, value and reason\n(default: FILE.csv.rejects.csv next to the first file)' },
+  encoding: { type: 'string', arg: 'E', text: 'the files\' text encoding: utf8 (default; a line that is not UTF-8 is rejected) or latin1' },
   'no-progress': { type: 'boolean', text: 'no progress bar' },
 };
 
@@ -46,6 +47,7 @@ function parse(values, positionals) {
     key: values.key,
     header,
     rejects: values.rejects,
+    encoding: values.encoding,
     progress: values['no-progress'] ? false : undefined,
     debug: values.debug,
   };
@@ -73,7 +75,7 @@ async function run(o) {
   try {
     await client.connect();
     const r = await importCsv(client.db(o.db), o.args, {
-      coll: o.coll, key: o.key, header: o.header, rejectsFile: o.rejects, progress: o.progress,
+      coll: o.coll, key: o.key, header: o.header, encoding: o.encoding, rejectsFile: o.rejects, progress: o.progress,
       log: (m) => process.stdout.write(m + '\n'),
     });
     process.stdout.write(`${r.db}.${r.coll}: ${r.inserted} new documents in ${(r.ms / 1000).toFixed(1)} s\n`);

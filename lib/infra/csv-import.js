@@ -3,7 +3,7 @@
 // seed's loader (`for row in DictReader(f): db.collection.insert(row)`) with types, accounting,
 // identity and re-runs.
 //
-//   importCsv(db, files, {coll, key, header, rejectsFile, progress, log, batchSize, inflight})
+//   importCsv(db, files, {coll, key, header, encoding, rejectsFile, progress, log, batchSize, inflight})
 //     -> {db, coll, files: [...], read, stored, inserted, duplicates, rejected, rejectsFile, firstRejects, ms}
 //   importFile(coll, file, {...}) one file; toDocument(record, names, kinds, id) one record
 //   parseValue(s) -> {value} | {text} | {error}: the lossless number rule; parseNumber, parseTimestamp
@@ -20,7 +20,11 @@
 //   characters). Re-importing a file adds nothing; a file with the same name in another folder is
 //   its own data; an edited file adds exactly its new or changed rows. Identical rows are one
 //   document (counted as "already there"). With `key` (--key COL) the _id is that column's value
-//   (typed like the column; the column is kept as a field too); a blank key rejects the row.
+//   (typed like the column; the column is kept as a field too); a blank key rejects the row, and so
+//   does a key seen before in the same import ("key already in this file at line N"): two rows are
+//   never stored as one. A key already in the collection from an earlier run is "already there".
+// - Text: UTF-8 unless `encoding` (--encoding latin1) says otherwise; a line whose bytes are not
+//   UTF-8 rejects its row ("bytes that are not UTF-8 ..."), never stored with U+FFFD.
 // - Lossless values: a column is numeric when most sampled values are numbers. A number is stored
 //   as a double only when the double holds it exactly as written (<= 15 significant digits,
 //   integers up to 2^53); larger integers become Long (64-bit) or Decimal128, longer decimals
@@ -31,13 +35,13 @@
 //   reported at the line it started on, and parsing resumes on the next line. A row whose document
 //   would exceed MongoDB's 16 MB limit is rejected, not sent.
 // - Accounting: rows read = stored + rejected, always; stored = new + already there. Every
-//   rejected row goes to the reject file (file, line, field, value, reason). A document the server
+//   rejected row goes to the reject file (file, line, field, value, reason); if that file cannot be
+//   written (a full disk), the summary is still given, then one line says so. A document the server
 //   refuses (a validator) stops the import with its file and line.
 
 const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
-const readline = require('readline');
 const { Long, Decimal128, BSON } = require('mongodb');
 const { streamInsert } = require('./loader');
 const { createProgress } = require('./progress');
@@ -55,6 +59,8 @@ const APP = /^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{1,2} \d{2}:\d{2}:\d{2}( [A-Z]{1,5}(
 const INT64_MAX = 9223372036854775807n;
 
 class ImportError extends LabError {}
+/** The import ran but its output could not be written (not a usage error: no --help hint). */
+class ImportWriteError extends LabError {}
 
 function parseNumber(s) {
   return NUMBER.test(s) ? Number(s) : NaN;
@@ -171,6 +177,18 @@ function convert(raw, kind, original) {
   return { value: original };
 }
 
+/** A key's identity as the server's _id index compares it: numbers by value (1, 1.0, Long 1 alike). */
+function keyText(v) {
+  if (typeof v === 'number') return `n:${v}`;
+  if (v instanceof Long) return v.toString() === String(Number(v.toString())) ? `n:${v}` : `l:${v}`;
+  if (v instanceof Decimal128) {
+    const n = Number(v.toString());
+    return Number.isFinite(n) && String(n) === v.toString() ? `n:${n}` : `d:${v}`;
+  }
+  if (v instanceof Date) return `t:${v.getTime()}`;
+  return `s:${String(v)}`;
+}
+
 function rowHash(names, record) {
   return crypto.createHash('sha256').update(JSON.stringify([names, record])).digest('base64url').slice(0, 22);
 }
@@ -245,9 +263,9 @@ function quoteCount(s) {
  * A quoted field may span lines; a quote never closed (or not closed within MAX_RECORD_LINES)
  * costs the record it opened, and reading resumes on the line after it.
  */
-async function* records(file, onBytes) {
-  const rl = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
+async function* records(file, onBytes, encoding = 'utf8') {
   let lineNo = 0;
+  const bad = new Map(); // line -> reason, for lines whose bytes are not text in `encoding`
   const group = []; // [{text, line}] lines of a record whose quotes are still open
   let quotes = 0;
   const queue = [];
@@ -283,17 +301,71 @@ async function* records(file, onBytes) {
     }
   }
 
-  for await (let text of rl) {
+  // A record that holds a line of bad bytes is rejected at that line, never stored with U+FFFD.
+  const checked = (r) => {
+    if (!bad.size || r.error) return r;
+    const at = [...bad.keys()].find((l) => l >= r.line && l <= lineNo);
+    if (at === undefined) return r;
+    const out = { error: bad.get(at), line: at };
+    for (const l of [...bad.keys()]) if (l <= lineNo) bad.delete(l);
+    return out;
+  };
+  for await (const bytes of lineBuffers(file)) {
     lineNo++;
-    if (onBytes) onBytes(Buffer.byteLength(text) + 1);
+    if (onBytes) onBytes(bytes.length + 1);
+    let { text, error } = decodeLine(bytes, encoding);
+    if (error) bad.set(lineNo, error);
     if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     group.push({ text, line: lineNo });
     quotes += quoteCount(text);
-    for (const r of drain(false)) queue.push(r);
+    for (const r of drain(false)) queue.push(checked(r));
     while (queue.length) yield queue.shift();
   }
-  for (const r of drain(true)) queue.push(r);
+  for (const r of drain(true)) queue.push(checked(r));
   while (queue.length) yield queue.shift();
+}
+
+/** The lines of a file as byte buffers (split on LF, a CR before it dropped), in file order. */
+async function* lineBuffers(file) {
+  let rest = Buffer.alloc(0);
+  for await (const chunk of fs.createReadStream(file)) {
+    let buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
+      const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
+      yield buf.subarray(start, end);
+      start = nl + 1;
+    }
+    rest = Buffer.from(buf.subarray(start));
+    buf = null;
+  }
+  if (rest.length) yield rest[rest.length - 1] === 13 ? rest.subarray(0, rest.length - 1) : rest;
+}
+
+const ENCODINGS = ['utf8', 'latin1'];
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** One line's text: {text}, or {text, error} when its bytes are not UTF-8 (latin1 decodes any byte). */
+function decodeLine(bytes, encoding) {
+  if (encoding === 'latin1') return { text: bytes.toString('latin1') };
+  try {
+    return { text: strictUtf8.decode(bytes) };
+  } catch (e) {
+    const at = firstBadUtf8(bytes);
+    return { text: bytes.toString('utf8'), error: `bytes that are not UTF-8 (0x${bytes[at].toString(16).padStart(2, '0')} at byte ${at + 1} of the line): ` +
+      'save the file as UTF-8, or declare its encoding with --encoding latin1' };
+  }
+}
+
+/** The offset of the first byte that does not start a valid UTF-8 sequence. */
+function firstBadUtf8(bytes) {
+  for (let i = 0; i < bytes.length; i++) {
+    const n = bytes[i] < 0x80 ? 1 : bytes[i] >= 0xc2 && bytes[i] < 0xe0 ? 2 : bytes[i] >= 0xe0 && bytes[i] < 0xf0 ? 3 : bytes[i] >= 0xf0 && bytes[i] < 0xf5 ? 4 : 0;
+    if (!n) return i;
+    try { strictUtf8.decode(bytes.subarray(i, i + n)); } catch (e) { return i; }
+    i += n - 1;
+  }
+  return 0;
 }
 
 function csvCell(v) {
@@ -301,31 +373,47 @@ function csvCell(v) {
   return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 
-/** Reject file, created on the first bad row. */
+/**
+ * Reject file, created on the first bad row. A write error (a full disk, a vanished folder) is
+ * kept, not raised as a stream 'error' event: the import goes on counting the rejected rows, and
+ * importCsv reports the error in one line after the summary.
+ */
 class Rejects {
   constructor(file) {
     this.file = file;
     this.count = 0;
     this.stream = null;
     this.first = [];
+    this.error = null;
   }
 
   add(file, line, field, value, reason) {
-    if (!this.stream) {
-      fs.mkdirSync(path.dirname(path.resolve(this.file)), { recursive: true });
-      this.stream = fs.createWriteStream(this.file);
-      this.stream.write('file,line,field,value,reason\n');
-    }
+    if (!this.stream && !this.error) this.open();
     this.count++;
     const shown = value !== undefined && value.length > 200 ? value.slice(0, 200) + '...' : value;
     if (this.first.length < 5) this.first.push(`${file}, line ${line}${field ? `, field ${field}` : ''}${shown !== undefined ? ` = ${JSON.stringify(shown)}` : ''}: ${reason}`);
-    this.stream.write([file, line, field || '', shown === undefined ? '' : shown, reason].map(csvCell).join(',') + '\n');
+    if (this.stream && !this.error) this.stream.write([file, line, field || '', shown === undefined ? '' : shown, reason].map(csvCell).join(',') + '\n');
+  }
+
+  open() {
+    try {
+      fs.mkdirSync(path.dirname(path.resolve(this.file)), { recursive: true });
+    } catch (e) {
+      this.error = e;
+      return;
+    }
+    this.stream = fs.createWriteStream(this.file);
+    this.stream.on('error', (e) => { if (!this.error) this.error = e; });
+    this.stream.write('file,line,field,value,reason\n');
   }
 
   async close() {
-    if (this.stream) {
-      this.stream.end();
-      await new Promise((resolve, reject) => { this.stream.on('finish', resolve); this.stream.on('error', reject); });
+    if (!this.stream) return;
+    if (!this.stream.destroyed) {
+      await new Promise((resolve) => {
+        this.stream.once('close', resolve);
+        this.stream.end();
+      });
     }
   }
 }
@@ -334,7 +422,7 @@ class Rejects {
  * Imports one CSV file into coll. Returns { file, read, stored, inserted, duplicates, rejected, kinds }.
  * onBytes(n) reports progress in bytes read.
  */
-async function importFile(coll, file, { rejects, label, key, header, batchSize = 2000, inflight = 4, onBytes = () => {} } = {}) {
+async function importFile(coll, file, { rejects, label, key, header, encoding, keysSeen = new Map(), batchSize = 2000, inflight = 4, onBytes = () => {} } = {}) {
   const base = label || path.basename(file);
   const counts = { read: 0, rejected: 0 };
   let names = header ? fieldNames(header, base, key) : null;
@@ -348,10 +436,18 @@ async function importFile(coll, file, { rejects, label, key, header, batchSize =
   };
   if (names) setKey();
 
-  const idOf = (doc) => {
+  // A key seen earlier in this import names another row: storing both under one _id would keep
+  // the first and lose the second silently, so the second is rejected with where the first was.
+  const idOf = (doc, record, line) => {
     if (keyIndex < 0) return undefined;
     const v = doc[names[keyIndex]];
     if (v === undefined) return { field: key, value: '', reason: 'the key column is blank' };
+    const k = keyText(v);
+    const first = keysSeen.get(k);
+    if (first) {
+      return { field: key, value: record[keyIndex], reason: first.label === base ? `key already in this file at line ${first.line}` : `key already in ${first.label} at line ${first.line}` };
+    }
+    keysSeen.set(k, { label: base, line });
     return v;
   };
 
@@ -362,7 +458,7 @@ async function importFile(coll, file, { rejects, label, key, header, batchSize =
 
   const toDoc = function* (record, line) {
     counts.read++;
-    const r = toDocument(record, names, kinds, keyIndex >= 0 ? idOf : () => rowHash(names, record));
+    const r = toDocument(record, names, kinds, keyIndex >= 0 ? (doc) => idOf(doc, record, line) : () => rowHash(names, record));
     if (!r.doc) { reject(line, r.field, r.value, r.reason); return; }
     if (record.reduce((s, f) => s + f.length, 0) > 1024 * 1024) {
       const size = BSON.calculateObjectSize(r.doc);
@@ -378,7 +474,7 @@ async function importFile(coll, file, { rejects, label, key, header, batchSize =
 
   async function* docs() {
     const sample = [];
-    for await (const r of records(file, onBytes)) {
+    for await (const r of records(file, onBytes, encoding)) {
       if (!names) {
         if (r.error) throw new ImportError(`${base}, line ${r.line}: the header row is not valid CSV (${r.error.replace('unparseable CSV: ', '')})`);
         if (looksLikeData(r.record)) {
@@ -432,19 +528,19 @@ async function importFile(coll, file, { rejects, label, key, header, batchSize =
  *   progress, log, batchSize, inflight }
  * @returns {Promise<{files: object[], read, stored, inserted, duplicates, rejected, rejectsFile, ms}>}
  */
-async function importCsv(db, files, { coll = 'sensors', key, header, rejectsFile, progress, log = () => {}, batchSize, inflight } = {}) {
+async function importCsv(db, files, { coll = 'sensors', key, header, encoding = 'utf8', rejectsFile, progress, log = () => {}, batchSize, inflight } = {}) {
   if (!files.length) throw new ImportError('no CSV file given');
+  if (!ENCODINGS.includes(encoding)) throw new ImportError(`--encoding ${JSON.stringify(encoding)}: expected one of ${ENCODINGS.join(', ')}`);
   checkTarget(db.databaseName, coll);
   for (const f of files) {
     if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new ImportError(`${f}: no such file`);
     fs.accessSync(f, fs.constants.R_OK);
   }
   const rejFile = rejectsFile || `${files[0]}.rejects.csv`;
-  // Checked before any row is read: an unwritable reject file would otherwise fail mid-import.
-  fs.mkdirSync(path.dirname(path.resolve(rejFile)), { recursive: true });
-  fs.writeFileSync(rejFile, ''); // also replaces a stale reject file from an earlier run
-  fs.rmSync(rejFile, { force: true });
+  refuseRejectsAsInput(files, rejFile);
+  prepareRejectsFile(rejFile);
   const rejects = new Rejects(rejFile);
+  const keysSeen = new Map();
   // Two files of the same name (from different folders) are told apart by their path.
   const bases = files.map((f) => path.basename(f));
   const labels = files.map((f, i) => (bases.indexOf(bases[i]) !== bases.lastIndexOf(bases[i]) ? f : bases[i]));
@@ -455,7 +551,7 @@ async function importCsv(db, files, { coll = 'sensors', key, header, rejectsFile
   try {
     for (let i = 0; i < files.length; i++) {
       const r = await importFile(db.collection(coll), files[i], {
-        rejects, label: labels[i], key, header, batchSize, inflight, onBytes: (n) => bar.increment(n),
+        rejects, label: labels[i], key, header, encoding, keysSeen, batchSize, inflight, onBytes: (n) => bar.increment(n),
       });
       out.push(r);
     }
@@ -472,8 +568,66 @@ async function importCsv(db, files, { coll = 'sensors', key, header, rejectsFile
   for (let i = 0; i < out.length; i++) log(summaryLine(out[i], labels[i]));
   if (out.length > 1) log(summaryLine(res, 'total'));
   for (const line of rejects.first) log(`  rejected: ${line}`);
+  if (rejects.error) {
+    throw new ImportWriteError(`the rejects file ${rejFile} could not be written (${describeIoError(rejects.error)}): ` +
+      `the ${res.rejected} rejected rows are counted above but not all listed; free the space or choose another place with --rejects, and run again (stored rows are kept)`);
+  }
   if (res.rejectsFile) log(`  all ${res.rejected} rejected rows (file, line, field, value, reason): ${res.rejectsFile}`);
   return res;
+}
+
+/** An I/O error's code in words: what a person can act on. */
+function describeIoError(e) {
+  const words = { ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system',
+    EACCES: 'permission denied', EPERM: 'operation not permitted', ENOENT: 'its folder does not exist', EISDIR: 'it is a directory', EIO: 'input/output error' };
+  return e.code ? `${e.code}: ${words[e.code] || String(e.message).split('\n')[0]}` : String(e.message).split('\n')[0];
+}
+
+/**
+ * A glob such as data/*.csv also matches the rejects file of an earlier import (a.csv.rejects.csv):
+ * importing it would read rejects as data, and replacing it would delete an input. Refused.
+ */
+function refuseRejectsAsInput(files, rejFile) {
+  const rej = path.resolve(rejFile);
+  for (const f of files) {
+    const own = path.resolve(f) === rej;
+    const earlier = /\.rejects\.csv$/.test(f) && firstLine(f) === 'file,line,field,value,reason';
+    if (own || earlier) {
+      throw new ImportError(`${f} is ${own ? 'this import\'s rejects file' : 'the rejects file of an earlier import'} (did a pattern like *.csv match it?): ` +
+        'leave it out of the files, or move it away, and run again');
+    }
+  }
+}
+
+function firstLine(f) {
+  const fd = fs.openSync(f, 'r');
+  try {
+    const buf = Buffer.alloc(64);
+    const n = fs.readSync(fd, buf, 0, 64, 0);
+    return buf.subarray(0, n).toString('utf8').split(/\r?\n/)[0];
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Checked before any row is read (an unwritable rejects file would otherwise fail mid-import), and
+ * a stale rejects file of an earlier run removed. Only a regular file is ever removed: a device
+ * or pipe the user named (/dev/null) is written to as it is.
+ */
+function prepareRejectsFile(rejFile) {
+  const abs = path.resolve(rejFile);
+  let st = null;
+  try { st = fs.statSync(abs); } catch (e) { /* not there yet */ }
+  try {
+    if (st && st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (st && !st.isFile()) { fs.accessSync(abs, fs.constants.W_OK); return; }
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, '');
+    fs.rmSync(abs, { force: true });
+  } catch (e) {
+    throw new ImportError(`the rejects file ${rejFile} cannot be written (${describeIoError(e)}): choose another place with --rejects`);
+  }
 }
 
 function summaryLine(r, label) {
@@ -482,5 +636,5 @@ function summaryLine(r, label) {
 
 module.exports = {
   importCsv, importFile, toDocument, parseTimestamp, parseNumber, parseValue, inferKinds, splitRecord, fieldNames,
-  ImportError, SAMPLE_ROWS,
+  ImportError, ImportWriteError, SAMPLE_ROWS, ENCODINGS, decodeLine,
 };

@@ -122,9 +122,30 @@ async function settleBatch(coll, batch, { writeConcern, retryMs, describe, log }
   }
 }
 
-async function verifyBatch(coll, batch) {
+/**
+ * Counts a settled batch's _ids on the server. The count is retried like the batch (a restart or
+ * step-down between the insert and the count is not a lost batch) until retryMs has passed.
+ */
+async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
   const ids = [...new Map(batch.map((d) => [JSON.stringify(d._id), d._id])).values()];
-  const n = await coll.countDocuments({ _id: { $in: ids } });
+  const t0 = Date.now();
+  let delay = 200;
+  let n;
+  for (let attempts = 1; ; attempts++) {
+    try {
+      n = await coll.countDocuments({ _id: { $in: ids } });
+      break;
+    } catch (err) {
+      if (!isRetryable(err)) throw err;
+      if (Date.now() - t0 > retryMs) {
+        throw new LoadError(`${coll.namespace}: a written batch could not be counted for ${Math.round(retryMs / 1000)} s ` +
+          `(${String(err.message).split('\n')[0]}); the load stopped, nothing is marked complete: run again to resume`, { cause: err });
+      }
+      if (attempts === 1 && log) log(`${coll.namespace}: ${String(err.message).split('\n')[0]}; retrying the batch's count`);
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(2000, delay * 2);
+    }
+  }
   if (n !== ids.length) {
     throw new LoadError(`${coll.namespace}: the server acknowledged a batch of ${ids.length} keys but holds ${n} of them; the load stopped`);
   }
@@ -167,7 +188,7 @@ async function streamInsert(coll, docs, {
     const no = nextBatch++;
     const p = (async () => {
       const r = await settleBatch(coll, b, { writeConcern, retryMs, describe, log });
-      if (verify === 'all' || (verify === 'retried' && r.attempts > 1)) await verifyBatch(coll, b);
+      if (verify === 'all' || (verify === 'retried' && r.attempts > 1)) await verifyBatch(coll, b, { retryMs, log });
       out.inserted += r.inserted;
       out.duplicates += r.duplicates;
       out.stored += b.length;
