@@ -79,7 +79,8 @@ var STUDY = {
   },
   setup: function (p) {
     var c = joinColls(p);
-    var res = lab.ensureFixture(db, c.customers, { fixture: 'join-customers', n: p.CUSTOMERS, seed: p.SEED }, LabInserts.customerDoc);
+    var res = lab.ensureFixture(db, c.customers, { fixture: 'join-customers', n: p.CUSTOMERS, seed: p.SEED }, LabInserts.customerDoc,
+      { generate: lab.mayGenerate(p, c.customers, STUDY.params) });
     if (res.own) db.getCollection(c.customers).createIndex({ code: 1 });
   },
   baseline: 'client',

@@ -73,8 +73,15 @@ function parseCommand(command, spec, argv) {
   for (const [k, v] of Object.entries({ ...spec, ...GLOBAL })) {
     options[k] = { type: v.type, ...(v.short ? { short: v.short } : {}), ...(v.multiple ? { multiple: true } : {}) };
   }
+  // `--docs -1` is a value, not an option: parseArgs calls it "ambiguous"; joined as --docs=-1, the
+  // option's own check says what is wrong with it.
+  const args = argv.slice();
+  for (let i = args.length - 2; i >= 0; i--) {
+    const name = /^--([^=]+)$/.exec(args[i]);
+    if (name && options[name[1]] && options[name[1]].type === 'string' && /^-\d/.test(args[i + 1])) args.splice(i, 2, `${args[i]}=${args[i + 1]}`);
+  }
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const m = /'([^']+)'/.exec(e.message);

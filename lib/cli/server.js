@@ -196,7 +196,8 @@ function stopOrDeath(server, stopRequested) {
 function reportFailure(e, o, stderr) {
   const { NoMongodError } = require('../infra/mongod-binary');
   const known = e instanceof ServerError || e instanceof NoMongodError;
-  let msg = known ? e.message : (e.message || String(e)).split('\n')[0];
+  const fsError = typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code);
+  let msg = known ? e.message : fsError ? require('../infra/errors').friendly(e) : (e.message || String(e)).split('\n')[0];
   if (/already in use/i.test(msg) && !known) msg = `--port: ${msg}; choose another port, or leave --port out for a free one`;
   stderr.write(`mongo-perf-lab server: ${msg}\n`);
   if (!known && o.debug) stderr.write(`${e.stack}\n`);

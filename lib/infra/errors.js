@@ -134,7 +134,8 @@ function friendly(err, ctx = {}) {
   if (/ssl|tls|certificate/i.test(text)) {
     return `TLS handshake with the server${where} failed (${firstLine(err.message)}): check tls=, tlsCAFile= and the server's certificate`;
   }
-  if (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') {
+  if (err.code === 'EROFS') return `cannot write ${err.path || 'a file'}: read-only file system; choose a writable location`;
+  if (err.code === 'EACCES' || err.code === 'EPERM') {
     return `cannot write ${err.path || 'a file'}: permission denied; choose a writable location`;
   }
   if (err.code === 'ENOENT' && err.path) return `${err.path}: no such file or directory`;

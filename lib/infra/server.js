@@ -291,13 +291,13 @@ async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'per
 
 /** Starts one mongod (wiredTiger) on `port` (default: a free one), with its data in `dbPath` if given. */
 async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {}) {
-  const fs = require('fs');
   const found = findMongod({ log });
   const args = cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [];
   const instance = { storageEngine: 'wiredTiger', args, launchTimeout: 60000 };
   if (port) instance.port = port;
   if (dbPath) {
-    fs.mkdirSync(dbPath, { recursive: true });
+    // not mkdirSync's recursive mode: on a read-only file system it reports ENOENT, not EROFS
+    require('./output-paths').makeDirs(dbPath);
     instance.dbPath = dbPath;
   }
   const mms = new MongoMemoryServer({ binary: binaryFor(found), instance });

@@ -45,10 +45,11 @@ var lab = (function () {
 
   // Whether a script may generate into `coll` without being asked: when it is the script's own
   // default name (nothing typed, so no typo to fill), or GENERATE = true says so.
+  // A name derived from the default COLL (a prefix's <COLL>_orders) is a default name too.
   function mayGenerate(p, coll, spec) {
     if (p.GENERATE) return true;
     var def = spec && spec.COLL ? spec.COLL.def : undefined;
-    return def !== undefined && coll === def && globalValue('COLL') === undefined;
+    return def !== undefined && p.COLL === def && globalValue('COLL') === undefined;
   }
 
   // A study's declared fixture: generated when the lab owns (or may create) the collection, its
@@ -143,6 +144,14 @@ var lab = (function () {
       all = all.concat(recs);
     });
     if (study.report) study.report(p, all);
+    var wrong = all.filter(function (r) { return r.agrees === false; });
+    if (wrong.length) {
+      // after the tables (every figure printed), so a caller's exit code says the answers differ
+      var err = new Error('variants disagree with ' + study.baseline + ': ' + wrong.map(function (r) { return r.variant; }).join(', ') +
+        ' (the tables above show each answer): their results are not comparable; check the data or report it');
+      err.name = 'VariantsDisagree';
+      throw err;
+    }
     return all;
   }
 

@@ -30,11 +30,20 @@ var LabParams = (function () {
     return typeof globalThis[name] === 'undefined' ? undefined : globalThis[name];
   }
 
+  // The CLI's limits (lib/cli/options.js), so a drop-in cannot be told to write 10^12 documents
+  // for hours with no output: counts up to 10^9, rounds up to 10^4, seeds up to 2^32 - 1.
+  var LIMITS = { SEED: 4294967295, RUNS: 10000, WARMUP: 10000 };
+  var MAX_COUNT = 1000000000;
+
   function checkValue(name, v, kind) {
     var k = KINDS[kind];
     if (!k) throw new Error('lab: unknown parameter kind ' + kind);
     if (!k.test(v)) {
       throw new Error('parameter ' + name + ': expected ' + k.what + ', got ' + JSON.stringify(v) + ' (' + typeof v + ')');
+    }
+    var max = LIMITS[name] || MAX_COUNT;
+    if ((kind === 'count' || kind === 'positive') && v > max) {
+      throw new Error('parameter ' + name + ': ' + v + ' is over the lab\'s limit of ' + max + ' (the CLI\'s too): give a smaller value');
     }
     return v;
   }
