@@ -55,7 +55,7 @@ function topologyOf(uri) {
 
 function serverLine(server, redact) {
   return `server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)} | ` +
-    `MongoDB ${server.version} | ${server.topology || '?'} | ${server.storageEngine} | ${server.queryFramework || 'classic'}`;
+    `MongoDB ${server.version} | ${server.topology || '?'} | ${server.storageEngine || 'storage engine not visible (no clusterMonitor)'} | ${server.queryFramework || 'classic'}`;
 }
 
 /**
@@ -79,9 +79,11 @@ async function runSession(o) {
       announce: (entry) => say(`\n=== ${entry.name}: ${entry.title} (source ${entry.source}) ===`),
     });
   } finally {
-    if (created && !o.keep) {
+    // Only a database that exists now was created by this run (a user who may not write created
+    // nothing, and is not told to drop anything).
+    if (created && !o.keep && await databaseExists(server.uri, o.dbName).catch(() => false)) {
       await withClient(server.uri, {}, (c) => c.db(o.dbName).dropDatabase()).catch((e) => process.stderr.write(
-        `mongo-perf-lab: could not drop database ${o.dbName}, which this run created (${String(e.message).split('\n')[0]}): drop it yourself\n`));
+        `mongo-perf-lab: could not drop database ${o.dbName}, which this run created (${String(e.message).split('\n')[0].replace(/to execute command \{ (\w+):.*$/, 'to run $1')}): drop it yourself\n`));
     }
     await server.stop();
   }

@@ -116,7 +116,9 @@ function friendly(err, ctx = {}) {
     return `authentication failed${where}: check the user name and password, and the auth database (authSource=... or the /db part of the URI)`;
   }
   if (PRIVILEGE_CODES.has(code) || /not authorized|Unauthorized|requires authentication/i.test(text)) {
-    return `the server${where} refused the operation: the user lacks a privilege (${firstLine(err.errmsg || err.message)}); ` +
+    // the server quotes the whole command (session ids and all): its name is what a person needs
+    const said = firstLine(err.errmsg || err.message).replace(/to execute command \{ (\w+):.*$/, 'to run $1');
+    return `the server${where} refused the operation: the user lacks a privilege (${said}); ` +
       'the lab needs readWrite on its database (and clusterMonitor for server facts), or run it against a server of your own';
   }
   if (/ENOTFOUND|EAI_AGAIN|querySrv|getaddrinfo/i.test(text)) {

@@ -103,6 +103,26 @@ class EmbeddedServer {
   }
 }
 
+// What an embedded mongod needs at least in the temp folder: its journal and first files (~100 MB)
+// and room for a small study. Below this it dies mid-run, and the driver says only that "the
+// server went away (InterruptedAtShutdown)".
+const MIN_TEMP_BYTES = 256 * 1024 * 1024;
+
+/** Refuses, in one line, a temp folder too full to hold an embedded mongod's data. */
+function checkTempSpace(dir) {
+  let free;
+  try {
+    const st = fs.statfsSync(dir);
+    free = st.bavail * st.bsize;
+  } catch (e) {
+    return; // no statfs here: the start itself will say what fails
+  }
+  if (free < MIN_TEMP_BYTES) {
+    throw new LabError(`the temp folder ${dir} has ${Math.floor(free / 1048576)} MB free; the embedded mongod needs at least ` +
+      `${MIN_TEMP_BYTES / 1048576} MB: free some space, set TMPDIR to a folder with room, or give --uri`);
+  }
+}
+
 /**
  * Starts an embedded mongod.
  * @param {object} o
@@ -116,6 +136,7 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
   if (cacheSizeGB) extra.push('--wiredTigerCacheSizeGB', String(cacheSizeGB));
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
   installShutdownHooks();
+  checkTempSpace(os.tmpdir());
   // The data dir is made here, not by mongodb-memory-server, which forgets its own when the start
   // fails: so it is known, and removed, from the first moment.
   const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-mem-'));
