@@ -79,7 +79,22 @@ function inspectDbPath(dir) {
     try { return JSON.parse(fs.readFileSync(path.join(dir, META), 'utf8')); } catch (e) { return {}; }
   }
   if (entries.includes('WiredTiger')) return {}; // a mongod data directory from elsewhere: the user's own
+  // a mongod.lock and little else: another mongod is starting here right now (its pid not yet
+  // written), not "other files"
+  if (entries.includes('mongod.lock')) {
+    throw new ServerError(`--dbpath ${dir}: another mongod is starting on this directory (its mongod.lock is there); stop it first, or use another directory`);
+  }
   throw new ServerError(`--dbpath ${dir}: this directory holds other files and no MongoDB data; give a new or empty directory`);
+}
+
+/** The live pid in dir's mongod.lock other than our own children's, or null. */
+function lockHolder(dir) {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dir, 'mongod.lock'), 'utf8').trim());
+    return pid && pid !== process.pid && alive(pid) ? pid : null;
+  } catch (e) {
+    return null;
+  }
 }
 
 function alive(pid) {
@@ -210,7 +225,20 @@ function reportFailure(e, o, stderr) {
  */
 function crashHandler(stderr, dbPath, state) {
   return (e) => {
-    const why = state.server ? 'unexpected error' : `mongod did not start${dbPath ? ` on ${dbPath} (used by another mongod, or data of another MongoDB version?)` : ''}`;
+    // the winner of a race for the directory may not have written its pid yet: wait up to 6 s
+    let holder = null;
+    for (let i = 0; dbPath && !state.server && !holder && i < 60; i++) {
+      holder = lockHolder(dbPath);
+      if (!holder) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+    const why = state.server ? 'unexpected error'
+      : holder ? `--dbpath ${dbPath}: a mongod (pid ${holder}) is already running on this directory; stop it first, or use another directory`
+        : `mongod did not start${dbPath ? ` on ${dbPath} (used by another mongod, or data of another MongoDB version?)` : ''}`;
+    if (holder) {
+      // the other server won the race for the directory: that is the whole reason
+      stderr.write(`mongo-perf-lab server: ${why}\n`);
+      process.exit(2);
+    }
     const detail = e instanceof SyntaxError ? '' : `: ${String(e && e.message || e).split('\n')[0]}`;
     stderr.write(`mongo-perf-lab server: ${why}${detail}\n`);
     if (state.server) state.server.killSync();

@@ -125,7 +125,10 @@ function friendly(err, ctx = {}) {
     return `cannot resolve the server's host name${where}: check the host in the URI`;
   }
   if (/ServerSelection/.test(err.name || '') || /ECONNREFUSED|ETIMEDOUT|Server selection timed out/i.test(text)) {
-    return `cannot reach MongoDB${where} within ${Math.round(CONNECT_TIMEOUT_MS / 1000)} s: is it running and reachable (host, port, TLS options, firewall)? ` +
+    // the wait the driver really gave (a run's own clients may wait longer than the 5 s connect)
+    const waited = /after (\d+) ?ms/i.exec(text);
+    const secs = Math.round((waited ? Number(waited[1]) : CONNECT_TIMEOUT_MS) / 1000);
+    return `cannot reach MongoDB${where} within ${secs} s: is it running, answering (not paused or overloaded) and reachable (host, port, TLS options, firewall)? ` +
       'Without --uri the lab starts its own mongod';
   }
   if (/ECONNRESET|EPIPE|connection .* closed|socket .*closed|InterruptedAtShutdown|ShutdownInProgress|MongoNetworkError/i.test(text) ||
