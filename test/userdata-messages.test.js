@@ -88,6 +88,8 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
     it('a missing privilege names the command, not its whole text with session ids', function () {
       const e = Object.assign(new Error('not authorized on userdata to execute command { update: "perflab_fixtures", updates: [ { q: {} } ], lsid: { id: UUID("c8") }, $db: "userdata" }'), { name: 'MongoServerError', code: 13 });
       expect(friendly(e)).to.match(/lacks a privilege \(not authorized on userdata to run update\); the lab needs readWrite/);
+      const frozen = Object.assign(new Error('Server selection timed out after 30000 ms'), { name: 'MongoServerSelectionError' });
+      expect(friendly(frozen, { uri: 'mongodb://h' })).to.match(/^cannot reach MongoDB at mongodb:\/\/h within 30 s: is it running, answering \(not paused or overloaded\)/);
       const ro = Object.assign(new Error("EROFS: read-only file system, open '/ro/x'"), { code: 'EROFS', path: '/ro/x' });
       expect(friendly(ro)).to.equal('cannot write /ro/x: read-only file system; choose a writable location');
     });
@@ -118,6 +120,27 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
         expect(fs.readdirSync(small)).to.deep.equal([]);
       } finally {
         spawnSync('umount', [small]);
+      }
+    });
+
+    it('two `server --dbpath D` at once: the one that loses names the mongod holding D, every time', async function () {
+      this.timeout(120000);
+      for (let trial = 0; trial < 2; trial++) {
+        const d = path.join(tmp, `race-${trial}`);
+        const outs = ['', ''];
+        const kids = [0, 1].map((k) => {
+          const c = spawn(process.execPath, [BIN, 'server', '--dbpath', d], { stdio: ['ignore', 'pipe', 'pipe'] });
+          c.stdout.on('data', (x) => { outs[k] += x; });
+          c.stderr.on('data', (x) => { outs[k] += x; });
+          return c;
+        });
+        const exits = kids.map((c) => new Promise((resolve) => c.on('close', (code) => resolve(code))));
+        const first = await Promise.race(exits.map((p, k) => p.then((code) => ({ k, code }))));
+        expect(first.code, outs[first.k]).to.equal(2);
+        expect(outs[first.k]).to.match(/--dbpath .*race-\d: (a mongod \(pid \d+\) is already running on this directory|another mongod is starting on this directory)/);
+        expect(outs[first.k]).to.not.match(/other files|another MongoDB version/);
+        kids[1 - first.k].kill('SIGINT');
+        await exits[1 - first.k];
       }
     });
 
