@@ -272,7 +272,12 @@ async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
   const onAcked = async (n) => {
     if (Date.now() - lastMark < 2000) return;
     lastMark = Date.now();
-    await markers.updateOne({ _id: collName }, { $set: { acked: from + n } });
+    // A progress note for a later resume: during a restart or an election it is skipped (the next
+    // batch writes it again, and a resume from an older prefix re-sends idempotent batches).
+    await markers.updateOne({ _id: collName }, { $set: { acked: from + n } }).catch((e) => {
+      if (!isRetryable(e)) throw e;
+      lastMark = 0;
+    });
   };
   const { verify = 'retried', ...rest } = opts;
   const r = await streamInsert(coll, skipFirst(makeDocs(), from), { total: spec.n, label: `${collName}`, verify, onAcked, ...rest });
