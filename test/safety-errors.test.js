@@ -75,12 +75,17 @@ describe('safety: error lines', function () {
         await again.stop();
         process.exitCode = 3; // what a failed command sets before it returns
       }, (e) => { console.log('unavailable: ' + e.message); process.exitCode = 3; });`;
-    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, PG_URI: '' }, timeout: 100000 });
+    // Its own temp folder, so that the check below sees only this test's PostgreSQL, not one of
+    // another run on the same machine. The postgres user must be able to enter it (see postgres.js).
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-pg-exit-'));
+    fs.chmodSync(tmp, 0o777);
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, PG_URI: '', TMPDIR: tmp }, timeout: 100000 });
     expect(r.status, r.stdout + r.stderr).to.equal(3);
     expect(r.stderr).to.not.match(/TypeError|done is not a function/);
     if (/started embedded/.test(r.stdout)) {
-      const left = spawnSync('pgrep', ['-f', 'perflab-pg-'], { encoding: 'utf8' });
+      const left = spawnSync('pgrep', ['-f', tmp], { encoding: 'utf8' });
       expect(left.stdout.trim(), 'a PostgreSQL server of this test is still running').to.equal('');
     }
+    fs.rmSync(tmp, { recursive: true, force: true });
   });
 });
