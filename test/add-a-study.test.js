@@ -14,6 +14,15 @@ const { MongoClient } = require('mongodb');
 
 const ROOT = path.resolve(__dirname, '..');
 const SCHEMA = require('../docs/result-format.schema.json');
+const TOY = path.join(__dirname, 'fixtures', 'toy');
+// The toy's files, at the paths they take in the repository.
+const TOY_FILES = ['scripts/toy_count.js', 'lib/studies/toy/index.js', 'lib/studies/toy/child-count.js',
+  'lib/studies/toy/count-worker.js', 'lib/studies/toy/oracle.js'];
+
+/** Every file under dir, relative to it. */
+function tree(dir, base = dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tree(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]));
+}
 
 function cli(dir, args, { timeoutMs = 120000 } = {}) {
   return new Promise((resolve) => {
@@ -40,10 +49,12 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     for (const d of ['bin', 'lib', 'scripts', 'fixtures', 'docs']) fs.cpSync(path.join(ROOT, d), path.join(dir, d), { recursive: true });
     fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    // 1. the declaration, 2. the Node part
-    fs.copyFileSync(path.join(__dirname, 'fixtures', 'toy', 'toy_count.js'), path.join(dir, 'scripts', 'toy_count.js'));
-    fs.mkdirSync(path.join(dir, 'lib', 'studies', 'toy'));
-    fs.copyFileSync(path.join(__dirname, 'fixtures', 'toy', 'toy.js'), path.join(dir, 'lib', 'studies', 'toy', 'index.js'));
+    // 1. the declaration, 2. the Node part and what only it uses (a worker run as a child process,
+    // a helper), each at the path docs/contract.md gives
+    for (const f of TOY_FILES) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.copyFileSync(path.join(TOY, f), path.join(dir, f));
+    }
     // 3. one line in the registry
     const reg = path.join(dir, 'lib', 'studies', 'index.js');
     const text = fs.readFileSync(reg, 'utf8');
@@ -57,10 +68,36 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     try { await c.db(db).dropDatabase(); } finally { await c.close(); }
   });
 
+  it('1-3. each file of the study is where docs/contract.md says, and the core names no study', function () {
+    expect(tree(TOY).sort()).to.deep.equal([...TOY_FILES].sort());
+    const contract = fs.readFileSync(path.join(ROOT, 'docs', 'contract.md'), 'utf8');
+    for (const place of ['`scripts/<script>.js`', '`lib/studies/<name>/index.js`', '`lib/studies/<name>/*.js`', '`lib/studies/index.js`']) {
+      expect(contract, place).to.contain(`| ${place} |`);
+    }
+    for (const layer of ['core', 'report', 'infra']) {
+      for (const f of tree(path.join(dir, 'lib', layer))) {
+        const text = fs.readFileSync(path.join(dir, 'lib', layer, f), 'utf8');
+        expect(text, `lib/${layer}/${f}`).to.not.match(/studies\/(toy|where|mapreduce|bigagg|inserts|coherency|tasks|joins|timeseries|counters)\b|require\(['"][./]*studies/);
+      }
+    }
+  });
+
+  it('defineStudy refuses a definition with an unknown key, a missing profile, or a title of its own', function () {
+    const { defineStudy } = require(path.join(dir, 'lib', 'core', 'registry'));
+    const good = { name: 'toy', script: 'toy_count.js', profiles: { tiny: {}, quick: {}, seed: {} }, expected: '~5 s', seedExpected: '~10 s' };
+    expect(defineStudy(good).title).to.equal('count the documents three ways');
+    expect(String(defineStudy(good).source)).to.equal('toy');
+    expect(() => defineStudy({ ...good, oracel: () => 1 })).to.throw(/study toy: unknown key "oracel"/);
+    expect(() => defineStudy({ ...good, profiles: { quick: {}, seed: {} } })).to.throw(/profiles: tiny is required/);
+    expect(() => defineStudy({ ...good, title: 'x' })).to.throw(/the title is the script's/);
+    expect(() => defineStudy({ ...good, seedScale: {} })).to.throw(/profiles: \{tiny, quick, seed\}/);
+    expect(() => defineStudy({ ...good, variants: [{ name: 'v', what: 'w', run: () => 1, skipWhy: () => '' }] })).to.throw(/variants\[0\] \(v\): unknown key "skipWhy"/);
+  });
+
   it('4. list shows it, with its quick profile and expected duration', async function () {
     const r = await cli(dir, ['list']);
     expect(r.code, r.stderr).to.equal(0);
-    expect(r.stdout).to.match(/^toy\s+toy\s+scripts\/toy_count\.js\s+N=2000 RUNS=3\s+~5 s\s+count the documents three ways/m);
+    expect(r.stdout).to.match(/^toy\s+toy\s+scripts\/toy_count\.js\s+N=2000 RUNS=3\s+~5 s\s+~10 s\s+count the documents three ways/m);
   });
 
   let first;
@@ -76,12 +113,13 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     expect(validate(first), JSON.stringify(validate.errors)).to.equal(true);
     expect(first.complete).to.equal(true);
     const byName = Object.fromEntries(first.results.map((x) => [x.variant, x]));
-    for (const v of ['count', 'slow-count', 'client-count']) {
+    for (const v of ['count', 'slow-count', 'client-count', 'child-count']) {
       expect(byName[v].agrees, v).to.equal(true);
       expect(byName[v].answer, v).to.equal(2000);
       expect(byName[v].ratio.to).to.equal('count');
     }
     expect(byName['client-count'].where).to.equal('node');
+    expect(byName['child-count'].where).to.equal('node');
     expect(byName.future.skipped).to.equal('needs MongoDB >= 99.0');
     expect(byName.count.overheadMs).to.be.below(20);
     for (const k of ['server', 'host', 'software', 'lab']) expect(first.environment).to.have.property(k);
@@ -145,7 +183,7 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
       await new Promise((r) => setTimeout(r, 200));
       try {
         const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
-        if (doc.results.length >= 8) break;
+        if (doc.results.length >= 10) break;
       } catch (e) { /* not written yet */ }
     }
     child.kill('SIGKILL');
@@ -153,8 +191,8 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(validate(doc), JSON.stringify(validate.errors)).to.equal(true);
     expect(doc.complete).to.equal(false);
-    expect(doc.results.length).to.be.at.least(8);
-    expect(doc.results.length % 4).to.equal(0); // whole axis points only
+    expect(doc.results.length).to.be.at.least(10);
+    expect(doc.results.length % 5).to.equal(0); // whole axis points only
   });
 
   it('an unwritable --out or --json fails at once, before any work', async function () {

@@ -135,7 +135,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       it(`${schema}: recordHit + preallocate leave the same documents as the tally`, async function () {
         // the shell draws tomorrow's preallocation with the stream's own flags at p = 1/2000
         const stream = { ...STREAM, preallocP: undefined };
-        const tally = oracle.tally(stream, study.slotsOf(P), { preallocate: schema !== 'initial', preallocatedDays: schema === 'initial' ? [] : [0] });
+        const tally = oracle.tally(stream, study.helpers.slotsOf(P), { preallocate: schema !== 'initial', preallocatedDays: schema === 'initial' ? [] : [0] });
         const diffs = await differences(t.db.collection(`shell_${schema}`), schema, tally);
         expect(diffs, diffs.slice(0, 5).join(', ')).to.deep.equal([]);
       });
@@ -174,8 +174,8 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
 
     it('every Node variant, every hour: the answer equals the oracle\'s', function () {
       const recs = res.records.filter((r) => r.type === 'result' && r.axis.hour !== undefined);
-      expect(new Set(recs.map((r) => r.variant))).to.deep.equal(new Set(study.NODE_SCHEMAS.map((s) => `node-${s}`)));
-      expect(recs.length).to.equal(24 * study.NODE_SCHEMAS.length);
+      expect(new Set(recs.map((r) => r.variant))).to.deep.equal(new Set(study.helpers.NODE_SCHEMAS.map((s) => `node-${s}`)));
+      expect(recs.length).to.equal(24 * study.helpers.NODE_SCHEMAS.length);
       for (const r of recs) {
         expect(r.agrees, `${r.variant} ${JSON.stringify(r.axis)}`).to.equal(true);
         expect(r.where).to.equal('node');
@@ -185,10 +185,10 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
 
     it('storage per metric-day and the read-back of one day, checked against the tally', function () {
       const sizes = res.records.filter((r) => r.type === 'measure' && r.name === 'bytes-per-metric-day');
-      expect(sizes.length).to.equal(study.NODE_SCHEMAS.length);
+      expect(sizes.length).to.equal(study.helpers.NODE_SCHEMAS.length);
       for (const s of sizes) expect(s.value).to.be.greaterThan(0);
       const reads = res.records.filter((r) => r.type === 'result' && r.axis.part === 'read-day');
-      expect(reads.length).to.equal(study.NODE_SCHEMAS.length);
+      expect(reads.length).to.equal(study.helpers.NODE_SCHEMAS.length);
       for (const r of reads) expect(r.agrees, r.variant).to.equal(true);
     });
 
@@ -207,8 +207,8 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       const env = { server: { version: '6.0.5' }, startedAt: new Date().toISOString(), host: { cores: 2, cpuModel: 'cpu' } };
       const doc = { params: { counters: res.params } };
       const specs = study.charts.map((f) => f(res.records, env, doc));
-      expect(specs[0].data.values.length).to.equal(24 * 2 * study.NODE_SCHEMAS.length);
-      expect(specs[1].data.values.length).to.equal(24 * study.NODE_SCHEMAS.length);
+      expect(specs[0].data.values.length).to.equal(24 * 2 * study.helpers.NODE_SCHEMAS.length);
+      expect(specs[1].data.values.length).to.equal(24 * study.helpers.NODE_SCHEMAS.length);
       expect(specs[2]).to.equal(null);   // no scan records
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'counters-charts-'));
       try {
@@ -324,7 +324,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     const P = { RUNS: 5 };
     before(async function () {
       const ctx = { db: t.db, log: () => {} };
-      recs = await study.scan(ctx, P, { docs: 100, bulk: 500, single: 50, rounds: 7, modes: ['bulk', 'single'] });
+      recs = await study.helpers.scan(ctx, P, { docs: 100, bulk: 500, single: 50, rounds: 7, modes: ['bulk', 'single'] });
     });
     const last = (layout, mode) => recs.find((r) => r.variant === 'minute-1439' && r.axis.layout === layout && r.axis.mode === mode);
 
@@ -352,7 +352,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     it('writes every schema through a thinned day with both write concerns', async function () {
       const P = { METRICS: 4, PER_MINUTE: 6, SEED: 2, PREFIX: 'rs_' };
       const logs = [];
-      const out = await study.replsetSweep({ dbName: t.dbName, log: (m) => logs.push(m) }, P);
+      const out = await study.helpers.replsetSweep({ dbName: t.dbName, log: (m) => logs.push(m) }, P);
       const w = out.filter((r) => r.name === 'writes-per-s');
       expect(w.length).to.equal(2 * 2 * 4);
       expect(new Set(w.map((r) => r.axis.wc))).to.deep.equal(new Set(['w1', 'majority']));

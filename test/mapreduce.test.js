@@ -11,7 +11,7 @@ const { MongoClient, Code } = require('mongodb');
 const { testDatabase } = require('./helpers');
 const sensors = require('../fixtures/sensors');
 const fns = require('../scripts/mr_functions');
-const { prepareSensors } = require('../lib/studies/mapreduce');
+const { prepareSensors } = require('../lib/studies/mapreduce').helpers;
 const { CLIENT_VARIANTS, statsDiffer } = require('../lib/studies/mapreduce/client');
 const { parseLabLines } = require('../lib/core/lab-lines');
 

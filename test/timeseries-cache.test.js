@@ -79,10 +79,10 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
   it('cold vs warm: every state runs the three grains from a restart, each pass equal to the Node computation', async function () {
     await client.close();
     const logged = [];
-    const records = await timeseries.statesOnServer({ server, dbName: DB, params: { COLL: 'randomData', N, SEED: 4 }, check: true, log: (m) => logged.push(m) });
+    const records = await timeseries.helpers.statesOnServer({ server, dbName: DB, params: { COLL: 'randomData', N, SEED: 4 }, check: true, log: (m) => logged.push(m) });
     client = new MongoClient(server.uri);
     await client.connect();
-    for (const state of timeseries.STATES.map((s) => s.name)) {
+    for (const state of timeseries.helpers.STATES.map((s) => s.name)) {
       for (const grain of ['seconds', 'minutes', 'hours']) {
         const rec = records.find((x) => x.type === 'result' && x.axis.state === state && x.axis.grain === grain);
         expect(rec, `${state} ${grain}`).to.be.an('object');
@@ -101,9 +101,9 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     expect(cached('warm-data')).to.be.greaterThan(cached('warm-indexes'));
     expect(logged.join('\n')).to.match(/7 server restarts/);
     // ONE state x grain table, with the source's figures beside ours.
-    const lines = timeseries.stateTableLines(records, ['seconds', 'minutes', 'hours']);
+    const lines = timeseries.helpers.stateTableLines(records, ['seconds', 'minutes', 'hours']);
     expect(lines[0]).to.match(/^state\s+warm-up\s+seconds in a minute\s+source\s+minutes in an hour\s+source\s+hours in a day\s+source$/);
-    expect(lines.slice(2).map((l) => l.split(/\s+/)[0])).to.deep.equal(timeseries.STATES.map((s) => s.name));
+    expect(lines.slice(2).map((l) => l.split(/\s+/)[0])).to.deep.equal(timeseries.helpers.STATES.map((s) => s.name));
     expect(lines[2]).to.include('1.3132 s');
   });
 

@@ -156,7 +156,7 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     }
     // The Node part's oracle and comparison are the same computation as above.
     const entry = findStudy('timeseries');
-    expect(entry.sameRows(entry.expectedRows('hours', events), tsFixture.START_TIMES.flatMap((s) => expected(events, 'hours', s)))).to.equal(true);
+    expect(entry.helpers.sameRows(entry.helpers.expectedRows('hours', events), tsFixture.START_TIMES.flatMap((s) => expected(events, 'hours', s)))).to.equal(true);
   });
 
   it('storage per design: every design sized, the time-series collection smaller than the raw events', async function () {

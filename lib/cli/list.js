@@ -13,9 +13,9 @@ function parse(values, positionals) {
 }
 
 function rowOf(s) {
-  const quick = (s.profiles && s.profiles.quick) || s.quick || {};
+  const quick = s.profiles.quick;
   return {
-    name: s.name, source: s.source, script: `scripts/${s.script}`,
+    name: s.name, source: s.source.id, script: `scripts/${s.script}`,
     quick: Object.entries(quick).map(([k, v]) => `${k}=${v}`).join(' '),
     expected: s.expected || '', seed: (s.seedExpected || '').replace(/ \(.*/, ''), title: s.title,
   };

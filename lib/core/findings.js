@@ -8,8 +8,8 @@ const path = require('path');
 const lab = require('../../scripts/lib/lab');
 const claims = require('./claims');
 const report = require('../report/report');
-const { runStudy } = require('./run-study');
-const { ResultFile, environment, readResults } = require('./results');
+const { runStudies } = require('./session');
+const { readResults } = require('./results');
 const { getServer } = require('../infra/server');
 const { safeArgv } = require('../infra/errors');
 
@@ -41,17 +41,11 @@ async function runColumn({ entries, server, label, engine, profile, dbName, outD
     const c = new MongoClient(server.uri);
     try { await setEngine(c, engine, server.version); } finally { await c.close(); }
   }
-  const rf = new ResultFile(path.join(outDir, 'results.json'), environment(server, { profile, label, engine: engine || 'default', argv: safeArgv(process.argv.slice(2)) }));
-  rf.doc.params = {};
-  for (const entry of entries) {
-    log(`[${label}] ${entry.name}: ${entry.title}`);
-    const r = await runStudy(entry, { server, dbName, profile: profile === 'seed' ? 'seedScale' : profile, results: rf, echo, log });
-    rf.doc.params[entry.name] = r.params;
-    rf.write();
-  }
-  rf.doc.claims = entries.flatMap((e) => claims.judge(e, rf.doc.results, rf.doc.environment, rf.doc.params));
-  rf.finish();
-  return rf.doc;
+  return runStudies({
+    entries, server, dbName, profile, file: path.join(outDir, 'results.json'), echo, log,
+    env: { label, engine: engine || 'default', argv: safeArgv(process.argv.slice(2)) },
+    announce: (entry) => log(`[${label}] ${entry.name}: ${entry.title}`),
+  });
 }
 
 /**

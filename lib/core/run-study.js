@@ -10,11 +10,11 @@ const lab = require('../../scripts/lib/lab');
 
 const SLOW_MS = 5000;
 
-/** The parameters of a profile (tiny, quick or seed) of a study. */
+/** The parameters of a profile (tiny, quick or seed) of a study: defineStudy() made sure each is there. */
 function profileParams(entry, profile) {
-  const name = profile === 'seedScale' ? 'seed' : profile;
-  const sizes = entry.profiles ? entry.profiles[name] : entry[name === 'seed' ? 'seedScale' : name];
-  return sizes || entry.quick || {};
+  const sizes = entry.profiles[profile];
+  if (!sizes) throw new Error(`study ${entry.name}: no profile ${JSON.stringify(profile)} (profiles: tiny, quick, seed)`);
+  return sizes;
 }
 
 /**
@@ -23,7 +23,7 @@ function profileParams(entry, profile) {
  * @param {object} o.server from lib/infra/server.js getServer()
  * @param {string} o.dbName database the study works in
  * @param {object} [o.params] script parameters (NAME: value) over the profile's
- * @param {string} [o.profile] 'quick' (default) or 'seedScale'
+ * @param {string} [o.profile] 'quick' (default), 'tiny' or 'seed'
  * @param {import('./results').ResultFile} [o.results] where records go as they are made
  * @param {Function} [o.echo] human-readable output (tables, summaries, the script's prints)
  * @param {Function} [o.log] progress lines

@@ -1,7 +1,9 @@
 'use strict';
 // The list of studies the runner reads: one line per study. A study is its declaration in
 // scripts/ (lab.main(STUDY)) and its Node part in lib/studies/<name>/index.js (docs/contract.md).
-// The core never requires this file's studies by name: bin/ hands the list to it.
+// Each study validates itself with defineStudy() (lib/core/registry.js); the core never requires
+// this file's studies by name: the commands hand the list to it.
+const { registry } = require('../core/registry');
 
 const studies = [
   require('./mapreduce'),
@@ -15,10 +17,4 @@ const studies = [
   require('./counters'),
 ];
 
-function findStudy(name) {
-  const s = studies.find((x) => x.name === name);
-  if (!s) throw new Error(`unknown study ${JSON.stringify(name)} (known: ${studies.map((x) => x.name).join(', ')})`);
-  return s;
-}
-
-module.exports = { studies, findStudy };
+module.exports = registry(studies);

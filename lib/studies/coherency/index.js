@@ -3,6 +3,7 @@
 // scripts/inserts_race.js. W workers (connections or processes) start together at a barrier and
 // race through the same N entries in the same order; duplicates are counted exactly afterwards
 // (documents minus distinct keys). The same race runs against PostgreSQL.
+const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
 const { runWorkers, RACE_PATTERNS } = require('../source-002/insert-workers');
 const { scratch, replSet, postgres, median } = require('../source-002/common');
@@ -90,16 +91,16 @@ function pgVariant(pattern, what) {
   };
 }
 
-module.exports = {
+module.exports = defineStudy({
   name: 'coherency',
   script: 'inserts_race.js',
-  source: '002',
-  title: 'the price of coherency: check-then-insert races and the patterns that fix them',
   writeUp: 'docs/studies/inserts.md#2-the-price-of-coherency', // source 002's four studies share one write-up
-  tiny: { N: 128, CHARS: 128, W: 8, RUNS: 1, WARMUP: 0 }, // for the test suite
-  quick: { N: 512, CHARS: 1024, W: 16, MODE: 'connections', RUNS: 1 },
-  // The source: 54 processes, the 3x3 grid of entry size x n.
-  seedScale: { N: 1024, CHARS: 1024, W: 54, MODE: 'processes', GRID: true, RUNS: 3 },
+  profiles: {
+    tiny: { N: 128, CHARS: 128, W: 8, RUNS: 1, WARMUP: 0 }, // for the test suite
+    quick: { N: 512, CHARS: 1024, W: 16, MODE: 'connections', RUNS: 1 },
+    // The source: 54 processes, the 3x3 grid of entry size x n.
+    seed: { N: 1024, CHARS: 1024, W: 54, MODE: 'processes', GRID: true, RUNS: 3 },
+  },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
   seedExpected: '~35 min (measured: 54 processes over the 3 x 3 grid)',
@@ -175,4 +176,4 @@ module.exports = {
     },
   ],
 
-};
+});

@@ -5,6 +5,7 @@
 // alternatives written by WRITERS concurrent connections, fed the very same hits minute by minute.
 // After the day: storage and read-back cost, minute 0 vs 1439 (finding 3), writers and write
 // concerns, and the verdicts on the source's four findings.
+const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
 const gen = require('../../../fixtures/counters-gen');
 const oracle = require('./oracle');
@@ -340,16 +341,16 @@ function scanChart(records, env, doc) {
   };
 }
 
-module.exports = {
+module.exports = defineStudy({
   name: 'counters',
   script: 'counters_day.js',
-  source: '004',
-  title: 'per-minute counters with upsert $inc through a simulated day: growing, preallocated, hierarchical, array',
-  // Quick: 20 metrics, 4 minutes per hour, 4 writers (~1-2 min). Seed scale: every minute of the
-  // day, 100 metrics, 16 writers, plus the writers/write-concern sweep and the replica set.
-  quick: { METRICS: 10, PER_MINUTE: 20, RUNS: 3, WARMUP: 0, WRITERS: 4, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: false, REPLSET: false },
-  tiny: { METRICS: 5, PER_MINUTE: 10, RUNS: 2, WARMUP: 0, WRITERS: 3, VARIANTS: NODE_VARIANTS, SCAN: true, SCAN_ROUNDS: 5, SWEEP: false, REPLSET: false }, // for the test suite
-  seedScale: { METRICS: 100, PER_MINUTE: 100, RUNS: 60, WARMUP: 0, WRITERS: 16, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: true, REPLSET: true },
+  profiles: {
+    tiny: { METRICS: 5, PER_MINUTE: 10, RUNS: 2, WARMUP: 0, WRITERS: 3, VARIANTS: NODE_VARIANTS, SCAN: true, SCAN_ROUNDS: 5, SWEEP: false, REPLSET: false }, // for the test suite
+    // Quick: 20 metrics, 4 minutes per hour, 4 writers (~1-2 min). Seed scale: every minute of the
+    // day, 100 metrics, 16 writers, plus the writers/write-concern sweep and the replica set.
+    quick: { METRICS: 10, PER_MINUTE: 20, RUNS: 3, WARMUP: 0, WRITERS: 4, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: false, REPLSET: false },
+    seed: { METRICS: 100, PER_MINUTE: 100, RUNS: 60, WARMUP: 0, WRITERS: 16, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: true, REPLSET: true },
+  },
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
   expected: '~45 s',
   seedExpected: '~15 min (measured)',
@@ -392,6 +393,6 @@ module.exports = {
       filter: (r) => r.axis && r.axis.hour !== undefined && !r.skipped, value: (r) => lab.fmtInt(Math.round(lab.median(r.times.map((_, i) => wpsOf(r, i))))) },
   ],
   charts: [scatterChart, ratioChart, scanChart],
-  // exported for tests and the write-up
-  minuteOfHour, slotsOf, wpsOver, ratioOver, scanRatio, scan, writersSweep, replsetSweep, NODE_SCHEMAS,
-};
+  // used by its tests, its write-up and its other modules; never read by the core
+  helpers: { minuteOfHour, slotsOf, wpsOver, ratioOver, scanRatio, scan, writersSweep, replsetSweep, NODE_SCHEMAS },
+});

@@ -3,6 +3,7 @@
 // scripts/inserts_bulk.js. Node adds what one mongosh cannot do: W concurrent writers as async
 // loops over one client, as separate connections and as separate processes (the source's threads
 // vs processes), w: 0 / 1 / majority on a replica set, and the same inserts into PostgreSQL.
+const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
 const { runWorkers } = require('../source-002/insert-workers');
 const { scratch, replSet, postgres } = require('../source-002/common');
@@ -36,16 +37,16 @@ function workers(mode, what) {
   };
 }
 
-module.exports = {
+module.exports = defineStudy({
   name: 'inserts',
   script: 'inserts_bulk.js',
-  source: '002',
-  title: 'inserts: one by one, in batches, concurrent, by write concern and size; the server\'s ceiling',
-  tiny: { N: 500, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0 }, // for the test suite
-  // npm start runs every study in under ~5 min: small here; --profile seed for the documented scale.
-  quick: { N: 2000, BATCHES: '1,10,100,1000', WRITERS: '1,4,16', SIZES: '1024,16384', RUNS: 3 }, // batch 10: the source's ~10 KB batches; 3 rounds: an interval
-  // The source inserted 2^14 matrix rows per run; its concurrency went to 64 processes on 12 cores.
-  seedScale: { N: 16384, BATCHES: '1,10,100,1000,10000', WRITERS: '1,2,4,8,16', SIZES: '128,1024,4096,16384', RUNS: 3 },
+  profiles: {
+    tiny: { N: 500, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0 }, // for the test suite
+    // npm start runs every study in under ~5 min: small here; --profile seed for the documented scale.
+    quick: { N: 2000, BATCHES: '1,10,100,1000', WRITERS: '1,4,16', SIZES: '1024,16384', RUNS: 3 }, // batch 10: the source's ~10 KB batches; 3 rounds: an interval
+    // The source inserted 2^14 matrix rows per run; its concurrency went to 64 processes on 12 cores.
+    seed: { N: 16384, BATCHES: '1,10,100,1000,10000', WRITERS: '1,2,4,8,16', SIZES: '128,1024,4096,16384', RUNS: 3 },
+  },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~45 s',
   seedExpected: '~9 min (measured: 16,384 documents over the whole grid)',
@@ -142,6 +143,5 @@ module.exports = {
     },
   ],
 
-};
+});
 
-module.exports.docsAt = docsAt;

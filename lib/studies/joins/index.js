@@ -3,6 +3,7 @@
 // of scripts/inserts_joins.js. Node adds the join with the Node driver and a Map, $lookup without
 // an index in the classic engine (forced; only on a server the lab started, since the switch is
 // server-wide), and the same join in PostgreSQL. The oracle joins the generated rows in plain JS.
+const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
 const G = require('../../../fixtures/inserts-gen');
 const { ensureFixture } = require('../../infra/loader');
@@ -47,16 +48,16 @@ async function lookupRows(ctx, p, on) {
   return G.joinSummaryRows(acc);
 }
 
-module.exports = {
+module.exports = defineStudy({
   name: 'joins',
   script: 'inserts_joins.js',
-  source: '002',
-  title: 'simulated joins: the join in the client vs $lookup (on _id, indexed, unindexed, pipeline) vs SQL',
   writeUp: 'docs/studies/inserts.md#4-simulated-joins',
-  tiny: { ORDERS: 4000, CUSTOMERS: 400, RUNS: 1, WARMUP: 0 }, // for the test suite
-  quick: { ORDERS: 10000, CUSTOMERS: 1000, RUNS: 3, BUDGET_MS: 10000 }, // 3 rounds: the fewest an interval is computed from
-  // The scale: 100k orders x 10k customers.
-  seedScale: { ORDERS: 100000, CUSTOMERS: 10000, RUNS: 3, BUDGET_MS: 30000 },
+  profiles: {
+    tiny: { ORDERS: 4000, CUSTOMERS: 400, RUNS: 1, WARMUP: 0 }, // for the test suite
+    quick: { ORDERS: 10000, CUSTOMERS: 1000, RUNS: 3, BUDGET_MS: 10000 }, // 3 rounds: the fewest an interval is computed from
+    // The scale: 100k orders x 10k customers.
+    seed: { ORDERS: 100000, CUSTOMERS: 10000, RUNS: 3, BUDGET_MS: 30000 },
+  },
   cli: { docs: 'ORDERS', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
   seedExpected: '~6 min (most of it one unindexed $lookup in the classic engine, forced on a server the lab started)',
@@ -167,4 +168,4 @@ module.exports = {
     },
   ],
 
-};
+});

@@ -4,6 +4,7 @@
 // atomic findOneAndUpdate each until none is left, either all going for "the first" task or each
 // starting at a random point; claims/s, the server's write conflicts, and an exact check that no
 // task was claimed twice and none was lost. PostgreSQL answers the source's LIMIT 1 OFFSET R.
+const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
 const G = require('../../../fixtures/inserts-gen');
 const { ensureFixture } = require('../../infra/loader');
@@ -61,15 +62,15 @@ function claimVariant(name, random, what) {
   };
 }
 
-module.exports = {
+module.exports = defineStudy({
   name: 'tasks',
   script: 'inserts_tasks.js',
-  source: '002',
-  title: 'random selection of an unprocessed task: skip(R), $sample, a random field; claiming with findOneAndUpdate',
   writeUp: 'docs/studies/inserts.md#3-random-selection-of-an-unprocessed-task-and-claiming-it',
-  tiny: { N: 5000, PICKS: 5, WRITERS: '1,4', CLAIM_N: 300, RUNS: 1, WARMUP: 0 }, // for the test suite
-  quick: { N: 20000, PICKS: 10, WRITERS: '1,4,16', CLAIM_N: 1000, RUNS: 3 }, // 3 rounds: the fewest an interval is computed from
-  seedScale: { N: 1000000, PICKS: 20, WRITERS: '1,2,4,8,16', CLAIM_N: 16000, RUNS: 3 },
+  profiles: {
+    tiny: { N: 5000, PICKS: 5, WRITERS: '1,4', CLAIM_N: 300, RUNS: 1, WARMUP: 0 }, // for the test suite
+    quick: { N: 20000, PICKS: 10, WRITERS: '1,4,16', CLAIM_N: 1000, RUNS: 3 }, // 3 rounds: the fewest an interval is computed from
+    seed: { N: 1000000, PICKS: 20, WRITERS: '1,2,4,8,16', CLAIM_N: 16000, RUNS: 3 },
+  },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
   seedExpected: '~5 min (measured: 1M tasks, W 1..16)',
@@ -130,6 +131,6 @@ module.exports = {
       filter: (r) => !r.skipped && r.axis.part === 'claim' },
   ],
 
-};
+});
 
 let pgCalls = 0;

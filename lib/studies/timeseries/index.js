@@ -5,6 +5,7 @@
 // answers in plain Node (the oracle), skips the grains the scale cannot show, and adds what only
 // Node can do: the source's cold and warm states (server restarts), storage per design, one
 // state x grain table with the source's figures beside ours, and the charts.
+const { defineStudy } = require('../../core/registry');
 const tsFixture = require('../../../fixtures/timeseries');
 const ref = require('./reference');
 const lab = require('../../../scripts/lib/lab');
@@ -285,28 +286,19 @@ function statesChart(records, env, doc) {
 }
 
 // ---- the study ----------------------------------------------------------------------------------
-module.exports = {
+module.exports = defineStudy({
   name: NAME,
   script: 'ts_designs.js',
-  source: '003',
-  title: 'Time series: raw events vs $dateTrunc, buckets, a time-series collection and rollups; cold vs warm',
-  // 100,000 events: every grain but seconds-in-a-minute has data (~11 events an hour); the
-  // headline (rollups answer the year far faster than raw events) holds as at the source's scale.
-  quick: { N: 100000, RUNS: 3 },
-  seedScale: { N: SOURCE_EVENTS, RUNS: 3 },
-  tiny: { N: 20000, RUNS: 1 }, // for the test suite
+  profiles: {
+    tiny: { N: 20000, RUNS: 1 }, // for the test suite
+    // 100,000 events: every grain but seconds-in-a-minute has data (~11 events an hour); the
+    // headline (rollups answer the year far faster than raw events) holds as at the source's scale.
+    quick: { N: 100000, RUNS: 3 },
+    seed: { N: SOURCE_EVENTS, RUNS: 3 },
+  },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
   seedExpected: '~1.5 h (estimated: building the designs from 50M events; 16 min with --set VARIANTS=raw, measured)',
-  SOURCE_FIGURES,
-  SOURCE_WARMUP,
-  SOURCE_SETTING,
-  STATES,
-  sameRows,
-  expectedRows,
-  runStates,
-  statesOnServer,
-  stateTableLines,
 
   /** The Node loader streams the same seeded events as the shell's generator, faster. */
   async load(ctx, p) {
@@ -380,4 +372,6 @@ module.exports = {
       } },
   ],
   charts: [designsChart, statesChart],
-};
+  // used by its tests, its write-up and its other modules; never read by the core
+  helpers: { SOURCE_FIGURES, SOURCE_WARMUP, SOURCE_SETTING, STATES, sameRows, expectedRows, runStates, statesOnServer, stateTableLines },
+});

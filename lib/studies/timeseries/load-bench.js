@@ -132,11 +132,11 @@ async function main() {
       if (typeof server.restart !== 'function') throw new Error('--states needs a server the bench starts (no --uri)');
       await client.close();
       const timeseries = require('./index');
-      const records = await timeseries.statesOnServer({ server, dbName: values.db, params: { COLL: tsFixture.COLL, N: n, SEED: seed },
+      const records = await timeseries.helpers.statesOnServer({ server, dbName: values.db, params: { COLL: tsFixture.COLL, N: n, SEED: seed },
         echo: (t) => log(t), log });
       out.events = n;
       out.states = records;
-      log(timeseries.stateTableLines(records, ['seconds', 'minutes', 'hours']).join('\n'));
+      log(timeseries.helpers.stateTableLines(records, ['seconds', 'minutes', 'hours']).join('\n'));
     }
   } finally {
     clearInterval(sampler);

@@ -1,18 +1,19 @@
 'use strict';
 // Study "where" (source 001, first half): the Node part of scripts/where_vs_agg.js's declaration.
+const { defineStudy } = require('../../core/registry');
 const whereFixture = require('../../../fixtures/where-ab');
 
 const oracleCache = new Map();
 
-module.exports = {
+module.exports = defineStudy({
   name: 'where',
   script: 'where_vs_agg.js',
-  source: '001',
-  title: '$where vs plain, hybrid and aggregation queries',
-  // 50,000 documents keep $where near 10 s; the source's 1,000,000 takes ~2 min for $where alone.
-  quick: { N: 50000, RUNS: 5, BUDGET_MS: 10000 },
-  seedScale: { N: 1000000, RUNS: 5, BUDGET_MS: 30000 },
-  tiny: { N: 3000, RUNS: 2, BUDGET_MS: 5000 }, // for the test suite
+  profiles: {
+    tiny: { N: 3000, RUNS: 2, BUDGET_MS: 5000 }, // for the test suite
+    // 50,000 documents keep $where near 10 s; the source's 1,000,000 takes ~2 min for $where alone.
+    quick: { N: 50000, RUNS: 5, BUDGET_MS: 10000 },
+    seed: { N: 1000000, RUNS: 5, BUDGET_MS: 30000 },
+  },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~40 s',
   seedExpected: '~4 min (measured: 1,000,000 documents)',
@@ -38,4 +39,4 @@ module.exports = {
   variants: [],
 
   claims: require('./claims'),
-};
+});
