@@ -24,9 +24,13 @@ function reportError(e, argv, o, command) {
   // error is the interrupt's echo, not news ("interrupted ... cleaning up" has said what happened).
   if (cleanup.interrupted && cleanup.interrupted() && !debugEnabled(argv)) return 130;
   const { NoMongodError } = loaded('../lib/infra/mongod-binary');
-  const line = NoMongodError && e instanceof NoMongodError ? e.message : friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI) });
+  const line =
+    NoMongodError && e instanceof NoMongodError
+      ? e.message
+      : friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI) });
   process.stderr.write(`mongo-perf-lab: ${line}\n`);
-  if (debugEnabled(argv) && e.stack) process.stderr.write(`${e.stack}\n${e.cause && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);
+  if (debugEnabled(argv) && e.stack)
+    process.stderr.write(`${e.stack}\n${e.cause && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);
   if (!isUsage(e)) return 1;
   process.stderr.write(`Try \`mongo-perf-lab --help\`${command ? ` or \`mongo-perf-lab ${command} --help\`` : ''}.\n`);
   return 2;
@@ -41,10 +45,17 @@ async function main(argv) {
       process.stdout.write(overview() + '\n');
       return 0;
     }
-    if (argv[first].startsWith('-')) throw new UsageError(`${argv[first]}: give the command first (mongo-perf-lab <command> [options]; commands: see --help)`);
+    if (argv[first].startsWith('-'))
+      throw new UsageError(
+        `${argv[first]}: give the command first (mongo-perf-lab <command> [options]; commands: see --help)`,
+      );
     const mod = commandModule(argv[first]);
     command = mod.name;
-    const { values, positionals } = parseCommand(command, mod.options, argv.filter((_, i) => i !== first));
+    const { values, positionals } = parseCommand(
+      command,
+      mod.options,
+      argv.filter((_, i) => i !== first),
+    );
     if (values.help) {
       process.stdout.write(commandHelp(mod) + '\n');
       return 0;

@@ -1,13 +1,11 @@
 'use strict';
 // Source 000 (map/reduce statistics) on the real server: the functions, every variant's result
 // against plain Node, the interleaved speed claims, and the real mongosh CLI.
-const fs = require('fs');
 const os = require('os');
-const path = require('path');
 const vm = require('vm');
 const acorn = require('acorn');
 const { expect } = require('chai');
-const { MongoClient, Code } = require('mongodb');
+const { Code } = require('mongodb');
 const { testDatabase } = require('./helpers');
 const sensors = require('../fixtures/sensors');
 const fns = require('../scripts/mr_functions');

@@ -5,7 +5,8 @@
 const fs = require('fs');
 const { UsageError } = require('../infra/errors');
 
-const usage = 'mongo-perf-lab compare OLD.json NEW.json [--threshold 10%] [--absolute] [--json FILE]   (files or run folders)';
+const usage =
+  'mongo-perf-lab compare OLD.json NEW.json [--threshold 10%] [--absolute] [--json FILE]   (files or run folders)';
 const summary = 'compare two result files; exit 1 on a clear slowdown';
 const about = `compare reads two result files or run folders (run --json / --out) and shows, per study, variant
 and axis point, the change with its 95% interval, decided by a Mann-Whitney U test on each round's
@@ -17,7 +18,7 @@ not compared) and exits 1 only when a slowdown beyond --threshold is statistical
 const options = {
   threshold: { type: 'string', arg: 'P', text: 'the smallest change that counts, in percent: 10 or 10% (default 10%)' },
   absolute: { type: 'boolean', text: 'also call changes of absolute time (a quiet, dedicated machine only)' },
-  json: { type: 'string', arg: 'FILE', text: 'also write the comparison to FILE (\'-\' for stdout only)' },
+  json: { type: 'string', arg: 'FILE', text: "also write the comparison to FILE ('-' for stdout only)" },
 };
 
 /**
@@ -28,16 +29,27 @@ function threshold(value) {
   if (value === undefined) return 0.1;
   const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$/.exec(value);
   const pct = m ? Number(m[1]) : NaN;
-  if (!m || !(pct > 0 && pct < 10000)) throw new UsageError(`--threshold: expected a percentage like 10 or 10%, got ${JSON.stringify(value)}`);
-  if (!m[2] && pct < 1) throw new UsageError(`--threshold: ${value} reads as ${value} %; write ${pct * 100}% for ${pct * 100} %, or ${value}% if that is meant`);
+  if (!m || !(pct > 0 && pct < 10000))
+    throw new UsageError(`--threshold: expected a percentage like 10 or 10%, got ${JSON.stringify(value)}`);
+  if (!m[2] && pct < 1)
+    throw new UsageError(
+      `--threshold: ${value} reads as ${value} %; write ${pct * 100}% for ${pct * 100} %, or ${value}% if that is meant`,
+    );
   return pct / 100;
 }
 
 function parse(values, positionals) {
   const { checkWritableFile } = require('../infra/output-paths');
   checkWritableFile(values.json, '--json');
-  if (positionals.length !== 2) throw new UsageError('compare: give two result files or run folders: compare OLD NEW [--threshold 10%]');
-  return { args: positionals, threshold: threshold(values.threshold), absolute: !!values.absolute, json: values.json, debug: values.debug };
+  if (positionals.length !== 2)
+    throw new UsageError('compare: give two result files or run folders: compare OLD NEW [--threshold 10%]');
+  return {
+    args: positionals,
+    threshold: threshold(values.threshold),
+    absolute: !!values.absolute,
+    json: values.json,
+    debug: values.debug,
+  };
 }
 
 async function run(o) {
@@ -58,7 +70,12 @@ async function run(o) {
     if (o.json === '-') process.stdout.write(text);
     else fs.writeFileSync(checkWritable(o.json), text);
   }
-  if (o.json !== '-') process.stdout.write(`old: ${report.serverLine(docs[0].environment)}\nnew: ${report.serverLine(docs[1].environment)}\n\n` + compareLines(res).join('\n') + '\n');
+  if (o.json !== '-')
+    process.stdout.write(
+      `old: ${report.serverLine(docs[0].environment)}\nnew: ${report.serverLine(docs[1].environment)}\n\n` +
+        compareLines(res).join('\n') +
+        '\n',
+    );
   return res.slower ? 1 : 0;
 }
 

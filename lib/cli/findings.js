@@ -6,7 +6,8 @@ const path = require('path');
 const opt = require('./options');
 const { UsageError } = require('../infra/errors');
 
-const usage = 'mongo-perf-lab findings [study...] [--profile quick|seed|tiny] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]';
+const usage =
+  'mongo-perf-lab findings [study...] [--profile quick|seed|tiny] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]';
 const summary = "judge the source articles' claims on your server(s), or on saved results";
 const about = `findings runs every study (or reads result files: --from) and judges each source article's claims:
 holds, changed (with today's figure), obsolete, or not measurable (and why). It writes findings.md,
@@ -14,12 +15,24 @@ a self-contained findings.html and findings.json (one object per claim and colum
 docs/findings.schema.json) under --out (default results/findings-<date-time>).`;
 
 const options = {
-  profile: { type: 'string', arg: 'P', text: 'quick (default), seed (the source articles\' scales), or tiny (test scale:\nthe test suite\'s; its verdicts are labelled test scale, not findings)' },
+  profile: {
+    type: 'string',
+    arg: 'P',
+    text: "quick (default), seed (the source articles' scales), or tiny (test scale:\nthe test suite's; its verdicts are labelled test scale, not findings)",
+  },
   uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
   servers: { type: 'string', arg: 'URIS', text: 'one column per server (comma-separated connection strings)' },
-  engines: { type: 'string', arg: 'LIST', text: 'default, sbe, classic: one column per query engine, switched with setParameter on\nan embedded mongod only (a server the lab did not start is never reconfigured)' },
-  from: { type: 'string', arg: 'FILES', text: 'judge saved result files (or run folders) again, one column each, no server needed;\nA.json+B.json makes one column of several files (a study in several of them takes the\nrecords of all but the first file, e.g. a study\'s main run and its cache run)' },
-  labels: { type: 'string', arg: 'L1,L2', text: 'the columns\' names (default: server version, engine and profile)' },
+  engines: {
+    type: 'string',
+    arg: 'LIST',
+    text: 'default, sbe, classic: one column per query engine, switched with setParameter on\nan embedded mongod only (a server the lab did not start is never reconfigured)',
+  },
+  from: {
+    type: 'string',
+    arg: 'FILES',
+    text: "judge saved result files (or run folders) again, one column each, no server needed;\nA.json+B.json makes one column of several files (a study in several of them takes the\nrecords of all but the first file, e.g. a study's main run and its cache run)",
+  },
+  labels: { type: 'string', arg: 'L1,L2', text: "the columns' names (default: server version, engine and profile)" },
   merge: { type: 'boolean', text: 'with --from: all the files in one column, as A.json+B.json+...' },
   readme: { type: 'boolean', text: 'also rewrite the "findings at a glance" table in README.md from this run' },
   out: { type: 'string', arg: 'DIR', text: 'where findings.md, findings.html and the charts go' },
@@ -29,8 +42,16 @@ const options = {
 };
 
 function engineList(value) {
-  const engines = value === undefined ? [] : value.split(',').map((x) => x.trim()).filter(Boolean);
-  for (const e of engines) if (!['default', 'sbe', 'classic'].includes(e)) throw new UsageError(`--engines: ${JSON.stringify(e)} is not one of default, sbe, classic`);
+  const engines =
+    value === undefined
+      ? []
+      : value
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+  for (const e of engines)
+    if (!['default', 'sbe', 'classic'].includes(e))
+      throw new UsageError(`--engines: ${JSON.stringify(e)} is not one of default, sbe, classic`);
   return engines;
 }
 
@@ -56,7 +77,10 @@ function parse(values, positionals) {
 /** The command line a report names so it can be made again (connection strings left out). */
 function reportCommand() {
   const { safeArgv } = require('../infra/errors');
-  return ['mongo-perf-lab', ...safeArgv(process.argv.slice(2)).map((a) => (/[\s'"$`\\]/.test(a) ? `'${a.replace(/'/g, "'\\''")}'` : a))].join(' ');
+  return [
+    'mongo-perf-lab',
+    ...safeArgv(process.argv.slice(2)).map((a) => (/[\s'"$`\\]/.test(a) ? `'${a.replace(/'/g, "'\\''")}'` : a)),
+  ].join(' ');
 }
 
 /** Refuses, before any work, --from items that do not exist and a --labels count that does not fit. */
@@ -64,9 +88,15 @@ function checkColumns(o, fromGroup) {
   for (const item of o.from) {
     for (const f of fromGroup(item)) if (!fs.existsSync(f)) throw new UsageError(`--from ${f}: no such file or folder`);
   }
-  const columns = o.from.length ? (o.merge ? 1 : o.from.length) : Math.max(1, o.servers.length) * Math.max(1, o.engines.length);
+  const columns = o.from.length
+    ? o.merge
+      ? 1
+      : o.from.length
+    : Math.max(1, o.servers.length) * Math.max(1, o.engines.length);
   if (o.labels.length && o.labels.length !== columns) {
-    throw new UsageError(`--labels: ${o.labels.length} name(s) for ${columns} column(s); give one per column, comma-separated`);
+    throw new UsageError(
+      `--labels: ${o.labels.length} name(s) for ${columns} column(s); give one per column, comma-separated`,
+    );
   }
 }
 
@@ -83,16 +113,34 @@ async function run(o) {
   const outDir = outDirOf(o, 'findings-');
   checkWritable(path.join(outDir, 'findings.md'), '--out');
   await prepareRun(o);
-  const log = (t) => { if (!o.quiet) process.stderr.write(t + '\n'); };
+  const log = (t) => {
+    if (!o.quiet) process.stderr.write(t + '\n');
+  };
   if (o.profile === 'seed' && !o.from.length) announceSeed(entries, log);
-  const res = await ParameterError.from(() => findings({
-    entries, profile: o.profile, uris: o.servers.length ? o.servers : [o.uri], engines: o.engines, from: o.from, merge: o.merge, labels: o.labels,
-    command: reportCommand(), outDir, dbName: o.db, cacheSizeGB: o.cacheSizeGB, log,
-    echo: (text) => { if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n'); },
-  }));
+  const res = await ParameterError.from(() =>
+    findings({
+      entries,
+      profile: o.profile,
+      uris: o.servers.length ? o.servers : [o.uri],
+      engines: o.engines,
+      from: o.from,
+      merge: o.merge,
+      labels: o.labels,
+      command: reportCommand(),
+      outDir,
+      dbName: o.db,
+      cacheSizeGB: o.cacheSizeGB,
+      log,
+      echo: (text) => {
+        if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n');
+      },
+    }),
+  );
   if (o.readme) updateReadme(path.join(__dirname, '..', '..', 'README.md'), res.glance);
-  process.stdout.write(`\n${res.glance}\n\ntotal time ${fmtMs(Date.now() - t0)}; written:\n${fileLines(res.files)}\n` +
-    (o.readme ? '  README.md (findings at a glance)\n' : ''));
+  process.stdout.write(
+    `\n${res.glance}\n\ntotal time ${fmtMs(Date.now() - t0)}; written:\n${fileLines(res.files)}\n` +
+      (o.readme ? '  README.md (findings at a glance)\n' : ''),
+  );
   return 0;
 }
 

@@ -6,13 +6,16 @@ const { UsageError } = require('../infra/errors');
 
 const usage = 'mongo-perf-lab help [command]';
 const summary = "this overview, or a command's help";
-const about = "Prints the overview of the commands, or one command's help (the same as `mongo-perf-lab <command> --help`).";
+const about =
+  "Prints the overview of the commands, or one command's help (the same as `mongo-perf-lab <command> --help`).";
 const options = {};
 
 function commandModule(name) {
   if (!COMMANDS.includes(name)) {
     const guess = closest(name, COMMANDS);
-    throw new UsageError(`unknown command ${JSON.stringify(name)} (commands: ${COMMANDS.join(', ')}${guess ? `; did you mean ${guess}?` : ''}; see --help)`);
+    throw new UsageError(
+      `unknown command ${JSON.stringify(name)} (commands: ${COMMANDS.join(', ')}${guess ? `; did you mean ${guess}?` : ''}; see --help)`,
+    );
   }
   return require(`./${name}`);
 }
@@ -20,9 +23,13 @@ function commandModule(name) {
 /** The overview: every command's usage line, then each command's options and notes. */
 function overview() {
   const mods = COMMANDS.map((c) => require(`./${c}`));
-  const sections = mods.filter((m) => Object.keys(m.options).length).map((m) => [
-    '', `Options for ${m.name}: ${m.summary}`, ...optionLines(m.options), ...(m.notes ? ['', m.notes] : []),
-  ].join('\n'));
+  const sections = mods
+    .filter((m) => Object.keys(m.options).length)
+    .map((m) =>
+      ['', `Options for ${m.name}: ${m.summary}`, ...optionLines(m.options), ...(m.notes ? ['', m.notes] : [])].join(
+        '\n',
+      ),
+    );
   return [
     'mongo-perf-lab: MongoDB performance studies, measured on your own server',
     '',

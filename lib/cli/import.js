@@ -5,18 +5,43 @@ const fs = require('fs');
 const opt = require('./options');
 const { UsageError } = require('../infra/errors');
 
-const usage = 'mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE] [--encoding E]';
+const usage =
+  'mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE] [--encoding E]';
 const summary = 'import CSV files into a collection (rows read = stored + rejected)';
 const about = 'Imports CSV files into a collection; rows read = stored + rejected, always.';
 
 const options = {
-  uri: { type: 'string', arg: 'URI', text: 'the server to import into (default: $MONGODB_URI; required); used as given,\nmulti-host, mongodb+srv, /authDb and TLS options included' },
-  db: { type: 'string', arg: 'NAME', text: 'database (default: random, as seed 000); admin, local and config are refused' },
+  uri: {
+    type: 'string',
+    arg: 'URI',
+    text: 'the server to import into (default: $MONGODB_URI; required); used as given,\nmulti-host, mongodb+srv, /authDb and TLS options included',
+  },
+  db: {
+    type: 'string',
+    arg: 'NAME',
+    text: 'database (default: random, as seed 000); admin, local and config are refused',
+  },
   coll: { type: 'string', arg: 'NAME', text: 'collection (default: sensors); system.* is refused' },
-  key: { type: 'string', arg: 'COLUMN', text: 'use this column\'s value as _id (a blank or repeated key rejects the row); default: a hash\nof the row (names and cells), so re-importing a file, or the same name in another\nfolder, or an edited file stores each distinct row exactly once' },
-  header: { type: 'string', arg: 'a,b,c', text: 'the column names, when the file has no header row (then line 1 is data);\notherwise line 1 must name the columns, and a line 1 that looks like data is refused' },
-  rejects: { type: 'string', arg: 'FILE', text: 'where bad rows go, with file, line, field, value and reason\n(default: FILE.csv.rejects.csv next to the first file)' },
-  encoding: { type: 'string', arg: 'E', text: 'the files\' text encoding: utf8 (default; a line that is not UTF-8 is rejected) or latin1' },
+  key: {
+    type: 'string',
+    arg: 'COLUMN',
+    text: "use this column's value as _id (a blank or repeated key rejects the row); default: a hash\nof the row (names and cells), so re-importing a file, or the same name in another\nfolder, or an edited file stores each distinct row exactly once",
+  },
+  header: {
+    type: 'string',
+    arg: 'a,b,c',
+    text: 'the column names, when the file has no header row (then line 1 is data);\notherwise line 1 must name the columns, and a line 1 that looks like data is refused',
+  },
+  rejects: {
+    type: 'string',
+    arg: 'FILE',
+    text: 'where bad rows go, with file, line, field, value and reason\n(default: FILE.csv.rejects.csv next to the first file)',
+  },
+  encoding: {
+    type: 'string',
+    arg: 'E',
+    text: "the files' text encoding: utf8 (default; a line that is not UTF-8 is rejected) or latin1",
+  },
   'no-progress': { type: 'boolean', text: 'no progress bar' },
 };
 
@@ -29,15 +54,21 @@ the line it opened. Exit code 1 when rows were rejected.`;
 function collName(value) {
   if (value === undefined) return undefined;
   const { checkTarget } = require('../infra/targets');
-  try { checkTarget('x', value); } catch (e) { throw new UsageError(`--coll: ${e.message}`); }
-  if (!/^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(value)) throw new UsageError(`--coll: ${JSON.stringify(value)} is not a valid collection name`);
+  try {
+    checkTarget('x', value);
+  } catch (e) {
+    throw new UsageError(`--coll: ${e.message}`);
+  }
+  if (!/^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(value))
+    throw new UsageError(`--coll: ${JSON.stringify(value)} is not a valid collection name`);
   return value;
 }
 
 function parse(values, positionals) {
   const { checkWritableFile } = require('../infra/output-paths');
   const header = values.header === undefined ? undefined : values.header.split(',').map((h) => h.trim());
-  if (header && header.some((h) => !h)) throw new UsageError(`--header: ${JSON.stringify(values.header)} has an empty name`);
+  if (header && header.some((h) => !h))
+    throw new UsageError(`--header: ${JSON.stringify(values.header)} has an empty name`);
   checkWritableFile(values.rejects, '--rejects');
   return {
     args: positionals,
@@ -56,7 +87,10 @@ function parse(values, positionals) {
 /** Refuses before connecting: no server, no file, a file that is not there, an unwritable rejects file. */
 function checkInputs(o) {
   const { checkWritableFile } = require('../infra/output-paths');
-  if (!o.uri) throw new UsageError('import: give the server with --uri (or $MONGODB_URI); an embedded mongod would vanish with its data');
+  if (!o.uri)
+    throw new UsageError(
+      'import: give the server with --uri (or $MONGODB_URI); an embedded mongod would vanish with its data',
+    );
   if (!o.args.length) throw new UsageError('import: name one or more CSV files');
   for (const f of o.args) {
     if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new UsageError(`import: ${f}: no such file`);
@@ -75,7 +109,12 @@ async function run(o) {
   try {
     await client.connect();
     const r = await importCsv(client.db(o.db), o.args, {
-      coll: o.coll, key: o.key, header: o.header, encoding: o.encoding, rejectsFile: o.rejects, progress: o.progress,
+      coll: o.coll,
+      key: o.key,
+      header: o.header,
+      encoding: o.encoding,
+      rejectsFile: o.rejects,
+      progress: o.progress,
       log: (m) => process.stdout.write(m + '\n'),
     });
     process.stdout.write(`${r.db}.${r.coll}: ${r.inserted} new documents in ${(r.ms / 1000).toFixed(1)} s\n`);
@@ -84,7 +123,9 @@ async function run(o) {
     if (e instanceof ImportError) throw new UsageError(e.message);
     throw e;
   } finally {
-    await client.close().catch(() => { /* the import's outcome is already decided and reported */ });
+    await client.close().catch(() => {
+      /* the import's outcome is already decided and reported */
+    });
   }
 }
 

@@ -8,27 +8,43 @@ const options = {};
 
 function parse(values, positionals) {
   const { UsageError } = require('../infra/errors');
-  if (positionals.length) throw new UsageError(`list: takes no arguments, got ${JSON.stringify(positionals.join(' '))}`);
+  if (positionals.length)
+    throw new UsageError(`list: takes no arguments, got ${JSON.stringify(positionals.join(' '))}`);
   return { debug: values.debug };
 }
 
 function rowOf(s) {
   const quick = s.profiles.quick;
   return {
-    name: s.name, source: s.source.id, script: `scripts/${s.script}`,
-    quick: Object.entries(quick).map(([k, v]) => `${k}=${v}`).join(' '),
-    expected: s.expected || '', seed: (s.seedExpected || '').replace(/ \(.*/, ''), title: s.title,
+    name: s.name,
+    source: s.source.id,
+    script: `scripts/${s.script}`,
+    quick: Object.entries(quick)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' '),
+    expected: s.expected || '',
+    seed: (s.seedExpected || '').replace(/ \(.*/, ''),
+    title: s.title,
   };
 }
 
 async function run() {
   const { studies } = require('../studies');
   const { tableLines } = require('../../scripts/lib/lab');
-  process.stdout.write(tableLines([
-    { key: 'name', title: 'study' }, { key: 'source', title: 'source' }, { key: 'script', title: 'script' },
-    { key: 'quick', title: 'quick profile' }, { key: 'expected', title: 'takes (2 cores)' }, { key: 'seed', title: '--profile seed' },
-    { key: 'title', title: 'what it measures' },
-  ], studies.map(rowOf)).join('\n') + '\nrun one: mongo-perf-lab run <study>; all of them: npm start\n');
+  process.stdout.write(
+    tableLines(
+      [
+        { key: 'name', title: 'study' },
+        { key: 'source', title: 'source' },
+        { key: 'script', title: 'script' },
+        { key: 'quick', title: 'quick profile' },
+        { key: 'expected', title: 'takes (2 cores)' },
+        { key: 'seed', title: '--profile seed' },
+        { key: 'title', title: 'what it measures' },
+      ],
+      studies.map(rowOf),
+    ).join('\n') + '\nrun one: mongo-perf-lab run <study>; all of them: npm start\n',
+  );
   return 0;
 }
 

@@ -25,7 +25,8 @@ function editDistance(a, b) {
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -37,7 +38,10 @@ function closest(word, names) {
   let bestD = Infinity;
   for (const n of names) {
     const d = editDistance(word, n);
-    if (d < bestD) { best = n; bestD = d; }
+    if (d < bestD) {
+      best = n;
+      bestD = d;
+    }
   }
   return bestD <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined;
 }
@@ -59,7 +63,16 @@ function unknownOption(command, spec, flag) {
   if (guess) hint = `did you mean --${guess}?`;
   else {
     const others = commandsTaking(name, command);
-    hint = others.length ? `--${name} is an option of ${others.join(', ')}, not of ${command}` : `${command} takes ${Object.keys(spec).length ? own.filter((n) => n !== 'help' && n !== 'debug').map((n) => `--${n}`).join(', ') : 'no options'}`;
+    hint = others.length
+      ? `--${name} is an option of ${others.join(', ')}, not of ${command}`
+      : `${command} takes ${
+          Object.keys(spec).length
+            ? own
+                .filter((n) => n !== 'help' && n !== 'debug')
+                .map((n) => `--${n}`)
+                .join(', ')
+            : 'no options'
+        }`;
   }
   return new UsageError(`${command}: Unknown option '--${name}'; ${hint}`);
 }
@@ -87,7 +100,8 @@ function parseCommand(command, spec, argv) {
       const m = /'([^']+)'/.exec(e.message);
       throw unknownOption(command, spec, m ? m[1] : '?');
     }
-    if (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${command}: ${e.message.split('\n')[0]}`);
+    if (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(`${command}: ${e.message.split('\n')[0]}`);
     throw e;
   }
 }
@@ -124,8 +138,12 @@ function commandHelp(mod) {
  */
 function listOption(name, value) {
   if (value === undefined) return [];
-  const items = value.split(',').map((x) => x.trim()).filter(Boolean);
-  if (!items.length) throw new UsageError(`--${name}: ${JSON.stringify(value)} names nothing; give one or more, separated by commas`);
+  const items = value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (!items.length)
+    throw new UsageError(`--${name}: ${JSON.stringify(value)} names nothing; give one or more, separated by commas`);
   return items;
 }
 
@@ -155,9 +173,14 @@ function cacheGb(value) {
 /** --db: a plain name, and never one of MongoDB's own databases. */
 function dbName(value) {
   if (value === undefined) return undefined;
-  if (!/^[A-Za-z0-9_-]{1,60}$/.test(value)) throw new UsageError(`--db: ${JSON.stringify(value)} is not a valid database name ([A-Za-z0-9_-])`);
+  if (!/^[A-Za-z0-9_-]{1,60}$/.test(value))
+    throw new UsageError(`--db: ${JSON.stringify(value)} is not a valid database name ([A-Za-z0-9_-])`);
   const { checkTarget } = require('../infra/targets');
-  try { checkTarget(value); } catch (e) { throw new UsageError(`--db: ${e.message}`); }
+  try {
+    checkTarget(value);
+  } catch (e) {
+    throw new UsageError(`--db: ${e.message}`);
+  }
   return value;
 }
 
@@ -195,11 +218,28 @@ function stamp(d = new Date()) {
 function chooseStudies(names) {
   const { findStudy } = require('../studies');
   return names.map((n) => {
-    try { return findStudy(n); } catch (e) { throw new UsageError(e.message); }
+    try {
+      return findStudy(n);
+    } catch (e) {
+      throw new UsageError(e.message);
+    }
   });
 }
 
 module.exports = {
-  COMMANDS, GLOBAL, parseCommand, commandHelp, optionLines, closest, listOption, wholeNumber, cacheGb, dbName,
-  profileName, sets, parseValue, stamp, chooseStudies,
+  COMMANDS,
+  GLOBAL,
+  parseCommand,
+  commandHelp,
+  optionLines,
+  closest,
+  listOption,
+  wholeNumber,
+  cacheGb,
+  dbName,
+  profileName,
+  sets,
+  parseValue,
+  stamp,
+  chooseStudies,
 };

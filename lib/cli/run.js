@@ -13,15 +13,32 @@ report.md and the charts under --out.`;
 
 const options = {
   uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
-  db: { type: 'string', arg: 'NAME', text: 'database to use (default: perflab); the lab never overwrites collections it did not create' },
-  profile: { type: 'string', arg: 'P', text: 'quick (default: small scales, minutes), seed (the source articles\' scales), or\ntiny (test scale, seconds: what the test suite runs; its verdicts are not findings)' },
-  docs: { type: 'string', arg: 'N', text: 'documents to generate (the study\'s size parameter; see list)' },
+  db: {
+    type: 'string',
+    arg: 'NAME',
+    text: 'database to use (default: perflab); the lab never overwrites collections it did not create',
+  },
+  profile: {
+    type: 'string',
+    arg: 'P',
+    text: "quick (default: small scales, minutes), seed (the source articles' scales), or\ntiny (test scale, seconds: what the test suite runs; its verdicts are not findings)",
+  },
+  docs: { type: 'string', arg: 'N', text: "documents to generate (the study's size parameter; see list)" },
   runs: { type: 'string', arg: 'N', text: 'timed rounds per axis point after the warm-up' },
   seed: { type: 'string', arg: 'N', text: 'generator seed (default: 1)' },
-  set: { type: 'string', multiple: true, arg: 'NAME=VALUE', text: 'any parameter of the study\'s script (repeatable), e.g. --set VARIANTS=where,hybrid' },
+  set: {
+    type: 'string',
+    multiple: true,
+    arg: 'NAME=VALUE',
+    text: "any parameter of the study's script (repeatable), e.g. --set VARIANTS=where,hybrid",
+  },
   'cache-gb': { type: 'string', arg: 'N', text: 'WiredTiger cache size of the embedded mongod, in GB' },
-  out: { type: 'string', arg: 'DIR', text: 'where results.json, report.md and the charts go (default: results/<date-time>)' },
-  json: { type: 'string', arg: 'FILE', text: 'also write the results to FILE (\'-\' for stdout only)' },
+  out: {
+    type: 'string',
+    arg: 'DIR',
+    text: 'where results.json, report.md and the charts go (default: results/<date-time>)',
+  },
+  json: { type: 'string', arg: 'FILE', text: "also write the results to FILE ('-' for stdout only)" },
   quiet: { type: 'boolean', short: 'q', text: 'print only the summary and the files written' },
   keep: { type: 'boolean', text: 'on your own server, keep the database the run created (default: drop it)' },
   'no-progress': { type: 'boolean', text: 'no progress bars' },
@@ -61,7 +78,10 @@ function studyParams(entry, o) {
   const map = entry.cli || {};
   for (const name of ['docs', 'runs', 'seed']) {
     if (o[name] === undefined) continue;
-    if (!map[name]) throw new UsageError(`--${name}: study ${entry.name} has no such option (use --set; see its script's parameters)`);
+    if (!map[name])
+      throw new UsageError(
+        `--${name}: study ${entry.name} has no such option (use --set; see its script's parameters)`,
+      );
     out[map[name]] = o[name];
   }
   return { ...out, ...o.sets };
@@ -82,9 +102,13 @@ async function writeOutputs(doc, chosen, o, outDir) {
   const md = path.join(outDir, 'report.md');
   fs.writeFileSync(md, report.markdown(doc, chosen));
   written.push(md);
-  for (const entry of chosen) written.push(...(await report.charts(doc, entry, outDir)).filter((f) => f.endsWith('.png')));
+  for (const entry of chosen)
+    written.push(...(await report.charts(doc, entry, outDir)).filter((f) => f.endsWith('.png')));
   if (o.json === '-') process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
-  else if (o.json) { fs.writeFileSync(o.json, JSON.stringify(doc, null, 2) + '\n'); written.push(path.resolve(o.json)); }
+  else if (o.json) {
+    fs.writeFileSync(o.json, JSON.stringify(doc, null, 2) + '\n');
+    written.push(path.resolve(o.json));
+  }
   return written;
 }
 
@@ -99,7 +123,13 @@ function printSummary(doc, chosen, o, { written, ms }) {
   for (const entry of chosen) {
     out.write(`\n${entry.name}: ${entry.title}\n${report.headline(doc, entry)}\n`);
     const judged = doc.claims.filter((c) => c.study === entry.name);
-    if (judged.length) out.write(`  the source article's claims, judged on this run (${o.profile} profile${o.profile === 'tiny' ? ': test scale, not findings' : ''}):\n${claims.ledgerLines(judged).map((l) => `  ${l}`).join('\n')}\n`);
+    if (judged.length)
+      out.write(
+        `  the source article's claims, judged on this run (${o.profile} profile${o.profile === 'tiny' ? ': test scale, not findings' : ''}):\n${claims
+          .ledgerLines(judged)
+          .map((l) => `  ${l}`)
+          .join('\n')}\n`,
+      );
   }
   out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${fileLines(written)}\n`);
 }
@@ -116,12 +146,26 @@ async function run(o) {
   const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
   if (o.json && o.json !== '-') checkWritable(o.json);
   await prepareRun(o);
-  const say = (t) => { if (!o.quiet && o.json !== '-') process.stdout.write(t + '\n'); };
-  const log = (t) => { if (!o.quiet) process.stderr.write(t + '\n'); };
+  const say = (t) => {
+    if (!o.quiet && o.json !== '-') process.stdout.write(t + '\n');
+  };
+  const log = (t) => {
+    if (!o.quiet) process.stderr.write(t + '\n');
+  };
   const doc = await runSession({
-    entries: chosen, uri: o.uri, cacheSizeGB: o.cacheSizeGB, dbName: o.db, keep: o.keep, profile: o.profile, file: jsonFile,
-    argv: safeArgv(process.argv.slice(2)), paramsOf: (entry) => studyParams(entry, o), progress: o.progress,
-    echo: (text) => say(humanLines(text).join('\n')), say, log,
+    entries: chosen,
+    uri: o.uri,
+    cacheSizeGB: o.cacheSizeGB,
+    dbName: o.db,
+    keep: o.keep,
+    profile: o.profile,
+    file: jsonFile,
+    argv: safeArgv(process.argv.slice(2)),
+    paramsOf: (entry) => studyParams(entry, o),
+    progress: o.progress,
+    echo: (text) => say(humanLines(text).join('\n')),
+    say,
+    log,
   });
   const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir))];
   printSummary(doc, chosen, o, { written, ms: Date.now() - t0 });

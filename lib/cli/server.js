@@ -23,10 +23,22 @@ const usage = 'mongo-perf-lab server [--port N] [--dbpath DIR] [--cache-gb X] [-
 const summary = 'a MongoDB for the scripts and import; stays up until Ctrl-C';
 const about = 'Starts a MongoDB for the scripts and import; it stays up until Ctrl-C.';
 const options = {
-  port: { type: 'string', arg: 'N', text: 'listen on 127.0.0.1:N (default: a free port; a replica set uses N, N+1, ...)' },
-  dbpath: { type: 'string', arg: 'DIR', text: 'keep the data in DIR across runs (default: a temporary directory, deleted on stop)' },
+  port: {
+    type: 'string',
+    arg: 'N',
+    text: 'listen on 127.0.0.1:N (default: a free port; a replica set uses N, N+1, ...)',
+  },
+  dbpath: {
+    type: 'string',
+    arg: 'DIR',
+    text: 'keep the data in DIR across runs (default: a temporary directory, deleted on stop)',
+  },
   'cache-gb': { type: 'string', arg: 'X', text: 'WiredTiger cache size, in GB (>= 0.25)' },
-  replset: { type: 'string', arg: 'N', text: 'a replica set of N members (1-7) instead of a standalone (not with --dbpath)' },
+  replset: {
+    type: 'string',
+    arg: 'N',
+    text: 'a replica set of N members (1-7) instead of a standalone (not with --dbpath)',
+  },
 };
 const notes = `Prints the connection string alone on stdout, and on stderr a ready-to-paste
 \`npx mongosh "<uri>/random" scripts/<script>.js\` line for every script.`;
@@ -41,8 +53,10 @@ function parse(values) {
     cacheSizeGB: opt.cacheGb(values['cache-gb']),
     debug: values.debug,
   };
-  if (o.port !== undefined && o.port > 65535 - ((o.replset || 1) - 1)) throw new UsageError(`--port: expected a port up to 65535, got ${o.port}`);
-  if (o.replset !== undefined && o.replset > 7) throw new UsageError(`--replset: at most 7 members (all of them vote), got ${o.replset}`);
+  if (o.port !== undefined && o.port > 65535 - ((o.replset || 1) - 1))
+    throw new UsageError(`--port: expected a port up to 65535, got ${o.port}`);
+  if (o.replset !== undefined && o.replset > 7)
+    throw new UsageError(`--replset: at most 7 members (all of them vote), got ${o.replset}`);
   if (o.dbPath === '') throw new UsageError('--dbpath: give a directory');
   return o;
 }
@@ -53,7 +67,11 @@ function checkPortFree(port, flag) {
     const probe = net.createServer();
     probe.once('error', (e) => {
       if (e.code === 'EADDRINUSE') {
-        reject(new ServerError(`${flag}: port ${port} is already in use (another mongod?); choose another with --port, or leave --port out for a free one`));
+        reject(
+          new ServerError(
+            `${flag}: port ${port} is already in use (another mongod?); choose another with --port, or leave --port out for a free one`,
+          ),
+        );
       } else if (e.code === 'EACCES') {
         reject(new ServerError(`${flag}: port ${port} needs privileges; choose a port above 1023`));
       } else reject(e);
@@ -72,19 +90,29 @@ function inspectDbPath(dir) {
   if (fs.existsSync(lock)) {
     const pid = Number(fs.readFileSync(lock, 'utf8').trim());
     if (pid && alive(pid)) {
-      throw new ServerError(`--dbpath ${dir}: a mongod (pid ${pid}) is already running on this directory; stop it first, or use another directory`);
+      throw new ServerError(
+        `--dbpath ${dir}: a mongod (pid ${pid}) is already running on this directory; stop it first, or use another directory`,
+      );
     }
   }
   if (entries.includes(META)) {
-    try { return JSON.parse(fs.readFileSync(path.join(dir, META), 'utf8')); } catch (e) { return {}; }
+    try {
+      return JSON.parse(fs.readFileSync(path.join(dir, META), 'utf8'));
+    } catch (e) {
+      return {};
+    }
   }
   if (entries.includes('WiredTiger')) return {}; // a mongod data directory from elsewhere: the user's own
   // a mongod.lock and little else: another mongod is starting here right now (its pid not yet
   // written), not "other files"
   if (entries.includes('mongod.lock')) {
-    throw new ServerError(`--dbpath ${dir}: another mongod is starting on this directory (its mongod.lock is there); stop it first, or use another directory`);
+    throw new ServerError(
+      `--dbpath ${dir}: another mongod is starting on this directory (its mongod.lock is there); stop it first, or use another directory`,
+    );
   }
-  throw new ServerError(`--dbpath ${dir}: this directory holds other files and no MongoDB data; give a new or empty directory`);
+  throw new ServerError(
+    `--dbpath ${dir}: this directory holds other files and no MongoDB data; give a new or empty directory`,
+  );
 }
 
 /** The live pid in dir's mongod.lock other than our own children's, or null. */
@@ -98,7 +126,12 @@ function lockHolder(dir) {
 }
 
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
 }
 
 /** mongodb://h:p/?replicaSet=x -> mongodb://h:p/random?replicaSet=x */
@@ -118,7 +151,10 @@ function shown(p) {
 
 /** scripts/*.js that one runs: not the ones other scripts load() as building blocks (ts_base.js). */
 function runnableScripts() {
-  const all = fs.readdirSync(SCRIPTS).filter((f) => f.endsWith('.js')).sort();
+  const all = fs
+    .readdirSync(SCRIPTS)
+    .filter((f) => f.endsWith('.js'))
+    .sort();
   const loaded = new Set();
   for (const f of all) {
     const text = fs.readFileSync(path.join(SCRIPTS, f), 'utf8');
@@ -175,7 +211,10 @@ async function choosePort(o, dbPath) {
     const meta = inspectDbPath(dbPath);
     // Same port as last time when it is free, so the URI pasted yesterday still works.
     if (!port && meta && meta.port) {
-      port = await checkPortFree(meta.port, '--dbpath').then(() => meta.port, () => undefined);
+      port = await checkPortFree(meta.port, '--dbpath').then(
+        () => meta.port,
+        () => undefined,
+      );
     }
   }
   if (o.port) {
@@ -192,19 +231,31 @@ async function start(o, port, dbPath, stderr) {
     ? await startReplSet({ members: o.replset, port, cacheSizeGB: o.cacheSizeGB, log })
     : await startStandalone({ port, dbPath, cacheSizeGB: o.cacheSizeGB, log });
   if (dbPath) {
-    fs.writeFileSync(path.join(dbPath, META), JSON.stringify({
-      port: server.members[0].port, version: server.version, lastStarted: new Date().toISOString(),
-    }, null, 2) + '\n');
+    fs.writeFileSync(
+      path.join(dbPath, META),
+      JSON.stringify(
+        {
+          port: server.members[0].port,
+          version: server.version,
+          lastStarted: new Date().toISOString(),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   }
   return server;
 }
 
 /** Resolves when a signal asks to stop ({sig}) or a mongod exits on its own ({died, code, signal}). */
 function stopOrDeath(server, stopRequested) {
-  return Promise.race([stopRequested, new Promise((resolve) => {
-    // Ctrl-C in a terminal signals mongod too (same process group): let our own signal win.
-    server.onUnexpectedExit((m, code, signal) => setTimeout(() => resolve({ died: m, code, signal }), 300));
-  })]);
+  return Promise.race([
+    stopRequested,
+    new Promise((resolve) => {
+      // Ctrl-C in a terminal signals mongod too (same process group): let our own signal win.
+      server.onUnexpectedExit((m, code, signal) => setTimeout(() => resolve({ died: m, code, signal }), 300));
+    }),
+  ]);
 }
 
 /** The one line for a failed start or run; returns the exit code (2: the user's input). */
@@ -212,8 +263,13 @@ function reportFailure(e, o, stderr) {
   const { NoMongodError } = require('../infra/mongod-binary');
   const known = e instanceof ServerError || e instanceof NoMongodError;
   const fsError = typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code);
-  let msg = known ? e.message : fsError ? require('../infra/errors').friendly(e) : (e.message || String(e)).split('\n')[0];
-  if (/already in use/i.test(msg) && !known) msg = `--port: ${msg}; choose another port, or leave --port out for a free one`;
+  let msg = known
+    ? e.message
+    : fsError
+      ? require('../infra/errors').friendly(e)
+      : (e.message || String(e)).split('\n')[0];
+  if (/already in use/i.test(msg) && !known)
+    msg = `--port: ${msg}; choose another port, or leave --port out for a free one`;
   stderr.write(`mongo-perf-lab server: ${msg}\n`);
   if (!known && o.debug) stderr.write(`${e.stack}\n`);
   return e instanceof ServerError ? 2 : 1;
@@ -231,15 +287,17 @@ function crashHandler(stderr, dbPath, state) {
       holder = lockHolder(dbPath);
       if (!holder) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
     }
-    const why = state.server ? 'unexpected error'
-      : holder ? `--dbpath ${dbPath}: a mongod (pid ${holder}) is already running on this directory; stop it first, or use another directory`
+    const why = state.server
+      ? 'unexpected error'
+      : holder
+        ? `--dbpath ${dbPath}: a mongod (pid ${holder}) is already running on this directory; stop it first, or use another directory`
         : `mongod did not start${dbPath ? ` on ${dbPath} (used by another mongod, or data of another MongoDB version?)` : ''}`;
     if (holder) {
       // the other server won the race for the directory: that is the whole reason
       stderr.write(`mongo-perf-lab server: ${why}\n`);
       process.exit(2);
     }
-    const detail = e instanceof SyntaxError ? '' : `: ${String(e && e.message || e).split('\n')[0]}`;
+    const detail = e instanceof SyntaxError ? '' : `: ${String((e && e.message) || e).split('\n')[0]}`;
     stderr.write(`mongo-perf-lab server: ${why}${detail}\n`);
     if (state.server) state.server.killSync();
     process.exit(1);
@@ -250,7 +308,9 @@ function crashHandler(stderr, dbPath, state) {
 async function serveUntilStopped(server, { stopRequested, signals, onSignal, dbPath, stderr }) {
   const how = await stopOrDeath(server, stopRequested);
   if (how.died) {
-    stderr.write(`mongo-perf-lab server: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`);
+    stderr.write(
+      `mongo-perf-lab server: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`,
+    );
   } else {
     stderr.write(`\n${how.sig}: stopping the server...\n`);
   }
@@ -268,19 +328,25 @@ async function serveUntilStopped(server, { stopRequested, signals, onSignal, dbP
  */
 async function serverCommand(o, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const state = { server: null };
-  const exitHook = () => { if (state.server) state.server.killSync(); };
+  const exitHook = () => {
+    if (state.server) state.server.killSync();
+  };
   // Listen before starting: a Ctrl-C during the start stops the server as soon as it is up,
   // instead of killing this process and leaving mongod's temporary data behind.
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   let onSignal;
-  const stopRequested = new Promise((resolve) => { onSignal = (sig) => resolve({ sig }); });
+  const stopRequested = new Promise((resolve) => {
+    onSignal = (sig) => resolve({ sig });
+  });
   for (const sig of signals) process.once(sig, onSignal);
   const dbPath = o.dbPath ? path.resolve(o.dbPath) : undefined;
   const onCrash = crashHandler(stderr, dbPath, state);
   process.on('uncaughtException', onCrash);
   try {
     if (dbPath && o.replset) {
-      throw new ServerError('--dbpath with --replset: not supported (a kept replica set does not restart cleanly yet); keep a standalone with --dbpath, or drop --dbpath');
+      throw new ServerError(
+        '--dbpath with --replset: not supported (a kept replica set does not restart cleanly yet); keep a standalone with --dbpath, or drop --dbpath',
+      );
     }
     const port = await choosePort(o, dbPath);
     process.once('exit', exitHook);
@@ -293,7 +359,10 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     return code;
   } catch (e) {
     const code = reportFailure(e, o, stderr);
-    if (state.server) await state.server.stop().catch(() => { /* the error printed above is the one that matters */ });
+    if (state.server)
+      await state.server.stop().catch(() => {
+        /* the error printed above is the one that matters */
+      });
     state.server = null;
     return code;
   } finally {
@@ -303,4 +372,16 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
   }
 }
 
-module.exports = { name: 'server', usage, summary, about, options, notes, parse, run: (o) => serverCommand(o), serverCommand, ServerError, withDb };
+module.exports = {
+  name: 'server',
+  usage,
+  summary,
+  about,
+  options,
+  notes,
+  parse,
+  run: (o) => serverCommand(o),
+  serverCommand,
+  ServerError,
+  withDb,
+};

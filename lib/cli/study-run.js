@@ -18,7 +18,9 @@ async function prepareRun(o) {
 
 /** Before a seed-profile run: how long each chosen study takes at the sources' scales, so nobody starts hours by surprise. */
 function announceSeed(entries, log) {
-  log(`--profile seed runs at the source articles' scales; on 2 cores:\n${entries.map((e) => `  ${e.name}: ${e.seedExpected || '?'}`).join('\n')}`);
+  log(
+    `--profile seed runs at the source articles' scales; on 2 cores:\n${entries.map((e) => `  ${e.name}: ${e.seedExpected || '?'}`).join('\n')}`,
+  );
 }
 
 /** Where a run's files go: --out, else <LAB_RESULTS_DIR or results>/<prefix><date-time>. */

@@ -60,7 +60,7 @@ const RENAMED = {
   source: "the source article is the script's (STUDY.source): remove it here",
   quick: 'sizes go under profiles: {tiny, quick, seed}',
   tiny: 'sizes go under profiles: {tiny, quick, seed}',
-  seedScale: 'sizes go under profiles: {tiny, quick, seed} (seed is the source\'s scale)',
+  seedScale: "sizes go under profiles: {tiny, quick, seed} (seed is the source's scale)",
 };
 
 function typeOf(v) {
@@ -87,21 +87,27 @@ function checkKeys(obj, keys, where) {
 function checkProfiles(def) {
   const where = `study ${def.name}: profiles`;
   for (const k of Object.keys(def.profiles)) {
-    if (!PROFILES.includes(k)) throw new StudyDefinitionError(`${where}: unknown profile ${JSON.stringify(k)} (profiles: ${PROFILES.join(', ')})`);
+    if (!PROFILES.includes(k))
+      throw new StudyDefinitionError(
+        `${where}: unknown profile ${JSON.stringify(k)} (profiles: ${PROFILES.join(', ')})`,
+      );
   }
   for (const k of PROFILES) {
     const sizes = def.profiles[k];
     if (typeOf(sizes) !== 'object') throw new StudyDefinitionError(`${where}: ${k} is required ({PARAM: value, ...})`);
     for (const name of Object.keys(sizes)) {
-      if (!/^[A-Z][A-Z0-9_]*$/.test(name)) throw new StudyDefinitionError(`${where}.${k}: ${JSON.stringify(name)} is not a script parameter (UPPER_CASE)`);
+      if (!/^[A-Z][A-Z0-9_]*$/.test(name))
+        throw new StudyDefinitionError(`${where}.${k}: ${JSON.stringify(name)} is not a script parameter (UPPER_CASE)`);
     }
   }
 }
 
 function checkCli(def) {
   for (const [k, v] of Object.entries(def.cli || {})) {
-    if (!['docs', 'runs', 'seed'].includes(k)) throw new StudyDefinitionError(`study ${def.name}: cli: unknown option ${JSON.stringify(k)} (docs, runs, seed)`);
-    if (typeof v !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(v)) throw new StudyDefinitionError(`study ${def.name}: cli.${k} must name a script parameter (UPPER_CASE)`);
+    if (!['docs', 'runs', 'seed'].includes(k))
+      throw new StudyDefinitionError(`study ${def.name}: cli: unknown option ${JSON.stringify(k)} (docs, runs, seed)`);
+    if (typeof v !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(v))
+      throw new StudyDefinitionError(`study ${def.name}: cli.${k} must name a script parameter (UPPER_CASE)`);
   }
 }
 
@@ -117,7 +123,11 @@ function readDeclaration(script) {
     const abs = path.resolve(file);
     const outer = ctx.__dirname;
     ctx.__dirname = path.dirname(abs);
-    try { vm.runInContext(fs.readFileSync(abs, 'utf8'), ctx, { filename: abs }); } finally { ctx.__dirname = outer; }
+    try {
+      vm.runInContext(fs.readFileSync(abs, 'utf8'), ctx, { filename: abs });
+    } finally {
+      ctx.__dirname = outer;
+    }
     return true;
   };
   ctx.load(path.join(SCRIPTS, script));
@@ -128,7 +138,8 @@ function readDeclaration(script) {
 /** The source article as the script gives it; its string form is its id ('001'). */
 function sourceOf(decl, script) {
   const s = decl.source;
-  if (!s || typeof s.id !== 'string') throw new StudyDefinitionError(`scripts/${script}: STUDY.source must be {id: '00x', author, title, year, url}`);
+  if (!s || typeof s.id !== 'string')
+    throw new StudyDefinitionError(`scripts/${script}: STUDY.source must be {id: '00x', author, title, year, url}`);
   const article = JSON.parse(JSON.stringify(s));
   Object.defineProperty(article, 'toString', { value: () => article.id });
   return article;
@@ -145,18 +156,24 @@ function defineStudy(def) {
   if (!/^[a-z0-9-]+$/.test(def.name)) throw new StudyDefinitionError(`${where}: name must be [a-z0-9-]`);
   checkProfiles(def);
   checkCli(def);
-  (def.variants || []).forEach((v, i) => checkKeys(v, VARIANT_KEYS, `${where}: variants[${i}]${v.name ? ` (${v.name})` : ''}`));
+  (def.variants || []).forEach((v, i) =>
+    checkKeys(v, VARIANT_KEYS, `${where}: variants[${i}]${v.name ? ` (${v.name})` : ''}`),
+  );
   (def.tables || []).forEach((t, i) => checkKeys(t, TABLE_KEYS, `${where}: tables[${i}]`));
   const study = { ...def };
   let decl;
   const declaration = () => {
     if (!decl) decl = readDeclaration(def.script);
-    if (decl.name !== def.name) throw new StudyDefinitionError(`${where}: scripts/${def.script} declares study ${JSON.stringify(decl.name)}`);
+    if (decl.name !== def.name)
+      throw new StudyDefinitionError(`${where}: scripts/${def.script} declares study ${JSON.stringify(decl.name)}`);
     return decl;
   };
   let source;
   Object.defineProperty(study, 'title', { enumerable: true, get: () => declaration().title });
-  Object.defineProperty(study, 'source', { enumerable: true, get: () => source || (source = sourceOf(declaration(), def.script)) });
+  Object.defineProperty(study, 'source', {
+    enumerable: true,
+    get: () => source || (source = sourceOf(declaration(), def.script)),
+  });
   return study;
 }
 

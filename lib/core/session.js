@@ -18,12 +18,26 @@ const { ParameterError } = require('../infra/errors');
  * @param {Function} [o.announce] entry -> void, before each study
  * @returns {Promise<object>} the finished result document
  */
-async function runStudies({ entries, server, dbName, profile = 'quick', file, env = {}, paramsOf = () => ({}), announce = () => {}, echo, log, progress }) {
+async function runStudies({
+  entries,
+  server,
+  dbName,
+  profile = 'quick',
+  file,
+  env = {},
+  paramsOf = () => ({}),
+  announce = () => {},
+  echo,
+  log,
+  progress,
+}) {
   const rf = new ResultFile(file, environment(server, { profile, ...env }));
   rf.doc.params = {};
   for (const entry of entries) {
     announce(entry);
-    const r = await ParameterError.from(() => runStudy(entry, { server, dbName, params: paramsOf(entry), profile, results: rf, progress, echo, log }));
+    const r = await ParameterError.from(() =>
+      runStudy(entry, { server, dbName, params: paramsOf(entry), profile, results: rf, progress, echo, log }),
+    );
     rf.doc.params[entry.name] = r.params;
     rf.write();
   }
@@ -35,7 +49,11 @@ async function runStudies({ entries, server, dbName, profile = 'quick', file, en
 async function withClient(uri, opts, fn) {
   const { MongoClient } = require('mongodb');
   const c = new MongoClient(uri, opts);
-  try { return await fn(c); } finally { await c.close(); }
+  try {
+    return await fn(c);
+  } finally {
+    await c.close();
+  }
 }
 
 function databaseExists(uri, name) {
@@ -54,8 +72,10 @@ function topologyOf(uri) {
 }
 
 function serverLine(server, redact) {
-  return `server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)} | ` +
-    `MongoDB ${server.version} | ${server.topology || '?'} | ${server.storageEngine || 'storage engine not visible (no clusterMonitor)'} | ${server.queryFramework || 'classic'}`;
+  return (
+    `server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)} | ` +
+    `MongoDB ${server.version} | ${server.topology || '?'} | ${server.storageEngine || 'storage engine not visible (no clusterMonitor)'} | ${server.queryFramework || 'classic'}`
+  );
 }
 
 /**
@@ -68,22 +88,33 @@ async function runSession(o) {
   const { redact } = require('../infra/errors');
   const log = o.log || (() => {});
   const say = o.say || (() => {});
-  const server = await getServer({ uri: o.uri, cacheSizeGB: o.cacheSizeGB, log: (m) => process.stderr.write(m + '\n') });
+  const server = await getServer({
+    uri: o.uri,
+    cacheSizeGB: o.cacheSizeGB,
+    log: (m) => process.stderr.write(m + '\n'),
+  });
   let created = false;
   try {
     server.topology = await topologyOf(server.uri);
     log(serverLine(server, redact));
     if (!server.embedded) created = !(await databaseExists(server.uri, o.dbName));
     return await runStudies({
-      ...o, server, env: { argv: o.argv },
+      ...o,
+      server,
+      env: { argv: o.argv },
       announce: (entry) => say(`\n=== ${entry.name}: ${entry.title} (source ${entry.source}) ===`),
     });
   } finally {
     // Only a database that exists now was created by this run (a user who may not write created
     // nothing, and is not told to drop anything).
-    if (created && !o.keep && await databaseExists(server.uri, o.dbName).catch(() => false)) {
-      await withClient(server.uri, {}, (c) => c.db(o.dbName).dropDatabase()).catch((e) => process.stderr.write(
-        `mongo-perf-lab: could not drop database ${o.dbName}, which this run created (${String(e.message).split('\n')[0].replace(/to execute command \{ (\w+):.*$/, 'to run $1')}): drop it yourself\n`));
+    if (created && !o.keep && (await databaseExists(server.uri, o.dbName).catch(() => false))) {
+      await withClient(server.uri, {}, (c) => c.db(o.dbName).dropDatabase()).catch((e) =>
+        process.stderr.write(
+          `mongo-perf-lab: could not drop database ${o.dbName}, which this run created (${String(e.message)
+            .split('\n')[0]
+            .replace(/to execute command \{ (\w+):.*$/, 'to run $1')}): drop it yourself\n`,
+        ),
+      );
     }
     await server.stop();
   }

@@ -45,7 +45,8 @@ function resolveScript(file) {
 // Node can parse, and its path names the auth database): the database is selected after connecting.
 function selectDb(db) {
   if (db === undefined || db === null) return '';
-  if (typeof db !== 'string' || !/^[^\/\\. "$*<>:|?\x00]{1,63}$/.test(db)) throw new Error(`bad database name ${JSON.stringify(db)}`);
+  // eslint-disable-next-line no-control-regex -- a database name must not hold NUL
+  if (typeof db !== 'string' || !/^[^/\\. "$*<>:|?\x00]{1,63}$/.test(db)) throw new Error(`bad database name ${JSON.stringify(db)}`);
   return `db = db.getSiblingDB(${JSON.stringify(db)}); void 0;`;
 }
 

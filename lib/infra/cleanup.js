@@ -178,7 +178,7 @@ function alive(pid) {
 /** Processes whose command line mentions dir (the mongod started with --dbpath inside it). */
 function processesUsing(dir) {
   const out = [];
-  let entries = [];
+  let entries;
   try { entries = fs.readdirSync('/proc'); } catch (e) { return out; }
   for (const e of entries) {
     if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;

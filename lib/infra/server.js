@@ -13,7 +13,7 @@ const { MongoMemoryServer } = require('mongodb-memory-server-core');
 const { MongoClient } = require('mongodb');
 const { findMongod, NoMongodError } = require('./mongod-binary');
 const cleanup = require('./cleanup');
-const { clientOptions, friendly, LabError, redact } = require('./errors');
+const { clientOptions, friendly, LabError } = require('./errors');
 
 const running = new Set();
 let hooksInstalled = false;

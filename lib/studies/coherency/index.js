@@ -6,7 +6,8 @@
 const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
 const { runWorkers, RACE_PATTERNS } = require('../source-002/insert-workers');
-const { scratch, replSet, postgres, median } = require('../source-002/common');
+const { scratch, replSet, postgres } = require('../source-002/common');
+const { median } = lab;
 const pgPeer = require('../source-002/pg-peer');
 const { dupsOf, fmtDups } = require('./records');
 

@@ -4,6 +4,7 @@
 // schemas alternates every simulated minute) so drift on a shared machine hits all alike.
 const { performance } = require('perf_hooks');
 const { MongoClient } = require('mongodb');
+const { median } = require('../../../scripts/lib/lab');
 const gen = require('../../../fixtures/counters-gen');
 const { target, ownCollections } = require('./schemas');
 
@@ -84,12 +85,6 @@ async function simulateDay(a) {
   return { samples, slots, targets };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 /**
  * Per schema and simulated hour: median writes/s, and the median of per-minute ratios
  * wps(schema) / wps(baseline) (same minute, same hits, adjacent in time).
@@ -165,4 +160,4 @@ async function readCost(db, targets, dayMs, metrics, expected, rounds = 5) {
   return out;
 }
 
-module.exports = { simulateDay, runSlot, openWriters, prepare, hourly, sizes, readCost, writeConcern, median, WRITE_CONCERNS };
+module.exports = { simulateDay, runSlot, openWriters, prepare, hourly, sizes, readCost, writeConcern, WRITE_CONCERNS };

@@ -59,7 +59,6 @@ async function clientChunked(coll, n, field, { chunks = 10 } = {}) {
   const k = Math.max(1, Math.min(chunks, n));
   let total = emptyStats();
   let last;
-  let done = 0;
   for (let c = 0; c < k; c++) {
     const size = Math.floor((n * (c + 1)) / k) - Math.floor((n * c) / k);
     const s = emptyStats();
@@ -68,7 +67,6 @@ async function clientChunked(coll, n, field, { chunks = 10 } = {}) {
     let got = 0;
     for await (const d of cursor) { add(s, d[field]); last = d._id; got++; }
     total = merge(total, s);
-    done += got;
     if (got < size) break; // the collection ended
   }
   return finish(total);
@@ -113,13 +111,6 @@ const CLIENT_VARIANTS = [
   { name: 'client-parallel', what: 'driver: one field, 4 concurrent cursors over _id ranges', fn: clientParallel },
 ];
 
-/** Times one client variant: resolves { ms, stats }. */
-async function timeClient(variant, coll, n, field, opts) {
-  const t0 = process.hrtime.bigint();
-  const stats = await variant.fn(coll, n, field, opts);
-  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, stats };
-}
-
 /** min, max, count exact; sum to 1e-9 relative. Returns null when equal, else what differs. */
 function statsDiffer(a, b, rel = 1e-9) {
   const diffs = [];
@@ -130,6 +121,6 @@ function statsDiffer(a, b, rel = 1e-9) {
 }
 
 module.exports = {
-  clientList, clientAcc, clientChunked, clientParallel, idsAt, CLIENT_VARIANTS, timeClient, statsDiffer,
+  clientList, clientAcc, clientChunked, clientParallel, idsAt, CLIENT_VARIANTS, statsDiffer,
   emptyStats, add, merge, finish,
 };

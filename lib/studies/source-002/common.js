@@ -75,10 +75,4 @@ async function stopPeers(ctx) {
   }
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-module.exports = { scratch, ints, replSet, postgres, stopPeers, median, META };
+module.exports = { scratch, ints, replSet, postgres, stopPeers, META };
