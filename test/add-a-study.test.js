@@ -120,7 +120,8 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     }
     expect(byName['client-count'].where).to.equal('node');
     expect(byName['child-count'].where).to.equal('node');
-    expect(byName.future.skipped).to.equal('needs MongoDB >= 99.0');
+    expect(byName.future.skipped).to.deep.equal({ code: 'version', why: 'needs MongoDB >= 99.0' });
+    expect(first.version).to.equal(2);
     expect(byName.count.overheadMs).to.be.below(20);
     for (const k of ['server', 'host', 'software', 'lab']) expect(first.environment).to.have.property(k);
     expect(first.environment.host.cores).to.equal(os.cpus().length);

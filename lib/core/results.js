@@ -8,6 +8,7 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const lab = require('../../scripts/lib/lab');
+const LabPlan = require('./plan');
 const { checkWritableFile } = require('../infra/output-paths');
 const { UsageError } = require('../infra/errors');
 
@@ -20,6 +21,30 @@ const ROOT = path.resolve(__dirname, '..', '..');
 function checkWritable(file, what = '--json') {
   checkWritableFile(file, what);
   return path.resolve(file);
+}
+
+// Version 2 types the states version 1 wrote as text: `skipped` is {code, why} (codes: LabPlan.SKIP),
+// each of `warnings` is {code, text}. readResults reads both versions and gives version 2.
+const VERSION = 2;
+const WARNINGS = [
+  { code: 'large-spread', starts: 'large spread' },
+  { code: 'slow-first-run', starts: 'first timed run' },
+];
+
+/** A warning as version 2 holds it (the shell's record module writes the text). */
+function typedWarning(w) {
+  if (w && typeof w === 'object') return w;
+  const kind = WARNINGS.find((k) => String(w).startsWith(k.starts));
+  return { code: kind ? kind.code : 'other', text: String(w) };
+}
+
+/** A record in version 2's terms (a copy when something changes; measures and v2 records as they are). */
+function typedRecord(r) {
+  if (r.type !== 'result') return r;
+  const typedSkip = r.skipped && typeof r.skipped !== 'object';
+  const typedWarn = Array.isArray(r.warnings) && r.warnings.some((w) => typeof w !== 'object');
+  if (!typedSkip && !typedWarn) return r;
+  return { ...r, ...(typedSkip ? { skipped: LabPlan.skippedOf(r.skipped) } : {}), ...(typedWarn ? { warnings: r.warnings.map(typedWarning) } : {}) };
 }
 
 // The error a bad output path gives: the CLI's usage error, one line.
@@ -71,12 +96,12 @@ class ResultFile {
   /** @param {string|null} file where to write (null: keep in memory only) */
   constructor(file, env) {
     this.file = file ? path.resolve(file) : null;
-    this.doc = { format: lab.FORMAT, version: lab.FORMAT_VERSION, complete: false, environment: env, results: [], notes: [] };
+    this.doc = { format: lab.FORMAT, version: VERSION, complete: false, environment: env, results: [], notes: [] };
     this.write();
   }
 
   add(records) {
-    this.doc.results.push(...records);
+    this.doc.results.push(...records.map(typedRecord));
     this.write();
   }
 
@@ -102,6 +127,14 @@ class ResultFile {
 
 class ResultFormatError extends Error {}
 
+/** A result document of version 1 or 2, as version 2. */
+function upgrade(doc, file = 'the document') {
+  if (doc.version !== 1 && doc.version !== VERSION) {
+    throw new ResultFormatError(`${file}: result format version ${JSON.stringify(doc.version)}; this lab reads versions 1 and ${VERSION}`);
+  }
+  return { ...doc, version: VERSION, results: doc.results.map(typedRecord) };
+}
+
 /** The result file a command-line argument names: the file itself, or results.json in a run folder. */
 function resultPath(arg) {
   try {
@@ -112,7 +145,8 @@ function resultPath(arg) {
 }
 
 /**
- * Reads a result file (or a run folder's results.json); one clear error when it is not one. A
+ * Reads a result file (or a run folder's results.json), version 1 or 2, given as version 2; one
+ * clear error when it is not one. A
  * byte-order mark, which some editors add when a file is saved, is dropped: JSON.parse refuses it.
  */
 function readResults(arg) {
@@ -128,7 +162,9 @@ function readResults(arg) {
   if (!doc || doc.format !== lab.FORMAT || !Array.isArray(doc.results)) {
     throw new ResultFormatError(`${file}: not a mongo-perf-lab result file (no "format": "${lab.FORMAT}"); write one with run --json FILE`);
   }
-  return doc;
+  return upgrade(doc, file);
 }
 
-module.exports = { ResultFile, environment, checkWritable, readResults, resultPath, OutputPathError, ResultFormatError };
+module.exports = {
+  ResultFile, environment, checkWritable, readResults, resultPath, upgrade, typedRecord, OutputPathError, ResultFormatError, VERSION,
+};

@@ -7,6 +7,7 @@ const { MongoClient } = require('mongodb');
 const { ShellSession } = require('./shell-runner');
 const { interleave, timeAsync } = require('./harness');
 const lab = require('../../scripts/lib/lab');
+const LabPlan = require('./plan');
 
 const SLOW_MS = 5000;
 
@@ -15,6 +16,161 @@ function profileParams(entry, profile) {
   const sizes = entry.profiles[profile];
   if (!sizes) throw new Error(`study ${entry.name}: no profile ${JSON.stringify(profile)} (profiles: tiny, quick, seed)`);
   return sizes;
+}
+
+/**
+ * A session outside a study run (a study's own tools: the time-series states of its load bench):
+ * the declaration loaded and configured with `values` as given, reopened by ctx.reopen() after a
+ * restart. Close it with ctx.session.close().
+ */
+async function studySession(entry, { server, dbName, values = {}, echo = () => {}, log = () => {} }) {
+  const ctx = { server, dbName, echo, log, session: null };
+  ctx.reopen = reopener(ctx, entry, () => values);
+  try {
+    await ctx.reopen();
+  } catch (e) {
+    if (ctx.session) await ctx.session.close().catch(() => { /* the error that matters is the one thrown */ });
+    throw e;
+  }
+  return ctx;
+}
+
+/**
+ * @param {object} entry a study of lib/studies/index.js
+ * @param {object} o
+ * @param {object} o.server from lib/infra/server.js getServer()
+ * @param {string} o.dbName database the study works in
+ * @param {object} [o.params] script parameters (NAME: value) over the profile's
+ * @param {string} [o.profile] 'quick' (default), 'tiny' or 'seed'
+ * @param {import('./results').ResultFile} [o.results] where records go as they are made
+ * @param {Function} [o.echo] human-readable output (tables, summaries, the script's prints)
+ * @param {Function} [o.log] progress lines
+ * @param {boolean} [o.progress] progress bars
+ * @returns {Promise<{records: object[], params: object, fixture: object}>}
+ */
+/** A new study context: the client, the run's outputs, and what the study may undo at the end. */
+async function openContext(entry, { server, dbName, results, echo, log, progress }) {
+  const client = new MongoClient(server.uri, server.clientOptions || {});
+  await client.connect();
+  // cleanups: what a study started for itself (another database server, workers), undone at the end.
+  const ctx = { server, client, db: client.db(dbName), dbName, echo, log, progress, entry, session: null, cleanups: [] };
+  /** A note for people: printed now, and kept in the result file's notes (report.md shows them). */
+  ctx.note = (text) => {
+    echo(`note: ${text}`);
+    if (results) results.note(entry.name, text);
+  };
+  return ctx;
+}
+
+/** The configuration's values: the profile's, then the user's; numbers given to text parameters as text. */
+function configValues(entry, desc, profile, params) {
+  // The runner works in its own database: it may create the study's collections.
+  const values = { ...(desc.params.GENERATE ? { GENERATE: true } : {}), ...profileParams(entry, profile), ...params };
+  // A --set SIZES=100 arrives as a number: text parameters take it as the text it was.
+  for (const [k, v] of Object.entries(values)) {
+    const kind = desc.params[k] && desc.params[k].kind;
+    if (typeof v === 'number' && (kind === 'name' || kind === 'names')) values[k] = String(v);
+  }
+  return values;
+}
+
+/**
+ * ctx.reopen(): a (re)opened session, the script loaded once and configured with the run's
+ * parameters; sets ctx.session, ctx.desc, ctx.cfg, ctx.p. A server restart (cold-cache points) ends
+ * the old connection pool, so beforePoint may call it again.
+ */
+function reopener(ctx, entry, valuesOf) {
+  return async () => {
+    if (ctx.session) await ctx.session.close().catch(() => { /* after a restart its connections are gone: nothing to close */ });
+    ctx.session = await ShellSession.open(ctx.server.uri, ctx.dbName);
+    await ctx.session.loadStudy(entry.script, { echo: ctx.echo });
+    ctx.desc = await ctx.session.call('lab.node.describe', entry.name);
+    const values = valuesOf(ctx.desc);
+    ctx.cfg = await ctx.session.call('lab.node.configure', entry.name, values, (entry.variants || []).map((v) => v.name));
+    ctx.p = ctx.cfg.params;
+  };
+}
+
+/** The fixture, the setup and the axis points. */
+async function prepare(ctx, entry, p) {
+  const t0 = Date.now();
+  ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
+  if (Date.now() - t0 > SLOW_MS) ctx.log(`${entry.name}: data ready in ${lab.fmtMs(Date.now() - t0)}`);
+  await ctx.session.call('lab.node.setup', entry.name);
+  const scriptPoints = await ctx.session.call('lab.node.points', entry.name);
+  return entry.points ? entry.points(ctx, p, scriptPoints) : scriptPoints;
+}
+
+/**
+ * Which variants run at this point, and a skip record for each other one (LabPlan.point: the
+ * version, then `able`: the script's for shell variants, the Node part's for Node variants).
+ */
+async function planPoint(ctx, entry, p, point, own) {
+  const shell = ctx.cfg.variants.map((name) => ({ ...ctx.desc.variants.find((d) => d.name === name), where: 'server' }));
+  const versionOk = shell.filter((v) => LabPlan.versionAtLeast(ctx.server.version, v.minVersion)).map((v) => v.name);
+  const shellAble = await ctx.session.call('lab.node.able', entry.name, versionOk, point);
+  const able = (v) => {
+    if (v.where === 'server') return shellAble.includes(v.name);
+    if (!v.able || v.able(p, point, ctx)) return true;
+    return v.skippedWhy ? v.skippedWhy(ctx) : false;
+  };
+  const plan = LabPlan.point([...shell, ...own.map((v) => ({ ...v, where: 'node' }))], ctx.server.version, able);
+  const skipped = plan.skipped.map((s) => lab.resultRecord({ study: entry.name, variant: s.variant.name, what: s.variant.what,
+    where: s.variant.where, axis: point, skipped: s.skipped }));
+  return { run: plan.run, skipped };
+}
+
+/** A runner for the harness: a shell variant sampled through the session, its call overhead measured. */
+function shellRunner(ctx, entry, name, point) {
+  return async () => {
+    const w0 = process.hrtime.bigint();
+    const r = await ctx.session.call('lab.node.sample', entry.name, name, point);
+    const wall = Number(process.hrtime.bigint() - w0) / 1e6;
+    return { ms: r.ms, answer: r.answer, extra: r.extra, overheadMs: wall - (typeof r.timedMs === 'number' ? r.timedMs : r.ms) };
+  };
+}
+
+/** The harness's runners, each variant's meta and its plan (explained once, untimed). */
+async function runnersOf(ctx, entry, p, point, variants) {
+  const runners = [];
+  const meta = {};
+  const plans = {};
+  for (const v of variants) {
+    meta[v.name] = { what: v.what, where: v.where };
+    if (v.where === 'server') {
+      plans[v.name] = await ctx.session.call('lab.node.explain', entry.name, v.name, point);
+      runners.push({ name: v.name, run: shellRunner(ctx, entry, v.name, point) });
+    } else {
+      plans[v.name] = v.explain ? lab.plan(await v.explain(ctx, p, point)) : null;
+      runners.push({ name: v.name, run: () => timeAsync(() => v.run(ctx, p, point)) });
+    }
+  }
+  return { runners, meta, plans };
+}
+
+/** The records of one axis point: the harness over its variants, the oracle, the skips, the measures. */
+async function measurePoint(ctx, entry, p, point, own) {
+  const plan = await planPoint(ctx, entry, p, point, own);
+  const { runners, meta, plans } = await runnersOf(ctx, entry, p, point, plan.run);
+  ctx.log(`${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${p.RUNS} timed rounds`);
+  let recs = plan.skipped;
+  if (runners.length) {
+    const res = await interleave(runners, {
+      warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: ctx.desc.baseline,
+      onStep: (step, r) => { if (r.ms > SLOW_MS) ctx.log(`  ${step.variant}: ${lab.fmtMs(r.ms)} (${step.phase} ${step.round + 1})`); },
+    });
+    const opts = { meta };
+    if (entry.oracle && ctx.fixture && ctx.fixture.own !== false) opts.expected = await entry.oracle(p, point, ctx);
+    recs = lab.pointRecords({ name: entry.name, unit: ctx.desc.unit, same: entry.same }, p, point, res, plans, opts).concat(plan.skipped);
+  }
+  if (entry.measures) recs.push(...(await entry.measures(ctx, p, point)));
+  return recs;
+}
+
+/** The point's table, as the drop-in prints it (the shell's printer reads a skipped state as its text). */
+function pointText(entry, label, recs) {
+  const shown = recs.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
+  return [''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lab.pointLines(shown)).join('\n');
 }
 
 /**
@@ -31,121 +187,37 @@ function profileParams(entry, profile) {
  * @returns {Promise<{records: object[], params: object, fixture: object}>}
  */
 async function runStudy(entry, { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress } = {}) {
-  const client = new MongoClient(server.uri, server.clientOptions || {});
-  await client.connect();
+  const ctx = await openContext(entry, { server, dbName, results, echo, log, progress });
   const records = [];
-  // cleanups: what a study started for itself (another database server, workers), undone at the end.
-  const ctx = { server, client, db: client.db(dbName), dbName, echo, log, progress, entry, session: null, cleanups: [] };
-  /** A note for people: printed now, and kept in the result file's notes (report.md shows them). */
-  ctx.note = (text) => {
-    echo(`note: ${text}`);
-    if (results) results.note(entry.name, text);
+  const keep = (recs) => {
+    records.push(...recs);
+    if (results && recs.length) results.add(recs);
   };
-  const nodeVariants = entry.variants || [];
-  let desc;
-  let cfg;
-
-  // A (re)opened session: the script loaded once, configured with the run's parameters. A server
-  // restart (cold-cache points) ends the old connection pool, so beforePoint may call ctx.reopen().
-  ctx.reopen = async () => {
-    if (ctx.session) await ctx.session.close().catch(() => { /* after a restart its connections are gone: nothing to close */ });
-    ctx.session = await ShellSession.open(server.uri, dbName);
-    await ctx.session.loadStudy(entry.script, { echo });
-    desc = await ctx.session.call('lab.node.describe', entry.name);
-    // The runner works in its own database: it may create the study's collections.
-    const values = { ...(desc.params.GENERATE ? { GENERATE: true } : {}), ...profileParams(entry, profile), ...params };
-    // A --set SIZES=100 arrives as a number: text parameters take it as the text it was.
-    for (const [k, v] of Object.entries(values)) {
-      const kind = desc.params[k] && desc.params[k].kind;
-      if (typeof v === 'number' && (kind === 'name' || kind === 'names')) values[k] = String(v);
-    }
-    cfg = await ctx.session.call('lab.node.configure', entry.name, values, nodeVariants.map((v) => v.name));
-    ctx.p = cfg.params;
-  };
-
+  ctx.reopen = reopener(ctx, entry, (desc) => configValues(entry, desc, profile, params));
   try {
     await ctx.reopen();
-    const p = cfg.params;
-    const t0 = Date.now();
-    ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
-    if (Date.now() - t0 > SLOW_MS) log(`${entry.name}: data ready in ${lab.fmtMs(Date.now() - t0)}`);
-    await ctx.session.call('lab.node.setup', entry.name);
-    const scriptPoints = await ctx.session.call('lab.node.points', entry.name);
-    const points = entry.points ? await entry.points(ctx, p, scriptPoints) : scriptPoints;
+    const p = ctx.cfg.params;
+    const points = await prepare(ctx, entry, p);
     const only = lab.list(p.VARIANTS);
-    const own = nodeVariants.filter((v) => !only.length || only.includes(v.name));
-
+    const own = (entry.variants || []).filter((v) => !only.length || only.includes(v.name));
     for (const [i, point] of points.entries()) {
       const label = lab.pointLabel(point);
+      ctx.pointLabel = label ? `${label} (${i + 1}/${points.length}), ` : '';
       if (entry.beforePoint) await entry.beforePoint(ctx, p, point);
       await ctx.session.call('lab.node.setupPoint', entry.name, point);
-      const versionOk = (v) => lab.versionAtLeast(server.version, v.minVersion);
-      const shellAble = await ctx.session.call('lab.node.able', entry.name, cfg.variants.filter((n) => versionOk(desc.variants.find((d) => d.name === n))), point);
-      const runners = [];
-      const meta = {};
-      const plans = {};
-      const skipped = [];
-      for (const name of cfg.variants) {
-        const d = desc.variants.find((x) => x.name === name);
-        if (!shellAble.includes(name)) {
-          skipped.push(lab.resultRecord({ study: entry.name, variant: name, what: d.what, axis: point,
-            skipped: versionOk(d) ? lab.NOT_HERE : `needs MongoDB >= ${d.minVersion}` }));
-          continue;
-        }
-        meta[name] = { what: d.what, where: 'server' };
-        plans[name] = await ctx.session.call('lab.node.explain', entry.name, name, point);
-        runners.push({
-          name,
-          run: async () => {
-            const w0 = process.hrtime.bigint();
-            const r = await ctx.session.call('lab.node.sample', entry.name, name, point);
-            const wall = Number(process.hrtime.bigint() - w0) / 1e6;
-            return { ms: r.ms, answer: r.answer, extra: r.extra, overheadMs: wall - (typeof r.timedMs === 'number' ? r.timedMs : r.ms) };
-          },
-        });
-      }
-      for (const v of own) {
-        if (!versionOk(v) || (v.able && !v.able(p, point, ctx))) {
-          skipped.push(lab.resultRecord({ study: entry.name, variant: v.name, what: v.what, where: 'node', axis: point,
-            skipped: !versionOk(v) ? `needs MongoDB >= ${v.minVersion}` : v.skippedWhy ? v.skippedWhy(ctx) : lab.NOT_HERE }));
-          continue;
-        }
-        meta[v.name] = { what: v.what, where: 'node' };
-        plans[v.name] = v.explain ? lab.plan(await v.explain(ctx, p, point)) : null;
-        runners.push({ name: v.name, run: () => timeAsync(() => v.run(ctx, p, point)) });
-      }
-      log(`${entry.name}: ${label ? `${label} (${i + 1}/${points.length}), ` : ''}${runners.length} variants x ` +
-        `${p.WARMUP} warm-up + ${p.RUNS} timed rounds`);
-      let recs = skipped;
-      if (runners.length) {
-        const res = await interleave(runners, {
-          warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: desc.baseline,
-          onStep: (step, r) => { if (r.ms > SLOW_MS) log(`  ${step.variant}: ${lab.fmtMs(r.ms)} (${step.phase} ${step.round + 1})`); },
-        });
-        const withOracle = entry.oracle && ctx.fixture && ctx.fixture.own !== false;
-        const opts = { meta };
-        if (withOracle) opts.expected = await entry.oracle(p, point, ctx);
-        recs = lab.pointRecords({ name: entry.name, unit: desc.unit, same: entry.same }, p, point, res, plans, opts).concat(skipped);
-      }
-      if (entry.measures) recs.push(...(await entry.measures(ctx, p, point)));
-      records.push(...recs);
-      if (results) results.add(recs);
-      echo([''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lab.pointLines(recs.filter((r) => r.type === 'result'))).join('\n'));
+      const recs = await measurePoint(ctx, entry, p, point, own);
+      keep(recs);
+      echo(pointText(entry, label, recs));
     }
-    await ctx.session.call('lab.node.report', entry.name, records.filter((r) => r.type === 'result'));
-    if (entry.after) {
-      const more = await entry.after(ctx, p, records);
-      if (more && more.length) {
-        records.push(...more);
-        if (results) results.add(more);
-      }
-    }
+    const shown = records.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
+    await ctx.session.call('lab.node.report', entry.name, shown);
+    if (entry.after) keep((await entry.after(ctx, p, records)) || []);
     return { records, params: p, fixture: ctx.fixture, points };
   } finally {
     for (const undo of ctx.cleanups.reverse()) await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
     if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the run's own error */ });
-    await client.close();
+    await ctx.client.close();
   }
 }
 
-module.exports = { runStudy };
+module.exports = { runStudy, studySession };

@@ -4,6 +4,7 @@
 // and charts (Vega-Lite -> SVG + PNG). Nothing here measures; everything reads result records.
 const path = require('path');
 const lab = require('../../scripts/lib/lab');
+const { skipText, SKIP } = require('../core/plan');
 const { renderChart } = require('./chart');
 
 // Colour-blind-safe: Paul Tol's "muted" scheme, then his "bright" one for studies with many variants.
@@ -81,7 +82,7 @@ function pivot(recs, { rows = 'variant', cols, value = 'median' }) {
 function pointTable(at) {
   return md(['variant', 'median', 'mean ± σ', 'min..max', 'runs', 'vs baseline (median of rounds)', '95% CI', 'plan', 'engine', 'agrees'],
     at.map((r) => {
-      if (r.skipped) return [r.variant, '-', '-', '-', '-', r.skipped, '', '', '', ''];
+      if (r.skipped) return [r.variant, '-', '-', '-', '-', skipText(r.skipped), '', '', '', ''];
       const w = r.ratio && r.ratio.to !== r.variant ? lab.speedWords(r.ratio) : null;
       return [r.variant, lab.fmtMs(r.median), `${lab.fmtMs(r.mean)} ± ${lab.fmtMs(r.sd)}`, `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`,
         `${r.runs}${r.capped ? '*' : ''}`, w ? `${w.text} than ${r.ratio.to}` : 'baseline', w && w.ci ? `${lab.fmtFactor(w.ci[0])}..${lab.fmtFactor(w.ci[1])}` : '',
@@ -106,7 +107,7 @@ function markdown(doc, entries) {
     // A variant that does not apply to a point (a pick method at a claiming point, a per-minute rollup
     // asked for seconds) is left out of that point's table: rows of dashes hid the ones that answered.
     // Its record keeps the reason; a variant that applied nowhere is named once, below the tables.
-    const inapplicable = (r) => r.skipped === lab.NOT_HERE;
+    const inapplicable = (r) => Boolean(r.skipped) && (r.skipped.code === SKIP.notHere || r.skipped === lab.NOT_HERE);
     for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
       const label = lab.pointLabel(axis);
       const at = atPoint(recs, axis).filter((r) => !inapplicable(r));

@@ -142,16 +142,9 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
  * params: the script's (COLL, N, SEED ...). Returns runStates' records.
  */
 async function statesOnServer({ server, dbName, params = {}, echo = () => {}, log = () => {}, grains, states, check = false }) {
-  const { ShellSession } = require('../../core/shell-runner');
-  const ctx = { server, echo, log, session: null };
-  ctx.reopen = async () => {
-    if (ctx.session) await ctx.session.close().catch(() => { /* the restart ended its connections: nothing to close */ });
-    ctx.session = await ShellSession.open(server.uri, dbName);
-    await ctx.session.loadStudy(module.exports.script, { echo });
-    ctx.p = (await ctx.session.call('lab.node.configure', NAME, params, [])).params;
-  };
+  const { studySession } = require('../../core/run-study');
+  const ctx = await studySession(module.exports, { server, dbName, values: params, echo, log });
   try {
-    await ctx.reopen();
     return await runStates(ctx, ctx.p, { grains, states, check });
   } finally {
     if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the states' own error */ });

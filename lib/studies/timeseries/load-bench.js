@@ -46,8 +46,9 @@ async function bareInsert(coll, n, seed, batchSize) {
   return Date.now() - t0;
 }
 
-async function main() {
-  const { values } = parseArgs({ options: {
+/** The bench's options, checked before any work. */
+function parseOptions(argv) {
+  const { values } = parseArgs({ args: argv, options: {
     n: { type: 'string', default: '50000000' }, bare: { type: 'string', default: '5000000' },
     seed: { type: 'string', default: '1' }, uri: { type: 'string' }, db: { type: 'string', default: 'random' },
     'cache-gb': { type: 'string' }, json: { type: 'string' }, states: { type: 'boolean' }, debug: { type: 'boolean' },
@@ -59,8 +60,6 @@ async function main() {
     return Number(v);
   };
   const n = whole('n', 1e9);
-  const bareN = Math.min(n, whole('bare', 1e9));
-  const seed = whole('seed', 2 ** 32 - 1);
   if (n < 1) throw new UsageError('--n: at least 1');
   checkTarget(values.db, tsFixture.COLL);
   let cacheGB;
@@ -71,72 +70,100 @@ async function main() {
     }
   }
   checkWritableFile(values.json, '--json');
-  cleanup.install({ root: true, watchdog: true });
+  return { n, bareN: Math.min(n, whole('bare', 1e9)), seed: whole('seed', 2 ** 32 - 1), uri: values.uri, db: values.db, cacheGB, json: values.json, states: values.states };
+}
 
+/** The yardstick: bare insertMany of the first bareN events into <coll>_bare (the lab's, dropped after). */
+async function measureBare(db, o, log) {
+  // Both collections are the lab's to replace only if its marker says so.
+  const bareName = `${tsFixture.COLL}_bare`;
+  await assertOwned(db, tsFixture.COLL, 'replace');
+  await assertOwned(db, bareName, 'replace');
+  await dropOwned(db, bareName);
+  await db.collection(META).replaceOne({ _id: bareName }, { _id: bareName, fixture: 'bench-bare', n: o.bareN, seed: o.seed, complete: false }, { upsert: true });
+  const bareMs = await bareInsert(db.collection(bareName), o.bareN, o.seed, 10000);
+  await dropOwned(db, bareName);
+  const bare = { docs: o.bareN, ms: bareMs, perSec: rate(o.bareN, bareMs) };
+  log(`bare insertMany: ${o.bareN} in ${(bareMs / 1000).toFixed(1)} s = ${bare.perSec}/s`);
+  return bare;
+}
+
+/** The lab's loader over all n events, then the index; its rate over the first bareN beside the whole. */
+async function measureLoader(db, o, log) {
+  await dropOwned(db, tsFixture.COLL);
+  // Note when the loader has read the first bareN events, for a like-for-like rate.
+  let firstMs = null;
+  const t0 = Date.now();
+  const watched = function* (count, s) {
+    let i = 0;
+    for (const d of tsFixture.events(count, s)) {
+      if (i++ === o.bareN) firstMs = Date.now() - t0;
+      yield d;
+    }
+  };
+  const res = await ensureFixture(db, tsFixture.COLL, { fixture: tsFixture.FIXTURE, n: o.n, seed: o.seed }, () => watched(o.n, o.seed), { progress: true });
+  const loadMs = Date.now() - t0;
+  const i0 = Date.now();
+  await db.collection(tsFixture.COLL).createIndex({ created_on: 1 });
+  const indexMs = Date.now() - i0;
+  const first = firstMs === null ? loadMs : firstMs;
+  const loader = { docs: res.inserted, ms: loadMs, perSec: rate(o.n, loadMs), firstDocs: o.bareN, firstMs: first,
+    firstPerSec: rate(o.bareN, first), indexMs, totalPerSec: rate(o.n, loadMs + indexMs) };
+  log(`loader: ${res.inserted} in ${(loadMs / 1000).toFixed(1)} s = ${loader.perSec}/s (first ${o.bareN}: ${loader.firstPerSec}/s); index ${(indexMs / 1000).toFixed(1)} s`);
+  return loader;
+}
+
+/** Re-run safety: the first 100,000 events streamed again must add nothing; then count and sizes. */
+async function checkRerun(db, o, log) {
+  const again = await streamInsert(db.collection(tsFixture.COLL), tsFixture.events(Math.min(o.n, 100000), o.seed), { progress: false });
+  const count = await db.collection(tsFixture.COLL).countDocuments();
+  const st = await db.command({ collStats: tsFixture.COLL });
+  log(`re-run of the first ${again.read}: inserted ${again.inserted}; count ${count}`);
+  return { rerun: { read: again.read, inserted: again.inserted }, count,
+    sizes: { dataSize: st.size, storageSize: st.storageSize, totalIndexSize: st.totalIndexSize, indexSizes: st.indexSizes } };
+}
+
+/** --states: the study's cold and warm states on the loaded events (restarts: a server the bench started). */
+async function measureStates(server, o, log) {
+  if (typeof server.restart !== 'function') throw new Error('--states needs a server the bench starts (no --uri)');
+  const timeseries = require('./index');
+  const records = await timeseries.helpers.statesOnServer({ server, dbName: o.db, params: { COLL: tsFixture.COLL, N: o.n, SEED: o.seed },
+    echo: (t) => log(t), log });
+  log(timeseries.helpers.stateTableLines(records, ['seconds', 'minutes', 'hours']).join('\n'));
+  return records;
+}
+
+function memoryOf(rss) {
+  return {
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    sampledRssMB: { min: Math.round(Math.min(...rss) / MB), max: Math.round(Math.max(...rss) / MB), samples: rss.length },
+  };
+}
+
+async function main(argv) {
+  const o = parseOptions(argv);
+  cleanup.install({ root: true, watchdog: true });
+  const log = (m) => process.stderr.write(m + '\n');
   const rss = [];
   const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 5000);
-  const server = await getServer({ uri: values.uri, cacheSizeGB: cacheGB });
+  const server = await getServer({ uri: o.uri, cacheSizeGB: o.cacheGB });
   const client = new MongoClient(server.uri, clientOptions(server.uri));
-  const out = { n, bareN, seed, server: { version: server.version, storageEngine: server.storageEngine, cacheSizeBytes: server.cacheSizeBytes } };
+  const out = { format: 'mongo-perf-lab/load-bench', version: 1, n: o.n, bareN: o.bareN, seed: o.seed,
+    server: { version: server.version, storageEngine: server.storageEngine, cacheSizeBytes: server.cacheSizeBytes } };
   try {
     await client.connect();
-    const db = client.db(values.db);
-    const log = (m) => process.stderr.write(m + '\n');
-    log(`MongoDB ${server.version} ${server.storageEngine}, cache ${(server.cacheSizeBytes / 1073741824).toFixed(2)} GB; ${n} events, bare yardstick ${bareN}`);
-
-    // Both collections are the lab's to replace only if its marker says so.
-    const bareName = `${tsFixture.COLL}_bare`;
-    await assertOwned(db, tsFixture.COLL, 'replace');
-    await assertOwned(db, bareName, 'replace');
-    const bare = db.collection(bareName);
-    await dropOwned(db, bareName);
-    await db.collection(META).replaceOne({ _id: bareName }, { _id: bareName, fixture: 'bench-bare', n: bareN, seed, complete: false }, { upsert: true });
-    const bareMs = await bareInsert(bare, bareN, seed, 10000);
-    await dropOwned(db, bareName);
-    out.bare = { docs: bareN, ms: bareMs, perSec: rate(bareN, bareMs) };
-    log(`bare insertMany: ${bareN} in ${(bareMs / 1000).toFixed(1)} s = ${out.bare.perSec}/s`);
-
-    await dropOwned(db, tsFixture.COLL);
-    // Note when the loader has read the first bareN events, for a like-for-like rate.
-    let firstMs = null;
-    const t0 = Date.now();
-    const watched = function* (count, s) {
-      let i = 0;
-      for (const d of tsFixture.events(count, s)) {
-        if (i++ === bareN) firstMs = Date.now() - t0;
-        yield d;
-      }
-    };
-    const res = await ensureFixture(db, tsFixture.COLL, { fixture: tsFixture.FIXTURE, n, seed }, () => watched(n, seed), { progress: true });
-    const loadMs = Date.now() - t0;
-    const i0 = Date.now();
-    await db.collection(tsFixture.COLL).createIndex({ created_on: 1 });
-    const indexMs = Date.now() - i0;
-    out.loader = { docs: res.inserted, ms: loadMs, perSec: rate(n, loadMs), firstDocs: bareN,
-      firstMs: firstMs === null ? loadMs : firstMs, firstPerSec: rate(bareN, firstMs === null ? loadMs : firstMs),
-      indexMs, totalPerSec: rate(n, loadMs + indexMs) };
-    log(`loader: ${res.inserted} in ${(loadMs / 1000).toFixed(1)} s = ${out.loader.perSec}/s (first ${bareN}: ${out.loader.firstPerSec}/s); index ${(indexMs / 1000).toFixed(1)} s`);
-
-    const again = await streamInsert(db.collection(tsFixture.COLL), tsFixture.events(Math.min(n, 100000), seed), { progress: false });
-    out.rerun = { read: again.read, inserted: again.inserted };
-    out.count = await db.collection(tsFixture.COLL).countDocuments();
-    const st = await db.command({ collStats: tsFixture.COLL });
-    out.sizes = { dataSize: st.size, storageSize: st.storageSize, totalIndexSize: st.totalIndexSize, indexSizes: st.indexSizes };
-    log(`re-run of the first ${again.read}: inserted ${again.inserted}; count ${out.count}`);
-    out.memory = {
-      peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
-      sampledRssMB: { min: Math.round(Math.min(...rss) / MB), max: Math.round(Math.max(...rss) / MB), samples: rss.length },
-    };
+    const db = client.db(o.db);
+    log(`MongoDB ${server.version} ${server.storageEngine}, cache ${(server.cacheSizeBytes / 1073741824).toFixed(2)} GB; ${o.n} events, bare yardstick ${o.bareN}`);
+    out.bare = await measureBare(db, o, log);
+    out.loader = await measureLoader(db, o, log);
+    Object.assign(out, await checkRerun(db, o, log));
+    // Memory is read before the states, so it is the loader's.
+    out.memory = memoryOf(rss);
     clearInterval(sampler);
-    if (values.states) {
-      if (typeof server.restart !== 'function') throw new Error('--states needs a server the bench starts (no --uri)');
+    if (o.states) {
       await client.close();
-      const timeseries = require('./index');
-      const records = await timeseries.helpers.statesOnServer({ server, dbName: values.db, params: { COLL: tsFixture.COLL, N: n, SEED: seed },
-        echo: (t) => log(t), log });
-      out.events = n;
-      out.states = records;
-      log(timeseries.helpers.stateTableLines(records, ['seconds', 'minutes', 'hours']).join('\n'));
+      out.events = o.n;
+      out.states = await measureStates(server, o, log);
     }
   } finally {
     clearInterval(sampler);
@@ -144,14 +171,14 @@ async function main() {
     await server.stop();
   }
   const text = JSON.stringify(out, null, 2) + '\n';
-  if (values.json) {
-    fs.mkdirSync(path.dirname(path.resolve(values.json)), { recursive: true });
-    fs.writeFileSync(values.json, text);
+  if (o.json) {
+    fs.mkdirSync(path.dirname(path.resolve(o.json)), { recursive: true });
+    fs.writeFileSync(o.json, text);
   }
   process.stdout.write(text);
 }
 
-main().then(() => process.exit(0), (e) => {
+main(process.argv.slice(2)).then(() => process.exit(0), (e) => {
   process.stderr.write(`ts-load-bench: ${friendly(e)}\n`);
   if (debugEnabled()) process.stderr.write(`${e.stack}\n`);
   // exit, not exitCode: an unreachable server must not leave the process waiting on a pool.
