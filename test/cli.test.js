@@ -79,7 +79,7 @@ describe('CLI', function () {
     }
   });
 
-  it('--help loads neither the driver nor a study', function () {
+  it('--help loads neither the driver nor a study; list loads the studies but not the driver', function () {
     const probe = `
       const seen = new Set(); const M = require('module'); const load = M._load;
       M._load = function (r) { seen.add(r); return load.apply(this, arguments); };
@@ -89,10 +89,12 @@ describe('CLI', function () {
       setTimeout(() => { process.stderr.write(JSON.stringify([...seen])); process.exit(0); }, 300);`;
     const file = path.join(RESULTS, 'probe.js');
     fs.writeFileSync(file, probe);
-    for (const cmd of ['--help', 'run --help', 'help findings']) {
+    const heavy = /^(mongodb|pg|pg-copy-streams|mongodb-memory-server-core|@mongosh\/.*)$/;
+    for (const cmd of ['--help', 'run --help', 'help findings', 'list']) {
       const r = require('child_process').spawnSync(process.execPath, [file], { env: { ...process.env, CMD: cmd }, encoding: 'utf8' });
       const loaded = JSON.parse(r.stderr);
-      expect(loaded.filter((m) => /^(mongodb|pg|mongodb-memory-server-core|@mongosh\/.*)$|studies/.test(m)), cmd).to.deep.equal([]);
+      expect(loaded.filter((m) => heavy.test(m)), cmd).to.deep.equal([]);
+      if (cmd !== 'list') expect(loaded.filter((m) => /studies/.test(m)), cmd).to.deep.equal([]);
     }
   });
 

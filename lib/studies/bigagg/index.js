@@ -9,7 +9,6 @@
 // with `able`, so each point runs only its own variants, interleaved by the one harness.
 const { defineStudy } = require('../../core/registry');
 const os = require('os');
-const { MongoClient } = require('mongodb');
 const lab = require('../../../scripts/lib/lab');
 const LabBands = require('../../../scripts/bigagg_pipelines');
 const B = require('./mot');
@@ -75,6 +74,7 @@ async function usable(db) {
 
 // A fresh connection for work right after a restart (the run's pooled client may hold dead sockets).
 async function withClient(ctx, fn) {
+  const { MongoClient } = require('mongodb'); // required here: `list` reads this module without a server
   const c = new MongoClient(ctx.server.uri);
   await c.connect();
   try { return await fn(c.db(ctx.dbName)); } finally { await c.close(); }

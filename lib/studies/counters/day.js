@@ -3,7 +3,6 @@
 // connection), every schema fed the same hits, minute by minute, interleaved (the order of the
 // schemas alternates every simulated minute) so drift on a shared machine hits all alike.
 const { performance } = require('perf_hooks');
-const { MongoClient } = require('mongodb');
 const { median } = require('../../../scripts/lib/lab');
 const gen = require('../../../fixtures/counters-gen');
 const { target, ownCollections } = require('./schemas');
@@ -20,6 +19,7 @@ function writeConcern(name) {
 async function openWriters(uri, dbName, W) {
   const clients = [];
   for (let i = 0; i < W; i++) {
+    const { MongoClient } = require('mongodb'); // required here: `list` reads the studies without a server
     const c = new MongoClient(uri, { maxPoolSize: 1, minPoolSize: 1 });
     await c.connect();
     clients.push(c);

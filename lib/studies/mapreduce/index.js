@@ -9,7 +9,6 @@ const os = require('os');
 const path = require('path');
 const lab = require('../../../scripts/lib/lab');
 const sensors = require('../../../fixtures/sensors');
-const { importCsv } = require('../../infra/csv-import');
 const { META, ForeignDataError } = require('../../infra/loader');
 const LabFixture = require('../../../scripts/lib/fixture');
 const { dropOwned } = require('../../infra/targets');
@@ -40,6 +39,7 @@ async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log
     log(`wrote ${files.length} CSV file(s) of ${lab.fmtInt(n)} rows in ${lab.fmtMs(Date.now() - t0)}; importing`);
     // One batch in flight: documents get record ids in file order, so the first n documents in
     // natural order (what `$limit n` reads) are the first n rows, and the first n by _id as well.
+    const { importCsv } = require('../../infra/csv-import'); // required here: `list` reads this module without a server
     const r = await importCsv(db, files, { coll, key: 'timestamp', progress, log, inflight: 1, rejectsFile: path.join(dir, 'rejects.csv') });
     if (r.rejected) throw new Error(`the generated CSV had ${r.rejected} rejected rows: ${r.firstRejects.join('; ')}`);
     await db.collection(META).updateOne({ _id: coll }, { $set: { complete: true, importMs: r.ms } });

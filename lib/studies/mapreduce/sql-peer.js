@@ -8,8 +8,7 @@
 // started and deleted afterwards. Without either, the variants are skipped with the reason.
 const { pipeline } = require('stream/promises');
 const { Readable } = require('stream');
-const { from: copyFrom } = require('pg-copy-streams');
-const { tryPostgres } = require('../../infra/postgres');
+// pg-copy-streams and PostgreSQL are required where they are used: `list` reads the studies without them.
 const SensorGen = require('../../../fixtures/sensor-gen');
 
 const TABLES = { jsonb: 'perflab_sensors_jsonb', typed: 'perflab_sensors_typed' };
@@ -62,6 +61,7 @@ async function load(client, { n, seed, log }) {
       },
     });
     const t0 = Date.now();
+    const { from: copyFrom } = require('pg-copy-streams');
     await pipeline(rows, client.query(copyFrom(`COPY ${table} FROM STDIN`)));
     await client.query(`ANALYZE ${table}`);
     await client.query(`COMMENT ON TABLE ${table} IS '${want}'`);
@@ -71,6 +71,7 @@ async function load(client, { n, seed, log }) {
 
 /** Opens (or starts) PostgreSQL and loads the rows; ctx.pg = { client, version } or ctx.pgNote. */
 async function prepare(ctx, p) {
+  const { tryPostgres } = require('../../infra/postgres');
   const { pgs, note } = await tryPostgres({ log: ctx.log });
   if (!pgs) {
     ctx.pgNote = note;

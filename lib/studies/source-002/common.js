@@ -2,9 +2,8 @@
 // What the Node parts of study 002 (inserts, coherency, tasks, joins) share: scratch collections
 // the lab owns, the replica set and the PostgreSQL peer started once per run when a point needs
 // them, and list parameters.
-const { MongoClient } = require('mongodb');
-const { getReplSet } = require('../../infra/replset');
-const { tryPostgres } = require('../../infra/postgres');
+// The driver, the replica set and PostgreSQL are required where they are used: `list` reads the
+// studies without a server.
 
 const META = 'perflab_fixtures';
 
@@ -40,7 +39,9 @@ function ints(name, csv, min, max) {
 async function replSet(ctx) {
   if (!ctx.replset) {
     ctx.log('starting an embedded replica set (1 member) for w: majority and transactions');
+    const { getReplSet } = require('../../infra/replset');
     const rs = await getReplSet({ log: ctx.log });
+    const { MongoClient } = require('mongodb');
     const client = new MongoClient(rs.uri);
     await client.connect();
     ctx.replset = { ...rs, client, db: client.db(ctx.dbName) };
@@ -52,6 +53,7 @@ async function replSet(ctx) {
 /** The run's PostgreSQL peer, or null (with ctx.pgNote saying why) when it cannot run here. */
 async function postgres(ctx) {
   if (ctx.pg === undefined) {
+    const { tryPostgres } = require('../../infra/postgres');
     const { pgs, note } = await tryPostgres({ log: ctx.log });
     ctx.pg = pgs;
     ctx.pgNote = note;

@@ -13,7 +13,6 @@
 
 const path = require('path');
 const { fork } = require('child_process');
-const { MongoClient } = require('mongodb');
 const G = require('../../../fixtures/inserts-gen');
 
 const MODES = ['async', 'connections', 'processes'];
@@ -157,6 +156,7 @@ async function runInProcess({ uri, mode, W, job, client }) {
   for (let w = 0; w < W; w++) {
     if (mode === 'async' && client) { clients.push(client); continue; }
     if (mode === 'async' && w > 0) { clients.push(clients[0]); continue; }
+    const { MongoClient } = require('mongodb'); // required here: `list` reads the studies without a server
     const c = new MongoClient(uri, mode === 'connections' ? { maxPoolSize: 1 } : { maxPoolSize: Math.max(W, 10) });
     await c.connect();
     await c.db('admin').command({ ping: 1 });
@@ -233,7 +233,7 @@ async function runWorkers(o) {
   if (o.mode === 'processes') out = await runProcesses(o);
   else out = await runInProcess(o);
   if (o.job.kind === 'insert' && o.job.w === 0) {
-    const client = o.client || new MongoClient(o.uri);
+    const client = o.client || new (require('mongodb').MongoClient)(o.uri);
     try {
       const t0 = now();
       await waitForCount(client.db(o.job.db).collection(o.job.coll), o.job.to - o.job.from);
