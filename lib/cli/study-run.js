@@ -6,9 +6,7 @@ const path = require('path');
 
 /** Prepares the process for a run of studies (may connect to o.uri to see which databases exist). */
 async function prepareRun(o) {
-  const { checkWritableDir } = require('../infra/output-paths');
   const cleanup = require('../infra/cleanup');
-  checkWritableDir(process.env.LAB_RESULTS_DIR || 'results', 'LAB_RESULTS_DIR');
   // Every temp dir of the run (embedded data dir, CSV files) lives in one run dir, removed on
   // any exit, signal, or (by a watchdog) SIGKILL.
   cleanup.install({ root: true, watchdog: true });
@@ -23,9 +21,14 @@ function announceSeed(entries, log) {
   );
 }
 
-/** Where a run's files go: --out, else <LAB_RESULTS_DIR or results>/<prefix><date-time>. */
+/**
+ * Where a run's files go: --out, else <LAB_RESULTS_DIR or results>/<prefix><date-time>. The results
+ * folder is checked first, so an unwritable LAB_RESULTS_DIR is named as such.
+ */
 function outDirOf(o, prefix = '') {
   const { stamp } = require('./options');
+  const { checkWritableDir } = require('../infra/output-paths');
+  checkWritableDir(process.env.LAB_RESULTS_DIR || 'results', 'LAB_RESULTS_DIR');
   return path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', `${prefix}${stamp()}`));
 }
 

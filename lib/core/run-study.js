@@ -167,10 +167,14 @@ async function measurePoint(ctx, entry, p, point, own) {
   return recs;
 }
 
-/** The point's table, as the drop-in prints it (the shell's printer reads a skipped state as its text). */
+/** Result records as the shell side's printers read them: a skipped state as its text. */
+function forShell(recs) {
+  return recs.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
+}
+
+/** The point's table, as the drop-in prints it. */
 function pointText(entry, label, recs) {
-  const shown = recs.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
-  return [''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lab.pointLines(shown)).join('\n');
+  return [''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lab.pointLines(forShell(recs))).join('\n');
 }
 
 /**
@@ -209,8 +213,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
       keep(recs);
       echo(pointText(entry, label, recs));
     }
-    const shown = records.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
-    await ctx.session.call('lab.node.report', entry.name, shown);
+    await ctx.session.call('lab.node.report', entry.name, forShell(records));
     if (entry.after) keep((await entry.after(ctx, p, records)) || []);
     return { records, params: p, fixture: ctx.fixture, points };
   } finally {
