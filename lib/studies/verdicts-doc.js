@@ -58,7 +58,7 @@ function build() {
     ...claims.VERDICTS.map((v) => `| ${claims.LABEL[v]} | ${cs[v]} | ${cq[v]} |`), '',
     `Seed-scale column: \`${SEED.map((f) => `docs/data/${f}`).join('+')}\`; quick run: \`docs/data/${QUICK}\`.`, ''];
   for (const src of Object.keys(SOURCES)) {
-    const rows = all.filter(({ entry }) => entry.source === src || (src === '001' && entry.source === '001'));
+    const rows = all.filter(({ entry }) => String(entry.source) === src);
     if (!rows.length) continue;
     out.push(`## ${SOURCES[src]}`, '', '| id | claim | source quote | published figure (derivation) | boundaries | setting | seed scale | quick |', '|---|---|---|---|---|---|---|---|');
     for (const { c } of rows) {

@@ -1,6 +1,6 @@
 'use strict';
 // Reading the race records back: shared by the study's tables and its claims.
-const { median } = require('../source-002/common');
+const { median } = require('../../../scripts/lib/lab');
 
 // The patterns that fix the race (0 duplicates expected).
 const FIXED = ['unique-insert', 'upsert-unique', 'txn-guard'];
