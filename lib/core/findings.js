@@ -264,7 +264,6 @@ function glanceTable(entries, judged, labels = ['verdict'], link = writeUpPath) 
 function verdictDetail(j) {
   const fig = j.figure && j.figure !== '-' ? j.figure : null;
   const iv = intervalText(j.interval, fig);
-  const st = settingOf(j);
   const lines = [fig, iv, hereText(j)].filter(Boolean);
   return lines.map((l) => `<br><small>${esc(l)}</small>`).join('');
 }
