@@ -91,7 +91,8 @@ function parseCommand(command, spec, argv) {
   const args = argv.slice();
   for (let i = args.length - 2; i >= 0; i--) {
     const name = /^--([^=]+)$/.exec(args[i]);
-    if (name && options[name[1]] && options[name[1]].type === 'string' && /^-\d/.test(args[i + 1])) args.splice(i, 2, `${args[i]}=${args[i + 1]}`);
+    if (name && options[name[1]] && options[name[1]].type === 'string' && /^-\d/.test(args[i + 1]))
+      args.splice(i, 2, `${args[i]}=${args[i + 1]}`);
   }
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
