@@ -11,17 +11,18 @@
 //                (default 'raw'; the others need ts_designs.js to have built their collections)
 //   PRINT_ROWS   print the 366 rows                               (default true)
 //   EMIT_GROUPS  put the 366 rows in the @@LAB record (extra.rows), for the tests (default false)
-//   LAB_LINES    false hides the machine-readable @@LAB lines      (default true)
+//   LAB_LINES    true prints the machine-readable @@LAB lines        (default false)
 // Days are UTC days; an event at exactly midnight belongs to the day it starts.
 
 load(__dirname + '/ts_base.js');
 
+lab.declare(['COLL', 'VARIANTS', 'PRINT_ROWS', 'EMIT_GROUPS', 'LAB_LINES'], 'agg_year.js');
 var P = {
   COLL: lab.param('COLL', 'randomData', 'name'),
   VARIANTS: lab.param('VARIANTS', 'raw', 'names'),
   PRINT_ROWS: lab.param('PRINT_ROWS', true, 'bool'),
   EMIT_GROUPS: lab.param('EMIT_GROUPS', false, 'bool'),
-  LAB_LINES: lab.param('LAB_LINES', true, 'bool'),
+  LAB_LINES: lab.param('LAB_LINES', false, 'bool'),
 };
 var yearDesigns = TS.chosen(P.VARIANTS);
 

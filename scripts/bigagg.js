@@ -20,7 +20,7 @@
 //   RUNS       timed rounds after WARMUP warm-up rounds (default 3, 1)
 //   BUDGET_MS  a variant whose warm-up run takes longer is timed by that run only (default 60000)
 //   VARIANTS   comma-separated forms to run, e.g. 'seed,group' (default: all)
-//   LAB_LINES  false hides the machine-readable @@LAB lines
+//   LAB_LINES  true prints the machine-readable @@LAB lines
 // The generator makes ~150-byte records; the shell inserts ~20-50k a second. For millions, let the
 // Node runner load them (`mongo-perf-lab run bigagg --docs 10000000`): it also runs the parts the
 // shell cannot (block compressors, cache sizes, k concurrent ranges; see docs/studies/bigagg.md).

@@ -22,7 +22,7 @@
 //                                                                             (default 60)
 //   WARMUP      of those, untimed minutes at the start of each hour          (default 0)
 //   VARIANTS    comma-separated schemas to run                                (default: all four)
-//   LAB_LINES   false hides the machine-readable @@LAB lines
+//   LAB_LINES   true prints the machine-readable @@LAB lines
 //   WRITERS, WC, SWEEP, REPLSET, SCAN, SCAN_ROUNDS are read by the Node side only (mongo-perf-lab run counters).
 // The collections are the lab's own (marked in perflab_fixtures) and are re-created on every run;
 // a collection of that name the lab did not make is never touched.

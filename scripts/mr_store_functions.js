@@ -25,6 +25,7 @@ load(__dirname + '/../fixtures/sensor-gen.js');
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/mr_functions.js');
 
+lab.declare(['DB', 'COLL', 'FIELD', 'N', 'SEED', 'GENERATE'], 'mr_store_functions.js');
 var P = {
   DB: lab.param('DB', db.getName() === 'test' ? 'random' : db.getName(), 'name'),
   COLL: lab.param('COLL', 'sensors', 'name'),

@@ -34,7 +34,7 @@
 //   N, SEED    documents to generate when the lab creates the collection (default 10^K), seed 1
 //   STORE_FUNCTIONS  let mr-stored* save the three labStats* functions in <DB>.system.js when the
 //              collection is not the lab's (default false: those variants are then skipped)
-//   LAB_LINES  false hides the machine-readable @@LAB lines
+//   LAB_LINES  true prints the machine-readable @@LAB lines
 //   GENERATE   true lets it generate into a COLL you named that does not exist (a typo is refused)
 
 load(__dirname + '/../fixtures/gen.js');

@@ -4,12 +4,13 @@
 // The designs built by ts_designs.js next to the collection are listed too.
 //
 // Usage (from any directory):  mongosh random path/to/scripts/sizes.js
-// Parameters: COLL, the collection (default 'randomData'); LAB_LINES false hides the @@LAB lines.
+// Parameters: COLL, the collection (default 'randomData'); LAB_LINES true prints the @@LAB lines.
 
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/../lib/studies/timeseries/ts-cache.js');
 
-var SZ = { COLL: lab.param('COLL', 'randomData', 'name'), LAB_LINES: lab.param('LAB_LINES', true, 'bool') };
+lab.declare(['COLL', 'LAB_LINES'], 'sizes.js');
+var SZ = { COLL: lab.param('COLL', 'randomData', 'name'), LAB_LINES: lab.param('LAB_LINES', false, 'bool') };
 
 // One measure record per fact (bytes), per collection and index.
 function sizeMeasures(coll, facts, index) {

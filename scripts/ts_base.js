@@ -379,9 +379,10 @@ var TS = (function () {
 //   VARIANTS     designs to run, comma-separated, or 'all'  (default 'raw', the source's design)
 //   PRINT_ROWS   print every group's row, as the source's enablePrintResult did (default false)
 //   EMIT_GROUPS  put every group's row in the @@LAB records (extra.intervals[].rows), for the tests
-//   LAB_LINES    false hides the machine-readable @@LAB lines (default true)
+//   LAB_LINES    true prints the machine-readable @@LAB lines (default false)
 //   GENERATE     true lets it generate into a COLL you named that does not exist (a typo is refused)
 TS.params = function () {
+  lab.declare(['COLL', 'N', 'SEED', 'VARIANTS', 'PRINT_ROWS', 'EMIT_GROUPS', 'LAB_LINES', 'GENERATE'], 'this time-series script');
   var p = {
     COLL: lab.param('COLL', 'randomData', 'name'),
     N: lab.param('N', 1000000, 'count'),
@@ -389,7 +390,7 @@ TS.params = function () {
     VARIANTS: lab.param('VARIANTS', 'raw', 'names'),
     PRINT_ROWS: lab.param('PRINT_ROWS', false, 'bool'),
     EMIT_GROUPS: lab.param('EMIT_GROUPS', false, 'bool'),
-    LAB_LINES: lab.param('LAB_LINES', true, 'bool'),
+    LAB_LINES: lab.param('LAB_LINES', false, 'bool'),
     GENERATE: lab.param('GENERATE', false, 'bool'),
   };
   p.variants = TS.chosen(p.VARIANTS);

@@ -15,7 +15,7 @@
 //   RUNS, WARMUP   timed rounds after the warm-up rounds, order alternating (default 3, 1)
 //   REBUILD        rebuild the designs even when they exist               (default false)
 //   BUILD_ONLY     build the designs and stop                              (default false)
-//   LAB_LINES      false hides the machine-readable @@LAB lines
+//   LAB_LINES      true prints the machine-readable @@LAB lines
 //   GENERATE       true lets it generate into a COLL you named that does not exist (a typo is refused)
 // Times are per interval: the mean over the five start times T1..T5 (one aggregation for the year).
 

@@ -3,7 +3,7 @@
 // how long it took, and the cache residency of the collection and of each index before and after.
 //
 // Usage (from any directory):  mongosh random path/to/scripts/warmup_indexes.js
-// Parameters: COLL, the collection (default 'randomData'); LAB_LINES false hides the @@LAB lines.
+// Parameters: COLL, the collection (default 'randomData'); LAB_LINES true prints the @@LAB lines.
 
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/../lib/studies/timeseries/ts-cache.js');

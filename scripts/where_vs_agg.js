@@ -14,7 +14,7 @@
 //   RUNS       timed rounds after WARMUP warm-up rounds (default 5, 1)
 //   BUDGET_MS  a variant whose warm-up run takes longer is timed by that run only (default 30000)
 //   VARIANTS   comma-separated variants to run, e.g. 'where,expr-find' (default: all)
-//   LAB_LINES  false hides the machine-readable @@LAB lines
+//   LAB_LINES  true prints the machine-readable @@LAB lines
 //   GENERATE   true lets it generate into a COLL you named that does not exist (a typo is refused)
 // An existing collection the lab did not generate is read as it is (it needs numeric a and b), never
 // filled, dropped or indexed: without an index on b the indexed variants scan.

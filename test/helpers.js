@@ -34,7 +34,8 @@ async function testDatabase(name, uri = testUri()) {
     /** Runs a script in-process; returns { lines, records } (records = parsed @@LAB lines). */
     async run(script, params) {
       const s = await this.shell();
-      const lines = await s.run(script, params);
+      // Drop-in scripts print @@LAB lines only when asked: these runs are read for them.
+      const lines = await s.run(script, { LAB_LINES: true, ...params });
       return { lines, records: parseLabLines(lines) };
     },
     /**
@@ -48,9 +49,9 @@ async function testDatabase(name, uri = testUri()) {
       const r = await runStudy(entry, { server, dbName, params, echo: (x) => out.push(x), log: (x) => out.push(x), ...o });
       return { ...r, text: out.join('\n') };
     },
-    /** Runs a script with the real mongosh CLI. */
+    /** Runs a script with the real mongosh CLI (with LAB_LINES = true unless params say otherwise). */
     cli(script, params, opts = {}) {
-      return runCli(script, { uri, db: dbName, params, ...opts });
+      return runCli(script, { uri, db: dbName, params: { LAB_LINES: true, ...params }, ...opts });
     },
     async close() {
       if (session) await session.close();

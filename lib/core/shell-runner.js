@@ -129,11 +129,12 @@ class ShellSession {
     const abs = resolveScript(file);
     this.lines = [];
     this.echo = echo;
-    // Globals outlive an evaluation: unset the previous run's parameters, as a fresh mongosh
-    // process would not have them, so a script falls back to its defaults.
-    const stale = (this.lastParams || []).filter((k) => !(k in params));
+    // Globals outlive an evaluation: unset the previous runs' parameters and upper-case constants, as
+    // a fresh mongosh process would not have them, so a script falls back to its defaults and the
+    // lab's check for mistyped parameters sees only this run's.
+    const stale = Object.keys(this.ctx).filter((k) => /^[A-Z][A-Z0-9_]*$/.test(k) && k !== 'LAB_MODE' && !(k in params) &&
+      ['number', 'string', 'boolean'].includes(typeof this.ctx[k]));
     const pre = paramsToShell(params) + (stale.length ? ` var ${stale.map((k) => `${k} = undefined`).join(', ')};` : '');
-    this.lastParams = Object.keys(params);
     if (pre.trim()) await this.runtime.evaluate(pre);
     await this.runtime.evaluate(`load(${JSON.stringify(abs)})`);
     return this.lines.slice();

@@ -31,6 +31,8 @@ var lab = (function () {
   var num = LabFormat.num, fmtMs = LabFormat.fmtMs, fmtInt = LabFormat.fmtInt, fmtFactor = LabFormat.fmtFactor, fmtAnswer = LabFormat.fmtAnswer, speedWords = LabFormat.speedWords, tableLines = LabFormat.tableLines, table = LabFormat.table, pointLabel = LabFormat.pointLabel;
   var FORMAT = LabRecords.FORMAT, FORMAT_VERSION = LabRecords.FORMAT_VERSION, NOT_HERE = LabRecords.NOT_HERE, same = LabRecords.same, brief = LabRecords.brief, resultRecord = LabRecords.resultRecord, measureRecord = LabRecords.measureRecord, warnings = LabRecords.warnings, plan = LabRecords.plan;
   var PREFIX = LabLines.PREFIX, pointLines = LabLines.pointLines, summaryLines = LabLines.summaryLines, emit = LabLines.emit;
+  // The parameters the user set, taken as this file loads: before the script assigns its own constants.
+  var given = LabParams.userGlobals();
   var serverInfo = LabServer.serverInfo, versionAtLeast = LabServer.versionAtLeast, headerLine = LabServer.headerLine, header = LabServer.header;
 
   // ---- fixtures -----------------------------------------------------------------------------
@@ -102,6 +104,7 @@ var lab = (function () {
 
   // Drop-in mode: what `mongosh random scripts/x.js` does.
   function runDropIn(study) {
+    LabParams.refuseUnknown(given, Object.keys(study.params || {}), study.name);
     var p = params(study.params);
     var info = header(study.title + (study.source ? ' (source ' + study.source.id + ')' : ''), db, 'database ' + db.getName());
     var fixture = prepareFixture(study, p);
@@ -153,6 +156,13 @@ var lab = (function () {
       throw err;
     }
     return all;
+  }
+
+  // Scripts that are not studies name their parameters here, before they read them or touch the
+  // server: a mistyped name is refused instead of silently leaving its default in force.
+  function declare(names, where) {
+    if (globalValue('LAB_MODE') === 'node') return;
+    LabParams.refuseUnknown(given, names, where);
   }
 
   function main(study) {
@@ -284,6 +294,7 @@ var lab = (function () {
     mayGenerate: mayGenerate,
     prepareFixture: prepareFixture,
     main: main,
+    declare: declare,
     node: node,
     registry: registry,
   };

@@ -22,7 +22,7 @@ var LabParams = (function () {
     WARMUP: { kind: 'count', def: 1, what: 'untimed warm-up rounds' },
     BUDGET_MS: { kind: 'number', def: 30000, what: 'a variant whose warm-up run takes longer is timed by that run only' },
     VARIANTS: { kind: 'names', def: '', what: 'comma-separated variants to run (default: all)' },
-    LAB_LINES: { kind: 'bool', def: true, what: 'print one machine-readable @@LAB line per result' },
+    LAB_LINES: { kind: 'bool', def: false, what: 'print one machine-readable @@LAB line per result (for scripts reading the output)' },
     GENERATE: { kind: 'bool', def: false, what: 'let the script generate its data into a collection name you gave (its default name needs no asking)' },
   };
 
@@ -67,6 +67,56 @@ var LabParams = (function () {
     return out;
   }
 
+  // ---- unknown parameters -------------------------------------------------------------------
+  // A mistyped name (NN for N) would otherwise be ignored and the default used: on a user's server
+  // that can mean regenerating a million documents. Parameters are upper-case globals holding a
+  // number, string or boolean; the shell's own upper-case globals hold objects or functions.
+  var SHELL_NAMES = ['LAB_MODE'];
+  var PARAM_NAME = /^[A-Z][A-Z0-9_]*$/;
+
+  // The upper-case globals set to a parameter-like value now. lab.js takes this when it is loaded,
+  // before the script's own constants (hoisted, still undefined then) are assigned.
+  function userGlobals() {
+    return Object.keys(globalThis).filter(function (k) {
+      var t = typeof globalThis[k];
+      return PARAM_NAME.test(k) && SHELL_NAMES.indexOf(k) < 0 && (t === 'number' || t === 'string' || t === 'boolean');
+    });
+  }
+
+  // Levenshtein distance, for "did you mean".
+  function distance(a, b) {
+    var prev = [];
+    var j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (var i = 1; i <= a.length; i++) {
+      var cur = [i];
+      for (j = 1; j <= b.length; j++) {
+        cur.push(Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+      }
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+
+  function nearest(name, known) {
+    var best = null;
+    known.forEach(function (k) {
+      var d = distance(name, k);
+      if (best === null || d < best.d) best = { name: k, d: d };
+    });
+    return best ? best.name : null;
+  }
+
+  // Throws one line naming the first global in `given` that is not in `names` (nor COMMON).
+  function refuseUnknown(given, names, where) {
+    var known = Object.keys(COMMON).concat(names.filter(function (n) { return !Object.prototype.hasOwnProperty.call(COMMON, n); }));
+    var unknown = (given || []).filter(function (k) { return known.indexOf(k) < 0; });
+    if (!unknown.length) return;
+    var near = nearest(unknown[0], known);
+    throw new Error('parameter ' + unknown[0] + ': ' + (where || 'this script') + ' has no such parameter' +
+      (near ? ' (did you mean ' + near + '?)' : '') + '; nothing was run');
+  }
+
   function list(csv) {
     return csv ? csv.split(',').filter(function (s) { return s.length > 0; }) : [];
   }
@@ -79,6 +129,9 @@ var LabParams = (function () {
     param: param,
     params: params,
     list: list,
+    userGlobals: userGlobals,
+    nearest: nearest,
+    refuseUnknown: refuseUnknown,
   };
 })();
 

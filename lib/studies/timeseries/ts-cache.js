@@ -146,6 +146,7 @@ var LabCache = (function () {
 
   // The three warm-up scripts in one place: header, residency before, warm-up, residency after.
   function warmupMain(mode) {
+    lab.declare(['COLL', 'LAB_LINES'], 'this warm-up script');
     var coll = lab.param('COLL', 'randomData', 'name');
     var info = lab.header('Warm-up, ' + mode + ' (source 003 touch)', db, 'collection ' + db.getName() + '.' + coll);
     var names = db.getCollectionNames();
@@ -167,7 +168,7 @@ var LabCache = (function () {
     printResidency(before, after);
     print('server cache: ' + fmtBytes(cacheBefore.used) + ' -> ' + fmtBytes(cacheAfter.used) + ' of ' + fmtBytes(cacheAfter.max) +
       ' | pages read into cache +' + (cacheAfter.pagesRead - cacheBefore.pagesRead));
-    if (lab.param('LAB_LINES', true, 'bool')) {
+    if (lab.param('LAB_LINES', false, 'bool')) {
       lab.emit({ type: 'environment', study: 'timeseries', server: info, params: { COLL: coll } });
       var stats = lab.summarize([res.ms]);
       stats.times = [res.ms];
