@@ -4,6 +4,7 @@
 // other databases) and shell variants sampled through the session obey the very same rules.
 
 const lab = require('../../scripts/lib/lab');
+const { Latency } = require('./latency');
 
 /**
  * @param {{name: string, run: () => Promise<{ms: number, answer?: any, extra?: any, overheadMs?: number}>}[]} runners
@@ -13,21 +14,34 @@ const lab = require('../../scripts/lib/lab');
 async function interleave(runners, o = {}) {
   const byName = new Map(runners.map((r) => [r.name, r]));
   const h = lab.harness(runners.map((r) => r.name), o);
+  // Per-operation latencies a variant reports (r.latency), merged over its timed rounds (over its
+  // warm-up when that was its only run: capped, or RUNS = 0).
+  const lat = new Map(runners.map((r) => [r.name, { warmup: new Latency(), timed: new Latency() }]));
   let step;
   while ((step = h.next()) !== null) {
     const r = await byName.get(step.variant).run();
     h.record(step, r.ms, r.answer, r.extra, r.overheadMs);
+    if (r.latency) lat.get(step.variant)[step.phase === 'timed' ? 'timed' : 'warmup'].add(r.latency);
     if (o.onStep) o.onStep(step, r);
   }
-  return h.result();
+  const res = h.result();
+  for (const [name, l] of lat) {
+    const s = res.variants[name];
+    const use = s.capped || !l.timed.count ? l.warmup : l.timed;
+    if (use.count) s.latency = use.summary();
+  }
+  return res;
 }
 
-/** Times an async function: resolves { ms, answer, extra }, honouring lab.took(). */
+/**
+ * Times an async function: resolves { ms, answer, extra, latency }, honouring lab.took(); a variant
+ * that timed its operations sets `latency` (a lib/core/latency.js Latency) on what took() returned.
+ */
 async function timeAsync(fn) {
   const t0 = process.hrtime.bigint();
   const out = await fn();
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (out && out.__labTook) return { ms: out.ms, answer: out.answer, extra: out.extra };
+  if (out && out.__labTook) return { ms: out.ms, answer: out.answer, extra: out.extra, latency: out.latency };
   return { ms, answer: out };
 }
 

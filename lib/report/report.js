@@ -113,6 +113,8 @@ function markdown(doc, entries) {
       const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
       if (at.length) out.push(label ? `**${label}**` : '**results**', '', pointTable(at), '');
     }
+    const lat = latencyTable(doc, entry);
+    if (lat) out.push('**latency per operation (HdrHistogram over the timed rounds)**', '', lat, '');
     const nowhere = [...new Set(recs.map((r) => r.variant))].filter((v) => recs.filter((r) => r.variant === v).every(inapplicable));
     if (nowhere.length) out.push(`Not measured: ${nowhere.join(', ')} (${lab.NOT_HERE} in this run).`, '');
     for (const n of (doc.notes || []).filter((x) => x.study === entry.name)) out.push(`> ${n.text}`, '');
@@ -179,6 +181,67 @@ function scaleOf(doc, entry) {
   return parts.join(', ') || 'default scale';
 }
 
+// ---- latency percentiles ---------------------------------------------------------------------
+function withLatency(doc, entry) {
+  return resultsOf(doc, entry.name).filter((r) => !r.skipped && r.latency && r.latency.count);
+}
+
+/** The records' per-operation latency percentiles as a Markdown table (none: ''). */
+function latencyTable(doc, entry) {
+  const recs = withLatency(doc, entry);
+  if (!recs.length) return '';
+  const f = lab.fmtMs;
+  return md(['variant', 'point', 'operations', 'p50', 'p95', 'p99', 'max'],
+    recs.map((r) => [r.variant, lab.pointLabel(r.axis) || '-', lab.fmtInt(r.latency.count), f(r.latency.p50), f(r.latency.p95), f(r.latency.p99), f(r.latency.max)]));
+}
+
+// HdrHistogram's percentile plot: x is 1 / (1 - q), so p50, p90, p99, p99.9 are evenly spaced on a log axis.
+const LAT_X = [['p50', 2], ['p90', 10], ['p95', 20], ['p99', 100], ['p999', 1000], ['max', 10000]];
+
+/** Latency against percentile (log axes), one panel per variant, one line per axis point. */
+function latencySpec(doc, entry) {
+  const recs = withLatency(doc, entry);
+  if (!recs.length) return null;
+  const env = doc.environment;
+  const variants = [...new Set(recs.map((r) => r.variant))];
+  // A point is named by the axis keys that vary between the records (the legend stays short).
+  const keys = [...new Set(recs.flatMap((r) => Object.keys(r.axis || {})))].filter((k) => new Set(recs.map((r) => JSON.stringify(r.axis[k]))).size > 1);
+  const name = (r) => lab.pointLabel(Object.fromEntries(keys.filter((k) => k in r.axis).map((k) => [k, r.axis[k]]))) || 'all';
+  const points = [...new Set(recs.map(name))];
+  const values = [];
+  for (const r of recs) {
+    for (const [k, x] of LAT_X) {
+      if (typeof r.latency[k] === 'number') values.push({ variant: r.variant, point: name(r), x, ms: Math.max(0.001, r.latency[k]) });
+    }
+  }
+  const label = LAT_X.map(([k, x]) => `datum.value == ${x} ? '${k === 'p999' ? 'p99.9' : k}'`).join(' : ') + " : ''";
+  return {
+    title: { text: `${entry.name}: latency per operation against percentile`,
+      subtitle: [`HdrHistogram over the timed rounds; log axes | MongoDB ${(env.server || {}).version} | ${(env.host || {}).cores} cores | ${(env.startedAt || '').slice(0, 10)}`] },
+    data: { values },
+    facet: { field: 'variant', type: 'nominal', sort: variants, title: null },
+    columns: Math.min(3, variants.length),
+    spec: {
+      width: 220, height: 200,
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'x', type: 'quantitative', scale: { type: 'log', domain: [2, 10000] }, title: 'percentile',
+          axis: { values: LAT_X.map(([, x]) => x), labelExpr: label, labelOverlap: false } },
+        y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency, ms (log)' },
+        color: { field: 'point', type: 'nominal', sort: points, scale: { range: PALETTE }, title: 'point', legend: { labelLimit: 400 } },
+      },
+    },
+  };
+}
+
+/** Renders the latency chart of a study whose records have latencies; returns the paths (or []). */
+async function latencyChart(doc, entry, outDir) {
+  const spec = latencySpec(doc, entry);
+  if (!spec) return [];
+  const out = await renderChart(spec, path.join(outDir, `${entry.name}-latency`));
+  return [out.png, out.svg];
+}
+
 /** Renders a study's charts (its own, else the default one) into outDir; returns the paths. */
 async function charts(doc, entry, outDir) {
   const specs = entry.charts ? entry.charts.map((f) => f(doc.results.filter((r) => r.study === entry.name), doc.environment, doc)) : [defaultChart(doc, entry)];
@@ -190,7 +253,8 @@ async function charts(doc, entry, outDir) {
     const out = await renderChart(vl, base);
     written.push(out.png, out.svg);
   }
+  written.push(...(await latencyChart(doc, entry, outDir)));
   return written;
 }
 
-module.exports = { headline, markdown, charts, defaultChart, pivot, md, serverLine, resultsOf, pointsOf, atPoint, PALETTE };
+module.exports = { headline, markdown, charts, defaultChart, latencySpec, latencyChart, latencyTable, pivot, md, serverLine, resultsOf, pointsOf, atPoint, PALETTE };

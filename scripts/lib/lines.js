@@ -69,8 +69,22 @@ var LabLines = (function (S, F, R) {
     }
     var over = ran.filter(function (r) { return typeof r.overheadMs === 'number'; }).map(function (r) { return r.overheadMs; });
     if (over.length) out.push('harness overhead per sample (wall time of the call minus the timed command): median ' + fmtMs(median(over)) + ', worst variant ' + fmtMs(Math.max.apply(null, over)));
+    out = out.concat(latencyLines(ran));
     if (!opts.noSummary) out = out.concat(summaryLines(ran, pointLabel(ran[0].axis)));
     return out;
+  }
+
+  // The tail a DBA watches: per-operation latency percentiles of the variants that timed their
+  // operations (records' `latency`, an HdrHistogram over the timed rounds).
+  function latencyLines(ran) {
+    var withLat = ran.filter(function (r) { return r.latency && r.latency.count; });
+    if (!withLat.length) return [];
+    var cols = [{ key: 'variant', title: 'latency per operation' }, { key: 'count', title: 'ops', right: true }];
+    ['p50', 'p95', 'p99', 'max'].forEach(function (k) { cols.push({ key: k, title: k, right: true }); });
+    return tableLines(cols, withLat.map(function (r) {
+      var l = r.latency;
+      return { variant: r.variant, count: fmtInt(l.count), p50: fmtMs(l.p50), p95: fmtMs(l.p95), p99: fmtMs(l.p99), max: fmtMs(l.max) };
+    }));
   }
 
   function isEmptyAnswer(b) {
@@ -104,6 +118,7 @@ var LabLines = (function (S, F, R) {
     pointLines: pointLines,
     isEmptyAnswer: isEmptyAnswer,
     summaryLines: summaryLines,
+    latencyLines: latencyLines,
     emit: emit,
   };
 })(typeof LabStats !== 'undefined' ? LabStats : require('./stats'), typeof LabFormat !== 'undefined' ? LabFormat : require('./format'), typeof LabRecords !== 'undefined' ? LabRecords : require('./records'));

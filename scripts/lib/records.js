@@ -81,6 +81,7 @@ var LabRecords = (function (S) {
     rec.answer = brief(s.answer);
     if (s.overheadMs !== undefined) rec.overheadMs = s.overheadMs;
     if (s.extra !== undefined) rec.extra = s.extra;
+    if (s.latency) rec.latency = s.latency;
     rec.warnings = warnings(rec);
     return rec;
   }

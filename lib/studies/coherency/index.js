@@ -66,10 +66,10 @@ function raceVariant(pattern) {
       const inserted = r.results.reduce((a, x) => a + x.inserted, 0);
       if (inserted !== d.docs) throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${d.docs}`);
       const attempts = r.results.reduce((a, x) => a + (x.attempts || 0), 0);
-      return lab.took(r.ms, { keys: d.keys }, {
+      return Object.assign(lab.took(r.ms, { keys: d.keys }, {
         duplicates: dups, duplicatesPerRun: note(pattern, point, dups), docs: d.docs, W: p.W, mode: p.MODE,
         opsPerSec: Math.round(p.W * point.n / r.ms * 1000), ...(attempts ? { txnAttempts: attempts } : {}),
-      });
+      }), { latency: r.latency });
     },
   };
 }

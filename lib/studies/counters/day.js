@@ -31,16 +31,16 @@ async function openWriters(uri, dbName, W) {
  * Writes one slot's hits to one target with all writers; resolves to wall milliseconds.
  * Hit k goes to writer k mod W. With w:0 every writer ends with a ping on its own connection:
  * the server answers it only after the unacknowledged writes sent before it, so the time still
- * covers the server's work.
+ * covers the server's work. lat (optional, lib/core/latency.js): each hit's writes timed as one operation.
  */
-async function runSlot(writers, t, hits, wc) {
+async function runSlot(writers, t, hits, wc, lat) {
   const W = writers.dbs.length;
   const shares = Array.from({ length: W }, () => []);
   hits.forEach((h, k) => shares[k % W].push(h));
   const t0 = performance.now();
   await Promise.all(shares.map(async (share, i) => {
     if (!share.length) return;
-    await t.write(writers.dbs[i], share, wc);
+    await t.write(writers.dbs[i], share, wc, lat);
     if (wc.w === 0) await writers.dbs[i].command({ ping: 1 });
   }));
   return performance.now() - t0;

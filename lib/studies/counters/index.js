@@ -7,6 +7,7 @@
 // concerns, and the verdicts on the source's four findings.
 const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
+const { Latency } = require('../../core/latency');
 const gen = require('../../../fixtures/counters-gen');
 const oracle = require('./oracle');
 const day = require('./day');
@@ -83,9 +84,10 @@ function nodeVariant(schema) {
       if (k >= n) throw new Error(`counters: hour ${point.day}/${point.hour} ran more than RUNS + WARMUP = ${n} times`);
       const minute = point.hour * 60 + minuteOfHour(p, k);
       const hits = gen.minuteHits(streamOf(p), point.day, minute);
-      const ms = await day.runSlot(st.writers, t, hits, day.writeConcern(p.WC));
+      const lat = new Latency();
+      const ms = await day.runSlot(st.writers, t, hits, day.writeConcern(p.WC), lat);
       const answer = k === n - 1 ? await hourAnswer(ctx.db, t, p, point) : { hits: hits.length };
-      return lab.took(ms, answer, { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC });
+      return Object.assign(lab.took(ms, answer, { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC }), { latency: lat });
     },
   };
 }

@@ -24,6 +24,11 @@ async function retryDup(fn) {
   }
 }
 
+// Times fn as one operation when a latency recorder is given (lib/core/latency.js).
+function timed(lat, fn) {
+  return lat ? lat.time(fn) : fn();
+}
+
 function zeros() {
   return new Array(1440).fill(0);
 }
@@ -60,27 +65,28 @@ function counterTarget(schema, prefix = 'counters_') {
       }
       if (ops.length) await db.collection(this.coll).bulkWrite(ops, { ordered: false });
     },
-    // One writer's share of a slot, hit by hit (the seed's record_hit).
-    async write(db, hits, wc) {
+    // One writer's share of a slot, hit by hit (the seed's record_hit); lat: times each hit's writes.
+    async write(db, hits, wc, lat) {
       const coll = db.collection(this.coll);
       const opts = { writeConcern: wc };
-      for (const hit of hits) {
-        if (this.preallocates && hit.prealloc) {
-          const p = C.preallocUpdate(layout, hit.t + DAY, hit.metric);
+      for (const hit of hits) await timed(lat, () => this.recordHit(coll, hit, opts));
+    },
+    async recordHit(coll, hit, opts) {
+      if (this.preallocates && hit.prealloc) {
+        const p = C.preallocUpdate(layout, hit.t + DAY, hit.metric);
+        await retryDup(() => coll.updateOne(p.filter, p.update, { ...opts, upsert: true }));
+      }
+      const key = C.key(hit.t, hit.metric);
+      const upd = C.hitUpdate(layout, hit.t);
+      if (layout === 'array') {
+        const r = await coll.updateOne(key, upd, opts);
+        if (r.acknowledged && r.matchedCount === 0) {
+          const p = C.preallocUpdate('array', hit.t, hit.metric);
           await retryDup(() => coll.updateOne(p.filter, p.update, { ...opts, upsert: true }));
+          await coll.updateOne(key, upd, opts);
         }
-        const key = C.key(hit.t, hit.metric);
-        const upd = C.hitUpdate(layout, hit.t);
-        if (layout === 'array') {
-          const r = await coll.updateOne(key, upd, opts);
-          if (r.acknowledged && r.matchedCount === 0) {
-            const p = C.preallocUpdate('array', hit.t, hit.metric);
-            await retryDup(() => coll.updateOne(p.filter, p.update, { ...opts, upsert: true }));
-            await coll.updateOne(key, upd, opts);
-          }
-        } else {
-          await retryDup(() => coll.updateOne(key, upd, { ...opts, upsert: true }));
-        }
+      } else {
+        await retryDup(() => coll.updateOne(key, upd, { ...opts, upsert: true }));
       }
     },
     async readDay(db, dayMs, metric) {
@@ -94,7 +100,7 @@ function counterTarget(schema, prefix = 'counters_') {
 // bulkWrite of $inc (hierarchical documents, preallocated like the hierarchical schema).
 function bulkTarget(prefix) {
   const t = counterTarget('bulk', prefix);
-  t.write = async function (db, hits, wc) {
+  t.write = async function (db, hits, wc, lat) {
     const coll = db.collection(this.coll);
     const ops = [];
     const seen = new Set();
@@ -116,14 +122,16 @@ function bulkTarget(prefix) {
       ops.push({ updateOne: { filter: C.key(a.t, a.metric), update: C.hitUpdate('hierarchical', a.t, a.n), upsert: true } });
     }
     if (!ops.length) return;
-    try {
-      await coll.bulkWrite(ops, { ordered: false, writeConcern: wc });
-    } catch (e) {
-      if (!isDup(e)) throw e;
-      // only the upserts that lost a race failed: send those again
-      const again = e.writeErrors.map((w) => ops[w.index]);
-      await retryDup(() => coll.bulkWrite(again, { ordered: false, writeConcern: wc }));
-    }
+    await timed(lat, async () => {
+      try {
+        await coll.bulkWrite(ops, { ordered: false, writeConcern: wc });
+      } catch (e) {
+        if (!isDup(e)) throw e;
+        // only the upserts that lost a race failed: send those again
+        const again = e.writeErrors.map((w) => ops[w.index]);
+        await retryDup(() => coll.bulkWrite(again, { ordered: false, writeConcern: wc }));
+      }
+    });
   };
   return t;
 }
@@ -138,9 +146,9 @@ function timeseriesTarget(prefix = 'counters_') {
     async create(db) {
       await db.createCollection(this.coll, { timeseries: { timeField: 't', metaField: 'metric', granularity: 'minutes' } });
     },
-    async write(db, hits, wc) {
+    async write(db, hits, wc, lat) {
       const coll = db.collection(this.coll);
-      for (const hit of hits) await coll.insertOne({ t: new Date(hit.t), metric: hit.metric }, { writeConcern: wc });
+      for (const hit of hits) await timed(lat, () => coll.insertOne({ t: new Date(hit.t), metric: hit.metric }, { writeConcern: wc }));
     },
     async readDay(db, dayMs, metric) {
       const start = new Date(dayMs);
@@ -166,11 +174,11 @@ function minuteDocsTarget(prefix = 'counters_') {
       await db.createCollection(this.coll);
       await db.collection(this.coll).createIndex({ metric: 1, minute: 1 }, { unique: true });
     },
-    async write(db, hits, wc) {
+    async write(db, hits, wc, lat) {
       const coll = db.collection(this.coll);
       for (const hit of hits) {
         const minute = new Date(Math.floor(hit.t / 60000) * 60000);
-        await retryDup(() => coll.updateOne({ metric: hit.metric, minute }, { $inc: { n: 1 } }, { upsert: true, writeConcern: wc }));
+        await timed(lat, () => retryDup(() => coll.updateOne({ metric: hit.metric, minute }, { $inc: { n: 1 } }, { upsert: true, writeConcern: wc })));
       }
     },
     async readDay(db, dayMs, metric) {

@@ -32,7 +32,7 @@ function workers(mode, what) {
       if (point.server === 'replset') job.w = point.w;
       const r = await runWorkers({ uri: target.uri, mode, W: point.W, job, client: mode === 'async' ? target.client : undefined });
       const count = await target.db.collection(name).countDocuments({});
-      return lab.took(r.ms, count, { docs: count, docsPerSec: Math.round(count / r.ms * 1000) });
+      return Object.assign(lab.took(r.ms, count, { docs: count, docsPerSec: Math.round(count / r.ms * 1000), ops: r.latency.count }), { latency: r.latency });
     },
   };
 }

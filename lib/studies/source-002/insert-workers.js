@@ -14,6 +14,7 @@
 const path = require('path');
 const { fork } = require('child_process');
 const G = require('../../../fixtures/inserts-gen');
+const { Latency, merged } = require('../../core/latency');
 
 const MODES = ['async', 'connections', 'processes'];
 const RACE_PATTERNS = ['check-then-insert', 'unique-insert', 'upsert-unique', 'upsert-index', 'upsert-noindex',
@@ -42,71 +43,78 @@ function prepare(job, w, W) {
   return {};
 }
 
-async function insertWork(coll, job, input) {
+// Every worker times each operation it sends (an insertOne, an insertMany of one batch, one race
+// entry, one claim attempt) into its own histogram, shipped back encoded with its result.
+async function insertWork(coll, job, input, lat) {
   const docs = input.docs;
   const wc = job.w === undefined ? undefined : { w: job.w };
   const opts = wc ? { writeConcern: wc } : {};
   if (job.batch === 1) {
-    for (const d of docs) await coll.insertOne(d, opts);
+    for (const d of docs) await lat.time(() => coll.insertOne(d, opts));
   } else {
     for (let i = 0; i < docs.length; i += job.batch) {
-      await coll.insertMany(docs.slice(i, i + job.batch), { ...opts, ordered: job.ordered !== false });
+      await lat.time(() => coll.insertMany(docs.slice(i, i + job.batch), { ...opts, ordered: job.ordered !== false }));
     }
   }
   return { docs: docs.length };
 }
 
-async function raceWork(client, coll, job, input, w) {
+// One entry of a race: the pattern's reads and writes for one key (one operation for the histogram).
+async function raceEntry(r, e) {
+  const { job, coll, guards, session, out, w } = r;
+  const txn = !!session;
+  const doc = { key: e.key, data: e.data, by: w };
+  if (job.pattern === 'check-then-insert') {
+    if (!(await coll.findOne({ key: e.key }, { projection: { _id: 1 } }))) {
+      await coll.insertOne(doc);
+      out.inserted++;
+    }
+  } else if (job.pattern === 'unique-insert') {
+    try {
+      await coll.insertOne(doc);
+      out.inserted++;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      out.dupErrors++;
+    }
+  } else if (job.pattern.startsWith('upsert-')) {
+    try {
+      const r = await coll.updateOne({ key: e.key }, { $setOnInsert: { data: e.data, by: w } }, { upsert: true });
+      if (r.upsertedCount) out.inserted++;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      out.dupErrors++;
+    }
+  } else if (txn) {
+    let inserted = false;
+    await session.withTransaction(async () => {
+      out.attempts++;
+      inserted = false;
+      // txn-guard writes a per-key guard document first: two transactions for the same key
+      // then write the same document, so one of them gets a write conflict and retries on a
+      // snapshot that shows the other's insert. Without it, snapshot isolation lets both read
+      // "absent" and both insert (write skew): a transaction alone does not fix the race.
+      if (job.pattern === 'txn-guard') {
+        await guards.updateOne({ _id: e.key }, { $inc: { n: 1 } }, { upsert: true, session });
+      }
+      if (!(await coll.findOne({ key: e.key }, { projection: { _id: 1 }, session }))) {
+        await coll.insertOne({ ...doc }, { session });
+        inserted = true;
+      }
+    });
+    if (inserted) out.inserted++;
+  } else {
+    throw new Error(`unknown race pattern ${job.pattern}`);
+  }
+}
+
+async function raceWork(client, coll, job, input, w, lat) {
   const out = { inserted: 0, dupErrors: 0, attempts: 0 };
   const guards = client.db(job.db).collection(job.guards || `${job.coll}_guards`);
-  const txn = job.pattern.startsWith('txn-');
-  const session = txn ? client.startSession() : null;
+  const session = job.pattern.startsWith('txn-') ? client.startSession() : null;
+  const r = { job, coll, guards, session, out, w };
   try {
-    for (const e of input.entries) {
-      const doc = { key: e.key, data: e.data, by: w };
-      if (job.pattern === 'check-then-insert') {
-        if (!(await coll.findOne({ key: e.key }, { projection: { _id: 1 } }))) {
-          await coll.insertOne(doc);
-          out.inserted++;
-        }
-      } else if (job.pattern === 'unique-insert') {
-        try {
-          await coll.insertOne(doc);
-          out.inserted++;
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-          out.dupErrors++;
-        }
-      } else if (job.pattern.startsWith('upsert-')) {
-        try {
-          const r = await coll.updateOne({ key: e.key }, { $setOnInsert: { data: e.data, by: w } }, { upsert: true });
-          if (r.upsertedCount) out.inserted++;
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-          out.dupErrors++;
-        }
-      } else if (txn) {
-        let inserted = false;
-        await session.withTransaction(async () => {
-          out.attempts++;
-          inserted = false;
-          // txn-guard writes a per-key guard document first: two transactions for the same key
-          // then write the same document, so one of them gets a write conflict and retries on a
-          // snapshot that shows the other's insert. Without it, snapshot isolation lets both read
-          // "absent" and both insert (write skew): a transaction alone does not fix the race.
-          if (job.pattern === 'txn-guard') {
-            await guards.updateOne({ _id: e.key }, { $inc: { n: 1 } }, { upsert: true, session });
-          }
-          if (!(await coll.findOne({ key: e.key }, { projection: { _id: 1 }, session }))) {
-            await coll.insertOne({ ...doc }, { session });
-            inserted = true;
-          }
-        });
-        if (inserted) out.inserted++;
-      } else {
-        throw new Error(`unknown race pattern ${job.pattern}`);
-      }
-    }
+    for (const e of input.entries) await lat.time(() => raceEntry(r, e));
   } finally {
     if (session) await session.endSession();
   }
@@ -121,11 +129,11 @@ async function claimOne(coll, w, x) {
   return coll.findOneAndUpdate({ processed: 0, r: { $lt: x } }, update, { sort: { r: 1 }, projection: { _id: 1 } });
 }
 
-async function claimWork(coll, job, w) {
+async function claimWork(coll, job, w, lat) {
   const next = job.random ? G.rng((job.seed * 7919 + w) >>> 0) : null;
   const ids = [];
   for (;;) {
-    const doc = await claimOne(coll, w, next ? next() : null);
+    const doc = await lat.time(() => claimOne(coll, w, next ? next() : null));
     if (!doc) break;
     ids.push(doc._id);
   }
@@ -134,10 +142,13 @@ async function claimWork(coll, job, w) {
 
 async function work(client, job, input, w) {
   const coll = client.db(job.db).collection(job.coll);
-  if (job.kind === 'insert') return insertWork(coll, job, input);
-  if (job.kind === 'race') return raceWork(client, coll, job, input, w);
-  if (job.kind === 'claim') return claimWork(coll, job, w);
-  throw new Error(`unknown job kind ${job.kind}`);
+  const lat = new Latency();
+  let out;
+  if (job.kind === 'insert') out = await insertWork(coll, job, input, lat);
+  else if (job.kind === 'race') out = await raceWork(client, coll, job, input, w, lat);
+  else if (job.kind === 'claim') out = await claimWork(coll, job, w, lat);
+  else throw new Error(`unknown job kind ${job.kind}`);
+  return { ...out, ops: lat.count, latency: lat.encode() };
 }
 
 // ---- the coordinator -----------------------------------------------------------------------
@@ -224,7 +235,7 @@ function runProcesses({ uri, W, job }) {
  * @param {object} o { uri, mode: 'async'|'connections'|'processes', W, job, client? }
  *   job.db / job.coll name the collection. For insert jobs with w: 0 the time includes waiting
  *   until the server holds every document (unacknowledged writes return before they happen).
- * @returns {Promise<{ms, results: object[]}>}
+ * @returns {Promise<{ms, results: object[], latency: Latency}>} latency: every worker's operations
  */
 async function runWorkers(o) {
   if (!MODES.includes(o.mode)) throw new Error(`mode: expected one of ${MODES.join(', ')}, got ${JSON.stringify(o.mode)}`);
@@ -232,6 +243,7 @@ async function runWorkers(o) {
   let out;
   if (o.mode === 'processes') out = await runProcesses(o);
   else out = await runInProcess(o);
+  out.latency = merged(out.results.map((r) => r.latency));
   if (o.job.kind === 'insert' && o.job.w === 0) {
     const client = o.client || new (require('mongodb').MongoClient)(o.uri);
     try {

@@ -54,10 +54,10 @@ function claimVariant(name, random, what) {
       let mismatched = 0;
       for await (const d of coll.find({}, { projection: { by: 1 } })) if (owner.get(d._id) !== d.by) mismatched++;
       const claimed = owner.size;
-      return lab.took(r.ms, { claimed, double, lost: p.CLAIM_N - claimed, left, mismatched }, {
+      return Object.assign(lab.took(r.ms, { claimed, double, lost: p.CLAIM_N - claimed, left, mismatched }, {
         claimsPerSec: Math.round(claimed / r.ms * 1000), writeConflicts: wc0 === null ? null : wc1 - wc0, W: point.W,
-        perWorker: r.results.map((x) => x.claims),
-      });
+        perWorker: r.results.map((x) => x.claims), ops: r.latency.count,
+      }), { latency: r.latency });
     },
   };
 }
