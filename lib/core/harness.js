@@ -8,7 +8,8 @@ const { Latency } = require('./latency');
 
 /**
  * @param {{name: string, run: () => Promise<{ms: number, answer?: any, extra?: any, overheadMs?: number}>}[]} runners
- * @param {object} [o] { warmup, rounds, budgetMs, baseline, onStep(step, r) }
+ * @param {object} [o] { warmup, rounds, budgetMs, baseline, onStep(step, r),
+ *   progress(plan: variant names in step order) -> {step(variant, ms), stop()} }
  * @returns {Promise<object>} lab.harness(...).result()
  */
 async function interleave(runners, o = {}) {
@@ -17,12 +18,18 @@ async function interleave(runners, o = {}) {
   // Per-operation latencies a variant reports (r.latency), merged over its timed rounds (over its
   // warm-up when that was its only run: capped, or RUNS = 0).
   const lat = new Map(runners.map((r) => [r.name, { warmup: new Latency(), timed: new Latency() }]));
+  const bar = o.progress ? o.progress(h.plan().map((x) => x.variant)) : null;
   let step;
-  while ((step = h.next()) !== null) {
-    const r = await byName.get(step.variant).run();
-    h.record(step, r.ms, r.answer, r.extra, r.overheadMs);
-    if (r.latency) lat.get(step.variant)[step.phase === 'timed' ? 'timed' : 'warmup'].add(r.latency);
-    if (o.onStep) o.onStep(step, r);
+  try {
+    while ((step = h.next()) !== null) {
+      const r = await byName.get(step.variant).run();
+      h.record(step, r.ms, r.answer, r.extra, r.overheadMs);
+      if (bar) bar.step(step.variant, r.ms);
+      if (r.latency) lat.get(step.variant)[step.phase === 'timed' ? 'timed' : 'warmup'].add(r.latency);
+      if (o.onStep) o.onStep(step, r);
+    }
+  } finally {
+    if (bar) bar.stop();
   }
   const res = h.result();
   for (const [name, l] of lat) {

@@ -3,7 +3,9 @@
 // loaded ONCE in mongosh's runtime, its shell variants are sampled by calling into it, its Node
 // variants (lib/studies/<name>/index.js) are timed here, and both go through the one harness
 // (scripts/lib/lab.js). Every axis point's records are appended to the result file as they finish.
+const os = require('os');
 const { MongoClient } = require('mongodb');
+const { roundsProgress } = require('../infra/progress');
 const { ShellSession } = require('./shell-runner');
 const { interleave, timeAsync } = require('./harness');
 const lab = require('../../scripts/lib/lab');
@@ -155,13 +157,18 @@ async function measurePoint(ctx, entry, p, point, own) {
   ctx.log(`${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${p.RUNS} timed rounds`);
   let recs = plan.skipped;
   if (runners.length) {
+    const load0 = os.loadavg()[0];
     const res = await interleave(runners, {
       warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: ctx.desc.baseline,
+      progress: (steps) => roundsProgress(`${entry.name}${ctx.pointLabel ? ` ${ctx.pointLabel.replace(/, $/, '')}` : ''}`, steps,
+        { enabled: ctx.progress === false ? false : undefined }),
       onStep: (step, r) => { if (r.ms > SLOW_MS) ctx.log(`  ${step.variant}: ${lab.fmtMs(r.ms)} (${step.phase} ${step.round + 1})`); },
     });
     const opts = { meta };
     if (entry.oracle && ctx.fixture && ctx.fixture.own !== false) opts.expected = await entry.oracle(p, point, ctx);
-    recs = lab.pointRecords({ name: entry.name, unit: ctx.desc.unit, same: entry.same }, p, point, res, plans, opts).concat(plan.skipped);
+    const ran = lab.pointRecords({ name: entry.name, unit: ctx.desc.unit, same: entry.same }, p, point, res, plans, opts);
+    markLoad(ran, { start: load0, end: os.loadavg()[0], cores: os.cpus().length });
+    recs = ran.concat(plan.skipped);
   }
   if (entry.measures) recs.push(...(await entry.measures(ctx, p, point)));
   return recs;
@@ -223,4 +230,17 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
   }
 }
 
-module.exports = { runStudy, studySession };
+/**
+ * The 1-minute load average at a point's start and end, on every record of the point, and a warning
+ * when either exceeds the cores: the point's times were taken on a busy machine (inflated, noisier).
+ */
+function markLoad(recs, load) {
+  const loadavg = { start: Number(load.start.toFixed(2)), end: Number(load.end.toFixed(2)), cores: load.cores };
+  const busy = lab.busyMachine(loadavg);
+  for (const r of recs) {
+    r.loadavg = loadavg;
+    if (busy) r.warnings = (r.warnings || []).concat([busy]);
+  }
+}
+
+module.exports = { runStudy, studySession, markLoad };

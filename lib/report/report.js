@@ -37,6 +37,30 @@ function serverLine(env) {
     `${h.memoryGB} GB, load ${(h.loadavgStart || []).join(' ')} -> ${(h.loadavgEnd || []).join(' ') || '?'}`;
 }
 
+/**
+ * One line when a result file's points were measured on a busy machine (load average above the
+ * cores at a point's start or end, or for the whole run when its records predate per-point loads);
+ * null when not.
+ */
+function busyLine(doc, label) {
+  const recs = doc.results.filter((r) => r.type === 'result' && !r.skipped);
+  const busy = recs.filter((r) => lab.isBusy(r));
+  const h = (doc.environment || {}).host || {};
+  const name = label ? `${label}: ` : '';
+  if (busy.length) {
+    const points = new Set(busy.map((r) => `${r.study} ${JSON.stringify(r.axis)}`)).size;
+    const all = new Set(recs.map((r) => `${r.study} ${JSON.stringify(r.axis)}`)).size;
+    const worst = Math.max(...busy.map((r) => Math.max(r.loadavg.start, r.loadavg.end)));
+    return `${name}measured on a busy machine at ${points} of ${all} points (load average up to ${worst} on ${busy[0].loadavg.cores} cores; ` +
+      `studies ${[...new Set(busy.map((r) => r.study))].join(', ')}): times inflated, ratios noisier`;
+  }
+  const worst = Math.max(...(h.loadavgStart || [0]).slice(0, 1), ...(h.loadavgEnd || [0]).slice(0, 1));
+  if (!recs.some((r) => r.loadavg) && h.cores && worst > h.cores) {
+    return `${name}measured on a busy machine (load average ${worst} on ${h.cores} cores at the run's start or end): times inflated, ratios noisier`;
+  }
+  return null;
+}
+
 /** The one-paragraph summary of a study at its headline point (the entry's, else the last one). */
 function headline(doc, entry) {
   const recs = resultsOf(doc, entry.name);
@@ -111,7 +135,9 @@ function markdown(doc, entries) {
     for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
       const label = lab.pointLabel(axis);
       const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
+      const busy = at.find((r) => lab.isBusy(r));
       if (at.length) out.push(label ? `**${label}**` : '**results**', '', pointTable(at), '');
+      if (busy) out.push(`> warning: ${busy.warnings.find((w) => String(w).startsWith('busy machine'))}`, '');
     }
     const lat = latencyTable(doc, entry);
     if (lat) out.push('**latency per operation (HdrHistogram over the timed rounds)**', '', lat, '');
@@ -257,4 +283,4 @@ async function charts(doc, entry, outDir) {
   return written;
 }
 
-module.exports = { headline, markdown, charts, defaultChart, latencySpec, latencyChart, latencyTable, pivot, md, serverLine, resultsOf, pointsOf, atPoint, PALETTE };
+module.exports = { busyLine, headline, markdown, charts, defaultChart, latencySpec, latencyChart, latencyTable, pivot, md, serverLine, resultsOf, pointsOf, atPoint, PALETTE };

@@ -77,7 +77,17 @@ var LabHarness = (function (S) {
       return { baseline: baseline, rounds: rounds, warmup: warmup, variants: out };
     }
 
-    return { next: next, record: record, result: result, baseline: baseline };
+    // Every step in the order next() gives them, before any variant is capped (progress estimates).
+    function plan() {
+      var out = [];
+      var r;
+      var add = function (ph, rr) { order(rr).forEach(function (n) { out.push({ variant: n, phase: ph, round: rr }); }); };
+      for (r = 0; r < warmup; r++) add('warmup', r);
+      for (r = 0; r < rounds; r++) add('timed', r);
+      return out;
+    }
+
+    return { next: next, record: record, result: result, plan: plan, baseline: baseline };
   }
 
   // What a variant returns when it times itself (e.g. to leave out a reset before the writes).

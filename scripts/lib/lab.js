@@ -272,6 +272,8 @@ var lab = (function () {
     measureRecord: measureRecord,
     pointRecords: pointRecords,
     warnings: warnings,
+    busyMachine: LabRecords.busyMachine,
+    isBusy: LabRecords.isBusy,
     pointLabel: pointLabel,
     num: num,
     fmtMs: fmtMs,

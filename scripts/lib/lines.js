@@ -63,6 +63,8 @@ var LabLines = (function (S, F, R) {
     var spread = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('large spread') === 0; }); });
     var first = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('first timed run') === 0; }); });
     if (spread.length) out.push('warning: large spread (σ > 25% of the mean) for ' + spread.map(function (r) { return r.variant; }).join(', ') + ': a busy machine? more RUNS');
+    var busy = ran.filter(function (r) { return R.isBusy(r); });
+    if (busy.length) out.push('warning: ' + busy[0].warnings.filter(function (w) { return String(w).indexOf(R.BUSY) === 0; })[0]);
     if (first.length) out.push('warning: first timed run over 2x slower than the rest for ' + first.map(function (r) { return r.variant; }).join(', ') + ': caches still filling? more WARMUP');
     if (ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
       out.push('warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?');

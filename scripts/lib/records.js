@@ -107,6 +107,21 @@ var LabRecords = (function (S) {
   }
 
 
+  // A point measured while the machine's load average (start or end) exceeded its cores: its times
+  // are inflated and noisier. Returns the warning, or null.
+  var BUSY = 'busy machine';
+  function busyMachine(loadavg) {
+    if (!loadavg || !loadavg.cores) return null;
+    var worst = Math.max(loadavg.start || 0, loadavg.end || 0);
+    if (worst <= loadavg.cores) return null;
+    return BUSY + ': load average ' + loadavg.start + ' at start, ' + loadavg.end + ' at end, on ' + loadavg.cores + ' cores (times inflated? rerun when quieter)';
+  }
+
+  function isBusy(rec) {
+    return (rec.warnings || []).some(function (w) { return String(w).indexOf(BUSY) === 0; });
+  }
+
+
   // ---- explain ------------------------------------------------------------------------------
   var ACCESS = ['COLLSCAN', 'IXSCAN', 'COUNT_SCAN', 'IDHACK', 'EOF', 'DISTINCT_SCAN', 'CLUSTERED_IXSCAN'];
 
@@ -148,6 +163,9 @@ var LabRecords = (function (S) {
     resultRecord: resultRecord,
     measureRecord: measureRecord,
     warnings: warnings,
+    busyMachine: busyMachine,
+    isBusy: isBusy,
+    BUSY: BUSY,
     plan: plan,
   };
 })(typeof LabStats !== 'undefined' ? LabStats : require('./stats'));
