@@ -14,6 +14,9 @@ const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIPTS = path.join(ROOT, 'scripts');
+const { selfCommand } = require('./self-command');
+// The mongosh the lab depends on, wherever npm put it (the same resolution as lib/core/shell-runner.js).
+const MONGOSH_BIN = require.resolve('@mongosh/cli-repl/bin/mongosh.js');
 const META = 'mongo-perf-lab-server.json'; // what a kept data directory was started as
 const SCRIPT_DB = 'random'; // the database the studies' scripts use, as their source articles did
 
@@ -166,8 +169,7 @@ function runnableScripts() {
 /** `npx mongosh` finds the lab's mongosh only from inside the lab's directory; elsewhere, its path. */
 function mongoshCommand() {
   const inside = !path.relative(ROOT, process.cwd()).startsWith('..');
-  const bin = path.join(ROOT, 'node_modules', '.bin', 'mongosh');
-  return inside || !fs.existsSync(bin) ? 'npx mongosh' : shellQuote(bin);
+  return inside ? 'npx mongosh' : shellQuote(MONGOSH_BIN);
 }
 
 function readyText(server) {
@@ -184,8 +186,8 @@ function readyText(server) {
     `  ${mongosh} ${q(dbUri)} --eval 'var N = 100000, RUNS = 3' ${shellQuote(shown(path.join(SCRIPTS, where)))}`,
     'What each script does and needs: its head comment (parameters, which data it expects).',
     'The studies, and your CSV files, on this server:',
-    `  npx mongo-perf-lab run all --uri ${q(server.uri)}`,
-    `  npx mongo-perf-lab import FILE.csv --uri ${q(server.uri)}`,
+    `  ${selfCommand()} run all --uri ${q(server.uri)}`,
+    `  ${selfCommand()} import FILE.csv --uri ${q(server.uri)}`,
     '',
     server.dbPath
       ? `Ctrl-C stops the server; the data stays in ${server.dbPath} (\`mongo-perf-lab server --dbpath ${shellQuote(server.dbPath)}\` starts it again).`

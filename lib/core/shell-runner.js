@@ -17,7 +17,9 @@ const { OpenContextRuntime } = require('@mongosh/browser-runtime-core');
 const { formatOutput } = require('@mongosh/cli-repl/lib/format-output');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MONGOSH_BIN = path.join(ROOT, 'node_modules', '.bin', 'mongosh');
+// Resolved as a module, not as ROOT/node_modules/.bin: an installed lab may have its dependencies
+// hoisted beside it (npm install --prefix DIR), where ROOT has no node_modules of its own.
+const MONGOSH_BIN = require.resolve('@mongosh/cli-repl/bin/mongosh.js');
 
 /**
  * Turns script parameters into the shell statement `var A = 1, B = "x";`.

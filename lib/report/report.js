@@ -131,7 +131,15 @@ function markdown(doc, entries) {
     // A variant that does not apply to a point (a pick method at a claiming point, a per-minute rollup
     // asked for seconds) is left out of that point's table: rows of dashes hid the ones that answered.
     // Its record keeps the reason; a variant that applied nowhere is named once, below the tables.
-    const inapplicable = (r) => Boolean(r.skipped) && (r.skipped.code === SKIP.notHere || r.skipped === lab.NOT_HERE);
+    const notHere = (r) => Boolean(r.skipped) && (r.skipped.code === SKIP.notHere || r.skipped === lab.NOT_HERE);
+    // A variant not measured anywhere for one reason (the SQL peer could not start) is named once too.
+    const unmeasured = new Map();
+    for (const v of new Set(recs.map((r) => r.variant))) {
+      const why = new Set(recs.filter((r) => r.variant === v).map((r) => (r.skipped && !notHere(r) ? skipText(r.skipped) : '')));
+      const [only] = [...why];
+      if (why.size === 1 && only) unmeasured.set(v, only);
+    }
+    const inapplicable = (r) => notHere(r) || unmeasured.has(r.variant);
     for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
       const label = lab.pointLabel(axis);
       const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
@@ -141,8 +149,11 @@ function markdown(doc, entries) {
     }
     const lat = latencyTable(doc, entry);
     if (lat) out.push('**latency per operation (HdrHistogram over the timed rounds)**', '', lat, '');
-    const nowhere = [...new Set(recs.map((r) => r.variant))].filter((v) => recs.filter((r) => r.variant === v).every(inapplicable));
+    const nowhere = [...new Set(recs.map((r) => r.variant))].filter((v) => !unmeasured.has(v) && recs.filter((r) => r.variant === v).every(inapplicable));
     if (nowhere.length) out.push(`Not measured: ${nowhere.join(', ')} (${lab.NOT_HERE} in this run).`, '');
+    for (const why of new Set(unmeasured.values())) {
+      out.push(`Not measured: ${[...unmeasured].filter(([, w]) => w === why).map(([v]) => v).join(', ')} (${why}).`, '');
+    }
     for (const n of (doc.notes || []).filter((x) => x.study === entry.name)) out.push(`> ${n.text}`, '');
   }
   return out.join('\n') + '\n';

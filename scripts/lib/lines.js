@@ -54,7 +54,14 @@ var LabLines = (function (S, F, R) {
       };
     })));
     if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
-    records.filter(function (r) { return r.skipped && r.skipped !== NOT_HERE; }).forEach(function (r) { out.push(r.variant + ': skipped (' + r.skipped + ')'); });
+    // Variants not measured for one reason (the SQL peer cannot start here) share one line.
+    var why = {};
+    var order = [];
+    records.filter(function (r) { return r.skipped && r.skipped !== NOT_HERE; }).forEach(function (r) {
+      if (!why[r.skipped]) { why[r.skipped] = []; order.push(r.skipped); }
+      why[r.skipped].push(r.variant);
+    });
+    order.forEach(function (reason) { out.push(why[reason].join(', ') + ': ' + (/not measured/.test(reason) ? reason : 'skipped (' + reason + ')')); });
     // Variants that do not apply here (another part of the study, a rollup asked for seconds) get one
     // line between them: a line each buried the table under a dozen "skipped".
     var notHere = records.filter(function (r) { return r.skipped === NOT_HERE; }).map(function (r) { return r.variant; });

@@ -86,7 +86,7 @@ async function prepare(ctx, p) {
   try {
     await load(client, { n: p.N, seed: p.SEED, log: ctx.log });
   } catch (e) {
-    ctx.pgNote = `SQL peer skipped: ${e.message}`;
+    ctx.pgNote = `SQL peer not measured: ${e.message}`;
     ctx.log(ctx.pgNote);
     return;
   }
