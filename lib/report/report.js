@@ -61,18 +61,49 @@ function busyLine(doc, label) {
   return null;
 }
 
-/** The one-paragraph summary of a study at its headline point (the entry's, else the last one). */
+// A study's parts: its points grouped by their `part` axis (one group when there is none).
+function partsOf(points) {
+  const parts = new Map();
+  for (const a of points) {
+    const k = a.part === undefined ? '' : String(a.part);
+    parts.set(k, [...(parts.get(k) || []), a]);
+  }
+  return parts;
+}
+
+// A part's headline point: the study's choice when it falls in this part, else the point where the
+// most variants were compared with the baseline (the last of those on a tie).
+function headlinePoint(entry, group, recs) {
+  const keys = new Set(group.map((a) => JSON.stringify(a)));
+  const chosen = entry.headline ? entry.headline(group) : null;
+  if (chosen && keys.has(JSON.stringify(chosen))) return chosen;
+  const compared = (a) => atPoint(recs, a).filter((r) => !r.skipped && r.ratio && r.ratio.to !== r.variant).length;
+  return group.reduce((best, a) => (compared(a) >= compared(best) ? a : best), group[0]);
+}
+
+/**
+ * The summary of a study: per part (its `part` axis), the headline point's comparison (the study's
+ * choice, else the point comparing the most variants), naming the point.
+ */
 function headline(doc, entry) {
   const recs = resultsOf(doc, entry.name);
   if (!recs.length) return `${entry.name}: no results`;
   const points = pointsOf(recs);
-  const axis = entry.headline ? entry.headline(points) : points[points.length - 1];
-  const at = atPoint(recs, axis).filter((r) => !r.skipped);
-  const lines = lab.summaryLines(at, lab.pointLabel(axis));
+  const lines = [];
+  const parts = partsOf(points);
+  for (const [part, group] of parts) {
+    const axis = headlinePoint(entry, group, recs);
+    const at = atPoint(recs, axis).filter((r) => !r.skipped);
+    const head = lab.summaryLines(at, lab.pointLabel(axis));
+    if (!head.length && parts.size > 1) {
+      head.push(`${part ? `part=${part}` : 'Summary'}: ${group.length} point${group.length > 1 ? 's' : ''}, one variant each (${[...new Set(at.map((r) => r.variant))].join(', ')}): see its table`);
+    }
+    lines.push(...head);
+    if (group.length > 1 && head.length) lines.push(`  (${group.length} points${part ? ` in part ${part}` : ''}; the headline is ${lab.pointLabel(axis)})`);
+  }
   const bad = recs.filter((r) => r.agrees === false);
   lines.push(bad.length ? `  DISAGREE with the independent computation: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')}`
     : `  every answer checked: ${recs.some((r) => r.agrees === true) ? 'all agree with the independent Node computation' : 'all agree with the baseline'}`);
-  if (points.length > 1) lines.push(`  (${points.length} axis points in the results; this is ${lab.pointLabel(axis)})`);
   return lines.join('\n');
 }
 

@@ -107,7 +107,7 @@ var LabLines = (function (S, F, R) {
     var withRatio = ran.filter(function (r) { return r.ratio && r.variant !== r.ratio.to; });
     if (!withRatio.length) return [];
     var base = withRatio[0].ratio.to;
-    var out = ['Summary' + (label ? ' at ' + label : '') + ' (median of per-round time ratios; per-round range and 95% CI in brackets)'];
+    var out = ['Summary' + (label ? ' at ' + label : '') + ' (median of per-round time ratios [range, 95% CI])'];
     withRatio.slice().sort(function (a, b) { return a.ratio.median - b.ratio.median; }).forEach(function (r) {
       var w = speedWords(r.ratio);
       var range = r.ratio.perRound ? ' [' + fmtFactor(w.lo) + '..' + fmtFactor(w.hi) + (w.ci ? ', CI ' + fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]) : '') + ']'
