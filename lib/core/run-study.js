@@ -179,11 +179,6 @@ function forShell(recs) {
   return recs.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
 }
 
-/** The point's table, as the drop-in prints it. */
-function pointText(entry, label, recs) {
-  return [''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lab.pointLines(forShell(recs))).join('\n');
-}
-
 /**
  * @param {object} entry a study of lib/studies/index.js
  * @param {object} o
@@ -211,6 +206,7 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     const points = await prepare(ctx, entry, p);
     const only = lab.list(p.VARIANTS);
     const own = (entry.variants || []).filter((v) => !only.length || only.includes(v.name));
+    const printer = pointPrinter(entry, echo);
     for (const [i, point] of points.entries()) {
       const label = lab.pointLabel(point);
       ctx.pointLabel = label ? `${label} (${i + 1}/${points.length}), ` : '';
@@ -218,8 +214,9 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
       await ctx.session.call('lab.node.setupPoint', entry.name, point);
       const recs = await measurePoint(ctx, entry, p, point, own);
       keep(recs);
-      echo(pointText(entry, label, recs));
+      printer.point(point, label, forShell(recs));
     }
+    printer.flush();
     await ctx.session.call('lab.node.report', entry.name, forShell(records));
     if (entry.after) keep((await entry.after(ctx, p, records)) || []);
     return { records, params: p, fixture: ctx.fixture, points };
@@ -228,6 +225,39 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the run's own error */ });
     await ctx.client.close();
   }
+}
+
+/**
+ * Prints each point's table as it finishes; consecutive points of one part where a single variant
+ * ran are held and printed as one pivot table (rows and columns from the axes that vary), and each
+ * variant's description is printed once.
+ */
+function pointPrinter(entry, echo) {
+  const described = {};
+  let held = [];
+  const single = (recs) => recs.filter((r) => !r.skipped).length === 1;
+  const partOf = (point) => (point.part === undefined ? null : point.part);
+  const show = (label, lines) => echo([''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lines).join('\n'));
+  const flush = () => {
+    if (held.length === 1) show(held[0].label, lab.pointLines(held[0].recs, { described }));
+    else if (held.length > 1) {
+      const part = partOf(held[0].point);
+      show(part === null ? `${held.length} points` : `part=${part}, ${held.length} points`, lab.pivotLines(held.flatMap((h) => h.recs), { described }));
+    }
+    held = [];
+  };
+  return {
+    point(point, label, recs) {
+      if (single(recs) && (!held.length || partOf(held[0].point) === partOf(point))) {
+        held.push({ point, label, recs });
+        return;
+      }
+      flush();
+      if (single(recs)) held.push({ point, label, recs });
+      else show(label, lab.pointLines(recs, { described }));
+    },
+    flush,
+  };
 }
 
 /**

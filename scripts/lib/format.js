@@ -75,6 +75,25 @@ var LabFormat = (function () {
   }
 
 
+  // Text broken into lines of at most `width` columns at spaces; lines after the first indented.
+  function wrap(text, width, indent) {
+    var w = width || 100;
+    var pad = indent === undefined ? '  ' : indent;
+    var out = [];
+    var line = '';
+    String(text).split(' ').forEach(function (word) {
+      var next = line ? line + ' ' + word : word;
+      if (next.length > w && line) {
+        out.push(line);
+        line = pad + word;
+      } else {
+        line = next;
+      }
+    });
+    if (line) out.push(line);
+    return out;
+  }
+
   function pointLabel(axis) {
     var ks = Object.keys(axis || {});
     if (!ks.length) return '';
@@ -91,6 +110,7 @@ var LabFormat = (function () {
     table: table,
     fmtAnswer: fmtAnswer,
     pointLabel: pointLabel,
+    wrap: wrap,
   };
 })();
 

@@ -111,11 +111,12 @@ var lab = (function () {
     if (study.setup) study.setup(p);
     var chosen = stepsFor(study, p);
     var points = study.axes ? study.axes(p) : [{}];
-    print('variants ' + chosen.map(function (v) { return v.name; }).join(', ') + ' | baseline ' + study.baseline +
+    LabFormat.wrap('variants ' + chosen.map(function (v) { return v.name; }).join(', ') + ' | baseline ' + study.baseline +
       ' | ' + p.WARMUP + ' warm-up + ' + p.RUNS + ' timed rounds per point, order alternating' +
-      (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''));
+      (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''), 100).forEach(function (l) { print(l); });
     if (p.LAB_LINES) emit({ type: 'environment', study: study.name, server: info, params: p, fixture: fixture });
     var all = [];
+    var described = {};
     points.forEach(function (point) {
       if (study.setupPoint) study.setupPoint(p, point);
       var able = chosen.filter(function (v) { return versionAtLeast(info.version, v.minVersion) && (!v.able || v.able(p, point)); });
@@ -139,7 +140,7 @@ var lab = (function () {
       var recs = pointRecords(study, p, point, h.result(), plans, { meta: meta }).concat(skipped);
       print('');
       if (Object.keys(point).length) print('-- ' + pointLabel(point) + ' --');
-      pointLines(recs).forEach(function (l) { print(l); });
+      pointLines(recs, { described: described }).forEach(function (l) { print(l); });
       var disagree = recs.filter(function (r) { return r.agrees === false; });
       print(disagree.length ? 'VARIANTS DISAGREE with ' + study.baseline + ': ' + disagree.map(function (r) { return r.variant; }).join(', ')
         : 'all variants agree' + (recs[0] && recs[0].answer !== null ? ' (' + fmtAnswer(recs.filter(function (r) { return !r.skipped; })[0].answer) + ')' : ''));
@@ -284,6 +285,7 @@ var lab = (function () {
     tableLines: tableLines,
     table: table,
     pointLines: pointLines,
+    pivotLines: LabLines.pivotLines,
     summaryLines: summaryLines,
     emit: emit,
     serverInfo: serverInfo,

@@ -11,37 +11,62 @@ var LabLines = (function (S, F, R) {
   var speedWords = F.speedWords;
   var tableLines = F.tableLines;
   var pointLabel = F.pointLabel;
+  var wrap = F.wrap;
   var NOT_HERE = R.NOT_HERE;
   var PREFIX = '@@LAB ';
 
+  var WIDTH = 100;
+
+  // A cell of at most n characters (an answer's JSON can be long; the agree line shows it whole).
+  function clip(text, n) {
+    var t = String(text);
+    return t.length > n ? t.slice(0, n - 1) + '…' : t;
+  }
+
+  // What each variant is, once per run (opts.described: names already described), wrapped to the
+  // terminal's 100 columns: in the table the sentences made it 400 columns wide.
+  function legendLines(ran, described) {
+    var seen = described || {};
+    var out = [];
+    ran.forEach(function (r) {
+      if (!r.what || seen[r.variant]) return;
+      seen[r.variant] = true;
+      out = out.concat(wrap(r.variant + ': ' + r.what, WIDTH - 2, '    ').map(function (l) { return '  ' + l; }));
+    });
+    return out;
+  }
+
+  function fmtFor(unit) {
+    return unit === 'ms' ? fmtMs : function (x) { return fmtInt(Number(x.toPrecision(4))) + ' ' + unit; };
+  }
+
   // The table and the summary of one axis point, the same text in the shell and in Node.
+  // opts: { noSummary, described }
   function pointLines(records, o) {
     var opts = o || {};
     var ran = records.filter(function (r) { return !r.skipped; });
     var out = [];
-    if (!ran.length) return records.map(function (r) { return r.variant + ': skipped (' + r.skipped + ')'; });
+    if (!ran.length) return skippedLines(records);
     var base = ran[0].ratio ? ran[0].ratio.to : ran[0].variant;
-    var unit = ran[0].unit || 'ms';
-    var fmt = unit === 'ms' ? fmtMs : function (x) { return fmtInt(Number(x.toPrecision(4))) + ' ' + unit; };
+    var fmt = fmtFor(ran[0].unit || 'ms');
     var cols = [
       { key: 'variant', title: 'variant' },
       { key: 'answer', title: 'answer', right: true },
       { key: 'time', title: 'mean ± σ', right: true },
       { key: 'range', title: 'min..max', right: true },
       { key: 'runs', title: 'runs', right: true },
-      { key: 'vs', title: 'vs ' + base + ' (median of rounds)', right: true },
+      { key: 'vs', title: 'vs ' + base, right: true },
       { key: 'ci', title: '95% CI', right: true },
       { key: 'plan', title: 'plan' },
       { key: 'engine', title: 'engine' },
     ];
     if (ran.some(function (r) { return r.agrees !== null; })) cols.push({ key: 'agrees', title: 'agrees' });
-    cols.push({ key: 'what', title: 'what' });
-    out = out.concat(tableLines(cols, ran.map(function (r) {
+    var rows = ran.map(function (r) {
       var w = r.ratio ? speedWords(r.ratio) : null;
       var isBase = r.variant === base;
       return {
         variant: r.variant,
-        answer: fmtAnswer(r.answer),
+        answer: clip(fmtAnswer(r.answer), 24),
         time: r.runs > 1 ? fmt(r.mean) + ' ± ' + fmt(r.sd) : fmt(r.mean),
         range: fmt(r.min) + '..' + fmt(r.max),
         runs: r.runs + (r.capped ? '*' : ''),
@@ -50,10 +75,27 @@ var LabLines = (function (S, F, R) {
         plan: r.plan ? r.plan.stage : '',
         engine: r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : (r.where === 'node' ? 'client' : ''),
         agrees: r.agrees === null ? '' : (r.agrees ? 'yes' : 'NO'),
-        what: r.what,
       };
-    })));
+    });
+    // Columns empty on every row (no plan for client-side variants, no CI below 3 rounds) are left out.
+    cols = cols.filter(function (c) { return c.key === 'variant' || rows.some(function (r) { return r[c.key] !== '' && r[c.key] !== undefined; }); });
+    out = out.concat(tableLines(cols, rows));
+    out = out.concat(legendLines(ran, opts.described));
     if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
+    out = out.concat(skippedLines(records), warningLines(ran));
+    var over = ran.filter(function (r) { return typeof r.overheadMs === 'number'; }).map(function (r) { return r.overheadMs; });
+    if (over.length) out.push('harness overhead per sample (call minus timed command): median ' + fmtMs(median(over)) + ', worst ' + fmtMs(Math.max.apply(null, over)));
+    out = out.concat(latencyLines(ran));
+    if (!opts.noSummary) out = out.concat(summaryLines(ran, pointLabel(ran[0].axis)));
+    return out;
+  }
+
+  // Variants that did not run: one line per reason, naming them, wrapped.
+  function skippedLines(records) {
+    var out = [];
+    // Variants that do not apply here (another part of the study, a rollup asked for seconds) get one
+    // line between them: a line each buried the table under a dozen "skipped".
+    var notHere = records.filter(function (r) { return r.skipped === NOT_HERE; }).map(function (r) { return r.variant; });
     // Variants not measured for one reason (the SQL peer cannot start here) share one line.
     var why = {};
     var order = [];
@@ -61,26 +103,76 @@ var LabLines = (function (S, F, R) {
       if (!why[r.skipped]) { why[r.skipped] = []; order.push(r.skipped); }
       why[r.skipped].push(r.variant);
     });
-    order.forEach(function (reason) { out.push(why[reason].join(', ') + ': ' + (/not measured/.test(reason) ? reason : 'skipped (' + reason + ')')); });
-    // Variants that do not apply here (another part of the study, a rollup asked for seconds) get one
-    // line between them: a line each buried the table under a dozen "skipped".
-    var notHere = records.filter(function (r) { return r.skipped === NOT_HERE; }).map(function (r) { return r.variant; });
-    if (notHere.length) out.push(NOT_HERE + ': ' + notHere.join(', '));
-    // One line per kind of warning, naming the variants, so a busy machine does not bury the table.
-    var spread = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('large spread') === 0; }); });
-    var first = ran.filter(function (r) { return (r.warnings || []).some(function (w) { return w.indexOf('first timed run') === 0; }); });
+    order.forEach(function (reason) {
+      out = out.concat(wrap(why[reason].join(', ') + ': ' + (/not measured/.test(reason) ? reason : 'skipped (' + reason + ')'), WIDTH));
+    });
+    if (notHere.length) out = out.concat(wrap(NOT_HERE + ': ' + notHere.join(', '), WIDTH));
+    return out;
+  }
+
+  // One line per kind of warning, naming the variants, so a busy machine does not bury the table.
+  function warningLines(ran) {
+    var out = [];
+    var has = function (prefix) {
+      return ran.filter(function (r) { return (r.warnings || []).some(function (w) { return String(w).indexOf(prefix) === 0; }); });
+    };
+    var spread = has('large spread');
+    var first = has('first timed run');
+    var busy = has(R.BUSY);
     if (spread.length) out.push('warning: large spread (σ > 25% of the mean) for ' + spread.map(function (r) { return r.variant; }).join(', ') + ': a busy machine? more RUNS');
-    var busy = ran.filter(function (r) { return R.isBusy(r); });
     if (busy.length) out.push('warning: ' + busy[0].warnings.filter(function (w) { return String(w).indexOf(R.BUSY) === 0; })[0]);
     if (first.length) out.push('warning: first timed run over 2x slower than the rest for ' + first.map(function (r) { return r.variant; }).join(', ') + ': caches still filling? more WARMUP');
-    if (ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
+    if (ran.length && ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
       out.push('warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?');
     }
-    var over = ran.filter(function (r) { return typeof r.overheadMs === 'number'; }).map(function (r) { return r.overheadMs; });
-    if (over.length) out.push('harness overhead per sample (wall time of the call minus the timed command): median ' + fmtMs(median(over)) + ', worst variant ' + fmtMs(Math.max.apply(null, over)));
-    out = out.concat(latencyLines(ran));
-    if (!opts.noSummary) out = out.concat(summaryLines(ran, pointLabel(ran[0].axis)));
-    return out;
+    return [].concat.apply([], out.map(function (l) { return wrap(l, WIDTH); }));
+  }
+
+  // Points of one part where one variant ran each (write concerns, cold reads): one table whose rows
+  // and columns are the axes that vary between them, instead of a one-row table per point.
+  function pivotLines(records, o) {
+    var opts = o || {};
+    var ran = records.filter(function (r) { return !r.skipped; });
+    var keys = [];
+    ran.forEach(function (r) {
+      Object.keys(r.axis || {}).forEach(function (k) {
+        if (keys.indexOf(k) < 0 && ran.some(function (x) { return JSON.stringify(x.axis[k]) !== JSON.stringify(r.axis[k]); })) keys.push(k);
+      });
+    });
+    if (ran.length < 2 || !keys.length) return pointLines(records, opts);
+    var values = function (k) {
+      var seen = [];
+      ran.forEach(function (r) { if (seen.indexOf(r.axis[k]) < 0) seen.push(r.axis[k]); });
+      return seen;
+    };
+    var colKey = keys.length > 1 ? keys.slice().sort(function (a, b) { return values(a).length - values(b).length; })[0] : null;
+    var rowKeys = keys.filter(function (k) { return k !== colKey; });
+    var fmt = fmtFor(ran[0].unit || 'ms');
+    var rowId = function (r) { return rowKeys.map(function (k) { return String(r.axis[k]); }).join('|'); };
+    var rows = [];
+    ran.forEach(function (r) {
+      var row = rows.filter(function (x) { return x.id === rowId(r); })[0];
+      if (!row) { row = { id: rowId(r) }; rowKeys.forEach(function (k) { row[k] = typeof r.axis[k] === 'number' ? fmtInt(r.axis[k]) : String(r.axis[k]); }); rows.push(row); }
+      var cell = fmt(r.median) + (r.agrees === false ? ' NO' : '');
+      if (colKey) row['c:' + r.axis[colKey]] = cell;
+      else { row.median = cell; row.runs = String(r.runs); row.agrees = r.agrees === null ? '' : (r.agrees ? 'yes' : 'NO'); }
+    });
+    var cols = rowKeys.map(function (k) { return { key: k, title: k }; });
+    if (colKey) values(colKey).forEach(function (v) { cols.push({ key: 'c:' + v, title: colKey + '=' + (typeof v === 'number' ? fmtInt(v) : v), right: true }); });
+    else cols.push({ key: 'median', title: 'median', right: true }, { key: 'runs', title: 'runs', right: true }, { key: 'agrees', title: 'agrees' });
+    var variants = [];
+    ran.forEach(function (r) { if (variants.indexOf(r.variant) < 0) variants.push(r.variant); });
+    var fixed = {};
+    Object.keys(ran[0].axis || {}).forEach(function (k) { if (keys.indexOf(k) < 0) fixed[k] = ran[0].axis[k]; });
+    var out = wrap('median time of ' + variants.join(', ') + ' (' + ran[0].runs + ' runs each' + (pointLabel(fixed) ? '; ' + pointLabel(fixed) : '') + ')' +
+      (ran.every(function (r) { return r.agrees !== false; }) && ran.some(function (r) { return r.agrees === true; }) ? '; every answer agrees' : ''), WIDTH);
+    out = out.concat(tableLines(cols, rows), legendLines(ran, opts.described), skippedLines(records), warningLines(ran));
+    var lat = ran.filter(function (r) { return r.latency && r.latency.count; }).map(function (r) {
+      var label = {};
+      keys.forEach(function (k) { label[k] = r.axis[k]; });
+      return Object.assign({}, r, { variant: pointLabel(label) });
+    });
+    return out.concat(latencyLines(lat));
   }
 
   // The tail a DBA watches: per-operation latency percentiles of the variants that timed their
@@ -128,6 +220,8 @@ var LabLines = (function (S, F, R) {
     isEmptyAnswer: isEmptyAnswer,
     summaryLines: summaryLines,
     latencyLines: latencyLines,
+    pivotLines: pivotLines,
+    legendLines: legendLines,
     emit: emit,
   };
 })(typeof LabStats !== 'undefined' ? LabStats : require('./stats'), typeof LabFormat !== 'undefined' ? LabFormat : require('./format'), typeof LabRecords !== 'undefined' ? LabRecords : require('./records'));

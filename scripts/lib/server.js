@@ -53,13 +53,15 @@ var LabServer = (function () {
   function headerLine(info) {
     return 'server ' + info.version + ' | ' + info.topology + ' | storage ' + info.storageEngine +
       ' | query framework ' + (info.queryFramework || 'classic') +
-      (info.cacheBytes ? ' | WiredTiger cache ' + (info.cacheBytes / 1073741824).toFixed(2) + ' GB' : '');
+      (info.cacheBytes ? ' | cache ' + (info.cacheBytes / 1073741824).toFixed(2) + ' GB' : '');
   }
 
   function header(title, dbh, extra) {
     var info = serverInfo(dbh);
     print('== ' + title + ' ==');
-    print(headerLine(info) + (extra ? ' | ' + extra : ''));
+    // Two lines, not one: with the study's own details it ran past 100 columns.
+    print(headerLine(info));
+    if (extra) print(extra);
     return info;
   }
 
