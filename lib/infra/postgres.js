@@ -122,7 +122,8 @@ function platformPackage() {
 
 /** Its directory: LAB_PG_PACKAGE_DIR (tests point it at a copy), else where npm installed it; null if absent. */
 function platformDir(name = platformPackage()) {
-  if (process.env.LAB_PG_PACKAGE_DIR) return process.env.LAB_PG_PACKAGE_DIR;
+  const forced = process.env.LAB_PG_PACKAGE_DIR;
+  if (forced) return fs.existsSync(path.join(forced, 'package.json')) ? forced : null;
   // Looked up as Node would resolve it, by folder: the package's exports hide its package.json.
   const found = (require.resolve.paths(name) || []).map((d) => path.join(d, name)).find((d) => fs.existsSync(path.join(d, 'package.json')));
   return found || null;
