@@ -102,6 +102,22 @@ var lab = (function () {
     });
   }
 
+  var SLOW_MS = 5000;
+
+  // The time left of a point's plan: each remaining step costs its variant's last time (null until
+  // every remaining variant has run once).
+  function timeLeft(plan) {
+    var last = {};
+    var done = 0;
+    return function (variant, ms) {
+      last[variant] = ms;
+      done++;
+      var rest = plan.slice(done);
+      if (rest.some(function (x) { return last[x.variant] === undefined; })) return null;
+      return rest.reduce(function (a, x) { return a + last[x.variant]; }, 0);
+    };
+  }
+
   // Drop-in mode: what `mongosh random scripts/x.js` does.
   function runDropIn(study) {
     LabParams.refuseUnknown(given, Object.keys(study.params || {}), study.name);
@@ -133,9 +149,13 @@ var lab = (function () {
       var byName = {};
       able.forEach(function (v) { byName[v.name] = v; });
       var step;
+      var left = timeLeft(h.plan());
       while ((step = h.next()) !== null) {
         var r = timeCall(function () { return byName[step.variant].run(p, point); });
         h.record(step, r.ms, r.answer, r.extra);
+        // mongosh cannot redraw a bar: a slow step prints a line with the time left instead.
+        var est = left(step.variant, r.ms);
+        if (r.ms > SLOW_MS) print('  ' + step.variant + ': ' + fmtMs(r.ms) + ' (' + step.phase + ' ' + (step.round + 1) + ')' + (est === null ? '' : ', ~' + fmtMs(est) + ' left at this point'));
       }
       var recs = pointRecords(study, p, point, h.result(), plans, { meta: meta }).concat(skipped);
       print('');
