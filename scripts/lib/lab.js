@@ -162,8 +162,12 @@ var lab = (function () {
       if (Object.keys(point).length) print('-- ' + pointLabel(point) + ' --');
       pointLines(recs, { described: described }).forEach(function (l) { print(l); });
       var disagree = recs.filter(function (r) { return r.agrees === false; });
-      print(disagree.length ? 'VARIANTS DISAGREE with ' + study.baseline + ': ' + disagree.map(function (r) { return r.variant; }).join(', ')
-        : 'all variants agree' + (recs[0] && recs[0].answer !== null ? ' (' + fmtAnswer(recs.filter(function (r) { return !r.skipped; })[0].answer) + ')' : ''));
+      var ranRecs = recs.filter(function (r) { return !r.skipped; });
+      // pointLines says "all variants agree (answer)" when every answer was checked and agrees.
+      if (disagree.length) print('VARIANTS DISAGREE with ' + study.baseline + ': ' + disagree.map(function (r) { return r.variant; }).join(', '));
+      else if (!ranRecs.every(function (r) { return r.agrees === true; })) {
+        print('all variants agree' + (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + fmtAnswer(ranRecs[0].answer) + ')' : ''));
+      }
       if (p.LAB_LINES) recs.forEach(emit);
       all = all.concat(recs);
     });

@@ -77,9 +77,15 @@ var LabLines = (function (S, F, R) {
         agrees: r.agrees === null ? '' : (r.agrees ? 'yes' : 'NO'),
       };
     });
-    // Columns empty on every row (no plan for client-side variants, no CI below 3 rounds) are left out.
-    cols = cols.filter(function (c) { return c.key === 'variant' || rows.some(function (r) { return r[c.key] !== '' && r[c.key] !== undefined; }); });
+    // Columns empty on every row (no plan for client-side variants, no CI below 3 rounds) are left out,
+    // and the answer when every variant's was checked and agrees (the line below the table shows it).
+    var checked = ran.every(function (r) { return r.agrees === true; });
+    cols = cols.filter(function (c) {
+      if (c.key === 'answer' && checked) return false;
+      return c.key === 'variant' || rows.some(function (r) { return r[c.key] !== '' && r[c.key] !== undefined; });
+    });
     out = out.concat(tableLines(cols, rows));
+    if (checked) out = out.concat(wrap('all variants agree (' + fmtAnswer(ran[0].answer) + ')', WIDTH));
     out = out.concat(legendLines(ran, opts.described));
     if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
     out = out.concat(skippedLines(records), warningLines(ran));
