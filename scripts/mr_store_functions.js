@@ -12,6 +12,7 @@
 //   N      documents to generate when the collection does not exist (default 10000)
 //   SEED   generator seed for those documents (default 1)
 //   GENERATE  true lets it generate into a COLL you named that does not exist (a typo is refused)
+//   LAB_LINES  true prints the machine-readable @@LAB lines (default false)
 //
 // Why system.js: the source found map/reduce twice as fast with stored functions on MongoDB 2.4 and
 // guessed that the server compiles them once. mongosh has no db.loadServerScripts() (it loaded
@@ -25,7 +26,7 @@ load(__dirname + '/../fixtures/sensor-gen.js');
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/mr_functions.js');
 
-lab.declare(['DB', 'COLL', 'FIELD', 'N', 'SEED', 'GENERATE'], 'mr_store_functions.js');
+lab.declare(['DB', 'COLL', 'FIELD', 'N', 'SEED', 'GENERATE', 'LAB_LINES'], 'mr_store_functions.js');
 var P = {
   DB: lab.param('DB', db.getName() === 'test' ? 'random' : db.getName(), 'name'),
   COLL: lab.param('COLL', 'sensors', 'name'),
@@ -33,6 +34,7 @@ var P = {
   N: lab.param('N', 10000, 'count'),
   SEED: lab.param('SEED', 1, 'count'),
   GENERATE: lab.param('GENERATE', false, 'bool'),
+  LAB_LINES: lab.param('LAB_LINES', false, 'bool'),
 };
 var d = db.getSiblingDB(P.DB);
 
@@ -90,8 +92,8 @@ var agree = [inline.stats, group].every(function (s) {
 });
 print(agree ? 'all three agree' : 'RESULTS DISAGREE');
 
-lab.emit({ type: 'environment', study: 'mapreduce', script: 'mr_store_functions', server: info, db: P.DB, coll: P.COLL,
+if (P.LAB_LINES) lab.emit({ type: 'environment', study: 'mapreduce', script: 'mr_store_functions', server: info, db: P.DB, coll: P.COLL,
   field: P.FIELD, docs: fixture.count, written: written });
-lab.emit(lab.measureRecord({ study: 'mapreduce', name: 'stored-functions-agree', variant: 'mr-stored', axis: { batch: fixture.count },
+if (P.LAB_LINES) lab.emit(lab.measureRecord({ study: 'mapreduce', name: 'stored-functions-agree', variant: 'mr-stored', axis: { batch: fixture.count },
   value: agree, what: 'map/reduce calling system.js functions equals inline map/reduce and $group',
   extra: { stats: stored.stats, inline: inline.stats, group: { sum: group.sum, min: group.min, max: group.max, count: group.count }, ms: stored.ms, inlineMs: inline.ms } }));

@@ -24,7 +24,7 @@ describe('mapreduce: stored functions survive a server restart', function () {
   async function runScript(file, params) {
     const session = await ShellSession.open(server.uri, 'random');
     try {
-      return parseLabLines(await session.run(file, params));
+      return parseLabLines(await session.run(file, { LAB_LINES: true, ...params }));
     } finally {
       await session.close();
     }
@@ -51,7 +51,7 @@ describe('mapreduce: stored functions survive a server restart', function () {
 
     const rows = parseLabLines(await (async () => {
       const s = await ShellSession.open(server.uri, 'random');
-      try { return await s.run('mr_variants.js', { N: 2000, SEED: 5, SIZES: '1000', RUNS: 1, VARIANTS: 'mr-stored,mr-stored-jsmode' }); } finally { await s.close(); }
+      try { return await s.run('mr_variants.js', { N: 2000, SEED: 5, SIZES: '1000', RUNS: 1, VARIANTS: 'mr-stored,mr-stored-jsmode', LAB_LINES: true }); } finally { await s.close(); }
     })()).filter((r) => r.type === 'result');
     expect(rows.map((r) => r.variant)).to.deep.equal(['mr-stored', 'mr-stored-jsmode']);
     for (const r of rows) expect(statsDiffer(r.answer, sensors.referenceStats(1000, 'engine_rpm', { seed: 5 })), r.variant).to.equal(null);
