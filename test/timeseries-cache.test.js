@@ -33,7 +33,7 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     await server.restart();
     client = new MongoClient(server.uri);
     await client.connect();
-    const r = await runCli(script, { uri: server.uri, db: DB, params: {}, cwd: os.tmpdir() });
+    const r = await runCli(script, { uri: server.uri, db: DB, params: { LAB_LINES: true }, cwd: os.tmpdir() });
     expect(r.code, r.stderr).to.equal(0);
     const records = parseLabLines(r.lines);
     for (const x of records) expect(x.kind).to.equal(undefined);
