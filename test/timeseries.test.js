@@ -306,7 +306,7 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
           if (Object.values(params)[0].includes(',')) expect(r.stdout).to.include('all designs agree on every interval');
         }
         if (script === 'ts_designs.js') {
-          expect(r.stdout).to.match(/-- grain=hours --\nvariant\s+answer\s+mean ± σ/);
+          expect(r.stdout).to.match(/-- grain=hours --\nvariant\s+(answer\s+)?mean ± σ/);
           expect(r.stdout).to.include('all variants agree');
           expect(r.stdout).to.match(/storage per design[^\n]*\ndesign\s+collections/);
         }
