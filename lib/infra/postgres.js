@@ -139,10 +139,10 @@ function embeddedProblem() {
   const name = platformPackage();
   const dir = platformDir(name);
   if (!dir) return `no PostgreSQL binaries for ${process.platform}-${process.arch} (optional package ${name} not installed): install it, ${PG_URI_HINT}`;
-  let links = [];
+  let links;
   try {
     links = JSON.parse(fs.readFileSync(path.join(dir, 'native', 'pg-symlinks.json'), 'utf8'));
-  } catch (e) {
+  } catch {
     return null; // a package without a links list ships its files as they are
   }
   const missing = links.filter((l) => !fs.existsSync(path.join(dir, l.target)));
