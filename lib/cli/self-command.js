@@ -14,7 +14,11 @@ function shellQuote(s) {
 }
 
 function realpath(p) {
-  try { return fs.realpathSync(p); } catch (e) { return null; }
+  try {
+    return fs.realpathSync(p);
+  } catch (e) {
+    return null;
+  }
 }
 
 /** The first `mongo-perf-lab` on PATH, resolved (a global install is a symlink to bin/). */
