@@ -97,7 +97,7 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
   it('4. list shows it, with its quick profile and expected duration', async function () {
     const r = await cli(dir, ['list']);
     expect(r.code, r.stderr).to.equal(0);
-    expect(r.stdout).to.match(/^toy\s+toy\s+scripts\/toy_count\.js\s+N=2000 RUNS=3\s+~5 s\s+~10 s\s+count the documents three ways/m);
+    expect(r.stdout).to.match(/^toy\s+toy\s+scripts\/toy_count\.js\s+~5 s\s+~10 s\n {2}count the documents three ways\n {2}quick: N=2000 RUNS=3$/m);
   });
 
   let first;

@@ -101,8 +101,10 @@ describe('CLI', function () {
   it('list names every study with its source article, script, quick profile and duration', async function () {
     const r = await cli(['list']);
     expect(r.code).to.equal(0);
-    expect(r.stdout).to.match(/^where\s+001\s+scripts\/where_vs_agg\.js\s+N=50000 RUNS=5 BUDGET_MS=10000\s+~\d+ s/m);
+    expect(r.stdout).to.match(/^where\s+001\s+scripts\/where_vs_agg\.js\s+~\d+ s\s+~\d+ min\n {2}\$where vs plain.*\n {2}quick: N=50000 RUNS=5 BUDGET_MS=10000$/m);
     expect(r.stdout).to.match(/^mapreduce\s+000\s+scripts\/mr_variants\.js/m);
+    // within 100 columns
+    for (const line of r.stdout.split('\n')) expect(line.length, line).to.be.at.most(100);
   });
 
   it('runs a study end to end on an embedded mongod, writes JSON, and leaves no server or data behind', async function () {

@@ -28,23 +28,41 @@ function rowOf(s) {
   };
 }
 
+/** A value list too long for one line (counters' VARIANTS) may break after its commas. */
+function breakable(text) {
+  return text
+    .split(' ')
+    .map((w) => (w.length > 60 ? w.replace(/,/g, ', ') : w))
+    .join(' ');
+}
+
+// One row per study that fits 100 columns, then what it measures and its quick profile below it,
+// wrapped: a row holding both was 385 columns wide.
 async function run() {
   const { studies } = require('../studies');
-  const { tableLines } = require('../../scripts/lib/lab');
-  process.stdout.write(
-    tableLines(
-      [
-        { key: 'name', title: 'study' },
-        { key: 'source', title: 'source' },
-        { key: 'script', title: 'script' },
-        { key: 'quick', title: 'quick profile' },
-        { key: 'expected', title: 'takes (2 cores)' },
-        { key: 'seed', title: '--profile seed' },
-        { key: 'title', title: 'what it measures' },
-      ],
-      studies.map(rowOf),
-    ).join('\n') + '\nrun one: mongo-perf-lab run <study>; all of them: npm start\n',
+  const { tableLines, wrap } = require('../../scripts/lib/format');
+  const rows = studies.map(rowOf);
+  const lines = tableLines(
+    [
+      { key: 'name', title: 'study' },
+      { key: 'source', title: 'source' },
+      { key: 'script', title: 'script' },
+      { key: 'expected', title: 'quick (2 cores)' },
+      { key: 'seed', title: '--profile seed' },
+    ],
+    rows,
   );
+  const out = lines.slice(0, 2);
+  rows.forEach((r, i) => {
+    const indent = (l) => `  ${l}`;
+    out.push(
+      lines[i + 2],
+      ...wrap(r.title, 98, '').map(indent),
+      ...wrap(`quick: ${breakable(r.quick)}`, 98, '  ').map(indent),
+    );
+  });
+  out.push('run one: mongo-perf-lab run <study>; all of them: npm start');
+  process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
 
