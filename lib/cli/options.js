@@ -220,6 +220,8 @@ function chooseStudies(names) {
   const { findStudy } = require('../studies');
   return names.map((n) => {
     try {
+      // A path (./my_study.js) is a study of your own: its declaration file, from any folder.
+      if (/\.js$/.test(n) || n.includes('/')) return require('../core/registry').studyFromFile(n);
       return findStudy(n);
     } catch (e) {
       throw new UsageError(e.message);

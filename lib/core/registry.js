@@ -130,9 +130,51 @@ function readDeclaration(script) {
     }
     return true;
   };
-  ctx.load(path.join(SCRIPTS, script));
-  if (!ctx.STUDY) throw new StudyDefinitionError(`scripts/${script} declares no STUDY`);
+  if (path.isAbsolute(script)) ctx.load(path.join(SCRIPTS, 'lib', 'lab.js')); // a user's file uses the lab, not loads it
+  ctx.load(path.resolve(SCRIPTS, script));
+  if (!ctx.STUDY)
+    throw new StudyDefinitionError(`${path.isAbsolute(script) ? script : `scripts/${script}`} declares no STUDY`);
   return ctx.STUDY;
+}
+
+// What a user's own declaration may hold: what the harness reads, and no fixture, setup or
+// report, so that the run only reads the user's data (the variants are the user's own code).
+const OWN_KEYS = ['name', 'title', 'source', 'params', 'axes', 'baseline', 'unit', 'variants', 'same'];
+
+/**
+ * A study from a user's declaration file (`run ./my_study.js`): the same contract as the lab's
+ * scripts (parameters, axes, variants, baseline), no Node part, no claims. Its answers are checked
+ * against each other (the baseline's), as the drop-in does.
+ */
+function studyFromFile(file) {
+  const abs = path.resolve(file);
+  if (!fs.existsSync(abs))
+    throw new StudyDefinitionError(
+      `${file}: no such file (a study of your own is a declaration file: docs/own-study.md)`,
+    );
+  const decl = readDeclaration(abs);
+  const where = `${file}: STUDY`;
+  const extra = Object.keys(decl).filter((k) => !OWN_KEYS.includes(k));
+  if (extra.length)
+    throw new StudyDefinitionError(
+      `${where} has ${extra.join(', ')}: a study of your own reads your data as it is (keys: ${OWN_KEYS.join(', ')})`,
+    );
+  if (!/^[a-z0-9-]+$/.test(decl.name || '')) throw new StudyDefinitionError(`${where}.name must be [a-z0-9-]`);
+  if (!Array.isArray(decl.variants) || decl.variants.length < 2)
+    throw new StudyDefinitionError(`${where}.variants: give at least two forms to compare`);
+  const source = { id: 'own', title: decl.title || decl.name };
+  Object.defineProperty(source, 'toString', { value: () => 'own' });
+  return {
+    name: decl.name,
+    script: abs,
+    title: decl.title || decl.name,
+    source,
+    own: true,
+    profiles: { tiny: {}, quick: {}, seed: {} },
+    cli: { runs: 'RUNS' },
+    expected: '?',
+    seedExpected: '?',
+  };
 }
 
 /** The source article as the script gives it; its string form is its id ('001'). */
@@ -192,4 +234,4 @@ function registry(studies) {
   return { studies, findStudy };
 }
 
-module.exports = { defineStudy, registry, StudyDefinitionError, PROFILES };
+module.exports = { defineStudy, registry, studyFromFile, StudyDefinitionError, PROFILES };

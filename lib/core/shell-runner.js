@@ -150,6 +150,8 @@ class ShellSession {
     const abs = resolveScript(file);
     this.echo = echo;
     await this.runtime.evaluate('var LAB_MODE = "node";');
+    // A declaration outside scripts/ (a user's own study) uses the lab without loading it itself.
+    if (path.dirname(path.dirname(abs)) !== ROOT) await this.runtime.evaluate(`load(${JSON.stringify(path.join(ROOT, 'scripts', 'lib', 'lab.js'))})`);
     await this.runtime.evaluate(`load(${JSON.stringify(abs)})`);
   }
 

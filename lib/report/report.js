@@ -102,8 +102,10 @@ function headline(doc, entry) {
     if (group.length > 1 && head.length) lines.push(`  (${group.length} points${part ? ` in part ${part}` : ''}; the headline is ${lab.pointLabel(axis)})`);
   }
   const bad = recs.filter((r) => r.agrees === false);
-  lines.push(bad.length ? `  DISAGREE with the independent computation: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')}`
-    : `  every answer checked: ${recs.some((r) => r.agrees === true) ? 'all agree with the independent Node computation' : 'all agree with the baseline'}`);
+  // Without a Node oracle (a study of your own) the reference is the baseline's answer.
+  const ref = entry.oracle ? 'the independent Node computation' : `the baseline's answer (${recs[0] && recs[0].ratio ? recs[0].ratio.to : 'baseline'})`;
+  lines.push(bad.length ? `  DISAGREE with ${ref}: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')}`
+    : `  every answer checked: ${recs.some((r) => r.agrees === true) ? `all agree with ${ref}` : 'all agree with the baseline'}`);
   return lines.join('\n');
 }
 

@@ -1,0 +1,85 @@
+'use strict';
+// A study of your own (docs/own-study.md): a user's declaration file run from another folder
+// against the user's collections, which are read and never written.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { testUri } = require('./helpers');
+
+const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
+const EXAMPLE = path.join(__dirname, '..', 'docs', 'examples', 'my_study.js');
+
+describe('a study of your own: run ./my_study.js from any folder', function () {
+  const dbName = 'labtest_own';
+  let uri;
+  let dir;
+  let client;
+
+  async function state() {
+    const d = client.db(dbName);
+    const names = (await d.listCollections().toArray()).map((c) => c.name).sort();
+    return { md5: (await d.command({ dbHash: 1 })).md5, names };
+  }
+
+  function run(file, extra = []) {
+    return spawnSync(process.execPath, [CLI, 'run', file, '--uri', uri, '--db', dbName, '--no-progress', '--out', path.join(dir, 'out'), ...extra], {
+      cwd: dir, encoding: 'utf8', env: { ...process.env, MONGODB_URI: '' }, timeout: 170000,
+    });
+  }
+
+  before(async function () {
+    uri = testUri();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-own-'));
+    fs.copyFileSync(EXAMPLE, path.join(dir, 'my_study.js'));
+    client = await MongoClient.connect(uri);
+    const d = client.db(dbName);
+    await d.dropDatabase();
+    await d.collection('customers').insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, region: ['n', 's', 'e', 'w'][i % 4] })));
+    await d.collection('orders').insertMany(Array.from({ length: 600 }, (_, i) => ({ cust: i % 57, amount: i % 13 })));
+  });
+
+  after(async function () {
+    if (client) {
+      await client.db(dbName).dropDatabase();
+      await client.close();
+    }
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs with the harness, intervals and the agreement check, and leaves the user\'s data as it was', async function () {
+    this.timeout(180000);
+    const before = await state();
+    const r = run('./my_study.js', ['--runs', '3']);
+    expect(r.status, r.stderr + r.stdout).to.equal(0);
+    expect(r.stdout).to.match(/lookup ran [\d.]+ times (faster|slower) than two-finds \[[\d.]+\.\.[\d.]+, CI [\d.]+\.\.[\d.]+\]/);
+    expect(r.stdout).to.contain("every answer checked: all agree with the baseline's answer (two-finds)");
+    const doc = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'));
+    const recs = doc.results.filter((x) => x.type === 'result');
+    expect(recs.map((x) => x.variant).sort()).to.deep.equal(['lookup', 'two-finds']);
+    for (const x of recs) expect(x.agrees, x.variant).to.equal(true);
+    expect(await state()).to.deep.equal(before);
+  });
+
+  it('refuses a declaration that would write (a fixture) in one line, before touching the server', async function () {
+    this.timeout(60000);
+    const text = fs.readFileSync(path.join(dir, 'my_study.js'), 'utf8')
+      .replace("baseline: 'two-finds',", "baseline: 'two-finds',\n  fixture: function (p) { return { coll: p.ORDERS, name: 'x', n: 1, seed: 1 }; },");
+    fs.writeFileSync(path.join(dir, 'writer.js'), text);
+    const before = await state();
+    const r = run('./writer.js');
+    expect(r.status).to.not.equal(0);
+    expect(r.stderr.trim().split('\n')[0]).to.match(/writer\.js: STUDY has fixture: a study of your own reads your data as it is/);
+    expect(r.stderr).to.not.match(/\n\s+at /);
+    expect(await state()).to.deep.equal(before);
+  });
+
+  it('a missing file is one line', function () {
+    const r = run('./nothere.js');
+    expect(r.status).to.not.equal(0);
+    expect(r.stderr).to.match(/nothere\.js: no such file/);
+    expect(r.stderr).to.not.match(/\n\s+at /);
+  });
+});
