@@ -92,11 +92,135 @@ function environment(server, extra = {}) {
   };
 }
 
+/** An axis point's identity within a study: its coordinates, in a stable order. */
+function pointKey(axis) {
+  const a = axis || {};
+  return JSON.stringify(Object.keys(a).sort().map((k) => [k, a[k]]));
+}
+
+// What must be the same for a measurement in the file to stand for one this run would make: the
+// server and how it runs, the machine's size, the software and the lab's own code, the profile.
+const SETTING = [
+  ['server version', (e) => e.server && e.server.version],
+  ['storage engine', (e) => e.server && e.server.storageEngine],
+  ['query engine', (e) => e.server && e.server.queryFramework],
+  ['cache size', (e) => e.server && e.server.cacheBytes],
+  ['topology', (e) => e.server && e.server.topology],
+  ['cores', (e) => e.host && e.host.cores],
+  ['Node', (e) => e.software && e.software.node],
+  ['driver', (e) => e.software && e.software.driver],
+  ['mongosh', (e) => e.software && e.software.mongosh],
+  ["lab's commit", (e) => e.lab && e.lab.commit],
+  ['profile', (e) => e.profile],
+  ['engine', (e) => e.engine],
+  ['label', (e) => e.label],
+];
+
+/** null when a file measured in environment `was` can be resumed in `now`; else what differs. */
+function settingDiff(was, now) {
+  for (const [what, get] of SETTING) {
+    const a = get(was || {});
+    const b = get(now || {});
+    if ((a === undefined ? null : a) !== (b === undefined ? null : b)) return `${what} ${JSON.stringify(a)} then, ${JSON.stringify(b)} now`;
+  }
+  return null;
+}
+
+/** Resolved parameters compared by value, whatever the order of their keys. */
+function sameParams(a, b) {
+  // Through JSON first: the earlier parameters were read back from the file.
+  const norm = (o) => { const j = JSON.parse(JSON.stringify(o || {})); return JSON.stringify(Object.keys(j).sort().map((k) => [k, j[k]])); };
+  return norm(a) === norm(b);
+}
+
 class ResultFile {
-  /** @param {string|null} file where to write (null: keep in memory only) */
-  constructor(file, env) {
+  /**
+   * @param {string|null} file where to write (null: keep in memory only)
+   * @param {object} env environment(server, ...)
+   * @param {object} [o]
+   * @param {boolean} [o.resume] when `file` already holds a run of the same studies in the same
+   *   setting (settingDiff), keep its finished axis points: runStudy skips them. A file from another
+   *   setting is moved aside (results.json -> results-<its start>.json), never overwritten.
+   * @param {string[]} [o.studies] the studies this run measures (part of what must match)
+   * @param {Function} [o.log] says what was kept or why not
+   */
+  constructor(file, env, { resume = false, studies = null, log = () => {} } = {}) {
     this.file = file ? path.resolve(file) : null;
-    this.doc = { format: lab.FORMAT, version: VERSION, complete: false, environment: env, results: [], notes: [] };
+    this.log = log;
+    this.doc = { format: lab.FORMAT, version: VERSION, complete: false, environment: env, results: [], notes: [],
+      progress: { studies, params: {}, points: {}, done: [], sessions: [] } };
+    if (resume && this.file && fs.existsSync(this.file)) this.resumeFrom(env, studies);
+    this.doc.progress.sessions.push({ startedAt: env.startedAt, loadavgStart: env.host ? env.host.loadavgStart : null, kept: this.doc.results.length });
+    this.write();
+  }
+
+  /** Takes over the earlier file's finished points when its setting is this run's; else moves it aside. */
+  resumeFrom(env, studies) {
+    let old = null;
+    let why;
+    try {
+      old = readResults(this.file);
+      why = !old.progress ? 'it does not record which points were finished (written before resuming existed)'
+        : settingDiff(old.environment, env)
+        || (JSON.stringify(old.progress.studies) !== JSON.stringify(studies) ? `studies ${(old.progress.studies || []).join(',')} then, ${(studies || []).join(',')} now` : null);
+    } catch (e) {
+      why = e.message;
+    }
+    if (why) {
+      const aside = this.file.replace(/\.json$/, '') + `-${String((old && old.environment && old.environment.startedAt) || Date.now()).replace(/[-:.]/g, '')}.json`;
+      fs.renameSync(this.file, aside);
+      this.log(`not resuming ${this.file}: ${why}; starting over (the earlier file is now ${aside})`);
+      return;
+    }
+    this.doc.environment = { ...old.environment, finishedAt: null };
+    this.doc.results = old.results;
+    this.doc.notes = old.notes || [];
+    this.doc.params = old.params || {};
+    this.doc.progress.params = this.doc.progress.params || {};
+    this.doc.progress = old.progress;
+  }
+
+  /**
+   * At a study's start, once its parameters are resolved: what the file already holds of it with the
+   * same parameters -> { done, points: Map(pointKey -> records) }. Records of the study measured with
+   * other parameters, or made after its points by a run that did not finish it, are dropped.
+   */
+  beginStudy(study, params) {
+    const pr = this.doc.progress;
+    const before = pr.params[study];
+    const keys = new Set(pr.points[study] || []);
+    if (before && !sameParams(before, params) && (keys.size || pr.done.includes(study))) {
+      this.log(`${study}: measured in ${this.file} with other parameters: measuring it again`);
+      keys.clear();
+    }
+    const done = keys.size > 0 && pr.done.includes(study);
+    const points = new Map();
+    this.doc.results = this.doc.results.filter((r) => {
+      if (r.study !== study) return true;
+      const k = pointKey(r.axis);
+      if (!done && !keys.has(k)) return false;
+      if (!points.has(k)) points.set(k, []);
+      points.get(k).push(r);
+      return true;
+    });
+    if (!done) this.doc.notes = this.doc.notes.filter((n) => n.study !== study || keys.size);
+    pr.points[study] = [...keys];
+    pr.done = pr.done.filter((s) => s !== study || done);
+    pr.params[study] = params;
+    this.write();
+    return { done, points };
+  }
+
+  /** The records of one axis point, all written at once: the point counts as measured. */
+  addPoint(study, axis, records) {
+    const pr = this.doc.progress;
+    (pr.points[study] || (pr.points[study] = [])).push(pointKey(axis));
+    this.add(records);
+  }
+
+  /** The study ran to its end (its `after` step included): a resumed run skips it whole. */
+  studyDone(study) {
+    if (!this.doc.progress.done.includes(study)) this.doc.progress.done.push(study);
     this.write();
   }
 
@@ -106,6 +230,8 @@ class ResultFile {
   }
 
   note(study, text) {
+    // A resumed study says its notes again: keep one of each.
+    if (this.doc.notes.some((n) => n.study === study && n.text === text)) return;
     this.doc.notes.push({ study, text });
     this.write();
   }
@@ -166,5 +292,5 @@ function readResults(arg) {
 }
 
 module.exports = {
-  ResultFile, environment, checkWritable, readResults, resultPath, upgrade, typedRecord, OutputPathError, ResultFormatError, VERSION,
+  ResultFile, pointKey, settingDiff, environment, checkWritable, readResults, resultPath, upgrade, typedRecord, OutputPathError, ResultFormatError, VERSION,
 };

@@ -10,6 +10,7 @@ const { ShellSession } = require('./shell-runner');
 const { interleave, timeAsync } = require('./harness');
 const lab = require('../../scripts/lib/lab');
 const LabPlan = require('./plan');
+const { pointKey } = require('./results');
 
 const SLOW_MS = 5000;
 
@@ -190,36 +191,56 @@ function forShell(recs) {
  * @param {Function} [o.echo] human-readable output (tables, summaries, the script's prints)
  * @param {Function} [o.log] progress lines
  * @param {boolean} [o.progress] progress bars
- * @returns {Promise<{records: object[], params: object, fixture: object}>}
+ * @returns {Promise<{records: object[], params: object, fixture: object, points: object[], resumed: number}>} resumed: the
+ *   axis points taken from the result file (o.results opened with resume) instead of measured
  */
 async function runStudy(entry, { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress } = {}) {
   const ctx = await openContext(entry, { server, dbName, results, echo, log, progress });
   const records = [];
-  const keep = (recs) => {
+  // A point's records are written together: the file then counts the point as measured (resuming).
+  const keep = (recs, point) => {
     records.push(...recs);
-    if (results && recs.length) results.add(recs);
+    if (!results) return;
+    if (point && results.addPoint) results.addPoint(entry.name, point, recs);
+    else if (recs.length) results.add(recs);
   };
   ctx.reopen = reopener(ctx, entry, (desc) => configValues(entry, desc, profile, params));
   try {
     await ctx.reopen();
     const p = ctx.cfg.params;
+    const kept = results && results.beginStudy ? results.beginStudy(entry.name, p) : { done: false, points: new Map() };
+    if (kept.done) {
+      const recs = [...kept.points.values()].flat();
+      log(`resuming: ${kept.points.size} of ${kept.points.size} points of ${entry.name} already measured in ${results.file}: nothing left to measure`);
+      return { records: recs, params: p, fixture: null, points: [], resumed: kept.points.size };
+    }
     const points = await prepare(ctx, entry, p);
     const only = lab.list(p.VARIANTS);
     const own = (entry.variants || []).filter((v) => !only.length || only.includes(v.name));
+    const already = points.filter((pt) => kept.points.has(pointKey(pt))).length;
+    if (already) log(`resuming: ${already} of ${points.length} points of ${entry.name} already measured in ${results.file}`);
     const printer = pointPrinter(entry, echo);
     for (const [i, point] of points.entries()) {
       const label = lab.pointLabel(point);
+      const earlier = kept.points.get(pointKey(point));
+      if (earlier) {
+        // Already in the result file: only this run's records and tables take them again.
+        records.push(...earlier);
+        printer.point(point, `${label ? `${label} ` : ''}(measured earlier, kept)`, forShell(earlier));
+        continue;
+      }
       ctx.pointLabel = label ? `${label} (${i + 1}/${points.length}), ` : '';
       if (entry.beforePoint) await entry.beforePoint(ctx, p, point);
       await ctx.session.call('lab.node.setupPoint', entry.name, point);
       const recs = await measurePoint(ctx, entry, p, point, own);
-      keep(recs);
+      keep(recs, point);
       printer.point(point, label, forShell(recs));
     }
     printer.flush();
     await ctx.session.call('lab.node.report', entry.name, forShell(records));
     if (entry.after) keep((await entry.after(ctx, p, records)) || []);
-    return { records, params: p, fixture: ctx.fixture, points };
+    if (results && results.studyDone) results.studyDone(entry.name);
+    return { records, params: p, fixture: ctx.fixture, points, resumed: already };
   } finally {
     for (const undo of ctx.cleanups.reverse()) await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
     if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the run's own error */ });

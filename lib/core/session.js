@@ -16,6 +16,7 @@ const { ParameterError } = require('../infra/errors');
  * @param {object} [o.env] more of the environment record (profile, label, engine, argv)
  * @param {Function} [o.paramsOf] entry -> parameters over the profile's
  * @param {Function} [o.announce] entry -> void, before each study
+ * @param {boolean} [o.resume] keep what `file` already holds of this run (default true; lib/core/results.js)
  * @returns {Promise<object>} the finished result document
  */
 async function runStudies({
@@ -30,8 +31,10 @@ async function runStudies({
   echo,
   log,
   progress,
+  resume = true,
 }) {
-  const rf = new ResultFile(file, environment(server, { profile, ...env }));
+  // The same result file again resumes: the axis points it holds from the same setting are kept.
+  const rf = new ResultFile(file, environment(server, { profile, ...env }), { resume, studies: entries.map((e) => e.name), log });
   rf.doc.params = {};
   for (const entry of entries) {
     announce(entry);

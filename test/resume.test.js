@@ -1,0 +1,89 @@
+'use strict';
+// A run stopped with Ctrl-C and started again with the same --out keeps the axis points it had
+// finished (not measured again) and measures the rest: the end file is complete and whole.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { testUri } = require('./helpers');
+const { pointKey } = require('../lib/core/results');
+
+const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
+const DB = 'labtest_resume';
+// Six small axis points of two variants (no PostgreSQL): the first is written within seconds, the
+// last seconds later.
+const SIZES = '1,2,3,4,5,6';
+const N = 6;
+
+function start(out) {
+  const args = ['run', 'mapreduce', '--profile', 'tiny', '--set', `SIZES=${SIZES}`, '--set', 'VARIANTS=group,mr', '--uri', testUri(), '--db', DB, '--out', out, '--no-progress'];
+  const env = { ...process.env };
+  delete env.MONGODB_URI;
+  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: os.tmpdir() });
+  const r = { stdout: '', stderr: '', child };
+  child.stdout.on('data', (d) => { r.stdout += d; });
+  child.stderr.on('data', (d) => { r.stderr += d; });
+  r.done = new Promise((resolve) => child.on('close', (code, signal) => resolve(Object.assign(r, { code, signal }))));
+  return r;
+}
+
+function readDoc(file) {
+  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch (e) { return null; }
+}
+
+describe('resuming a run: the same --out keeps the finished axis points', function () {
+  let dir;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-resume-')); });
+  after(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    const c = new MongoClient(testUri());
+    try { await c.db(DB).dropDatabase(); } finally { await c.close(); }
+  });
+
+  it('SIGINT after the first point, then the same command: only the missing points are measured', async function () {
+    const out = path.join(dir, 'out');
+    const file = path.join(out, 'results.json');
+    const first = start(out);
+    let doc = null;
+    const t0 = Date.now();
+    while (Date.now() - t0 < 120000) {
+      await new Promise((r) => setTimeout(r, 50));
+      doc = readDoc(file);
+      if (doc && doc.progress && (doc.progress.points.mapreduce || []).length >= 1) break;
+    }
+    first.child.kill('SIGINT');
+    await first.done;
+    expect(first.code, first.stderr).to.not.equal(0);
+    const stopped = readDoc(file);
+    expect(stopped.complete).to.equal(false);
+    const keptKeys = stopped.progress.points.mapreduce;
+    expect(keptKeys.length).to.be.within(1, N - 1);
+    const keptRecords = stopped.results.filter((r) => keptKeys.includes(pointKey(r.axis)));
+
+    const second = await start(out).done;
+    expect(second.code, second.stderr).to.equal(0);
+    expect(second.stderr).to.contain(`resuming: ${keptKeys.length} of ${N} points of mapreduce already measured in ${file}`);
+    const end = readDoc(file);
+    expect(end.complete).to.equal(true);
+    expect(end.progress.done).to.deep.equal(['mapreduce']);
+    expect(end.progress.sessions.length).to.equal(2);
+    // Every point once; the kept ones exactly as measured the first time (same samples).
+    const keys = end.progress.points.mapreduce;
+    expect(new Set(keys).size).to.equal(N);
+    const perPoint = new Map();
+    for (const r of end.results.filter((x) => x.study === 'mapreduce')) perPoint.set(pointKey(r.axis), (perPoint.get(pointKey(r.axis)) || 0) + 1);
+    expect(perPoint.size).to.equal(N);
+    expect(new Set(perPoint.values()).size, JSON.stringify([...perPoint])).to.equal(1);
+    const again = end.results.filter((r) => keptKeys.includes(pointKey(r.axis)));
+    expect(again).to.deep.equal(keptRecords);
+    expect(end.claims.some((c) => c.study === 'mapreduce')).to.equal(true);
+
+    // A third run finds nothing to measure.
+    const third = await start(out).done;
+    expect(third.code, third.stderr).to.equal(0);
+    expect(third.stderr).to.contain(`resuming: ${N} of ${N} points of mapreduce already measured in ${file}: nothing left to measure`);
+    expect(readDoc(file).results).to.deep.equal(end.results);
+  });
+});
