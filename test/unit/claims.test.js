@@ -3,11 +3,11 @@
 // claim's setting. These checks build records the way the runner does (lab.harness rounds, then
 // lab.pointRecords) and move a figure, its spread, the setting or the scale across a boundary.
 const { expect } = require('chai');
-const lab = require('../scripts/lib/lab');
-const claims = require('../lib/core/claims');
-const where = require('../lib/studies/where');
-const mapreduce = require('../lib/studies/mapreduce');
-const timeseries = require('../lib/studies/timeseries');
+const lab = require('../../scripts/lib/lab');
+const claims = require('../../lib/core/claims');
+const where = require('../../lib/studies/where');
+const mapreduce = require('../../lib/studies/mapreduce');
+const timeseries = require('../../lib/studies/timeseries');
 
 const { VERDICT } = claims;
 

@@ -6,9 +6,9 @@
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
-const { studies } = require('../lib/studies');
+const { studies } = require('../../lib/studies');
 
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '..', '..');
 
 function markdownFiles() {
   const out = [path.join(ROOT, 'README.md')];

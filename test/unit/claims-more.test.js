@@ -7,12 +7,12 @@
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
-const claims = require('../lib/core/claims');
-const { studies } = require('../lib/studies');
-const { mergeDocs } = require('../lib/core/findings');
+const claims = require('../../lib/core/claims');
+const { studies } = require('../../lib/studies');
+const { mergeDocs } = require('../../lib/core/findings');
 
 const { VERDICT } = claims;
-const DATA = path.join(__dirname, '..', 'docs', 'data');
+const DATA = path.join(__dirname, '..', '..', 'docs', 'data');
 const read = (f) => JSON.parse(fs.readFileSync(path.join(DATA, f), 'utf8'));
 const AB = { H: 'holds', S: 'stronger', W: 'weaker', R: 'reversed', G: 'gone', N: 'not-reproduced', I: 'inconclusive' };
 
@@ -72,7 +72,7 @@ describe('claims ledger: the documented runs', function () {
       expect(c.boundary, c.id).to.be.a('string');
       expect(c.setting, c.id).to.be.a('string');
     }
-    const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'verdicts.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'verdicts.md'), 'utf8');
     for (const c of all) expect(doc, c.id).to.include(`\`${c.id}\``);
   });
 
@@ -116,10 +116,10 @@ describe('claims ledger: the documented runs', function () {
     expect(tiny.filter((j) => /^test scale/.test(j.why)).length).to.be.above(5);
   });
   it('README and docs/verdicts.md give the counts the rules give now (node lib/studies/verdicts-doc.js)', function () {
-    const { build } = require('../lib/studies/verdicts-doc');
+    const { build } = require('../../lib/studies/verdicts-doc');
     const b = build();
-    expect(fs.readFileSync(path.join(__dirname, '..', 'docs', 'verdicts.md'), 'utf8')).to.equal(b.md);
-    const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+    expect(fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'verdicts.md'), 'utf8')).to.equal(b.md);
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
     expect(readme).to.include(`**${b.total} claims**`);
     for (const v of claims.VERDICTS) {
       const label = v === 'reversed' ? 'reversed' : claims.LABEL[v];
