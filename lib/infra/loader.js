@@ -151,6 +151,42 @@ async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
   }
 }
 
+/** Batches of `size` documents (the last may be shorter): synchronously from a synchronous iterable. */
+function batchesOf(docs, size) {
+  const sync = typeof docs[Symbol.iterator] === 'function' && typeof docs[Symbol.asyncIterator] !== 'function';
+  return sync ? syncBatches(docs, size) : asyncBatches(docs, size);
+}
+
+function* syncBatches(docs, size) {
+  let batch = [];
+  for (const d of docs) {
+    batch.push(d);
+    if (batch.length === size) { yield batch; batch = []; }
+  }
+  if (batch.length) yield batch;
+}
+
+async function* asyncBatches(docs, size) {
+  let batch = [];
+  for await (const d of docs) {
+    batch.push(d);
+    if (batch.length === size) { yield batch; batch = []; }
+  }
+  if (batch.length) yield batch;
+}
+
+/** The range of numeric _ids seen (ensureFixture counts that range to verify the load). */
+function trackKeys(k, batch) {
+  for (const d of batch) {
+    if (typeof d._id === 'number') {
+      if (k.lo === null || d._id < k.lo) k.lo = d._id;
+      if (k.hi === null || d._id > k.hi) k.hi = d._id;
+    } else {
+      k.numeric = false;
+    }
+  }
+}
+
 /**
  * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
  * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms }.
@@ -170,7 +206,6 @@ async function streamInsert(coll, docs, {
   let prefixBatch = 0;
   let prefixDocs = 0;
   let reported = 0;
-  let batch = [];
 
   const advancePrefix = async () => {
     while (settled.has(prefixBatch)) {
@@ -203,24 +238,14 @@ async function streamInsert(coll, docs, {
   };
 
   try {
-    for await (const d of docs) {
+    // Whole batches from the source: a synchronous generator (every fixture) is read without a
+    // promise per document, which cost more than generating the documents.
+    for await (const b of batchesOf(docs, batchSize)) {
       if (failure) break;
-      const k = out.keys;
-      if (typeof d._id === 'number') {
-        if (k.lo === null || d._id < k.lo) k.lo = d._id;
-        if (k.hi === null || d._id > k.hi) k.hi = d._id;
-      } else {
-        k.numeric = false;
-      }
-      batch.push(d);
-      out.read++;
-      if (batch.length === batchSize) {
-        const b = batch;
-        batch = [];
-        await flush(b);
-      }
+      trackKeys(out.keys, b);
+      out.read += b.length;
+      await flush(b);
     }
-    if (batch.length && !failure) await flush(batch);
     // Every batch in flight settles (and is looked at) before this function returns or throws.
     await Promise.all([...pending]);
     if (!failure) await advancePrefix();
@@ -234,11 +259,20 @@ async function streamInsert(coll, docs, {
 }
 
 /** Skips the first `from` documents of an iterable (the generator still runs: seeds stay in step). */
-async function* skipFirst(docs, from) {
+function skipFirst(docs, from) {
+  if (!from) return docs;
+  const sync = typeof docs[Symbol.iterator] === 'function' && typeof docs[Symbol.asyncIterator] !== 'function';
+  return sync ? skipSync(docs, from) : skipAsync(docs, from);
+}
+
+function* skipSync(docs, from) {
   let i = 0;
-  for await (const d of docs) {
-    if (i++ >= from) yield d;
-  }
+  for (const d of docs) if (i++ >= from) yield d;
+}
+
+async function* skipAsync(docs, from) {
+  let i = 0;
+  for await (const d of docs) if (i++ >= from) yield d;
 }
 
 /**
