@@ -219,8 +219,10 @@ class ResultFile {
   }
 
   /** The study ran to its end (its `after` step included): a resumed run skips it whole. */
-  studyDone(study) {
-    if (!this.doc.progress.done.includes(study)) this.doc.progress.done.push(study);
+  studyDone(study, times) {
+    const pr = this.doc.progress;
+    if (!pr.done.includes(study)) pr.done.push(study);
+    if (times) pr.times = { ...(pr.times || {}), [study]: times };
     this.write();
   }
 

@@ -94,11 +94,12 @@ function reopener(ctx, entry, valuesOf) {
   };
 }
 
-/** The fixture, the setup and the axis points. */
-async function prepare(ctx, entry, p) {
+/** The fixture, the setup and the axis points; the fixture's time goes into times.loadMs. */
+async function prepare(ctx, entry, p, times = {}) {
   const t0 = Date.now();
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
-  if (Date.now() - t0 > SLOW_MS) ctx.log(`${entry.name}: data ready in ${lab.fmtMs(Date.now() - t0)}`);
+  times.loadMs = Date.now() - t0;
+  if (times.loadMs > SLOW_MS) ctx.log(`${entry.name}: data ready in ${lab.fmtMs(times.loadMs)}`);
   await ctx.session.call('lab.node.setup', entry.name);
   const scriptPoints = await ctx.session.call('lab.node.points', entry.name);
   return entry.points ? entry.points(ctx, p, scriptPoints) : scriptPoints;
@@ -175,6 +176,12 @@ async function measurePoint(ctx, entry, p, point, own) {
   return recs;
 }
 
+/** Where a study's time went (docs/testing.md uses it to find what to cut). */
+function timesLine(entry, times, measured) {
+  return `${entry.name}: ${lab.fmtMs(times.totalMs)} (data ${lab.fmtMs(times.loadMs)}, ${measured} points measured ` +
+    `${lab.fmtMs(times.pointsMs)}, after ${lab.fmtMs(times.afterMs)})`;
+}
+
 /** Result records as the shell side's printers read them: a skipped state as its text. */
 function forShell(recs) {
   return recs.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
@@ -205,6 +212,8 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     else if (recs.length) results.add(recs);
   };
   ctx.reopen = reopener(ctx, entry, (desc) => configValues(entry, desc, profile, params));
+  const started = Date.now();
+  const times = { loadMs: 0, pointsMs: 0, afterMs: 0 };
   try {
     await ctx.reopen();
     const p = ctx.cfg.params;
@@ -214,7 +223,8 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
       log(`resuming: ${kept.points.size} of ${kept.points.size} points of ${entry.name} already measured in ${results.file}: nothing left to measure`);
       return { records: recs, params: p, fixture: null, points: [], resumed: kept.points.size };
     }
-    const points = await prepare(ctx, entry, p);
+    const t0 = Date.now();
+    const points = await prepare(ctx, entry, p, times);
     const only = lab.list(p.VARIANTS);
     const own = (entry.variants || []).filter((v) => !only.length || only.includes(v.name));
     const already = points.filter((pt) => kept.points.has(pointKey(pt))).length;
@@ -237,9 +247,14 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
       printer.point(point, label, forShell(recs));
     }
     printer.flush();
+    times.pointsMs = Date.now() - t0 - times.loadMs;
+    const a0 = Date.now();
     await ctx.session.call('lab.node.report', entry.name, forShell(records));
     if (entry.after) keep((await entry.after(ctx, p, records)) || []);
-    if (results && results.studyDone) results.studyDone(entry.name);
+    times.afterMs = Date.now() - a0;
+    times.totalMs = Date.now() - started;
+    log(timesLine(entry, times, points.length - already));
+    if (results && results.studyDone) results.studyDone(entry.name, times);
     return { records, params: p, fixture: ctx.fixture, points, resumed: already };
   } finally {
     for (const undo of ctx.cleanups.reverse()) await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
