@@ -8,6 +8,24 @@ const { startBurners } = require('./burners');
 
 let server;
 let burners;
+let postgres;
+
+// One PostgreSQL for the whole run too (the SQL peers of mapreduce, inserts, joins, tasks and the
+// findings' columns each started their own, several seconds apiece): given to the tests and the
+// CLIs they spawn as PG_URI. Only for a run of the whole suite, or with LAB_SHARED_PG=1: a run of
+// one file should not wait for a server it may not use. PG_URI set by the user wins.
+async function sharedPostgres() {
+  if (process.env.PG_URI || (process.env.LAB_SPEC && process.env.LAB_SHARED_PG !== '1') || process.env.LAB_SHARED_PG === '0') return;
+  const { tryPostgres } = require('../lib/infra/postgres');
+  const { pgs, note } = await tryPostgres();
+  if (!pgs) {
+    process.stderr.write(`no shared PostgreSQL for the run (${note}): each SQL peer starts its own or is skipped\n`);
+    return;
+  }
+  postgres = pgs;
+  process.env.PG_URI = pgs.uri;
+  process.stderr.write(`test PostgreSQL: ${pgs.version}, embedded, shared by the run\n`);
+}
 
 exports.mochaGlobalSetup = async function () {
   // Every temp dir of the run (the servers' data, the tests' own folders) in one run dir, removed on
@@ -16,6 +34,7 @@ exports.mochaGlobalSetup = async function () {
   cleanup.install({ root: true, watchdog: true });
   server = await getServer({ log: (m) => process.stderr.write(m + '\n') });
   process.env.LAB_TEST_URI = server.uri;
+  await sharedPostgres();
   process.stderr.write(`test server: MongoDB ${server.version} (${server.storageEngine}, ${server.queryFramework || 'classic'})${server.embedded ? ', embedded' : ''}\n`);
   const n = Number(process.env.LAB_BURNERS || 0);
   if (n > 0) {
@@ -27,4 +46,8 @@ exports.mochaGlobalSetup = async function () {
 exports.mochaGlobalTeardown = async function () {
   if (burners) burners.stop();
   if (server) await server.stop();
+  if (postgres) {
+    delete process.env.PG_URI;
+    await postgres.stop();
+  }
 };
