@@ -191,11 +191,13 @@ async function main() {
   const csvN = whole(values, 'csv-n', 1);
   const pairs = whole(values, 'pairs', 1);
   checkTarget(values.db);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-bench-loaders-'));
-  const all = cases({ n, csvN, tmp });
+  const known = ['ts', 'where', 'mot', 'stream', 'csv'];
   const only = values.only.split(',').map((x) => x.trim()).filter(Boolean);
-  for (const o of only) if (!all[o]) throw new UsageError(`--only: ${JSON.stringify(o)} is not one of ${Object.keys(all).join(', ')}`);
+  for (const o of only) if (!known.includes(o)) throw new UsageError(`--only: ${JSON.stringify(o)} is not one of ${known.join(', ')}`);
+  // The run directory first: the CSV files then live in it and go with it, however the bench ends.
   cleanup.install({ root: true, watchdog: true });
+  const tmp = fs.mkdtempSync(path.join(cleanup.runDir(), 'bench-loaders-'));
+  const all = cases({ n, csvN, tmp });
   const log = (m) => process.stderr.write(m + '\n');
   const loadStart = os.loadavg();
   const server = await getServer({ uri: values.uri, log });
