@@ -12,10 +12,10 @@ const { pointKey } = require('../lib/core/results');
 
 const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
 const DB = 'labtest_resume';
-// Six small axis points of two variants (no PostgreSQL): the first is written within seconds, the
-// last seconds later.
-const SIZES = '1,2,3,4,5,6';
-const N = 6;
+// Twelve small axis points of two variants (no PostgreSQL): the first is written within seconds,
+// the last several seconds later even on a quiet machine (six were all done before the Ctrl-C).
+const N = 12;
+const SIZES = Array.from({ length: N }, (_, i) => i + 1).join(',');
 
 function start(out) {
   const args = ['run', 'mapreduce', '--profile', 'tiny', '--set', `SIZES=${SIZES}`, '--set', 'VARIANTS=group,mr', '--uri', testUri(), '--db', DB, '--out', out, '--no-progress'];
@@ -49,7 +49,7 @@ describe('resuming a run: the same --out keeps the finished axis points', functi
     let doc = null;
     const t0 = Date.now();
     while (Date.now() - t0 < 120000) {
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 10));
       doc = readDoc(file);
       if (doc && doc.progress && (doc.progress.points.mapreduce || []).length >= 1) break;
     }

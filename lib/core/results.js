@@ -10,6 +10,7 @@ const { execFileSync } = require('child_process');
 const lab = require('../../scripts/lib/lab');
 const LabPlan = require('./plan');
 const { checkWritableFile } = require('../infra/output-paths');
+const cleanup = require('../infra/cleanup');
 const { UsageError } = require('../infra/errors');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -246,7 +247,9 @@ class ResultFile {
   }
 
   write() {
-    if (!this.file) return;
+    // After Ctrl-C the run goes on while the clean-up steps run: the file keeps what was finished
+    // when the signal came (a resumed run measures the rest), not what the dying run adds.
+    if (!this.file || cleanup.interrupted()) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.doc, null, 2) + '\n');
     fs.renameSync(tmp, this.file);
