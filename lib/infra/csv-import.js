@@ -189,11 +189,10 @@ function keyText(v) {
   return `s:${String(v)}`;
 }
 
-function rowHash(names, record) {
-  return crypto.createHash('sha256').update(JSON.stringify([names, record])).digest('base64url').slice(0, 22);
-}
-
-/** rowHash for one header, its JSON made once (the same bytes hashed in pieces: the same _ids). */
+/**
+ * A row's _id: the hash of JSON.stringify([names, record]), the header's part made once per file
+ * (the same bytes hashed in pieces give the same digest: the _ids of earlier imports).
+ */
 function rowHasher(names) {
   const head = `[${JSON.stringify(names)},`;
   return (record) => crypto.createHash('sha256').update(head).update(JSON.stringify(record)).update(']').digest('base64url').slice(0, 22);
@@ -462,9 +461,11 @@ async function importFile(coll, file, { rejects, label, key, header, encoding, k
     rejects.add(base, line, field, value, reason);
   };
 
+  let hashRow = null; // the row hash with the header's JSON made once
   const toDoc = function* (record, line) {
     counts.read++;
-    const r = toDocument(record, names, kinds, keyIndex >= 0 ? (doc) => idOf(doc, record, line) : () => rowHash(names, record));
+    if (!hashRow) hashRow = rowHasher(names);
+    const r = toDocument(record, names, kinds, keyIndex >= 0 ? (doc) => idOf(doc, record, line) : () => hashRow(record));
     if (!r.doc) { reject(line, r.field, r.value, r.reason); return; }
     if (record.reduce((s, f) => s + f.length, 0) > 1024 * 1024) {
       const size = BSON.calculateObjectSize(r.doc);
