@@ -46,7 +46,7 @@ describe('resuming a run: the same --out keeps the finished axis points', functi
     const out = path.join(dir, 'out');
     const file = path.join(out, 'results.json');
     const first = start(out);
-    let doc = null;
+    let doc;
     const t0 = Date.now();
     while (Date.now() - t0 < 120000) {
       await new Promise((r) => setTimeout(r, 10));

