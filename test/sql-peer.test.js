@@ -59,7 +59,8 @@ describe('the SQL peer when it cannot start', function () {
     const r = await t.study('tasks', { N: 2000, PICKS: 3, WRITERS: '1', CLAIM_N: 50, RUNS: 1, WARMUP: 0, VARIANTS: 'skip-scan,pg-offset' });
     const pg = r.records.filter((x) => x.type === 'result' && x.variant === 'pg-offset');
     expect(pg.length).to.be.greaterThan(0);
-    for (const x of pg) expect(x.skipped).to.match(/^SQL peer not measured: .*hydrate-symlinks\.js/);
+    // Result format version 2: a skipped state is {code, why}.
+    for (const x of pg) expect(x.skipped).to.include({ code: 'unavailable' }).and.to.have.property('why').that.matches(/^SQL peer not measured: .*hydrate-symlinks\.js/);
     expect(r.text.split('\n').filter((l) => l.startsWith('SQL peer not measured')).length).to.equal(1);
     const md = report.markdown({ environment: { software: {}, lab: {} }, results: r.records }, [findStudy('tasks')]);
     expect(md.match(/^Not measured: pg-offset \(SQL peer not measured: /gm)).to.have.length(1);
