@@ -122,12 +122,13 @@ var STUDY = {
       run: function (p, point) {
         var docs = insDocs(p, point.size);
         var srcName = p.COLL + '_src';
-        var meta = db.getCollection('perflab_fixtures').findOne({ _id: srcName });
+        var own = LabFixture.owns(db, srcName);
+        var meta = db.getCollection(LabFixture.META).findOne({ _id: srcName });
         var key = p.SEED + '/' + point.size + '/' + docs.length;
-        if (!meta || meta.key !== key) {
+        if (!own || !meta || meta.key !== key) {
           var src = insLab.scratch(db, srcName);
           insertBatches(src, docs, 1000, false);
-          db.getCollection('perflab_fixtures').updateOne({ _id: srcName }, { $set: { key: key } });
+          db.getCollection(LabFixture.META).updateOne({ _id: srcName }, { $set: { key: key } });
         }
         return insTimed(p, 'server_copy', function (coll) {
           db.getCollection(srcName).aggregate([{ $merge: { into: coll.getName(), whenMatched: 'fail', whenNotMatched: 'insert' } }]).toArray();

@@ -7,6 +7,10 @@
 //
 // The field name reaches the functions through `scope` (the server defines it as a global of the
 // JavaScript scope), so it is data: nothing is ever pasted into the functions' source.
+// To store them in YOUR database (system.js, for "Map Reduce 2"): paste this whole file into mongosh
+// or Robo 3T connected to that database, then run  saveStatsFunctions(db)  (it writes labStatsMap,
+// labStatsReduce and labStatsFinalize into db.system.js). The lab itself writes system.js only in a
+// database it made; in yours, mr_store_functions.js and mr_variants.js use the ones you stored.
 // Loaded by mr_store_functions.js and mr_variants.js:  load(__dirname + '/mr_functions.js')
 // and required by the Node tests, which call the very same functions.
 
@@ -115,11 +119,20 @@ var saveStatsFunctions = function saveStatsFunctions(dbh) {
   return written;
 };
 
+// Whether system.js holds the three labStats* functions with this code (stored by you or the lab).
+var mrFunctionsStored = function mrFunctionsStored(dbh) {
+  var wanted = [[STORED_NAMES.map, mrStatsMap], [STORED_NAMES.reduce, mrStatsReduce], [STORED_NAMES.finalize, mrStatsFinalize]];
+  return wanted.every(function (w) {
+    var have = dbh.getCollection('system.js').findOne({ _id: w[0] });
+    return !!(have && have.value && have.value.code === w[1].toString());
+  });
+};
+
 if (typeof module !== 'undefined' && module.exports) {
   module.exports = {
     mrStatsMap: mrStatsMap, mrStatsReduce: mrStatsReduce, mrStatsFinalize: mrStatsFinalize,
     accStatsInit: accStatsInit, accStatsAccumulate: accStatsAccumulate, accStatsMerge: accStatsMerge, accStatsFinalize: accStatsFinalize,
     fnReading: fnReading, STORED_NAMES: STORED_NAMES,
-    mrStoredMap: mrStoredMap, mrStoredReduce: mrStoredReduce, mrStoredFinalize: mrStoredFinalize,
+    mrStoredMap: mrStoredMap, mrStoredReduce: mrStoredReduce, mrStoredFinalize: mrStoredFinalize, mrFunctionsStored: mrFunctionsStored,
   };
 }

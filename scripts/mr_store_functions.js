@@ -14,6 +14,9 @@
 //   GENERATE  true lets it generate into a COLL you named that does not exist (a typo is refused)
 //   LAB_LINES  true prints the machine-readable @@LAB lines (default false)
 //
+// system.js is written only in a database the lab made (it found it empty and marked it); in yours,
+// store the functions yourself first (paste mr_functions.js, run saveStatsFunctions(db)).
+//
 // Why system.js: the source found map/reduce twice as fast with stored functions on MongoDB 2.4 and
 // guessed that the server compiles them once. mongosh has no db.loadServerScripts() (it loaded
 // system.js into the legacy shell's own scope, which is not where map/reduce runs anyway); what
@@ -37,6 +40,15 @@ var P = {
   LAB_LINES: lab.param('LAB_LINES', false, 'bool'),
 };
 var d = db.getSiblingDB(P.DB);
+LabFixture.checkTarget(P.DB);
+// system.js is the database's code, not a collection of the lab's: the lab writes it only in a
+// database it made (found empty and marked, see LabFixture.claimDatabase). Elsewhere it uses the
+// functions if you stored them, and otherwise stops before writing anything.
+var ownDb = LabFixture.claimDatabase(d);
+if (!ownDb && !mrFunctionsStored(d)) {
+  throw new Error(P.DB + ' is not a database the lab made, so the lab does not write its system.js: store the functions yourself ' +
+    '(paste scripts/mr_functions.js into mongosh connected to ' + P.DB + ', then run saveStatsFunctions(db); its header says more) and run this again');
+}
 
 var info = lab.header('map/reduce with stored functions (source 000, "Map Reduce 2")', d,
   'collection ' + P.DB + '.' + P.COLL + ' | field ' + P.FIELD);
@@ -48,7 +60,7 @@ var fixture = d.getCollection(P.COLL).estimatedDocumentCount() > 0
   : lab.ensureFixture(d, P.COLL, { fixture: 'sensors', n: P.N, seed: P.SEED }, SensorGen.doc,
     { generate: lab.mayGenerate(P, P.COLL, { COLL: { def: 'sensors' } }) });
 
-var written = saveStatsFunctions(d);
+var written = ownDb ? saveStatsFunctions(d) : [];
 print(written.length ? 'saved in ' + P.DB + '.system.js: ' + written.join(', ')
   : 'system.js already holds ' + [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize].join(', ') + ' with this code');
 d.getCollection('system.js').find({ _id: { $in: [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize] } })

@@ -32,8 +32,9 @@
 //   BUDGET_MS  a variant whose warm-up takes longer is timed by that one run (default 60000)
 //   VARIANTS   comma-separated variants, e.g. 'mr,group' (default: all)
 //   N, SEED    documents to generate when the lab creates the collection (default 10^K), seed 1
-//   STORE_FUNCTIONS  let mr-stored* save the three labStats* functions in <DB>.system.js when the
-//              collection is not the lab's (default false: those variants are then skipped)
+//   STORE_FUNCTIONS  true: stop (one line) unless mr-stored* can run. The lab saves the three
+//              labStats* functions in <DB>.system.js only in a database it made; in yours, mr-stored*
+//              run when you stored them (see mr_functions.js's header) and are skipped otherwise
 //   LAB_LINES  true prints the machine-readable @@LAB lines
 //   GENERATE   true lets it generate into a COLL you named that does not exist (a typo is refused)
 
@@ -135,7 +136,7 @@ var STUDY = {
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
     RUNS: { kind: 'count', def: 10, what: 'timed rounds per batch size (10, as the source)' },
     BUDGET_MS: { kind: 'number', def: 60000, what: 'a variant whose warm-up takes longer is timed by that run only' },
-    STORE_FUNCTIONS: { kind: 'bool', def: false, what: 'save labStats* in system.js of a database whose collection is not the lab\'s' },
+    STORE_FUNCTIONS: { kind: 'bool', def: false, what: 'require the mr-stored variants (system.js is written only in a database the lab made)' },
   },
   fixture: function (p) {
     return { db: p.DB || undefined, coll: p.COLL, name: 'sensors', n: p.N, seed: p.SEED, doc: SensorGen.doc };
@@ -145,14 +146,17 @@ var STUDY = {
   // user's code otherwise.
   setup: function (p) {
     var d = mrDb(p);
-    var meta = d.getCollection('perflab_fixtures').findOne({ _id: p.COLL });
-    MR_STATE.stored = !!(meta || p.STORE_FUNCTIONS);
-    if (!MR_STATE.stored) {
-      print('note: ' + d.getName() + '.' + p.COLL + ' is not the lab\'s: mr-stored variants skipped (STORE_FUNCTIONS=true lets the lab save labStatsMap/Reduce/Finalize in ' + d.getName() + '.system.js)');
+    if (LabFixture.ownsDatabase(d)) {
+      MR_STATE.stored = true;
+      var written = saveStatsFunctions(d);
+      if (written.length) print('saved in ' + d.getName() + '.system.js: ' + written.join(', ') + ' (see mr_store_functions.js)');
       return;
     }
-    var written = saveStatsFunctions(d);
-    if (written.length) print('saved in ' + d.getName() + '.system.js: ' + written.join(', ') + ' (see mr_store_functions.js)');
+    MR_STATE.stored = mrFunctionsStored(d);
+    if (MR_STATE.stored) return;
+    var how = 'store them yourself (paste scripts/mr_functions.js into mongosh connected to ' + d.getName() + ', then run saveStatsFunctions(db))';
+    if (p.STORE_FUNCTIONS) throw new Error('parameter STORE_FUNCTIONS: ' + d.getName() + ' is not a database the lab made, so the lab does not write its system.js: ' + how);
+    print('note: ' + d.getName() + ' is not a database the lab made and its system.js lacks labStatsMap/Reduce/Finalize: mr-stored variants skipped (' + how + ')');
   },
   axes: function (p) {
     var count = mrDb(p).getCollection(p.COLL).estimatedDocumentCount();

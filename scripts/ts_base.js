@@ -146,8 +146,8 @@ var TS = (function () {
     if (variant === 'raw' || variant === 'dateTrunc') return true;
     var n = names(coll);
     var need = variant === 'bucket' ? [n.bucket] : variant === 'timeseries' ? [n.timeseries] : [n.rollupMinute, n.rollupHour];
-    var have = dbh.getCollectionNames();
-    return need.every(function (c) { return have.indexOf(c) >= 0; });
+    // Only designs the lab built count: a collection of the same name it did not make is not read as one.
+    return need.every(function (c) { return LabFixture.owns(dbh, c); });
   }
 
   /**
@@ -226,10 +226,11 @@ var TS = (function () {
   // generate: the lab may create the collection (see lab.mayGenerate). A collection the lab did not
   // make is read as it is, and indexed only when INDEX_FOREIGN-style consent is given: never here.
   function ensureEvents(dbh, coll, n, seed, generate) {
-    var meta = dbh.getCollection(LabFixture.META).findOne({ _id: coll });
-    var count = dbh.getCollection(coll).estimatedDocumentCount();
+    var s = LabFixture.inspect(dbh, coll);
+    var meta = s.meta;
+    var count = s.count;
     var f;
-    if (count > 0 && meta && meta.complete) {
+    if (count > 0 && s.owner.state === 'own' && meta.complete) {
       f = { generated: false, count: count, own: true };
       if (meta.n !== n) print('note: using the ' + lab.fmtInt(count) + ' events already loaded (seed ' + meta.seed + '), not N = ' + lab.fmtInt(n));
     } else {
@@ -263,6 +264,7 @@ var TS = (function () {
   // $merge run inside the server; whenMatched 'replace' makes a rebuild idempotent.
   function buildBuckets(dbh, coll) {
     var n = names(coll);
+    LabFixture.claim(dbh, n.bucket, { kind: 'timeseries-buckets', fresh: true, doing: 'build per-minute buckets into' });
     days(dbh, n.raw).forEach(function (day) {
       dbh.getCollection(n.raw).aggregate([
         { $match: { created_on: range(day.from, day.to) } },
@@ -282,7 +284,11 @@ var TS = (function () {
   // (re)builds everything, one day at a time.
   function refreshRollups(dbh, coll, from, to) {
     var n = names(coll);
-    var spans = from && to ? [{ from: from, to: to }] : days(dbh, n.raw);
+    var whole = !(from && to);
+    // A whole build starts from empty rollups; a refresh of some hours keeps the lab's own rollups.
+    LabFixture.claim(dbh, n.rollupMinute, { kind: 'timeseries-rollup', fresh: whole, doing: 'write per-minute rollups into' });
+    LabFixture.claim(dbh, n.rollupHour, { kind: 'timeseries-rollup', fresh: whole, doing: 'write per-hour rollups into' });
+    var spans = whole ? days(dbh, n.raw) : [{ from: from, to: to }];
     spans.forEach(function (span) {
       dbh.getCollection(n.raw).aggregate([
         { $match: { created_on: range(span.from, span.to) } },
@@ -303,8 +309,8 @@ var TS = (function () {
   // instead of all at once.
   function buildTimeseries(dbh, coll) {
     var n = names(coll);
-    dbh.getCollection(n.timeseries).drop();
-    dbh.createCollection(n.timeseries, { timeseries: { timeField: 'created_on', granularity: 'seconds' } });
+    LabFixture.claim(dbh, n.timeseries, { kind: 'timeseries-copy', fresh: true, doing: 'replace by a time-series copy',
+      options: { timeseries: { timeField: 'created_on', granularity: 'seconds' } } });
     var spans = days(dbh, n.raw);
     var perDay = spans.length ? dbh.getCollection(n.raw).estimatedDocumentCount() / spans.length : 0;
     var step = perDay > 20000 ? HOUR : DAY;

@@ -70,11 +70,9 @@ function tsGrains(p) {
 
 // What builds each derived design from the events; raw and dateTrunc read the events themselves.
 var TS_BUILDERS = {
-  bucket: { what: 'one $group + $merge per day into per-minute buckets', run: function (p) { db.getCollection(TS.names(p.COLL).bucket).drop(); TS.buildBuckets(db, p.COLL); } },
+  bucket: { what: 'one $group + $merge per day into per-minute buckets', run: function (p) { TS.buildBuckets(db, p.COLL); } },
   timeseries: { what: 'copying the events, in time order, into a time-series collection', run: function (p) { TS.buildTimeseries(db, p.COLL); } },
   rollup: { what: 'one $group + $merge per day into per-minute, then per-hour rollups', run: function (p) {
-    db.getCollection(TS.names(p.COLL).rollupMinute).drop();
-    db.getCollection(TS.names(p.COLL).rollupHour).drop();
     TS.refreshRollups(db, p.COLL);
   } },
 };

@@ -6,6 +6,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
+const { UUID, Binary } = require('mongodb');
 const { testDatabase } = require('./helpers');
 const { streamInsert, ensureFixture } = require('../lib/infra/loader');
 const { checkTarget, assertOwned, dropOwned } = require('../lib/infra/targets');
@@ -38,16 +39,29 @@ describe('safety: loader and marker protocol', function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('decide(): one answer for every state of marker and collection', function () {
+  it('decide(): one answer for every state of marker, collection and identity', function () {
     const spec = { fixture: 'f', n: 10, seed: 1 };
-    expect(LabFixture.decide(null, 0, spec).action).to.equal('create');
-    expect(LabFixture.decide(null, 5, spec).action).to.equal('foreign');
-    expect(LabFixture.decide({ ...spec, complete: true }, 10, spec).action).to.equal('reuse');
-    expect(LabFixture.decide({ ...spec, complete: false }, 7, spec).action).to.equal('resume');
-    expect(LabFixture.decide({ ...spec, complete: true }, 7, spec).action).to.equal('resume');
-    expect(LabFixture.decide({ ...spec, complete: true }, 12, spec).action).to.equal('regenerate');
-    expect(LabFixture.decide({ ...spec, seed: 2, complete: true }, 10, spec).action).to.equal('regenerate');
-    for (const d of Object.values({ a: LabFixture.decide(null, 5, spec) })) expect(d.why).to.be.a('string');
+    const U = '0123456789abcdef0123456789abcdef';
+    const info = (uuid) => ({ name: 'c', type: 'collection', info: { uuid } });
+    const mine = (m) => ({ ...spec, uuid: U, ...m });
+    expect(LabFixture.decide(null, 0, spec, null).action).to.equal('create');
+    expect(LabFixture.decide(mine({ complete: true }), 0, spec, null)).to.include({ action: 'create', stale: true });
+    // an existing collection without a marker naming its UUID is foreign, EMPTY OR NOT
+    expect(LabFixture.decide(null, 0, spec, info(U)).action).to.equal('foreign');
+    expect(LabFixture.decide(null, 5, spec, info(U)).action).to.equal('foreign');
+    expect(LabFixture.decide(mine({ complete: true }), 10, spec, info('f'.repeat(32)))).to.include({ action: 'foreign', stale: true });
+    expect(LabFixture.decide({ ...spec, complete: true }, 10, spec, info(U))).to.include({ action: 'foreign', stale: true }); // no identity
+    expect(LabFixture.decide(mine({ complete: true }), 10, spec, { ...info(U), type: 'view' }).action).to.equal('foreign');
+    expect(LabFixture.decide(mine({ complete: true }), 10, spec, info(U)).action).to.equal('reuse');
+    expect(LabFixture.decide(mine({ complete: false }), 7, spec, info(U)).action).to.equal('resume');
+    expect(LabFixture.decide(mine({ complete: true }), 7, spec, info(U)).action).to.equal('resume');
+    expect(LabFixture.decide(mine({ complete: true }), 12, spec, info(U)).action).to.equal('regenerate');
+    expect(LabFixture.decide(mine({ seed: 2, complete: true }), 10, spec, info(U)).action).to.equal('regenerate');
+    expect(LabFixture.decide(null, 5, spec, info(U)).why).to.be.a('string');
+    // a UUID reads the same from the Node driver, mongosh and a hex string
+    expect(LabFixture.uuidHex(new UUID(U))).to.equal(U);
+    expect(LabFixture.uuidHex(new Binary(Buffer.from(U, 'hex'), 4))).to.equal(U);
+    expect(LabFixture.uuidHex('01234567-89AB-cdef-0123-456789abcdef')).to.equal(U);
   });
 
   it('refuses admin, local, config, system.* and the marker collection, in one line', function () {
@@ -117,10 +131,14 @@ describe('safety: loader and marker protocol', function () {
     expect(err.name).to.equal('ForeignDataError');
     expect(await t.db.collection('users_own').find().toArray()).to.deep.equal([{ _id: 'precious' }]);
 
-    const short = await rejects(ensureFixture(t.db, 'short', { fixture: 'x', n: 100, seed: 1 }, () => whereDocs(90)));
+    // A failed generation removes what it wrote and its marker (and says so in one line).
+    const said = [];
+    const short = await rejects(ensureFixture(t.db, 'short', { fixture: 'x', n: 100, seed: 1 }, () => whereDocs(90), { log: (m) => said.push(m) }));
     expect(short.name).to.equal('LoadError');
-    const m = await t.db.collection('perflab_fixtures').findOne({ _id: 'short' });
-    expect(m.complete).to.equal(false);
+    expect(await t.db.collection('perflab_fixtures').findOne({ _id: 'short' })).to.equal(null);
+    expect(await t.db.listCollections({ name: 'short' }).toArray()).to.have.length(0);
+    expect(said).to.have.length(1);
+    expect(said[0]).to.match(/^removed .*short and its lab marker: /);
   });
 
   it('targets: assertOwned/dropOwned never drop data the lab does not own', async function () {
@@ -140,12 +158,13 @@ describe('safety: loader and marker protocol', function () {
       'var out;',
       'try {',
       '  var r = LabFixture.ensure(db, COLL, { fixture: "where-ab", n: N, seed: 1 }, LabGen.whereDoc,',
-      '    { generate: GENERATE, useForeign: USE_FOREIGN, batchSize: 700, quiet: true });',
+      '    { generate: GENERATE, useForeign: USE_FOREIGN, batchSize: 700, quiet: true, progress: function () {},',
+      '      options: VALIDATE ? { validator: { a: { $lt: 500 } } } : undefined });',
       '  out = "OK " + r.action + " " + r.count + " " + r.own;',
       '} catch (e) { out = "ERR " + e.message; }',
       'print(out);',
     ].join('\n'));
-    const run = async (p) => (await t.run(script, { N: 5000, GENERATE: false, USE_FOREIGN: false, ...p })).lines.pop();
+    const run = async (p) => (await t.run(script, { N: 5000, GENERATE: false, USE_FOREIGN: false, VALIDATE: false, ...p })).lines.pop();
 
     expect(await run({ COLL: 'shellfx' })).to.match(/^ERR .*does not exist.*GENERATE = true/);
     expect(await t.db.listCollections({ name: 'shellfx' }).toArray()).to.have.length(0);
@@ -154,16 +173,21 @@ describe('safety: loader and marker protocol', function () {
     expect(await run({ COLL: 'shellfx' })).to.equal('OK reuse 5000 true');
 
     await t.db.collection('shellmine').insertMany([{ _id: 'a' }, { _id: 'b' }]);
-    expect(await run({ COLL: 'shellmine', GENERATE: true })).to.match(/^ERR .*not generated by the lab.*never fills or replaces/);
+    expect(await run({ COLL: 'shellmine', GENERATE: true })).to.match(/^ERR .*was not made by the lab.*never fills, indexes, drops or converts/);
     expect(await run({ COLL: 'shellmine', USE_FOREIGN: true })).to.equal('OK foreign 2 false');
     expect(await t.db.collection('shellmine').countDocuments()).to.equal(2);
     expect(await t.db.collection('shellmine').indexes()).to.have.length(1);
     expect(await run({ COLL: 'system.js', GENERATE: true })).to.match(/^ERR .*system collection/);
 
-    // A duplicate already there is counted, a refused document stops the load unmarked.
+    // A user's validated collection with a marker that names no identity: foreign, untouched, the marker goes.
     await t.db.createCollection('shellval', { validator: { a: { $lt: 500 } } });
     await t.db.collection('perflab_fixtures').insertOne({ _id: 'shellval', fixture: 'where-ab', n: 5000, seed: 1, complete: false });
-    expect(await run({ COLL: 'shellval', GENERATE: true })).to.match(/^ERR .*refused \d+ document\(s\).*Document failed validation/);
-    expect((await t.db.collection('perflab_fixtures').findOne({ _id: 'shellval' })).complete).to.equal(false);
+    expect(await run({ COLL: 'shellval', GENERATE: true })).to.match(/^ERR .*shellval is not the collection the lab made/);
+    expect(await t.db.collection('shellval').countDocuments()).to.equal(0);
+    expect(await t.db.collection('perflab_fixtures').findOne({ _id: 'shellval' })).to.equal(null);
+    // A refused document in a collection the lab made: the load stops, its collection and marker go.
+    expect(await run({ COLL: 'shellval2', GENERATE: true, VALIDATE: true })).to.match(/^ERR .*refused \d+ document\(s\).*Document failed validation/);
+    expect(await t.db.listCollections({ name: 'shellval2' }).toArray()).to.have.length(0);
+    expect(await t.db.collection('perflab_fixtures').findOne({ _id: 'shellval2' })).to.equal(null);
   });
 });

@@ -6,7 +6,7 @@ const opt = require('./options');
 const { UsageError } = require('../infra/errors');
 
 const usage =
-  'mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE] [--encoding E]';
+  'mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE] [--encoding E] [--append]';
 const summary = 'import CSV files into a collection (rows read = stored + rejected)';
 const about = 'Imports CSV files into a collection; rows read = stored + rejected, always.';
 
@@ -41,6 +41,10 @@ const options = {
     type: 'string',
     arg: 'E',
     text: "the files' text encoding: utf8 (default; a line that is not UTF-8 is rejected) or latin1",
+  },
+  append: {
+    type: 'boolean',
+    text: 'add the rows to an existing collection the lab did not make (without it, import\nwrites only into a collection it creates, or one it made before, and refuses others)',
   },
   'no-progress': { type: 'boolean', text: 'no progress bar' },
 };
@@ -79,6 +83,7 @@ function parse(values, positionals) {
     header,
     rejects: values.rejects,
     encoding: values.encoding,
+    append: Boolean(values.append),
     progress: values['no-progress'] ? false : undefined,
     debug: values.debug,
   };
@@ -108,6 +113,8 @@ async function run(o) {
   const client = new MongoClient(o.uri, clientOptions(o.uri));
   try {
     await client.connect();
+    // Ownership (lib/infra/targets.js): a collection the lab did not make is appended to only with --append.
+    await require('../infra/targets').importTarget(client.db(o.db), o.coll, { append: o.append });
     const r = await importCsv(client.db(o.db), o.args, {
       coll: o.coll,
       key: o.key,

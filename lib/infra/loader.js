@@ -9,7 +9,8 @@
 //     describe(doc) -> string, to name a refused document ("file.csv line 12"); onAcked(n) called
 //     (awaited) with the number of leading documents that are all settled.
 //   ensureFixture(db, collName, spec, makeDocs, opts) -> {action, generated, count, inserted, duplicates, ms}
-//     the marker protocol of scripts/lib/fixture.js (LabFixture.decide) on the Node side.
+//     the ownership protocol of scripts/lib/fixture.js (LabFixture.decide, by collection UUID) on the
+//     Node side; opts.options: createCollection options of a collection it creates; opts.log.
 //   insertBatch(coll, docs) -> number inserted (duplicate keys are not errors; others throw)
 //   ForeignDataError, LoadError, META
 //
@@ -28,7 +29,7 @@
 const { createProgress } = require('./progress');
 const LabFixture = require('../../scripts/lib/fixture');
 const { ForeignDataError, LoadError } = require('./errors');
-const { checkTarget } = require('./targets');
+const { inspect, createOwned, dropOwned, release } = require('./targets');
 
 const META = LabFixture.META;
 
@@ -280,28 +281,31 @@ async function* skipAsync(docs, from) {
  * generating it with makeDocs() when needed. Returns { action, generated, count, inserted, duplicates, ms }.
  */
 async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
-  checkTarget(db.databaseName, collName);
-  const coll = db.collection(collName);
+  const s = await inspect(db, collName, spec);
+  const d = s.decision;
   const markers = db.collection(META);
-  const meta = await markers.findOne({ _id: collName });
-  const count = await coll.estimatedDocumentCount();
-  const d = LabFixture.decide(meta, count, spec);
-  if (d.action === 'reuse') return { action: d.action, generated: false, count, inserted: 0, duplicates: 0, ms: 0 };
-  if (d.action === 'foreign') {
-    throw new ForeignDataError(`${db.databaseName}.${collName} holds ${count} documents the lab did not generate; ` +
-      'the lab never overwrites data it does not own: choose another database (--db)');
-  }
-  if (d.action === 'regenerate') {
-    try {
-      await coll.drop();
-    } catch (e) {
-      if (e.code !== 26) throw new LoadError(`could not drop ${db.databaseName}.${collName} to regenerate it: ${e.message}`, { cause: e });
-    }
-  }
+  if (d.action === 'reuse') return { action: d.action, generated: false, count: s.count, inserted: 0, duplicates: 0, ms: 0 };
+  if (d.action === 'foreign') throw new ForeignDataError(LabFixture.foreignMessage(s.target, d.why, 'fill'));
+  const { verify = 'retried', options, log, ...rest } = opts;
+  if (d.action === 'regenerate') await dropOwned(db, collName);
+  if (d.action !== 'resume') await createOwned(db, collName, options, 'fixture', spec);
   // Resume: the documents before the last acknowledged prefix are there; the generator still runs
   // through them (cheap) so the seed stays in step, but they are not sent again.
-  const from = d.action === 'resume' && meta && Number.isInteger(meta.acked) ? meta.acked : 0;
-  await markers.replaceOne({ _id: collName }, { _id: collName, ...spec, complete: false, acked: from }, { upsert: true });
+  const from = d.action === 'resume' && s.meta && Number.isInteger(s.meta.acked) ? s.meta.acked : 0;
+  await markers.updateOne({ _id: collName }, { $set: { complete: false, acked: from } });
+  try {
+    return await fillFixture(db, collName, spec, makeDocs, { from, verify, log, ...rest }, d.action);
+  } catch (e) {
+    // Refused documents (a validator, a full capped collection...) will be refused again: what this
+    // load wrote goes. An unknown outcome (the server went away) keeps the marker: a re-run resumes.
+    if (!isRetryable(e) && !(e.cause && isRetryable(e.cause))) await release(db, collName, String(e.message).split('\n')[0], log || ((m) => process.stderr.write(`${m}\n`)));
+    throw e;
+  }
+}
+
+async function fillFixture(db, collName, spec, makeDocs, { from, verify, ...rest }, action) {
+  const coll = db.collection(collName);
+  const markers = db.collection(META);
   let lastMark = Date.now();
   const onAcked = async (n) => {
     if (Date.now() - lastMark < 2000) return;
@@ -313,7 +317,6 @@ async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
       lastMark = 0;
     });
   };
-  const { verify = 'retried', ...rest } = opts;
   const r = await streamInsert(coll, skipFirst(makeDocs(), from), { total: spec.n, label: `${collName}`, verify, onAcked, ...rest });
   // Verify before marking complete: the keys this fixture consists of must all be on the server.
   let stored;
@@ -324,13 +327,11 @@ async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
   }
   const want = typeof spec.n === 'number' ? spec.n : from + r.read;
   if (from + r.read !== want || stored !== want) {
-    // The next run must send everything again, not trust the acknowledged prefix.
-    await markers.updateOne({ _id: collName }, { $set: { acked: 0 } });
     throw new LoadError(`${db.databaseName}.${collName}: generated ${from + r.read}, the server holds ${stored}, expected ${want}; ` +
-      'not marked complete: run again to resume');
+      'the load stopped');
   }
   await markers.updateOne({ _id: collName }, { $set: { complete: true, acked: want, loadMs: r.ms } });
-  return { action: d.action, generated: true, count: stored, inserted: r.inserted, duplicates: r.duplicates, ms: r.ms, retries: r.retries };
+  return { action, generated: true, count: stored, inserted: r.inserted, duplicates: r.duplicates, ms: r.ms, retries: r.retries };
 }
 
 module.exports = { streamInsert, insertBatch, ensureFixture, ForeignDataError, LoadError, META, isRetryable };

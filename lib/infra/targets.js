@@ -1,14 +1,20 @@
 'use strict';
-// Where the lab may write. Every Node path that drops, replaces, indexes or inserts checks here
-// first, with the same marker protocol as the shell (scripts/lib/fixture.js).
+// Where the lab may write: the Node twin of the shell's ownership I/O (scripts/lib/fixture.js).
+// The decisions are LabFixture's own functions (ownership, decide, marker), so shell and Node
+// cannot disagree; only the I/O here is asynchronous. Ownership is by identity: the lab owns a
+// collection only while its marker in <db>.perflab_fixtures names the collection's current UUID.
 //
 //   checkTarget(dbName, collName?)      throws TargetError (one line) for admin/local/config,
 //                                       system.*, the marker collection, bad names
-//   inspect(db, collName, spec?)        -> {meta, count, decision} (decision only with spec)
-//   assertOwned(db, collName, doing)    throws ForeignDataError unless the collection is absent/empty
-//                                       or marked as the lab's; doing = 'drop', 'index', ...
-//   dropOwned(db, collName)             drops a collection the lab owns (and its marker); a failed
-//                                       drop throws (it is never swallowed)
+//   inspect(db, collName, spec?)        -> {marker, meta, info, count, owner, decision}; removes a stale marker
+//   assertOwned(db, collName, doing)    throws ForeignDataError unless the collection is absent or
+//                                       the lab's (an EMPTY foreign collection is foreign too)
+//   claim(db, collName, opts)           creates (or, fresh, re-creates) a collection the lab owns:
+//                                       opts {kind, options, fresh, doing, spec}; -> {created, uuid}
+//   createOwned(db, collName, options, kind, spec)  create, read the UUID, write the marker
+//   dropOwned(db, collName)             drops a collection the lab owns (and its marker); refuses a
+//                                       foreign one; a failed drop throws (it is never swallowed)
+//   release(db, collName, why, log)     after a failed generation: drops what the lab made, one line
 //   META                                'perflab_fixtures'
 
 const LabFixture = require('../../scripts/lib/fixture');
@@ -24,32 +30,121 @@ function checkTarget(dbName, collName) {
   }
 }
 
+async function collInfo(db, name) {
+  const infos = await db.listCollections({ name }).toArray();
+  return infos.length ? infos[0] : null;
+}
+
 async function inspect(db, collName, spec) {
-  const meta = await db.collection(META).findOne({ _id: collName });
-  const count = await db.collection(collName).estimatedDocumentCount();
-  return { meta, count, decision: spec ? LabFixture.decide(meta, count, spec) : null };
+  checkTarget(db.databaseName, collName);
+  const marker = await db.collection(META).findOne({ _id: collName });
+  const info = await collInfo(db, collName);
+  const owner = LabFixture.ownership(marker, info);
+  if (owner.stale) await db.collection(META).deleteOne({ _id: collName });
+  const isColl = info && (!info.type || info.type === 'collection');
+  const count = isColl ? await db.collection(collName).estimatedDocumentCount() : 0;
+  const decision = spec ? LabFixture.decide(marker, count, spec, info) : null;
+  // marker: as found (decision explains a stale one); meta: only a marker that grants ownership.
+  return { marker, meta: owner.state === 'own' ? marker : null, info, count, owner, decision, target: `${db.databaseName}.${collName}` };
 }
 
 async function assertOwned(db, collName, doing = 'write to') {
-  checkTarget(db.databaseName, collName);
-  const { meta, count } = await inspect(db, collName);
-  if (!meta && count > 0) {
-    throw new ForeignDataError(`${db.databaseName}.${collName} holds ${count} documents the lab did not generate; ` +
-      `the lab would ${doing} it, and never touches data it does not own: choose another database (--db) or collection`);
-  }
-  return { meta, count };
+  const s = await inspect(db, collName);
+  if (s.owner.state === 'foreign') throw new ForeignDataError(LabFixture.foreignMessage(s.target, s.owner.why, doing));
+  return s;
 }
 
-async function dropOwned(db, collName) {
-  await assertOwned(db, collName, 'drop');
+async function createOwned(db, collName, options = {}, kind = 'collection', spec = {}) {
+  const target = `${db.databaseName}.${collName}`;
+  await claimDatabase(db); // a database the lab found empty is the lab's (only there it writes system.js)
+  try {
+    await db.createCollection(collName, options);
+  } catch (e) {
+    if (e.code === 48) throw new ForeignDataError(LabFixture.foreignMessage(target, 'appeared while the lab was creating it'));
+    throw new Error(`${target}: could not create it (${String(e.message).split('\n')[0]})`, { cause: e });
+  }
+  const uuid = LabFixture.identity(await collInfo(db, collName));
+  if (!uuid) throw new Error(`${target}: created, but the server reports no UUID for it; the lab cannot prove it owns it and stops`);
+  await db.collection(META).replaceOne({ _id: collName }, LabFixture.marker(collName, uuid, kind, options, spec), { upsert: true });
+  return uuid;
+}
+
+async function dropChecked(db, collName) {
   try {
     await db.collection(collName).drop();
   } catch (e) {
     if (e.code !== 26 && !/ns not found/i.test(e.message)) {
-      throw new Error(`could not drop ${db.databaseName}.${collName}: ${e.message}`, { cause: e });
+      throw new Error(`could not drop ${db.databaseName}.${collName}: ${String(e.message).split('\n')[0]}`, { cause: e });
     }
   }
   await db.collection(META).deleteOne({ _id: collName });
 }
 
-module.exports = { checkTarget, inspect, assertOwned, dropOwned, META };
+async function claim(db, collName, { kind = 'collection', options, fresh = false, doing = 'write into', spec } = {}) {
+  const s = await assertOwned(db, collName, doing);
+  if (s.owner.state === 'own' && !fresh) return { created: false, uuid: s.meta.uuid };
+  if (s.owner.state === 'own') await dropChecked(db, collName);
+  return { created: true, uuid: await createOwned(db, collName, options, kind, spec) };
+}
+
+async function dropOwned(db, collName) {
+  const s = await assertOwned(db, collName, 'drop');
+  if (s.owner.state === 'own') await dropChecked(db, collName);
+}
+
+async function release(db, collName, why, log) {
+  let s = null;
+  try {
+    s = await inspect(db, collName);
+    if (s.owner.state === 'own') await dropChecked(db, collName);
+  } catch (e) {
+    return; // the server is gone: the marker still names the collection, a re-run resumes or drops it
+  }
+  if (s.owner.state === 'own' && log) log(`removed ${s.target} and its lab marker: ${why}`);
+}
+
+module.exports = { checkTarget, inspect, assertOwned, claim, createOwned, dropOwned, release, META };
+
+/** Whether the lab owns the database (LabFixture.dbOwnership: its marker names the markers' UUID). */
+async function ownsDatabase(db) {
+  return LabFixture.dbOwnership(await db.collection(META).findOne({ _id: LabFixture.DB_MARK }), await collInfo(db, META));
+}
+
+/** Marks db as the lab's if it holds no collection at all; resolves whether the lab owns it. */
+async function claimDatabase(db) {
+  checkTarget(db.databaseName);
+  if (await ownsDatabase(db)) return true;
+  if ((await db.listCollections({}, { nameOnly: true }).toArray()).length) return false;
+  try {
+    await db.createCollection(META);
+  } catch (e) {
+    return false;
+  }
+  const uuid = LabFixture.identity(await collInfo(db, META));
+  if (!uuid) return false;
+  await db.collection(META).insertOne({ _id: LabFixture.DB_MARK, uuid, made: { at: new Date(), kind: 'database' } });
+  return true;
+}
+
+module.exports.ownsDatabase = ownsDatabase;
+module.exports.claimDatabase = claimDatabase;
+
+/**
+ * Where `import` may write: a collection the lab made (created here, explicitly and marked, when it
+ * does not exist; a re-import into it only adds the rows not there yet), or, with append: true
+ * (--append), a collection it did not make. Resolves {created, own}; throws ForeignDataError
+ * (one line) for an existing foreign collection, empty or not, without append.
+ */
+async function importTarget(db, collName, { append = false } = {}) {
+  const s = await inspect(db, collName);
+  if (s.owner.state === 'own') return { created: false, own: true };
+  if (s.owner.state === 'absent') {
+    await createOwned(db, collName, {}, 'import', { fixture: 'import', complete: true });
+    return { created: true, own: true };
+  }
+  if (append && (!s.info.type || s.info.type === 'collection')) return { created: false, own: false };
+  throw new ForeignDataError(`${s.target} ${s.owner.why}${s.count ? `, holds ${s.count} documents` : ', empty'}; ` +
+    'import never appends to a collection it did not make unless told: add --append to add these rows to it, or choose another --coll or --db');
+}
+
+module.exports.importTarget = importTarget;

@@ -1,29 +1,38 @@
-// LabFixture: the ONE protocol for data the lab generates, shared by the shell scripts
-// (load(__dirname + '/lib/fixture.js'); needs LabGen from gen.js for ensure()) and by the Node
-// loader (require('../scripts/lib/fixture')). Plain ES2017, no require/console/EJSON, so it also
-// loads in older shells.
+// LabFixture: the ONE ownership protocol for everything the lab writes, shared by the shell scripts
+// (load(__dirname + '/lib/fixture.js'); needs LabGen from gen.js for ensure()) and by Node
+// (lib/infra/targets.js and lib/infra/loader.js require it: the decisions are these functions; only
+// the I/O differs, synchronous here, asynchronous there). Plain ES2017, no require/console/EJSON,
+// so it also loads in older shells.
 //
-//   LabFixture.META                          'perflab_fixtures': the marker collection of each database;
-//                                            one document per collection the lab owns:
-//                                            {_id: collName, fixture, n, seed, ..., complete}
-//   LabFixture.checkTarget(dbName, collName) throws a one-line Error for admin/local/config, system.*,
-//                                            the marker collection itself and malformed names
-//   LabFixture.sameSpec(meta, spec)          every key of spec has the same value in meta
-//   LabFixture.decide(meta, count, spec)     -> {action, why}; action is one of
-//       'reuse'      complete marker with the same spec and count === spec.n: use it as it is
-//       'create'     no marker, empty collection: generate (the shell asks for GENERATE first)
-//       'resume'     marker with the same spec, load unfinished (or documents missing): insert again,
-//                    documents already there count as duplicates, then verify
-//       'regenerate' marker with another spec (or more documents than the spec): the lab owns it,
-//                    drop and generate
-//       'foreign'    documents and no marker: not the lab's; never dropped, filled or indexed
-//   LabFixture.ensure(dbh, collName, spec, makeDoc, opts) the shell-side generator (below)
+// Ownership is by identity. The marker collection of each database (META, 'perflab_fixtures')
+// holds one document per collection the lab made: {_id: collName, uuid: <the collection's UUID,
+// 32 hex digits, from listCollections info.uuid>, made: {at, kind, options}, fixture, n, seed, ...,
+// complete}. The lab owns a collection only while its marker names the collection's CURRENT UUID:
+//   - no collection, marker or not             -> 'absent'  (a marker left is stale: removed)
+//   - a collection whose UUID the marker names -> 'own'
+//   - any other existing collection (or view), EMPTY OR NOT, with no marker or a marker naming
+//     another UUID (the user dropped and recreated it)  -> 'foreign': read as it is, never filled,
+//     indexed, dropped or converted. A marker naming another UUID is stale and removed.
+// The lab creates a collection explicitly (createCollection fails if one appeared meanwhile), reads
+// its UUID, writes the marker, and only then fills it: a crash in between leaves either an empty
+// collection the lab can prove it made, or (in the instant between create and marker) an empty
+// unmarked one that the lab will not touch again.
+//
+//   LabFixture.META, checkTarget(dbName, collName)  the marker collection; one-line Error for
+//                          admin/local/config, system.*, the marker collection, malformed names
+//   LabFixture.uuidHex(uuid), identity(info)       a UUID (mongosh, Node driver, 4.2 shell) as hex
+//   LabFixture.ownership(meta, info)               -> {state: 'absent'|'own'|'foreign', stale, why}
+//   LabFixture.decide(meta, count, spec, info)     -> {action, why, stale}; action is one of
+//       'create'     no collection: create it, mark it, generate (the shell asks for GENERATE first)
+//       'reuse'      own, complete, same spec and count === spec.n
+//       'resume'     own, same spec, load unfinished (or documents missing): insert again
+//       'regenerate' own, another spec (or more documents than the spec): drop, create, generate
+//       'foreign'    exists and not provably the lab's: never dropped, filled or indexed
+//   LabFixture.marker(name, uuid, kind, options, spec)  the marker document the lab writes
+//   Shell I/O: inspect(dbh, name), claim(dbh, name, opts), dropOwned(dbh, name), release(dbh, name,
+//   why), ensure(dbh, collName, spec, makeDoc, opts): the Node twins are in lib/infra/targets.js.
 //   LabFixture.insertOutcome(err, batchLength) {inserted, duplicates, other: [writeErrors]} of a
 //                                            failed insertMany (mongosh and the 4.2 shell)
-//
-// Why one protocol: the Node loader, the CSV importer and every script used to decide on their own
-// whether a collection was theirs, and they disagreed (one dropped a user's collection that
-// another would have refused).
 
 var LabFixture = (function () {
   var META = 'perflab_fixtures';
@@ -58,11 +67,41 @@ var LabFixture = (function () {
     return true;
   }
 
-  function decide(meta, count, spec) {
-    if (!meta) {
-      if (count > 0) return { action: 'foreign', why: 'holds ' + count + ' documents and no lab marker: not generated by the lab' };
-      return { action: 'create', why: 'empty and unmarked' };
+  // A collection UUID as 32 lowercase hex digits, whichever shell or driver produced it; null if none.
+  function uuidHex(u) {
+    if (u === undefined || u === null) return null;
+    var h = null;
+    if (typeof u === 'string') h = u;
+    else if (typeof u.hex === 'function') h = u.hex(); // the 4.2 shell's BinData
+    else if (typeof u.toString === 'function') h = u.toString('hex'); // bson Binary / UUID (mongosh, Node)
+    h = h === null ? null : String(h).replace(/-/g, '').toLowerCase();
+    return h && /^[0-9a-f]{32}$/.test(h) ? h : null;
+  }
+
+  // The identity of a listCollections entry (null when absent, a view, or without a UUID).
+  function identity(info) {
+    return info && info.info ? uuidHex(info.info.uuid) : null;
+  }
+
+  function ownership(meta, info) {
+    if (!info) {
+      return { state: 'absent', stale: !!meta, why: meta ? 'its lab marker is stale (the collection is gone)' : 'does not exist' };
     }
+    var id = identity(info);
+    if (meta && meta.uuid && id && meta.uuid === id && info.type !== 'view') return { state: 'own', stale: false, why: 'made by the lab (UUID ' + id + ')' };
+    if (info.type && info.type !== 'collection') return { state: 'foreign', stale: !!meta, why: 'is a ' + info.type + ', not a collection the lab made' };
+    if (meta) {
+      return { state: 'foreign', stale: true, why: 'is not the collection the lab made (its lab marker names ' +
+        (meta.uuid ? 'UUID ' + meta.uuid + ', this one is ' + id + ': dropped and created again since' : 'no identity') + ')' };
+    }
+    return { state: 'foreign', stale: false, why: 'exists and was not made by the lab (no lab marker names its UUID ' + id + ')' };
+  }
+
+  // info: the collection's listCollections entry, or null when it does not exist.
+  function decide(meta, count, spec, info) {
+    var o = ownership(meta, info);
+    if (o.state === 'absent') return { action: 'create', why: o.why, stale: o.stale };
+    if (o.state === 'foreign') return { action: 'foreign', why: o.why + (count > 0 ? ', holds ' + count + ' documents' : ', empty'), stale: o.stale };
     if (!sameSpec(meta, spec)) {
       return { action: 'regenerate', why: 'generated by the lab for ' + describe(meta) + ', now ' + describe(spec) };
     }
@@ -70,6 +109,19 @@ var LabFixture = (function () {
     if (typeof spec.n === 'number' && count < spec.n) return { action: 'resume', why: 'marked complete but holds ' + count + ' of ' + spec.n + ' documents' };
     if (typeof spec.n === 'number' && count > spec.n) return { action: 'regenerate', why: 'holds ' + count + ' documents, more than the ' + spec.n + ' generated' };
     return { action: 'reuse', why: 'complete: ' + describe(spec) };
+  }
+
+  // The marker of a collection the lab just created: its identity, what was made, then the spec.
+  function marker(name, uuid, kind, options, spec) {
+    var m = { _id: name, uuid: uuid, made: { at: new Date(), kind: kind || 'collection', options: options || {} }, complete: false };
+    for (var k in spec || {}) if (Object.prototype.hasOwnProperty.call(spec, k) && k !== '_id' && k !== 'uuid' && k !== 'made') m[k] = spec[k];
+    return m;
+  }
+
+  // The one line that refuses a foreign collection.
+  function foreignMessage(target, why, doing) {
+    return target + ' ' + why + '; the lab ' + (doing ? 'would ' + doing + ' it, and ' : '') +
+      'never fills, indexes, drops or converts a collection it did not make: choose another collection name (or database), or drop it yourself';
   }
 
   function describe(s) {
@@ -113,40 +165,155 @@ var LabFixture = (function () {
     return m ? String(m).split('\n')[0] : String(e);
   }
 
+  // ---- shell I/O (the Node twins: lib/infra/targets.js) ------------------------------------------
+  function collInfo(dbh, name) {
+    var a = dbh.getCollectionInfos({ name: name });
+    return a && a.length ? a[0] : null;
+  }
+
+  // {marker, meta, info, count, owner, target}; a stale marker is removed on the way (it grants nothing).
+  function inspect(dbh, name) {
+    checkTarget(dbh.getName(), name);
+    var markers = dbh.getCollection(META);
+    var meta = markers.findOne({ _id: name });
+    var info = collInfo(dbh, name);
+    var owner = ownership(meta, info);
+    if (owner.stale) markers.deleteOne({ _id: name });
+    var count = info && (!info.type || info.type === 'collection') ? dbh.getCollection(name).estimatedDocumentCount() : 0;
+    // marker: as found (decide() explains a stale one); meta: only a marker that grants ownership.
+    return { marker: meta, meta: owner.state === 'own' ? meta : null, info: info, count: count, owner: owner, target: dbh.getName() + '.' + name };
+  }
+
+  // Creates name (it must not exist), reads its UUID, writes its marker: returns the UUID.
+  function createOwned(dbh, name, options, kind, spec) {
+    var target = dbh.getName() + '.' + name;
+    claimDatabase(dbh); // a database the lab found empty is the lab's (only there it writes system.js)
+    var res;
+    try { res = dbh.createCollection(name, options || {}); } catch (e) { res = { ok: 0, code: e.code, errmsg: errMessage(e) }; }
+    if (res && res.ok === 0) {
+      if (res.code === 48) throw new Error(foreignMessage(target, 'appeared while the lab was creating it'));
+      throw new Error(target + ': could not create it (' + res.errmsg + ')');
+    }
+    var id = identity(collInfo(dbh, name));
+    if (!id) throw new Error(target + ': created, but the server reports no UUID for it; the lab cannot prove it owns it and stops');
+    dbh.getCollection(META).replaceOne({ _id: name }, marker(name, id, kind, options, spec), { upsert: true });
+    return id;
+  }
+
+  // A collection the lab writes into (rollups, buckets, copies, scratch, join inputs, tasks...):
+  // opts {kind, options: createCollection options, fresh: empty it first (drop + create), doing,
+  // spec: more marker fields}. Returns {created, uuid}; throws one line for a foreign collection.
+  function claim(dbh, name, opts) {
+    var o = opts || {};
+    var s = inspect(dbh, name);
+    if (s.owner.state === 'foreign') throw new Error(foreignMessage(s.target, s.owner.why, o.doing || 'write into'));
+    if (s.owner.state === 'own' && !o.fresh) return { created: false, uuid: s.meta.uuid };
+    if (s.owner.state === 'own') dropChecked(dbh, name, s.target);
+    return { created: true, uuid: createOwned(dbh, name, o.options, o.kind, o.spec) };
+  }
+
+  // Whether name is the lab's (a stale marker is removed on the way).
+  function owns(dbh, name) {
+    return inspect(dbh, name).owner.state === 'own';
+  }
+
+  function dropChecked(dbh, name, target) {
+    try { dbh.getCollection(name).drop(); } catch (e) { throw new Error(target + ': could not drop it (' + errMessage(e) + ')'); }
+    dbh.getCollection(META).deleteOne({ _id: name });
+  }
+
+  // Drops a collection the lab owns and its marker; refuses a foreign one; nothing when absent.
+  function dropOwned(dbh, name) {
+    var s = inspect(dbh, name);
+    if (s.owner.state === 'foreign') throw new Error(foreignMessage(s.target, s.owner.why, 'drop'));
+    if (s.owner.state === 'own') dropChecked(dbh, name, s.target);
+  }
+
+  // After a failed generation: what the lab wrote goes, with its marker, and one line says so.
+  function release(dbh, name, why, say) {
+    var s = null;
+    try {
+      s = inspect(dbh, name);
+      if (s.owner.state === 'own') dropChecked(dbh, name, s.target);
+    } catch (e) { /* the server is gone: the marker still names the collection, a re-run resumes or drops it */ }
+    if (s && s.owner.state === 'own' && say) say('removed ' + s.target + ' and its lab marker: ' + why);
+  }
+
+  // A database is the lab's when the lab found it empty and marked it: the database marker
+  // {_id: DB_MARK, uuid} names the UUID of the marker collection the lab created in it, so a
+  // database dropped and created again by someone else is not the lab's any more. Only there
+  // does the lab write what is not a collection of its own (stored functions in system.js).
+  var DB_MARK = '#database';
+
+  function dbOwnership(meta, markersInfo) {
+    return !!(meta && markersInfo && meta.uuid && meta.uuid === identity(markersInfo));
+  }
+
+  function ownsDatabase(dbh) {
+    return dbOwnership(dbh.getCollection(META).findOne({ _id: DB_MARK }), collInfo(dbh, META));
+  }
+
+  // Marks dbh as the lab's if it holds no collection at all; returns whether the lab owns it.
+  function claimDatabase(dbh) {
+    checkTarget(dbh.getName());
+    if (ownsDatabase(dbh)) return true;
+    if (dbh.getCollectionInfos({}, { nameOnly: true }).length) return false;
+    var res;
+    try { res = dbh.createCollection(META); } catch (e) { res = { ok: 0 }; }
+    if (res && res.ok === 0) return false;
+    var id = identity(collInfo(dbh, META));
+    if (!id) return false;
+    dbh.getCollection(META).insertOne({ _id: DB_MARK, uuid: id, made: { at: new Date(), kind: 'database' } });
+    return true;
+  }
+
   // Shell-side generator. spec = {fixture, n, seed, ...}; makeDoc(next, i) must return documents
   // with _id i (numbers 0..n-1), as LabGen's generators do.
   // opts: {generate: bool (may create a collection that does not exist yet: the scripts' GENERATE),
   //        useForeign: bool (return {own: false} for a foreign collection instead of refusing it),
-  //        batchSize (10000), progress: fn(line) (default print), quiet}
+  //        options: createCollection options, batchSize (10000), progress: fn(line) (default print), quiet}
   // Returns {action, generated, own, count, inserted, duplicates, ms}.
   function ensure(dbh, collName, spec, makeDoc, opts) {
     opts = opts || {};
     var say = opts.progress || (typeof print === 'function' ? print : function () {});
-    var dbName = dbh.getName();
-    checkTarget(dbName, collName);
-    var target = dbName + '.' + collName;
-    var coll = dbh.getCollection(collName);
-    var markers = dbh.getCollection(META);
-    var meta = markers.findOne({ _id: collName });
-    var count = coll.estimatedDocumentCount();
-    var d = decide(meta, count, spec);
+    var s = inspect(dbh, collName);
+    var target = s.target;
+    var count = s.count;
+    var d = decide(s.marker, count, spec, s.info);
     if (d.action === 'reuse') return { action: 'reuse', generated: false, own: true, count: count, inserted: 0, duplicates: 0, ms: 0 };
     if (d.action === 'foreign') {
       if (opts.useForeign) {
         say('note: ' + target + ' ' + d.why + ': using its ' + count + ' documents as they are (read only)');
         return { action: 'foreign', generated: false, own: false, count: count, inserted: 0, duplicates: 0, ms: 0 };
       }
-      throw new Error(target + ' ' + d.why + '; the lab never fills or replaces it: choose another collection or database');
+      throw new Error(foreignMessage(target, d.why, 'fill'));
     }
     if (d.action === 'create' && !opts.generate) {
-      throw new Error(target + ' does not exist (or is empty); the lab generates ' + spec.n + ' documents there only when asked: ' +
+      throw new Error(target + ' does not exist; the lab generates ' + spec.n + ' documents there only when asked: ' +
         'run again with GENERATE = true (mongosh --eval "var GENERATE = true" ...) or name an existing collection');
     }
     if (d.action === 'regenerate') {
       say('note: ' + target + ' ' + d.why + ': regenerating');
-      coll.drop();
+      dropChecked(dbh, collName, target);
     }
-    markers.replaceOne({ _id: collName }, merge({ _id: collName }, spec, { complete: false }), { upsert: true });
+    if (d.action === 'resume') dbh.getCollection(META).updateOne({ _id: collName }, { $set: { complete: false } });
+    else createOwned(dbh, collName, opts.options, 'fixture', spec);
+    // Assigned before it is returned: mongosh's async rewriting leaves `return f()` unawaited
+    // inside a try, so its failure would escape the catch.
+    var out;
+    try {
+      out = fill(dbh, collName, spec, makeDoc, opts, d.action, say);
+    } catch (e) {
+      if (!e.resumable) release(dbh, collName, errMessage(e), say);
+      throw e;
+    }
+    return out;
+  }
+
+  // Inserts the spec's documents into a collection the lab owns, verifies, marks it complete.
+  function fill(dbh, collName, spec, makeDoc, opts, action, say) {
+    var target = dbh.getName() + '.' + collName;
+    var coll = dbh.getCollection(collName);
     var next = LabGen.rng(spec.seed);
     var size = opts.batchSize || 10000;
     var batch = [];
@@ -173,12 +340,11 @@ var LabFixture = (function () {
     // Verify against the server before marking complete: every key this load wrote must be there.
     var stored = spec.n ? coll.countDocuments({ _id: { $gte: lo, $lte: hi } }) : 0;
     if (stored !== spec.n) {
-      throw new Error(target + ': the server holds ' + stored + ' of the ' + spec.n + ' generated documents after the load; ' +
-        'not marked complete: run again to resume');
+      throw new Error(target + ': the server holds ' + stored + ' of the ' + spec.n + ' generated documents after the load');
     }
-    markers.updateOne({ _id: collName }, { $set: { complete: true, loadMs: Date.now() - t0 } });
+    dbh.getCollection(META).updateOne({ _id: collName }, { $set: { complete: true, loadMs: Date.now() - t0 } });
     if (!opts.quiet) say('generated ' + spec.n + ' documents in ' + (Date.now() - t0) + ' ms (seed ' + spec.seed + ', new ' + inserted + ', already there ' + duplicates + ')');
-    return { action: d.action, generated: true, own: true, count: stored, inserted: inserted, duplicates: duplicates, ms: Date.now() - t0 };
+    return { action: action, generated: true, own: true, count: stored, inserted: inserted, duplicates: duplicates, ms: Date.now() - t0 };
   }
 
   function insertChecked(coll, batch, target) {
@@ -189,12 +355,16 @@ var LabFixture = (function () {
       return { inserted: n, duplicates: batch.length - n };
     } catch (e) {
       var o = insertOutcome(e, batch.length);
-      if (!o) throw new Error(target + ': insert failed (' + errMessage(e) + '); nothing marked complete: run again to resume');
+      if (!o) {
+        var lost = new Error(target + ': insert failed (' + errMessage(e) + '); nothing marked complete: run again to resume');
+        lost.resumable = true;
+        throw lost;
+      }
       if (o.other.length) {
         var first = o.other[0];
         var idx = first.index !== undefined ? first.index : (first.err && first.err.index);
         throw new Error(target + ': the server refused ' + o.other.length + ' document(s), the first (_id ' +
-          JSON.stringify(idx !== undefined && batch[idx] ? batch[idx]._id : '?') + '): ' + errMessage(first) + '; nothing marked complete');
+          JSON.stringify(idx !== undefined && batch[idx] ? batch[idx]._id : '?') + '): ' + errMessage(first) + '; the load stopped');
       }
       return { inserted: o.inserted, duplicates: o.duplicates };
     }
@@ -208,7 +378,11 @@ var LabFixture = (function () {
     return out;
   }
 
-  return { META: META, checkTarget: checkTarget, sameSpec: sameSpec, decide: decide, ensure: ensure, insertOutcome: insertOutcome, errMessage: errMessage };
+  return {
+    META: META, checkTarget: checkTarget, sameSpec: sameSpec, uuidHex: uuidHex, identity: identity, ownership: ownership,
+    decide: decide, marker: marker, foreignMessage: foreignMessage, inspect: inspect, claim: claim, owns: owns,
+    dropOwned: dropOwned, release: release, DB_MARK: DB_MARK, dbOwnership: dbOwnership, ownsDatabase: ownsDatabase, claimDatabase: claimDatabase, ensure: ensure, insertOutcome: insertOutcome, errMessage: errMessage,
+  };
 })();
 
 if (typeof module !== 'undefined' && module.exports) module.exports = LabFixture;

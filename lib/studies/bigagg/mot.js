@@ -3,12 +3,11 @@
 // oracle, storage figures, the split-and-merge runner (k _id ranges, as a sharded $group runs),
 // mongod CPU time and WiredTiger cache counters.
 const fs = require('fs');
-const { dropOwned } = require('../../infra/targets');
 const { execFileSync } = require('child_process');
 const LabGen = require('../../../fixtures/gen');
 const LabMot = require('../../../fixtures/mot-gen');
 const LabBands = require('../../../scripts/bigagg_pipelines');
-const { ensureFixture, META } = require('../../infra/loader');
+const { ensureFixture } = require('../../infra/loader');
 
 const COMPRESSORS = ['none', 'snappy', 'zlib', 'zstd'];
 
@@ -117,23 +116,15 @@ function assertCompressor(c) {
 async function loadMot(db, name, { n, seed = 1, compressor = 'snappy', clustered = false, progress, batchSize = 10000, inflight = 4 } = {}) {
   assertCompressor(compressor);
   const spec = { fixture: 'mot', n, seed, compressor, clustered };
-  const meta = await db.collection(META).findOne({ _id: name });
-  const fresh = !(meta && Object.keys(spec).every((k) => meta[k] === spec[k]));
-  if (meta && fresh) {
-    // The lab made it (the marker says so) with another spec: replace it with the right compressor.
-    await dropOwned(db, name); // reports a failed drop instead of loading into the old collection
-  }
-  const exists = (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
-  if (!exists) {
-    // clustered (5.3+): documents stored in _id order, so an _id range is a bounded collection
-    // scan with no separate index, like a shard scanning only its own chunks.
-    await db.createCollection(name, {
-      storageEngine: { wiredTiger: { configString: `block_compressor=${compressor}` } },
-      ...(clustered ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {}),
-    });
-  }
-  // ensureFixture refuses a non-empty collection without the lab's marker (never overwrites data).
-  return ensureFixture(db, name, spec, () => motDocs(n, seed), { progress, batchSize, inflight });
+  // ensureFixture creates it (explicitly, with these options) only where no collection exists, drops
+  // and re-creates it only when the lab's marker names its UUID, and never touches a foreign one.
+  // clustered (5.3+): documents stored in _id order, so an _id range is a bounded collection
+  // scan with no separate index, like a shard scanning only its own chunks.
+  const options = {
+    storageEngine: { wiredTiger: { configString: `block_compressor=${compressor}` } },
+    ...(clustered ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {}),
+  };
+  return ensureFixture(db, name, spec, () => motDocs(n, seed), { progress, batchSize, inflight, options });
 }
 
 /** Storage figures of one collection, from $collStats (bytes), and the compressor WiredTiger uses. */

@@ -55,10 +55,9 @@ function raceVariant(pattern) {
       const target = pattern.startsWith('txn-') ? await replSet(ctx) : { uri: ctx.server.uri, db: ctx.db };
       const name = `${p.COLL}_${pattern.replace(/-/g, '_')}`;
       const coll = await scratch(target.db, name);
-      await target.db.createCollection(name);
       if (INDEX[pattern]) await coll.createIndex({ key: 1 }, { unique: INDEX[pattern].unique });
       const guards = `${name}_guards`;
-      if (pattern === 'txn-guard') { await scratch(target.db, guards); await target.db.createCollection(guards); }
+      if (pattern === 'txn-guard') await scratch(target.db, guards);
       const job = { kind: 'race', db: ctx.dbName, coll: name, guards, pattern, n: point.n, chars: point.chars, seed: p.SEED };
       const r = await runWorkers({ uri: target.uri, mode: p.MODE, W: p.W, job });
       const [d] = await coll.aggregate([{ $group: { _id: '$key', n: { $sum: 1 } } }, { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } }]).toArray();

@@ -12,6 +12,7 @@ const gen = require('../../../fixtures/counters-gen');
 const LAYOUTS = ['flat', 'hierarchical', 'array'];
 const MODES = ['bulk', 'single', 'updateMany'];
 const OWNER = 'counters-004';
+const { assertOwned, claim, META } = require('../../infra/targets');
 
 const schemaOf = (layout) => (layout === 'flat' ? 'preallocated' : layout);
 const collOf = (layout) => `counters_micro_${layout}`;
@@ -19,15 +20,11 @@ const fieldOf = (layout, at) => C.minuteField(schemaOf(layout), at === 'first' ?
 
 /** One collection of `docs` preallocated documents per layout (the lab's own, marked). */
 async function prepareMicro(db, docs) {
-  const marks = db.collection('perflab_fixtures');
-  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  const marks = db.collection(META);
+  for (const layout of LAYOUTS) await assertOwned(db, collOf(layout), 'drop and re-create');
   for (const layout of LAYOUTS) {
     const name = collOf(layout);
-    if (existing.has(name) && !(await marks.findOne({ _id: name, fixture: OWNER }))) {
-      throw new Error(`${db.databaseName}.${name} exists and was not made by the lab: not touching it`);
-    }
-    await marks.replaceOne({ _id: name }, { _id: name, fixture: OWNER, complete: false }, { upsert: true });
-    if (existing.has(name)) await db.collection(name).drop();
+    await claim(db, name, { kind: OWNER, fresh: true, spec: { fixture: OWNER }, doing: 'drop and re-create' });
     const ops = [];
     for (let k = 0; k < docs; k++) {
       const p = C.preallocUpdate(schemaOf(layout), gen.START, gen.metricName(k));

@@ -8,6 +8,7 @@ const gen = require('../../../fixtures/counters-gen');
 
 const DAY = gen.DAY_MS;
 const OWNER = 'counters-004';
+const { assertOwned, createOwned, dropOwned, META } = require('../../infra/targets');
 
 function isDup(e) {
   return e && (e.code === 11000 || (Array.isArray(e.writeErrors) && e.writeErrors.length > 0 && e.writeErrors.every((w) => w.code === 11000)));
@@ -55,7 +56,7 @@ function counterTarget(schema, prefix = 'counters_') {
     preallocates: schema !== 'initial',
     kind: 'counter',
     async create(db) {
-      await db.createCollection(this.coll);
+      await createOwned(db, this.coll, {}, OWNER, { fixture: OWNER });
     },
     async preallocateDay(db, dayMs, metrics) {
       const ops = [];
@@ -144,7 +145,7 @@ function timeseriesTarget(prefix = 'counters_') {
     kind: 'alternative',
     preallocates: false,
     async create(db) {
-      await db.createCollection(this.coll, { timeseries: { timeField: 't', metaField: 'metric', granularity: 'minutes' } });
+      await createOwned(db, this.coll, { timeseries: { timeField: 't', metaField: 'metric', granularity: 'minutes' } }, OWNER, { fixture: OWNER });
     },
     async write(db, hits, wc, lat) {
       const coll = db.collection(this.coll);
@@ -171,7 +172,7 @@ function minuteDocsTarget(prefix = 'counters_') {
     kind: 'alternative',
     preallocates: false,
     async create(db) {
-      await db.createCollection(this.coll);
+      await createOwned(db, this.coll, {}, OWNER, { fixture: OWNER });
       await db.collection(this.coll).createIndex({ metric: 1, minute: 1 }, { unique: true });
     },
     async write(db, hits, wc, lat) {
@@ -210,22 +211,16 @@ function target(name, prefix) {
 }
 
 /**
- * Drops and re-creates the collections of `targets`, after checking the lab owns them: a
- * collection that exists without the lab's marker in perflab_fixtures is never touched.
+ * Drops and re-creates the collections of `targets`, after checking the lab owns them (by UUID,
+ * lib/infra/targets.js): a collection the lab did not make, empty or not, is never touched.
  */
 async function ownCollections(db, targets) {
-  const marks = db.collection('perflab_fixtures');
-  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  // Every target is checked before any is touched: one foreign collection stops the run with nothing dropped.
+  for (const t of targets) await assertOwned(db, t.coll, 'drop and re-create');
   for (const t of targets) {
-    if (existing.has(t.coll) && !(await marks.findOne({ _id: t.coll, fixture: OWNER }))) {
-      throw new Error(`${db.databaseName}.${t.coll} exists and was not made by the lab: not touching it (use another database with --db)`);
-    }
-  }
-  for (const t of targets) {
-    await marks.replaceOne({ _id: t.coll }, { _id: t.coll, fixture: OWNER, complete: false }, { upsert: true });
-    if (existing.has(t.coll)) await db.collection(t.coll).drop();
-    await t.create(db);
-    await marks.updateOne({ _id: t.coll }, { $set: { complete: true } });
+    await dropOwned(db, t.coll);
+    await t.create(db); // createOwned: create, read the UUID, mark
+    await db.collection(META).updateOne({ _id: t.coll }, { $set: { complete: true } });
   }
 }
 

@@ -14,18 +14,11 @@ var CounterSim = (function () {
     return Date.now();
   }
 
-  // Drops and re-creates a collection only when the lab made it (marker in perflab_fixtures);
-  // one that exists without the marker is never touched.
+  // Drops and re-creates a collection only when the lab made it (LabFixture.claim: its marker
+  // names the collection's UUID); one the lab did not make, empty or not, is never touched.
   function own(dbh, name) {
-    var marks = dbh.getCollection('perflab_fixtures');
-    var exists = dbh.getCollectionNames().indexOf(name) >= 0;
-    if (exists && !marks.findOne({ _id: name, fixture: OWNER })) {
-      throw new Error(dbh.getName() + '.' + name + ' exists and was not made by the lab: not touching it (set PREFIX to another collection prefix, or use another database)');
-    }
-    marks.replaceOne({ _id: name }, { _id: name, fixture: OWNER, complete: false }, { upsert: true });
-    if (exists) dbh.getCollection(name).drop();
-    dbh.createCollection(name);
-    marks.updateOne({ _id: name }, { $set: { complete: true } });
+    LabFixture.claim(dbh, name, { kind: OWNER, fresh: true, spec: { fixture: OWNER }, doing: 'drop and re-create' });
+    dbh.getCollection(LabFixture.META).updateOne({ _id: name }, { $set: { complete: true } });
     return dbh.getCollection(name);
   }
 

@@ -11,7 +11,7 @@ const lab = require('../../../scripts/lib/lab');
 const sensors = require('../../../fixtures/sensors');
 const { META, ForeignDataError } = require('../../infra/loader');
 const LabFixture = require('../../../scripts/lib/fixture');
-const { dropOwned } = require('../../infra/targets');
+const { inspect, createOwned, dropOwned } = require('../../infra/targets');
 const client = require('./client');
 const sql = require('./sql-peer');
 
@@ -21,17 +21,12 @@ const sql = require('./sql-peer');
  */
 async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log = () => {} }) {
   const spec = { fixture: sensors.FIXTURE, n, seed };
-  LabFixture.checkTarget(db.databaseName, coll);
-  const meta = await db.collection(META).findOne({ _id: coll });
-  const count = await db.collection(coll).estimatedDocumentCount();
-  const d = LabFixture.decide(meta, count, spec);
+  const { decision: d, count, target } = await inspect(db, coll, spec);
   if (d.action === 'reuse') return { generated: false, own: true, count, ...spec };
-  if (d.action === 'foreign') {
-    throw new ForeignDataError(`${db.databaseName}.${coll} ${d.why}; the lab never overwrites data it does not own: choose another database (--db)`);
-  }
+  if (d.action === 'foreign') throw new ForeignDataError(LabFixture.foreignMessage(target, d.why, 'import sensor rows into'));
   // resume: the rows' _id is their timestamp, so importing the same files again adds only what is missing.
   if (d.action === 'regenerate') await dropOwned(db, coll);
-  await db.collection(META).replaceOne({ _id: coll }, { _id: coll, ...spec, complete: false }, { upsert: true });
+  if (d.action !== 'resume') await createOwned(db, coll, {}, 'fixture', spec);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-perf-lab-csv-'));
   try {
     const t0 = Date.now();

@@ -5,20 +5,16 @@
 // The driver, the replica set and PostgreSQL are required where they are used: `list` reads the
 // studies without a server.
 
-const META = 'perflab_fixtures';
+const { claim, META } = require('../../infra/targets');
 
 /**
- * Empties (drops) a scratch collection, refusing one that exists and is not the lab's: absent,
- * or marked {fixture: 'scratch'} in <db>.perflab_fixtures (the same rule as the shell's insLab.scratch).
+ * An empty scratch collection the lab owns (lib/infra/targets.js claim, fresh): created and marked
+ * by UUID when absent, dropped and created again when the lab's marker names it; a collection of
+ * the same name the lab did not make (empty or not) stops the run with one line.
+ * options: createCollection options.
  */
-async function scratch(db, name) {
-  const meta = await db.collection(META).findOne({ _id: name });
-  const exists = (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
-  if (exists && !(meta && meta.fixture === 'scratch')) {
-    throw new Error(`${db.databaseName}.${name} exists and was not made by the lab: not dropping it (choose another COLL prefix or database)`);
-  }
-  if (!meta) await db.collection(META).replaceOne({ _id: name }, { _id: name, fixture: 'scratch', complete: true }, { upsert: true });
-  await db.collection(name).drop().catch((e) => { if (e.codeName !== 'NamespaceNotFound') throw e; });
+async function scratch(db, name, options) {
+  await claim(db, name, { kind: 'scratch', fresh: true, options, doing: 'empty (drop) as a scratch collection' });
   return db.collection(name);
 }
 

@@ -2,17 +2,11 @@
 // list parameters. Plain ES2017; needs lab.js loaded first.
 
 var insLab = (function () {
-  // A scratch collection is emptied before every timed run. It must be the lab's: either absent,
-  // or marked in <db>.perflab_fixtures as scratch. A collection of the same name that the lab did
-  // not make stops the script instead of being dropped.
-  function scratch(dbh, name) {
-    var meta = dbh.getCollection('perflab_fixtures').findOne({ _id: name });
-    var exists = dbh.getCollectionNames().indexOf(name) >= 0;
-    if (exists && !(meta && meta.fixture === 'scratch')) {
-      throw new Error(dbh.getName() + '.' + name + ' exists and was not made by the lab: not dropping it (choose another COLL prefix or database)');
-    }
-    if (!meta) dbh.getCollection('perflab_fixtures').replaceOne({ _id: name }, { _id: name, fixture: 'scratch', complete: true }, { upsert: true });
-    dbh.getCollection(name).drop();
+  // An empty scratch collection the lab owns (LabFixture.claim, fresh): created and marked by UUID
+  // when absent, dropped and created again when the lab's marker names it. A collection of the same
+  // name the lab did not make (empty or not) stops the script with one line. options: createCollection's.
+  function scratch(dbh, name, options) {
+    LabFixture.claim(dbh, name, { kind: 'scratch', fresh: true, options: options, doing: 'empty (drop) as a scratch collection' });
     return dbh.getCollection(name);
   }
 

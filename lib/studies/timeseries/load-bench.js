@@ -25,7 +25,7 @@ const path = require('path');
 const { MongoClient } = require('mongodb');
 const { getServer } = require('../../infra/server');
 const { streamInsert, ensureFixture } = require('../../infra/loader');
-const { checkTarget, assertOwned, dropOwned, META } = require('../../infra/targets');
+const { checkTarget, assertOwned, dropOwned, META, claim } = require('../../infra/targets');
 const { friendly, debugEnabled, clientOptions, UsageError } = require('../../infra/errors');
 const cleanup = require('../../infra/cleanup');
 const { checkWritableFile } = require('../../infra/output-paths');
@@ -79,8 +79,7 @@ async function measureBare(db, o, log) {
   const bareName = `${tsFixture.COLL}_bare`;
   await assertOwned(db, tsFixture.COLL, 'replace');
   await assertOwned(db, bareName, 'replace');
-  await dropOwned(db, bareName);
-  await db.collection(META).replaceOne({ _id: bareName }, { _id: bareName, fixture: 'bench-bare', n: o.bareN, seed: o.seed, complete: false }, { upsert: true });
+  await claim(db, bareName, { kind: 'bench-bare', fresh: true, spec: { fixture: 'bench-bare', n: o.bareN, seed: o.seed } });
   const bareMs = await bareInsert(db.collection(bareName), o.bareN, o.seed, 10000);
   await dropOwned(db, bareName);
   const bare = { docs: o.bareN, ms: bareMs, perSec: rate(o.bareN, bareMs) };
