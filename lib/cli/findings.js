@@ -112,30 +112,36 @@ async function run(o) {
   checkColumns(o, fromGroup);
   const outDir = outDirOf(o, 'findings-');
   checkWritable(path.join(outDir, 'findings.md'), '--out');
-  await prepareRun(o);
+  const tracked = await prepareRun(o);
   const log = (t) => {
     if (!o.quiet) process.stderr.write(t + '\n');
   };
   if (o.profile === 'seed' && !o.from.length) announceSeed(entries, log);
-  const res = await ParameterError.from(() =>
-    findings({
-      entries,
-      profile: o.profile,
-      uris: o.servers.length ? o.servers : [o.uri],
-      engines: o.engines,
-      from: o.from,
-      merge: o.merge,
-      labels: o.labels,
-      command: reportCommand(),
-      outDir,
-      dbName: o.db,
-      cacheSizeGB: o.cacheSizeGB,
-      log,
-      echo: (text) => {
-        if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n');
-      },
-    }),
-  );
+  let res;
+  try {
+    res = await ParameterError.from(() =>
+      findings({
+        entries,
+        profile: o.profile,
+        uris: o.servers.length ? o.servers : [o.uri],
+        engines: o.engines,
+        from: o.from,
+        merge: o.merge,
+        labels: o.labels,
+        command: reportCommand(),
+        outDir,
+        dbName: o.db,
+        cacheSizeGB: o.cacheSizeGB,
+        log,
+        echo: (text) => {
+          if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n');
+        },
+      }),
+    );
+  } finally {
+    // Like `run`: the database findings created on the user's server goes when it is done.
+    if (tracked && tracked.created) await tracked.drop();
+  }
   if (o.readme) updateReadme(path.join(__dirname, '..', '..', 'README.md'), res.glance);
   process.stdout.write(
     `\n${res.glance}\n\ntotal time ${fmtMs(Date.now() - t0)}; written:\n${fileLines(res.files)}\n` +

@@ -11,6 +11,7 @@
 const fs = require('fs');
 const net = require('net');
 const path = require('path');
+const cleanup = require('../infra/cleanup');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIPTS = path.join(ROOT, 'scripts');
@@ -342,6 +343,10 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
   });
   for (const sig of signals) process.once(sig, onSignal);
   const dbPath = o.dbPath ? path.resolve(o.dbPath) : undefined;
+  // Killed even by SIGKILL, this process takes its mongods and their temporary data with it: they
+  // live in a run directory that a watchdog removes, after killing what still runs from it (and the
+  // mongod of a kept --dbpath, which lives elsewhere). This command stops gracefully on its own signals.
+  cleanup.install({ root: true, watchdog: true, signals: false });
   const onCrash = crashHandler(stderr, dbPath, state);
   process.on('uncaughtException', onCrash);
   try {
@@ -353,6 +358,7 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     const port = await choosePort(o, dbPath);
     process.once('exit', exitHook);
     state.server = await start(o, port, dbPath, stderr);
+    for (const m of state.server.members) cleanup.watchPid(m.pid);
     stderr.write(describe(state.server));
     stdout.write(state.server.uri + '\n');
     stderr.write(readyText(state.server));

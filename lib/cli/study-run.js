@@ -11,7 +11,8 @@ async function prepareRun(o) {
   // any exit, signal, or (by a watchdog) SIGKILL.
   cleanup.install({ root: true, watchdog: true });
   const uri = o.uri || process.env.MONGODB_URI;
-  if (uri && !o.keep) await cleanup.trackDatabase(uri, o.db);
+  // {created, drop}: the database the command created, to drop when it is done (findings), or null.
+  return uri && !o.keep ? cleanup.trackDatabase(uri, o.db) : null;
 }
 
 /** Before a seed-profile run: how long each chosen study takes at the sources' scales, so nobody starts hours by surprise. */
@@ -28,7 +29,8 @@ function announceSeed(entries, log) {
 function outDirOf(o, prefix = '') {
   const { stamp } = require('./options');
   const { checkWritableDir } = require('../infra/output-paths');
-  checkWritableDir(process.env.LAB_RESULTS_DIR || 'results', 'LAB_RESULTS_DIR');
+  // A command told where to write (--out) creates nothing in the results folder.
+  if (!o.out) checkWritableDir(process.env.LAB_RESULTS_DIR || 'results', 'LAB_RESULTS_DIR');
   return path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', `${prefix}${stamp()}`));
 }
 

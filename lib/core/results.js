@@ -251,8 +251,14 @@ class ResultFile {
     // when the signal came (a resumed run measures the rest), not what the dying run adds.
     if (!this.file || cleanup.interrupted()) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(this.doc, null, 2) + '\n');
-    fs.renameSync(tmp, this.file);
+    try {
+      fs.writeFileSync(tmp, JSON.stringify(this.doc, null, 2) + '\n');
+      fs.renameSync(tmp, this.file);
+    } catch (e) {
+      // A failed write (full disk, read-only folder) leaves no temporary file behind.
+      fs.rmSync(tmp, { force: true });
+      throw e;
+    }
   }
 }
 

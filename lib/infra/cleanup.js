@@ -9,11 +9,16 @@
 //                     goes with it. Returns its path (runDir()).
 //       watchdog: true -> a detached watcher process that, once this process is gone (even by
 //                     SIGKILL), kills what still runs from the run directory (mongod) and removes it.
+//       signals: false -> no signal handlers (a command with its own graceful stop, `server`);
+//                     the exit steps and the watchdog still work.
+//   watchPid(pid)              the watchdog also kills this process (a mongod whose data lives outside
+//                              the run directory, `server --dbpath`), if it still runs the same command
 //   add(fn) -> remove()        an async step run on interrupt (last added, first run)
 //   addSync(fn) -> remove()    a synchronous step run at exit whatever happened (kill, rmSync)
 //   addDir(dir) -> remove()    a directory removed at exit
-//   trackDatabase(uri, name)   -> Promise: when `name` does not exist yet on that server, it is
-//                              dropped if the run is interrupted (a failed drop is reported)
+//   trackDatabase(uri, name)   -> Promise<{created, remove, drop}>: when `name` does not exist yet on
+//                              that server, it is dropped if the run is interrupted (a failed drop is
+//                              reported), or by drop() when the command is done with it
 //   interrupted()              true once a signal arrived
 //
 // Signals: the first runs the async steps (at most STEP_BUDGET_MS), then the sync steps, and
@@ -102,7 +107,7 @@ function install(opts = {}) {
   if (opts.log) log = opts.log;
   if (!installed) {
     installed = true;
-    for (const sig of Object.keys(SIGNALS)) process.on(sig, () => onSignal(sig));
+    if (opts.signals !== false) for (const sig of Object.keys(SIGNALS)) process.on(sig, () => onSignal(sig));
     process.on('exit', runSync);
   }
   if (opts.root && !root) {
@@ -116,6 +121,26 @@ function install(opts = {}) {
     if (opts.watchdog) startWatchdog(root);
   }
   return root;
+}
+
+const PIDS_FILE = '.watch-pids';
+
+function cmdlineOf(pid) {
+  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch (e) { return null; }
+}
+
+/** Asks the watchdog to kill pid too once this process is gone (only if pid still runs the same command). */
+function watchPid(pid) {
+  if (!root || !pid) return;
+  const cmd = cmdlineOf(pid);
+  if (cmd) fs.appendFileSync(path.join(root, PIDS_FILE), `${JSON.stringify({ pid, cmd })}\n`);
+}
+
+function watchedPids(dir) {
+  let text = '';
+  try { text = fs.readFileSync(path.join(dir, PIDS_FILE), 'utf8'); } catch (e) { return []; }
+  return text.split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l); } catch (e) { return null; } })
+    .filter((w) => w && cmdlineOf(w.pid) === w.cmd).map((w) => w.pid);
 }
 
 function interrupted() {
@@ -135,8 +160,8 @@ async function trackDatabase(uri, name) {
   } finally {
     await client.close().catch(() => { /* a listing client: nothing depends on its close */ });
   }
-  if (existed) return { created: false, remove: () => {} };
-  const remove = add(async () => {
+  if (existed) return { created: false, remove: () => {}, drop: async () => {} };
+  const dropIt = async () => {
     const c = new MongoClient(uri, clientOptions(uri));
     try {
       const db = c.db(name);
@@ -166,8 +191,10 @@ async function trackDatabase(uri, name) {
     } finally {
       await c.close().catch(() => { /* the drop's outcome is already logged above */ });
     }
-  });
-  return { created: true, remove };
+  };
+  const remove = add(dropIt);
+  // drop(): now, when the command is done with it (and no longer on interrupt).
+  return { created: true, remove, drop: async () => { remove(); await dropIt(); } };
 }
 
 // ---- the watchdog process -------------------------------------------------------------------
@@ -198,7 +225,7 @@ async function watch(parentPid, dir) {
     await sleep(300);
   }
   for (let round = 0; round < 20; round++) {
-    const pids = processesUsing(dir);
+    const pids = [...new Set([...processesUsing(dir), ...watchedPids(dir)])];
     if (!pids.length) break;
     for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch (e) { /* gone */ } }
     await sleep(100);
@@ -215,4 +242,4 @@ if (require.main === module && process.argv[2] === '--watch') {
   watch(Number(process.argv[3]), dir).then(() => process.exit(0), () => process.exit(1));
 }
 
-module.exports = { install, add, addSync, addDir, trackDatabase, interrupted, runDir, processesUsing, STEP_BUDGET_MS };
+module.exports = { install, add, addSync, addDir, trackDatabase, interrupted, runDir, processesUsing, watchPid, STEP_BUDGET_MS };

@@ -30,9 +30,15 @@ function checkTarget(dbName, collName) {
   }
 }
 
+// A time-series collection's identity is its buckets collection's UUID (the view has none).
 async function collInfo(db, name) {
   const infos = await db.listCollections({ name }).toArray();
-  return infos.length ? infos[0] : null;
+  const info = infos.length ? infos[0] : null;
+  if (info && info.type === 'timeseries' && !(info.info && info.info.uuid)) {
+    const [b] = await db.listCollections({ name: `system.buckets.${name}` }).toArray();
+    info.info = { ...(info.info || {}), uuid: b && b.info ? b.info.uuid : undefined };
+  }
+  return info;
 }
 
 async function inspect(db, collName, spec) {

@@ -89,7 +89,7 @@ var LabFixture = (function () {
     }
     var id = identity(info);
     if (meta && meta.uuid && id && meta.uuid === id && info.type !== 'view') return { state: 'own', stale: false, why: 'made by the lab (UUID ' + id + ')' };
-    if (info.type && info.type !== 'collection') return { state: 'foreign', stale: !!meta, why: 'is a ' + info.type + ', not a collection the lab made' };
+    if (info.type && info.type !== 'collection') return { state: 'foreign', stale: !!meta, why: 'is a ' + info.type + (info.type === 'view' ? '' : ' collection') + ' the lab did not make' };
     if (meta) {
       return { state: 'foreign', stale: true, why: 'is not the collection the lab made (its lab marker names ' +
         (meta.uuid ? 'UUID ' + meta.uuid + ', this one is ' + id + ': dropped and created again since' : 'no identity') + ')' };
@@ -166,9 +166,15 @@ var LabFixture = (function () {
   }
 
   // ---- shell I/O (the Node twins: lib/infra/targets.js) ------------------------------------------
+  // A time-series collection's identity is its buckets collection's UUID (the view has none).
   function collInfo(dbh, name) {
     var a = dbh.getCollectionInfos({ name: name });
-    return a && a.length ? a[0] : null;
+    var info = a && a.length ? a[0] : null;
+    if (info && info.type === 'timeseries' && !(info.info && info.info.uuid)) {
+      var b = dbh.getCollectionInfos({ name: 'system.buckets.' + name });
+      info.info = Object.assign({}, info.info || {}, { uuid: b && b.length && b[0].info ? b[0].info.uuid : undefined });
+    }
+    return info;
   }
 
   // {marker, meta, info, count, owner, target}; a stale marker is removed on the way (it grants nothing).

@@ -1,0 +1,128 @@
+'use strict';
+// Nothing of the lab's own is left behind (issue 18): the `server` command's mongods and their data
+// die with it even on SIGKILL (standalone, --replset 2; a kept --dbpath keeps only its data),
+// `findings --uri --db X` drops the database it created (as `run` does), a failed write of a result
+// file (full disk) leaves no temporary file, and `findings --out ELSEWHERE` creates nothing in the
+// current folder. Everything through the real CLI, except the result writer on a full disk.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn, spawnSync } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { testUri } = require('./helpers');
+const { ResultFile } = require('../lib/core/results');
+
+const ROOT = path.resolve(__dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+}
+
+async function until(pred, ms) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    if (await pred()) return true;
+    await sleep(200);
+  }
+  return pred();
+}
+
+/** `mongo-perf-lab server ARGS`, resolved once it printed its members (pid, data folder). */
+function startServer(args) {
+  const env = { ...process.env };
+  delete env.MONGODB_URI;
+  const child = spawn(process.execPath, [BIN, 'server', ...args], { cwd: ROOT, env });
+  let err = '';
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      err += d;
+      if (/Ctrl-C stops/.test(err)) {
+        const members = [...err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({ pid: Number(m[2]), dbPath: m[3] }));
+        resolve({ child, members, out });
+      }
+    });
+    child.on('exit', (code, signal) => reject(new Error(`server exited early (${code} ${signal}): ${err}`)));
+  });
+}
+
+function cli(args, cwd, env = {}) {
+  return spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 600000, env: { ...process.env, ...env } });
+}
+
+describe('safety: nothing of its own left behind', function () {
+  this.timeout(300000);
+  let tmp;
+  before(function () { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labtest-leaks-')); });
+  after(function () { fs.rmSync(tmp, { recursive: true, force: true }); });
+
+  for (const [label, args] of [['standalone', []], ['--replset 2', ['--replset', '2']]]) {
+    it(`server (${label}) killed with SIGKILL: its mongods die and their data folders go`, async function () {
+      const s = await startServer(args);
+      expect(s.members).to.have.length(args.length ? 2 : 1);
+      for (const m of s.members) expect(fs.existsSync(m.dbPath), m.dbPath).to.equal(true);
+      s.child.kill('SIGKILL');
+      const gone = await until(() => s.members.every((m) => !alive(m.pid) && !fs.existsSync(m.dbPath)), 60000);
+      expect(gone, JSON.stringify(s.members.map((m) => ({ ...m, alive: alive(m.pid), dir: fs.existsSync(m.dbPath) })))).to.equal(true);
+    });
+  }
+
+  it('server --dbpath killed with SIGKILL: its mongod dies, the data it was told to keep stays', async function () {
+    const dir = path.join(tmp, 'kept');
+    const s = await startServer(['--dbpath', dir]);
+    s.child.kill('SIGKILL');
+    expect(await until(() => s.members.every((m) => !alive(m.pid)), 60000)).to.equal(true);
+    expect(fs.existsSync(path.join(dir, 'WiredTiger'))).to.equal(true);
+  });
+
+  it('findings <study> --uri --db X drops the database it created, like run', async function () {
+    const name = 'labtest_leaks_findings';
+    const client = await MongoClient.connect(testUri());
+    try {
+      await client.db(name).dropDatabase();
+      const r = cli(['findings', 'where', '--profile', 'tiny', '--uri', testUri(), '--db', name, '--out', path.join(tmp, 'f1'), '--quiet'], tmp,
+        { TMPDIR: tmp });
+      expect(r.status, r.stderr).to.equal(0);
+      const dbs = (await client.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
+      expect(dbs).to.not.include(name);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('findings --from FILE --out ELSEWHERE creates nothing in the current folder', function () {
+    const cwd = fs.mkdtempSync(path.join(tmp, 'cwd-'));
+    const r = cli(['findings', 'where', '--from', path.join(ROOT, 'docs', 'data', 'quick-run.json'), '--out', path.join(tmp, 'elsewhere'), '--quiet'], cwd,
+      { LAB_RESULTS_DIR: '' });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(fs.readdirSync(cwd)).to.deep.equal([]);
+    expect(fs.existsSync(path.join(tmp, 'elsewhere', 'findings.md'))).to.equal(true);
+  });
+
+  it('a result file that cannot be written (full disk) leaves no temporary file', function () {
+    const dir = path.join(tmp, 'full');
+    fs.mkdirSync(dir);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status === 0;
+    try {
+      if (mounted) {
+        fs.writeFileSync(path.join(dir, 'filler'), Buffer.alloc(56 * 1024)); // leaves less than one result file
+      }
+      // Without tmpfs (not root): the rename fails instead, onto a folder of the file's name.
+      const file = path.join(dir, 'results.json');
+      if (!mounted) fs.mkdirSync(file);
+      let err;
+      try {
+        const f = new ResultFile(file, { note: 'x'.repeat(1000) });
+        f.add(Array.from({ length: 200 }, (x, i) => ({ type: 'result', i, pad: 'y'.repeat(100) })));
+      } catch (e) { err = e; }
+      expect(err, 'the failed write is reported').to.be.an('error');
+      expect(fs.readdirSync(dir).filter((f) => /\.tmp$/.test(f))).to.deep.equal([]);
+    } finally {
+      if (mounted) spawnSync('umount', [dir]);
+    }
+  });
+});
