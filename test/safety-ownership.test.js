@@ -51,7 +51,7 @@ const PATHS = [
   { cli: ['run', 'timeseries', '--docs', '300', '--runs', '1', '--set', 'GRAINS=hours'], names: TS },
   { cli: ['run', 'bigagg', '--docs', '300', '--runs', '1'], names: ['mot_snappy', 'mot_zstd', 'mot_zlib', 'mot_none', 'mot_clustered'] },
   { cli: ['run', 'tasks', '--docs', '300', '--runs', '1', '--set', 'CLAIM_N=50', '--set', 'WRITERS=1'], names: ['perflab_tasks', 'perflab_tasks_claims'] },
-  { cli: ['run', 'counters', '--runs', '1', '--set', 'METRICS=3', '--set', 'PER_MINUTE=5', '--set', 'REPLSET=false', '--set', 'SWEEP=false'],
+  { cli: ['run', 'counters', '--runs', '1', '--set', 'METRICS=3', '--set', 'PER_MINUTE=5', '--set', 'REPLSET=false', '--set', 'SWEEP=false', '--set', 'SCAN=false', '--set', 'WRITERS=1'],
     names: ['counters_preallocated', 'counters_initial', 'counters_hierarchical', 'counters_array', 'counters_timeseries', 'counters_minute_docs'] },
   { cli: ['run', 'mapreduce', '--docs', '300', '--runs', '1', '--set', 'K=2'], names: ['sensors'] },
   { cli: ['import', 'CSV'], names: ['sensors'] },
