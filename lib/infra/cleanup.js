@@ -137,8 +137,8 @@ function watchPid(pid) {
 }
 
 function watchedPids(dir) {
-  let text = '';
-  try { text = fs.readFileSync(path.join(dir, PIDS_FILE), 'utf8'); } catch (e) { return []; }
+  let text;
+  try { text = fs.readFileSync(path.join(dir, PIDS_FILE), 'utf8'); } catch { return []; }
   return text.split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l); } catch (e) { return null; } })
     .filter((w) => w && cmdlineOf(w.pid) === w.cmd).map((w) => w.pid);
 }

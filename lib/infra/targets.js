@@ -99,7 +99,7 @@ async function dropOwned(db, collName) {
 }
 
 async function release(db, collName, why, log) {
-  let s = null;
+  let s;
   try {
     s = await inspect(db, collName);
     if (s.owner.state === 'own') await dropChecked(db, collName);

@@ -376,14 +376,6 @@ var LabFixture = (function () {
     }
   }
 
-  function merge() {
-    var out = {};
-    for (var a = 0; a < arguments.length; a++) {
-      for (var k in arguments[a]) if (Object.prototype.hasOwnProperty.call(arguments[a], k)) out[k] = arguments[a][k];
-    }
-    return out;
-  }
-
   return {
     META: META, checkTarget: checkTarget, sameSpec: sameSpec, uuidHex: uuidHex, identity: identity, ownership: ownership,
     decide: decide, marker: marker, foreignMessage: foreignMessage, inspect: inspect, claim: claim, owns: owns,
