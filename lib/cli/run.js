@@ -126,7 +126,7 @@ function printSummary(doc, chosen, o, { written, ms }) {
     if (judged.length)
       out.write(
         `  the source article's claims, judged on this run (${o.profile} profile${o.profile === 'tiny' ? ': test scale, not findings' : ''}):\n${claims
-          .ledgerLines(judged)
+          .ledgerLines(judged, 98)
           .map((l) => `  ${l}`)
           .join('\n')}\n`,
       );

@@ -15,6 +15,7 @@
 //                  says what would decide it)
 // The rules read only records, so a result file can be judged again later (the findings report).
 const lab = require('../../scripts/lib/lab');
+const { wrap } = require('../../scripts/lib/format');
 
 const VERDICT = Object.freeze({
   HOLDS: 'holds',
@@ -299,8 +300,10 @@ function judge(entry, records, env, params) {
 }
 
 /** One line per claim: "[holds] wording: published X (setting); here Y - why". */
-function ledgerLines(judged) {
-  return judged.map((j) => `  [${LABEL[j.verdict]}] ${j.claim}: published ${j.published}${j.setting.needed ? ` (${j.setting.needed})` : ''}; here ${j.figure === null ? '-' : j.figure}${j.why ? `: ${j.why}` : ''}`);
+/** One entry per claim, wrapped to `width` columns (a terminal of 100 by default). */
+function ledgerLines(judged, width = 100) {
+  return judged.flatMap((j) =>
+    wrap(`[${LABEL[j.verdict]}] ${j.claim}: published ${j.published}${j.setting.needed ? ` (${j.setting.needed})` : ''}; here ${j.figure === null ? '-' : j.figure}${j.why ? `: ${j.why}` : ''}`, width - 2, '    ').map((l) => `  ${l}`));
 }
 
 module.exports = {
