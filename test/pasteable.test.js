@@ -137,6 +137,7 @@ const CASES = {
     { name: 'STORED_NAMES', call: 'return STORED_NAMES;', check: (r) => expect(r).to.deep.equal({ map: 'labStatsMap', reduce: 'labStatsReduce', finalize: 'labStatsFinalize' }) },
     { name: 'saveStatsFunctions', call: "var d = db.getSiblingDB(db.getName() + '_sysjs'); d.dropDatabase(); var w = saveStatsFunctions(d); var again = saveStatsFunctions(d); d.dropDatabase(); return [w, again];", check: (r) => expect(r).to.deep.equal([['labStatsMap', 'labStatsReduce', 'labStatsFinalize'], []]) },
     { name: 'mrStoredMap', with: ['mrStoredReduce', 'mrStoredFinalize', 'saveStatsFunctions'], setup: "C.insertMany([{ v: 1 }, { v: 3 }]); var SJ = db.getSiblingDB(db.getName()); saveStatsFunctions(SJ);", call: "var o = C.mapReduce(mrStoredMap, mrStoredReduce, { out: { inline: 1 }, finalize: mrStoredFinalize, scope: { field: 'v' } }); db.getCollection('system.js').deleteMany({}); return (o.results || o)[0].value.mean;", check: (r) => expect(num(r)).to.equal(2) },
+    { name: 'mrFunctionsStored', with: ['saveStatsFunctions'], call: "var d = db.getSiblingDB(db.getName() + '_sysjs2'); d.dropDatabase(); var before = mrFunctionsStored(d); saveStatsFunctions(d); var after = mrFunctionsStored(d); d.dropDatabase(); return [before, after];", check: (r) => expect(r).to.deep.equal([false, true]) },
     { name: 'mrStoredReduce', call: 'return typeof mrStoredReduce;', check: (r) => expect(r).to.equal('function') },
     { name: 'mrStoredFinalize', call: 'return typeof mrStoredFinalize;', check: (r) => expect(r).to.equal('function') },
   ],
