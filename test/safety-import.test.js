@@ -74,7 +74,7 @@ describe('safety: CSV import', function () {
     const f = file('val.csv', lines.join('\n') + '\n');
     const err = await rejects(imp(f, { coll: 'valid', batchSize: 100, inflight: 1 }));
     expect(err.message).to.match(/val\.csv line 152: Document failed validation/);
-    const res = cli(['import', f, '--uri', t.uri, '--db', t.dbName, '--coll', 'valid', '--no-progress']);
+    const res = cli(['import', f, '--uri', t.uri, '--db', t.dbName, '--coll', 'valid', '--append', '--no-progress']);
     expect(res.status).to.equal(1);
     expect(res.stderr.trim().split('\n')).to.have.length(1);
     expect(res.stderr).to.match(/^mongo-perf-lab: .*refused .*val\.csv line 152/);
