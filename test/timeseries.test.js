@@ -6,6 +6,7 @@
 // each script once.
 const os = require('os');
 const { expect } = require('chai');
+const { skipText } = require('../lib/core/plan');
 const { testDatabase } = require('./helpers');
 const tsFixture = require('../fixtures/timeseries');
 const ref = require('../lib/studies/timeseries/reference');
@@ -121,7 +122,8 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
         });
         expect(rec.agrees, `${grain} ${v}`).to.equal(true);
       }
-      if (grain === 'seconds') expect(resultOf(r.records, 'rollup', grain).skipped).to.deep.equal({ code: 'not-here', why: 'cannot answer at this point' });
+      // The drop-in's own @@LAB lines still carry a skip as its text (result format 1); the runner's records are typed.
+      if (grain === 'seconds') expect(skipText(resultOf(r.records, 'rollup', grain).skipped)).to.equal('cannot answer at this point');
       expect(r.records.filter((x) => x.kind !== undefined)).to.deep.equal([]);
       expect(r.records.filter((x) => x.type === 'environment')).to.have.length(1);
       const text = r.lines.join('\n');
