@@ -117,7 +117,7 @@ function friendly(err, ctx = {}) {
   }
   if (PRIVILEGE_CODES.has(code) || /not authorized|Unauthorized|requires authentication/i.test(text)) {
     // the server quotes the whole command (session ids and all): its name is what a person needs
-    const said = firstLine(err.errmsg || err.message).replace(/to execute command \{ (\w+):.*$/, 'to run $1');
+    const said = firstLine(err.errmsg || err.message).replace(/to execute command \{ (\w+):.*\}/, 'to run $1');
     return `the server${where} refused the operation: the user lacks a privilege (${said}); ` +
       'the lab needs readWrite on its database (and clusterMonitor for server facts), or run it against a server of your own';
   }
