@@ -145,28 +145,33 @@ async function run(o) {
   const outDir = outDirOf(o);
   const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
   if (o.json && o.json !== '-') checkWritable(o.json);
-  await prepareRun(o);
+  const tracked = await prepareRun(o);
   const say = (t) => {
     if (!o.quiet && o.json !== '-') process.stdout.write(t + '\n');
   };
   const log = (t) => {
     if (!o.quiet) process.stderr.write(t + '\n');
   };
-  const doc = await runSession({
-    entries: chosen,
-    uri: o.uri,
-    cacheSizeGB: o.cacheSizeGB,
-    dbName: o.db,
-    keep: o.keep,
-    profile: o.profile,
-    file: jsonFile,
-    argv: safeArgv(process.argv.slice(2)),
-    paramsOf: (entry) => studyParams(entry, o),
-    progress: o.progress,
-    echo: (text) => say(humanLines(text).join('\n')),
-    say,
-    log,
-  });
+  let doc;
+  try {
+    doc = await runSession({
+      entries: chosen,
+      uri: o.uri,
+      cacheSizeGB: o.cacheSizeGB,
+      dbName: o.db,
+      profile: o.profile,
+      file: jsonFile,
+      argv: safeArgv(process.argv.slice(2)),
+      paramsOf: (entry) => studyParams(entry, o),
+      progress: o.progress,
+      echo: (text) => say(humanLines(text).join('\n')),
+      say,
+      log,
+    });
+  } finally {
+    // The database this run created on the user's server (never one that existed): see cleanup.js.
+    if (tracked && tracked.created) await tracked.drop();
+  }
   const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir))];
   printSummary(doc, chosen, o, { written, ms: Date.now() - t0 });
   return 0;

@@ -1,8 +1,9 @@
 'use strict';
 // The one session loop of `run` and `findings`: the chosen studies, one after the other, on one
 // server, into one result file (rewritten after every axis point), then their claims judged.
-// runSession adds what `run` needs around it: the server (embedded or given), and the database the
-// run created dropped at the end unless kept.
+// runSession adds what `run` needs around it: the server (embedded or given). The database a run
+// creates on a given server is the caller's to drop (lib/infra/cleanup.js trackDatabase), so that
+// one guarded drop serves the end of a run and an interrupt alike.
 const { ResultFile, environment } = require('./results');
 const { runStudy } = require('./run-study');
 const claims = require('./claims');
@@ -63,13 +64,6 @@ async function withClient(uri, opts, fn) {
   }
 }
 
-function databaseExists(uri, name) {
-  return withClient(uri, {}, async (c) => {
-    const r = await c.db('admin').admin().listDatabases({ nameOnly: true });
-    return r.databases.some((d) => d.name === name);
-  });
-}
-
 /** standalone, replicaSet or sharded; null when the server does not say. */
 function topologyOf(uri) {
   return withClient(uri, { serverSelectionTimeoutMS: 5000 }, async (c) => {
@@ -86,9 +80,8 @@ function serverLine(server, redact) {
 }
 
 /**
- * `run`: a server (o.uri, else an embedded mongod), the studies on it (runStudies), and the
- * database the run created dropped at the end unless o.keep.
- * @param {object} o runStudies' options without server, plus uri, cacheSizeGB, keep, argv, say
+ * `run`: a server (o.uri, else an embedded mongod) and the studies on it (runStudies).
+ * @param {object} o runStudies' options without server, plus uri, cacheSizeGB, argv, say
  */
 async function runSession(o) {
   const { getServer } = require('../infra/server');
@@ -100,11 +93,9 @@ async function runSession(o) {
     cacheSizeGB: o.cacheSizeGB,
     log: (m) => process.stderr.write(m + '\n'),
   });
-  let created = false;
   try {
     server.topology = await topologyOf(server.uri);
     log(serverLine(server, redact));
-    if (!server.embedded) created = !(await databaseExists(server.uri, o.dbName));
     return await runStudies({
       ...o,
       server,
@@ -112,17 +103,6 @@ async function runSession(o) {
       announce: (entry) => say(`\n=== ${entry.name}: ${entry.title} (source ${entry.source}) ===`),
     });
   } finally {
-    // Only a database that exists now was created by this run (a user who may not write created
-    // nothing, and is not told to drop anything).
-    if (created && !o.keep && (await databaseExists(server.uri, o.dbName).catch(() => false))) {
-      await withClient(server.uri, {}, (c) => c.db(o.dbName).dropDatabase()).catch((e) =>
-        process.stderr.write(
-          `mongo-perf-lab: could not drop database ${o.dbName}, which this run created (${String(e.message)
-            .split('\n')[0]
-            .replace(/to execute command \{ (\w+):.*$/, 'to run $1')}): drop it yourself\n`,
-        ),
-      );
-    }
     await server.stop();
   }
 }

@@ -176,18 +176,22 @@ async function trackDatabase(uri, name) {
       // drop: drop until it stays gone for two checks in a row.
       const exists = async () => (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
       let absentChecks = 0;
+      let dropped = false;
       for (let i = 0; i < 20 && absentChecks < 2; i++) {
         if (await exists()) {
           absentChecks = 0;
           await db.dropDatabase();
+          dropped = true;
         } else {
           absentChecks++;
         }
         await new Promise((r) => setTimeout(r, 250));
       }
-      log(`cleanup: dropped database ${name}, which this run created`);
+      // A user who may not write created nothing: nothing to report.
+      if (dropped) log(`cleanup: dropped database ${name}, which this run created`);
     } catch (e) {
-      log(`cleanup: could not drop database ${name}, which this run created (${e.message.split('\n')[0]}): drop it yourself`);
+      const { friendly } = require('./errors');
+      log(`cleanup: could not drop database ${name}, which this run created (${friendly(e, { uri })}): drop it yourself`);
     } finally {
       await c.close().catch(() => { /* the drop's outcome is already logged above */ });
     }
