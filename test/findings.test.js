@@ -73,13 +73,14 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
   });
 
   it('the glance table shows every figure whole, with its interval and the setting (no figure cut mid-word)', function () {
-    const { glanceTable } = require('../lib/core/findings');
+    const { glanceTable } = require('../lib/report/findings-report');
+    const { tableToMarkdown } = require('../lib/report/render-markdown');
     const entry = { name: 'toy' };
     const long = 'client 604 ms, node-map 503 ms, lookup-id 1.14 s (EQ_LOOKUP IndexedLoopJoin), lookup-unindexed 811 ms (EQ_LOOKUP HashJoin)';
     const judged = [[{ study: 'toy', id: 'a', claim: 'a claim', published: '~100x (38,226 ms vs 384 ms) in a published sentence that goes on for a while',
       verdict: 'holds', figure: long, interval: { lo: 120, hi: 150.4, level: 0.95, n: 5 }, setting: { needed: 'data larger than the cache', here: '0.2 GB in an 11 GB cache', ok: false } }],
     [{ study: 'toy', id: 'a', verdict: 'inconclusive', figure: '1.05x', interval: { lo: null, hi: null, level: 0.95, n: 2 }, setting: 'MongoDB 3.2' }]];
-    const table = glanceTable([entry], judged, ['seed', 'quick'], () => 'x.md');
+    const table = tableToMarkdown(glanceTable([entry], judged, ['seed', 'quick'], () => 'x.md'));
     expect(table).not.to.contain('…');
     expect(table).to.contain(long);
     expect(table).to.contain('in a published sentence that goes on for a while');

@@ -112,25 +112,35 @@ async function writeOutputs(doc, chosen, o, outDir) {
   return written;
 }
 
-/** The end-of-run summary: per study its headline and its judged claims, then the files. */
-function printSummary(doc, chosen, o, { written, ms }) {
+/**
+ * The end-of-run summary as a document of the report model: per study its headline and the source
+ * article's claims judged on this run, in the same verdict cells as findings.md.
+ */
+function summaryDocument(doc, chosen, profile) {
+  const m = require('../report/model');
   const report = require('../report/report');
-  const claims = require('../core/claims');
+  const { claimsTable } = require('../report/findings-report');
+  const scale = `${profile} profile${profile === 'tiny' ? ': test scale, not findings' : ''}`;
+  const blocks = [m.paragraph(report.serverLine(doc.environment))];
+  for (const entry of chosen) {
+    blocks.push(m.heading(2, `${entry.name}: ${entry.title}`), m.codeBlock(report.headline(doc, entry)));
+    const judged = doc.claims.filter((c) => c.study === entry.name);
+    if (!judged.length) continue;
+    blocks.push(
+      m.paragraph(`The source article's claims, judged on this run (${scale}):`),
+      claimsTable(judged, [judged], ['verdict here']),
+    );
+  }
+  return m.doc('Summary', blocks);
+}
+
+/** The end-of-run summary, within 100 columns, then the files written. */
+function printSummary(doc, chosen, o, { written, ms }) {
+  const { renderTerminal } = require('../report/render-terminal');
   const { fmtMs } = require('../../scripts/lib/lab');
   const { fileLines } = require('./study-run');
   const out = o.json === '-' ? process.stderr : process.stdout;
-  out.write(`\n=== Summary (${report.serverLine(doc.environment)}) ===\n`);
-  for (const entry of chosen) {
-    out.write(`\n${entry.name}: ${entry.title}\n${report.headline(doc, entry)}\n`);
-    const judged = doc.claims.filter((c) => c.study === entry.name);
-    if (judged.length)
-      out.write(
-        `  the source article's claims, judged on this run (${o.profile} profile${o.profile === 'tiny' ? ': test scale, not findings' : ''}):\n${claims
-          .ledgerLines(judged, 98)
-          .map((l) => `  ${l}`)
-          .join('\n')}\n`,
-      );
-  }
+  out.write(`\n${renderTerminal(summaryDocument(doc, chosen, o.profile), { width: 100, color: Boolean(out.isTTY) })}`);
   out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${fileLines(written)}\n`);
 }
 
@@ -177,4 +187,4 @@ async function run(o) {
   return 0;
 }
 
-module.exports = { name: 'run', usage, summary, about, options, notes, parse, run, studyParams };
+module.exports = { name: 'run', usage, summary, about, options, notes, parse, run, studyParams, summaryDocument };

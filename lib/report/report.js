@@ -1,15 +1,34 @@
 'use strict';
-// Exporters of the one result format (lib/core/results.js): the terminal summary in hyperfine's manner,
-// Markdown (per point tables and the studies' pivot tables, the source's figures beside ours),
-// and charts (Vega-Lite -> SVG + PNG). Nothing here measures; everything reads result records.
+// Exporters of the one result format (lib/core/results.js): each study's headline in hyperfine's manner,
+// report.md (per point tables and the studies' pivot tables, the source's figures beside ours) as a
+// document of the report model (model.js) rendered to Markdown, and charts (Vega-Lite -> SVG + PNG).
+// Nothing here measures; everything reads result records.
 const path = require('path');
 const lab = require('../../scripts/lib/lab');
 const { skipText, SKIP } = require('../core/plan');
 const { renderChart } = require('./chart');
+const m = require('./model');
+const { renderMarkdown, tableToMarkdown } = require('./render-markdown');
 
 // Colour-blind-safe: Paul Tol's "muted" scheme, then his "bright" one for studies with many variants.
-const PALETTE = ['#332288', '#88CCEE', '#44AA99', '#117733', '#999933', '#DDCC77', '#CC6677', '#882255', '#AA4499',
-  '#4477AA', '#EE6677', '#228833', '#CCBB44', '#66CCEE', '#AA3377', '#BBBBBB'];
+const PALETTE = [
+  '#332288',
+  '#88CCEE',
+  '#44AA99',
+  '#117733',
+  '#999933',
+  '#DDCC77',
+  '#CC6677',
+  '#882255',
+  '#AA4499',
+  '#4477AA',
+  '#EE6677',
+  '#228833',
+  '#CCBB44',
+  '#66CCEE',
+  '#AA3377',
+  '#BBBBBB',
+];
 
 function resultsOf(doc, study) {
   return doc.results.filter((r) => r.type === 'result' && r.study === study);
@@ -32,9 +51,11 @@ function atPoint(recs, axis) {
 function serverLine(env) {
   const s = env.server || {};
   const h = env.host || {};
-  return `MongoDB ${s.version} (${s.topology || 'standalone'}, ${s.storageEngine}, ${s.queryFramework || 'classic'}` +
+  return (
+    `MongoDB ${s.version} (${s.topology || 'standalone'}, ${s.storageEngine}, ${s.queryFramework || 'classic'}` +
     `${s.cacheBytes ? `, cache ${(s.cacheBytes / 1073741824).toFixed(2)} GB` : ''}) on ${h.cores} x ${h.cpuModel}, ` +
-    `${h.memoryGB} GB, load ${(h.loadavgStart || []).join(' ')} -> ${(h.loadavgEnd || []).join(' ') || '?'}`;
+    `${h.memoryGB} GB, load ${(h.loadavgStart || []).join(' ')} -> ${(h.loadavgEnd || []).join(' ') || '?'}`
+  );
 }
 
 /**
@@ -51,8 +72,10 @@ function busyLine(doc, label) {
     const points = new Set(busy.map((r) => `${r.study} ${JSON.stringify(r.axis)}`)).size;
     const all = new Set(recs.map((r) => `${r.study} ${JSON.stringify(r.axis)}`)).size;
     const worst = Math.max(...busy.map((r) => Math.max(r.loadavg.start, r.loadavg.end)));
-    return `${name}measured on a busy machine at ${points} of ${all} points (load average up to ${worst} on ${busy[0].loadavg.cores} cores; ` +
-      `studies ${[...new Set(busy.map((r) => r.study))].join(', ')}): times inflated, ratios noisier`;
+    return (
+      `${name}measured on a busy machine at ${points} of ${all} points (load average up to ${worst} on ${busy[0].loadavg.cores} cores; ` +
+      `studies ${[...new Set(busy.map((r) => r.study))].join(', ')}): times inflated, ratios noisier`
+    );
   }
   const worst = Math.max(...(h.loadavgStart || [0]).slice(0, 1), ...(h.loadavgEnd || [0]).slice(0, 1));
   if (!recs.some((r) => r.loadavg) && h.cores && worst > h.cores) {
@@ -96,100 +119,186 @@ function headline(doc, entry) {
     const at = atPoint(recs, axis).filter((r) => !r.skipped);
     const head = lab.summaryLines(at, lab.pointLabel(axis));
     if (!head.length && parts.size > 1) {
-      head.push(`${part ? `part=${part}` : 'Summary'}: ${group.length} point${group.length > 1 ? 's' : ''}, one variant each (${[...new Set(at.map((r) => r.variant))].join(', ')}): see its table`);
+      head.push(
+        `${part ? `part=${part}` : 'Summary'}: ${group.length} point${group.length > 1 ? 's' : ''}, one variant each (${[...new Set(at.map((r) => r.variant))].join(', ')}): see its table`,
+      );
     }
     lines.push(...head);
-    if (group.length > 1 && head.length) lines.push(`  (${group.length} points${part ? ` in part ${part}` : ''}; the headline is ${lab.pointLabel(axis)})`);
+    if (group.length > 1 && head.length)
+      lines.push(
+        `  (${group.length} points${part ? ` in part ${part}` : ''}; the headline is ${lab.pointLabel(axis)})`,
+      );
   }
   const bad = recs.filter((r) => r.agrees === false);
   // Without a Node oracle (a study of your own) the reference is the baseline's answer.
-  const ref = entry.oracle ? 'the independent Node computation' : `the baseline's answer (${recs[0] && recs[0].ratio ? recs[0].ratio.to : 'baseline'})`;
-  lines.push(bad.length ? `  DISAGREE with ${ref}: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')}`
-    : `  every answer checked: ${recs.some((r) => r.agrees === true) ? `all agree with ${ref}` : 'all agree with the baseline'}`);
+  const ref = entry.oracle
+    ? 'the independent Node computation'
+    : `the baseline's answer (${recs[0] && recs[0].ratio ? recs[0].ratio.to : 'baseline'})`;
+  lines.push(
+    bad.length
+      ? `  DISAGREE with ${ref}: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')}`
+      : `  every answer checked: ${recs.some((r) => r.agrees === true) ? `all agree with ${ref}` : 'all agree with the baseline'}`,
+  );
   return lines.join('\n');
 }
 
-function fmtCell(r, value) {
+/** A pivot cell: the record's value as a typed cell (a time is a number in ms, shown the lab's way). */
+function valueCell(r, value) {
   if (!r || r.skipped) return r && r.skipped ? '-' : '';
-  if (typeof value === 'function') return value(r);
-  if (value === 'median') return lab.fmtMs(r.median);
+  if (typeof value === 'function') return m.cell(value(r));
+  if (value === 'median') return m.number(r.median, 'ms', lab.fmtMs(r.median));
   if (value === 'ratio') return r.ratio ? lab.speedWords(r.ratio).text : '';
   if (value.startsWith('extra.')) {
     const v = r.extra && r.extra[value.slice(6)];
-    return typeof v === 'number' ? lab.fmtInt(Number(v.toPrecision(4))) : String(v === undefined ? '' : v);
+    return typeof v === 'number'
+      ? m.number(v, '', lab.fmtInt(Number(v.toPrecision(4))))
+      : String(v === undefined ? '' : v);
   }
   return String(r[value]);
 }
 
-// Numbers right-aligned after the first column; { left: true } for tables of words.
-function md(header, rows, { left = false } = {}) {
-  const out = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i === 0 || left ? '---' : '---:')).join('|')}|`];
-  for (const r of rows) out.push(`| ${r.join(' | ')} |`);
-  return out.join('\n');
+/** A table of figures: the first column names the row (left), the others are right-aligned. */
+function figureTable(header, rows) {
+  return m.table(
+    header.map((title, i) => ({ title: String(title), align: i === 0 ? 'left' : 'right' })),
+    rows,
+  );
 }
 
-/** A pivot: one row per `rows` value, one column per `cols` axis value. */
-function pivot(recs, { rows = 'variant', cols, value = 'median' }) {
-  const rowKeys = [...new Set(recs.map((r) => (rows === 'variant' ? r.variant : r.axis[rows])))];
-  const colKeys = [...new Set(recs.map((r) => (cols === 'variant' ? r.variant : r.axis[cols])))];
-  const find = (rk, ck) => recs.find((r) => (rows === 'variant' ? r.variant : r.axis[rows]) === rk && (cols === 'variant' ? r.variant : r.axis[cols]) === ck);
-  return md([rows, ...colKeys.map(String)], rowKeys.map((rk) => [String(rk), ...colKeys.map((ck) => fmtCell(find(rk, ck), value))]));
+/** A Markdown table (for a study's own terminal output); { left: true } for tables of words. */
+function md(header, rows, { left = false } = {}) {
+  return tableToMarkdown(left ? m.table(header.map(String), rows) : figureTable(header, rows));
+}
+
+/** A pivot as a model table: one row per `rows` value, one column per `cols` axis value. */
+function pivotTable(recs, { rows = 'variant', cols, value = 'median' }) {
+  const key = (r, by) => (by === 'variant' ? r.variant : r.axis[by]);
+  const rowKeys = [...new Set(recs.map((r) => key(r, rows)))];
+  const colKeys = [...new Set(recs.map((r) => key(r, cols)))];
+  const find = (rk, ck) => recs.find((r) => key(r, rows) === rk && key(r, cols) === ck);
+  return figureTable(
+    [rows, ...colKeys.map(String)],
+    rowKeys.map((rk) => [String(rk), ...colKeys.map((ck) => valueCell(find(rk, ck), value))]),
+  );
+}
+
+/** A pivot in Markdown (a study prints its pivots in its own terminal output). */
+function pivot(recs, t) {
+  return tableToMarkdown(pivotTable(recs, t));
+}
+
+/** One measured row of a point's table. */
+function pointRow(r) {
+  const w = r.ratio && r.ratio.to !== r.variant ? lab.speedWords(r.ratio) : null;
+  const engine = r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : r.where === 'node' ? 'client' : '';
+  return [
+    r.variant,
+    m.number(r.median, 'ms', lab.fmtMs(r.median)),
+    `${lab.fmtMs(r.mean)} ± ${lab.fmtMs(r.sd)}`,
+    `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`,
+    `${r.runs}${r.capped ? '*' : ''}`,
+    w ? `${w.text} than ${r.ratio.to}` : 'baseline',
+    w && w.ci ? `${lab.fmtFactor(w.ci[0])}..${lab.fmtFactor(w.ci[1])}` : '',
+    r.plan ? r.plan.stage : '',
+    engine,
+    r.agrees === null ? '' : r.agrees ? 'yes' : 'NO',
+  ];
 }
 
 function pointTable(at) {
-  return md(['variant', 'median', 'mean ± σ', 'min..max', 'runs', 'vs baseline (median of rounds)', '95% CI', 'plan', 'engine', 'agrees'],
-    at.map((r) => {
-      if (r.skipped) return [r.variant, '-', '-', '-', '-', skipText(r.skipped), '', '', '', ''];
-      const w = r.ratio && r.ratio.to !== r.variant ? lab.speedWords(r.ratio) : null;
-      return [r.variant, lab.fmtMs(r.median), `${lab.fmtMs(r.mean)} ± ${lab.fmtMs(r.sd)}`, `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`,
-        `${r.runs}${r.capped ? '*' : ''}`, w ? `${w.text} than ${r.ratio.to}` : 'baseline', w && w.ci ? `${lab.fmtFactor(w.ci[0])}..${lab.fmtFactor(w.ci[1])}` : '',
-        r.plan ? r.plan.stage : '', r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : (r.where === 'node' ? 'client' : ''),
-        r.agrees === null ? '' : r.agrees ? 'yes' : 'NO'];
-    }));
+  const header = ['variant', 'median', 'mean ± σ', 'min..max', 'runs', 'vs baseline (median of rounds)', '95% CI'];
+  return figureTable(
+    [...header, 'plan', 'engine', 'agrees'],
+    at.map((r) => (r.skipped ? [r.variant, '-', '-', '-', '-', skipText(r.skipped), '', '', '', ''] : pointRow(r))),
+  );
 }
 
-/** Markdown of a whole result file. */
-function markdown(doc, entries) {
-  const env = doc.environment;
-  const out = [`# mongo-perf-lab results`, '', `${serverLine(env)}. Node ${env.software.node}, driver ${env.software.driver}, ` +
-    `mongosh ${env.software.mongosh}, lab ${env.lab.commit ? env.lab.commit.slice(0, 10) : 'unknown commit'}; ${env.startedAt}${doc.complete ? '' : ' (INCOMPLETE run)'}.`];
-  for (const entry of entries) {
-    const recs = resultsOf(doc, entry.name);
-    if (!recs.length) continue;
-    out.push('', `## ${entry.name}: ${entry.title}`, '');
-    const params = (doc.params || {})[entry.name];
-    if (params) out.push(`Parameters: ${Object.entries(params).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`, '');
-    for (const t of entry.tables || []) out.push(`**${t.title}**`, '', pivot(recs.filter((r) => !t.filter || t.filter(r)), t), '');
-    // A study may keep some points out of the per-point tables (its pivots already show them).
-    // A variant that does not apply to a point (a pick method at a claiming point, a per-minute rollup
-    // asked for seconds) is left out of that point's table: rows of dashes hid the ones that answered.
-    // Its record keeps the reason; a variant that applied nowhere is named once, below the tables.
-    const notHere = (r) => Boolean(r.skipped) && (r.skipped.code === SKIP.notHere || r.skipped === lab.NOT_HERE);
-    // A variant not measured anywhere for one reason (the SQL peer could not start) is named once too.
-    const unmeasured = new Map();
-    for (const v of new Set(recs.map((r) => r.variant))) {
-      const why = new Set(recs.filter((r) => r.variant === v).map((r) => (r.skipped && !notHere(r) ? skipText(r.skipped) : '')));
-      const [only] = [...why];
-      if (why.size === 1 && only) unmeasured.set(v, only);
-    }
-    const inapplicable = (r) => notHere(r) || unmeasured.has(r.variant);
-    for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
-      const label = lab.pointLabel(axis);
-      const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
-      const busy = at.find((r) => lab.isBusy(r));
-      if (at.length) out.push(label ? `**${label}**` : '**results**', '', pointTable(at), '');
-      if (busy) out.push(`> warning: ${busy.warnings.find((w) => String(w).startsWith('busy machine'))}`, '');
-    }
-    const lat = latencyTable(doc, entry);
-    if (lat) out.push('**latency per operation (HdrHistogram over the timed rounds)**', '', lat, '');
-    const nowhere = [...new Set(recs.map((r) => r.variant))].filter((v) => !unmeasured.has(v) && recs.filter((r) => r.variant === v).every(inapplicable));
-    if (nowhere.length) out.push(`Not measured: ${nowhere.join(', ')} (${lab.NOT_HERE} in this run).`, '');
-    for (const why of new Set(unmeasured.values())) {
-      out.push(`Not measured: ${[...unmeasured].filter(([, w]) => w === why).map(([v]) => v).join(', ')} (${why}).`, '');
-    }
-    for (const n of (doc.notes || []).filter((x) => x.study === entry.name)) out.push(`> ${n.text}`, '');
+// A variant that does not apply to a point (a pick method at a claiming point, a per-minute rollup
+// asked for seconds) is left out of that point's table: rows of dashes hid the ones that answered.
+const notHere = (r) => Boolean(r.skipped) && (r.skipped.code === SKIP.notHere || r.skipped === lab.NOT_HERE);
+
+/** The variants not measured anywhere for one reason (the SQL peer could not start): variant -> why. */
+function unmeasuredVariants(recs) {
+  const unmeasured = new Map();
+  for (const v of new Set(recs.map((r) => r.variant))) {
+    const why = new Set(
+      recs.filter((r) => r.variant === v).map((r) => (r.skipped && !notHere(r) ? skipText(r.skipped) : '')),
+    );
+    const [only] = [...why];
+    if (why.size === 1 && only) unmeasured.set(v, only);
   }
-  return out.join('\n') + '\n';
+  return unmeasured;
+}
+
+/**
+ * A study's per-point tables, each with its busy-machine warning. A study may keep some points out
+ * (its pivots already show them); a variant measured nowhere is named once, below the tables.
+ */
+function pointBlocks(recs, entry, inapplicable) {
+  const out = [];
+  for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
+    const label = lab.pointLabel(axis);
+    const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
+    const busy = at.find((r) => lab.isBusy(r));
+    if (at.length) out.push(m.paragraph(m.bold(label || 'results')), pointTable(at));
+    if (busy) out.push(m.warning(busy.warnings.find((w) => String(w).startsWith('busy machine'))));
+  }
+  return out;
+}
+
+/** A study's section of report.md: parameters, its pivots, per-point and latency tables, what was not measured, notes. */
+function studyResultBlocks(doc, entry) {
+  const recs = resultsOf(doc, entry.name);
+  if (!recs.length) return [];
+  const out = [m.heading(2, `${entry.name}: ${entry.title}`)];
+  const params = (doc.params || {})[entry.name];
+  if (params)
+    out.push(
+      m.paragraph(
+        `Parameters: ${Object.entries(params)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(', ')}`,
+      ),
+    );
+  for (const t of entry.tables || [])
+    out.push(
+      m.paragraph(m.bold(t.title)),
+      pivotTable(
+        recs.filter((r) => !t.filter || t.filter(r)),
+        t,
+      ),
+    );
+  const unmeasured = unmeasuredVariants(recs);
+  const inapplicable = (r) => notHere(r) || unmeasured.has(r.variant);
+  out.push(...pointBlocks(recs, entry, inapplicable));
+  const lat = latencyModel(doc, entry);
+  if (lat) out.push(m.paragraph(m.bold('latency per operation (HdrHistogram over the timed rounds)')), lat);
+  const variants = [...new Set(recs.map((r) => r.variant))];
+  const nowhere = variants.filter((v) => !unmeasured.has(v) && recs.filter((r) => r.variant === v).every(inapplicable));
+  if (nowhere.length) out.push(m.paragraph(`Not measured: ${nowhere.join(', ')} (${lab.NOT_HERE} in this run).`));
+  for (const why of new Set(unmeasured.values())) {
+    const which = [...unmeasured].filter(([, w]) => w === why).map(([v]) => v);
+    out.push(m.paragraph(`Not measured: ${which.join(', ')} (${why}).`));
+  }
+  for (const n of (doc.notes || []).filter((x) => x.study === entry.name)) out.push(m.note(n.text));
+  return out;
+}
+
+/** A whole result file as one document of the report model (report.md is its Markdown). */
+function resultsDocument(doc, entries) {
+  const env = doc.environment;
+  const sw = env.software;
+  const commit = env.lab.commit ? env.lab.commit.slice(0, 10) : 'unknown commit';
+  const about = `${serverLine(env)}. Node ${sw.node}, driver ${sw.driver}, mongosh ${sw.mongosh}, lab ${commit}; ${env.startedAt}${doc.complete ? '' : ' (INCOMPLETE run)'}.`;
+  return m.doc('mongo-perf-lab results', [
+    m.paragraph(about),
+    ...entries.flatMap((entry) => studyResultBlocks(doc, entry)),
+  ]);
+}
+
+/** Markdown of a whole result file (report.md). */
+function markdown(doc, entries) {
+  return renderMarkdown(resultsDocument(doc, entries));
 }
 
 function spanOf(values) {
@@ -203,24 +312,59 @@ function defaultChart(doc, entry) {
   if (!recs.length) return null;
   const env = doc.environment;
   const keys = Object.keys(recs[0].axis || {});
-  const numeric = keys.find((k) => recs.every((r) => typeof r.axis[k] === 'number') && new Set(recs.map((r) => r.axis[k])).size > 1);
+  const numeric = keys.find(
+    (k) => recs.every((r) => typeof r.axis[k] === 'number') && new Set(recs.map((r) => r.axis[k])).size > 1,
+  );
   const variants = [...new Set(recs.map((r) => r.variant))];
   const logY = spanOf(recs.map((r) => r.median)) > 30;
   const mixed = new Set(recs.map((r) => r.where)).size > 1;
-  const title = { text: `${entry.title}`, subtitle: [`${scaleOf(doc, entry)} | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`]
-    .concat(numeric && mixed ? ['solid lines: in the server; dashed: in the client (Node)'] : []) };
+  const title = {
+    text: `${entry.title}`,
+    subtitle: [
+      `${scaleOf(doc, entry)} | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
+    ].concat(numeric && mixed ? ['solid lines: in the server; dashed: in the client (Node)'] : []),
+  };
   const color = { field: 'variant', type: 'nominal', sort: variants, scale: { range: PALETTE }, title: 'variant' };
   if (numeric) {
     return {
-      title, width: 620, height: 380,
-      data: { values: recs.map((r) => ({ variant: r.variant, x: r.axis[numeric], ms: r.median, where: r.where === 'node' ? 'client (Node)' : 'in the server' })) },
+      title,
+      width: 620,
+      height: 380,
+      data: {
+        values: recs.map((r) => ({
+          variant: r.variant,
+          x: r.axis[numeric],
+          ms: r.median,
+          where: r.where === 'node' ? 'client (Node)' : 'in the server',
+        })),
+      },
       mark: { type: 'line', point: true },
       encoding: {
-        x: { field: 'x', type: 'quantitative', title: `${numeric}${spanOf(recs.map((r) => r.axis[numeric])) > 30 ? ' (log)' : ''}`,
-          scale: { type: spanOf(recs.map((r) => r.axis[numeric])) > 30 ? 'log' : 'linear' } },
-        y: { field: 'ms', type: 'quantitative', title: `median time, ms${logY ? ' (log)' : ''}`, scale: { type: logY ? 'log' : 'linear' } },
+        x: {
+          field: 'x',
+          type: 'quantitative',
+          title: `${numeric}${spanOf(recs.map((r) => r.axis[numeric])) > 30 ? ' (log)' : ''}`,
+          scale: { type: spanOf(recs.map((r) => r.axis[numeric])) > 30 ? 'log' : 'linear' },
+        },
+        y: {
+          field: 'ms',
+          type: 'quantitative',
+          title: `median time, ms${logY ? ' (log)' : ''}`,
+          scale: { type: logY ? 'log' : 'linear' },
+        },
         color,
-        strokeDash: { field: 'where', type: 'nominal', legend: null, scale: { domain: ['in the server', 'client (Node)'], range: [[1, 0], [6, 3]] } },
+        strokeDash: {
+          field: 'where',
+          type: 'nominal',
+          legend: null,
+          scale: {
+            domain: ['in the server', 'client (Node)'],
+            range: [
+              [1, 0],
+              [6, 3],
+            ],
+          },
+        },
       },
     };
   }
@@ -231,14 +375,22 @@ function defaultChart(doc, entry) {
     // Faceted, each panel shows only the variants measured at its point (a study whose variants answer
     // different questions, e.g. picking vs claiming, had empty slots), and the panels keep run order
     // (alphabetical put W=16 between W=1 and W=2).
-    ...(faceted ? { width: { step: 44 }, resolve: { scale: { x: 'independent' } } } : { width: Math.max(300, 60 * variants.length) }),
+    ...(faceted
+      ? { width: { step: 44 }, resolve: { scale: { x: 'independent' } } }
+      : { width: Math.max(300, 60 * variants.length) }),
     height: 320,
     data: { values: recs.map((r) => ({ variant: r.variant, point: lab.pointLabel(r.axis) || 'all', ms: r.median })) },
     mark: { type: 'bar' },
     encoding: {
       x: { field: 'variant', type: 'nominal', sort: variants, title: null, axis: { labelAngle: -30 } },
       // stack: null lets bars start at the log scale's lower end instead of at zero (not on a log scale).
-      y: { field: 'ms', type: 'quantitative', stack: null, title: `median time, ms${logY ? ' (log)' : ''}`, scale: { type: logY ? 'log' : 'linear' } },
+      y: {
+        field: 'ms',
+        type: 'quantitative',
+        stack: null,
+        title: `median time, ms${logY ? ' (log)' : ''}`,
+        scale: { type: logY ? 'log' : 'linear' },
+      },
       color,
       ...(faceted ? { column: { field: 'point', type: 'nominal', title: null, sort: points } } : {}),
     },
@@ -247,7 +399,9 @@ function defaultChart(doc, entry) {
 
 function scaleOf(doc, entry) {
   const p = (doc.params || {})[entry.name] || {};
-  const parts = Object.entries(p).filter(([k, v]) => /^(N|DOCS|EVENTS|METRICS|WRITERS)$/.test(k) && typeof v === 'number').map(([k, v]) => `${k} ${lab.fmtInt(v)}`);
+  const parts = Object.entries(p)
+    .filter(([k, v]) => /^(N|DOCS|EVENTS|METRICS|WRITERS)$/.test(k) && typeof v === 'number')
+    .map(([k, v]) => `${k} ${lab.fmtInt(v)}`);
   return parts.join(', ') || 'default scale';
 }
 
@@ -256,17 +410,36 @@ function withLatency(doc, entry) {
   return resultsOf(doc, entry.name).filter((r) => !r.skipped && r.latency && r.latency.count);
 }
 
+/** The records' per-operation latency percentiles as a model table (none: null). */
+function latencyModel(doc, entry) {
+  const recs = withLatency(doc, entry);
+  if (!recs.length) return null;
+  const ms = (x) => m.number(x, 'ms', lab.fmtMs(x));
+  return figureTable(
+    ['variant', 'point', 'operations', 'p50', 'p95', 'p99', 'max'],
+    recs.map((r) => {
+      const l = r.latency;
+      const point = lab.pointLabel(r.axis) || '-';
+      return [r.variant, point, m.number(l.count, '', lab.fmtInt(l.count)), ms(l.p50), ms(l.p95), ms(l.p99), ms(l.max)];
+    }),
+  );
+}
+
 /** The records' per-operation latency percentiles as a Markdown table (none: ''). */
 function latencyTable(doc, entry) {
-  const recs = withLatency(doc, entry);
-  if (!recs.length) return '';
-  const f = lab.fmtMs;
-  return md(['variant', 'point', 'operations', 'p50', 'p95', 'p99', 'max'],
-    recs.map((r) => [r.variant, lab.pointLabel(r.axis) || '-', lab.fmtInt(r.latency.count), f(r.latency.p50), f(r.latency.p95), f(r.latency.p99), f(r.latency.max)]));
+  const t = latencyModel(doc, entry);
+  return t ? tableToMarkdown(t) : '';
 }
 
 // HdrHistogram's percentile plot: x is 1 / (1 - q), so p50, p90, p99, p99.9 are evenly spaced on a log axis.
-const LAT_X = [['p50', 2], ['p90', 10], ['p95', 20], ['p99', 100], ['p999', 1000], ['max', 10000]];
+const LAT_X = [
+  ['p50', 2],
+  ['p90', 10],
+  ['p95', 20],
+  ['p99', 100],
+  ['p999', 1000],
+  ['max', 10000],
+];
 
 /** Latency against percentile (log axes), one panel per variant, one line per axis point. */
 function latencySpec(doc, entry) {
@@ -275,30 +448,51 @@ function latencySpec(doc, entry) {
   const env = doc.environment;
   const variants = [...new Set(recs.map((r) => r.variant))];
   // A point is named by the axis keys that vary between the records (the legend stays short).
-  const keys = [...new Set(recs.flatMap((r) => Object.keys(r.axis || {})))].filter((k) => new Set(recs.map((r) => JSON.stringify(r.axis[k]))).size > 1);
-  const name = (r) => lab.pointLabel(Object.fromEntries(keys.filter((k) => k in r.axis).map((k) => [k, r.axis[k]]))) || 'all';
+  const keys = [...new Set(recs.flatMap((r) => Object.keys(r.axis || {})))].filter(
+    (k) => new Set(recs.map((r) => JSON.stringify(r.axis[k]))).size > 1,
+  );
+  const name = (r) =>
+    lab.pointLabel(Object.fromEntries(keys.filter((k) => k in r.axis).map((k) => [k, r.axis[k]]))) || 'all';
   const points = [...new Set(recs.map(name))];
   const values = [];
   for (const r of recs) {
     for (const [k, x] of LAT_X) {
-      if (typeof r.latency[k] === 'number') values.push({ variant: r.variant, point: name(r), x, ms: Math.max(0.001, r.latency[k]) });
+      if (typeof r.latency[k] === 'number')
+        values.push({ variant: r.variant, point: name(r), x, ms: Math.max(0.001, r.latency[k]) });
     }
   }
   const label = LAT_X.map(([k, x]) => `datum.value == ${x} ? '${k === 'p999' ? 'p99.9' : k}'`).join(' : ') + " : ''";
   return {
-    title: { text: `${entry.name}: latency per operation against percentile`,
-      subtitle: [`HdrHistogram over the timed rounds; log axes | MongoDB ${(env.server || {}).version} | ${(env.host || {}).cores} cores | ${(env.startedAt || '').slice(0, 10)}`] },
+    title: {
+      text: `${entry.name}: latency per operation against percentile`,
+      subtitle: [
+        `HdrHistogram over the timed rounds; log axes | MongoDB ${(env.server || {}).version} | ${(env.host || {}).cores} cores | ${(env.startedAt || '').slice(0, 10)}`,
+      ],
+    },
     data: { values },
     facet: { field: 'variant', type: 'nominal', sort: variants, title: null },
     columns: Math.min(3, variants.length),
     spec: {
-      width: 220, height: 200,
+      width: 220,
+      height: 200,
       mark: { type: 'line', point: true },
       encoding: {
-        x: { field: 'x', type: 'quantitative', scale: { type: 'log', domain: [2, 10000] }, title: 'percentile',
-          axis: { values: LAT_X.map(([, x]) => x), labelExpr: label, labelOverlap: false } },
+        x: {
+          field: 'x',
+          type: 'quantitative',
+          scale: { type: 'log', domain: [2, 10000] },
+          title: 'percentile',
+          axis: { values: LAT_X.map(([, x]) => x), labelExpr: label, labelOverlap: false },
+        },
         y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency, ms (log)' },
-        color: { field: 'point', type: 'nominal', sort: points, scale: { range: PALETTE }, title: 'point', legend: { labelLimit: 400 } },
+        color: {
+          field: 'point',
+          type: 'nominal',
+          sort: points,
+          scale: { range: PALETTE },
+          title: 'point',
+          legend: { labelLimit: 400 },
+        },
       },
     },
   };
@@ -314,7 +508,15 @@ async function latencyChart(doc, entry, outDir) {
 
 /** Renders a study's charts (its own, else the default one) into outDir; returns the paths. */
 async function charts(doc, entry, outDir) {
-  const specs = entry.charts ? entry.charts.map((f) => f(doc.results.filter((r) => r.study === entry.name), doc.environment, doc)) : [defaultChart(doc, entry)];
+  const specs = entry.charts
+    ? entry.charts.map((f) =>
+        f(
+          doc.results.filter((r) => r.study === entry.name),
+          doc.environment,
+          doc,
+        ),
+      )
+    : [defaultChart(doc, entry)];
   const written = [];
   for (const [i, spec] of specs.entries()) {
     if (!spec) continue;
@@ -327,4 +529,22 @@ async function charts(doc, entry, outDir) {
   return written;
 }
 
-module.exports = { busyLine, headline, markdown, charts, defaultChart, latencySpec, latencyChart, latencyTable, pivot, md, serverLine, resultsOf, pointsOf, atPoint, PALETTE };
+module.exports = {
+  busyLine,
+  headline,
+  markdown,
+  resultsDocument,
+  pivotTable,
+  charts,
+  defaultChart,
+  latencySpec,
+  latencyChart,
+  latencyTable,
+  pivot,
+  md,
+  serverLine,
+  resultsOf,
+  pointsOf,
+  atPoint,
+  PALETTE,
+};

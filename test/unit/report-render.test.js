@@ -1,0 +1,293 @@
+'use strict';
+// The report model and its three renderers (lib/report/model.js, render-*.js): escaping, alignment,
+// wrapping within 100 columns, verdict cells and images; findings.md and findings.html are two
+// renderings of one document (same claims, same verdicts); report.md stays well-formed. Pure: no server.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { expect } = require('chai');
+const m = require('../../lib/report/model');
+const { renderMarkdown, tableToMarkdown } = require('../../lib/report/render-markdown');
+const { renderHtml } = require('../../lib/report/render-html');
+const { renderTerminal, renderTableLines } = require('../../lib/report/render-terminal');
+const { findingsDocument } = require('../../lib/report/findings-report');
+
+// A 1x1 PNG, enough for a file to inline.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+function sample() {
+  return m.doc('A <report> & its "figures"', [
+    m.heading(2, 'Results: $where vs. plain', 'res'),
+    m.paragraph('Made by ', m.code('lab run `x`'), ', see ', m.link('the section', '#res'), ' and ', m.bold('this')),
+    m.table(
+      ['name', { title: 'time', align: 'right' }, 'verdict'],
+      [
+        [
+          'a|b',
+          m.number(12.5, 'ms', '12.5 ms'),
+          m.verdictCell('holds', 'holds', ['1.2x', '95 % CI 1.1–1.3'], 'here: 2 cores'),
+        ],
+        [m.link('w', 'docs/w.md'), m.number(3), m.verdictCell('inconclusive', 'inconclusive')],
+      ],
+    ),
+    m.codeBlock('line one\n```\nline three'),
+    m.warning('busy machine'),
+    m.note('a note'),
+    m.image('charts/x.png', 'x chart'),
+  ]);
+}
+
+describe('report model: Markdown', function () {
+  const md = renderMarkdown(sample());
+
+  it('writes the title, headings, inline parts and a link to a heading by its GitHub anchor', function () {
+    expect(md.startsWith('# A <report> & its "figures"\n\n## Results: $where vs. plain\n')).to.equal(true);
+    expect(md).to.contain('Made by `` lab run `x` ``, see [the section](#results-where-vs-plain) and **this**');
+  });
+
+  it('escapes a pipe inside a cell, aligns numbers right, and reads verdict cells as figure (details); context', function () {
+    expect(md).to.contain('| name | time | verdict |\n|---|---:|---|');
+    expect(md).to.contain('| a\\|b | 12.5 ms | holds (1.2x; 95 % CI 1.1–1.3); here: 2 cores |');
+    expect(md).to.contain('| [w](docs/w.md) | 3 | inconclusive |');
+  });
+
+  it('fences code with a fence no line inside can close; notes, warnings and images', function () {
+    expect(md).to.contain('````\nline one\n```\nline three\n````');
+    expect(md).to.contain('> warning: busy machine\n\n> a note');
+    expect(md).to.contain('![x chart](charts/x.png)');
+  });
+
+  it('a line break in a cell does not end the row', function () {
+    expect(tableToMarkdown(m.table(['a', 'b'], [['one\ntwo', 'x']]))).to.equal(
+      '| a | b |\n|---|---|\n| one<br>two | x |',
+    );
+  });
+});
+
+describe('report model: HTML', function () {
+  let dir;
+  let html;
+  before(function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-render-'));
+    fs.mkdirSync(path.join(dir, 'charts'));
+    fs.writeFileSync(path.join(dir, 'charts', 'x.png'), PNG);
+    html = renderHtml(sample(), { baseDir: dir });
+  });
+  after(function () {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('escapes text and attributes', function () {
+    expect(html).to.contain('<title>A &lt;report&gt; &amp; its &quot;figures&quot;</title>');
+    expect(html).to.contain('<h2 id="res">Results: $where vs. plain</h2>');
+    expect(html).to.contain('<code>lab run `x`</code>');
+    expect(html).not.to.contain('<report>');
+    const evil = renderHtml(m.doc('t', [m.paragraph(m.link('x" onclick="y', 'javascript:alert(1)'))]));
+    expect(evil).to.contain('<a href="#">x&quot; onclick=&quot;y</a>');
+  });
+
+  it('gives a verdict cell its class and its details on lines of their own; numbers right-aligned', function () {
+    expect(html).to.contain(
+      '<td class="v holds">holds<br><small>1.2x</small><br><small>95 % CI 1.1–1.3</small><br><small>here: 2 cores</small></td>',
+    );
+    expect(html).to.contain('<th class="r">time</th>');
+    expect(html).to.contain('<td class="r">12.5 ms</td>');
+    const wide = renderHtml(m.doc('t', [m.table(['v'], [[m.verdictCell('gone', 'gone')]], { verdictWrap: true })]));
+    expect(wide).to.contain('<td class="gv gone">gone</td>');
+  });
+
+  it('inlines images as data: URIs and keeps the file self-contained', function () {
+    expect(html).to.contain(`<img alt="x chart" src="data:image/png;base64,${PNG.toString('base64')}">`);
+    expect(html).not.to.match(/src="(?!data:)/);
+    expect(html).to.contain('<blockquote class="warning"><p>warning: busy machine</p></blockquote>');
+    expect(html).to.contain('<pre><code>line one\n```\nline three</code></pre>');
+  });
+});
+
+describe('report model: terminal', function () {
+  const long = 'client 604 ms, node-map 503 ms, lookup-id 1.14 s (EQ_LOOKUP IndexedLoopJoin), lookup-unindexed 811 ms';
+  const wide = m.table(
+    ['claim', 'published (setting)', { title: 'n', align: 'right' }, 'verdict'],
+    [
+      [
+        'a claim that is long enough to need two lines in a narrow column',
+        'x'.repeat(130),
+        m.number(7),
+        m.verdictCell('holds', 'holds', [long]),
+      ],
+      ['short', 'y', m.number(12345), m.verdictCell('weaker', 'weaker')],
+    ],
+  );
+
+  it('fits every line in 100 columns, wrapping cells within their column and never cutting a figure', function () {
+    const lines = renderTableLines(wide);
+    expect(Math.max(...lines.map((l) => l.length))).to.be.at.most(100);
+    expect(lines.length).to.be.greaterThan(4);
+    const text = lines.join(' ').replace(/\s+/g, ' ');
+    for (const word of long.split(' ')) expect(text).to.contain(word);
+    expect(lines.join('').replace(/[^x]/g, '')).to.have.length(130); // the unbreakable word is broken, not cut
+    expect(text).not.to.contain('…');
+  });
+
+  it('aligns right-aligned columns to the right and keeps a short table as it is', function () {
+    const lines = renderTableLines(
+      m.table(
+        ['a', { title: 'n', align: 'right' }],
+        [
+          ['x', m.number(5)],
+          ['yy', m.number(12345)],
+        ],
+      ),
+    );
+    expect(lines).to.deep.equal(['a       n', '--  -----', 'x       5', 'yy  12345']);
+  });
+
+  it('writes plain text (ANSI only when asked) and wraps paragraphs and long code lines at the width', function () {
+    const doc = m.doc('Summary', [
+      m.paragraph('word '.repeat(60)),
+      m.codeBlock(`  ${'z'.repeat(150)}`),
+      m.table(['a'], [['b']]),
+    ]);
+    const text = renderTerminal(doc);
+    expect(text).not.to.contain('\u001b[');
+    expect(Math.max(...text.split('\n').map((l) => l.length))).to.be.at.most(100);
+    expect(text.startsWith('Summary\n=======\n\n')).to.equal(true);
+    expect(renderTerminal(doc, { color: true })).to.contain('\u001b[1mSummary');
+    expect(
+      Math.max(
+        ...renderTerminal(doc, { width: 40 })
+          .split('\n')
+          .map((l) => l.length),
+      ),
+    ).to.be.at.most(40);
+  });
+});
+
+describe('findings: one document, two renderings', function () {
+  const entries = [
+    { name: 'toy', title: 'a toy study', source: '000' },
+    { name: 'other', title: 'another', source: '001', writeUp: 'docs/studies/other.md#a-section' },
+  ];
+  const claim = (study, id, verdict, extra = {}) => ({
+    study,
+    id,
+    claim: `${study} claim ${id} with a | pipe`,
+    published: '2x',
+    verdict,
+    figure: '1.5x',
+    interval: { lo: 1.2, hi: 1.9, level: 0.95, n: 5 },
+    setting: { needed: 'MongoDB 2.4', here: null, ok: null },
+    why: `why ${id}`,
+    ...extra,
+  });
+  const judged = [
+    [
+      claim('toy', 'a', 'holds'),
+      claim('toy', 'b', 'not-reproduced', { setting: { needed: 'x', here: 'no x', ok: false } }),
+      claim('other', 'c', 'reversed'),
+    ],
+    [claim('toy', 'a', 'inconclusive'), claim('toy', 'b', 'not-reproduced'), claim('other', 'c', 'reversed')],
+  ];
+  const docs = [
+    { results: [{ study: 'toy' }, { study: 'other' }], environment: {} },
+    { results: [{ study: 'toy' }], environment: {} },
+  ];
+  const model = findingsDocument({
+    entries,
+    docs,
+    judged,
+    labels: ['seed', 'quick'],
+    images: { toy: ['charts/toy.png'] },
+    outDir: path.join(__dirname, '..', '..', 'docs', 'findings'),
+    profile: 'seed',
+    command: 'mongo-perf-lab findings --from a.json',
+    environment: [['seed', 'toy', 'MongoDB 6.0.5']],
+    differences: [{ entry: entries[0], claim: judged[0][0], cells: [judged[0][0], judged[1][0]] }],
+  });
+  let dir;
+  let md;
+  let html;
+  before(function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-findings-model-'));
+    fs.mkdirSync(path.join(dir, 'charts'));
+    fs.writeFileSync(path.join(dir, 'charts', 'toy.png'), PNG);
+    md = renderMarkdown(model);
+    html = renderHtml(model, { baseDir: dir });
+  });
+  after(function () {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is plain data: a JSON copy renders the same', function () {
+    const copy = JSON.parse(JSON.stringify(model));
+    expect(copy).to.deep.equal(model);
+    expect(renderMarkdown(copy)).to.equal(md);
+  });
+
+  it('findings.md and findings.html carry the same claims with the same verdicts, per column', function () {
+    const { LABEL } = require('../../lib/core/claims');
+    const sections = model.blocks.filter((b) => b.type === 'table' && b.columns[0].title === 'claim');
+    expect(sections).to.have.length(2);
+    for (const t of sections) {
+      for (const row of t.rows) {
+        const text = row[0].text;
+        const verdicts = row.slice(2, 4).map((c) => c.verdict);
+        const mdRow = md.split('\n').find((l) => l.startsWith(`| ${text.replace(/\|/g, '\\|')} |`));
+        expect(mdRow, text).to.be.a('string');
+        for (const v of verdicts) expect(mdRow).to.contain(`| ${LABEL[v]}`);
+        const htmlRow = html.split('<tr>').find((r) => r.startsWith(`<td>${text}</td>`));
+        expect(htmlRow, text).to.be.a('string');
+        expect([...htmlRow.matchAll(/class="v ([a-z-]+)"/g)].map((x) => x[1])).to.deep.equal(verdicts);
+      }
+    }
+    // the glance table: every claim of the first column, in both
+    expect(html.match(/<td class="gv /g)).to.have.length(6);
+    for (const j of judged[0]) expect(md).to.contain(j.claim.replace(/\|/g, '\\|'));
+  });
+
+  it("keeps what today's readers look for", function () {
+    expect(md).to.contain(
+      'Profile: **seed**. Generated by `mongo-perf-lab findings --from a.json` from result records',
+    );
+    expect(md).to.contain('## At a glance\n\n| study | claim | published | setting | seed | quick |');
+    expect(md).to.contain(
+      '| [toy](../studies/toy.md) | toy claim a with a \\| pipe | 2x | MongoDB 2.4 | holds (1.5x; 95 % CI 1.2–1.9, n 5) | inconclusive (1.5x; 95 % CI 1.2–1.9, n 5) |',
+    );
+    expect(md).to.contain('not reproduced here (1.5x; 95 % CI 1.2–1.9, n 5); here: no x (setting absent)');
+    expect(md).to.contain(
+      '## Where the columns differ\n\n| study | claim | seed | quick |\n|---|---|---|---|\n| [toy](#toy-a-toy-study-source-000) |',
+    );
+    expect(md).to.contain('![toy](charts/toy.png)');
+    expect(md).to.contain('Full write-up: [docs/studies/other.md#a-section](../studies/other.md#a-section)');
+    expect(html).to.contain('<h2 id="glance">At a glance</h2>');
+    expect(html).to.contain('<h2 id="toy">toy: a toy study (source 000)</h2>');
+    expect(html).to.contain('<a href="#toy">toy</a>');
+    expect(html).to.contain('src="data:image/png;base64,');
+  });
+});
+
+describe('report.md: the run report through the model', function () {
+  it('renders every documented result file with well-formed tables', function () {
+    const report = require('../../lib/report/report');
+    const { readResults } = require('../../lib/core/results');
+    const { studies } = require('../../lib/studies');
+    const data = path.join(__dirname, '..', '..', 'docs', 'data');
+    const file = path.join(data, 'quick-run.json');
+    const md = report.markdown(readResults(file), studies);
+    expect(md.startsWith('# mongo-perf-lab results\n\nMongoDB ')).to.equal(true);
+    let cells = null;
+    for (const line of md.split('\n')) {
+      if (!line.startsWith('|')) {
+        cells = null;
+        continue;
+      }
+      const n = line.replace(/\\\|/g, '').split('|').length;
+      if (cells === null) cells = n;
+      expect(n, line).to.equal(cells);
+    }
+    expect(md).to.match(/\| variant \| median \| mean ± σ \|/);
+  });
+});
