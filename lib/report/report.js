@@ -325,49 +325,54 @@ function defaultChart(doc, entry) {
     ].concat(numeric && mixed ? ['solid lines: in the server; dashed: in the client (Node)'] : []),
   };
   const color = { field: 'variant', type: 'nominal', sort: variants, scale: { range: PALETTE }, title: 'variant' };
-  if (numeric) {
-    return {
-      title,
-      width: 620,
-      height: 380,
-      data: {
-        values: recs.map((r) => ({
-          variant: r.variant,
-          x: r.axis[numeric],
-          ms: r.median,
-          where: r.where === 'node' ? 'client (Node)' : 'in the server',
-        })),
+  const yTitle = `median time, ms${logY ? ' (log)' : ''}`;
+  const y = { field: 'ms', type: 'quantitative', title: yTitle, scale: { type: logY ? 'log' : 'linear' } };
+  return numeric ? lineChart(recs, numeric, { title, color, y }) : barChart(recs, variants, { title, color, y });
+}
+
+/** Time against a numeric axis: one line per variant, dashed where the variant runs in the client. */
+function lineChart(recs, numeric, { title, color, y }) {
+  const logX = spanOf(recs.map((r) => r.axis[numeric])) > 30;
+  return {
+    title,
+    width: 620,
+    height: 380,
+    data: {
+      values: recs.map((r) => ({
+        variant: r.variant,
+        x: r.axis[numeric],
+        ms: r.median,
+        where: r.where === 'node' ? 'client (Node)' : 'in the server',
+      })),
+    },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: {
+        field: 'x',
+        type: 'quantitative',
+        title: `${numeric}${logX ? ' (log)' : ''}`,
+        scale: { type: logX ? 'log' : 'linear' },
       },
-      mark: { type: 'line', point: true },
-      encoding: {
-        x: {
-          field: 'x',
-          type: 'quantitative',
-          title: `${numeric}${spanOf(recs.map((r) => r.axis[numeric])) > 30 ? ' (log)' : ''}`,
-          scale: { type: spanOf(recs.map((r) => r.axis[numeric])) > 30 ? 'log' : 'linear' },
-        },
-        y: {
-          field: 'ms',
-          type: 'quantitative',
-          title: `median time, ms${logY ? ' (log)' : ''}`,
-          scale: { type: logY ? 'log' : 'linear' },
-        },
-        color,
-        strokeDash: {
-          field: 'where',
-          type: 'nominal',
-          legend: null,
-          scale: {
-            domain: ['in the server', 'client (Node)'],
-            range: [
-              [1, 0],
-              [6, 3],
-            ],
-          },
+      y,
+      color,
+      strokeDash: {
+        field: 'where',
+        type: 'nominal',
+        legend: null,
+        scale: {
+          domain: ['in the server', 'client (Node)'],
+          range: [
+            [1, 0],
+            [6, 3],
+          ],
         },
       },
-    };
-  }
+    },
+  };
+}
+
+/** Time per variant as bars, one panel per axis point. */
+function barChart(recs, variants, { title, color, y }) {
   const points = pointsOf(recs).map((a) => lab.pointLabel(a) || 'all');
   const faceted = points.length > 1;
   return {
@@ -384,13 +389,7 @@ function defaultChart(doc, entry) {
     encoding: {
       x: { field: 'variant', type: 'nominal', sort: variants, title: null, axis: { labelAngle: -30 } },
       // stack: null lets bars start at the log scale's lower end instead of at zero (not on a log scale).
-      y: {
-        field: 'ms',
-        type: 'quantitative',
-        stack: null,
-        title: `median time, ms${logY ? ' (log)' : ''}`,
-        scale: { type: logY ? 'log' : 'linear' },
-      },
+      y: { ...y, stack: null },
       color,
       ...(faceted ? { column: { field: 'point', type: 'nominal', title: null, sort: points } } : {}),
     },
