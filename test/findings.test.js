@@ -46,7 +46,9 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     }
     expect(md).to.match(/\| (holds|stronger|weaker|REVERSED|gone|not reproduced here|inconclusive)/);
     expect(md).to.contain('## Where it was measured');
-    expect(run.stdout).to.match(/\| study \| claim \| published \|/);
+    // the glance table on the terminal: wrapped within 100 columns
+    expect(run.stdout).to.match(/^study +claim +published +setting +MongoDB/m);
+    expect(Math.max(...run.stdout.split('\n').map((l) => l.length))).to.be.at.most(100);
   });
 
   it('writes findings.json: one object per claim, valid against docs/findings.schema.json, tiny marked test scale', function () {

@@ -107,6 +107,7 @@ async function run(o) {
   const { fmtMs } = require('../../scripts/lib/lab');
   const { ParameterError } = require('../infra/errors');
   const { prepareRun, announceSeed, outDirOf, fileLines } = require('./study-run');
+  const { renderTableLines } = require('../report/render-terminal');
   const t0 = Date.now();
   const entries = o.args.length ? opt.chooseStudies(o.args) : require('../studies').studies;
   checkColumns(o, fromGroup);
@@ -143,8 +144,9 @@ async function run(o) {
     if (tracked && tracked.created) await tracked.drop();
   }
   if (o.readme) updateReadme(path.join(__dirname, '..', '..', 'README.md'), res.glance);
+  const glance = renderTableLines(res.glanceTable, { width: 100, color: Boolean(process.stdout.isTTY) });
   process.stdout.write(
-    `\n${res.glance}\n\ntotal time ${fmtMs(Date.now() - t0)}; written:\n${fileLines(res.files)}\n` +
+    `\n${glance.join('\n')}\n\ntotal time ${fmtMs(Date.now() - t0)}; written:\n${fileLines(res.files)}\n` +
       (o.readme ? '  README.md (findings at a glance)\n' : ''),
   );
   return 0;

@@ -354,7 +354,9 @@ async function findings(o) {
   fs.writeFileSync(files[0], md);
   fs.writeFileSync(files[1], html);
   fs.writeFileSync(files[2], JSON.stringify(json, null, 2) + '\n');
-  return { md, html, json, docs, judged, model, glance: tableToMarkdown(glanceTable(entries, judged, labels)), files };
+  // The glance table with the README's links: --readme writes it there, the terminal shows it.
+  const glance = glanceTable(entries, judged, labels);
+  return { md, html, json, docs, judged, model, glance: tableToMarkdown(glance), glanceTable: glance, files };
 }
 
 /** Each study's charts (from the first column that ran it) under outDir/charts: study -> PNG paths relative to outDir. */

@@ -77,7 +77,10 @@ function tableLines(t, width, color) {
     isRight,
   ).map((l) => (color ? BOLD(l) : l));
   const rule = widths.map((w) => '-'.repeat(w)).join(' '.repeat(GAP));
-  return [...head, rule, ...texts.flatMap((r) => rowLines(r, isRight))];
+  const body = texts.map((r) => rowLines(r, isRight));
+  // Once a row takes several lines, a blank line between rows shows where each ends.
+  const spaced = body.some((lines) => lines.length > 1);
+  return [...head, rule, ...body.flatMap((lines, i) => (spaced && i ? ['', ...lines] : lines))];
 }
 
 function blockLines(b, width, color) {
