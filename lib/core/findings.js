@@ -104,7 +104,9 @@ function differences(entries, judged, docs) {
   for (const entry of entries) {
     const ran = docs.map((d) => d.results.some((r) => r.study === entry.name));
     for (const j of judged[0].filter((x) => x.study === entry.name)) {
-      const cells = judged.map((col, i) => (ran[i] ? col.find((x) => x.id === j.id) : undefined));
+      // Claim ids are unique within a study only.
+      const same = (x) => x.study === j.study && x.id === j.id;
+      const cells = judged.map((col, i) => (ran[i] ? col.find(same) : undefined));
       if (new Set(cells.filter(Boolean).map((c) => c.verdict)).size > 1) rows.push({ entry, claim: j, cells });
     }
   }

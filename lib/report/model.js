@@ -6,7 +6,7 @@
 // document  { type: 'document', title, blocks: [block] }
 // blocks    heading { level, text, id? }         paragraph { parts: [inline] }
 //           table { columns: [{ title, align }], rows: [[cell]], verdictWrap? }
-//           code { text }                         note { kind: 'note'|'warning', parts: [inline] }
+//           codeBlock { text }                    note { kind: 'note'|'warning', parts: [inline] }
 //           image { path, alt }
 // inline    text { text }  code { text }  bold { text }  link { text, href }
 // cells     text { text, details?, small? }  number { value, unit, text }  link { text, href }
@@ -28,7 +28,7 @@ function inline(part) {
 const doc = (title, blocks = []) => ({ type: 'document', title: str(title), blocks: blocks.filter(Boolean) });
 const heading = (level, t, id) => ({ type: 'heading', level, text: str(t), ...(id ? { id: String(id) } : {}) });
 const paragraph = (...parts) => ({ type: 'paragraph', parts: parts.flat().map(inline) });
-const codeBlock = (t) => ({ type: 'code', text: str(t) });
+const codeBlock = (t) => ({ type: 'codeBlock', text: str(t) });
 const note = (parts, kind = 'note') => ({ type: 'note', kind, parts: [parts].flat().map(inline) });
 const warning = (parts) => note(parts, 'warning');
 const image = (path, alt) => ({ type: 'image', path: str(path), alt: str(alt) });

@@ -82,7 +82,7 @@ function blockHtml(b, baseDir) {
       return `<p>${inline(b.parts)}</p>`;
     case 'table':
       return tableHtml(b);
-    case 'code':
+    case 'codeBlock':
       return `<pre><code>${esc(b.text)}</code></pre>`;
     case 'note':
       return `<blockquote class="${esc(b.kind)}"><p>${b.kind === 'warning' ? 'warning: ' : ''}${inline(b.parts)}</p></blockquote>`;

@@ -86,7 +86,7 @@ function blockMarkdown(b, ids) {
       return inline(b.parts, ids);
     case 'table':
       return tableMarkdown(b, ids);
-    case 'code':
+    case 'codeBlock':
       return codeBlock(b.text);
     case 'note':
       return `${b.kind === 'warning' ? 'warning: ' : ''}${inline(b.parts, ids)}`

@@ -95,7 +95,7 @@ function blockLines(b, width, color) {
       return wrapText(inlineText(b.parts), width);
     case 'table':
       return tableLines(b, width, color);
-    case 'code':
+    case 'codeBlock':
       // Code keeps its own lines and indentation; only a line too long for the terminal is broken.
       return b.text.split('\n').flatMap((l) => (l.length > width ? wrapText(l, width) : [l]));
     case 'note':
