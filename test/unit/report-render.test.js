@@ -291,3 +291,23 @@ describe('report.md: the run report through the model', function () {
     expect(md).to.match(/\| variant \| median \| mean ± σ \|/);
   });
 });
+
+describe("run's closing summary through the terminal renderer", function () {
+  it('fits 100 columns for every study of the documented quick run, each claim with its verdict', function () {
+    const { readResults } = require('../../lib/core/results');
+    const { studies } = require('../../lib/studies');
+    const claims = require('../../lib/core/claims');
+    const { summaryDocument } = require('../../lib/cli/run');
+    const doc = readResults(path.join(__dirname, '..', '..', 'docs', 'data', 'quick-run.json'));
+    doc.claims = studies.flatMap((e) => claims.judge(e, doc.results, doc.environment, doc.params));
+    const text = renderTerminal(summaryDocument(doc, studies, 'quick'));
+    const lines = text.split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).to.be.at.most(100);
+    expect(text).not.to.contain('\u001b[');
+    const flat = text.replace(/\s+/g, ' ');
+    for (const j of doc.claims) expect(flat, j.claim).to.contain(claims.LABEL[j.verdict]);
+    expect(lines.filter((l) => /^claim +published \(setting\) +verdict here +why$/.test(l))).to.have.length(
+      new Set(doc.claims.map((j) => j.study)).size,
+    );
+  });
+});
