@@ -17,6 +17,8 @@
 //   MAX_MB   at most this many MB of documents per run (default 64): N is cut for big documents
 //   SEED     generator seed (default 1)
 //   COLL     prefix of the scratch collections the script creates and empties (default perflab_ins)
+//   LIMITS, BULK_MB, BULK_TRIES are read by the Node side only (the connection and document limits,
+//            large insertMany batches: mongo-perf-lab run inserts)
 //   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 // Scratch collections are emptied before each timed run; one that exists and was not made by the
 // lab stops the script. Concurrency (async loops, connections, processes), w: 0 / majority and the
@@ -75,6 +77,9 @@ var STUDY = {
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
     COLL: { kind: 'name', def: 'perflab_ins', what: 'prefix of the scratch collections' },
     RUNS: { kind: 'count', def: 3, what: 'timed rounds after the warm-up' },
+    LIMITS: { kind: 'bool', def: true, what: 'Node side: the connection limit and a 16 MiB (+1 B) document, after the points' },
+    BULK_MB: { kind: 'names', def: '1,10,48', what: 'Node side: insertMany batch sizes in MB for the large-bulk tries' },
+    BULK_TRIES: { kind: 'count', def: 50, what: 'Node side: tries per large batch (0: none)' },
   },
   // Batch x writers at SIZE; then sizes at batch 1000; then write concerns on a replica set. The
   // mongosh script alone can only be one writer on the server it is connected to.

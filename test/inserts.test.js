@@ -197,7 +197,7 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     });
 
     it('inserts: every variant leaves exactly N documents (or rows), docs/s recorded, verdicts made', async function () {
-      const r = await run('inserts', { N: 400, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0 });
+      const r = await run('inserts', { N: 400, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0, BULK_MB: '1,10', BULK_TRIES: 2 });
       const ran = results(r.records).filter((x) => !x.skipped);
       expect(ran.map((x) => x.variant)).to.include.members(['shell', 'shell-unordered', 'server-copy', 'async', 'connections', 'processes']);
       for (const x of ran) {
@@ -207,6 +207,32 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       const judged = claims.judge(findStudy('inserts'), r.records);
       expect(judged.map((x) => x.id)).to.have.members(findStudy('inserts').claims.map((c) => c.id));
       expect(judged.find((x) => x.id === '002-bulk').verdict).to.be.oneOf(claims.VERDICTS);
+      // the limits, measured after the points (lib/studies/inserts/limits.js)
+      const m = (name) => r.records.filter((x) => x.type === 'measure' && x.name === name);
+      const [conn] = m('connections-limit');
+      expect(conn.value).to.equal(conn.extra.current + conn.extra.available);
+      expect(conn.value).to.be.above(16);
+      expect(conn.extra.maxIncomingConnections).to.equal(null);
+      const doc = Object.fromEntries(m('document-limit').map((x) => [x.variant, x]));
+      expect(doc['at-limit']).to.deep.include({ value: 1 });
+      expect(doc['at-limit'].extra).to.include({ ok: true, stored: true, bytes: 16 * 1048576, maxBsonObjectSize: 16 * 1048576 });
+      expect(doc['over-limit']).to.deep.include({ value: 0 });
+      expect(doc['over-limit'].extra).to.include({ ok: false, stored: false, bytes: 16 * 1048576 + 1 });
+      expect(doc['over-limit'].extra.by).to.be.oneOf(['server', 'driver']);
+      expect(doc['over-limit'].extra.codeName || doc['over-limit'].extra.name).to.be.a('string');
+      const bulk = m('large-bulk-failures');
+      expect(bulk.map((x) => x.axis.mb)).to.deep.equal([1, 10]);
+      for (const b of bulk) {
+        expect(b.extra).to.include({ tries: 2, docs: b.axis.mb * 1024, size: 1024 });
+        expect(b.value, JSON.stringify(b.extra.errors)).to.equal(0);
+        expect(b.extra.times).to.have.length(2);
+      }
+      const v = (id) => judged.find((x) => x.id === id);
+      // runStudy's default profile is quick: the verdicts are decided (no test-scale label)
+      expect(v('002-doc-16mb').verdict).to.equal(claims.VERDICT.HOLDS);
+      expect(v('002-conn-default').verdict).to.equal(claims.VERDICT.REVERSED);
+      expect(v('002-large-bulk-timeout').verdict).to.equal(claims.VERDICT.INCONCLUSIVE);
+      expect(v('002-large-bulk-timeout').why).to.match(/BULK_TRIES=49/);
     });
 
     it('coherency: fixed patterns 0 duplicates, check-then-insert > 0, every key present', async function () {

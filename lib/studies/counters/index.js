@@ -16,6 +16,9 @@ const { target, ownCollections } = require('./schemas');
 const { interleave } = require('../../core/harness');
 const { PALETTE } = require('../../report/report');
 const { dayResults, wpsOf, wpsOver, ratioOver, scanRatio } = require('./records');
+const { idRegex } = require('./id-regex');
+const { wash } = require('./wash');
+const { pgSize } = require('./pg-size');
 
 // node-preallocated first: when the shell's schemas are not run, the harness takes the first
 // variant as the baseline, and every ratio of the Node day is then to node-preallocated.
@@ -210,6 +213,9 @@ async function after(ctx, p, records) {
   if (st && st.writers) await st.writers.close();
   if (st && st.targets.size) out.push(...(await storageAndReads(ctx, p, [...st.targets.values()])));
   if (p.SCAN) out.push(...(await scan(ctx, p)));
+  if (p.IDREGEX) out.push(...(await idRegex(ctx, p)));
+  if (p.WASH) out.push(...(await wash(ctx, p)));
+  if (p.PG_SIZE) out.push(...(await pgSize(ctx, p)));
   if (p.SWEEP) {
     const configs = [];
     for (const writers of [1, 4, 16]) for (const wc of ['w1', 'w0']) configs.push({ writers, wc });
@@ -347,10 +353,10 @@ module.exports = defineStudy({
   name: 'counters',
   script: 'counters_day.js',
   profiles: {
-    tiny: { METRICS: 5, PER_MINUTE: 10, RUNS: 2, WARMUP: 0, WRITERS: 3, VARIANTS: NODE_VARIANTS, SCAN: true, SCAN_ROUNDS: 5, SWEEP: false, REPLSET: false }, // for the test suite
+    tiny: { METRICS: 5, PER_MINUTE: 10, RUNS: 2, WARMUP: 0, WRITERS: 3, VARIANTS: NODE_VARIANTS, SCAN: true, SCAN_ROUNDS: 5, SWEEP: false, REPLSET: false, SIZE_DAYS: 60 }, // for the test suite
     // Quick: 20 metrics, 4 minutes per hour, 4 writers (~1-2 min). Seed scale: every minute of the
     // day, 100 metrics, 16 writers, plus the writers/write-concern sweep and the replica set.
-    quick: { METRICS: 10, PER_MINUTE: 20, RUNS: 3, WARMUP: 0, WRITERS: 4, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: false, REPLSET: false },
+    quick: { METRICS: 10, PER_MINUTE: 20, RUNS: 3, WARMUP: 0, WRITERS: 4, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: false, REPLSET: false, SIZE_DAYS: 500 },
     seed: { METRICS: 100, PER_MINUTE: 100, RUNS: 60, WARMUP: 0, WRITERS: 16, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: true, REPLSET: true },
   },
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },

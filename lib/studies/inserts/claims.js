@@ -6,7 +6,8 @@
 // 10KB of data"; versions and write acknowledgement not stated. Tables: average ms per insert.
 // PostgreSQL stands in for MySQL here; both stores run with comparable, relaxed durability
 // (MongoDB w:1 without j, PostgreSQL synchronous_commit = off: lib/studies/source-002/pg-peer.js).
-const { rule, unmeasured, intervalOf, unpairedInterval, results, fx, setting, decide } = require('../../core/claims');
+const lab = require('../../../scripts/lib/lab');
+const { rule, unmeasured, intervalOf, unpairedInterval, results, fx, setting, decide, VERDICT } = require('../../core/claims');
 const { docsPerSec, fmtRate } = require('./records');
 
 const SETTING = '12-core server, writers on 9 other machines (54 cores); MySQL InnoDB untuned; PyMongo; 2^14 rows of a 128 matrix; acknowledgement not stated';
@@ -47,6 +48,121 @@ const bigServer = {
       : { here: `${n || '?'} cores shared by the server and every writer`, ok: false, reproduce: 'a server with >= 8 cores and the writers on another machine (run inserts --uri mongodb://server)' };
   },
 };
+
+
+// ---- the limits (lib/studies/inserts/limits.js): deterministic and functional checks ----------
+const SOURCE_CONNECTIONS = 16;
+
+function measures(records, name) {
+  return records.filter((r) => r.type === 'measure' && r.name === name);
+}
+
+const exact = (x) => ({ mid: x, lo: x, hi: x, n: 1, exact: true });
+
+/** 002-conn-default: the server's own connection limit against the source's 16, on a server with no limit set. */
+function connDefaultRule(records, env, params) {
+  const m = measures(records, 'connections-limit')[0];
+  const o = { holds: [0.5, 2], floor: 0, above: VERDICT.REVERSED,
+    setting: {
+      needed: 'a server started with its defaults (no --maxConns / net.maxIncomingConnections)',
+      check: () => {
+        if (!m) return { here: 'not measured in these records', ok: true };
+        const set = m.extra.maxIncomingConnections;
+        if (set === null) return { here: `the command line sets no connection limit (${m.extra.embedded ? 'the lab\'s embedded mongod' : 'a server given by URI'})`, ok: true };
+        const here = set === 'unknown' ? 'the server\'s command line could not be read (getCmdLineOpts needs clusterMonitor)' : `the server's command line sets maxIncomingConnections ${set}`;
+        return { here, ok: false, reproduce: 'run inserts on a server started with its defaults (without --uri: the lab\'s embedded mongod)' };
+      } },
+    interval: () => {
+      if (!m) return { iv: null, missing: 'no connection count in these records (LIMITS=false, or an older result file): inserts --set LIMITS=true' };
+      const x = m.extra;
+      const pg = x.postgresMaxConnections ? `; PostgreSQL max_connections ${lab.fmtInt(x.postgresMaxConnections)}` : '';
+      return { iv: exact(m.value / SOURCE_CONNECTIONS),
+        figure: `${lab.fmtInt(m.value)} connections (current ${lab.fmtInt(x.current)} + available ${lab.fmtInt(x.available)}) = ${fx(m.value / SOURCE_CONNECTIONS)} the source's 16${pg}`,
+        note: 'available is the process\'s file-descriptor limit share, not a MongoDB default of 16: no MongoDB version had one (2.x: 20,000, capped by the file-descriptor limit), so the source\'s 16 was probably an error' };
+    } };
+  return rule(o)(records, env, params);
+}
+
+/** 002-doc-16mb: a document of exactly 16 MiB is stored, one of 16 MiB + 1 B is refused. */
+function docLimitRule(records) {
+  const ms = measures(records, 'document-limit');
+  const at = ms.find((r) => r.variant === 'at-limit');
+  const over = ms.find((r) => r.variant === 'over-limit');
+  const st = { needed: 'a server that takes a 16 MiB document (any)', here: null, ok: null };
+  if (!at || !over) return { verdict: VERDICT.INCONCLUSIVE, figure: null, interval: null, setting: st, why: 'no document-limit check in these records (LIMITS=false, or an older result file): inserts --set LIMITS=true' };
+  const said = (r) => (r.value ? 'stored' : `refused by the ${r.extra.by} (${[r.extra.codeName || r.extra.name, r.extra.code].filter((x) => x !== null && x !== undefined).join(' ')})`);
+  const figure = `${lab.fmtInt(at.extra.bytes)} B ${said(at)}; ${lab.fmtInt(over.extra.bytes)} B ${said(over)}; hello.maxBsonObjectSize ${lab.fmtInt(at.extra.maxBsonObjectSize)}`;
+  const setting = { ...st, here: 'insertOne through the Node driver, on the server the run used', ok: true };
+  if (over.value) return { verdict: VERDICT.GONE, figure, interval: null, setting, why: 'a document of 16 MiB + 1 B was stored: no 16 MB limit' };
+  if (!at.value) return { verdict: VERDICT.STRONGER, figure, interval: null, setting, why: 'a document of exactly 16 MiB was refused too: the limit is tighter than 16 MiB' };
+  return { verdict: VERDICT.HOLDS, figure, interval: null, setting, why: 'the limit is exactly 16 MiB (16,777,216 BSON bytes): at it stored, one byte over refused' };
+}
+
+/** P(X <= k) for X ~ Binomial(n, q). */
+function binomCdf(k, n, q) {
+  let term = (1 - q) ** n;
+  let sum = term;
+  for (let i = 1; i <= k; i++) {
+    term *= ((n - i + 1) / i) * (q / (1 - q));
+    sum += term;
+  }
+  return Math.min(1, sum);
+}
+
+/** The q in [0, 1] where f(q) crosses `target`, f decreasing in q (bisection). */
+function solveDecreasing(f, target) {
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (f(mid) > target) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * One-sided 95 % Clopper-Pearson bounds of a failure rate from k failures in n tries: `lo` with
+ * P(X >= k | lo) = 5 %, `hi` with P(X <= k | hi) = 5 % (k = 0: hi = 1 - 0.05^(1/n)).
+ */
+function failureBounds(k, n, alpha = 0.05) {
+  if (!(n > 0)) return null;
+  const hi = k >= n ? 1 : solveDecreasing((q) => binomCdf(k, n, q), alpha);
+  const lo = k <= 0 ? 0 : solveDecreasing((q) => binomCdf(k - 1, n, q), 1 - alpha);
+  return { k, n, rate: k / n, lo, hi };
+}
+
+const pct = (x) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)} %`;
+
+/** One batch size's verdict from its failure bounds (the claim's own terms: "will most likely cause a timeout"). */
+function bulkVerdict(b) {
+  if (b.lo >= 0.05) return { verdict: VERDICT.HOLDS, why: `at least ${pct(b.lo)} of tries fail` };
+  if (b.k === 0 && b.hi < 0.06) return { verdict: VERDICT.GONE, why: `no failure in ${b.n} tries: the rate is below ${pct(b.hi)}` };
+  if (b.k > 0 && b.hi < 0.05) return { verdict: VERDICT.WEAKER, why: `failures happen, below ${pct(b.hi)}` };
+  const need = Math.ceil(Math.log(0.05) / Math.log(0.94));
+  return { verdict: VERDICT.INCONCLUSIVE, why: `${b.k} of ${b.n} failed: the rate lies in [${pct(b.lo)}, ${pct(b.hi)}], across 5-6 %; ${b.k === 0 ? `${need}` : 'more'} tries would decide (--set BULK_TRIES=${b.k === 0 ? need : 4 * b.n})` };
+}
+
+/** 002-large-bulk-timeout: failures of large insertMany batches, bounded per size. */
+function largeBulkRule(records) {
+  const ms = measures(records, 'large-bulk-failures').sort((a, b) => a.axis.mb - b.axis.mb);
+  const st = { needed: 'insertMany of MBs of documents with the driver\'s defaults', here: null, ok: null };
+  if (!ms.length) return { verdict: VERDICT.INCONCLUSIVE, figure: null, interval: null, setting: st, why: 'no large-bulk tries in these records (BULK_TRIES=0, or an older result file): inserts --set BULK_TRIES=50' };
+  const sizes = ms.map((m) => ({ mb: m.axis.mb, b: failureBounds(m.value, m.extra.tries), times: m.extra.times, errors: m.extra.errors }));
+  for (const s of sizes) s.d = bulkVerdict(s.b);
+  const figure = sizes.map((s) => `${s.mb} MB ${s.b.k}/${s.b.n} failed (95% bounds ${pct(s.b.lo)}-${pct(s.b.hi)}, ${lab.fmtMs(lab.median(s.times))} a try)`).join('; ');
+  const setting = { ...st, here: `Node driver defaults (no socket timeout), ${sizes.map((s) => `${s.mb} MB`).join(', ')} of 1 KB documents, one server on this machine`, ok: true };
+  const vs = sizes.map((s) => s.d.verdict);
+  const decider = sizes.find((s) => s.d.verdict === VERDICT.HOLDS) || sizes[0];
+  const interval = { lo: decider.b.lo, hi: decider.b.hi, level: 0.95, n: decider.b.n };
+  const per = sizes.map((s) => `${s.mb} MB: ${s.d.verdict} (${s.d.why})`).join('; ');
+  let verdict = VERDICT.INCONCLUSIVE;
+  if (vs.includes(VERDICT.HOLDS)) verdict = VERDICT.HOLDS;
+  else if (vs.every((v) => v === VERDICT.GONE)) verdict = VERDICT.GONE;
+  else if (vs.every((v) => v === VERDICT.GONE || v === VERDICT.WEAKER)) verdict = VERDICT.WEAKER;
+  const err = sizes.flatMap((s) => s.errors || [])[0];
+  return { verdict, figure, interval, setting, why: `${per}${err ? `; first failure: ${err.by} ${err.codeName || err.name}: ${err.message}` : ''}` };
+}
 
 module.exports = [
   {
@@ -121,19 +237,22 @@ module.exports = [
     id: '002-conn-default', claim: 'the default connection limit is ~16 for MongoDB (100 MySQL, 1024 Memcached)',
     published: '16', quote: '"The default is around 100, 16, 1024 for MySQL, MongoDB, and Memcached respectively."',
     derivation: 'no MongoDB version had a 16-connection default (2.x: 20,000 capped by the file-descriptor limit): a probable source error',
-    setting: SETTING, boundary: 'functional: serverStatus().connections current + available at default settings',
-    verdict: unmeasured({ here: 'the study does not record serverStatus().connections', measure: 'serverStatus().connections.current + available on a default mongod' }),
+    setting: SETTING, boundary: 'deterministic, on a server whose command line sets no connection limit: (serverStatus().connections current + available) / 16: holds inside [0.5x, 2x] (8-32 connections); reversed above 2x (MongoDB\'s default no longer the smallest of the three); weaker below 0.5x. PostgreSQL\'s max_connections beside (the MySQL stand-in)',
+    verdict: connDefaultRule,
   },
   {
     id: '002-doc-16mb', claim: 'MongoDB documents are limited to 16 MB',
     published: '16 MB', quote: '"MongoDB has a size limitation of 16MB."',
-    setting: SETTING, boundary: 'functional: a document of 16 MiB + 1 B is rejected, one just below accepted',
-    verdict: unmeasured({ here: 'no oversized-document check in this study', measure: 'insertOne of 16 MiB + 1 B (rejected) and 16 MiB - 1 KB (accepted)' }),
+    setting: SETTING, boundary: 'functional: insertOne of a document of exactly 16 MiB (16,777,216 BSON bytes) and of 16 MiB + 1 B: holds if the first is stored and the second refused; gone if 16 MiB + 1 B is stored; stronger (a tighter limit) if both are refused',
+    verdict: docLimitRule,
   },
   {
     id: '002-large-bulk-timeout', claim: 'bulk inserts of MBs of data time out',
     published: 'no figure', quote: '"Trying to do a bulk insert for a MB of data will most likely cause a timeout."',
-    setting: SETTING, boundary: 'insertMany of 1, 10 and 48 MB batches, 50 tries each: holds if >= 5 % fail; gone if 0 failures (upper 95 % bound < 6 %)',
-    verdict: unmeasured({ here: 'the study\'s largest batch is 10,000 documents of 1 KB (10 MB), run a few times', measure: 'insertMany of 1, 10 and 48 MB batches, 50 tries each, counting failures' }),
+    setting: SETTING, boundary: 'per batch size (insertMany of 1, 10 and 48 MB of 1 KB documents, the driver\'s defaults), the failure rate\'s one-sided 95 % Clopper-Pearson bounds over BULK_TRIES tries (50 at seed scale): holds if the lower bound >= 5 %; gone if 0 failures and the upper bound < 6 % (50 tries give 5.8 %); weaker if some fail but the upper bound < 5 %; else inconclusive (more tries). The claim: holds if any size holds; gone if every size is gone',
+    verdict: largeBulkRule,
   },
 ];
+
+// The limits' helpers, for their unit tests.
+module.exports.helpers = { failureBounds, bulkVerdict, connDefaultRule, docLimitRule, largeBulkRule };

@@ -8,7 +8,7 @@
 const fs = require('fs');
 const lab = require('../../../scripts/lib/lab');
 
-const STATES = ['cold', 'warm-data', 'warm-indexes', 'warm-both', 'warm-year'];
+const STATES = ['cold', 'warm-data', 'warm-indexes', 'warm-both', 'warm-no-id', 'warm-year'];
 const GRAINS = ['seconds', 'minutes', 'hours'];
 
 function stats(times) {

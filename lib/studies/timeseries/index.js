@@ -35,6 +35,7 @@ const STATES = [
   { name: 'warm-data', title: 'after warming the data (warmup_data.js)', warm: 'data' },
   { name: 'warm-indexes', title: 'after warming the indexes (warmup_indexes.js; no source counterpart)', warm: 'indexes' },
   { name: 'warm-both', title: 'after warming data and indexes (warmup.js; the source\'s touch)', warm: 'both' },
+  { name: 'warm-no-id', title: 'after warming the data and the created_on index only (no _id_: the source\'s advice)', warm: 'data-no-id' },
   { name: 'warm-year', title: 'after the year aggregation (agg_year.js; the source\'s preload)', warm: 'year' },
 ];
 const STATE_GRAINS = ['seconds', 'minutes', 'hours'];

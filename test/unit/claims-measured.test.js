@@ -1,0 +1,297 @@
+'use strict';
+// The rules of the claims the lab used to leave unmeasured (sources 002, 003, 004), over records
+// built as the runner builds them: each figure, setting or count moved across its boundary.
+// Pure: no server is started.
+const { expect } = require('chai');
+const lab = require('../../scripts/lib/lab');
+const claims = require('../../lib/core/claims');
+const inserts = require('../../lib/studies/inserts');
+const counters = require('../../lib/studies/counters');
+const timeseries = require('../../lib/studies/timeseries');
+const insertClaims = require('../../lib/studies/inserts/claims');
+
+const { VERDICT } = claims;
+const ENV = { server: { version: '6.0.5', cacheBytes: 12 * 1024 ** 3 }, host: { cores: 2 }, profile: 'seed' };
+const { failureBounds } = insertClaims.helpers;
+
+/** Records of variants timed in the same rounds against `baseline`; `jitter(round)` moves each non-baseline time. */
+function timed(study, medians, baseline, axis, { rounds = 8, jitter = (r) => 1 + 0.03 * ((r % 3) - 1) } = {}) {
+  const names = Object.keys(medians);
+  const h = lab.harness(names, { warmup: 0, rounds, baseline });
+  let step;
+  while ((step = h.next()) !== null) {
+    h.record(
+      step,
+      medians[step.variant] * (1 + 0.01 * step.round) * (step.variant === baseline ? 1 : jitter(step.round)),
+      1,
+      { hitsPerMinute: 20 },
+    );
+  }
+  return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, {});
+}
+
+const measure = (study, name, variant, axis, value, extra) =>
+  lab.measureRecord({ study, name, variant, axis, value, unit: '', what: '', extra });
+
+function verdictOf(entry, id, recs, env = ENV, params = {}) {
+  const v = claims.judge(entry, recs, env, params).find((c) => c.id === id);
+  expect(v, id).to.not.equal(undefined);
+  return v;
+}
+
+describe('claims measured here: 002 limits, 003 _id index, 004 collections, regex, sizes', function () {
+  describe('002-large-bulk-timeout: failure rates bounded (one-sided 95 % Clopper-Pearson)', function () {
+    it('the bounds: 0 of n has the closed form 1 - 0.05^(1/n); 50 tries bound it below 6 %, 8 do not', function () {
+      for (const n of [1, 8, 50, 200]) expect(failureBounds(0, n).hi).to.be.closeTo(1 - 0.05 ** (1 / n), 1e-9);
+      expect(failureBounds(0, 50).hi).to.be.below(0.06);
+      expect(failureBounds(0, 8).hi).to.be.above(0.3);
+      expect(failureBounds(50, 50).lo).to.be.closeTo(0.05 ** (1 / 50), 1e-9);
+      const b = failureBounds(10, 50);
+      expect(b.lo).to.be.within(0.11, 0.12);
+      expect(b.hi).to.be.within(0.3, 0.33);
+    });
+
+    const bulk = (counts) =>
+      counts.map(([mb, k, n]) =>
+        measure('inserts', 'large-bulk-failures', 'async', { part: 'large-bulk', mb }, k, {
+          tries: n,
+          times: Array(n).fill(100),
+          errors: k ? [{ by: 'server', name: 'MongoNetworkTimeoutError', code: null, message: 'timed out' }] : [],
+        }),
+      );
+
+    it('gone when no size fails in 50 tries; inconclusive with the tries that would decide at 8', function () {
+      expect(
+        verdictOf(
+          inserts,
+          '002-large-bulk-timeout',
+          bulk([
+            [1, 0, 50],
+            [10, 0, 50],
+            [48, 0, 50],
+          ]),
+        ).verdict,
+      ).to.equal(VERDICT.GONE);
+      const few = verdictOf(
+        inserts,
+        '002-large-bulk-timeout',
+        bulk([
+          [1, 0, 8],
+          [10, 0, 8],
+          [48, 0, 8],
+        ]),
+      );
+      expect(few.verdict).to.equal(VERDICT.INCONCLUSIVE);
+      expect(few.why).to.match(/49 tries would decide \(--set BULK_TRIES=49\)/);
+      expect(few.interval).to.include({ level: 0.95, n: 8 });
+    });
+
+    it('holds when one size fails in >= 5 % of tries for sure; weaker when failures are rare for sure; inconclusive in between', function () {
+      const h = verdictOf(
+        inserts,
+        '002-large-bulk-timeout',
+        bulk([
+          [1, 0, 50],
+          [10, 0, 50],
+          [48, 10, 50],
+        ]),
+      );
+      expect(h.verdict).to.equal(VERDICT.HOLDS);
+      expect(h.figure).to.match(/48 MB 10\/50 failed/);
+      expect(h.why).to.match(/first failure: server MongoNetworkTimeoutError/);
+      expect(
+        verdictOf(
+          inserts,
+          '002-large-bulk-timeout',
+          bulk([
+            [1, 1, 200],
+            [48, 0, 200],
+          ]),
+        ).verdict,
+      ).to.equal(VERDICT.WEAKER);
+      expect(verdictOf(inserts, '002-large-bulk-timeout', bulk([[1, 1, 50]])).verdict).to.equal(VERDICT.INCONCLUSIVE);
+    });
+
+    it('says what to run when the records have no tries', function () {
+      const v = verdictOf(inserts, '002-large-bulk-timeout', []);
+      expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
+      expect(v.why).to.match(/BULK_TRIES=50/);
+    });
+  });
+
+  describe('002-doc-16mb: functional, the typed outcomes', function () {
+    const docs = (at, over) => [
+      measure('inserts', 'document-limit', 'at-limit', { part: 'limits' }, at ? 1 : 0, {
+        bytes: 16777216,
+        by: at ? undefined : 'server',
+        codeName: at ? null : 'BSONObjectTooLarge',
+        code: at ? null : 10334,
+        maxBsonObjectSize: 16777216,
+      }),
+      measure('inserts', 'document-limit', 'over-limit', { part: 'limits' }, over ? 1 : 0, {
+        bytes: 16777217,
+        by: over ? undefined : 'server',
+        codeName: over ? null : 'BSONObjectTooLarge',
+        code: over ? null : 10334,
+        maxBsonObjectSize: 16777216,
+      }),
+    ];
+    it('holds: 16 MiB stored, 16 MiB + 1 B refused by the server with its code', function () {
+      const v = verdictOf(inserts, '002-doc-16mb', docs(true, false));
+      expect(v.verdict).to.equal(VERDICT.HOLDS);
+      expect(v.figure).to.match(/16,777,216 B stored; 16,777,217 B refused by the server \(BSONObjectTooLarge 10334\)/);
+    });
+    it('gone when one byte over is stored; stronger when 16 MiB is refused too; inconclusive unmeasured', function () {
+      expect(verdictOf(inserts, '002-doc-16mb', docs(true, true)).verdict).to.equal(VERDICT.GONE);
+      expect(verdictOf(inserts, '002-doc-16mb', docs(false, false)).verdict).to.equal(VERDICT.STRONGER);
+      expect(verdictOf(inserts, '002-doc-16mb', []).verdict).to.equal(VERDICT.INCONCLUSIVE);
+    });
+  });
+
+  describe("002-conn-default: the limit a default server reports, against the source's 16", function () {
+    const conn = (total, set = null) => [
+      measure('inserts', 'connections-limit', 'server', { part: 'limits' }, total, {
+        current: 3,
+        available: total - 3,
+        maxIncomingConnections: set,
+        embedded: true,
+        postgresMaxConnections: 100,
+      }),
+    ];
+    it("reversed far above 16 (with PostgreSQL's limit beside and the note on the source's probable error)", function () {
+      const v = verdictOf(inserts, '002-conn-default', conn(838860));
+      expect(v.verdict).to.equal(VERDICT.REVERSED);
+      expect(v.figure).to.match(
+        /^838,860 connections \(current 3 \+ available 838,857\).*PostgreSQL max_connections 100/,
+      );
+      expect(v.why).to.match(/probably an error/);
+      expect(v.interval).to.equal(null);
+    });
+    it('holds at 8-32; not reproduced when the command line sets a limit', function () {
+      expect(verdictOf(inserts, '002-conn-default', conn(20)).verdict).to.equal(VERDICT.HOLDS);
+      const set = verdictOf(inserts, '002-conn-default', conn(20, 20));
+      expect(set.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(set.why).to.match(/sets maxIncomingConnections 20/);
+    });
+  });
+
+  describe('004-collections-wash: rate(one collection) / rate(one per metric), per simulated minute', function () {
+    it('holds at parity, reversed when one side is clearly faster, either way', function () {
+      const wash = (perMetric) =>
+        timed('counters', { 'one-collection': 10, 'per-metric': perMetric }, 'one-collection', { part: 'wash' });
+      const h = verdictOf(counters, '004-collections-wash', wash(10.5));
+      expect(h.verdict).to.equal(VERDICT.HOLDS);
+      expect(h.figure).to.match(/^one collection [\d,]+ writes\/s, one per metric [\d,]+: 1\.0\dx \(95% CI/);
+      expect(verdictOf(counters, '004-collections-wash', wash(20)).verdict).to.equal(VERDICT.REVERSED);
+      expect(verdictOf(counters, '004-collections-wash', wash(5)).verdict).to.equal(VERDICT.REVERSED);
+      expect(verdictOf(counters, '004-collections-wash', []).why).to.match(/did not run \(WASH\)/);
+    });
+  });
+
+  describe('004-id-regex-prefix: (a) the plan, (b) the time against an indexed date', function () {
+    const plan = (o = {}) =>
+      measure('counters', 'id-regex-plan', 'id-regex', { part: 'id-regex' }, 11, {
+        stage: 'IXSCAN',
+        indexName: '_id_',
+        bounds: ['["20101025/", "201010250")'],
+        keysExamined: 11,
+        docsExamined: 10,
+        nReturned: 10,
+        docsInCollection: 300,
+        metrics: 10,
+        ...o,
+      });
+    const reads = (regex) => timed('counters', { 'date-eq': 1, 'id-regex': regex }, 'date-eq', { part: 'id-regex' });
+    it('holds: a tight IXSCAN on _id and a time within 2x of the date equality', function () {
+      const v = verdictOf(counters, '004-id-regex-prefix', [plan(), ...reads(1.2)]);
+      expect(v.verdict).to.equal(VERDICT.HOLDS);
+      expect(v.figure).to.match(
+        /plan: IXSCAN _id_ bounds .*11 keys and 10 documents examined for 10 returned \(of 300\)/,
+      );
+      expect(v.why).to.match(/^\(a\) an IXSCAN on _id with tight bounds; \(b\)/);
+    });
+    it('reversed when the regex scans; weaker when it is clearly slower than the indexed date', function () {
+      expect(
+        verdictOf(counters, '004-id-regex-prefix', [
+          plan({ stage: 'COLLSCAN', indexName: null, keysExamined: 0, docsExamined: 300 }),
+          ...reads(1.2),
+        ]).verdict,
+      ).to.equal(VERDICT.REVERSED);
+      expect(verdictOf(counters, '004-id-regex-prefix', [plan({ keysExamined: 300 }), ...reads(1.2)]).verdict).to.equal(
+        VERDICT.REVERSED,
+      );
+      expect(verdictOf(counters, '004-id-regex-prefix', [plan(), ...reads(3)]).verdict).to.equal(VERDICT.WEAKER);
+      expect(verdictOf(counters, '004-id-regex-prefix', [plan(), ...reads(0.3)]).verdict).to.equal(VERDICT.STRONGER);
+    });
+  });
+
+  describe('004-bson-vs-relational-size: bytes per metric-day, the smaller MongoDB layout against PostgreSQL', function () {
+    const sizes = (flat, hier, pg, days = 2000) => [
+      measure('counters', 'bytes-per-metric-day-compared', 'mongodb-preallocated', { part: 'relational-size' }, flat, {
+        layout: 'preallocated',
+        metricDays: days,
+      }),
+      measure('counters', 'bytes-per-metric-day-compared', 'mongodb-hierarchical', { part: 'relational-size' }, hier, {
+        layout: 'hierarchical',
+        metricDays: days,
+      }),
+      ...(pg === null
+        ? []
+        : [
+            measure('counters', 'bytes-per-metric-day-compared', 'postgresql', { part: 'relational-size' }, pg, {
+              metricDays: days,
+            }),
+          ]),
+    ];
+    it('holds above 1.25x, weaker at parity, reversed below 0.8x; deterministic (no interval)', function () {
+      const v = verdictOf(counters, '004-bson-vs-relational-size', sizes(4000, 3000, 1000));
+      expect(v.verdict).to.equal(VERDICT.HOLDS);
+      expect(v.figure).to.match(/3x \(hierarchical\)$/);
+      expect(v.interval).to.equal(null);
+      expect(verdictOf(counters, '004-bson-vs-relational-size', sizes(1100, 1050, 1000)).verdict).to.equal(
+        VERDICT.WEAKER,
+      );
+      expect(verdictOf(counters, '004-bson-vs-relational-size', sizes(700, 600, 1000)).verdict).to.equal(
+        VERDICT.REVERSED,
+      );
+    });
+    it('not reproduced without PostgreSQL; inconclusive below 200 metric-days', function () {
+      const none = verdictOf(counters, '004-bson-vs-relational-size', sizes(4000, 3000, null));
+      expect(none.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(none.why).to.match(/setup-sql-peer/);
+      const small = verdictOf(counters, '004-bson-vs-relational-size', sizes(4000, 3000, 1000, 60));
+      expect(small.verdict).to.equal(VERDICT.INCONCLUSIVE);
+      expect(small.why).to.match(/SIZE_DAYS=2000/);
+    });
+  });
+
+  describe('003-id-index-unneeded: warm-both against warm-no-id, only past the cache', function () {
+    const run = (slow, { cacheBytes, dataBytes = 240e6, indexBytes = 110e6 }) => {
+      const setting = { cacheBytes, dataBytes, indexBytes, events: 5000000 };
+      const rec = (state, f) => ({
+        type: 'result',
+        study: 'timeseries',
+        variant: 'raw',
+        axis: { grain: 'hours', state },
+        times: [100, 110, 95, 105, 102].map((t, i) => t * f * (1 + 0.02 * (i % 2))),
+        median: 100 * f,
+        extra: { setting },
+      });
+      return [rec('warm-both', slow), rec('warm-no-id', 1)];
+    };
+    it('holds when warming _id too makes queries clearly slower past the cache; weaker at parity', function () {
+      const env = { ...ENV, server: { version: '6.0.5', cacheBytes: 256 * 1048576 } };
+      expect(
+        verdictOf(timeseries, '003-id-index-unneeded', run(1.8, { cacheBytes: 256 * 1048576 }), env).verdict,
+      ).to.equal(VERDICT.HOLDS);
+      expect(
+        verdictOf(timeseries, '003-id-index-unneeded', run(1.0, { cacheBytes: 256 * 1048576 }), env).verdict,
+      ).to.equal(VERDICT.WEAKER);
+    });
+    it('not reproduced (with the command) when data and indexes fit the cache', function () {
+      const v = verdictOf(timeseries, '003-id-index-unneeded', run(1.8, { cacheBytes: 12 * 1024 ** 3 }));
+      expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(v.why).to.match(/--cache-gb 0\.25/);
+    });
+  });
+});
