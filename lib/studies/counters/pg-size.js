@@ -128,8 +128,21 @@ async function pgBytes(pgs, days) {
 async function pgSize(ctx, p) {
   const pgs = await postgres(ctx);
   if (!pgs) {
-    ctx.note(`the storage comparison with PostgreSQL did not run: ${ctx.pgNote || 'no PostgreSQL here'}`);
-    return [];
+    const why = ctx.pgNote || 'no PostgreSQL here';
+    ctx.note(`the storage comparison with PostgreSQL did not run: ${why}`);
+    // A record of its absence: the rule then says "not reproduced here" and how to get the peer.
+    return [
+      lab.measureRecord({
+        study: 'counters',
+        name: 'bytes-per-metric-day-compared',
+        variant: 'postgresql',
+        axis: { part: 'relational-size' },
+        value: null,
+        unit: 'bytes',
+        what: 'PostgreSQL did not run',
+        extra: { skipped: why, metricDays: p.SIZE_DAYS },
+      }),
+    ];
   }
   const days = Array.from({ length: p.SIZE_DAYS }, (_, i) => metricDay(p, i));
   const sizes = [];
