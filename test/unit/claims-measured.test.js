@@ -120,30 +120,44 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
   });
 
   describe('002-doc-16mb: functional, the typed outcomes', function () {
-    const docs = (at, over) => [
-      measure('inserts', 'document-limit', 'at-limit', { part: 'limits' }, at ? 1 : 0, {
-        bytes: 16777216,
-        by: at ? undefined : 'server',
-        codeName: at ? null : 'BSONObjectTooLarge',
-        code: at ? null : 10334,
-        maxBsonObjectSize: 16777216,
-      }),
-      measure('inserts', 'document-limit', 'over-limit', { part: 'limits' }, over ? 1 : 0, {
-        bytes: 16777217,
-        by: over ? undefined : 'server',
-        codeName: over ? null : 'BSONObjectTooLarge',
-        code: over ? null : 10334,
-        maxBsonObjectSize: 16777216,
-      }),
+    // 6.0.5's refusal, as recorded by a real run: a write error BadValue (2) without a codeName
+    const TOO_LARGE = {
+      by: 'server',
+      name: 'MongoServerError',
+      codeName: null,
+      code: 2,
+      message: 'object to insert too large',
+    };
+    const outcome = (bytes, stored, refusal = TOO_LARGE) => ({
+      bytes,
+      maxBsonObjectSize: 16777216,
+      ...(stored ? { ok: true } : refusal),
+    });
+    const docs = (at, over, refusal) => [
+      measure('inserts', 'document-limit', 'at-limit', { part: 'limits' }, at ? 1 : 0, outcome(16777216, at, refusal)),
+      measure(
+        'inserts',
+        'document-limit',
+        'over-limit',
+        { part: 'limits' },
+        over ? 1 : 0,
+        outcome(16777217, over, refusal),
+      ),
     ];
-    it('holds: 16 MiB stored, 16 MiB + 1 B refused by the server with its code', function () {
+    it('holds: 16 MiB stored, 16 MiB + 1 B refused by the server for its size', function () {
       const v = verdictOf(inserts, '002-doc-16mb', docs(true, false));
       expect(v.verdict).to.equal(VERDICT.HOLDS);
-      expect(v.figure).to.match(/16,777,216 B stored; 16,777,217 B refused by the server \(BSONObjectTooLarge 10334\)/);
+      expect(v.figure).to.match(
+        /16,777,216 B stored; 16,777,217 B refused by the server \(code 2: "object to insert too large"\)/,
+      );
+      const driver = { by: 'driver', name: 'BSONError', code: null, codeName: null, message: 'too large' };
+      expect(verdictOf(inserts, '002-doc-16mb', docs(true, false, driver)).verdict).to.equal(VERDICT.HOLDS);
     });
-    it('gone when one byte over is stored; stronger when 16 MiB is refused too; inconclusive unmeasured', function () {
+    it('gone when one byte over is stored; stronger when 16 MiB is refused too; inconclusive for another refusal or unmeasured', function () {
       expect(verdictOf(inserts, '002-doc-16mb', docs(true, true)).verdict).to.equal(VERDICT.GONE);
       expect(verdictOf(inserts, '002-doc-16mb', docs(false, false)).verdict).to.equal(VERDICT.STRONGER);
+      const net = { by: 'driver', name: 'MongoNetworkError', code: null, codeName: null, message: 'connection closed' };
+      expect(verdictOf(inserts, '002-doc-16mb', docs(true, false, net)).verdict).to.equal(VERDICT.INCONCLUSIVE);
       expect(verdictOf(inserts, '002-doc-16mb', []).verdict).to.equal(VERDICT.INCONCLUSIVE);
     });
   });

@@ -83,6 +83,14 @@ function connDefaultRule(records, env, params) {
   return rule(o)(records, env, params);
 }
 
+// A refusal for the document's size: the server's (6.0: BadValue 2 "object to insert too large";
+// BSONObjectTooLarge 10334 elsewhere), or the driver's before sending (a BSON or argument error).
+const SIZE_CODES = [2, 10334];
+const SIZE_DRIVER_ERRORS = ['BSONError', 'BSONVersionError', 'MongoInvalidArgumentError'];
+function sizeRefusal(x) {
+  return x.by === 'server' ? SIZE_CODES.includes(x.code) : SIZE_DRIVER_ERRORS.includes(x.name);
+}
+
 /** 002-doc-16mb: a document of exactly 16 MiB is stored, one of 16 MiB + 1 B is refused. */
 function docLimitRule(records) {
   const ms = measures(records, 'document-limit');
@@ -90,11 +98,18 @@ function docLimitRule(records) {
   const over = ms.find((r) => r.variant === 'over-limit');
   const st = { needed: 'a server that takes a 16 MiB document (any)', here: null, ok: null };
   if (!at || !over) return { verdict: VERDICT.INCONCLUSIVE, figure: null, interval: null, setting: st, why: 'no document-limit check in these records (LIMITS=false, or an older result file): inserts --set LIMITS=true' };
-  const said = (r) => (r.value ? 'stored' : `refused by the ${r.extra.by} (${[r.extra.codeName || r.extra.name, r.extra.code].filter((x) => x !== null && x !== undefined).join(' ')})`);
+  const said = (r) => {
+    if (r.value) return 'stored';
+    const x = r.extra;
+    const code = [x.codeName, x.code === null || x.code === undefined ? null : `code ${x.code}`].filter(Boolean).join(' ') || x.name;
+    return `refused by the ${x.by} (${code}${x.message ? `: "${x.message}"` : ''})`;
+  };
   const figure = `${lab.fmtInt(at.extra.bytes)} B ${said(at)}; ${lab.fmtInt(over.extra.bytes)} B ${said(over)}; hello.maxBsonObjectSize ${lab.fmtInt(at.extra.maxBsonObjectSize)}`;
   const setting = { ...st, here: 'insertOne through the Node driver, on the server the run used', ok: true };
   if (over.value) return { verdict: VERDICT.GONE, figure, interval: null, setting, why: 'a document of 16 MiB + 1 B was stored: no 16 MB limit' };
-  if (!at.value) return { verdict: VERDICT.STRONGER, figure, interval: null, setting, why: 'a document of exactly 16 MiB was refused too: the limit is tighter than 16 MiB' };
+  if (!sizeRefusal(over.extra)) return { verdict: VERDICT.INCONCLUSIVE, figure, interval: null, setting, why: 'the 16 MiB + 1 B document was refused for another reason than its size: run again' };
+  if (!at.value) return { verdict: sizeRefusal(at.extra) ? VERDICT.STRONGER : VERDICT.INCONCLUSIVE, figure, interval: null, setting,
+    why: sizeRefusal(at.extra) ? 'a document of exactly 16 MiB was refused too: the limit is tighter than 16 MiB' : 'the 16 MiB document was refused for another reason than its size: run again' };
   return { verdict: VERDICT.HOLDS, figure, interval: null, setting, why: 'the limit is exactly 16 MiB (16,777,216 BSON bytes): at it stored, one byte over refused' };
 }
 
