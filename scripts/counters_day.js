@@ -23,7 +23,7 @@
 //   WARMUP      of those, untimed minutes at the start of each hour          (default 0)
 //   VARIANTS    comma-separated schemas to run                                (default: all four)
 //   LAB_LINES   true prints the machine-readable @@LAB lines
-//   WRITERS, WC, SWEEP, REPLSET, SCAN, SCAN_ROUNDS, IDREGEX, WASH, PG_SIZE, SIZE_DAYS are read by the Node
+//   WRITERS, WC, SWEEP, REPLSET, SCAN, SCAN_ROUNDS, IDREGEX, WASH, WASH_PER_HOUR, PG_SIZE, SIZE_DAYS are read by the Node
 //   side only (mongo-perf-lab run counters).
 // The collections are the lab's own (marked in perflab_fixtures) and are re-created on every run;
 // a collection of that name the lab did not make is never touched.
@@ -115,6 +115,7 @@ var STUDY = {
     SCAN_ROUNDS: { kind: 'positive', def: 9, what: 'Node side: timed rounds of minute 0 vs 1439 per layout and way of sending' },
     IDREGEX: { kind: 'bool', def: true, what: 'Node side: also a day read by an _id prefix regex vs an indexed metadata.date' },
     WASH: { kind: 'bool', def: true, what: 'Node side: also one collection vs one collection per metric, the same minutes' },
+    WASH_PER_HOUR: { kind: 'positive', def: 1, what: 'Node side: simulated minutes per hour of that comparison (24 x this rounds)' },
     PG_SIZE: { kind: 'bool', def: true, what: 'Node side: also bytes per metric-day in MongoDB vs PostgreSQL (the embedded peer)' },
     SIZE_DAYS: { kind: 'positive', def: 2000, what: 'Node side: metric-days of counts for the MongoDB vs PostgreSQL sizes' },
   },

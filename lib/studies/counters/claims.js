@@ -74,7 +74,7 @@ const measure = (records, name) => records.filter((r) => r.type === 'measure' &&
 
 /** 004-collections-wash: per simulated minute, time(one collection per metric) / time(one collection). */
 function washRule() {
-  return rule({ holds: [0.8, 1.25], above: VERDICT.REVERSED, interval: (records) => {
+  return rule({ holds: [0.8, 1.25], above: VERDICT.REVERSED, more: 'more simulated minutes (--set WASH_PER_HOUR=4: 96 rounds)', interval: (records) => {
     const rs = results(records).filter((r) => r.axis.part === 'wash');
     const iv = intervalOf(rs, 'per-metric', 'one-collection');
     if (!iv) return { iv: null, missing: 'the one-collection vs per-metric day did not run (WASH)' };
@@ -94,7 +94,7 @@ function tightScan(plan, metrics) {
 
 /** 004-id-regex-prefix: the regex's plan, then its time against an equality on an indexed metadata.date. */
 function idRegexRule() {
-  const inner = rule({ holds: [0.5, 2], above: VERDICT.WEAKER, below: VERDICT.STRONGER, interval: (records) => {
+  const inner = rule({ holds: [0.5, 2], above: VERDICT.WEAKER, below: VERDICT.STRONGER, runs: 'SCAN_ROUNDS', interval: (records) => {
     const rs = results(records).filter((r) => r.axis.part === 'id-regex');
     const iv = intervalOf(rs, 'id-regex', 'date-eq');
     if (!iv) return { iv: null, missing: 'the _id regex part did not run (IDREGEX)' };
@@ -106,7 +106,7 @@ function idRegexRule() {
     if (!m) return out;
     const x = m.extra;
     const metrics = x.metrics;
-    const plan = `${x.stage}${x.indexName ? ` ${x.indexName}` : ''} bounds ${JSON.stringify(x.bounds)}, ${x.keysExamined} keys and ${x.docsExamined} documents examined for ${x.nReturned} returned (of ${lab.fmtInt(x.docsInCollection)})`;
+    const plan = `${x.stage}${x.indexName ? ` ${x.indexName}` : ''} bounds ${Array.isArray(x.bounds) ? x.bounds.join(' or ') : '?'}, ${x.keysExamined} keys and ${x.docsExamined} documents examined for ${x.nReturned} returned (of ${lab.fmtInt(x.docsInCollection)})`;
     const figure = `${out.figure || '?'}; plan: ${plan}`;
     if (!tightScan(x, metrics)) return { ...out, verdict: VERDICT.REVERSED, figure, why: `the regex does not read a tight _id range: ${plan}` };
     return { ...out, figure, why: `(a) an IXSCAN on _id with tight bounds; (b) ${out.why}` };

@@ -125,7 +125,7 @@ async function idRegex(ctx, p) {
     axis: { part: 'id-regex' },
     value: plan.keysExamined,
     unit: 'keys',
-    what: `explain of find({_id: /^${plan.prefix}/}): keys examined (one day: ${p.METRICS} documents of ${plan.docsInCollection})`,
+    what: `explain of find({_id: /^${plan.prefix.replace('/', '\\/')}/}): keys examined (one day: ${p.METRICS} documents of ${plan.docsInCollection})`,
     extra: plan,
   });
   return [m, ...recs];

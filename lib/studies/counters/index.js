@@ -356,8 +356,8 @@ module.exports = defineStudy({
     tiny: { METRICS: 5, PER_MINUTE: 10, RUNS: 2, WARMUP: 0, WRITERS: 3, VARIANTS: NODE_VARIANTS, SCAN: true, SCAN_ROUNDS: 5, SWEEP: false, REPLSET: false, SIZE_DAYS: 60 }, // for the test suite
     // Quick: 20 metrics, 4 minutes per hour, 4 writers (~1-2 min). Seed scale: every minute of the
     // day, 100 metrics, 16 writers, plus the writers/write-concern sweep and the replica set.
-    quick: { METRICS: 10, PER_MINUTE: 20, RUNS: 3, WARMUP: 0, WRITERS: 4, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: false, REPLSET: false, SIZE_DAYS: 500 },
-    seed: { METRICS: 100, PER_MINUTE: 100, RUNS: 60, WARMUP: 0, WRITERS: 16, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: true, REPLSET: true },
+    quick: { METRICS: 10, PER_MINUTE: 20, RUNS: 3, WARMUP: 0, WRITERS: 4, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: false, REPLSET: false, SIZE_DAYS: 500, WASH_PER_HOUR: 2 },
+    seed: { METRICS: 100, PER_MINUTE: 100, RUNS: 60, WARMUP: 0, WRITERS: 16, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: true, REPLSET: true, WASH_PER_HOUR: 4 },
   },
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
   expected: '~45 s',

@@ -12,8 +12,12 @@ const day = require('./day');
 const { target, ownCollections } = require('./schemas');
 const { interleave } = require('../../core/harness');
 
-// One minute per hour, the last one 23:59; minute 0 first, untimed (the warm-up).
-const MINUTES = [0, ...Array.from({ length: 24 }, (_, h) => h * 60 + 59)];
+/** WASH_PER_HOUR minutes of each hour, the last of the day 23:59; minute 0 first, untimed (the warm-up). */
+function minutesOf(perHour) {
+  const out = [0];
+  for (let h = 0; h < 24; h++) for (let j = 1; j <= perHour; j++) out.push(h * 60 + Math.floor((j * 60) / perHour) - 1);
+  return out;
+}
 
 /** The per-metric side as one target: each hit goes to its metric's own collection. */
 function perMetric(prefix, metrics) {
@@ -61,6 +65,7 @@ async function wash(ctx, p) {
   const stream = { seed: p.SEED, metrics: p.METRICS, perMinute: p.PER_MINUTE };
   const writers = await day.openWriters(ctx.server.uri, ctx.dbName, p.WRITERS);
   const wc = day.writeConcern(p.WC);
+  const MINUTES = minutesOf(p.WASH_PER_HOUR);
   const cursor = { 'one-collection': 0, 'per-metric': 0 };
   const side = { 'one-collection': one, 'per-metric': many };
   let res;
@@ -98,4 +103,4 @@ async function wash(ctx, p) {
   return recs;
 }
 
-module.exports = { wash, MINUTES };
+module.exports = { wash, minutesOf };
