@@ -129,7 +129,7 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     expect(text.match(/^state\s+warm-up/gm)).to.have.length(1);
     expect(text).to.match(/storage per design/);
     const states = res.records.filter((r) => r.type === 'result' && r.axis.state);
-    expect(states).to.have.length(5 * 2);
+    expect(states).to.have.length(timeseries.helpers.STATES.length * 2);
     expect(states.every((r) => r.agrees === true)).to.equal(true);
     const env = { server: { version: server.version }, host: { cores: 2 }, startedAt: new Date().toISOString() };
     const doc = { params: { timeseries: res.params } };
