@@ -37,6 +37,7 @@ describe('claims ledger: the documented runs', function () {
       "bigagg-10m-cache.json": "001-bigagg-one-thread: I, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I",
       "inserts-doc-run.json": "002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-conn-default: I, 002-doc-16mb: I, 002-large-bulk-timeout: I",
       "inserts-seed.json": "002-bulk: S, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: H, 002-shared-connection: H, 002-conn-default: I, 002-doc-16mb: I, 002-large-bulk-timeout: I",
+      "inserts-quick-claims.json": "002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-conn-default: R, 002-doc-16mb: H, 002-large-bulk-timeout: I",
       "coherency-doc-run.json": "002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I",
       "coherency-grid-doc-run.json": "002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I",
       "coherency-54-processes-doc-run.json": "002-coherency: I, 002-coherency-acid: I, 002-dups-vs-n: I, 002-dups-vs-size: I",

@@ -205,7 +205,7 @@ function limitLines(out) {
   }
   for (const r of out.filter((x) => x.name === 'document-limit')) {
     lines.push(
-      `insertOne of ${lab.fmtInt(r.extra.bytes)} B: ${r.value ? 'accepted' : `refused by the ${r.extra.by} (${r.extra.codeName || r.extra.name}${r.extra.code === null ? '' : ` ${r.extra.code}`})`}`,
+      `insertOne of ${lab.fmtInt(r.extra.bytes)} B: ${r.value ? 'accepted' : `refused by the ${r.extra.by} (${r.extra.code === null ? r.extra.name : `code ${r.extra.code}`}: ${r.extra.message})`}`,
     );
   }
   for (const r of out.filter((x) => x.name === 'large-bulk-failures')) {
