@@ -94,7 +94,7 @@ function tightScan(plan, metrics) {
 
 /** 004-id-regex-prefix: the regex's plan, then its time against an equality on an indexed metadata.date. */
 function idRegexRule() {
-  const inner = rule({ holds: [0.5, 2], above: VERDICT.WEAKER, below: VERDICT.STRONGER, runs: 'SCAN_ROUNDS', interval: (records) => {
+  const inner = rule({ holds: [0.5, 2], above: VERDICT.WEAKER, below: VERDICT.STRONGER, more: 'more rounds (--set SCAN_ROUNDS=18)', interval: (records) => {
     const rs = results(records).filter((r) => r.axis.part === 'id-regex');
     const iv = intervalOf(rs, 'id-regex', 'date-eq');
     if (!iv) return { iv: null, missing: 'the _id regex part did not run (IDREGEX)' };
