@@ -47,6 +47,7 @@ describe('claims ledger: the documented runs', function () {
       "joins-doc-run.json": "002-joins: H, 002-no-joins: G",
       "joins-20k-doc-run.json": "002-joins: I, 002-no-joins: G",
       "timeseries-seed.json": "003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: N, 003-working-set: H, 003-compressed-model: I",
+      "timeseries-quick-claims.json": "003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: N, 003-working-set: H, 003-compressed-model: H",
       "timeseries-5m-smallcache.json": "003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: I, 003-working-set: I, 003-compressed-model: I",
       "counters-seed-run.json": "004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: I",
       "counters-scan-quiet.json": "004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: I",
