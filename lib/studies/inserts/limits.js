@@ -6,7 +6,6 @@
 //   large bulks  insertMany of 1, 10 and 48 MB batches, BULK_TRIES tries each, failures counted
 // Every outcome is a measure record (lib/studies/inserts/claims.js judges them); nothing is timed
 // against anything else, so the harness has no part in it.
-const { BSON } = require('mongodb');
 const lab = require('../../../scripts/lib/lab');
 const G = require('../../../fixtures/inserts-gen');
 const { scratch, ints } = require('../source-002/common');
@@ -83,6 +82,7 @@ async function connections(ctx) {
 
 /** A document of exactly `bytes` BSON bytes: {_id, pad: 'x' * k}. */
 function docOfSize(bytes, id) {
+  const { BSON } = require('mongodb'); // required here: `list` reads the studies without the driver
   const base = BSON.calculateObjectSize({ _id: id, pad: '' });
   const doc = { _id: id, pad: 'x'.repeat(bytes - base) };
   const got = BSON.calculateObjectSize(doc);
