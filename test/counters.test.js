@@ -197,7 +197,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       expect(recs.map((r) => r.variant).sort()).to.deep.equal(['one-collection', 'per-metric']);
       for (const r of recs) {
         expect(r.agrees, r.variant).to.equal(true);
-        expect(r.times).to.have.length(24);
+        expect(r.times).to.have.length(24 * res.params.WASH_PER_HOUR);
       }
       expect(recs.find((r) => r.variant === 'per-metric').ratio).to.include({ to: 'one-collection', perRound: true });
     });
