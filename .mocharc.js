@@ -15,5 +15,7 @@ module.exports = {
   ...(needsServer ? { require: ['test/global-setup.js'] } : {}),
   timeout: 180000,
   slow: 10000,
-  reporter: 'spec',
+  // LAB_FILE_TIMES=1 adds a table of the time per test file (hooks included) at the end;
+  // LAB_FILE_TIMES=out.json also writes it to that file as the run goes (test/file-times.js).
+  reporter: process.env.LAB_FILE_TIMES ? require('path').join(__dirname, 'test', 'file-times.js') : 'spec',
 };

@@ -4,13 +4,10 @@ const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
 const { startEmbedded } = require('../lib/infra/server');
 const { MongoClient } = require('mongodb');
-const LabGen = require('../fixtures/gen');
-const LabMot = require('../fixtures/mot-gen');
 const LabBands = require('../scripts/bigagg_pipelines');
 const B = require('../lib/studies/bigagg/mot');
 const os = require('os');
 const { restartWithCache, restartWithArgs } = require('../lib/studies/bigagg/cache');
-const { parseLabLines } = require('./helpers');
 const { findStudy } = require('../lib/studies');
 const { runStudy } = require('../lib/core/run-study');
 const { interleave, timeAsync } = require('../lib/core/harness');
@@ -30,56 +27,14 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
     if (t) await t.close();
   });
 
-  describe('generator', function () {
-    it('is deterministic and makes ~150-byte records with the seed\'s fields (engine as e)', function () {
-      const a = LabMot.doc(LabGen.rng(3), 0);
-      const b = LabMot.doc(LabGen.rng(3), 0);
-      expect(a).to.deep.equal(b);
-      expect(Object.keys(a)).to.include.members(['_id', 't', 'v', 'd', 'c', 'y', 'r', 'm', 's', 'k', 'o', 'u', 'f', 'e']);
-      const { BSON } = require('mongodb');
-      let bytes = 0;
-      for (const d of B.motDocs(2000, 1)) bytes += BSON.calculateObjectSize(d);
-      expect(bytes / 2000).to.be.within(130, 170);
-    });
-
-    it('has records exactly on the band boundaries and both colliding pairs (diesel 2/petrol 3, diesel 4/petrol 6)', function () {
-      const seen = new Set();
-      const pairs = new Set();
-      for (const d of B.motDocs(N, SEED)) {
-        seen.add(d.e);
-        pairs.add(`${d.f === 'D' ? 'D' : 'P'}${LabMot.band(d) / (d.f === 'D' ? 1.5 : 1)}`);
-      }
-      for (const e of [1000, 1200, 1600, 2000, 2500, 3500]) expect(seen.has(e), `e = ${e}`).to.equal(true);
-      for (const p of ['D2', 'P3', 'D4', 'P6']) expect(pairs.has(p), p).to.equal(true);
-    });
-  });
-
+  // The generator's and the oracle's checks that need no server: test/unit/bigagg.test.js.
   describe('pipeline forms against the plain-Node oracle', function () {
-    it('the seed\'s pipeline is quoted as published: nested $cond on $e, $project then $group then $sort', function () {
-      const p = LabBands.seedPipeline();
-      expect(JSON.stringify(p)).to.include('{"$cond":[{"$gt":["$e",1000]},{"$cond":[{"$gt":["$e",1200]}');
-      expect(p.map((s) => Object.keys(s)[0])).to.deep.equal(['$project', '$group', '$sort']);
-    });
-
     for (const name of Object.keys(LabBands.FORMS)) {
       it(`${name}: equals the oracle, colliding keys merged as the seed's $group merges them`, async function () {
         const got = await B.aggregate(t.db, 'mot_snappy', LabBands.FORMS[name].pipeline());
         expect(got).to.deep.equal(want);
       });
     }
-
-    it('the collision is real: band 3 and band 6 hold petrol and diesel vehicles together', function () {
-      let p3 = 0;
-      let d2 = 0;
-      for (const d of B.motDocs(N, SEED)) {
-        if (d.f !== 'D' && LabMot.band(d) === 3) p3++;
-        if (d.f === 'D' && LabMot.band(d) === 3) d2++;
-      }
-      expect(p3).to.be.greaterThan(0);
-      expect(d2).to.be.greaterThan(0);
-      expect(want.find((r) => r._id === 3).count).to.equal(p3 + d2);
-      expect(want.map((r) => r._id)).to.deep.equal([1, 1.5, 2, 3, 4, 4.5, 5, 6, 7, 7.5, 9, 10.5]);
-    });
   });
 
   describe('compression', function () {
@@ -199,10 +154,21 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
     });
   });
   describe('the declaration scripts/bigagg.js and the runner', function () {
+    // Both mongosh checks in one mongosh process (test/helpers.js cliBatch): the run, then the
+    // refusal, left uncaught so the process shows the exit a run of its own gives.
+    let batch;
+    before(async function () {
+      this.timeout(600000);
+      batch = await t.cliBatch([
+        { script: 'bigagg.js', params: { N: 3000, SEED: 9, COLL: 'mot_cli', GENERATE: true, RUNS: 1 } },
+        { script: 'bigagg.js', params: { N: -5 } },
+      ], { lastUncaught: true });
+    });
+
     it('real mongosh CLI from another directory: generates with the shell, every form agrees, data equals Node\'s', async function () {
-      const r = await t.cli('bigagg.js', { N: 3000, SEED: 9, COLL: 'mot_cli', GENERATE: true, RUNS: 1 }, { cwd: os.tmpdir() });
-      expect(r.code, r.stderr).to.equal(0);
-      const recs = parseLabLines(r.lines).filter((x) => x.type === 'result');
+      const r = batch.cases[0];
+      expect(r.error, r.stdout).to.equal(null);
+      const recs = r.records.filter((x) => x.type === 'result');
       expect(recs.map((x) => x.variant)).to.have.members(Object.keys(LabBands.FORMS));
       for (const x of recs) expect(x.agrees, x.variant).to.equal(true);
       expect(r.stdout).to.include('all variants agree');
@@ -211,9 +177,8 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
     });
 
     it('bad parameters: one clear line and a non-zero exit (CLI), a clear error (runner)', async function () {
-      const r = await t.cli('bigagg.js', { N: -5 }, { cwd: os.tmpdir() });
-      expect(r.code).to.not.equal(0);
-      expect(r.stderr + r.stdout).to.match(/parameter N: expected a whole number >= 0, got -5/);
+      expect(batch.code).to.not.equal(0);
+      expect(batch.stderr + batch.cases[1].stdout).to.match(/parameter N: expected a whole number >= 0, got -5/);
       const server = { uri: t.uri, version: '6.0.5', embedded: false };
       for (const [params, re] of [[{ PARTS: 'forms,warp' }, /^parameter PARTS: unknown part "warp"/],
         [{ COMPRESSORS: 'lz4' }, /^parameter COMPRESSORS: unknown compressor "lz4"/], [{ NOPE: 1 }, /^parameter NOPE: study bigagg has no such parameter/]]) {

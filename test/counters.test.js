@@ -57,25 +57,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     if (t) await t.close();
   });
 
-  describe('the hit stream', function () {
-    it('is the same for the same (seed, day, minute) and puts hits on both edges of each day', function () {
-      expect(gen.minuteHits(STREAM, 1, 17)).to.deep.equal(gen.minuteHits(STREAM, 1, 17));
-      expect(gen.minuteHits(STREAM, 1, 17)).to.not.deep.equal(gen.minuteHits(STREAM, 1, 18));
-      for (let d = 0; d < DAYS; d++) {
-        const first = gen.minuteHits(STREAM, d, 0)[0];
-        const last = gen.minuteHits(STREAM, d, 1439).slice(-1)[0];
-        expect(new Date(first.t).toISOString()).to.match(/T00:00:00\.000Z$/);
-        expect(new Date(last.t).toISOString()).to.match(/T23:59:59\.999Z$/);
-        expect(oracle.dayStart(last.t) + gen.DAY_MS).to.equal(gen.START + (d + 1) * gen.DAY_MS);
-      }
-    });
-
-    it('rejects bad stream options with one clear message', function () {
-      expect(() => gen.minuteHits({ seed: 1, metrics: 0, perMinute: 5 }, 0, 0)).to.throw(/metrics must be a whole number >= 1/);
-      expect(() => gen.minuteHits({ seed: -1, metrics: 3, perMinute: 5 }, 0, 0)).to.throw(/seed must be a whole number >= 0/);
-    });
-  });
-
+  // The hit stream's and the pasteable block's checks that need no server: test/unit/counters.test.js.
   describe('Node writers (4 connections, w:1) against the oracle', function () {
     let run;
     before(async function () {
@@ -262,30 +244,6 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     });
   });
 
-  describe('the pasteable part of scripts/counters_functions.js', function () {
-    const text = fs.readFileSync(path.join(__dirname, '..', 'scripts', 'counters_functions.js'), 'utf8');
-    const block = text.slice(text.indexOf('// ---- PASTEABLE: begin'), text.indexOf('// ---- PASTEABLE: end'));
-
-    it('is plain ES2017 that names nothing the 4.2 shell (Robo 3T) lacks', function () {
-      const acorn = require('acorn');
-      expect(() => acorn.parse(block, { ecmaVersion: 2017 })).to.not.throw();
-      expect(block).to.not.match(/\?\.|\?\?|\bEJSON\b|\bconsole\b|\brequire\(|\bfromEntries\b|\.flat\(|\bBigInt\b|runCommand|\bawait\b/);
-    });
-
-    it('is self-contained: pasted alone into an empty context it records hits into a collection-like object', function () {
-      const vm = require('vm');
-      const calls = [];
-      const coll = { updateOne: (f, u, o) => { calls.push({ f, u, o }); return { matchedCount: 1 }; } };
-      const ctx = vm.createContext({ coll });
-      vm.runInContext(`${block}\nrecordHit(coll, ${gen.START} + 86399999, 'm', 'hierarchical', true);`, ctx);
-      expect(calls).to.have.length(2);
-      expect(calls[0].f._id).to.equal('20101011/m');          // tomorrow preallocated first
-      expect(calls[1].f._id).to.equal('20101010/m');
-      expect(calls[1].u.$inc).to.deep.equal({ daily: 1, 'hourly.23': 1, 'minute.23.59': 1 });
-      expect(calls[1].o).to.deep.equal({ upsert: true });
-    });
-  });
-
   describe('preallocation', function () {
     it('is idempotent: twice gives the same document, and after hits it changes no count', async function () {
       const s = await t.shell();
@@ -390,36 +348,51 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
   });
 
   describe('the drop-in script through the real mongosh CLI', function () {
-    it('runs from another directory and prints the day', async function () {
-      const r = await t.cli('counters_day.js', { METRICS: 5, PER_MINUTE: 4, RUNS: 1, PREFIX: 'cli_' }, { cwd: os.tmpdir() });
-      expect(r.code, r.stderr).to.equal(0);
-      expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| standalone \| storage wiredTiger/);
-      expect(r.stdout).to.match(/day 0 23:00/);
-      expect(r.stdout).to.match(/^@@LAB /m);
-      expect(await t.db.collection('cli_preallocated').countDocuments()).to.be.at.least(5);
-    });
-
-    for (const [params, message] of [
+    // Every case below in one mongosh process (test/helpers.js cliBatch): a mongosh start per case
+    // was most of this describe's time. A refusal is an error the script throws, which a run of its
+    // own reports by exiting non-zero; the last case (the foreign collection) is left uncaught, so
+    // the process shows that exit and mongosh's one line on stderr.
+    const REFUSED = [
       [{ METRICS: 0 }, 'parameter METRICS: expected a whole number >= 1, got 0'],
       [{ VARIANTS: 'initial,bogus' }, 'parameter VARIANTS: unknown variant "bogus"'],
       [{ RUNS: 61 }, 'parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60'],
       [{ WC: 'w2' }, 'parameter WC: expected w1, w0 or majority'],
       [{ PREFIX: 'system.x' }, 'parameter PREFIX'],
       [{ DAYS: '2' }, 'parameter DAYS: expected a whole number >= 1, got "2"'],
-    ]) {
-      it(`rejects ${JSON.stringify(params)} with one clear line and a non-zero exit`, async function () {
-        const r = await t.cli('counters_day.js', params, { cwd: os.tmpdir() });
-        expect(r.code).to.not.equal(0);
-        expect(r.stderr).to.include(message);
-        expect(r.stderr.trim().split('\n')).to.have.length(1);
+    ];
+    let batch;
+    before(async function () {
+      this.timeout(600000);
+      await t.db.collection('mine_initial').insertOne({ _id: 'theirs' });
+      batch = await t.cliBatch([
+        { script: 'counters_day.js', params: { METRICS: 5, PER_MINUTE: 4, RUNS: 1, PREFIX: 'cli_' } },
+        ...REFUSED.map(([params]) => ({ script: 'counters_day.js', params })),
+        { script: 'counters_day.js', params: { VARIANTS: 'initial', PREFIX: 'mine_', RUNS: 1 } },
+      ], { lastUncaught: true });
+    });
+
+    it('runs from another directory and prints the day', async function () {
+      const r = batch.cases[0];
+      expect(r.error, r.stdout).to.equal(null);
+      expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| standalone \| storage wiredTiger/);
+      expect(r.stdout).to.match(/day 0 23:00/);
+      expect(r.stdout).to.match(/^@@LAB /m);
+      expect(await t.db.collection('cli_preallocated').countDocuments()).to.be.at.least(5);
+    });
+
+    REFUSED.forEach(([params, message], i) => {
+      it(`rejects ${JSON.stringify(params)} with one clear line and a non-zero exit`, function () {
+        const r = batch.cases[i + 1];
+        expect(r.error, r.stdout).to.be.a('string');
+        expect(r.error).to.include(message);
+        expect(r.error.trim().split('\n')).to.have.length(1);
       });
-    }
+    });
 
     it('never touches a collection of that name the lab did not make', async function () {
-      await t.db.collection('mine_initial').insertOne({ _id: 'theirs' });
-      const r = await t.cli('counters_day.js', { VARIANTS: 'initial', PREFIX: 'mine_', RUNS: 1 }, { cwd: os.tmpdir() });
-      expect(r.code).to.not.equal(0);
-      expect(r.stderr).to.include('was not made by the lab');
+      expect(batch.code).to.not.equal(0);
+      expect(batch.stderr).to.include('was not made by the lab');
+      expect(batch.stderr.trim().split('\n')).to.have.length(1);
       expect(await t.db.collection('mine_initial').find().toArray()).to.deep.equal([{ _id: 'theirs' }]);
     });
   });

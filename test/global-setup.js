@@ -2,6 +2,13 @@
 // Starts the server for the whole test run once (mochaGlobalSetup runs once, even with --parallel)
 // and hands its URI to the test files through the environment. LAB_BURNERS=N adds N CPU-bound
 // processes for the whole run (test/burners.js): the speed claims must hold beside them.
+
+// First: mongosh's async rewriter answered from a cache (test/rewrite-cache.js), in this process
+// before any test file loads the shell runtime, and in every node process the tests start.
+const { PRELOAD } = require('./rewrite-cache');
+
+process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--require ${JSON.stringify(PRELOAD)}`].filter(Boolean).join(' ');
+
 const { getServer } = require('../lib/infra/server');
 const cleanup = require('../lib/infra/cleanup');
 const { startBurners } = require('./burners');

@@ -1,7 +1,10 @@
 'use strict';
 // What every test file needs: the run's server, a database of its own, and the shell runner.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 const { MongoClient } = require('mongodb');
-const { ShellSession, runCli } = require('../lib/core/shell-runner');
+const { ShellSession, runCli, paramsToShell, ROOT } = require('../lib/core/shell-runner');
 const { parseLabLines } = require('../lib/core/lab-lines');
 const { describeServer } = require('../lib/infra/server');
 const { runStudy } = require('../lib/core/run-study');
@@ -53,6 +56,10 @@ async function testDatabase(name, uri = testUri()) {
     cli(script, params, opts = {}) {
       return runCli(script, { uri, db: dbName, params: { LAB_LINES: true, ...params }, ...opts });
     },
+    /** Several scripts through one real mongosh CLI process: see cliBatch below. */
+    cliBatch(cases, opts = {}) {
+      return cliBatch(uri, cases.map((c) => ({ db: dbName, ...c, params: { LAB_LINES: true, ...c.params } })), opts);
+    },
     async close() {
       if (session) await session.close();
       await db.dropDatabase().catch(() => {});
@@ -61,4 +68,61 @@ async function testDatabase(name, uri = testUri()) {
   };
 }
 
-module.exports = { testUri, testDatabase, parseLabLines };
+/**
+ * Runs several drop-in scripts, one after the other, in ONE real mongosh CLI process (`mongosh URI
+ * --quiet --norc DRIVER.js`, from `cwd`): a mongosh start costs ~1.5 s of CPU, 10 s and more at a
+ * load average of 20, and the suite started one per check. Each script runs as a fresh mongosh would
+ * see it: the earlier scripts' parameters and upper-case constants unset (as ShellSession.run does
+ * in-process), its own parameters set, `db` on its database, then the shell's own load() of the file.
+ *
+ * A case's error is caught and recorded, except the last case's when `lastUncaught` is set: that one
+ * ends the process as in a run of its own, so its exit code and stderr show how mongosh reports a
+ * refused script (non-zero exit, the line, no stack trace).
+ *
+ * cases: [{ script, params, db }]. Resolves { code, stderr, stdout, cases: [{ error, lines, records,
+ * stdout }] }; a case's `error` is the message it threw (null when it ran through).
+ */
+async function cliBatch(uri, cases, { cwd = os.tmpdir(), lastUncaught = false, timeoutMs = 600000 } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-batch-'));
+  const driver = path.join(dir, 'batch.js');
+  const keep = JSON.stringify(['LAB_MODE']);
+  const body = cases.map((c, i) => {
+    const names = JSON.stringify(Object.keys(c.params || {}));
+    const run = `db = db.getSiblingDB(${JSON.stringify(c.db)}); ${paramsToShell(c.params)} load(${JSON.stringify(path.isAbsolute(c.script) ? c.script : path.join(ROOT, 'scripts', c.script))});`;
+    const last = lastUncaught && i === cases.length - 1;
+    return [
+      `print(${JSON.stringify(`${CASE} ${i}`)});`,
+      `(function (keep) { Object.keys(globalThis).forEach(function (k) { var t = typeof globalThis[k];`,
+      `  if (/^[A-Z][A-Z0-9_]*$/.test(k) && keep.indexOf(k) < 0 && (t === 'number' || t === 'string' || t === 'boolean')) globalThis[k] = undefined; }); })(${keep}.concat(${names}));`,
+      last ? run : `try { ${run} } catch (e) { print(${JSON.stringify(`${CASE_ERROR} `)} + JSON.stringify(String((e && e.message) || e))); }`,
+    ].join('\n');
+  });
+  fs.writeFileSync(driver, body.join('\n') + '\n');
+  try {
+    const r = await runCli(driver, { uri, cwd, timeoutMs });
+    return { ...r, cases: splitCases(r.stdout, cases.length) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const CASE = '@@BATCH-CASE';
+const CASE_ERROR = '@@BATCH-ERROR';
+
+/** The batch's stdout cut at its case markers: [{ error, lines, records, stdout }]. */
+function splitCases(stdout, n) {
+  const out = Array.from({ length: n }, () => ({ error: null, lines: [] }));
+  let cur = null;
+  for (const line of stdout.replace(/\n$/, '').split('\n')) {
+    if (line.startsWith(`${CASE} `)) cur = out[Number(line.slice(CASE.length + 1))];
+    else if (cur && line.startsWith(`${CASE_ERROR} `)) cur.error = JSON.parse(line.slice(CASE_ERROR.length + 1));
+    else if (cur) cur.lines.push(line);
+  }
+  for (const c of out) {
+    c.stdout = c.lines.join('\n');
+    c.records = parseLabLines(c.lines);
+  }
+  return out;
+}
+
+module.exports = { testUri, testDatabase, parseLabLines, cliBatch };

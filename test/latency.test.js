@@ -9,7 +9,7 @@ const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
 const { describeServer } = require('../lib/infra/server');
 const { runWorkers } = require('../lib/studies/source-002/insert-workers');
-const { Latency, merged } = require('../lib/core/latency');
+const { Latency } = require('../lib/core/latency');
 const { runStudy } = require('../lib/core/run-study');
 const { findStudy } = require('../lib/studies');
 const day = require('../lib/studies/counters/day');
@@ -27,17 +27,7 @@ describe('latency percentiles (HdrHistogram)', function () {
   });
   after(async function () { if (t) await t.close(); });
 
-  it('merges encoded histograms exactly; percentiles are ordered; values in ms', function () {
-    const a = new Latency();
-    for (let i = 1; i <= 1000; i++) a.record(i / 100);
-    const m = merged([a.encode(), a.encode()]).summary();
-    expect(m.count).to.equal(2000);
-    expect(m.unit).to.equal('ms');
-    expect(m.p50).to.be.closeTo(5, 0.01);
-    expect(m.max).to.be.closeTo(10, 0.02);
-    expect(m.p50 <= m.p95 && m.p95 <= m.p99 && m.p99 <= m.max).to.equal(true);
-  });
-
+  // Merging and percentiles alone (no server): test/unit/latency.test.js.
   const job = (coll, extra) => ({ kind: 'insert', db: t.dbName, coll, from: 0, to: 101, size: 200, seed: 1, batch: 10, ...extra });
   for (const mode of ['async', 'connections', 'processes']) {
     it(`${mode}: the histogram counts every insertMany the workers sent (W=2, 101 documents, batches of 10: 6 + 5)`, async function () {

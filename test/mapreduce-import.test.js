@@ -7,7 +7,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
-const { importCsv, parseTimestamp, parseNumber } = require('../lib/infra/csv-import');
+const { importCsv } = require('../lib/infra/csv-import');
 const sensors = require('../fixtures/sensors');
 const SensorGen = require('../fixtures/sensor-gen');
 const { ROOT } = require('../lib/core/shell-runner');
@@ -28,16 +28,7 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('parses numbers and timestamps strictly', function () {
-    expect(parseNumber('1.5e3')).to.equal(1500);
-    expect(parseNumber('-.5')).to.equal(-0.5);
-    for (const bad of ['-', 'abc', '1,5', 'NaN', 'Infinity', '0x10', '']) expect(parseNumber(bad), bad).to.be.NaN;
-    expect(parseTimestamp('2015-02-22T10:21:42Z').toISOString()).to.equal('2015-02-22T10:21:42.000Z');
-    expect(parseTimestamp('2015-02-22 10:21:42').toISOString()).to.equal('2015-02-22T10:21:42.000Z');
-    expect(parseTimestamp('Sun Feb 22 10:21:42 PST 2015').toISOString()).to.equal('2015-02-22T18:21:42.000Z');
-    for (const bad of ['2015-02-30T10:00:00Z', 'yesterday', 'abc 12', '12', '2015-13-01']) expect(parseTimestamp(bad), bad).to.equal(null);
-  });
-
+  // The strict number and timestamp parsers alone (no server): test/unit/mapreduce-import.test.js.
   it('rejects broken rows into a reject file with file, line, field and reason; read = stored + rejected', async function () {
     const rejectsFile = path.join(tmp, 'rejects.csv');
     const r = await importCsv(t.db, [BROKEN], { coll: 'broken', key: 'timestamp', rejectsFile });

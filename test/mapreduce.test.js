@@ -1,9 +1,6 @@
 'use strict';
 // Source 000 (map/reduce statistics) on the real server: the functions, every variant's result
 // against plain Node, the interleaved speed claims, and the real mongosh CLI.
-const os = require('os');
-const vm = require('vm');
-const acorn = require('acorn');
 const { expect } = require('chai');
 const { Code } = require('mongodb');
 const { testDatabase } = require('./helpers');
@@ -11,37 +8,11 @@ const sensors = require('../fixtures/sensors');
 const fns = require('../scripts/mr_functions');
 const { prepareSensors } = require('../lib/studies/mapreduce').helpers;
 const { CLIENT_VARIANTS, statsDiffer } = require('../lib/studies/mapreduce/client');
-const { parseLabLines } = require('../lib/core/lab-lines');
+const { SEED_REDUCE } = require('./fixtures/seed-reduce');
 
 const N = 100000; // the collection; the $group vs map/reduce claim is made at this size
 const FIELD = 'engine_rpm';
 const SEED = 1;
-
-// The seed's reduce, verbatim (part 1 of the blog post), to show what the re-reduce rule catches.
-const SEED_REDUCE = `function reduceit(key, values) {
-    var reduced = values[0];
-    for (var i = 1; i < values.length; i++) {
-        reduced.sum += values[i];
-        reduced.min = Math.min(reduced.min, values[i].min);
-        reduced.max = Math.max(reduced.max, values[i].max);
-        reduced.count += values[i].count;
-    }
-    return reduced;
-}`;
-
-/** The map function's emitted values over the first n generated rows, computed in Node. */
-function mappedValues(n) {
-  const out = [];
-  const sandbox = { emit: (k, v) => out.push(v), field: FIELD };
-  const map = vm.runInNewContext(`(${fns.mrStatsMap.toString()})`, sandbox);
-  const next = sensors.SensorGen.rng(SEED);
-  for (let i = 0; i < n; i++) map.call(sensors.SensorGen.doc(next, i));
-  return out;
-}
-
-function sameStats(a, b) {
-  return statsDiffer({ ...a, min: a.min, max: a.max }, b) === null;
-}
 
 describe('mapreduce study (source 000)', function () {
   let t;
@@ -55,58 +26,8 @@ describe('mapreduce study (source 000)', function () {
     if (t) await t.close();
   });
 
+  // Their checks that need no server are in test/unit/mapreduce-functions.test.js.
   describe('the functions a user pastes into Robo 3T', function () {
-    const pasteable = ['mrStatsMap', 'mrStatsReduce', 'mrStatsFinalize', 'accStatsInit', 'accStatsAccumulate',
-      'accStatsMerge', 'accStatsFinalize', 'fnReading', 'mrStoredMap', 'mrStoredReduce', 'mrStoredFinalize'];
-
-    it('are plain ES2017 without shell-only or modern helpers', function () {
-      for (const name of pasteable) {
-        const src = fns[name].toString();
-        expect(() => acorn.parse(`(${src})`, { ecmaVersion: 2017 }), name).to.not.throw();
-        expect(src, name).to.not.match(/\?\.|\?\?|fromEntries|\.flat\(|BigInt|\brequire\b|\bconsole\b|\bEJSON\b|\bdb\./);
-      }
-    });
-
-    it('are self-contained: each runs from its own source in an empty context', function () {
-      const emitted = [];
-      const ctx = { emit: (k, v) => emitted.push([k, v]), field: 'x' };
-      const map = vm.runInNewContext(`(${fns.mrStatsMap})`, ctx);
-      map.call({ x: 3 });
-      map.call({ y: 1 }); // no reading: nothing emitted
-      map.call({ x: 'n/a' });
-      expect(emitted).to.deep.equal([[0, { sum: 3, min: 3, max: 3, count: 1 }]]);
-      const reduce = vm.runInNewContext(`(${fns.mrStatsReduce})`, {});
-      const finalize = vm.runInNewContext(`(${fns.mrStatsFinalize})`, {});
-      expect(finalize(0, reduce(0, [emitted[0][1], { sum: 5, min: 5, max: 5, count: 1 }])))
-        .to.deep.equal({ sum: 8, min: 3, max: 5, count: 2, mean: 4 });
-    });
-
-    it('reduce(k, [reduce(k, A), reduce(k, B)]) equals reduce(k, A + B), at any split and depth', function () {
-      const reduce = vm.runInNewContext(`(${fns.mrStatsReduce})`, {});
-      const values = mappedValues(5000);
-      const whole = reduce(0, values.map((v) => ({ ...v })));
-      const next = sensors.SensorGen.rng(99);
-      for (let trial = 0; trial < 50; trial++) {
-        const cut = 1 + Math.floor(next() * (values.length - 2));
-        const a = reduce(0, values.slice(0, cut));
-        const b = reduce(0, values.slice(cut));
-        expect(sameStats(reduce(0, [a, b]), whole), `split at ${cut}`).to.equal(true);
-        // re-reduce of a re-reduce mixed with fresh map values, as the server may do
-        const c = reduce(0, [reduce(0, [a]), ...values.slice(cut, cut + 3)]);
-        expect(sameStats(reduce(0, [c, reduce(0, values.slice(cut + 3))]), whole)).to.equal(true);
-      }
-      expect(sameStats(whole, sensors.referenceStats(5000, FIELD, { seed: SEED }))).to.equal(true);
-    });
-
-    it('the seed\'s reduce breaks that rule (it added values[i] where it meant values[i].sum)', function () {
-      const seedReduce = vm.runInNewContext(`(${SEED_REDUCE})`, {});
-      const values = mappedValues(100);
-      const a = seedReduce(0, values.slice(0, 50).map((v) => ({ ...v })));
-      expect(a.sum).to.be.a('string'); // "3121.6[object Object]..."
-      const ours = fns.mrStatsReduce(0, values);
-      expect(ours.sum).to.be.a('number');
-    });
-
     it('on the server too: the seed\'s reduce yields a string sum, ours the Node result', async function () {
       const cmd = (reduce) => ({ mapReduce: 'sensors', map: new Code(fns.mrStatsMap.toString()), reduce: new Code(reduce),
         out: { inline: 1 }, scope: { field: FIELD }, sort: { _id: 1 }, limit: 1000 });
@@ -236,9 +157,20 @@ describe('mapreduce study (source 000)', function () {
   });
 
   describe('the real mongosh CLI, from another directory', function () {
+    // Both scripts in one mongosh process (test/helpers.js cliBatch), one after the other as two
+    // runs would: a mongosh start per script was most of this describe's time.
+    let batch;
+    before(async function () {
+      this.timeout(600000);
+      batch = await t.cliBatch([
+        { script: 'mr_store_functions.js', params: { FIELD } },
+        { script: 'mr_variants.js', params: { K: 2, RUNS: 1 } },
+      ]);
+    });
+
     it('runs the store script: functions saved in system.js, map/reduce calling them agrees', async function () {
-      const r = await t.cli('mr_store_functions.js', { FIELD }, { cwd: os.tmpdir() });
-      expect(r.code, r.stderr).to.equal(0);
+      const r = batch.cases[0];
+      expect(r.error, r.stdout).to.equal(null);
       expect(r.stdout).to.match(/server \S+ \| standalone \| storage wiredTiger \| query framework/);
       expect(r.stdout).to.contain('all three agree');
       const names = (await t.db.collection('system.js').find().toArray()).map((d) => d._id).sort();
@@ -246,12 +178,13 @@ describe('mapreduce study (source 000)', function () {
     });
 
     it('runs the variants script and prints the tables', async function () {
-      const r = await t.cli('mr_variants.js', { K: 2, RUNS: 1 }, { cwd: os.tmpdir() });
-      expect(r.code, r.stderr).to.equal(0);
+      const r = batch.cases[1];
+      expect(r.error, r.stdout).to.equal(null);
+      expect(batch.code, batch.stderr).to.equal(0);
       expect(r.stdout).to.contain('documents per millisecond');
       expect(r.lines.some((l) => /^\s*100\s+[\d.]+\s/.test(l))).to.equal(true);
       expect(r.stdout).to.not.contain('DISAGREE');
-      expect(parseLabLines(r.lines).filter((x) => x.type === 'result')).to.have.length(3 * SERVER.length);
+      expect(r.records.filter((x) => x.type === 'result')).to.have.length(3 * SERVER.length);
     });
   });
 });

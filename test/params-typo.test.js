@@ -1,11 +1,9 @@
 'use strict';
 // A mistyped parameter is refused before anything touches the server: through the real mongosh CLI,
-// a typo in each drop-in script's main parameter exits non-zero with one line naming it and the
-// nearest known name, and the database stays absent.
-const os = require('os');
+// a typo in each drop-in script's main parameter is refused (a run of its own exits non-zero) with
+// one line naming it and the nearest known name, and the database stays absent.
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
-const LabParams = require('../scripts/lib/params');
 
 // script -> [the typo, the name it should suggest]
 const TYPOS = {
@@ -34,32 +32,44 @@ describe('unknown parameters', function () {
   before(async function () { t = await testDatabase('typo'); });
   after(async function () { if (t) await t.close(); });
 
-  async function databaseExists() {
+  async function databaseExists(name) {
     const { databases } = await t.client.db('admin').admin().listDatabases({ nameOnly: true });
-    return databases.some((d) => d.name === t.dbName);
+    return databases.some((d) => d.name === name);
   }
 
-  it('the nearest known name is suggested', function () {
-    expect(LabParams.nearest('NN', ['RUNS', 'N', 'SEED'])).to.equal('N');
-    expect(LabParams.nearest('RUN', ['RUNS', 'N', 'SEED'])).to.equal('RUNS');
-    expect(() => LabParams.refuseUnknown(['RUNS', 'N'], ['N'], 'x')).to.not.throw();
-    expect(() => LabParams.refuseUnknown(['WARMPU'], ['N'], 'x')).to.throw(/parameter WARMPU: x has no such parameter \(did you mean WARMUP\?\)/);
-  });
-
-  for (const [script, [typo, near]] of Object.entries(TYPOS)) {
-    it(`${script}: ${typo} is refused (did you mean ${near}?), nothing written`, async function () {
-      this.timeout(60000);
-      const r = await t.cli(script, { [typo]: 5 }, { cwd: os.tmpdir(), timeoutMs: 45000 });
-      const out = r.stdout + r.stderr;
-      expect(r.code, out).to.not.equal(0);
-      const line = out.split('\n').find((l) => l.includes(`parameter ${typo}:`));
-      expect(line, out).to.be.a('string');
-      expect(line).to.include(`did you mean ${near}?`);
-      expect(line.length).to.be.below(120);
-      expect(out).to.not.match(/^\s+at /m); // no stack trace
-      expect(await databaseExists(), `${t.dbName} was created`).to.equal(false);
+  // The nearest-name rule alone (no server): test/unit/params-typo.test.js.
+  describe('through the real mongosh CLI', function () {
+    // All the scripts in one mongosh process (test/helpers.js cliBatch), each on a database of its
+    // own: a mongosh start per script was most of this file's time. A refusal is an error the script
+    // throws, which a mongosh run of its own reports by exiting non-zero; the last script's error is
+    // left uncaught, so the process shows that exit and how mongosh prints the line (no stack).
+    const entries = Object.entries(TYPOS);
+    const dbOf = (i) => `${t.dbName}_${i}`;
+    let batch;
+    before(async function () {
+      this.timeout(600000);
+      batch = await t.cliBatch(entries.map(([script, [typo]], i) => ({ script, db: dbOf(i), params: { [typo]: 5 } })), { lastUncaught: true });
     });
-  }
+    after(async function () {
+      for (let i = 0; i < entries.length; i++) await t.client.db(dbOf(i)).dropDatabase().catch(() => {});
+    });
+
+    entries.forEach(([script, [typo, near]], i) => {
+      it(`${script}: ${typo} is refused (did you mean ${near}?), nothing written`, async function () {
+        const last = i === entries.length - 1;
+        const c = batch.cases[i];
+        const out = `${c.stdout}\n${last ? batch.stderr : c.error || ''}`;
+        if (last) expect(batch.code, out).to.not.equal(0);
+        else expect(c.error, out).to.be.a('string');
+        const line = out.split('\n').find((l) => l.includes(`parameter ${typo}:`));
+        expect(line, out).to.be.a('string');
+        expect(line).to.include(`did you mean ${near}?`);
+        expect(line.length).to.be.below(120);
+        expect(out).to.not.match(/^\s+at /m); // no stack trace
+        expect(await databaseExists(dbOf(i)), `${dbOf(i)} was created`).to.equal(false);
+      });
+    });
+  });
 
   it('in-process runs: a parameter of an earlier run is not taken for a typo in the next', async function () {
     const s = await t.shell();

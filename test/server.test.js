@@ -7,8 +7,7 @@ const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { getServer, startEmbedded } = require('../lib/infra/server');
-const { findMongod, NoMongodError } = require('../lib/infra/mongod-binary');
-const { paramsToShell } = require('../lib/core/shell-runner');
+const { findMongod } = require('../lib/infra/mongod-binary');
 const { testUri, testDatabase } = require('./helpers');
 
 function alive(pid) {
@@ -80,29 +79,12 @@ describe('server', function () {
       fs.rmSync(empty, { recursive: true, force: true });
     }
   });
-
-  it('rejects a MONGOMS_SYSTEM_BINARY that does not exist', function () {
-    const before = process.env.MONGOMS_SYSTEM_BINARY;
-    process.env.MONGOMS_SYSTEM_BINARY = '/nonexistent/mongod';
-    try {
-      expect(() => findMongod()).to.throw(NoMongodError, /MONGOMS_SYSTEM_BINARY=\/nonexistent\/mongod does not exist/);
-    } finally {
-      if (before === undefined) delete process.env.MONGOMS_SYSTEM_BINARY; else process.env.MONGOMS_SYSTEM_BINARY = before;
-    }
-  });
 });
 
 describe('shell runner', function () {
   let t;
   before(async function () { t = await testDatabase('runner'); });
   after(async function () { if (t) await t.close(); });
-
-  it('writes parameters as JSON values, never as code', function () {
-    expect(paramsToShell({ N: 5, COLL: 'a"b', FLAG: true })).to.equal('var N = 5, COLL = "a\\"b", FLAG = true;');
-    expect(() => paramsToShell({ N: NaN })).to.throw(/N: null is not a number/);
-    expect(() => paramsToShell({ N: { $gt: 1 } })).to.throw(/is not a number, boolean or string/);
-    expect(() => paramsToShell({ 'N; db.dropDatabase()': 1 })).to.throw(/bad script parameter name/);
-  });
 
   it('binds db to the chosen database, captures print(), and supports load() with __dirname', async function () {
     const file = path.join(os.tmpdir(), `lab-runner-${process.pid}.js`);

@@ -4,7 +4,6 @@
 // through the study's declaration (scripts/ts_designs.js, sampled as the harness samples it) and
 // through the drop-in scripts; the speed claim runs through the runner; the real mongosh CLI runs
 // each script once.
-const os = require('os');
 const { expect } = require('chai');
 const { skipText } = require('../lib/core/plan');
 const { testDatabase } = require('./helpers');
@@ -267,30 +266,10 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
   });
 
   describe('the real mongosh CLI', function () {
-    it('runs scripts/agg_year.js from another directory on a collection the lab did not generate', async function () {
-      const foreign = await testDatabase('timeseries_foreign');
-      try {
-        // Someone else's events: ObjectIds, no lab marker, some outside 2012.
-        const next = LabGen.rng(77);
-        const docs = [];
-        for (let i = 0; i < 1500; i++) {
-          docs.push({ created_on: new Date(Date.UTC(2011, 11, 1) + Math.floor(next() * 400 * tsFixture.DAY)), value: next() * 100 });
-        }
-        await foreign.db.collection('randomData').insertMany(docs);
-        const r = await foreign.cli('agg_year.js', { EMIT_GROUPS: true }, { cwd: os.tmpdir() });
-        expect(r.code, r.stderr).to.equal(0);
-        const { parseLabLines } = require('../lib/core/lab-lines');
-        const records = parseLabLines(r.lines);
-        expectSameRows(asRows(resultOf(records, 'raw', 'days').extra.rows), yearOf(docs), 'CLI agg_year');
-        expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| \w+ \| storage wiredTiger \| query framework \w+/);
-        expect(await foreign.db.collection('randomData').countDocuments()).to.equal(1500);
-        expect(await foreign.db.collection('randomData').indexes()).to.have.length(1);
-      } finally {
-        await foreign.close();
-      }
-    });
-
-    for (const [script, params] of [
+    // Every case below in one mongosh process (test/helpers.js cliBatch): a mongosh start per case
+    // was most of this describe's time. A refusal is an error the script throws, which a run of its
+    // own reports by exiting non-zero; the last case is left uncaught, so the process shows that exit.
+    const RUNS = [
       ['ts_seconds_in_minute.js', { VARIANTS: 'raw,bucket' }],
       ['ts_minutes_in_hour.js', { VARIANTS: 'raw,rollup' }],
       ['ts_hours_in_day.js', { VARIANTS: 'raw,timeseries' }],
@@ -298,10 +277,45 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
       ['ts_designs.js', { RUNS: 1, GRAINS: 'hours' }],
       ['sizes.js', {}],
       ['warmup.js', {}],
-    ]) {
+    ];
+    let foreign;
+    let docs;
+    let batch;
+    before(async function () {
+      this.timeout(600000);
+      foreign = await testDatabase('timeseries_foreign');
+      // Someone else's events: ObjectIds, no lab marker, some outside 2012.
+      const next = LabGen.rng(77);
+      docs = [];
+      for (let i = 0; i < 1500; i++) {
+        docs.push({ created_on: new Date(Date.UTC(2011, 11, 1) + Math.floor(next() * 400 * tsFixture.DAY)), value: next() * 100 });
+      }
+      await foreign.db.collection('randomData').insertMany(docs);
+      batch = await t.cliBatch([
+        { script: 'agg_year.js', db: foreign.dbName, params: { EMIT_GROUPS: true } },
+        ...RUNS.map(([script, params]) => ({ script, params })),
+        { script: 'ts_hours_in_day.js', params: { LAB_LINES: false } },
+        { script: 'agg_year.js', params: { VARIANTS: 'nosuch' } },
+        { script: 'ts_designs.js', params: { GRAINS: 'weeks' } },
+      ], { lastUncaught: true });
+    });
+    after(async function () {
+      if (foreign) await foreign.close();
+    });
+
+    it('runs scripts/agg_year.js from another directory on a collection the lab did not generate', async function () {
+      const r = batch.cases[0];
+      expect(r.error, r.stdout).to.equal(null);
+      expectSameRows(asRows(resultOf(r.records, 'raw', 'days').extra.rows), yearOf(docs), 'CLI agg_year');
+      expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| \w+ \| storage wiredTiger \| query framework \w+/);
+      expect(await foreign.db.collection('randomData').countDocuments()).to.equal(1500);
+      expect(await foreign.db.collection('randomData').indexes()).to.have.length(1);
+    });
+
+    RUNS.forEach(([script, params], i) => {
       it(`runs scripts/${script} from another directory`, async function () {
-        const r = await t.cli(script, params, { cwd: os.tmpdir() });
-        expect(r.code, r.stderr).to.equal(0);
+        const r = batch.cases[1 + i];
+        expect(r.error, r.stdout).to.equal(null);
         expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| \w+ \| storage wiredTiger \| query framework \w+/);
         if (script.startsWith('ts_') && script !== 'ts_designs.js') {
           expect(r.stdout).to.match(/^Average\s/m);
@@ -312,30 +326,29 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
           expect(r.stdout).to.include('all variants agree');
           expect(r.stdout).to.match(/storage per design[^\n]*\ndesign\s+collections/);
         }
-        const { parseLabLines } = require('../lib/core/lab-lines');
-        const records = parseLabLines(r.lines);
+        const records = r.records;
         expect(records.length).to.be.greaterThan(0);
         for (const rec of records) {
           expect(rec.kind, script).to.equal(undefined);
           expect(rec.type, script).to.be.oneOf(['environment', 'result', 'measure']);
         }
       });
-    }
+    });
 
     it('LAB_LINES=false hides the @@LAB lines', async function () {
-      const r = await t.cli('ts_hours_in_day.js', { LAB_LINES: false }, { cwd: os.tmpdir() });
-      expect(r.code, r.stderr).to.equal(0);
+      const r = batch.cases[1 + RUNS.length];
+      expect(r.error, r.stdout).to.equal(null);
       expect(r.stdout).to.match(/^Average\s/m);
       expect(r.stdout).to.not.include('@@LAB');
     });
 
     it('rejects a bad parameter without running anything', async function () {
-      const r = await t.cli('agg_year.js', { VARIANTS: 'nosuch' }, { cwd: os.tmpdir() });
-      expect(r.code).to.not.equal(0);
-      expect(r.stdout + r.stderr).to.include('unknown design');
-      const g = await t.cli('ts_designs.js', { GRAINS: 'weeks' }, { cwd: os.tmpdir() });
-      expect(g.code).to.not.equal(0);
-      expect(g.stdout + g.stderr).to.include('unknown grain');
+      const r = batch.cases[2 + RUNS.length];
+      expect(r.error, r.stdout).to.be.a('string');
+      expect(r.stdout + r.error).to.include('unknown design');
+      const g = batch.cases[3 + RUNS.length];
+      expect(batch.code).to.not.equal(0);
+      expect(g.stdout + batch.stderr).to.include('unknown grain');
     });
   });
 });

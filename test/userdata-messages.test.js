@@ -40,40 +40,59 @@ describe('unclear messages made clear (issue 18)', function () {
   });
 
   describe('drop-ins through the real mongosh CLI', function () {
-    it('variants that disagree: the tables, then one line, and a non-zero exit', async function () {
+    // The four scripts in one mongosh process (test/helpers.js cliBatch), each on the database its
+    // check reads: a mongosh start per script was most of this describe's time. A refusal is an
+    // error the script throws, which a run of its own reports by exiting non-zero; the last case
+    // (variants that disagree) is left uncaught, so the process shows that exit and mongosh's line.
+    let batch;
+    const hugeDb = () => `${t.dbName}_huge`;
+    const joinsDb = () => `${t.dbName}_joins`;
+    before(async function () {
+      this.timeout(600000);
       const script = path.join(tmp, 'disagree.js');
       fs.writeFileSync(script, `load(${JSON.stringify(path.join(ROOT, 'scripts/lib/lab.js'))});
 lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms',
   variants: [{ name: 'a', what: 'one', run: function () { return 1; } }, { name: 'b', what: 'two', run: function () { return 2; } }] });`);
-      const r = await t.cli(script, { RUNS: 1, WARMUP: 0, LAB_LINES: false });
-      expect(r.code).to.not.equal(0);
+      // a user's perflab_tasks without the lab's index
+      const docs = Array.from({ length: 300 }, (_, i) => ({ _id: i, processed: i % 10 ? 0 : 1, r: (i * 37 % 300) / 300 }));
+      await t.db.collection('perflab_tasks').insertMany(docs);
+      batch = await t.cliBatch([
+        { script: 'bigagg.js', db: hugeDb(), params: { N: 1e12 } },
+        { script: 'inserts_joins.js', db: joinsDb(), params: { ORDERS: 2000, CUSTOMERS: 100, RUNS: 1, WARMUP: 0, LAB_LINES: false } },
+        { script: 'inserts_tasks.js', params: { RUNS: 1, WARMUP: 0, PICKS: 3, VARIANTS: 'skip-scan,skip-index,random-field', LAB_LINES: false } },
+        { script, params: { RUNS: 1, WARMUP: 0, LAB_LINES: false } },
+      ], { cwd: process.cwd(), lastUncaught: true });
+    });
+    after(async function () {
+      for (const name of [hugeDb(), joinsDb()]) await t.client.db(name).dropDatabase().catch(() => {});
+    });
+
+    it('variants that disagree: the tables, then one line, and a non-zero exit', async function () {
+      const r = batch.cases[3];
+      expect(batch.code).to.not.equal(0);
       expect(r.stdout).to.contain('VARIANTS DISAGREE with a: b');
-      expect(r.stdout + r.stderr).to.match(/variants disagree with a: b \(the tables above show each answer\): their results are not comparable; check the data or report it/);
+      expect(r.stdout + batch.stderr).to.match(/variants disagree with a: b \(the tables above show each answer\): their results are not comparable; check the data or report it/);
     });
 
     it('a count over 10^9 (N = 1e12) is refused before anything is written, as the CLI refuses --docs', async function () {
-      const r = await t.cli('bigagg.js', { N: 1e12 });
-      expect(r.code).to.not.equal(0);
-      expect(r.stdout + r.stderr).to.match(/parameter N: 1000000000000 is over the lab's limit of 1000000000 \(the CLI's too\): give a smaller value/);
-      expect(await t.db.listCollections().toArray()).to.have.length(0);
+      const r = batch.cases[0];
+      expect(r.error, r.stdout).to.be.a('string');
+      expect(r.stdout + r.error).to.match(/parameter N: 1000000000000 is over the lab's limit of 1000000000 \(the CLI's too\): give a smaller value/);
+      expect(await t.client.db(hugeDb()).listCollections().toArray()).to.have.length(0);
     });
 
     it('inserts_joins.js with its own default names runs on a fresh database (orders and customers generated)', async function () {
-      this.timeout(240000);
-      const r = await t.cli('inserts_joins.js', { ORDERS: 2000, CUSTOMERS: 100, RUNS: 1, WARMUP: 0, LAB_LINES: false });
-      expect(r.code, r.stdout + r.stderr).to.equal(0);
+      const r = batch.cases[1];
+      expect(r.error, r.stdout).to.equal(null);
       expect(r.stdout).to.match(/all variants agree/);
-      expect(await t.db.collection('perflab_join_customers').countDocuments()).to.equal(100);
+      expect(await t.client.db(joinsDb()).collection('perflab_join_customers').countDocuments()).to.equal(100);
     });
 
     it('the tasks drop-in on a user\'s perflab_tasks without the lab\'s index: not hinted, said in one line, exit 0', async function () {
-      this.timeout(240000);
-      const docs = Array.from({ length: 300 }, (_, i) => ({ _id: i, processed: i % 10 ? 0 : 1, r: (i * 37 % 300) / 300 }));
-      await t.db.collection('perflab_tasks').insertMany(docs);
-      const r = await t.cli('inserts_tasks.js', { RUNS: 1, WARMUP: 0, PICKS: 3, VARIANTS: 'skip-scan,skip-index,random-field', LAB_LINES: false });
-      expect(r.code, r.stdout + r.stderr).to.equal(0);
+      const r = batch.cases[2];
+      expect(r.error, r.stdout).to.equal(null);
       expect(r.stdout).to.contain('note: perflab_tasks has no index {processed: 1, r: 1} (the lab does not index a collection it did not make): skip-index is not run');
-      expect(r.stderr).to.not.match(/MongoServerError|hint/);
+      expect(batch.stderr).to.not.match(/MongoServerError|hint/);
       expect((await t.db.collection('perflab_tasks').indexes()).map((i) => i.name)).to.deep.equal(['_id_']);
     });
   });

@@ -2,7 +2,7 @@
 // bench/stability.js counts decisive flips between findings runs; the benchmark itself is not part
 // of `npm test` (three quick findings runs), its counting is. Pure: no server.
 const { expect } = require('chai');
-const { verdictDifferences } = require('../bench/stability');
+const { verdictDifferences } = require('../../bench/stability');
 
 const report = (verdicts) => ({ claims: verdicts.map(([id, verdict]) => ({ study: 'toy', id, claim: id, column: 1, verdict, figure: null })) });
 

@@ -3,11 +3,11 @@
 // the time-left wording, and a point measured on a busy machine flagged in its table, its records
 // and the findings' column line.
 const { expect } = require('chai');
-const lab = require('../scripts/lib/lab');
-const { fmtLeft } = require('../lib/infra/progress');
-const { markLoad } = require('../lib/core/run-study');
-const { interleave } = require('../lib/core/harness');
-const report = require('../lib/report/report');
+const lab = require('../../scripts/lib/lab');
+const { fmtLeft } = require('../../lib/infra/progress');
+const { markLoad } = require('../../lib/core/run-study');
+const { interleave } = require('../../lib/core/harness');
+const report = require('../../lib/report/report');
 
 describe('terminal: progress and busy-machine warnings', function () {
   it('the harness plans its steps in the order it runs them (warm-up, then alternating rounds)', async function () {

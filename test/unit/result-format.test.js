@@ -6,11 +6,11 @@ const path = require('path');
 const { expect } = require('chai');
 const Ajv = require('ajv/dist/2020');
 const addFormats = require('ajv-formats');
-const { readResults, typedRecord, VERSION } = require('../lib/core/results');
-const LabPlan = require('../lib/core/plan');
+const { readResults, typedRecord, VERSION } = require('../../lib/core/results');
+const LabPlan = require('../../lib/core/plan');
 
-const DATA = path.join(__dirname, '..', 'docs', 'data');
-const validate = addFormats(new Ajv({ strict: false })).compile(require('../docs/result-format.schema.json'));
+const DATA = path.join(__dirname, '..', '..', 'docs', 'data');
+const validate = addFormats(new Ajv({ strict: false })).compile(require('../../docs/result-format.schema.json'));
 
 describe('result format version 2', function () {
   it('reads every version-1 result file of docs/data as a valid version-2 document, states typed', function () {

@@ -1,0 +1,126 @@
+'use strict';
+// A mocha reporter: the spec reporter's output, plus where the run's time went, per test file.
+// mocha's own JSON reporter times tests only; here every hook counts too (the `before` hooks are
+// where the data loads and the end-to-end runs are), so the per-file sums add up to the run.
+// `LAB_FILE_TIMES=out.json npm test` selects it (.mocharc.js); the file is rewritten after every
+// test or hook, so a run stopped part-way (Ctrl-C) still leaves the figures it had.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const Mocha = require('mocha/lib/mocha.cjs');
+
+const { Spec } = Mocha.reporters;
+const C = Mocha.Runner.constants;
+const ROOT = path.resolve(__dirname, '..');
+const SETUP = '(global setup: mongod, PostgreSQL)';
+const ROOT_HOOKS = '(root-level hooks)';
+
+const fileOf = (runnable) => (runnable.file ? path.relative(ROOT, runnable.file) : ROOT_HOOKS);
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+/** The figures as rows, slowest first: [{ file, seconds, tests, hooksSeconds }]. */
+function rows(files) {
+  return [...files.entries()]
+    .map(([file, f]) => ({
+      file,
+      seconds: +(f.ms / 1000).toFixed(1),
+      tests: f.tests,
+      hooksSeconds: +(f.hookMs / 1000).toFixed(1),
+    }))
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
+/** A Markdown table of the top n rows. */
+function table(list, n) {
+  const lines = ['| file | seconds | tests | of which hooks (s) |', '|---|---:|---:|---:|'];
+  for (const r of list.slice(0, n)) lines.push(`| \`${r.file}\` | ${r.seconds} | ${r.tests} | ${r.hooksSeconds} |`);
+  return lines.join('\n');
+}
+
+class FileTimes extends Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    const out = process.env.LAB_FILE_TIMES;
+    const files = new Map();
+    const started = Date.now();
+    const meta = { started: new Date(started).toISOString(), loadAtStart: load(), cores: os.cpus().length };
+    let runBegin = null;
+    const open = new Map();
+    // The slowest tests and hooks, to see where inside a file its time goes.
+    const slowest = [];
+    const note = (r, file, ms, kind) => {
+      slowest.push({ file, title: r.fullTitle ? r.fullTitle() : r.title, kind, seconds: +(ms / 1000).toFixed(1) });
+      slowest.sort((a, b) => b.seconds - a.seconds);
+      slowest.length = Math.min(slowest.length, 60);
+    };
+    const add = (file, ms, kind) => {
+      const f = files.get(file) || files.set(file, { ms: 0, hookMs: 0, tests: 0 }).get(file);
+      f.ms += ms;
+      if (kind === 'hook') f.hookMs += ms;
+      if (kind === 'test') f.tests += 1;
+    };
+    // The 1-minute load average over the run, sampled at every test or hook end.
+    const load1 = { min: Infinity, max: 0 };
+    const sample = () => {
+      const l = os.loadavg()[0];
+      load1.min = Math.min(load1.min, l);
+      load1.max = Math.max(load1.max, l);
+    };
+    const write = (done) => {
+      sample();
+      if (!out || out === '1') return;
+      const doc = {
+        ...meta,
+        wallSeconds: +((Date.now() - started) / 1000).toFixed(1),
+        loadNow: load(),
+        load1,
+        complete: done,
+        files: rows(files),
+        slowest,
+      };
+      fs.writeFileSync(out, JSON.stringify(doc, null, 1) + '\n');
+    };
+    runner.on(C.EVENT_RUN_BEGIN, () => {
+      runBegin = Date.now();
+      // mochaGlobalSetup runs between the reporter's construction and the run's start.
+      add(SETUP, runBegin - started, 'hook');
+    });
+    for (const [begin, end, kind] of [
+      [C.EVENT_HOOK_BEGIN, C.EVENT_HOOK_END, 'hook'],
+      [C.EVENT_TEST_BEGIN, C.EVENT_TEST_END, 'test'],
+    ]) {
+      runner.on(begin, (r) => open.set(r, Date.now()));
+      runner.on(end, (r) => {
+        const t0 = open.get(r);
+        open.delete(r);
+        // a pending test ends without beginning
+        const ms = t0 === undefined ? 0 : Date.now() - t0;
+        add(fileOf(r), ms, kind);
+        note(r, fileOf(r), ms, kind);
+        write(false);
+      });
+    }
+    // A retried test begins again without ending: its failed attempt's time counts too.
+    runner.on(C.EVENT_TEST_RETRY, (r) => {
+      const t0 = open.get(r);
+      if (t0 !== undefined) add(fileOf(r), Date.now() - t0, 'retry');
+    });
+    runner.once(C.EVENT_RUN_END, () => {
+      write(true);
+      const list = rows(files);
+      const total = ((Date.now() - (runBegin || started)) / 1000).toFixed(1);
+      const range = `${load1.min.toFixed(1)}-${load1.max.toFixed(1)}`;
+      process.stdout.write(
+        `\n  Time per test file (hooks included), ${total} s after setup, 1-min load average ${range} on ${meta.cores} cores:\n\n`,
+      );
+      process.stdout.write(table(list, 25).replace(/^/gm, '  ') + '\n');
+    });
+  }
+}
+
+module.exports = FileTimes;
+module.exports.table = table;

@@ -1,0 +1,140 @@
+'use strict';
+// A cache for mongosh's async rewriter, for the test run only: loaded in the mocha process by
+// test/global-setup.js and, through NODE_OPTIONS=--require, in every node process the tests start
+// (the real mongosh CLI, the lab's CLI, workers).
+//
+// Why: before it runs a line of a script, mongosh rewrites the script's whole text with Babel
+// (@mongosh/async-rewriter2: four Babel passes) so that its shell calls can be awaited. A drop-in
+// loads lab.js and its eight library files, ~90 KB: measured in one `mongosh ... where_vs_agg.js`
+// run, 12 rewrites took ~2.5 s of the process's 3.6 s of CPU, and each in-process run and each lab
+// CLI run of a study pays them again. The rewrite is a pure function of the text (Babel with a
+// fixed set of plugins), so its output is kept, keyed by the SHA-256 of the text and the versions
+// of the rewriter and Babel, in memory and, for texts of 512 characters or more (the scripts, not
+// the one-line parameter statements), under ~/.cache/mongo-perf-lab/mongosh-rewrite/. A miss runs
+// the real rewriter; only its output is stored, so what mongosh evaluates is byte for byte what
+// it would have evaluated. Babel itself is loaded only on a miss.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const crypto = require('crypto');
+const Module = require('module');
+
+const ON_DISK_MIN_CHARS = 0;
+const MAX_FILES = 4000;
+
+let writer;
+try {
+  writer = require.resolve('@mongosh/async-rewriter2/lib/async-writer-babel.js', { paths: [path.join(__dirname, '..')] });
+} catch (e) {
+  writer = null; // no mongosh here: nothing to cache
+}
+
+function versionTag() {
+  const dir = path.dirname(path.dirname(writer));
+  const rewriter = require(path.join(dir, 'package.json')).version;
+  const babel = require(require.resolve('@babel/core/package.json', { paths: [dir] })).version;
+  return `rewriter-${rewriter}-babel-${babel}`;
+}
+
+function cacheDir() {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'mongo-perf-lab', 'mongosh-rewrite', versionTag());
+}
+
+/** A store: get(code) -> rewritten text or undefined; put(code, text). */
+function store(dir) {
+  const memory = new Map();
+  let writes = 0;
+  const keyOf = (code) => crypto.createHash('sha256').update(code).digest('hex');
+  const fileOf = (key) => path.join(dir, `${key}.js`);
+  return {
+    get(code) {
+      const key = keyOf(code);
+      if (memory.has(key)) return memory.get(key);
+      if (code.length < ON_DISK_MIN_CHARS) return undefined;
+      try {
+        const text = fs.readFileSync(fileOf(key), 'utf8');
+        memory.set(key, text);
+        return text;
+      } catch (e) {
+        return undefined;
+      }
+    },
+    put(code, text) {
+      const key = keyOf(code);
+      memory.set(key, text);
+      if (code.length < ON_DISK_MIN_CHARS) return;
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        // Written aside and renamed: processes running at once see a whole entry or none.
+        const tmp = `${fileOf(key)}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, text);
+        fs.renameSync(tmp, fileOf(key));
+        if (++writes % 50 === 0) prune(dir);
+      } catch (e) {
+        /* a cache that cannot be written is only slower */
+      }
+    },
+  };
+}
+
+/** Keeps the newest MAX_FILES entries (scripts edited over time leave old texts behind). */
+function prune(dir) {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.js'));
+  if (files.length <= MAX_FILES) return;
+  const aged = files.map((f) => ({ f, t: fs.statSync(path.join(dir, f)).mtimeMs })).sort((a, b) => a.t - b.t);
+  for (const { f } of aged.slice(0, files.length - MAX_FILES)) fs.rmSync(path.join(dir, f), { force: true });
+}
+
+/** The rewriter's class, with process() answered from the store; the real one loaded on a miss. */
+function cachedWriterModule(loadReal, cache) {
+  let Real = null;
+  const real = () => (Real = Real || loadReal().default);
+  class AsyncWriter {
+    process(code) {
+      const hit = cache.get(code);
+      if (hit !== undefined) return hit;
+      const RealWriter = real();
+      const text = RealWriter.prototype.process.call(this, code);
+      if (typeof text === 'string') cache.put(code, text);
+      return text;
+    }
+    step(...args) {
+      return real().prototype.step.apply(this, args);
+    }
+    unprocessedRuntimeSupportCode() {
+      return real().prototype.unprocessedRuntimeSupportCode.call(this);
+    }
+    runtimeSupportCode() {
+      return real().prototype.runtimeSupportCode.call(this);
+    }
+  }
+  return { __esModule: true, default: AsyncWriter };
+}
+
+function install() {
+  if (!writer || Module._load.labRewriteCache) return;
+  let cache;
+  const load = Module._load;
+  const hooked = function (request, parent, isMain) {
+    if (/async-writer-babel(\.js)?$/.test(request) && parent) {
+      let file = null;
+      try {
+        file = Module._resolveFilename(request, parent, isMain);
+      } catch (e) {
+        /* let the real loader report it */
+      }
+      if (file === writer) {
+        if (!cache) cache = store(cacheDir());
+        return cachedWriterModule(() => load.call(this, request, parent, isMain), cache);
+      }
+    }
+    return load.apply(this, arguments);
+  };
+  hooked.labRewriteCache = true;
+  Module._load = hooked;
+}
+
+install();
+
+module.exports = { install, PRELOAD: __filename };

@@ -1,0 +1,28 @@
+'use strict';
+// The server module and the shell runner, the parts that need no server: a missing
+// MONGOMS_SYSTEM_BINARY, and script parameters written as data. The rest is in test/server.test.js.
+const { expect } = require('chai');
+const { findMongod, NoMongodError } = require('../../lib/infra/mongod-binary');
+const { paramsToShell } = require('../../lib/core/shell-runner');
+
+describe('server', function () {
+  it('rejects a MONGOMS_SYSTEM_BINARY that does not exist', function () {
+    const before = process.env.MONGOMS_SYSTEM_BINARY;
+    process.env.MONGOMS_SYSTEM_BINARY = '/nonexistent/mongod';
+    try {
+      expect(() => findMongod()).to.throw(NoMongodError, /MONGOMS_SYSTEM_BINARY=\/nonexistent\/mongod does not exist/);
+    } finally {
+      if (before === undefined) delete process.env.MONGOMS_SYSTEM_BINARY;
+      else process.env.MONGOMS_SYSTEM_BINARY = before;
+    }
+  });
+});
+
+describe('shell runner', function () {
+  it('writes parameters as JSON values, never as code', function () {
+    expect(paramsToShell({ N: 5, COLL: 'a"b', FLAG: true })).to.equal('var N = 5, COLL = "a\\"b", FLAG = true;');
+    expect(() => paramsToShell({ N: NaN })).to.throw(/N: null is not a number/);
+    expect(() => paramsToShell({ N: { $gt: 1 } })).to.throw(/is not a number, boolean or string/);
+    expect(() => paramsToShell({ 'N; db.dropDatabase()': 1 })).to.throw(/bad script parameter name/);
+  });
+});
