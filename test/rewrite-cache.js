@@ -105,8 +105,9 @@ function cachedWriterModule(loadReal, cache) {
     unprocessedRuntimeSupportCode() {
       return real().prototype.unprocessedRuntimeSupportCode.call(this);
     }
+    // The runtime support is a prebuilt text: no need to load Babel for it.
     runtimeSupportCode() {
-      return real().prototype.runtimeSupportCode.call(this);
+      return require(path.join(path.dirname(writer), 'runtime-support.out.nocov.js')).default;
     }
   }
   return { __esModule: true, default: AsyncWriter };
