@@ -15,6 +15,27 @@ const ROOT = path.resolve(__dirname, '..');
 const SETUP = '(global setup: mongod, PostgreSQL)';
 const ROOT_HOOKS = '(root-level hooks)';
 
+// CPU seconds, where /proc has them: this process and the children it has waited for (the CLIs and
+// mongosh processes the tests ran), and the run's shared mongod (LAB_TEST_MONGOD_PID). On a machine
+// shared with other work the wall time says more about the neighbours than about the tests; the
+// CPU a test used does not depend on them (much).
+const TICK = 100; // USER_HZ on Linux
+function procCpu(pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // after the name: state is field 3, utime 14, stime 15, cutime 16, cstime 17 (1-based, man 5 proc)
+    return { self: (Number(f[11]) + Number(f[12])) / TICK, children: (Number(f[13]) + Number(f[14])) / TICK };
+  } catch (e) {
+    return null;
+  }
+}
+function cpuNow() {
+  const me = procCpu('self');
+  if (!me) return 0;
+  const mongod = process.env.LAB_TEST_MONGOD_PID ? procCpu(process.env.LAB_TEST_MONGOD_PID) : null;
+  return me.self + me.children + (mongod ? mongod.self : 0);
+}
+
 const fileOf = (runnable) => (runnable.file ? path.relative(ROOT, runnable.file) : ROOT_HOOKS);
 const load = () =>
   os
@@ -28,6 +49,7 @@ function rows(files) {
     .map(([file, f]) => ({
       file,
       seconds: +(f.ms / 1000).toFixed(1),
+      cpuSeconds: +f.cpu.toFixed(1),
       tests: f.tests,
       hooksSeconds: +(f.hookMs / 1000).toFixed(1),
     }))
@@ -36,8 +58,9 @@ function rows(files) {
 
 /** A Markdown table of the top n rows. */
 function table(list, n) {
-  const lines = ['| file | seconds | tests | of which hooks (s) |', '|---|---:|---:|---:|'];
-  for (const r of list.slice(0, n)) lines.push(`| \`${r.file}\` | ${r.seconds} | ${r.tests} | ${r.hooksSeconds} |`);
+  const lines = ['| file | seconds | of which hooks (s) | CPU seconds | tests |', '|---|---:|---:|---:|---:|'];
+  for (const r of list.slice(0, n))
+    lines.push(`| \`${r.file}\` | ${r.seconds} | ${r.hooksSeconds} | ${r.cpuSeconds} | ${r.tests} |`);
   return lines.join('\n');
 }
 
@@ -47,6 +70,7 @@ class FileTimes extends Spec {
     const out = process.env.LAB_FILE_TIMES;
     const files = new Map();
     const started = Date.now();
+    const cpuStart = cpuNow();
     const meta = { started: new Date(started).toISOString(), loadAtStart: load(), cores: os.cpus().length };
     let runBegin = null;
     const open = new Map();
@@ -57,9 +81,10 @@ class FileTimes extends Spec {
       slowest.sort((a, b) => b.seconds - a.seconds);
       slowest.length = Math.min(slowest.length, 60);
     };
-    const add = (file, ms, kind) => {
-      const f = files.get(file) || files.set(file, { ms: 0, hookMs: 0, tests: 0 }).get(file);
+    const add = (file, ms, kind, cpu = 0) => {
+      const f = files.get(file) || files.set(file, { ms: 0, hookMs: 0, tests: 0, cpu: 0 }).get(file);
       f.ms += ms;
+      f.cpu += cpu;
       if (kind === 'hook') f.hookMs += ms;
       if (kind === 'test') f.tests += 1;
     };
@@ -87,19 +112,19 @@ class FileTimes extends Spec {
     runner.on(C.EVENT_RUN_BEGIN, () => {
       runBegin = Date.now();
       // mochaGlobalSetup runs between the reporter's construction and the run's start.
-      add(SETUP, runBegin - started, 'hook');
+      add(SETUP, runBegin - started, 'hook', cpuNow() - cpuStart);
     });
     for (const [begin, end, kind] of [
       [C.EVENT_HOOK_BEGIN, C.EVENT_HOOK_END, 'hook'],
       [C.EVENT_TEST_BEGIN, C.EVENT_TEST_END, 'test'],
     ]) {
-      runner.on(begin, (r) => open.set(r, Date.now()));
+      runner.on(begin, (r) => open.set(r, { t: Date.now(), cpu: cpuNow() }));
       runner.on(end, (r) => {
         const t0 = open.get(r);
         open.delete(r);
         // a pending test ends without beginning
-        const ms = t0 === undefined ? 0 : Date.now() - t0;
-        add(fileOf(r), ms, kind);
+        const ms = t0 === undefined ? 0 : Date.now() - t0.t;
+        add(fileOf(r), ms, kind, t0 === undefined ? 0 : cpuNow() - t0.cpu);
         note(r, fileOf(r), ms, kind);
         write(false);
       });
@@ -107,15 +132,16 @@ class FileTimes extends Spec {
     // A retried test begins again without ending: its failed attempt's time counts too.
     runner.on(C.EVENT_TEST_RETRY, (r) => {
       const t0 = open.get(r);
-      if (t0 !== undefined) add(fileOf(r), Date.now() - t0, 'retry');
+      if (t0 !== undefined) add(fileOf(r), Date.now() - t0.t, 'retry', cpuNow() - t0.cpu);
     });
     runner.once(C.EVENT_RUN_END, () => {
       write(true);
       const list = rows(files);
       const total = ((Date.now() - (runBegin || started)) / 1000).toFixed(1);
+      const cpu = (cpuNow() - cpuStart).toFixed(0);
       const range = `${load1.min.toFixed(1)}-${load1.max.toFixed(1)}`;
       process.stdout.write(
-        `\n  Time per test file (hooks included), ${total} s after setup, 1-min load average ${range} on ${meta.cores} cores:\n\n`,
+        `\n  Time per test file (hooks included), ${total} s after setup (${cpu} CPU seconds), 1-min load average ${range} on ${meta.cores} cores:\n\n`,
       );
       process.stdout.write(table(list, 25).replace(/^/gm, '  ') + '\n');
     });

@@ -22,7 +22,12 @@ let postgres;
 // CLIs they spawn as PG_URI. Only for a run of the whole suite, or with LAB_SHARED_PG=1: a run of
 // one file should not wait for a server it may not use. PG_URI set by the user wins.
 async function sharedPostgres() {
-  if (process.env.PG_URI || (process.env.LAB_SPEC && process.env.LAB_SHARED_PG !== '1') || process.env.LAB_SHARED_PG === '0') return;
+  if (
+    process.env.PG_URI ||
+    (process.env.LAB_SPEC && process.env.LAB_SHARED_PG !== '1') ||
+    process.env.LAB_SHARED_PG === '0'
+  )
+    return;
   const { tryPostgres } = require('../lib/infra/postgres');
   const { pgs, note } = await tryPostgres();
   if (!pgs) {
@@ -41,8 +46,11 @@ exports.mochaGlobalSetup = async function () {
   cleanup.install({ root: true, watchdog: true });
   server = await getServer({ log: (m) => process.stderr.write(m + '\n') });
   process.env.LAB_TEST_URI = server.uri;
+  if (server.pid) process.env.LAB_TEST_MONGOD_PID = String(server.pid); // for test/file-times.js
   await sharedPostgres();
-  process.stderr.write(`test server: MongoDB ${server.version} (${server.storageEngine}, ${server.queryFramework || 'classic'})${server.embedded ? ', embedded' : ''}\n`);
+  process.stderr.write(
+    `test server: MongoDB ${server.version} (${server.storageEngine}, ${server.queryFramework || 'classic'})${server.embedded ? ', embedded' : ''}\n`,
+  );
   const n = Number(process.env.LAB_BURNERS || 0);
   if (n > 0) {
     burners = startBurners(n);

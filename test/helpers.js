@@ -28,7 +28,10 @@ async function testDatabase(name, uri = testUri()) {
   await db.dropDatabase();
   let session = null;
   return {
-    uri, dbName, client, db,
+    uri,
+    dbName,
+    client,
+    db,
     /** A mongosh runtime bound to this database (opened once, reused). */
     async shell() {
       if (!session) session = await ShellSession.open(uri, dbName);
@@ -49,7 +52,14 @@ async function testDatabase(name, uri = testUri()) {
       const entry = typeof nameOrEntry === 'string' ? findStudy(nameOrEntry) : nameOrEntry;
       const server = { uri, ...(await describeServer(uri)), ...(o.server || {}) };
       const out = [];
-      const r = await runStudy(entry, { server, dbName, params, echo: (x) => out.push(x), log: (x) => out.push(x), ...o });
+      const r = await runStudy(entry, {
+        server,
+        dbName,
+        params,
+        echo: (x) => out.push(x),
+        log: (x) => out.push(x),
+        ...o,
+      });
       return { ...r, text: out.join('\n') };
     },
     /** Runs a script with the real mongosh CLI (with LAB_LINES = true unless params say otherwise). */
@@ -58,7 +68,11 @@ async function testDatabase(name, uri = testUri()) {
     },
     /** Several scripts through one real mongosh CLI process: see cliBatch below. */
     cliBatch(cases, opts = {}) {
-      return cliBatch(uri, cases.map((c) => ({ db: dbName, ...c, params: { LAB_LINES: true, ...c.params } })), opts);
+      return cliBatch(
+        uri,
+        cases.map((c) => ({ db: dbName, ...c, params: { LAB_LINES: true, ...c.params } })),
+        opts,
+      );
     },
     async close() {
       if (session) await session.close();
@@ -94,7 +108,9 @@ async function cliBatch(uri, cases, { cwd = os.tmpdir(), lastUncaught = false, t
       `print(${JSON.stringify(`${CASE} ${i}`)});`,
       `(function (keep) { Object.keys(globalThis).forEach(function (k) { var t = typeof globalThis[k];`,
       `  if (/^[A-Z][A-Z0-9_]*$/.test(k) && keep.indexOf(k) < 0 && (t === 'number' || t === 'string' || t === 'boolean')) globalThis[k] = undefined; }); })(${keep}.concat(${names}));`,
-      last ? run : `try { ${run} } catch (e) { print(${JSON.stringify(`${CASE_ERROR} `)} + JSON.stringify(String((e && e.message) || e))); }`,
+      last
+        ? run
+        : `try { ${run} } catch (e) { print(${JSON.stringify(`${CASE_ERROR} `)} + JSON.stringify(String((e && e.message) || e))); }`,
     ].join('\n');
   });
   fs.writeFileSync(driver, body.join('\n') + '\n');

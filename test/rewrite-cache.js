@@ -24,7 +24,9 @@ const MAX_FILES = 4000;
 
 let writer;
 try {
-  writer = require.resolve('@mongosh/async-rewriter2/lib/async-writer-babel.js', { paths: [path.join(__dirname, '..')] });
+  writer = require.resolve('@mongosh/async-rewriter2/lib/async-writer-babel.js', {
+    paths: [path.join(__dirname, '..')],
+  });
 } catch (e) {
   writer = null; // no mongosh here: nothing to cache
 }
