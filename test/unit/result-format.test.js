@@ -13,7 +13,7 @@ const DATA = path.join(__dirname, '..', '..', 'docs', 'data');
 const validate = addFormats(new Ajv({ strict: false })).compile(require('../../docs/result-format.schema.json'));
 
 describe('result format version 2', function () {
-  it('reads every version-1 result file of docs/data as a valid version-2 document, states typed', function () {
+  it('reads every result file of docs/data (version 1 or 2) as a valid version-2 document, states typed', function () {
     let files = 0;
     for (const f of fs.readdirSync(DATA).filter((x) => x.endsWith('.json'))) {
       const raw = JSON.parse(fs.readFileSync(path.join(DATA, f), 'utf8'));
@@ -25,6 +25,8 @@ describe('result format version 2', function () {
       if (validate(raw)) expect(validate(doc), `${f}: ${JSON.stringify(validate.errors)}`).to.equal(true);
       raw.results.forEach((r, i) => {
         const typed = doc.results[i];
+        // A version-2 file (runs made since the states were typed) is read as it was written.
+        if (raw.version === VERSION) return expect(typed, f).to.deep.equal(r);
         if (r.skipped) {
           expect(typed.skipped.why, f).to.equal(r.skipped);
           expect(Object.values(LabPlan.SKIP), f).to.include(typed.skipped.code);
