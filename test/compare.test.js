@@ -23,10 +23,31 @@ function cli(args) {
     const child = spawn(process.execPath, [CLI, ...args], { env, cwd: os.tmpdir() });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * The row of `variant` in the table under the heading of `study` at `point` (as printed: 'part=scan,
+ * layout=array'; '-' for none), its wrapped lines joined, spaces collapsed; undefined when absent.
+ */
+function rowOf(stdout, study, point, variant) {
+  const lines = stdout.split('\n');
+  const start = lines.findIndex((l) => l === `${study}: ${point}` || l.startsWith(`${study}: ${point};`));
+  if (start < 0) return undefined;
+  for (let i = start + 1; i < lines.length && !/^\S+: /.test(lines[i]); i++) {
+    if (!lines[i].startsWith(`${variant} `)) continue;
+    const row = [lines[i]];
+    for (let k = i + 1; k < lines.length && /^\s+\S/.test(lines[k]); k++) row.push(lines[k]);
+    return row.join(' ').replace(/\s+/g, ' ');
+  }
+  return undefined;
 }
 
 const sameAxis = (a, b) => JSON.stringify(a || {}) === JSON.stringify(b || {});
@@ -40,7 +61,7 @@ function copyWith(doc, file, edit) {
 }
 
 describe('compare: the rank test', function () {
-  it('gives the p-values and interval ranks of R\'s wilcox.test', function () {
+  it("gives the p-values and interval ranks of R's wilcox.test", function () {
     // wilcox.test(1:5, 6:10)$p.value = 0.007937; wilcox.test(1:5, 1:5 + 0.5)$p.value = 0.6905
     expect(mannWhitney([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]).p).to.be.closeTo(0.007937, 1e-6);
     expect(mannWhitney([1, 2, 3, 4, 5], [1.5, 2.5, 3.5, 4.5, 5.5]).p).to.be.closeTo(0.6905, 1e-4);
@@ -83,8 +104,16 @@ describe('compare: decisions on result files', function () {
     });
     const r = await cli(['compare', QUICK, slow, '--json', path.join(dir, 'cmp.json')]);
     expect(r.code, r.stdout + r.stderr).to.equal(1);
-    expect(r.stdout).to.match(/^counters\s+minute-1439\s+part=scan, layout=array, mode=bulk\s+.*ratio to \S+\s+\+30%.*SLOWER/m);
+    expect(r.stdout).to.match(
+      /^counters: part=scan, layout=array, mode=bulk; ratio: each round's time over minute-0's$/m,
+    );
+    expect(rowOf(r.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(
+      / ratio \+30% \(\+\d+%\.\.\+\d+%\) SLOWER$/,
+    );
     expect(r.stdout).to.match(/^1 clearly slower, 0 clearly faster/m);
+    // the same variant at another point is not called
+    expect(rowOf(r.stdout, 'counters', 'part=scan, layout=array, mode=single', 'minute-1439')).to.match(/ same$/);
+    for (const line of r.stdout.split('\n')) expect(line.length, line).to.be.at.most(100);
     const res = JSON.parse(fs.readFileSync(path.join(dir, 'cmp.json'), 'utf8'));
     const row = res.rows.find(isTarget);
     expect(row.verdict).to.equal('slower');
@@ -99,16 +128,34 @@ describe('compare: decisions on result files', function () {
     const back = await cli(['compare', slow, QUICK]);
     expect(back.code).to.equal(0);
     expect(back.stdout).to.match(/^0 clearly slower, 1 clearly faster/m);
+    expect(rowOf(back.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(
+      / ratio -2\d% .* FASTER$/,
+    );
+  });
+
+  it('--json - and --md - print the comparison alone, for a CI and a page', async function () {
+    const json = await cli(['compare', QUICK, QUICK, '--json', '-']);
+    expect(json.code, json.stderr).to.equal(0);
+    const res = JSON.parse(json.stdout);
+    expect(res.slower).to.equal(0);
+    expect(res.rows.find(isTarget).verdict).to.equal('same');
+    const md = await cli(['compare', QUICK, QUICK, '--md', '-']);
+    expect(md.code, md.stderr).to.equal(0);
+    expect(md.stdout).to.match(/^### counters: part=scan, layout=array, mode=bulk; ratio: /m);
+    expect(md.stdout).to.match(/^\| minute-1439 \|.*\| same \|$/m);
+    const both = await cli(['compare', QUICK, QUICK, '--json', '-', '--md', '-']);
+    expect(both.code).to.equal(2);
   });
 
   it('below 4 rounds a side nothing is called, whatever the change', async function () {
     // the quick run's mapreduce has 3 rounds per point: a 3x slowdown is not called
     const slow = copyWith(quick, path.join(dir, 'mr3x.json'), (d) => {
-      for (const r of d.results.filter((x) => x.study === 'mapreduce' && x.variant === 'mr' && x.type === 'result')) r.times = r.times.map((t) => t * 3);
+      for (const r of d.results.filter((x) => x.study === 'mapreduce' && x.variant === 'mr' && x.type === 'result'))
+        r.times = r.times.map((t) => t * 3);
     });
     const r = await cli(['compare', QUICK, slow]);
     expect(r.code, r.stdout).to.equal(0);
-    expect(r.stdout).to.match(/^mapreduce\s+mr\s+batch=1\s.*too few rounds \(too few rounds: 3; use --runs 6\)/m);
+    expect(rowOf(r.stdout, 'mapreduce', 'batch=1', 'mr')).to.match(/ too few rounds \(3; use --runs 6\)$/);
     expect(r.stdout).to.match(/not called: too few rounds: \d; use --runs 6/);
   });
 
@@ -125,7 +172,9 @@ describe('compare: decisions on result files', function () {
     expect(r.stdout).to.contain('server differs: MongoDB 6.0.5 vs 7.0.2');
     expect(r.stdout).to.contain('counters: parameters differ: METRICS 10 vs 20 (not compared)');
     expect(r.stdout).to.contain('counters: measured differently: RUNS 3 vs 5');
-    expect(r.stdout).to.match(/^counters\s+minute-1439\s+part=scan, layout=array, mode=bulk\s.*not comparable/m);
+    expect(rowOf(r.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(
+      / not comparable \(parameters differ: METRICS 10 vs 20\)$/,
+    );
   });
 
   it('reads run folders and a file with a byte-order mark', async function () {
@@ -138,10 +187,14 @@ describe('compare: decisions on result files', function () {
   });
 
   it('refuses bad input in one line, exit 2', async function () {
-    const bad = copyWith(quick, path.join(dir, 'bad.json'), (d) => { d.results.find(isTarget).times = 'fast'; });
+    const bad = copyWith(quick, path.join(dir, 'bad.json'), (d) => {
+      d.results.find(isTarget).times = 'fast';
+    });
     const r = await cli(['compare', QUICK, bad]);
     expect(r.code).to.equal(2);
-    expect(r.stderr).to.match(/bad\.json: results\[\d+\] \(counters minute-1439\): "times" is not a list of numbers >= 0/);
+    expect(r.stderr).to.match(
+      /bad\.json: results\[\d+\] \(counters minute-1439\): "times" is not a list of numbers >= 0/,
+    );
     expect(r.stderr).not.to.match(/\n\s+at /); // no stack
     expect(r.stderr.split('\n').filter(Boolean)).to.have.length.at.most(2);
     const pct = await cli(['compare', QUICK, QUICK, '--threshold', '0.1']);
@@ -174,7 +227,22 @@ describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)',
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-compare-runs-'));
     for (const name of ['a', 'b']) {
       const out = path.join(dir, name);
-      const r = await cli(['run', 'where', '--profile', 'tiny', '--runs', '6', '--uri', testUri(), '--db', db, '--out', out, '--quiet', '--no-progress']);
+      const r = await cli([
+        'run',
+        'where',
+        '--profile',
+        'tiny',
+        '--runs',
+        '6',
+        '--uri',
+        testUri(),
+        '--db',
+        db,
+        '--out',
+        out,
+        '--quiet',
+        '--no-progress',
+      ]);
       expect(r.code, r.stderr).to.equal(0);
       runs.push(out);
     }
@@ -182,7 +250,11 @@ describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)',
   after(async function () {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
     const c = new MongoClient(testUri());
-    try { await c.db(db).dropDatabase(); } finally { await c.close(); }
+    try {
+      await c.db(db).dropDatabase();
+    } finally {
+      await c.close();
+    }
   });
 
   it('records the tiny profile as tiny', function () {
@@ -191,11 +263,16 @@ describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)',
   });
 
   it('either way round, and each against itself: no change called, exit 0', async function () {
-    for (const [x, y] of [[0, 1], [1, 0], [0, 0]]) {
+    for (const [x, y] of [
+      [0, 1],
+      [1, 0],
+      [0, 0],
+    ]) {
       const r = await cli(['compare', runs[x], runs[y]]);
       expect(r.code, r.stdout).to.equal(0);
       expect(r.stdout).to.match(/^0 clearly slower, 0 clearly faster/m);
-      expect(r.stdout).to.match(/^where\s+plain\s+-\s.*ratio to where/m);
+      expect(r.stdout).to.match(/^where: -; ratio: each round's time over where's$/m);
+      expect(rowOf(r.stdout, 'where', '-', 'plain')).to.match(/^plain .* ratio /);
     }
   });
 });

@@ -6,19 +6,21 @@ const fs = require('fs');
 const { UsageError } = require('../infra/errors');
 
 const usage =
-  'mongo-perf-lab compare OLD.json NEW.json [--threshold 10%] [--absolute] [--json FILE]   (files or run folders)';
+  'mongo-perf-lab compare OLD.json NEW.json [--threshold 10%] [--absolute] [--json FILE] [--md FILE]   (files or run folders)';
 const summary = 'compare two result files; exit 1 on a clear slowdown';
 const about = `compare reads two result files or run folders (run --json / --out) and shows, per study, variant
 and axis point, the change with its 95% interval, decided by a Mann-Whitney U test on each round's
 time ratio to the run's own baseline variant (steady under a drifting machine; the baseline's own
 row shows absolute time). Below 4 rounds a side it calls nothing ("too few rounds"). It says what
 differs between the files (server, study parameters; a study whose workload parameters differ is
-not compared) and exits 1 only when a slowdown beyond --threshold is statistically clear.`;
+not compared) and exits 1 only when a slowdown beyond --threshold is statistically clear.
+--json - prints the comparison as JSON (for a CI: no table to parse), --md - as Markdown.`;
 
 const options = {
   threshold: { type: 'string', arg: 'P', text: 'the smallest change that counts, in percent: 10 or 10% (default 10%)' },
   absolute: { type: 'boolean', text: 'also call changes of absolute time (a quiet, dedicated machine only)' },
-  json: { type: 'string', arg: 'FILE', text: "also write the comparison to FILE ('-' for stdout only)" },
+  json: { type: 'string', arg: 'FILE', text: "also write the comparison as JSON to FILE ('-' for stdout only)" },
+  md: { type: 'string', arg: 'FILE', text: "also write the comparison as Markdown to FILE ('-' for stdout only)" },
 };
 
 /**
@@ -41,6 +43,9 @@ function threshold(value) {
 function parse(values, positionals) {
   const { checkWritableFile } = require('../infra/output-paths');
   checkWritableFile(values.json, '--json');
+  checkWritableFile(values.md, '--md');
+  if (values.json === '-' && values.md === '-')
+    throw new UsageError('compare: --json - and --md - both want stdout; give one of them a FILE');
   if (positionals.length !== 2)
     throw new UsageError('compare: give two result files or run folders: compare OLD NEW [--threshold 10%]');
   return {
@@ -48,14 +53,23 @@ function parse(values, positionals) {
     threshold: threshold(values.threshold),
     absolute: !!values.absolute,
     json: values.json,
+    md: values.md,
     debug: values.debug,
   };
 }
 
+/** FILE, or stdout for '-'. */
+function writeTo(target, text) {
+  const { checkWritable } = require('../core/results');
+  if (target === '-') process.stdout.write(text);
+  else fs.writeFileSync(checkWritable(target), text);
+}
+
 async function run(o) {
-  const { readResults, ResultFormatError, checkWritable } = require('../core/results');
-  const { compareResults, compareLines, CompareInputError } = require('../core/compare');
-  const report = require('../report/report');
+  const { readResults, ResultFormatError } = require('../core/results');
+  const { compareResults, CompareInputError } = require('../core/compare');
+  const { compareDocument } = require('../report/compare-report');
+  const { serverLine } = require('../report/report');
   let docs;
   let res;
   try {
@@ -65,17 +79,16 @@ async function run(o) {
     if (e instanceof ResultFormatError || e instanceof CompareInputError) throw new UsageError(e.message);
     throw e;
   }
-  if (o.json) {
-    const text = JSON.stringify(res, null, 2) + '\n';
-    if (o.json === '-') process.stdout.write(text);
-    else fs.writeFileSync(checkWritable(o.json), text);
+  const report = compareDocument(
+    res,
+    docs.map((d) => serverLine(d.environment)),
+  );
+  if (o.json) writeTo(o.json, JSON.stringify(res, null, 2) + '\n');
+  if (o.md) writeTo(o.md, require('../report/render-markdown').renderMarkdown(report));
+  if (o.json !== '-' && o.md !== '-') {
+    const { renderTerminal } = require('../report/render-terminal');
+    process.stdout.write(renderTerminal(report, { width: 100, color: Boolean(process.stdout.isTTY) }));
   }
-  if (o.json !== '-')
-    process.stdout.write(
-      `old: ${report.serverLine(docs[0].environment)}\nnew: ${report.serverLine(docs[1].environment)}\n\n` +
-        compareLines(res).join('\n') +
-        '\n',
-    );
   return res.slower ? 1 : 0;
 }
 

@@ -36,14 +36,23 @@ function pointKey(r) {
 function timedRecords(doc, name) {
   const out = [];
   doc.results.forEach((r, i) => {
-    if (!r || typeof r !== 'object') throw new CompareInputError(`${name}: results[${i}] is not an object; not a result file the lab wrote`);
+    if (!r || typeof r !== 'object')
+      throw new CompareInputError(`${name}: results[${i}] is not an object; not a result file the lab wrote`);
     if (r.type !== 'result' || r.skipped) return;
     const where = `${name}: results[${i}]${typeof r.study === 'string' ? ` (${r.study} ${r.variant})` : ''}`;
-    if (typeof r.study !== 'string' || typeof r.variant !== 'string') throw new CompareInputError(`${where}: no "study" or "variant" name; not a record the lab wrote`);
-    if (!Array.isArray(r.times) || !r.times.length || !r.times.every((t) => typeof t === 'number' && t >= 0 && Number.isFinite(t))) {
-      throw new CompareInputError(`${where}: "times" is not a list of numbers >= 0; not a record the lab wrote (run it again with run --json)`);
+    if (typeof r.study !== 'string' || typeof r.variant !== 'string')
+      throw new CompareInputError(`${where}: no "study" or "variant" name; not a record the lab wrote`);
+    if (
+      !Array.isArray(r.times) ||
+      !r.times.length ||
+      !r.times.every((t) => typeof t === 'number' && t >= 0 && Number.isFinite(t))
+    ) {
+      throw new CompareInputError(
+        `${where}: "times" is not a list of numbers >= 0; not a record the lab wrote (run it again with run --json)`,
+      );
     }
-    if (r.axis !== undefined && (r.axis === null || typeof r.axis !== 'object')) throw new CompareInputError(`${where}: "axis" is not an object`);
+    if (r.axis !== undefined && (r.axis === null || typeof r.axis !== 'object'))
+      throw new CompareInputError(`${where}: "axis" is not an object`);
     out.push(r);
   });
   return out;
@@ -78,20 +87,36 @@ const fmtValue = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
 function paramDifferences(oldParams, newParams) {
   if (!oldParams || !newParams) return { workload: [], measurement: [], unknown: !oldParams || !newParams };
   const keys = [...new Set([...Object.keys(oldParams), ...Object.keys(newParams)])].sort();
-  const diffs = keys.filter((k) => JSON.stringify(oldParams[k]) !== JSON.stringify(newParams[k]))
-    .map((k) => ({ name: k, old: oldParams[k], new: newParams[k], text: `${k} ${fmtValue(oldParams[k])} vs ${fmtValue(newParams[k])}` }));
-  return { workload: diffs.filter((d) => !MEASUREMENT_PARAMS.includes(d.name)), measurement: diffs.filter((d) => MEASUREMENT_PARAMS.includes(d.name)), unknown: false };
+  const diffs = keys
+    .filter((k) => JSON.stringify(oldParams[k]) !== JSON.stringify(newParams[k]))
+    .map((k) => ({
+      name: k,
+      old: oldParams[k],
+      new: newParams[k],
+      text: `${k} ${fmtValue(oldParams[k])} vs ${fmtValue(newParams[k])}`,
+    }));
+  return {
+    workload: diffs.filter((d) => !MEASUREMENT_PARAMS.includes(d.name)),
+    measurement: diffs.filter((d) => MEASUREMENT_PARAMS.includes(d.name)),
+    unknown: false,
+  };
 }
 
 /** Where the two runs were measured, field by field: only what differs. */
 function serverDifferences(oldEnv = {}, newEnv = {}) {
   const fields = [
-    ['MongoDB', (e) => e.server && e.server.version], ['storage engine', (e) => e.server && e.server.storageEngine],
-    ['query framework', (e) => e.server && e.server.queryFramework], ['topology', (e) => e.server && e.server.topology],
-    ['cache bytes', (e) => e.server && e.server.cacheBytes], ['cores', (e) => e.host && e.host.cores],
-    ['CPU', (e) => e.host && e.host.cpuModel], ['query engine column', (e) => e.engine], ['profile', (e) => e.profile],
+    ['MongoDB', (e) => e.server && e.server.version],
+    ['storage engine', (e) => e.server && e.server.storageEngine],
+    ['query framework', (e) => e.server && e.server.queryFramework],
+    ['topology', (e) => e.server && e.server.topology],
+    ['cache bytes', (e) => e.server && e.server.cacheBytes],
+    ['cores', (e) => e.host && e.host.cores],
+    ['CPU', (e) => e.host && e.host.cpuModel],
+    ['query engine column', (e) => e.engine],
+    ['profile', (e) => e.profile],
   ];
-  return fields.map(([name, get]) => [name, get(oldEnv), get(newEnv)])
+  return fields
+    .map(([name, get]) => [name, get(oldEnv), get(newEnv)])
     .filter(([, a, b]) => a !== undefined && b !== undefined && a !== null && b !== null && a !== b)
     .map(([name, a, b]) => `${name} ${a} vs ${b}`);
 }
@@ -136,18 +161,33 @@ function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable
     a = { kind: 'time', values: o.times.slice() };
     b = { kind: 'time', values: n.times.slice() };
   }
-  const row = { measure: a.kind, baseline: a.kind === 'ratio' ? a.to : null, oldRounds: a.values.length, newRounds: b.values.length };
+  const row = {
+    measure: a.kind,
+    baseline: a.kind === 'ratio' ? a.to : null,
+    oldRounds: a.values.length,
+    newRounds: b.values.length,
+  };
   if (notComparable) return { ...row, verdict: 'not comparable', why: notComparable };
   // A millisecond timer (the legacy shell's Date.now) gives 0 for the fastest commands.
   if (![...a.values, ...b.values].every((v) => v > 0 && Number.isFinite(v))) {
-    return { ...row, verdict: 'not comparable', why: 'a time of 0 ms, below the timer\'s resolution: use more documents' };
+    return {
+      ...row,
+      verdict: 'not comparable',
+      why: "a time of 0 ms, below the timer's resolution: use more documents",
+    };
   }
   const t = mannWhitney(a.values.map(Math.log), b.values.map(Math.log), { level: LEVEL });
   row.change = Math.exp(t.shift);
   row.p = t.p;
   row.ci = t.lo === null ? null : [Math.exp(t.lo), Math.exp(t.hi)];
   const rounds = Math.min(a.values.length, b.values.length);
-  if (rounds < MIN_ROUNDS) return { ...row, ci: null, verdict: 'too few rounds', why: `too few rounds: ${rounds}; use --runs ${SUGGESTED_ROUNDS}` };
+  if (rounds < MIN_ROUNDS)
+    return {
+      ...row,
+      ci: null,
+      verdict: 'too few rounds',
+      why: `too few rounds: ${rounds}; use --runs ${SUGGESTED_ROUNDS}`,
+    };
   const spread = [spreadOf(a.values), spreadOf(b.values)];
   row.spread = spread;
   const bar = barOf(threshold, spread);
@@ -159,7 +199,11 @@ function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable
     row.why = `noisy: rounds spread ${spread.map((x) => `${x.toFixed(1)}x`).join(' and ')} between quartiles; a change must pass ${pct(1 + bar)}; a quieter machine or more rounds would decide`;
   }
   if (a.kind === 'time' && !absolute && (verdict === 'slower' || verdict === 'faster')) {
-    return { ...row, verdict: `${verdict}?`, why: 'absolute time, which moves with the machine\'s load between runs: not called (--absolute calls it)' };
+    return {
+      ...row,
+      verdict: `${verdict}?`,
+      why: "absolute time, which moves with the machine's load between runs: not called (--absolute calls it)",
+    };
   }
   return { ...row, verdict };
 }
@@ -179,19 +223,45 @@ function compareResults(oldDoc, newDoc, { threshold = 0.1, absolute = false, nam
   const rows = [];
   for (const n of newRecs) {
     const o = (oldPoints.get(pointKey(n)) || new Map()).get(n.variant);
-    const row = { study: n.study, variant: n.variant, axis: n.axis || {}, oldMedian: o ? o.median : null, newMedian: n.median };
-    if (!o) { rows.push({ ...row, verdict: 'new' }); continue; }
+    const row = {
+      study: n.study,
+      variant: n.variant,
+      axis: n.axis || {},
+      oldMedian: o ? o.median : null,
+      newMedian: n.median,
+    };
+    if (!o) {
+      rows.push({ ...row, verdict: 'new' });
+      continue;
+    }
     const p = diff.params[n.study];
-    const notComparable = p && p.workload.length ? `parameters differ: ${p.workload.map((d) => d.text).join(', ')}` : null;
+    const notComparable =
+      p && p.workload.length ? `parameters differ: ${p.workload.map((d) => d.text).join(', ')}` : null;
     rows.push({ ...row, ...decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable }) });
   }
   for (const o of oldRecs) {
-    if (!(newPoints.get(pointKey(o)) || new Map()).has(o.variant)) rows.push({ study: o.study, variant: o.variant, axis: o.axis || {}, oldMedian: o.median, newMedian: null, verdict: 'gone' });
+    if (!(newPoints.get(pointKey(o)) || new Map()).has(o.variant))
+      rows.push({
+        study: o.study,
+        variant: o.variant,
+        axis: o.axis || {},
+        oldMedian: o.median,
+        newMedian: null,
+        verdict: 'gone',
+      });
   }
   const count = (v) => rows.filter((r) => r.verdict === v).length;
   return {
-    rows, slower: count('slower'), faster: count('faster'), tooFew: count('too few rounds'), threshold, level: LEVEL,
-    minRounds: MIN_ROUNDS, suggestedRounds: SUGGESTED_ROUNDS, absolute, differences: diff,
+    rows,
+    slower: count('slower'),
+    faster: count('faster'),
+    tooFew: count('too few rounds'),
+    threshold,
+    level: LEVEL,
+    minRounds: MIN_ROUNDS,
+    suggestedRounds: SUGGESTED_ROUNDS,
+    absolute,
+    differences: diff,
   };
 }
 
@@ -200,45 +270,4 @@ function pct(x) {
   return `${v >= 0 ? '+' : ''}${v.toFixed(v > -10 && v < 10 ? 1 : 0)}%`;
 }
 
-/** The lines saying what differs between the two files, before the table. */
-function differenceLines(d) {
-  const out = [];
-  if (d.server.length) out.push(`server differs: ${d.server.join(', ')}`);
-  if (d.onlyOld.length) out.push(`studies only in OLD: ${d.onlyOld.join(', ')}`);
-  if (d.onlyNew.length) out.push(`studies only in NEW: ${d.onlyNew.join(', ')}`);
-  for (const [st, p] of Object.entries(d.params)) {
-    if (p.unknown) out.push(`${st}: parameters not recorded in one of the files: not checked`);
-    if (p.workload.length) out.push(`${st}: parameters differ: ${p.workload.map((x) => x.text).join(', ')} (not compared)`);
-    if (p.measurement.length) out.push(`${st}: measured differently: ${p.measurement.map((x) => x.text).join(', ')}`);
-  }
-  return out;
-}
-
-/** The readable table and its summary. */
-function compareLines(res) {
-  const table = lab.tableLines([
-    { key: 'study', title: 'study' }, { key: 'variant', title: 'variant' }, { key: 'point', title: 'axis point' },
-    { key: 'old', title: 'old median', right: true }, { key: 'new', title: 'new median', right: true },
-    { key: 'measure', title: 'compared' }, { key: 'change', title: 'change', right: true },
-    { key: 'ci', title: `${Math.round(res.level * 100)}% CI of change`, right: true }, { key: 'verdict', title: 'verdict' },
-  ], res.rows.map((r) => ({
-    study: r.study, variant: r.variant, point: lab.pointLabel(r.axis) || '-',
-    old: r.oldMedian === null ? '-' : lab.fmtMs(r.oldMedian), new: r.newMedian === null ? '-' : lab.fmtMs(r.newMedian),
-    measure: r.measure === 'ratio' ? `ratio to ${r.baseline}` : r.measure === 'time' ? 'time' : '',
-    change: r.change === undefined ? '' : pct(r.change), ci: r.ci ? `${pct(r.ci[0])}..${pct(r.ci[1])}` : '',
-    verdict: (r.verdict === 'slower' || r.verdict === 'faster' ? r.verdict.toUpperCase() : r.verdict) + (r.why ? ` (${r.why})` : ''),
-  })));
-  const diff = differenceLines(res.differences);
-  const lines = [...diff, ...(diff.length ? [''] : []), ...table, ''];
-  lines.push(`${res.slower} clearly slower, ${res.faster} clearly faster beyond ±${+(res.threshold * 100).toFixed(2)}% ` +
-    `(Mann-Whitney U: the ${Math.round(res.level * 100)}% interval of the change entirely beyond the threshold; ` +
-    `${res.absolute ? 'ratios to the baseline, and absolute times' : 'per-round ratios to each run\'s baseline; absolute times shown, not called'})`);
-  const few = res.rows.filter((r) => r.verdict === 'too few rounds');
-  if (few.length) {
-    lines.push(`${few.length} not called: too few rounds: ${Math.min(...few.map((r) => Math.min(r.oldRounds, r.newRounds)))}; ` +
-      `use --runs ${res.suggestedRounds} (the test needs at least ${res.minRounds} rounds on each side)`);
-  }
-  return lines;
-}
-
-module.exports = { compareResults, compareLines, differenceLines, CompareInputError, MIN_ROUNDS, SUGGESTED_ROUNDS };
+module.exports = { compareResults, pct, CompareInputError, MIN_ROUNDS, SUGGESTED_ROUNDS };

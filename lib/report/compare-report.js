@@ -1,0 +1,119 @@
+'use strict';
+// `compare`'s result (lib/core/compare.js) as a document of the report model: what differs between
+// the two files, then per study and axis point a heading and a table of its variants (a row of
+// every field in one table was 317 columns wide), then the summary. The terminal, Markdown and
+// JSON outputs of `compare` all come from the same result.
+const m = require('./model');
+const { fmtMs, pointLabel } = require('../../scripts/lib/format');
+const { pct } = require('../core/compare');
+
+const ms = (v) => (v === null || v === undefined ? m.textCell('-') : m.number(v, 'ms', fmtMs(v)));
+
+/** The rows of one study at one axis point, in the order the result lists them. */
+function groups(rows) {
+  const out = new Map();
+  for (const r of rows) {
+    const key = `${r.study}\u0000${JSON.stringify(r.axis || {})}`;
+    if (!out.has(key)) out.set(key, { study: r.study, axis: r.axis || {}, rows: [] });
+    out.get(key).rows.push(r);
+  }
+  return [...out.values()];
+}
+
+/** The baselines the ratios of a point are taken to (one, normally). */
+const baselinesOf = (rows) => [...new Set(rows.filter((r) => r.measure === 'ratio').map((r) => r.baseline))];
+
+/** What a row's change is a change of: 'ratio' to the point's baseline (named when not the only one), or 'time'. */
+function measureText(r, baselines) {
+  if (r.measure === 'ratio') return baselines.length === 1 ? 'ratio' : `ratio to ${r.baseline}`;
+  return r.measure === 'time' ? 'time' : '';
+}
+
+function changeText(r) {
+  if (r.change === undefined) return '';
+  return r.ci ? `${pct(r.change)} (${pct(r.ci[0])}..${pct(r.ci[1])})` : pct(r.change);
+}
+
+/** The verdict cell: SLOWER / FASTER in capitals; a reason that repeats the verdict is said once. */
+function verdictOf(r) {
+  const label = r.verdict === 'slower' || r.verdict === 'faster' ? r.verdict.toUpperCase() : r.verdict;
+  const why = r.why && r.why.startsWith(`${r.verdict}: `) ? r.why.slice(r.verdict.length + 2) : r.why;
+  return m.verdictCell(r.verdict.replace(/\W+/g, '-'), label, why ? [why] : []);
+}
+
+function pointBlocks(g, level) {
+  const baselines = baselinesOf(g.rows);
+  const ratio = baselines.length === 1 ? `; ratio: each round's time over ${baselines[0]}'s` : '';
+  return [
+    m.heading(3, `${g.study}: ${pointLabel(g.axis) || '-'}${ratio}`),
+    m.table(
+      [
+        'variant',
+        { title: 'old', align: 'right' },
+        { title: 'new', align: 'right' },
+        'compared',
+        { title: `change (${Math.round(level * 100)}% CI)`, align: 'right' },
+        'verdict',
+      ],
+      g.rows.map((r) => [
+        r.variant,
+        ms(r.oldMedian),
+        ms(r.newMedian),
+        measureText(r, baselines),
+        changeText(r),
+        verdictOf(r),
+      ]),
+      { verdictWrap: true },
+    ),
+  ];
+}
+
+/** What differs between the two files, one paragraph each. */
+function differenceTexts(d) {
+  const out = [];
+  if (d.server.length) out.push(`server differs: ${d.server.join(', ')}`);
+  if (d.onlyOld.length) out.push(`studies only in OLD: ${d.onlyOld.join(', ')}`);
+  if (d.onlyNew.length) out.push(`studies only in NEW: ${d.onlyNew.join(', ')}`);
+  for (const [st, p] of Object.entries(d.params)) {
+    if (p.unknown) out.push(`${st}: parameters not recorded in one of the files: not checked`);
+    if (p.workload.length)
+      out.push(`${st}: parameters differ: ${p.workload.map((x) => x.text).join(', ')} (not compared)`);
+    if (p.measurement.length) out.push(`${st}: measured differently: ${p.measurement.map((x) => x.text).join(', ')}`);
+  }
+  return out;
+}
+
+function summaryTexts(res) {
+  const level = Math.round(res.level * 100);
+  const out = [
+    'old, new: the median time of each run; change: of the ratio (or the time), new over old.',
+    `${res.slower} clearly slower, ${res.faster} clearly faster beyond ±${+(res.threshold * 100).toFixed(2)}% ` +
+      `(Mann-Whitney U: the ${level}% interval of the change entirely beyond the threshold; ` +
+      `${res.absolute ? 'ratios to the baseline, and absolute times' : "per-round ratios to each run's baseline; absolute times shown, not called"})`,
+  ];
+  const few = res.rows.filter((r) => r.verdict === 'too few rounds');
+  if (few.length) {
+    out.push(
+      `${few.length} not called: too few rounds: ${Math.min(...few.map((r) => Math.min(r.oldRounds, r.newRounds)))}; ` +
+        `use --runs ${res.suggestedRounds} (the test needs at least ${res.minRounds} rounds on each side)`,
+    );
+  }
+  return out;
+}
+
+/**
+ * @param {object} res compareResults()'s result
+ * @param {string[]} [servers] one line per file saying where it was measured (old, new)
+ */
+function compareDocument(res, servers = []) {
+  const blocks = [];
+  // Lines of one paragraph stay together in the terminal (each wrapped on its own).
+  const lines = (texts) => (texts.length ? m.paragraph(texts.join('\n')) : null);
+  if (servers.length) blocks.push(lines([`old: ${servers[0]}`, `new: ${servers[1]}`]));
+  blocks.push(lines(differenceTexts(res.differences)));
+  for (const g of groups(res.rows)) blocks.push(...pointBlocks(g, res.level));
+  blocks.push(lines(summaryTexts(res)));
+  return m.doc('', blocks);
+}
+
+module.exports = { compareDocument, differenceTexts };
