@@ -36,30 +36,25 @@ function breakable(text) {
     .join(' ');
 }
 
-// One row per study that fits 100 columns, then what it measures and its quick profile below it,
-// wrapped: a row holding both was 385 columns wide.
+// One row per study that fits 100 columns (a table of the report model, by the terminal renderer),
+// then what it measures and its quick profile below it, wrapped: a row holding both was 385 columns wide.
 async function run() {
   const { studies } = require('../studies');
-  const { tableLines, wrap } = require('../../scripts/lib/format');
+  const m = require('../report/model');
+  const { renderTableLines, wrapText } = require('../report/render-terminal');
   const rows = studies.map(rowOf);
-  const lines = tableLines(
-    [
-      { key: 'name', title: 'study' },
-      { key: 'source', title: 'source' },
-      { key: 'script', title: 'script' },
-      { key: 'expected', title: 'quick (2 cores)' },
-      { key: 'seed', title: '--profile seed' },
-    ],
-    rows,
+  const table = m.table(
+    ['study', 'source', 'script', 'quick (2 cores)', '--profile seed'],
+    rows.map((r) => [r.name, r.source, r.script, r.expected, r.seed]),
   );
-  const out = lines.slice(0, 2);
+  const lines = renderTableLines(table, { width: 100 });
+  const indent = (pad) => (l) => `${pad}${l}`;
+  // A row wrapped to several lines (a long script name) would not be one line to put details under.
+  const oneLineRows = lines.length === rows.length + 2;
+  const out = oneLineRows ? lines.slice(0, 2) : [...lines, ''];
   rows.forEach((r, i) => {
-    const indent = (l) => `  ${l}`;
-    out.push(
-      lines[i + 2],
-      ...wrap(r.title, 98, '').map(indent),
-      ...wrap(`quick: ${breakable(r.quick)}`, 98, '  ').map(indent),
-    );
+    const [first, ...rest] = wrapText(`quick: ${breakable(r.quick)}`, 96);
+    out.push(lines[i + 2], ...wrapText(r.title, 98).map(indent('  ')), `  ${first}`, ...rest.map(indent('    ')));
   });
   out.push('run one: mongo-perf-lab run <study>; all of them: npm start');
   process.stdout.write(`${out.join('\n')}\n`);
