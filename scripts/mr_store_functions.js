@@ -61,8 +61,9 @@ var fixture = d.getCollection(P.COLL).estimatedDocumentCount() > 0
     { generate: lab.mayGenerate(P, P.COLL, { COLL: { def: 'sensors' } }) });
 
 var written = ownDb ? saveStatsFunctions(d) : [];
-print(written.length ? 'saved in ' + P.DB + '.system.js: ' + written.join(', ')
-  : 'system.js already holds ' + [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize].join(', ') + ' with this code');
+LabFormat.wrap(written.length ? 'saved in ' + P.DB + '.system.js: ' + written.join(', ')
+  : 'system.js already holds ' + [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize].join(', ') + ' with this code', 100)
+  .forEach(function (l) { print(l); });
 d.getCollection('system.js').find({ _id: { $in: [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize] } })
   .sort({ _id: 1 }).forEach(function (f) {
     print('  ' + f._id + ': ' + f.value.code.split('\n')[0] + ' ... (' + f.value.code.length + ' characters)');

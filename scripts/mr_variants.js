@@ -203,8 +203,8 @@ var STUDY = {
     var mr = rows.filter(function (r) { return r.variant === 'mr' && r.axis.batch >= 1000; });
     if (js.length && mr.length) {
       var per = js.map(function (r) { var m = mr.filter(function (x) { return x.axis.batch === r.axis.batch; })[0]; return r.median / m.median; });
-      print('jsMode: time with / without, per batch of 1,000 or more: ' + per.map(function (x) { return x.toFixed(2); }).join(', ') +
-        ' (MongoDB 4.4+ accepts jsMode and ignores it: map/reduce runs as an aggregation)');
+      LabFormat.wrap('jsMode: time with / without, per batch of 1,000 or more: ' + per.map(function (x) { return x.toFixed(2); }).join(', ') +
+        ' (MongoDB 4.4+ accepts jsMode and ignores it: map/reduce runs as an aggregation)', 100).forEach(function (l) { print(l); });
     }
   },
 };

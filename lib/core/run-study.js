@@ -6,6 +6,7 @@
 const os = require('os');
 const { MongoClient } = require('mongodb');
 const { roundsProgress } = require('../infra/progress');
+const { wrap } = require('../../scripts/lib/format');
 const { ShellSession } = require('./shell-runner');
 const { interleave, timeAsync } = require('./harness');
 const lab = require('../../scripts/lib/lab');
@@ -156,7 +157,8 @@ async function runnersOf(ctx, entry, p, point, variants) {
 async function measurePoint(ctx, entry, p, point, own) {
   const plan = await planPoint(ctx, entry, p, point, own);
   const { runners, meta, plans } = await runnersOf(ctx, entry, p, point, plan.run);
-  ctx.log(`${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${p.RUNS} timed rounds`);
+  const what = `${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${p.RUNS} timed rounds`;
+  for (const line of wrap(what, 100, '    ')) ctx.log(line);
   let recs = plan.skipped;
   if (runners.length) {
     const load0 = os.loadavg()[0];

@@ -8,6 +8,7 @@ const { ResultFile, environment } = require('./results');
 const { runStudy } = require('./run-study');
 const claims = require('./claims');
 const { ParameterError } = require('../infra/errors');
+const { wrap } = require('../../scripts/lib/format');
 
 /**
  * @param {object} o
@@ -95,12 +96,13 @@ async function runSession(o) {
   });
   try {
     server.topology = await topologyOf(server.uri);
-    log(serverLine(server, redact));
+    for (const line of wrap(serverLine(server, redact), 100, '    ')) log(line);
     return await runStudies({
       ...o,
       server,
       env: { argv: o.argv },
-      announce: (entry) => say(`\n=== ${entry.name}: ${entry.title} (source ${entry.source}) ===`),
+      announce: (entry) =>
+        say(`\n${wrap(`=== ${entry.name}: ${entry.title} (source ${entry.source}) ===`, 100, '    ').join('\n')}`),
     });
   } finally {
     await server.stop();

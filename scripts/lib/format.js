@@ -44,25 +44,51 @@ var LabFormat = (function () {
   }
 
   // columns: [{ key, title, right }]; rows: objects holding already formatted strings.
-  function tableLines(columns, rows) {
+  // width (optional): a table wider than that is cut into blocks of columns that fit, a blank line
+  // apart, each repeating the first column, so a terminal of that width never wraps a row.
+  function tableLines(columns, rows, width) {
     var widths = columns.map(function (c) {
       return rows.reduce(function (w, r) { return Math.max(w, String(r[c.key] === undefined ? '' : r[c.key]).length); }, c.title.length);
     });
-    function line(cells) {
-      return cells.map(function (cell, i) {
-        var s = String(cell === undefined ? '' : cell);
-        var pad = new Array(Math.max(0, widths[i] - s.length) + 1).join(' ');
-        return columns[i].right ? pad + s : s + pad;
-      }).join('  ').replace(/\s+$/, '');
+    var blocks = width ? columnBlocks(widths, width) : [widths.map(function (w, i) { return i; })];
+    var out = [];
+    blocks.forEach(function (idx, b) {
+      var line = function (cells) {
+        return idx.map(function (i) {
+          var s = String(cells[i] === undefined ? '' : cells[i]);
+          var pad = new Array(Math.max(0, widths[i] - s.length) + 1).join(' ');
+          return columns[i].right ? pad + s : s + pad;
+        }).join('  ').replace(/\s+$/, '');
+      };
+      if (b) out.push('');
+      out.push(line(columns.map(function (c) { return c.title; })), line(widths.map(function (w) { return new Array(w + 1).join('-'); })));
+      rows.forEach(function (r) { out.push(line(columns.map(function (c) { return r[c.key]; }))); });
+    });
+    return out;
+  }
+
+  // Column indexes per block: the first column, then as many of the others as fit `width`.
+  function columnBlocks(widths, width) {
+    var blocks = [];
+    var cur = [0];
+    var used = widths[0];
+    for (var i = 1; i < widths.length; i++) {
+      if (cur.length > 1 && used + 2 + widths[i] > width) {
+        blocks.push(cur);
+        cur = [0];
+        used = widths[0];
+      }
+      cur.push(i);
+      used += 2 + widths[i];
     }
-    return [line(columns.map(function (c) { return c.title; })), line(widths.map(function (w) { return new Array(w + 1).join('-'); }))]
-      .concat(rows.map(function (r) { return line(columns.map(function (c) { return r[c.key]; })); }));
+    blocks.push(cur);
+    return blocks;
   }
 
+  // Printed tables fit the terminal's 100 columns.
   function table(columns, rows) {
-    tableLines(columns, rows).forEach(function (l) { print(l); });
+    tableLines(columns, rows, 100).forEach(function (l) { print(l); });
   }
-
 
   function fmtAnswer(b) {
     if (b === null || b === undefined) return '-';

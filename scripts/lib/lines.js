@@ -84,7 +84,7 @@ var LabLines = (function (S, F, R) {
       if (c.key === 'answer' && checked) return false;
       return c.key === 'variant' || rows.some(function (r) { return r[c.key] !== '' && r[c.key] !== undefined; });
     });
-    out = out.concat(tableLines(cols, rows));
+    out = out.concat(tableLines(cols, rows, WIDTH));
     if (checked) out = out.concat(wrap('all variants agree (' + fmtAnswer(ran[0].answer) + ')', WIDTH));
     out = out.concat(legendLines(ran, opts.described));
     if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
@@ -172,7 +172,7 @@ var LabLines = (function (S, F, R) {
     Object.keys(ran[0].axis || {}).forEach(function (k) { if (keys.indexOf(k) < 0) fixed[k] = ran[0].axis[k]; });
     var out = wrap('median time of ' + variants.join(', ') + ' (' + ran[0].runs + ' runs each' + (pointLabel(fixed) ? '; ' + pointLabel(fixed) : '') + ')' +
       (ran.every(function (r) { return r.agrees !== false; }) && ran.some(function (r) { return r.agrees === true; }) ? '; every answer agrees' : ''), WIDTH);
-    out = out.concat(tableLines(cols, rows), legendLines(ran, opts.described), skippedLines(records), warningLines(ran));
+    out = out.concat(tableLines(cols, rows, WIDTH), legendLines(ran, opts.described), skippedLines(records), warningLines(ran));
     var lat = ran.filter(function (r) { return r.latency && r.latency.count; }).map(function (r) {
       var label = {};
       keys.forEach(function (k) { label[k] = r.axis[k]; });
@@ -191,7 +191,7 @@ var LabLines = (function (S, F, R) {
     return tableLines(cols, withLat.map(function (r) {
       var l = r.latency;
       return { variant: r.variant, count: fmtInt(l.count), p50: fmtMs(l.p50), p95: fmtMs(l.p95), p99: fmtMs(l.p99), max: fmtMs(l.max) };
-    }));
+    }), WIDTH);
   }
 
   function isEmptyAnswer(b) {
@@ -205,12 +205,12 @@ var LabLines = (function (S, F, R) {
     var withRatio = ran.filter(function (r) { return r.ratio && r.variant !== r.ratio.to; });
     if (!withRatio.length) return [];
     var base = withRatio[0].ratio.to;
-    var out = ['Summary' + (label ? ' at ' + label : '') + ' (median of per-round time ratios [range, 95% CI])'];
+    var out = wrap('Summary' + (label ? ' at ' + label : '') + ' (median of per-round time ratios [range, 95% CI])', WIDTH);
     withRatio.slice().sort(function (a, b) { return a.ratio.median - b.ratio.median; }).forEach(function (r) {
       var w = speedWords(r.ratio);
       var range = r.ratio.perRound ? ' [' + fmtFactor(w.lo) + '..' + fmtFactor(w.hi) + (w.ci ? ', CI ' + fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]) : '') + ']'
         : ' [single runs: ratio of medians]';
-      out.push('  ' + r.variant + ' ran ' + fmtFactor(w.factor) + ' times ' + (w.faster ? 'faster' : 'slower') + ' than ' + base + range);
+      out = out.concat(wrap('  ' + r.variant + ' ran ' + fmtFactor(w.factor) + ' times ' + (w.faster ? 'faster' : 'slower') + ' than ' + base + range, WIDTH, '      '));
     });
     return out;
   }

@@ -268,7 +268,8 @@ module.exports = defineStudy({
     lines.push('', '-- bigagg: the source\'s claims on this server --');
     const env = { server: { version: ctx.server.version, cacheBytes: ctx.server.cacheBytes }, host: { cores: os.cpus().length, memoryGB: os.totalmem() / 1073741824 } };
     for (const v of judge({ name: 'bigagg', claims }, records, env, { bigagg: p })) {
-      lines.push(`${v.id}: ${v.verdict.toUpperCase()} | ours: ${v.figure === null ? '-' : v.figure} | source: ${v.published}`, `  ${v.claim}`, `  why: ${v.why}`);
+      const said = [`${v.id}: ${v.verdict.toUpperCase()} | ours: ${v.figure === null ? '-' : v.figure} | source: ${v.published}`, `  ${v.claim}`, `  why: ${v.why}`];
+      for (const l of said) lines.push(...require('../../../scripts/lib/format').wrap(l, 100, '    '));
     }
     ctx.echo(lines.join('\n'));
     return [];
