@@ -73,11 +73,25 @@ function topologyOf(uri) {
   }).catch(() => null);
 }
 
-function serverLine(server, redact) {
-  return (
-    `server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)} | ` +
-    `MongoDB ${server.version} | ${server.topology || '?'} | ${server.storageEngine || 'storage engine not visible (no clusterMonitor)'} | ${server.queryFramework || 'classic'}`
-  );
+/**
+ * What the run is measured on, in lines of at most 100 columns broken between its fields (never
+ * inside one: the embedded server's pid and data path are read back from this text).
+ */
+function serverLines(server, redact) {
+  const fields = [
+    `server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)}`,
+    `MongoDB ${server.version}`,
+    server.topology || '?',
+    server.storageEngine || 'storage engine not visible (no clusterMonitor)',
+    server.queryFramework || 'classic',
+  ];
+  const lines = [fields[0]];
+  for (const f of fields.slice(1)) {
+    const joined = `${lines[lines.length - 1]} | ${f}`;
+    if (joined.length <= 100) lines[lines.length - 1] = joined;
+    else lines.push(`    ${f}`);
+  }
+  return lines;
 }
 
 /**
@@ -96,7 +110,7 @@ async function runSession(o) {
   });
   try {
     server.topology = await topologyOf(server.uri);
-    for (const line of wrap(serverLine(server, redact), 100, '    ')) log(line);
+    for (const line of serverLines(server, redact)) log(line);
     return await runStudies({
       ...o,
       server,
