@@ -118,7 +118,7 @@ var TSD = {
     ], sizes.map(function (s) {
       return { v: s.variant, colls: s.colls.join(', '), docs: lab.fmtInt(s.docs), data: TS.fmtBytes(s.dataSize), storage: TS.fmtBytes(s.storageSize),
         index: TS.fmtBytes(s.indexSize), total: TS.fmtBytes(s.totalSize), build: s.buildMs === null ? '(existed)' : lab.fmtMs(s.buildMs) };
-    }));
+    }), 100);
   },
 
   // The source's pass over T1..T5 with the raw design, once (cold and warm states are single passes).

@@ -134,6 +134,22 @@ describe('CLI', function () {
     }
   });
 
+  it('run all --profile tiny prints no line over 100 columns, on stdout or stderr (issue #20)', async function () {
+    // Every study's printed output: drop-in shell tables and summaries, study echoes, the banner,
+    // the server line, progress lines and the closing summary. A few minutes on 2 loaded cores.
+    this.timeout(1200000);
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-width-'));
+    try {
+      const r = await cli(['run', 'all', '--profile', 'tiny', '--out', out]);
+      expect(r.code, r.stderr.slice(-2000)).to.equal(0);
+      expect(r.stdout).to.match(/^=== counters: /m);
+      const long = [...r.stdout.split('\n'), ...r.stderr.split('\n')].filter((l) => [...l].length > 100);
+      expect(long, long.join('\n')).to.deep.equal([]);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('stops the embedded mongod and removes its data on SIGTERM', async function () {
     let sent = false;
     const r = await cli(['run', 'where', '--docs', '400000', '--runs', '1', '--no-progress'], {

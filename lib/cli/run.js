@@ -148,7 +148,7 @@ async function run(o) {
   const { checkWritable } = require('../core/results');
   const { runSession } = require('../core/session');
   const { prepareRun, outDirOf } = require('./study-run');
-  const { humanLines } = require('../core/lab-lines');
+  const { humanLines, fitLines } = require('../core/lab-lines');
   const { safeArgv } = require('../infra/errors');
   const t0 = Date.now();
   const chosen = chosenStudies(o.args);
@@ -160,7 +160,7 @@ async function run(o) {
     if (!o.quiet && o.json !== '-') process.stdout.write(t + '\n');
   };
   const log = (t) => {
-    if (!o.quiet) process.stderr.write(t + '\n');
+    if (!o.quiet) process.stderr.write(fitLines(t.split('\n')).join('\n') + '\n');
   };
   let doc;
   try {
@@ -174,7 +174,7 @@ async function run(o) {
       argv: safeArgv(process.argv.slice(2)),
       paramsOf: (entry) => studyParams(entry, o),
       progress: o.progress,
-      echo: (text) => say(humanLines(text).join('\n')),
+      echo: (text) => say(fitLines(humanLines(text)).join('\n')),
       say,
       log,
     });

@@ -238,7 +238,7 @@ function afterLines(out) {
         const first = out.find((x) => x.variant === 'minute-0' && x.axis.part === 'scan' && x.axis.layout === r.axis.layout && x.axis.mode === r.axis.mode);
         return { layout: r.axis.layout, mode: r.axis.mode, first: first.extra.usPerUpdate.toFixed(1), last: r.extra.usPerUpdate.toFixed(1),
           srvFirst: first.extra.serverUsPerUpdate.toFixed(1), srvLast: r.extra.serverUsPerUpdate.toFixed(1), ratio: `${r.ratio.median.toFixed(2)}x` };
-      })));
+      }), 100));
   }
   const sizes = out.filter((r) => r.type === 'measure' && r.name === 'bytes-per-metric-day');
   const reads = out.filter((r) => r.type === 'result' && r.axis.part === 'read-day');
@@ -251,7 +251,7 @@ function afterLines(out) {
       const docs = out.find((r) => r.name === 'documents' && r.variant === s.variant);
       return { v: s.variant, b: lab.fmtInt(s.value), d: docs ? lab.fmtInt(docs.value) : '', r: rd ? lab.fmtMs(rd.median) : '',
         x: rd && rd.ratio ? lab.speedWords(rd.ratio).text : '', a: rd ? (rd.agrees ? 'yes' : 'NO') : '' };
-    })));
+    }), 100));
   }
   const sweep = out.filter((r) => r.type === 'measure' && r.name === 'writes-per-s');
   if (sweep.length) {
@@ -262,7 +262,7 @@ function afterLines(out) {
       keys.map((k) => Object.assign({ k }, ...vars.map((v) => {
         const r = sweep.find((x) => x.variant === v && `${x.axis.part} W=${x.axis.writers} ${x.axis.wc}` === k);
         return { [v]: r ? lab.fmtInt(r.value) : '' };
-      })))));
+      }))), 100));
   }
   return lines;
 }

@@ -171,7 +171,7 @@ function stateTableLines(records, grains) {
     }
     return row;
   });
-  return lab.tableLines(cols, rows);
+  return lab.tableLines(cols, rows, 100);
 }
 
 /** What the scale of this run can show and what it cannot, in a few lines. */
