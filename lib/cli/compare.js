@@ -79,15 +79,16 @@ async function run(o) {
     if (e instanceof ResultFormatError || e instanceof CompareInputError) throw new UsageError(e.message);
     throw e;
   }
-  const report = compareDocument(
-    res,
-    docs.map((d) => serverLine(d.environment)),
-  );
+  const servers = docs.map((d) => serverLine(d.environment));
   if (o.json) writeTo(o.json, JSON.stringify(res, null, 2) + '\n');
-  if (o.md) writeTo(o.md, require('../report/render-markdown').renderMarkdown(report));
+  if (o.md) {
+    const { renderMarkdown } = require('../report/render-markdown');
+    writeTo(o.md, renderMarkdown(compareDocument(res, servers, `compare ${o.args[0]} ${o.args[1]}`)));
+  }
   if (o.json !== '-' && o.md !== '-') {
     const { renderTerminal } = require('../report/render-terminal');
-    process.stdout.write(renderTerminal(report, { width: 100, color: Boolean(process.stdout.isTTY) }));
+    const color = Boolean(process.stdout.isTTY);
+    process.stdout.write(renderTerminal(compareDocument(res, servers), { width: 100, color }));
   }
   return res.slower ? 1 : 0;
 }

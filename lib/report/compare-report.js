@@ -104,16 +104,16 @@ function summaryTexts(res) {
 /**
  * @param {object} res compareResults()'s result
  * @param {string[]} [servers] one line per file saying where it was measured (old, new)
+ * @param {string} [title] the document's title (a Markdown page has one; the terminal needs none)
  */
-function compareDocument(res, servers = []) {
+function compareDocument(res, servers = [], title = '') {
   const blocks = [];
-  // Lines of one paragraph stay together in the terminal (each wrapped on its own).
-  const lines = (texts) => (texts.length ? m.paragraph(texts.join('\n')) : null);
-  if (servers.length) blocks.push(lines([`old: ${servers[0]}`, `new: ${servers[1]}`]));
-  blocks.push(lines(differenceTexts(res.differences)));
+  const paragraphs = (texts) => texts.map((t) => m.paragraph(t));
+  if (servers.length) blocks.push(...paragraphs([`old: ${servers[0]}`, `new: ${servers[1]}`]));
+  blocks.push(...paragraphs(differenceTexts(res.differences)));
   for (const g of groups(res.rows)) blocks.push(...pointBlocks(g, res.level));
-  blocks.push(lines(summaryTexts(res)));
-  return m.doc('', blocks);
+  blocks.push(...paragraphs(summaryTexts(res)));
+  return m.doc(title, blocks);
 }
 
 module.exports = { compareDocument, differenceTexts };
