@@ -210,7 +210,8 @@ var LabLines = (function (S, F, R) {
       var w = speedWords(r.ratio);
       var range = r.ratio.perRound ? ' [' + fmtFactor(w.lo) + '..' + fmtFactor(w.hi) + (w.ci ? ', CI ' + fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]) : '') + ']'
         : ' [single runs: ratio of medians]';
-      out = out.concat(wrap('  ' + r.variant + ' ran ' + fmtFactor(w.factor) + ' times ' + (w.faster ? 'faster' : 'slower') + ' than ' + base + range, WIDTH, '      '));
+      out = out.concat(wrap(r.variant + ' ran ' + fmtFactor(w.factor) + ' times ' + (w.faster ? 'faster' : 'slower') + ' than ' + base + range, WIDTH - 2, '    ')
+        .map(function (l) { return '  ' + l; }));
     });
     return out;
   }

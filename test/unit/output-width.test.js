@@ -72,6 +72,10 @@ describe('shell-side output within 100 columns', function () {
     const recs = ['client-parallel-baseline', 'mr-stored-jsmode-long-name', 'accumulator-with-function'].map(rec);
     const lines = L.pointLines(recs, {});
     expect(lines.join('\n')).to.contain('Summary at part=split');
+    // a summary row keeps its indent under the heading, its continuation deeper
+    expect(lines.join('\n')).to.match(
+      /^ {2}mr-stored-jsmode-long-name ran 1\.10 times slower than client-parallel-baseline .*\n {6}\S/m,
+    );
     fits(lines);
   });
 });
