@@ -102,13 +102,16 @@ var LabFormat = (function () {
 
 
   // Text broken into lines of at most `width` columns at spaces; lines after the first indented.
+  // The text's own leading spaces stay on its first line.
   function wrap(text, width, indent) {
     var w = width || 100;
     var pad = indent === undefined ? '  ' : indent;
     var out = [];
     var line = '';
-    String(text).split(' ').forEach(function (word) {
-      var next = line ? line + ' ' + word : word;
+    var s = String(text);
+    var lead = /^ */.exec(s)[0];
+    s.slice(lead.length).split(' ').forEach(function (word) {
+      var next = line ? line + ' ' + word : lead + word;
       if (next.length > w && line) {
         out.push(line);
         line = pad + word;

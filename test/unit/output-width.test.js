@@ -42,6 +42,16 @@ describe('shell-side output within 100 columns', function () {
     expect(F.tableLines(cols.slice(0, 4), rows, 100)).to.deep.equal(F.tableLines(cols.slice(0, 4), rows));
   });
 
+  it("wrap keeps a line's leading spaces on its first line", function () {
+    expect(F.wrap('  why: ' + 'word '.repeat(30).trim(), 40, '    ')).to.deep.equal([
+      '  why: word word word word word word',
+      '    word word word word word word word',
+      '    word word word word word word word',
+      '    word word word word word word word',
+      '    word word word',
+    ]);
+  });
+
   it("a point's lines fit with long names, a plan, an interval and a disagreement", function () {
     const ratio = (m) => ({
       to: 'client-parallel-baseline',
