@@ -14,16 +14,16 @@ function humanLines(text) {
 }
 
 /**
- * Lines for a terminal of `width` columns: a longer line (a script's sentence) is wrapped at its
- * spaces, its continuation indented under it. Tables arrive already cut to the width
- * (scripts/lib/format.js), so this only ever meets prose.
+ * Lines for a terminal of `width` columns: a longer line of prose (a script's sentence) is wrapped
+ * at its spaces, its continuation indented under it. A table row (columns two spaces apart) is left
+ * whole: wrapping would break its columns; the shell side cuts its tables to the width already
+ * (scripts/lib/format.js), and a row still wider is a table's own to fix.
  */
 function fitLines(lines, width = 100) {
   const { wrap } = require('../../scripts/lib/format');
   return lines.flatMap((l) => {
-    if ([...l].length <= width) return [l];
-    const lead = /^ */.exec(l)[0];
-    return wrap(l.slice(lead.length), width - lead.length, '    ').map((x) => lead + x);
+    if ([...l].length <= width || /\S {2,}\S/.test(l)) return [l];
+    return wrap(l, width, `${/^ */.exec(l)[0]}    `);
   });
 }
 

@@ -171,7 +171,7 @@ function stateTableLines(records, grains) {
     }
     return row;
   });
-  return lab.tableLines(cols, rows, 100);
+  return lab.tableLines(cols, rows);
 }
 
 /** What the scale of this run can show and what it cannot, in a few lines. */
