@@ -31,8 +31,9 @@ function alive(pid) {
 }
 
 function embeddedFrom(stderr) {
-  const m = /embedded mongod \(pid (\d+), data ([^)]+)\)/.exec(stderr);
-  return m && { pid: Number(m[1]), dbPath: m[2] };
+  // A deep temp folder makes the line wrap to 100 columns before the path (kept whole on its line).
+  const m = /embedded mongod \(pid (\d+), data\s+([^)]+)\)/.exec(stderr);
+  return m && { pid: Number(m[1]), dbPath: m[2].trim() };
 }
 
 async function databaseNames(uri) {
