@@ -162,7 +162,8 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     expect(a.stdout).to.match(/^0 clearly slower/m);
     const b = await cli(dir, ['compare', same1, path.join(slow, 'results.json'), '--threshold', '100%']);
     expect(b.code, b.stdout).to.equal(1);
-    expect(b.stdout).to.match(/toy\s+slow-count\s+k=1\s+.*ratio to count\s.*SLOWER/);
+    // under the heading of its study and point, the row of slow-count
+    expect(b.stdout).to.match(/^toy: k=1; ratio: each round's time over count's\n\n[^]*?^slow-count\s.*\bratio\b.*SLOWER$/m);
     // The first run had 3 rounds: too few to call anything, even a second's sleep.
     const few = await cli(dir, ['compare', path.join(dir, 'out1'), slow]);
     expect(few.code, few.stdout).to.equal(0);
