@@ -8,6 +8,7 @@ const { ResultFile, environment } = require('./results');
 const { runStudy } = require('./run-study');
 const claims = require('./claims');
 const { ParameterError } = require('../infra/errors');
+const liveness = require('../infra/liveness');
 
 /**
  * @param {object} o
@@ -43,6 +44,7 @@ async function runStudies({
   rf.doc.params = {};
   for (const entry of entries) {
     announce(entry);
+    liveness.during(`study ${entry.name}`);
     const r = await ParameterError.from(() =>
       runStudy(entry, { server, dbName, params: paramsOf(entry), profile, results: rf, progress, echo, log }),
     );
