@@ -100,6 +100,8 @@ class EmbeddedServer {
     const child = inst.mongodProcess;
     noteEmbedded(new URL(this.uri).host, child.pid);
     child.once('exit', (code, signal) => {
+      // read now, whoever stopped it: its data is removed next (a run that met the death stops it)
+      this.disk.check();
       // a Ctrl-C reaches mongod too (same process group): that stop is the signal's, not news
       if (this.stopping || this.restarting || cleanup.interrupted()) return;
       const why = this.disk.line() ||
@@ -146,20 +148,35 @@ class EmbeddedServer {
 // server went away (InterruptedAtShutdown)".
 const MIN_TEMP_BYTES = 256 * 1024 * 1024;
 
-// A mongod whose disk fills shuts down (WiredTiger cannot write its journal or data), and the
-// driver says only that "the server went away (InterruptedAtShutdown)"; its log says why.
+// A mongod whose disk fills dies (SIGABRT when its diagnostic data capture cannot write, or a
+// shutdown when WiredTiger cannot), and the driver says only that the server went away or closed
+// the connection. Its log sometimes says "No space left on device"; the free space of its data
+// directory, read when it exits, always tells.
 const DISK_FULL = /No space left on device|\bENOSPC\b/;
+const LOW_DISK_BYTES = 64 * 1024 * 1024;
 const diskWatches = new Set();
 
+function freeBytes(dir) {
+  try {
+    const st = fs.statfsSync(dir);
+    return st.bavail * st.bsize;
+  } catch (e) {
+    return null; // gone, or no statfs here
+  }
+}
+
 /**
- * Follows mongod's log for a full disk. temp: the data is the lab's temporary data (in the run
- * directory under the user's temp folder), else a directory the user gave (--dbpath).
- * -> {follow(instance), full, line()}: line() is the one line to show once full, else null.
+ * Follows a mongod's log, and the free space of its data directory, for a full disk. temp: the data
+ * is the lab's temporary data (in the run directory under the user's temp folder), else a
+ * directory the user gave (--dbpath).
+ * -> {follow(instance), check(), full, line()}: check() reads the free space (call it when the
+ * mongod exits, before its data goes); line() is the one line to show once full, else null.
  */
 function diskWatch(dbPath, { temp }) {
   const followed = new WeakSet();
   const w = {
     full: false,
+    free: null,
     follow(inst) {
       if (followed.has(inst)) return;
       followed.add(inst);
@@ -167,14 +184,22 @@ function diskWatch(dbPath, { temp }) {
         if (!w.full && DISK_FULL.test(text)) w.full = true;
       });
     },
+    check() {
+      const free = freeBytes(dbPath);
+      if (free === null) return w.full;
+      w.free = free;
+      if (free < LOW_DISK_BYTES) w.full = true;
+      return w.full;
+    },
     line() {
       if (!w.full) return null;
       const root = cleanup.runDir();
       const folder = root && dbPath.startsWith(root) ? path.dirname(root) : dbPath;
+      const left = w.free === null ? '' : `, ${Math.floor(w.free / 1048576)} MB free`;
       return temp
-        ? `the embedded mongod stopped: the temp folder ${folder} is full (its log: No space left on device): ` +
+        ? `the embedded mongod stopped: the temp folder ${folder} is full${left}: ` +
             'free some space there, set TMPDIR to a folder with room, or give --uri'
-        : `mongod stopped: the disk holding --dbpath ${dbPath} is full (its log: No space left on device): ` +
+        : `mongod stopped: the disk holding --dbpath ${dbPath} is full${left}: ` +
             'free some space there, or use another --dbpath';
     },
   };
@@ -322,6 +347,7 @@ class LongLivedServer {
     }));
     this.disk = diskWatch(dbPath || (this.members[0] && this.members[0].dbPath) || '', { temp: !dbPath });
     for (const s of nodes) this.disk.follow(s.instanceInfo.instance);
+    for (const m of this.members) m.child.once('exit', () => this.disk.check());
     this.uri = rs ? rs.getUri() : mms.getUri();
     // mongodb-memory-server puts a generated database name in the path; the lab's URIs have none.
     this.uri = this.uri.replace(/\/[^/?]*(\?|$)/, '/$1');
