@@ -413,13 +413,17 @@ class Rejects {
   }
 
   async close() {
-    if (!this.stream) return;
-    if (!this.stream.destroyed) {
+    const stream = this.stream;
+    if (!stream) return;
+    // A failed write destroys the stream at once but emits its 'error' only after the file is
+    // closed: wait for 'close' in every state, or the error is missed and never reported.
+    if (!stream.closed) {
       await new Promise((resolve) => {
-        this.stream.once('close', resolve);
-        this.stream.end();
+        stream.once('close', resolve);
+        if (!stream.destroyed) stream.end();
       });
     }
+    if (!this.error && stream.errored) this.error = stream.errored;
   }
 }
 
