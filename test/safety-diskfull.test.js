@@ -37,7 +37,11 @@ function fill(dir) {
 }
 
 function lab(args, { cwd, env = {}, onOutput = () => {} }) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const io = { out: '', err: '' };
   child.stdout.on('data', (d) => {
     io.out += d;
@@ -77,25 +81,32 @@ describe('safety: a disk that fills under a mongod the lab started is named', fu
     if (!small) this.skip();
     let pid = null;
     let filledAt = null;
-    const r = lab(['run', 'where', '--docs', '400000', '--runs', '1', '--out', path.join(tmp, 'out'), '--no-progress'], {
-      cwd: tmp,
-      env: { TMPDIR: small, MONGODB_URI: '' },
-      onOutput: (io) => {
-        const m = /^server: embedded mongod \(pid (\d+),/m.exec(io.err);
-        if (m && filledAt === null) {
-          pid = Number(m[1]);
-          fill(small);
-          filledAt = Date.now();
-        }
+    const r = lab(
+      ['run', 'where', '--docs', '400000', '--runs', '1', '--out', path.join(tmp, 'out'), '--no-progress'],
+      {
+        cwd: tmp,
+        env: { TMPDIR: small, MONGODB_URI: '' },
+        onOutput: (io) => {
+          const m = /^server: embedded mongod \(pid (\d+),/m.exec(io.err);
+          if (m && filledAt === null) {
+            pid = Number(m[1]);
+            fill(small);
+            filledAt = Date.now();
+          }
+        },
       },
-    });
+    );
     const { code, at } = await r.done;
     expect(filledAt, r.io.err).to.not.equal(null);
     expect(code, r.io.err).to.equal(1);
     const lines = ownLines(r.io.err);
     expect(lines, r.io.err).to.have.length(1);
-    expect(lines[0]).to.match(new RegExp(`^mongo-perf-lab: the embedded mongod stopped: the temp folder ${small} is full, \\d+ MB free: ` +
-      'free some space there, set TMPDIR to a folder with room, or give --uri$'));
+    expect(lines[0]).to.match(
+      new RegExp(
+        `^mongo-perf-lab: the embedded mongod stopped: the temp folder ${small} is full, \\d+ MB free: ` +
+          'free some space there, set TMPDIR to a folder with room, or give --uri$',
+      ),
+    );
     expect(r.io.err).to.not.match(/went away|InterruptedAtShutdown|\n\s+at /);
     expect(at - filledAt, `reported ${at - filledAt} ms after the disk filled`).to.be.below(60000);
     for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
@@ -129,8 +140,12 @@ describe('safety: a disk that fills under a mongod the lab started is named', fu
       expect(code, r.io.err).to.equal(1);
       const lines = ownLines(r.io.err);
       expect(lines, r.io.err).to.have.length(1);
-      expect(lines[0]).to.match(new RegExp(`^mongo-perf-lab server: mongod \\(pid ${member.pid}, port ${member.port}\\) exited on its own \\(\\w+\\): ` +
-        `mongod stopped: the disk holding --dbpath ${dbpath} is full, \\d+ MB free: free some space there, or use another --dbpath; stopping$`));
+      expect(lines[0]).to.match(
+        new RegExp(
+          `^mongo-perf-lab server: mongod \\(pid ${member.pid}, port ${member.port}\\) exited on its own \\(\\w+\\): ` +
+            `mongod stopped: the disk holding --dbpath ${dbpath} is full, \\d+ MB free: free some space there, or use another --dbpath; stopping$`,
+        ),
+      );
       expect(at - filledAt).to.be.below(60000);
       expect(alive(member.pid)).to.equal(false);
     } finally {

@@ -46,7 +46,11 @@ function freePort() {
  */
 function lab(args, { cwd, env = {}, onOutput = () => {} } = {}) {
   const t0 = Date.now();
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const io = { out: '', err: '' };
   child.stdout.on('data', (d) => {
     io.out += d;
@@ -56,7 +60,9 @@ function lab(args, { cwd, env = {}, onOutput = () => {} } = {}) {
     io.err += d;
     onOutput(io);
   });
-  const done = new Promise((resolve) => child.on('close', (code) => resolve({ code, ms: Date.now() - t0, at: Date.now() })));
+  const done = new Promise((resolve) =>
+    child.on('close', (code) => resolve({ code, ms: Date.now() - t0, at: Date.now() })),
+  );
   return { child, io, done };
 }
 
@@ -77,8 +83,24 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     port = await freePort();
     uri = `mongodb://127.0.0.1:${port}`;
     const dbpath = fs.mkdtempSync(path.join(tmp, 'db-'));
-    proc = spawn(findMongod().binary, ['--port', String(port), '--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--nounixsocket',
-      '--wiredTigerCacheSizeGB', '0.25', '--quiet', '--setParameter', 'enableTestCommands=1'], { stdio: 'ignore' });
+    proc = spawn(
+      findMongod().binary,
+      [
+        '--port',
+        String(port),
+        '--dbpath',
+        dbpath,
+        '--bind_ip',
+        '127.0.0.1',
+        '--nounixsocket',
+        '--wiredTigerCacheSizeGB',
+        '0.25',
+        '--quiet',
+        '--setParameter',
+        'enableTestCommands=1',
+      ],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 300; i++) {
       const c = new MongoClient(uri, { serverSelectionTimeoutMS: 300 });
       try {
@@ -106,24 +128,45 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
 
   it('run --uri, frozen mid-run: one line naming the server, the study and what to do; the database it made is named', async function () {
     let stoppedAt = null;
-    const r = lab(['run', 'where', '--profile', 'tiny', '--uri', uri, '--db', 'labtest_frozen_run', '--out', path.join(tmp, 'run1'), '--no-progress'], {
-      cwd: tmp,
-      onOutput: (io) => {
-        // once the study has begun (its heading), so that the line can name it
-        if (stoppedAt === null && /^=== where:/m.test(io.out)) {
-          frozen();
-          stoppedAt = Date.now();
-        }
+    const r = lab(
+      [
+        'run',
+        'where',
+        '--profile',
+        'tiny',
+        '--uri',
+        uri,
+        '--db',
+        'labtest_frozen_run',
+        '--out',
+        path.join(tmp, 'run1'),
+        '--no-progress',
+      ],
+      {
+        cwd: tmp,
+        onOutput: (io) => {
+          // once the study has begun (its heading), so that the line can name it
+          if (stoppedAt === null && /^=== where:/m.test(io.out)) {
+            frozen();
+            stoppedAt = Date.now();
+          }
+        },
       },
-    });
+    );
     const { code, at } = await r.done;
     expect(stoppedAt, r.io.err).to.not.equal(null);
     expect(code, r.io.err).to.equal(1);
     const lines = ownLines(r.io.err);
     expect(lines, r.io.err).to.have.length(1);
-    expect(lines[0]).to.match(new RegExp(`^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering during study where: ` +
-      'no reply to a ping for \\d+ s \\(paused with SIGSTOP or a debugger, hung, or cut off by the network\\); check that it is running and not paused'));
-    expect(lines[0]).to.match(/the database labtest_frozen_run this run created is left there: drop it once the server answers$/);
+    expect(lines[0]).to.match(
+      new RegExp(
+        `^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering during study where: ` +
+          'no reply to a ping for \\d+ s \\(paused with SIGSTOP or a debugger, hung, or cut off by the network\\); check that it is running and not paused',
+      ),
+    );
+    expect(lines[0]).to.match(
+      /the database labtest_frozen_run this run created is left there: drop it once the server answers$/,
+    );
     expect(r.io.err).to.not.match(/\n\s+at |MongoNetwork|MongoServerSelection/);
     expect(at - stoppedAt, `reported ${at - stoppedAt} ms after the freeze`).to.be.below(BOUND_MS);
     expect(at - stoppedAt).to.be.at.least(FROZEN_AFTER_MS - 1000);
@@ -142,14 +185,25 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
       const file = path.join(tmp, 'small.csv');
       fs.writeFileSync(file, 'a,b\n1,2\n');
       frozen();
-      const r = lab([...args.map((a) => (a === 'FILE' ? file : a)), '--uri', uri, ...(label === 'import' ? [] : ['--out', path.join(tmp, `out-${label}`)])],
-        { cwd: tmp });
+      const r = lab(
+        [
+          ...args.map((a) => (a === 'FILE' ? file : a)),
+          '--uri',
+          uri,
+          ...(label === 'import' ? [] : ['--out', path.join(tmp, `out-${label}`)]),
+        ],
+        { cwd: tmp },
+      );
       const { code, ms } = await r.done;
       expect(code, r.io.err).to.equal(1);
       const lines = ownLines(r.io.err);
       expect(lines, r.io.err).to.have.length(1);
-      expect(lines[0]).to.match(new RegExp(`^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering: it took the connection ` +
-        'but sent no reply within 5 s \\(paused with SIGSTOP or a debugger, hung, or a firewall dropping packets\\): resume or restart it'));
+      expect(lines[0]).to.match(
+        new RegExp(
+          `^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering: it took the connection ` +
+            'but sent no reply within 5 s \\(paused with SIGSTOP or a debugger, hung, or a firewall dropping packets\\): resume or restart it',
+        ),
+      );
       expect(r.io.err).to.not.match(/\n\s+at /);
       expect(ms, `reported after ${ms} ms`).to.be.below(BOUND_MS);
     });
@@ -159,10 +213,17 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     const file = path.join(tmp, 'slow.csv');
     fs.writeFileSync(file, 'k,v\n1,2\n3,4\n');
     const c = await MongoClient.connect(uri);
-    await c.db('admin').command({ configureFailPoint: 'failCommand', mode: { times: 1 },
-      data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 25000 } });
+    await c
+      .db('admin')
+      .command({
+        configureFailPoint: 'failCommand',
+        mode: { times: 1 },
+        data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 25000 },
+      });
     await c.close();
-    const r = lab(['import', file, '--uri', uri, '--db', 'labtest_frozen_slow', '--coll', 'slow', '--no-progress'], { cwd: tmp });
+    const r = lab(['import', file, '--uri', uri, '--db', 'labtest_frozen_slow', '--coll', 'slow', '--no-progress'], {
+      cwd: tmp,
+    });
     const { code, ms } = await r.done;
     expect(code, r.io.err).to.equal(0);
     expect(ms).to.be.at.least(25000);
@@ -174,12 +235,22 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     fs.writeFileSync(file, 'k,v\n' + Array.from({ length: 20000 }, (_, i) => `${i},${i * 3}`).join('\n') + '\n');
     const c = await MongoClient.connect(uri);
     // the first insert held 40 s: the import is then surely mid-way when the server is paused
-    await c.db('admin').command({ configureFailPoint: 'failCommand', mode: { times: 1 },
-      data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 40000 } });
-    const r = lab(['import', file, '--uri', uri, '--db', 'labtest_frozen_imp', '--coll', 'held', '--no-progress'], { cwd: tmp });
+    await c
+      .db('admin')
+      .command({
+        configureFailPoint: 'failCommand',
+        mode: { times: 1 },
+        data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 40000 },
+      });
+    const r = lab(['import', file, '--uri', uri, '--db', 'labtest_frozen_imp', '--coll', 'held', '--no-progress'], {
+      cwd: tmp,
+    });
     // freeze once an insert is being held: the import is then surely mid-way
     for (let i = 0; i < 300; i++) {
-      const ops = await c.db('admin').aggregate([{ $currentOp: {} }, { $match: { ns: 'labtest_frozen_imp.held', 'command.insert': 'held' } }]).toArray();
+      const ops = await c
+        .db('admin')
+        .aggregate([{ $currentOp: {} }, { $match: { ns: 'labtest_frozen_imp.held', 'command.insert': 'held' } }])
+        .toArray();
       if (ops.length) break;
       await sleep(100);
     }
@@ -190,7 +261,11 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     expect(code, r.io.err).to.equal(1);
     const lines = ownLines(r.io.err);
     expect(lines, r.io.err).to.have.length(1);
-    expect(lines[0]).to.match(new RegExp(`^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering during the import into labtest_frozen_imp\\.held: no reply to a ping`));
+    expect(lines[0]).to.match(
+      new RegExp(
+        `^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering during the import into labtest_frozen_imp\\.held: no reply to a ping`,
+      ),
+    );
     expect(r.io.err).to.not.match(/\n\s+at /);
     expect(at - stoppedAt, `reported ${at - stoppedAt} ms after the freeze`).to.be.below(BOUND_MS);
   });
@@ -217,8 +292,12 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
       expect(code, r.io.err).to.equal(1);
       const lines = ownLines(r.io.err);
       expect(lines, r.io.err).to.have.length(1);
-      expect(lines[0]).to.match(new RegExp(`^mongo-perf-lab: the embedded mongod \\(pid ${pid}, mongodb://127\\.0\\.0\\.1:\\d+\\) stopped answering during study where: ` +
-        'no reply to a ping for \\d+ s .*; it is killed and its data removed; run again$'));
+      expect(lines[0]).to.match(
+        new RegExp(
+          `^mongo-perf-lab: the embedded mongod \\(pid ${pid}, mongodb://127\\.0\\.0\\.1:\\d+\\) stopped answering during study where: ` +
+            'no reply to a ping for \\d+ s .*; it is killed and its data removed; run again$',
+        ),
+      );
       expect(at - stoppedAt).to.be.below(BOUND_MS);
       for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
       expect(alive(pid), 'the frozen mongod is killed').to.equal(false);
@@ -252,8 +331,10 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
       expect(member, r.io.err).to.not.equal(null);
       expect(code, r.io.err).to.equal(1);
       const lines = ownLines(r.io.err);
-      expect(lines, r.io.err).to.deep.equal([`mongo-perf-lab server: mongod (pid ${member.pid}, port ${member.port}) stopped answering: ` +
-        `no reply to a ping for ${FROZEN_AFTER_MS / 1000} s (paused with SIGSTOP or a debugger, or hung); it is killed; start the server again`]);
+      expect(lines, r.io.err).to.deep.equal([
+        `mongo-perf-lab server: mongod (pid ${member.pid}, port ${member.port}) stopped answering: ` +
+          `no reply to a ping for ${FROZEN_AFTER_MS / 1000} s (paused with SIGSTOP or a debugger, or hung); it is killed; start the server again`,
+      ]);
       expect(at - stoppedAt).to.be.below(BOUND_MS);
       expect(alive(member.pid)).to.equal(false);
     } finally {

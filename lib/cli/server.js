@@ -133,7 +133,9 @@ function labLockHolder(dir) {
   try {
     const held = JSON.parse(fs.readFileSync(path.join(dir, LOCK), 'utf8'));
     // the same pid running another program now is not the holder (a pid reused after a SIGKILL)
-    return held.pid && alive(held.pid) && (cmdlineOf(held.pid) === null || cmdlineOf(held.pid) === held.cmd) ? held : null;
+    return held.pid && alive(held.pid) && (cmdlineOf(held.pid) === null || cmdlineOf(held.pid) === held.cmd)
+      ? held
+      : null;
   } catch (e) {
     return null;
   }

@@ -108,7 +108,9 @@ function watch(uri, { pid, embedded = false, onFailure } = {}) {
     if (lag > LAG_MS || st.paused) st.silentSince = null;
     if (st.silentSince === null || now - st.silentSince < FROZEN_AFTER_MS) return;
     const leftDatabases = require('./cleanup').pendingDatabases();
-    const err = new ServerFrozenError(frozenLine(uri, { pid, embedded, silentMs: now - st.silentSince, leftDatabases }));
+    const err = new ServerFrozenError(
+      frozenLine(uri, { pid, embedded, silentMs: now - st.silentSince, leftDatabases }),
+    );
     stop();
     (onFailure || fail)(err);
   }, TICK_MS);
@@ -135,6 +137,13 @@ function watch(uri, { pid, embedded = false, onFailure } = {}) {
 }
 
 module.exports = {
-  enable, watch, during, fail, failed, failedWith,
-  ServerFrozenError, ServerGoneError, FROZEN_AFTER_MS,
+  enable,
+  watch,
+  during,
+  fail,
+  failed,
+  failedWith,
+  ServerFrozenError,
+  ServerGoneError,
+  FROZEN_AFTER_MS,
 };
