@@ -163,7 +163,7 @@ async function trackDatabase(uri, name) {
     const r = await client.db('admin').admin().listDatabases({ nameOnly: true });
     existed = r.databases.some((d) => d.name === name);
   } catch (e) {
-    // A server that cannot be reached (or does not answer) now fails the command now, not after
+    // A server that cannot be reached (or does not answer) fails the command at once, not after
     // the same wait again in the next step.
     if (/ServerSelection/.test(e.name || '')) throw new LabError(friendly(e, { uri }), { cause: e });
     existed = true; // cannot tell (no privilege): never drop what may be the user's
