@@ -164,32 +164,10 @@ function firstLine(s) {
 }
 
 /**
- * The line to print for err. ctx.uri (redacted) names the server; ctx.what says what was being done.
+ * The line for a server that cannot be reached, went away or stopped answering, or null for
+ * another error. facts: {all, text, code, codeName, where} as friendly() computed them.
  */
-function friendly(err, ctx = {}) {
-  if (!err) return 'unknown error';
-  if (err instanceof LabError) return firstLine(err.message);
-  const where = ctx.uri ? ` at ${redact(ctx.uri)}` : '';
-  const all = chain(err);
-  const text = all.map((e) => `${e.name || ''} ${e.message || ''} ${e.code || ''}`).join(' | ');
-  const code = all.map((e) => e.code).find((c) => typeof c === 'number');
-  const codeName = all.map((e) => e.codeName).find(Boolean);
-  if (err.code && String(err.code).startsWith('ERR_PARSE_ARGS')) return `${firstLine(err.message)}: see --help`;
-  if (err.code === 'ERR_INVALID_URL' || /Invalid (scheme|connection string)|URI must include|Invalid URL|MongoParseError|MongoAPIError.*URI/i.test(text)) {
-    return `the connection string is not valid (${firstLine(err.message)}): expected mongodb://host[:port][,host2...]/[authDb][?options] or mongodb+srv://...`;
-  }
-  if (AUTH_CODES.has(code) || /Authentication failed|auth.*failed|SCRAM/i.test(text)) {
-    return `authentication failed${where}: check the user name and password, and the auth database (authSource=... or the /db part of the URI)`;
-  }
-  if (PRIVILEGE_CODES.has(code) || /not authorized|Unauthorized|requires authentication/i.test(text)) {
-    // the server quotes the whole command (session ids and all): its name is what a person needs
-    const said = firstLine(err.errmsg || err.message).replace(/to execute command \{ (\w+):.*\}/, 'to run $1');
-    return `the server${where} refused the operation: the user lacks a privilege (${said}); ` +
-      'the lab needs readWrite on its database (and clusterMonitor for server facts), or run it against a server of your own';
-  }
-  if (/ENOTFOUND|EAI_AGAIN|querySrv|getaddrinfo/i.test(text)) {
-    return `cannot resolve the server's host name${where}: check the host in the URI`;
-  }
+function connectionLine(err, ctx, { all, text, code, codeName, where }) {
   const unreachable = /ServerSelection/.test(err.name || '') || /ECONNREFUSED|ETIMEDOUT|Server selection timed out/i.test(text);
   const gone = /ECONNRESET|EPIPE|connection .* closed|socket .*closed|InterruptedAtShutdown|ShutdownInProgress|MongoNetworkError/i.test(text) ||
     (GONE_CODES.has(code) && !/ServerSelection/i.test(err.name || ''));
@@ -216,6 +194,38 @@ function friendly(err, ctx = {}) {
     return `the server${where} went away during the run (${firstLine(codeName || err.message)}): check that it is running, then run again; ` +
       'loads resume where they stopped';
   }
+  return null;
+}
+
+/**
+ * The line to print for err. ctx.uri (redacted) names the server; ctx.what says what was being done.
+ */
+function friendly(err, ctx = {}) {
+  if (!err) return 'unknown error';
+  if (err instanceof LabError) return firstLine(err.message);
+  const where = ctx.uri ? ` at ${redact(ctx.uri)}` : '';
+  const all = chain(err);
+  const text = all.map((e) => `${e.name || ''} ${e.message || ''} ${e.code || ''}`).join(' | ');
+  const code = all.map((e) => e.code).find((c) => typeof c === 'number');
+  const codeName = all.map((e) => e.codeName).find(Boolean);
+  if (err.code && String(err.code).startsWith('ERR_PARSE_ARGS')) return `${firstLine(err.message)}: see --help`;
+  if (err.code === 'ERR_INVALID_URL' || /Invalid (scheme|connection string)|URI must include|Invalid URL|MongoParseError|MongoAPIError.*URI/i.test(text)) {
+    return `the connection string is not valid (${firstLine(err.message)}): expected mongodb://host[:port][,host2...]/[authDb][?options] or mongodb+srv://...`;
+  }
+  if (AUTH_CODES.has(code) || /Authentication failed|auth.*failed|SCRAM/i.test(text)) {
+    return `authentication failed${where}: check the user name and password, and the auth database (authSource=... or the /db part of the URI)`;
+  }
+  if (PRIVILEGE_CODES.has(code) || /not authorized|Unauthorized|requires authentication/i.test(text)) {
+    // the server quotes the whole command (session ids and all): its name is what a person needs
+    const said = firstLine(err.errmsg || err.message).replace(/to execute command \{ (\w+):.*\}/, 'to run $1');
+    return `the server${where} refused the operation: the user lacks a privilege (${said}); ` +
+      'the lab needs readWrite on its database (and clusterMonitor for server facts), or run it against a server of your own';
+  }
+  if (/ENOTFOUND|EAI_AGAIN|querySrv|getaddrinfo/i.test(text)) {
+    return `cannot resolve the server's host name${where}: check the host in the URI`;
+  }
+  const conn = connectionLine(err, ctx, { all, text, code, codeName, where });
+  if (conn) return conn;
   if (/ssl|tls|certificate/i.test(text)) {
     return `TLS handshake with the server${where} failed (${firstLine(err.message)}): check tls=, tlsCAFile= and the server's certificate`;
   }
