@@ -236,6 +236,7 @@ function friendly(err, ctx = {}) {
   if (err.code === 'ENOENT' && err.path) return `${err.path}: no such file or directory`;
   if (err.code === 'ENOSPC') return `no space left on the device${err.path ? ` holding ${err.path}` : ''}: free some space or use --docs smaller`;
   if (typeof code === 'number' && (err.errmsg || err.message)) {
+    if (goneCause()) return goneCause(); // a server the lab started refused it as its disk filled
     return `MongoDB refused the operation${where}: ${firstLine(err.errmsg || err.message)} (${codeName || 'code ' + code})`;
   }
   return firstLine(err.message || String(err));

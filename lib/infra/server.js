@@ -208,8 +208,9 @@ function diskWatch(dbPath, { temp }) {
 }
 
 // Whatever error the work met after such a death ("went away", "cannot reach"), the line names the disk.
+// Read now too: a write the server refused as its disk filled (before it died) is the same cause.
 explainGone(() => {
-  for (const w of diskWatches) if (w.full) return w.line();
+  for (const w of diskWatches) if (w.full || w.check()) return w.line();
   return null;
 });
 
