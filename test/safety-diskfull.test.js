@@ -23,9 +23,11 @@ function alive(pid) {
   }
 }
 
-/** Writes a file into dir until the device is full (ENOSPC). */
+let fillers = 0;
+
+/** Writes a new file into dir until the device is full (ENOSPC). */
 function fill(dir) {
-  const fd = fs.openSync(path.join(dir, 'filler'), 'w');
+  const fd = fs.openSync(path.join(dir, `filler-${fillers++}`), 'w');
   const chunk = Buffer.alloc(1 << 20, 7);
   try {
     for (;;) fs.writeSync(fd, chunk);
@@ -34,6 +36,13 @@ function fill(dir) {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Keeps dir full (whatever mongod frees is taken again); returns stop(). */
+function keepFull(dir) {
+  fill(dir);
+  const t = setInterval(() => fill(dir), 250);
+  return () => clearInterval(t);
 }
 
 function lab(args, { cwd, env = {}, onOutput = () => {} }) {
@@ -81,6 +90,7 @@ describe('safety: a disk that fills under a mongod the lab started is named', fu
     if (!small) this.skip();
     let pid = null;
     let filledAt = null;
+    let stopFilling = () => {};
     const r = lab(
       ['run', 'where', '--docs', '400000', '--runs', '1', '--out', path.join(tmp, 'out'), '--no-progress'],
       {
@@ -90,13 +100,14 @@ describe('safety: a disk that fills under a mongod the lab started is named', fu
           const m = /^server: embedded mongod \(pid (\d+),/m.exec(io.err);
           if (m && filledAt === null) {
             pid = Number(m[1]);
-            fill(small);
+            stopFilling = keepFull(small);
             filledAt = Date.now();
           }
         },
       },
     );
     const { code, at } = await r.done;
+    stopFilling();
     expect(filledAt, r.io.err).to.not.equal(null);
     expect(code, r.io.err).to.equal(1);
     const lines = ownLines(r.io.err);
@@ -112,8 +123,9 @@ describe('safety: a disk that fills under a mongod the lab started is named', fu
     for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
     expect(alive(pid)).to.equal(false);
     // the run directory went with the run: only the filler is left
-    for (let i = 0; i < 50 && fs.readdirSync(small).length > 1; i++) await sleep(100);
-    expect(fs.readdirSync(small)).to.deep.equal(['filler']);
+    const others = () => fs.readdirSync(small).filter((f) => !f.startsWith('filler-'));
+    for (let i = 0; i < 50 && others().length; i++) await sleep(100);
+    expect(others()).to.deep.equal([]);
   });
 
   it('server --dbpath on a disk that fills: one line naming --dbpath and what to do, exit 1', async function () {
@@ -122,6 +134,7 @@ describe('safety: a disk that fills under a mongod the lab started is named', fu
     const dbpath = path.join(disk, 'data');
     let member = null;
     let filledAt = null;
+    let stopFilling = () => {};
     const r = lab(['server', '--dbpath', dbpath], {
       cwd: tmp,
       env: { MONGODB_URI: '' },
@@ -129,7 +142,7 @@ describe('safety: a disk that fills under a mongod the lab started is named', fu
         const m = /127\.0\.0\.1:(\d+)\s+pid (\d+)/.exec(io.err);
         if (m && filledAt === null && /Ctrl-C stops/.test(io.err)) {
           member = { port: Number(m[1]), pid: Number(m[2]) };
-          fill(disk);
+          stopFilling = keepFull(disk);
           filledAt = Date.now();
         }
       },
@@ -149,6 +162,7 @@ describe('safety: a disk that fills under a mongod the lab started is named', fu
       expect(at - filledAt).to.be.below(60000);
       expect(alive(member.pid)).to.equal(false);
     } finally {
+      stopFilling();
       if (member && alive(member.pid)) process.kill(member.pid, 'SIGKILL');
       if (r.child.exitCode === null) r.child.kill('SIGKILL');
     }
