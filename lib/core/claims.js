@@ -11,6 +11,9 @@
 //   gone           the feature is removed or ignored by this server (jsMode, touch, MMAPv1)
 //   not-reproduced the setting the claim needs is absent here (`setting.here` says what is
 //                  missing, `why` how to reproduce it where this machine can)
+//   not-measured   the lab has no measurement for this claim (`why` says why, and what would
+//                  measure it): no decision at all, unlike not-reproduced, which measured and
+//                  found the claim's setting absent
 //   inconclusive   the interval straddles a boundary, too few rounds, or too small a scale (`why`
 //                  says what would decide it)
 // The rules read only records, so a result file can be judged again later (the findings report).
@@ -24,6 +27,7 @@ const VERDICT = Object.freeze({
   REVERSED: 'reversed',
   GONE: 'gone',
   NOT_REPRODUCED: 'not-reproduced',
+  NOT_MEASURED: 'not-measured',
   INCONCLUSIVE: 'inconclusive',
 });
 const VERDICTS = Object.freeze(Object.values(VERDICT));
@@ -32,7 +36,7 @@ const DECISIVE = Object.freeze([VERDICT.HOLDS, VERDICT.STRONGER, VERDICT.WEAKER,
 /** How reports print a verdict. */
 const LABEL = Object.freeze({
   holds: 'holds', stronger: 'stronger', weaker: 'weaker', reversed: 'REVERSED', gone: 'gone',
-  'not-reproduced': 'not reproduced here', inconclusive: 'inconclusive',
+  'not-reproduced': 'not reproduced here', 'not-measured': 'not measured here', inconclusive: 'inconclusive',
 });
 const MEANING = Object.freeze({
   holds: 'the interval lies inside the claim\'s band',
@@ -41,6 +45,7 @@ const MEANING = Object.freeze({
   reversed: 'the interval lies entirely below the floor: the other way round today',
   gone: 'the feature the claim is about is removed or ignored by this server',
   'not-reproduced': 'the setting the claim was made in is absent here; the entry says which, and how to reproduce it',
+  'not-measured': 'the lab has no measurement for this claim; the entry says why, and what would measure it',
   inconclusive: 'the interval straddles a boundary, or there are too few rounds or too small a scale; the entry says what would decide',
 });
 
@@ -232,14 +237,25 @@ function rule(o) {
 
 /**
  * A claim this lab cannot measure (a setting it cannot make) or does not measure yet: an explicit
- * entry, never silence. `here` says what is missing, `measure` what would measure it.
+ * entry, never silence, and never "not reproduced" (nothing was measured that could find the
+ * setting absent). `here` says what is missing, `measure` what would measure it.
  */
 function unmeasured({ here, measure, gone = false }) {
   return () => ({
-    verdict: gone ? VERDICT.GONE : VERDICT.NOT_REPRODUCED, figure: null, interval: null,
+    verdict: gone ? VERDICT.GONE : VERDICT.NOT_MEASURED, figure: null, interval: null,
     setting: { needed: null, here, ok: false },
     why: `${gone ? 'gone' : 'not measured here'}: ${here}; what would measure it: ${measure}`,
   });
+}
+
+/**
+ * A rule over records that older result files lack (a measurement added later): without them the
+ * claim is not measured (unmeasured's entry, with `here` and `measure`), never inconclusive; with
+ * them `verdict` judges. `has(records)` says whether the measurement is there.
+ */
+function whenMeasured(has, { here, measure }, verdict) {
+  const none = unmeasured({ here, measure });
+  return (records, env, params) => (has(records) ? verdict(records, env, params) : none());
 }
 
 /** Setting checks the rules share. */
@@ -292,7 +308,7 @@ function judge(entry, records, env, params) {
       out = { verdict: VERDICT.INCONCLUSIVE, figure: null, why: `the rule failed: ${e.message}` };
     }
     if (!VERDICTS.includes(out.verdict)) out = { verdict: VERDICT.INCONCLUSIVE, figure: null, why: `unknown verdict ${out.verdict}` };
-    if (tiny && out.verdict !== VERDICT.GONE && out.verdict !== VERDICT.NOT_REPRODUCED) {
+    if (tiny && ![VERDICT.GONE, VERDICT.NOT_REPRODUCED, VERDICT.NOT_MEASURED].includes(out.verdict)) {
       out = { ...out, verdict: VERDICT.INCONCLUSIVE, why: `test scale (--profile tiny): not a finding; at this scale the rule said ${out.verdict}: ${out.why}` };
     }
     return shape(entry, c, out);
@@ -309,5 +325,5 @@ function ledgerLines(judged, width = 100) {
 module.exports = {
   VERDICT, VERDICTS, DECISIVE, LABEL, MEANING, LEVEL, MIN_ROUNDS, FLOOR,
   results, atLargest, find, paired, intervalOf, pairedTimes, slopeInterval, ratioInterval, unpairedInterval,
-  decide, rule, unmeasured, setting, isTestScale, judge, ledgerLines, fx, fmtInterval, intervalField,
+  decide, rule, unmeasured, whenMeasured, setting, isTestScale, judge, ledgerLines, fx, fmtInterval, intervalField,
 };

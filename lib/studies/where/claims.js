@@ -3,7 +3,7 @@
 // where study's records. His figures: 1,000,000 documents {_id, a, b} (38 MB), one shell timing
 // each: $where 38,226 ms, the unindexed {a: {$lt: 1}} 384 ms, the hybrid 263 ms, the aggregation
 // 27 ms. Server version, engine and hardware are not stated (the post is dated 2016-03-31).
-const { rule, unmeasured, intervalOf, results, VERDICT } = require('../../core/claims');
+const { rule, whenMeasured, intervalOf, results, VERDICT } = require('../../core/claims');
 
 const SOURCE_N = 1000000;
 const SETTING = '1,000,000 documents {a, b} (38 MB), no index for the scans, {b: 1} for the hybrid and the aggregation; server not stated (2016)';
@@ -21,6 +21,44 @@ function ratio(slow, fast) {
     const iv = intervalOf(results(records), slow, fast);
     return { iv, missing: `${slow} and ${fast} did not both run`, note: iv && iv.pooled ? `${slow} ran once (its time budget): its spread is taken as ${fast}'s` : undefined };
   };
+}
+
+function measureOf(records, name) {
+  const m = records.filter((r) => r.type === 'measure' && r.name === name);
+  return m.length ? m[m.length - 1].value : null;
+}
+
+function functionalSetting(here) {
+  return { needed: 'the check\'s records (where --profile quick or larger)', here, ok: true };
+}
+
+/** 001-where-js-functional: the string shorthand and the sandbox, from the where-functional record. */
+function jsFunctional(records) {
+  const f = measureOf(records, 'where-functional');
+  const sandbox = f.sandbox === 'refused' ? `a $where touching db fails (${f.dbError.codeName || f.dbError.code}: ${f.dbError.message})` : 'a $where reached db';
+  const str = { same: `find('this.a > this.b') returns what {$where} returns (the first ${f.checked} matches by _id${f.whereAgrees ? ', as the generator says' : ''})`,
+    rejected: `find('this.a > this.b') is refused (${f.stringError && (f.stringError.codeName || f.stringError.code)}: ${f.stringError && f.stringError.message})`,
+    differs: 'find(\'this.a > this.b\') returns other documents than {$where}' }[f.stringFilter];
+  const figure = `${f.stringFilter === 'same' ? 'string filter = $where' : `string filter ${f.stringFilter}`}; sandbox ${f.sandbox}`;
+  const setting = functionalSetting(`${str}; ${sandbox}`);
+  if (f.sandbox !== 'refused' || f.stringFilter === 'differs' || !f.whereAgrees) {
+    return { verdict: VERDICT.REVERSED, figure, interval: null, setting, why: `${str}; ${sandbox}${f.whereAgrees ? '' : '; $where disagrees with the generator'}` };
+  }
+  if (f.stringFilter === 'rejected') {
+    return { verdict: VERDICT.GONE, figure, interval: null, setting, why: `the string shorthand is gone: ${str} (the legacy shell turned it into {$where}); the sandbox half holds: ${sandbox}` };
+  }
+  return { verdict: VERDICT.HOLDS, figure, interval: null, setting, why: `${str}; ${sandbox}` };
+}
+
+/** 001-bson-typed: every written type read back with its BSON type and value. */
+function bsonTyped(records) {
+  const t = measureOf(records, 'bson-types');
+  const kept = Object.entries(t).filter(([, x]) => x.type === x.want && x.same);
+  const lost = Object.entries(t).filter(([, x]) => !(x.type === x.want && x.same)).map(([k, x]) => `${k} came back as ${x.type}${x.same ? '' : ' with another value'}`);
+  const figure = `${kept.length} of ${Object.keys(t).length} types kept (${Object.entries(t).map(([k, x]) => `${k}: ${x.type}`).join(', ')})`;
+  const setting = functionalSetting('one document written and read back on this server');
+  if (lost.length) return { verdict: VERDICT.REVERSED, figure, interval: null, setting, why: lost.join('; ') };
+  return { verdict: VERDICT.HOLDS, figure, interval: null, setting, why: 'every value came back with its BSON type and value, 2^53 + 1 as a long and 0.1 as a decimal included; "quickly traversable" is judged by 004-field-scan-hierarchy' };
 }
 
 function scaled(o) {
@@ -75,13 +113,15 @@ module.exports = [
   {
     id: '001-where-js-functional', claim: 'a string filter is a $where, and the sandboxed JavaScript sees one document, not the database',
     published: 'no figure', quote: '"The Javascript interpreter in MongoDB is very sandboxed - so you cannot call out to other services or even access other parts of the DB - you are limited to one record"',
-    setting: SETTING, boundary: 'functional: a string filter runs as $where with equal counts; a $where touching db errors',
-    verdict: unmeasured({ here: 'the study does not run a string filter or a $where that touches db', measure: 'find("this.a > this.b") count equal to the $where count; a $where calling db.getSiblingDB fails' }),
+    setting: SETTING, boundary: 'functional, untimed: find(\'this.a > this.b\') against {$where: \'this.a > this.b\'} on the first 200 matches by _id (the generator\'s oracle), and a $where whose body calls db.getSiblingDB. Holds: the same documents, and the db call fails; gone: the shell or the find command refuses the string shorthand while the db call still fails; reversed: other documents, or the db call succeeds',
+    verdict: whenMeasured((records) => !!measureOf(records, 'where-functional'),
+      { here: 'no where-functional record in these results (a run before the check existed)', measure: 'where --profile quick (the check runs once per run, untimed)' }, jsFunctional),
   },
   {
     id: '001-bson-typed', claim: 'BSON stores everything strongly typed and quickly traversable',
     published: 'no figure', quote: '"Unlike Javascript everything in MongoDB is stored strongly typed and quickly traversable."',
-    setting: SETTING, boundary: 'functional: Date, int32, int64, double, Decimal128 round-trip with their types; "quickly traversable" is judged by 004-field-scan-hierarchy (a field is found by a linear walk)',
-    verdict: unmeasured({ here: 'no type round-trip check in this study', measure: 'insert one document of each BSON type and read the types back ($type)' }),
+    setting: SETTING, boundary: 'functional: one document of Date, int32, int64 (2^53 + 1), double and Decimal128 (0.1) written and read back: holds when each keeps its $type and value; reversed when any does not. "Quickly traversable" is judged by 004-field-scan-hierarchy (a field is found by a linear walk)',
+    verdict: whenMeasured((records) => !!measureOf(records, 'bson-types'),
+      { here: 'no bson-types record in these results (a run before the check existed)', measure: 'where --profile quick (the check runs once per run, untimed)' }, bsonTyped),
   },
 ];
