@@ -15,9 +15,10 @@ const DATA = path.join(ROOT, 'docs', 'data');
 // The documented columns (the same as docs/findings: its command is at the top of findings.md).
 const SEED = ['mapreduce-seed.json', 'findings-seed-where-joins.json', 'bigagg-1m.json', 'bigagg-10m.json', 'bigagg-10m-cache.json', 'inserts-seed.json',
   'coherency-seed.json', 'tasks-seed.json', 'timeseries-seed.json', 'timeseries-5m-smallcache.json', 'counters-seed-run.json'];
-// The quick column: the all-studies quick run, with the studies that gained measurements since
-// (000 and 001's checks) from their own quick runs (mergeDocs: later files replace a study's records).
-const QUICK = ['quick-run.json', 'mapreduce-quick-claims.json', 'where-quick-claims.json', 'bigagg-quick-claims.json'];
+// The quick column: the all-studies quick run, with the studies that measure more claims since
+// taken from their own quick runs (mergeDocs: a later file replaces a study's records).
+const QUICK = ['quick-run.json', 'mapreduce-quick-claims.json', 'where-quick-claims.json', 'bigagg-quick-claims.json',
+  'inserts-quick-claims.json', 'timeseries-quick-claims.json', 'counters-quick-claims.json'];
 const SOURCES = { '000': '000 "Learning Mongo" parts 1-3 (2015)', '001': '001a "MongoDB is not a Javascript Database" / 001b "How Wired Tiger opens up ... Big Data Analytics" (John Page)',
   '002': '002 MongoDB vs MySQL vs Memcached series (2012-13)', '003': '003 "A beginner\'s guide to MongoDB performance turbocharging" (Vlad Mihalcea, 2013)', '004': '004 "MongoDB Schema Design at Scale" (Rick Copeland, 2012)' };
 

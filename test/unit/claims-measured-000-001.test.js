@@ -205,7 +205,7 @@ describe('claims: source 001, measured by the where and bigagg studies', functio
     const sizes = (data, csv) => [measure('bigagg', 'dataBytes', data, ax), measure('bigagg', 'csvBytes', csv, ax)];
     const v = verdictOf(bigagg, '001-bigagg-bson-vs-csv', sizes(160e6, 100e6));
     expect(v.verdict).to.equal(VERDICT.HOLDS);
-    expect(v.figure).to.equal('BSON/CSV 1.60x (160 MB BSON, 100 MB CSV)');
+    expect(v.figure).to.equal('BSON/CSV 1.60x (160.0 MB BSON, 100.0 MB CSV)');
     expect(verdictOf(bigagg, '001-bigagg-bson-vs-csv', sizes(110e6, 100e6)).verdict).to.equal(VERDICT.WEAKER);
     expect(verdictOf(bigagg, '001-bigagg-bson-vs-csv', sizes(90e6, 100e6)).verdict).to.equal(VERDICT.REVERSED);
     expect(verdictOf(bigagg, '001-bigagg-bson-vs-csv', [measure('bigagg', 'dataBytes', 1e6, ax)]).verdict).to.equal(

@@ -20,9 +20,10 @@ const AB = { H: 'holds', S: 'stronger', W: 'weaker', R: 'reversed', G: 'gone', N
 const SEED = ['mapreduce-seed.json', 'findings-seed-where-joins.json', 'bigagg-1m.json', 'bigagg-10m.json', 'bigagg-10m-cache.json', 'inserts-seed.json',
   'coherency-seed.json', 'tasks-seed.json', 'timeseries-seed.json', 'timeseries-5m-smallcache.json', 'counters-seed-run.json'];
 
-// The quick column: the all-studies quick run, with mapreduce, where and bigagg from their own
-// quick runs since they measure more of 000 and 001 (lib/studies/verdicts-doc.js QUICK).
-const QUICK = ['quick-run.json', 'mapreduce-quick-claims.json', 'where-quick-claims.json', 'bigagg-quick-claims.json'];
+// The quick column: the all-studies quick run, with the studies that measure more claims since
+// taken from their own quick runs (lib/studies/verdicts-doc.js QUICK; mergeDocs: a later file
+// replaces a study's records).
+const { QUICK } = require('../../lib/studies/verdicts-doc');
 const quickColumn = () => mergeDocs(QUICK.map(read), QUICK);
 
 function judged(doc) {
@@ -57,6 +58,9 @@ describe('claims ledger: the documented runs', function () {
       "counters-seed-run.json": "004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: I",
       "counters-scan-quiet.json": "004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: I",
       "counters-quick-claims.json": "004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: I, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: H",
+      "mapreduce-quick-claims.json": "000-python-2x: I, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc: I, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: S, 000-chunks: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 000-pg-insert: I",
+      "where-quick-claims.json": "001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-where-js-functional: G, 001-bson-typed: H",
+      "bigagg-quick-claims.json": "001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I",
       "quick-run.json": "000-python-2x: I, 000-jsmode: G, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-conn-default: I, 002-doc-16mb: I, 002-large-bulk-timeout: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: N, 003-working-set: H, 003-compressed-model: H, 004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: I",
     };
     for (const [file, want] of Object.entries(EXPECTED)) {

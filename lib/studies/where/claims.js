@@ -28,16 +28,23 @@ function measureOf(records, name) {
   return m.length ? m[m.length - 1].value : null;
 }
 
+// A functional check needs no setting of its own: the claim's (`needed` null) shows beside it.
 function functionalSetting(here) {
-  return { needed: 'the check\'s records (where --profile quick or larger)', here, ok: true };
+  return { needed: null, here, ok: true };
+}
+
+/** An error as one short phrase: the server's code name and last cause, or that mongosh refused it (no code). */
+function failure(e) {
+  const msg = String(e.message).replace(/^.*caused by :: /, '').replace(/\s*:$/, '');
+  return e.codeName || e.code ? `${e.codeName || e.code}: ${msg}` : `in mongosh, before the server: ${msg}`;
 }
 
 /** 001-where-js-functional: the string shorthand and the sandbox, from the where-functional record. */
 function jsFunctional(records) {
   const f = measureOf(records, 'where-functional');
-  const sandbox = f.sandbox === 'refused' ? `a $where touching db fails (${f.dbError.codeName || f.dbError.code}: ${f.dbError.message})` : 'a $where reached db';
+  const sandbox = f.sandbox === 'refused' ? `a $where touching db fails (${failure(f.dbError)})` : 'a $where reached db';
   const str = { same: `find('this.a > this.b') returns what {$where} returns (the first ${f.checked} matches by _id${f.whereAgrees ? ', as the generator says' : ''})`,
-    rejected: `find('this.a > this.b') is refused (${f.stringError && (f.stringError.codeName || f.stringError.code)}: ${f.stringError && f.stringError.message})`,
+    rejected: `find('this.a > this.b') is refused (${f.stringError && failure(f.stringError)})`,
     differs: 'find(\'this.a > this.b\') returns other documents than {$where}' }[f.stringFilter];
   const figure = `${f.stringFilter === 'same' ? 'string filter = $where' : `string filter ${f.stringFilter}`}; sandbox ${f.sandbox}`;
   const setting = functionalSetting(`${str}; ${sandbox}`);
