@@ -243,7 +243,8 @@ function rule(o) {
 function unmeasured({ here, measure, gone = false }) {
   return () => ({
     verdict: gone ? VERDICT.GONE : VERDICT.NOT_MEASURED, figure: null, interval: null,
-    setting: { needed: null, here, ok: false },
+    // ok null: nothing was measured, so the setting was not checked (never "absent", which is not-reproduced)
+    setting: { needed: null, here, ok: gone ? false : null },
     why: `${gone ? 'gone' : 'not measured here'}: ${here}; what would measure it: ${measure}`,
   });
 }

@@ -43,6 +43,11 @@ describe('claims: "not measured here" is its own verdict', function () {
     const cpu = verdictOf(mapreduce, '000-cpu', []);
     expect(cpu.verdict).to.equal(VERDICT.NOT_MEASURED);
     expect(cpu.why).to.match(/^not measured here: one machine; what would measure it: /);
+    expect(cpu.setting).to.deep.equal({
+      needed: 'two machines: Core2 T9600 and Core i5 iMac',
+      here: 'one machine',
+      ok: null,
+    }); // not checked, never "absent"
     expect(claims.LABEL[VERDICT.NOT_MEASURED]).to.equal('not measured here');
     expect(claims.DECISIVE).to.not.include(VERDICT.NOT_MEASURED);
     expect(verdictOf(bigagg, '001-bigagg-nopadding', []).verdict).to.equal(VERDICT.GONE);
