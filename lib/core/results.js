@@ -9,6 +9,7 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 const lab = require('../../scripts/lib/lab');
 const LabPlan = require('./plan');
+const LabRecords = require('../../scripts/lib/records');
 const { checkWritableFile } = require('../infra/output-paths');
 const cleanup = require('../infra/cleanup');
 const { UsageError } = require('../infra/errors');
@@ -25,27 +26,21 @@ function checkWritable(file, what = '--json') {
 }
 
 // Version 2 types the states version 1 wrote as text: `skipped` is {code, why} (codes: LabPlan.SKIP),
-// each of `warnings` is {code, text}. readResults reads both versions and gives version 2.
-const VERSION = 2;
-const WARNINGS = [
-  { code: 'large-spread', starts: 'large spread' },
-  { code: 'slow-first-run', starts: 'first timed run' },
-];
+// each of `warnings` is {code, text} (codes: LabRecords.WARN). The record module makes version 2;
+// readResults reads both versions and gives version 2.
+const VERSION = LabRecords.FORMAT_VERSION;
 
-/** A warning as version 2 holds it (the shell's record module writes the text). */
-function typedWarning(w) {
-  if (w && typeof w === 'object') return w;
-  const kind = WARNINGS.find((k) => String(w).startsWith(k.starts));
-  return { code: kind ? kind.code : 'other', text: String(w) };
-}
-
-/** A record in version 2's terms (a copy when something changes; measures and v2 records as they are). */
+/** A version-1 record in version 2's terms (a copy when something changes; measures and v2 records as they are). */
 function typedRecord(r) {
   if (r.type !== 'result') return r;
   const typedSkip = r.skipped && typeof r.skipped !== 'object';
   const typedWarn = Array.isArray(r.warnings) && r.warnings.some((w) => typeof w !== 'object');
   if (!typedSkip && !typedWarn) return r;
-  return { ...r, ...(typedSkip ? { skipped: LabPlan.skippedOf(r.skipped) } : {}), ...(typedWarn ? { warnings: r.warnings.map(typedWarning) } : {}) };
+  return {
+    ...r,
+    ...(typedSkip ? { skipped: LabPlan.skippedOf(r.skipped) } : {}),
+    ...(typedWarn ? { warnings: r.warnings.map(LabRecords.warningOf) } : {}),
+  };
 }
 
 // The error a bad output path gives: the CLI's usage error, one line.

@@ -10,6 +10,7 @@ const { ShellSession } = require('./shell-runner');
 const { interleave, timeAsync } = require('./harness');
 const lab = require('../../scripts/lib/lab');
 const LabPlan = require('./plan');
+const LabRecords = require('../../scripts/lib/records');
 const { pointKey } = require('./results');
 
 const SLOW_MS = 5000;
@@ -119,9 +120,7 @@ async function planPoint(ctx, entry, p, point, own) {
     return v.skippedWhy ? v.skippedWhy(ctx) : false;
   };
   const plan = LabPlan.point([...shell, ...own.map((v) => ({ ...v, where: 'node' }))], ctx.server.version, able);
-  const skipped = plan.skipped.map((s) => lab.resultRecord({ study: entry.name, variant: s.variant.name, what: s.variant.what,
-    where: s.variant.where, axis: point, skipped: s.skipped }));
-  return { run: plan.run, skipped };
+  return { run: plan.run, skipped: LabRecords.skippedRecords(entry.name, plan.skipped, point) };
 }
 
 /** A runner for the harness: a shell variant sampled through the session, its call overhead measured. */
@@ -182,9 +181,9 @@ function timesLine(entry, times, measured) {
     `${lab.fmtMs(times.pointsMs)}, after ${lab.fmtMs(times.afterMs)})`;
 }
 
-/** Result records as the shell side's printers read them: a skipped state as its text. */
+/** The records the shell side's printers and a script's report take: results, not measures. */
 function forShell(recs) {
-  return recs.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
+  return recs.filter((r) => r.type === 'result');
 }
 
 /**

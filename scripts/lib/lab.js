@@ -4,6 +4,7 @@
 // It loads the core's parts, one file per concern, and adds the study runtime: fixtures, the
 // drop-in loop and the Node bridge. Node requires the same files: one implementation of every rule
 // on both sides. Plain ES2017 so it reads like the scripts it serves.
+//   ../../lib/core/plan.js  LabPlan  a point's plan: which variants run, a typed state for each other
 //   params.js   LabParams   parameters (globals set with --eval), validated, used only as values
 //   stats.js    LabStats    medians, summaries, intervals, per-round ratios
 //   harness.js  LabHarness  interleaved rounds, budgets, self-timed variants
@@ -14,7 +15,7 @@
 //   fixture.js  LabFixture  the one protocol for data the lab generates
 
 (function () {
-  var parts = [['LabFixture', 'fixture'], ['LabParams', 'params'], ['LabStats', 'stats'], ['LabHarness', 'harness'],
+  var parts = [['LabPlan', '../../lib/core/plan'], ['LabFixture', 'fixture'], ['LabParams', 'params'], ['LabStats', 'stats'], ['LabHarness', 'harness'],
     ['LabFormat', 'format'], ['LabRecords', 'records'], ['LabLines', 'lines'], ['LabServer', 'server']];
   var inNode = typeof module !== 'undefined' && module.exports && typeof require === 'function' && typeof load === 'undefined';
   parts.forEach(function (part) {
@@ -118,6 +119,70 @@ var lab = (function () {
     };
   }
 
+  // What a drop-in prints before its first point: the variants, the rounds and the data.
+  function printPlan(study, p, chosen, fixture) {
+    LabFormat.wrap('variants ' + chosen.map(function (v) { return v.name; }).join(', ') + ' | baseline ' + study.baseline +
+      ' | ' + p.WARMUP + ' warm-up + ' + p.RUNS + ' timed rounds per point, order alternating' +
+      (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''), 100).forEach(function (l) { print(l); });
+  }
+
+  // The harness over the variants that run at a point; a slow step prints its time and the time
+  // left, since mongosh cannot redraw a bar.
+  function timePoint(study, p, point, run) {
+    var h = harness(run.map(function (v) { return v.name; }), { warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: study.baseline });
+    var byName = {};
+    run.forEach(function (v) { byName[v.name] = v; });
+    var step;
+    var left = timeLeft(h.plan());
+    while ((step = h.next()) !== null) {
+      var r = timeCall(function () { return byName[step.variant].run(p, point); });
+      h.record(step, r.ms, r.answer, r.extra);
+      var est = left(step.variant, r.ms);
+      if (r.ms > SLOW_MS) print('  ' + step.variant + ': ' + fmtMs(r.ms) + ' (' + step.phase + ' ' + (step.round + 1) + ')' + (est === null ? '' : ', ~' + fmtMs(est) + ' left at this point'));
+    }
+    return h.result();
+  }
+
+  // A point's table, and whether its variants agree (pointLines says "all variants agree (answer)"
+  // when every answer was checked and agrees).
+  function printPoint(study, point, recs, described) {
+    print('');
+    if (Object.keys(point).length) print('-- ' + pointLabel(point) + ' --');
+    pointLines(recs, { described: described }).forEach(function (l) { print(l); });
+    var disagree = recs.filter(function (r) { return r.agrees === false; });
+    var ranRecs = recs.filter(function (r) { return !r.skipped; });
+    if (disagree.length) print('VARIANTS DISAGREE with ' + study.baseline + ': ' + disagree.map(function (r) { return r.variant; }).join(', '));
+    else if (!ranRecs.every(function (r) { return r.agrees === true; })) {
+      print('all variants agree' + (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + fmtAnswer(ranRecs[0].answer) + ')' : ''));
+    }
+  }
+
+  // One axis point of a drop-in run: its plan (LabPlan.point: the version, then the script's
+  // `able`), the harness over what runs, the records (skipped ones typed), printed.
+  function dropInPoint(study, p, point, chosen, info, described) {
+    if (study.setupPoint) study.setupPoint(p, point);
+    var planned = LabPlan.point(chosen, info.version, function (v) { return !v.able || !!v.able(p, point); });
+    var skipped = LabRecords.skippedRecords(study.name, planned.skipped, point);
+    if (!planned.run.length) return skipped;
+    var plans = {};
+    var meta = {};
+    planned.run.forEach(function (v) { plans[v.name] = explainOf(v, p, point); meta[v.name] = { what: v.what, where: 'server' }; });
+    var recs = pointRecords(study, p, point, timePoint(study, p, point, planned.run), plans, { meta: meta }).concat(skipped);
+    printPoint(study, point, recs, described);
+    if (p.LAB_LINES) recs.forEach(emit);
+    return recs;
+  }
+
+  // After the tables (every figure printed), so a caller's exit code says the answers differ.
+  function refuseDisagreement(study, all) {
+    var wrong = all.filter(function (r) { return r.agrees === false; });
+    if (!wrong.length) return;
+    var err = new Error('variants disagree with ' + study.baseline + ': ' + wrong.map(function (r) { return r.variant; }).join(', ') +
+      ' (the tables above show each answer): their results are not comparable; check the data or report it');
+    err.name = 'VariantsDisagree';
+    throw err;
+  }
+
   // Drop-in mode: what `mongosh random scripts/x.js` does.
   function runDropIn(study) {
     LabParams.refuseUnknown(given, Object.keys(study.params || {}), study.name);
@@ -127,59 +192,15 @@ var lab = (function () {
     if (study.setup) study.setup(p);
     var chosen = stepsFor(study, p);
     var points = study.axes ? study.axes(p) : [{}];
-    LabFormat.wrap('variants ' + chosen.map(function (v) { return v.name; }).join(', ') + ' | baseline ' + study.baseline +
-      ' | ' + p.WARMUP + ' warm-up + ' + p.RUNS + ' timed rounds per point, order alternating' +
-      (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''), 100).forEach(function (l) { print(l); });
+    printPlan(study, p, chosen, fixture);
     if (p.LAB_LINES) emit({ type: 'environment', study: study.name, server: info, params: p, fixture: fixture });
     var all = [];
     var described = {};
     points.forEach(function (point) {
-      if (study.setupPoint) study.setupPoint(p, point);
-      var able = chosen.filter(function (v) { return versionAtLeast(info.version, v.minVersion) && (!v.able || v.able(p, point)); });
-      var skipped = chosen.filter(function (v) { return able.indexOf(v) < 0; }).map(function (v) {
-        return resultRecord({ study: study.name, variant: v.name, what: v.what, axis: point,
-          skipped: versionAtLeast(info.version, v.minVersion) ? NOT_HERE : 'needs MongoDB >= ' + v.minVersion });
-      });
-      var plans = {};
-      var meta = {};
-      able.forEach(function (v) { plans[v.name] = explainOf(v, p, point); meta[v.name] = { what: v.what, where: 'server' }; });
-      var names = able.map(function (v) { return v.name; });
-      if (!names.length) { all = all.concat(skipped); return; }
-      var h = harness(names, { warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: study.baseline });
-      var byName = {};
-      able.forEach(function (v) { byName[v.name] = v; });
-      var step;
-      var left = timeLeft(h.plan());
-      while ((step = h.next()) !== null) {
-        var r = timeCall(function () { return byName[step.variant].run(p, point); });
-        h.record(step, r.ms, r.answer, r.extra);
-        // mongosh cannot redraw a bar: a slow step prints a line with the time left instead.
-        var est = left(step.variant, r.ms);
-        if (r.ms > SLOW_MS) print('  ' + step.variant + ': ' + fmtMs(r.ms) + ' (' + step.phase + ' ' + (step.round + 1) + ')' + (est === null ? '' : ', ~' + fmtMs(est) + ' left at this point'));
-      }
-      var recs = pointRecords(study, p, point, h.result(), plans, { meta: meta }).concat(skipped);
-      print('');
-      if (Object.keys(point).length) print('-- ' + pointLabel(point) + ' --');
-      pointLines(recs, { described: described }).forEach(function (l) { print(l); });
-      var disagree = recs.filter(function (r) { return r.agrees === false; });
-      var ranRecs = recs.filter(function (r) { return !r.skipped; });
-      // pointLines says "all variants agree (answer)" when every answer was checked and agrees.
-      if (disagree.length) print('VARIANTS DISAGREE with ' + study.baseline + ': ' + disagree.map(function (r) { return r.variant; }).join(', '));
-      else if (!ranRecs.every(function (r) { return r.agrees === true; })) {
-        print('all variants agree' + (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + fmtAnswer(ranRecs[0].answer) + ')' : ''));
-      }
-      if (p.LAB_LINES) recs.forEach(emit);
-      all = all.concat(recs);
+      all = all.concat(dropInPoint(study, p, point, chosen, info, described));
     });
     if (study.report) study.report(p, all);
-    var wrong = all.filter(function (r) { return r.agrees === false; });
-    if (wrong.length) {
-      // after the tables (every figure printed), so a caller's exit code says the answers differ
-      var err = new Error('variants disagree with ' + study.baseline + ': ' + wrong.map(function (r) { return r.variant; }).join(', ') +
-        ' (the tables above show each answer): their results are not comparable; check the data or report it');
-      err.name = 'VariantsDisagree';
-      throw err;
-    }
+    refuseDisagreement(study, all);
     return all;
   }
 
@@ -294,6 +315,7 @@ var lab = (function () {
     same: same,
     brief: brief,
     resultRecord: resultRecord,
+    timesRecord: LabRecords.timesRecord,
     measureRecord: measureRecord,
     pointRecords: pointRecords,
     warnings: warnings,
@@ -315,6 +337,9 @@ var lab = (function () {
     serverInfo: serverInfo,
     versionAtLeast: versionAtLeast,
     NOT_HERE: NOT_HERE,
+    SKIP: LabPlan.SKIP,
+    skipText: LabPlan.skipText,
+    notHere: LabPlan.notHere,
     headerLine: headerLine,
     header: header,
     plan: plan,

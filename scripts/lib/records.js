@@ -1,16 +1,25 @@
 // Part of the lab's shell-side core, loaded by lab.js (the one file a script loads) and required
 // by Node: one implementation on both sides. Plain ES2017.
-// Answers, result records (docs/result-format.schema.json) and explain summaries.
+// Answers, result records (docs/result-format.schema.json) and explain summaries. Needs LabStats and
+// LabPlan (lib/core/plan.js: the skipped states), which lab.js loads first.
 
-var LabRecords = (function (S) {
+var LabRecords = (function (S, P) {
   var median = S.median;
+  var summarize = S.summarize;
   var FORMAT = 'mongo-perf-lab/results';
-  var FORMAT_VERSION = 1;
-
+  // Version 2 types the states version 1 wrote as text: `skipped` is {code, why} (codes:
+  // LabPlan.SKIP) and each of `warnings` is {code, text} (codes: WARN). Every record is made here.
+  var FORMAT_VERSION = 2;
 
   // The one reason given for a variant that does not apply at an axis point (a rollup asked for seconds):
   // reports recognise it and leave the variant out of that point's table instead of a row of dashes.
-  var NOT_HERE = 'cannot answer at this point';
+  var NOT_HERE = P.NOT_HERE;
+  var SKIP = P.SKIP;
+
+  // The kinds of warning a result record carries, and the start of each kind's text (how version 1,
+  // which held the text alone, is read: warningOf).
+  var WARN = { spread: 'large-spread', firstRun: 'slow-first-run', busy: 'busy-machine', other: 'other' };
+  var WARN_STARTS = [[WARN.spread, 'large spread'], [WARN.firstRun, 'first timed run'], [WARN.busy, 'busy machine']];
 
   // ---- answers ------------------------------------------------------------------------------
   function isDate(x) { return Object.prototype.toString.call(x) === '[object Date]'; }
@@ -63,7 +72,7 @@ var LabRecords = (function (S) {
       unit: o.unit || 'ms',
     };
     if (o.skipped) {
-      rec.skipped = o.skipped;
+      rec.skipped = P.skippedOf(o.skipped);
       return rec;
     }
     rec.times = s.times;
@@ -86,6 +95,30 @@ var LabRecords = (function (S) {
     return rec;
   }
 
+  // A result timed outside the harness (one pass of the source's own procedure, a warm-up): its
+  // times are the samples, summarized as the harness summarizes its rounds.
+  function timesRecord(o) {
+    var stats = summarize(o.times);
+    stats.times = o.times;
+    stats.answer = o.answer;
+    if (o.extra !== undefined) stats.extra = o.extra;
+    return resultRecord({ study: o.study, variant: o.variant, what: o.what, where: o.where, axis: o.axis, unit: o.unit,
+      stats: stats, plan: o.plan, agrees: o.agrees });
+  }
+
+  // The records of the variants a point's plan (LabPlan.point) leaves out, each with its typed state.
+  function skippedRecords(study, skipped, point) {
+    return skipped.map(function (s) {
+      return resultRecord({ study: study, variant: s.variant.name, what: s.variant.what, where: s.variant.where, axis: point, skipped: s.skipped });
+    });
+  }
+
+  // Whether a record's variant cannot answer at its axis point (either version's skipped state).
+  function isNotHere(rec) {
+    var s = rec && rec.skipped;
+    return !!s && (s === NOT_HERE || s.code === SKIP.notHere);
+  }
+
   // A measure that is not a time (bytes on disk, duplicates, writes per second ...), per axis point.
   function measureRecord(o) {
     var rec = { type: 'measure', study: o.study, name: o.name, variant: o.variant || null, axis: o.axis || {},
@@ -94,14 +127,31 @@ var LabRecords = (function (S) {
     return rec;
   }
 
+  function warning(code, text) {
+    return { code: code, text: text };
+  }
+
+  // A warning as version 2 holds it, from either version.
+  function warningOf(w) {
+    if (w && typeof w === 'object') return w;
+    var text = String(w);
+    var kind = WARN_STARTS.filter(function (k) { return text.indexOf(k[1]) === 0; })[0];
+    return warning(kind ? kind[0] : WARN.other, text);
+  }
+
+  // The warnings of one kind a record carries (either version), as {code, text}.
+  function warningsOf(rec, code) {
+    return (rec.warnings || []).map(warningOf).filter(function (w) { return w.code === code; });
+  }
+
   // hyperfine's warnings, in our terms.
   function warnings(rec) {
     var out = [];
     if (!rec.times || rec.times.length < 2) return out;
-    if (rec.sd > 0.25 * rec.mean) out.push('large spread: σ is ' + Math.round(100 * rec.sd / rec.mean) + '% of the mean (a busy machine? more RUNS)');
+    if (rec.sd > 0.25 * rec.mean) out.push(warning(WARN.spread, 'large spread: σ is ' + Math.round(100 * rec.sd / rec.mean) + '% of the mean (a busy machine? more RUNS)'));
     var rest = rec.times.slice(1);
     if (rest.length >= 2 && rec.times[0] > 2 * median(rest)) {
-      out.push('first timed run ' + (rec.times[0] / median(rest)).toFixed(1) + 'x slower than the rest (caches still filling? more WARMUP)');
+      out.push(warning(WARN.firstRun, 'first timed run ' + (rec.times[0] / median(rest)).toFixed(1) + 'x slower than the rest (caches still filling? more WARMUP)'));
     }
     return out;
   }
@@ -114,11 +164,11 @@ var LabRecords = (function (S) {
     if (!loadavg || !loadavg.cores) return null;
     var worst = Math.max(loadavg.start || 0, loadavg.end || 0);
     if (worst <= loadavg.cores) return null;
-    return BUSY + ': load average ' + loadavg.start + ' at start, ' + loadavg.end + ' at end, on ' + loadavg.cores + ' cores (times inflated? rerun when quieter)';
+    return warning(WARN.busy, BUSY + ': load average ' + loadavg.start + ' at start, ' + loadavg.end + ' at end, on ' + loadavg.cores + ' cores (times inflated? rerun when quieter)');
   }
 
   function isBusy(rec) {
-    return (rec.warnings || []).some(function (w) { return String(w).indexOf(BUSY) === 0; });
+    return warningsOf(rec, WARN.busy).length > 0;
   }
 
 
@@ -157,17 +207,25 @@ var LabRecords = (function (S) {
     FORMAT: FORMAT,
     FORMAT_VERSION: FORMAT_VERSION,
     NOT_HERE: NOT_HERE,
+    SKIP: SKIP,
+    WARN: WARN,
+    skipText: P.skipText,
+    isNotHere: isNotHere,
     isDate: isDate,
     same: same,
     brief: brief,
     resultRecord: resultRecord,
+    timesRecord: timesRecord,
+    skippedRecords: skippedRecords,
     measureRecord: measureRecord,
     warnings: warnings,
+    warningOf: warningOf,
+    warningsOf: warningsOf,
     busyMachine: busyMachine,
     isBusy: isBusy,
     BUSY: BUSY,
     plan: plan,
   };
-})(typeof LabStats !== 'undefined' ? LabStats : require('./stats'));
+})(typeof LabStats !== 'undefined' ? LabStats : require('./stats'), typeof LabPlan !== 'undefined' ? LabPlan : require('../../lib/core/plan'));
 
 if (typeof module !== 'undefined' && module.exports) module.exports = LabRecords;

@@ -174,11 +174,9 @@ var LabCache = (function () {
       ' | pages read into cache +' + (cacheAfter.pagesRead - cacheBefore.pagesRead));
     if (lab.param('LAB_LINES', false, 'bool')) {
       lab.emit({ type: 'environment', study: 'timeseries', server: info, params: { COLL: coll } });
-      var stats = lab.summarize([res.ms]);
-      stats.times = [res.ms];
-      stats.extra = { mode: mode, method: res.method, steps: res.steps, before: before, after: after, serverCacheBefore: cacheBefore, serverCacheAfter: cacheAfter };
-      lab.emit(lab.resultRecord({ study: 'timeseries', variant: 'warmup-' + mode, what: 'warm-up of ' + (mode === 'both' ? 'data and indexes' : mode) + ' (' + res.method + ')',
-        axis: { coll: coll }, stats: stats }));
+      lab.emit(lab.timesRecord({ study: 'timeseries', variant: 'warmup-' + mode, what: 'warm-up of ' + (mode === 'both' ? 'data and indexes' : mode) + ' (' + res.method + ')',
+        axis: { coll: coll }, times: [res.ms],
+        extra: { mode: mode, method: res.method, steps: res.steps, before: before, after: after, serverCacheBefore: cacheBefore, serverCacheAfter: cacheAfter } }));
     }
     return res;
   }
