@@ -189,6 +189,43 @@ function trackKeys(k, batch) {
 }
 
 /**
+ * The documents acknowledged in order: a batch counts once every batch before it has settled too,
+ * so onAcked(n) never reports a count with a gap below it.
+ */
+function ackedPrefix(onAcked) {
+  const settled = new Map(); // batch number -> size, until the settled prefix passes it
+  let batch = 0;
+  let docs = 0;
+  let reported = 0;
+  return {
+    settle(no, size) {
+      settled.set(no, size);
+    },
+    async advance() {
+      while (settled.has(batch)) {
+        docs += settled.get(batch);
+        settled.delete(batch);
+        batch++;
+      }
+      if (onAcked && docs !== reported) {
+        reported = docs;
+        await onAcked(docs);
+      }
+    },
+  };
+}
+
+/** Writes one batch, verified when asked (verify 'all', or 'retried' after a retry), and counts it into out. */
+async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, verify }) {
+  const r = await settleBatch(coll, b, { writeConcern, retryMs, describe, log });
+  if (verify === 'all' || (verify === 'retried' && r.attempts > 1)) await verifyBatch(coll, b, { retryMs, log });
+  out.inserted += r.inserted;
+  out.duplicates += r.duplicates;
+  out.stored += b.length;
+  out.retries += r.attempts - 1;
+}
+
+/**
  * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
  * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms }.
  */
@@ -197,45 +234,25 @@ async function streamInsert(coll, docs, {
   describe, onAcked, log,
 } = {}) {
   const bar = createProgress(label, total, { enabled: progress });
-  const writeConcern = await loadWriteConcern(coll);
+  const write = { writeConcern: await loadWriteConcern(coll), retryMs, describe, log, verify };
   const pending = new Set();
-  const settled = new Map(); // batch number -> size, until the settled prefix passes it
+  const acked = ackedPrefix(onAcked);
   const t0 = Date.now();
   const out = { read: 0, stored: 0, inserted: 0, duplicates: 0, retries: 0, keys: { lo: null, hi: null, numeric: true } };
   let failure = null;
   let nextBatch = 0;
-  let prefixBatch = 0;
-  let prefixDocs = 0;
-  let reported = 0;
-
-  const advancePrefix = async () => {
-    while (settled.has(prefixBatch)) {
-      prefixDocs += settled.get(prefixBatch);
-      settled.delete(prefixBatch);
-      prefixBatch++;
-    }
-    if (onAcked && prefixDocs !== reported) {
-      reported = prefixDocs;
-      await onAcked(prefixDocs);
-    }
-  };
 
   const flush = async (b) => {
     const no = nextBatch++;
     const p = (async () => {
-      const r = await settleBatch(coll, b, { writeConcern, retryMs, describe, log });
-      if (verify === 'all' || (verify === 'retried' && r.attempts > 1)) await verifyBatch(coll, b, { retryMs, log });
-      out.inserted += r.inserted;
-      out.duplicates += r.duplicates;
-      out.stored += b.length;
-      out.retries += r.attempts - 1;
-      settled.set(no, b.length);
+      await writeBatch(coll, b, out, write);
+      acked.settle(no, b.length);
       bar.increment(b.length);
     })().catch((e) => { if (!failure) failure = e; });
     pending.add(p);
     p.finally(() => pending.delete(p));
     while (pending.size >= inflight) await Promise.race(pending);
-    await advancePrefix();
+    await acked.advance();
   };
 
   try {
@@ -249,7 +266,7 @@ async function streamInsert(coll, docs, {
     }
     // Every batch in flight settles (and is looked at) before this function returns or throws.
     await Promise.all([...pending]);
-    if (!failure) await advancePrefix();
+    if (!failure) await acked.advance();
   } finally {
     if (pending.size) await Promise.allSettled([...pending]);
     bar.stop();
