@@ -231,6 +231,43 @@ function rule(o) {
 }
 
 /**
+ * The commonest rule: time(slow) / time(fast) at one axis point, decided against the claim's band.
+ *   slow, fast: variant names, or functions of the point's records giving one;
+ *   at(records, env, params) -> the point's records (default: every result);
+ *   missing: why there is no interval (text, or a function of the records);
+ *   note({rs, iv, slow, fast}) -> a note after the verdict's reason (or a text);
+ *   band: [L, U] (rule's `holds`); every other option (setting, scale, floor, above, more, fmt...) goes to rule().
+ */
+function ratioRule({ slow, fast, at, missing, note, band, ...o }) {
+  return rule({ ...o, holds: band, interval: ratioAt({ slow, fast, at, missing, note }) });
+}
+
+/** ratioRule's interval: {iv, missing, note} for rule(). */
+function ratioAt({ slow, fast, at, missing, note }) {
+  return (records, env, params) => {
+    const rs = at ? at(records, env, params) : results(records);
+    const a = typeof slow === 'function' ? slow(rs) : slow;
+    const b = typeof fast === 'function' ? fast(rs) : fast;
+    const iv = intervalOf(rs, a, b);
+    return {
+      iv,
+      missing: typeof missing === 'function' ? missing(records) : missing || `${a} and ${b} did not both run`,
+      note: typeof note === 'function' ? note({ rs, iv, slow: a, fast: b }) : note,
+    };
+  };
+}
+
+/** A deterministic figure (a size, a count): its own value as a zero-width interval, reported without one. */
+function exact(x) {
+  return { mid: x, lo: x, hi: x, n: 1, exact: true };
+}
+
+/** A share as a percentage: two decimals below 1 %. */
+function pct(x) {
+  return `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
+}
+
+/**
  * A claim this lab cannot measure (a setting it cannot make) or does not measure yet: an explicit
  * entry, never silence. `here` says what is missing, `measure` what would measure it.
  */
@@ -309,5 +346,5 @@ function ledgerLines(judged, width = 100) {
 module.exports = {
   VERDICT, VERDICTS, DECISIVE, LABEL, MEANING, LEVEL, MIN_ROUNDS, FLOOR,
   results, atLargest, find, paired, intervalOf, pairedTimes, slopeInterval, ratioInterval, unpairedInterval,
-  decide, rule, unmeasured, setting, isTestScale, judge, ledgerLines, fx, fmtInterval, intervalField,
+  decide, rule, ratioRule, ratioAt, exact, pct, unmeasured, setting, isTestScale, judge, ledgerLines, fx, fmtInterval, intervalField,
 };

@@ -6,7 +6,7 @@
 // Every rule finds its records by their setting (part, cache, compressor, after a first run), never
 // by the first match, so merging the documented files in any order gives the same verdicts.
 const lab = require('../../../scripts/lib/lab');
-const { rule, unmeasured, intervalOf, ratioInterval, unpairedInterval, results, fx, setting, VERDICT } = require('../../core/claims');
+const { rule, ratioAt, exact, unmeasured, intervalOf, ratioInterval, unpairedInterval, results, fx, setting, VERDICT } = require('../../core/claims');
 
 const SETTING = 'MongoDB 3.0.4, 580,650,946 records (88.9 GB BSON), 30 GB RAM, 16 CPUs, spinning EBS disk ~60 MB/s';
 const CACHE_COMPRESSOR = 'zlib'; // the source's compressor for its cache experiments
@@ -23,7 +23,6 @@ function measure(records, name, axis) {
   const xs = measures(records, name, axis);
   return xs.length ? lab.median(xs) : null;
 }
-const exact = (x) => ({ mid: x, lo: x, hi: x, n: 1, exact: true });
 const pctOf = (x) => `${(100 * x).toFixed(1)} %`;
 const mb = (b) => `${lab.fmtInt(Math.round(b / 1e6))} MB`;
 
@@ -45,13 +44,15 @@ const cores = {
   },
 };
 
-/** time(k=1) / time(k=2) from the split part, per round. */
-function split(records) {
-  const at = results(records).filter((r) => r.axis.part === 'split');
-  const iv = intervalOf(at, 'split-1', 'split-2');
-  const k4 = intervalOf(at, 'split-2', 'split-4');
-  return { iv, missing: 'needs the split part (split-1 and split-2)', note: k4 ? `k=4 against k=2 (past the cores): ${fx(k4.mid)}, the source's "until the CPUs run out"` : undefined };
-}
+/** time(k=1) / time(k=2) from the split part, per round; k=4 against k=2 beside. */
+const split = ratioAt({
+  slow: 'split-1', fast: 'split-2', at: (records) => results(records).filter((r) => r.axis.part === 'split'),
+  missing: 'needs the split part (split-1 and split-2)',
+  note: ({ rs }) => {
+    const k4 = intervalOf(rs, 'split-2', 'split-4');
+    return k4 ? `k=4 against k=2 (past the cores): ${fx(k4.mid)}, the source's "until the CPUs run out"` : undefined;
+  },
+});
 
 /** Throughput of two aggregations at once against one: 2 x time(1) / time(2), per round. */
 function together(records) {

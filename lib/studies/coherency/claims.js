@@ -4,14 +4,13 @@
 // with "a buffer of the same n entries in the same order", a lookup by key then an insert, no unique
 // index; 54 cores on 9 machines; entry sizes 1,024/2,048/4,096 characters x n 1,024/2,048/4,096.
 const lab = require('../../../scripts/lib/lab');
-const { rule, ratioInterval, slopeInterval, results, VERDICT } = require('../../core/claims');
+const { rule, ratioInterval, slopeInterval, results, exact, pct, VERDICT } = require('../../core/claims');
 const { FIXED, dupsOf, fmtDups } = require('./records');
 
 const SETTING = '54 processes on 9 machines (54 cores) racing check-then-insert over the same n keys; MongoDB 2.x, no unique index';
 
 const races = (records, variant) => results(records).filter((r) => r.variant === variant && dupsOf(r));
 const W = (r) => (r.extra && r.extra.W) || null;
-const pct = (x) => `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
 const slope = (x) => (x >= 0 ? '+' : '') + x.toFixed(2);
 
 /** Duplicates per possible extra insert, one value per race: D / (n (W - 1)). */
@@ -59,7 +58,7 @@ module.exports = [
       const p = lab.median(pg.flatMap(dupsOf));
       const m = lab.median(mg.flatMap(dupsOf));
       const x = m > 0 ? p / m : (p > 0 ? Infinity : 0);
-      return { iv: { mid: x, lo: x, hi: x, n: 1, exact: true }, figure: `median duplicates per race: PostgreSQL ${lab.fmtInt(p)}, MongoDB ${lab.fmtInt(m)}`,
+      return { iv: exact(x), figure: `median duplicates per race: PostgreSQL ${lab.fmtInt(p)}, MongoDB ${lab.fmtInt(m)}`,
         note: p > 0 ? 'PostgreSQL duplicates just the same: the fix is the same in both (a unique constraint or index)' : 'PostgreSQL did not duplicate' };
     } }),
   },

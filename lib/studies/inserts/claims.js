@@ -7,11 +7,16 @@
 // PostgreSQL stands in for MySQL here; both stores run with comparable, relaxed durability
 // (MongoDB w:1 without j, PostgreSQL synchronous_commit = off: lib/studies/source-002/pg-peer.js).
 const lab = require('../../../scripts/lib/lab');
-const { rule, unmeasured, intervalOf, unpairedInterval, results, fx, setting, decide, VERDICT } = require('../../core/claims');
+const { rule, ratioRule, unmeasured, unpairedInterval, results, fx, setting, decide, VERDICT } = require('../../core/claims');
 const { docsPerSec, fmtRate } = require('./records');
 
 const SETTING = '12-core server, writers on 9 other machines (54 cores); MySQL InnoDB untuned; PyMongo; 2^14 rows of a 128 matrix; acknowledgement not stated';
 const BULK_BYTES = 10240; // "once I reach 10KB of data"
+
+/** The records of the batch part at one point (the axis values given; the others any). */
+function batchPoint(axis) {
+  return (records) => results(records).filter((r) => r.axis.part === 'batch' && Object.keys(axis).every((k) => r.axis[k] === axis[k]));
+}
 
 function at(records, variant, axis) {
   return results(records).find((r) => r.variant === variant && Object.keys(axis).every((k) => r.axis[k] === axis[k]));
@@ -200,10 +205,8 @@ module.exports = [
     published: '13.6-19.0x (mean 16.6x; text "16", matrix "17")', quote: '"Surprisingly,  MongoDB is much faster than MySQL when inserting 2^14 records. How much faster? About 14 and 7 times faster" and "On average with the sequential and bulk inserts, MongoDB is 16 times faster than MySQL"',
     derivation: 'MySQL / MongoDB ms per insert: sequential 2.44/0.18 = 13.6x, 5.89/0.31 = 19.0x, 9.60/0.53 = 18.1x; bulk 2.01/0.12 = 16.8x, 3.60/0.21 = 17.1x, 6.41/0.42 = 15.3x; mean 16.6x. The lab\'s earlier "14-18x" is replaced by these',
     setting: SETTING, boundary: 'time(PostgreSQL INSERT per row) / time(MongoDB insertOne), W=1, 1 KB rows, same rounds, comparable durability: holds inside [5.5x, 50x]; weaker [0.8x, 5.5x); reversed below 0.8x',
-    verdict: rule({ holds: [5.5, 50], setting: relaxed, interval: (records) => {
-      const rs = results(records).filter((r) => r.axis.part === 'batch' && r.axis.W === 1 && r.axis.batch === 1 && r.axis.size === 1024);
-      return { iv: intervalOf(rs, 'pg', 'async'), missing: 'needs MongoDB and PostgreSQL one by one at W=1' };
-    } }),
+    verdict: ratioRule({ slow: 'pg', fast: 'async', at: batchPoint({ W: 1, batch: 1, size: 1024 }), band: [5.5, 50], setting: relaxed,
+      missing: 'needs MongoDB and PostgreSQL one by one at W=1' }),
   },
   {
     id: '002-memcached', claim: 'MongoDB inserts faster than Memcached',
@@ -243,10 +246,8 @@ module.exports = [
     id: '002-shared-connection', claim: 'threads sharing one connection reduce overhead (how much: "another question")',
     published: 'no figure', quote: '"One clear advantage of having threads is that they can share the database connection." and "This clearly will reduce overhead, how much of a performance gain is another question."',
     setting: SETTING, boundary: 'time(16 processes, a connection each) / time(16 async loops on one client), insertOne, same rounds: holds above 1.1x; weaker [0.9x, 1.1x) (no difference); reversed below 0.9x',
-    verdict: rule({ holds: [1.1, Infinity], floor: 0.9, interval: (records) => {
-      const rs = results(records).filter((r) => r.axis.part === 'batch' && r.axis.batch === 1 && r.axis.W === 16);
-      return { iv: intervalOf(rs, 'processes', 'async'), missing: 'needs 16 processes and 16 async loops one by one', note: 'each process also starts a Node runtime and its own connection pool' };
-    } }),
+    verdict: ratioRule({ slow: 'processes', fast: 'async', at: batchPoint({ W: 16, batch: 1 }), band: [1.1, Infinity], floor: 0.9,
+      missing: 'needs 16 processes and 16 async loops one by one', note: 'each process also starts a Node runtime and its own connection pool' }),
   },
   {
     id: '002-conn-default', claim: 'the default connection limit is ~16 for MongoDB (100 MySQL, 1024 Memcached)',

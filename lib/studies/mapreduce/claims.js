@@ -5,7 +5,7 @@
 // ~1,400 bytes and 40 fields (part 2's first tables: ~130,000); each cell ten runs, averaged. Its
 // figures are documents per millisecond, so ratios of its rates equal ratios of times.
 const lab = require('../../../scripts/lib/lab');
-const { rule, unmeasured, intervalOf, unpairedInterval, results, find, fx, setting } = require('../../core/claims');
+const { rule, ratioAt, unmeasured, intervalOf, unpairedInterval, results, find, fx, setting } = require('../../core/claims');
 
 const SETTING = 'MongoDB 2.4 (MMAPv1) on a Core2 T9600, client Python 3.4 on another machine over gigabit; 1.3M documents of ~1.4 KB, 40 fields; ten runs per cell';
 const IN_DB = ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode']; // the source's in-database columns
@@ -47,12 +47,10 @@ function needsBatch(batch) {
     : `the source's figure is at ${lab.fmtInt(batch)} documents, this run stops at ${lab.fmtInt(largest(records))}: mapreduce --profile seed`);
 }
 
+/** time(slow) / time(fast) at one batch size; note: a text, or a function of that point's records. */
 function pairAt(batch, slow, fast, note) {
-  return (records) => {
-    const rs = at(records, batch);
-    const iv = intervalOf(rs, slow, fast);
-    return { iv, missing: `${slow} and ${fast} did not both run at ${lab.fmtInt(batch)} documents`, note: typeof note === 'function' ? note(rs) : note };
-  };
+  return ratioAt({ slow, fast, at: (records) => at(records, batch), missing: `${slow} and ${fast} did not both run at ${lab.fmtInt(batch)} documents`,
+    note: typeof note === 'function' ? ({ rs }) => note(rs) : note });
 }
 
 /** The fastest of some variants at one point (by median), or null. */

@@ -4,11 +4,10 @@
 // from a MySQL table or a MongoDB collection; the post shows the queries and stops ("To be
 // continued"); the task count is not stated (a 512 matrix gives 262,144 row/column pairs).
 const lab = require('../../../scripts/lib/lab');
-const { rule, intervalOf, results, fx, VERDICT } = require('../../core/claims');
+const { rule, intervalOf, results, fx, pct, VERDICT } = require('../../core/claims');
 
 const SETTING = 'N worker processes on 54 cores taking tasks from MySQL or MongoDB 2.x; task count not stated (a 512 matrix: 262,144 pairs)';
 const SOURCE_K = 262144;
-const pct = (x) => `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
 
 // The MongoDB ways of picking a random unprocessed task other than skip(R), as the why names them.
 const ALTERNATIVES = { 'random-field': 'a random indexed field', 'sample-first': '$sample first', 'match-sample': '$match + $sample' };

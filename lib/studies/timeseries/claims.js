@@ -8,7 +8,7 @@
 // converted run, e.g. docs/data/timeseries-5m-smallcache.json, else the result file's cache), and
 // every rule picks the run whose setting the claim needs, whatever order the files were merged in.
 const lab = require('../../../scripts/lib/lab');
-const { rule, unmeasured, pairedTimes, results, fx, setting, VERDICT } = require('../../core/claims');
+const { rule, unmeasured, pairedTimes, results, exact, fx, setting, VERDICT } = require('../../core/claims');
 
 const SETTING = 'MongoDB 2.4.6 (MMAPv1), 50,000,000 events, 8 GB RAM: data (3.2 GB) fits, data + indexes (5.9 GB + overhead) nearly fill it';
 const SOURCE_EVENTS = 50000000;
@@ -111,9 +111,6 @@ function preload(records, env) {
   return { iv: pairedTimes(best.times, year.times), note: `best other warm state: ${best.axis.state}; ${describe(run)}` };
 }
 
-/** A deterministic figure (sizes): its own value as a zero-width interval, reported without one. */
-const exact = (x) => ({ mid: x, lo: x, hi: x, n: 1, exact: true });
-
 function largestRawSizes(records) {
   const evs = records.filter((r) => r.type === 'measure' && r.name === 'events');
   if (!evs.length) return null;
@@ -205,7 +202,7 @@ module.exports = [
       const cache = setting.cacheBytes(env);
       if (data === undefined || index === undefined || !cache) return { iv: null, missing: 'no cache residency after the year preload in these records' };
       const x = (data + index) / cache;
-      return { iv: { mid: x, lo: x, hi: x, n: 1, exact: true }, figure: `${sizeOf(data + index)} of the ${sizeOf(cache)} cache after the year preload (${(100 * x).toFixed(0)} %)`,
+      return { iv: exact(x), figure: `${sizeOf(data + index)} of the ${sizeOf(cache)} cache after the year preload (${(100 * x).toFixed(0)} %)`,
         note: 'the source\'s own estimate: 4 KB x 1,130,387 pages = 4.31 GB of 8 GB; the workingSet command itself is gone' };
     } }),
   },
