@@ -102,7 +102,7 @@ function mrPipeline(name, p, n) {
 function mrVariant(name, what, minVersion, stored, jsMode) {
   return {
     name: name, what: what, minVersion: minVersion,
-    able: stored ? function () { return MR_STATE.stored; } : undefined,
+    able: stored ? function () { return mrState.stored; } : undefined,
     run: function (p, point) { return mrRun(p, mrCommand(p, point.batch, stored, jsMode)); },
     explain: function (p, point) { return mrDb(p).runCommand({ explain: mrCommand(p, point.batch, stored, jsMode), verbosity: 'queryPlanner' }); },
   };
@@ -118,7 +118,7 @@ function aggVariant(name, what, minVersion) {
   };
 }
 
-var MR_STATE = { stored: false };
+var mrState = { stored: false };
 
 function fmtRate(x) { return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(2); }
 
@@ -139,7 +139,7 @@ var STUDY = {
     STORE_FUNCTIONS: { kind: 'bool', def: false, what: 'require the mr-stored variants (system.js is written only in a database the lab made)' },
   },
   fixture: function (p) {
-    return { db: p.DB || undefined, coll: p.COLL, name: 'sensors', n: p.N, seed: p.SEED, doc: SensorGen.doc };
+    return { db: p.DB || undefined, coll: p.COLL, name: 'sensors', n: p.N, seed: p.SEED, doc: LabSensorGen.doc };
   },
   // "Map Reduce 2" of the source calls functions saved in system.js. The lab writes its three
   // labStats* functions there only where it owns the data (or when told to): system.js is the
@@ -147,13 +147,13 @@ var STUDY = {
   setup: function (p) {
     var d = mrDb(p);
     if (LabFixture.ownsDatabase(d)) {
-      MR_STATE.stored = true;
+      mrState.stored = true;
       var written = saveStatsFunctions(d);
       if (written.length) print('saved in ' + d.getName() + '.system.js: ' + written.join(', ') + ' (see mr_store_functions.js)');
       return;
     }
-    MR_STATE.stored = mrFunctionsStored(d);
-    if (MR_STATE.stored) return;
+    mrState.stored = mrFunctionsStored(d);
+    if (mrState.stored) return;
     var how = 'store them yourself (paste scripts/mr_functions.js into mongosh connected to ' + d.getName() + ', then run saveStatsFunctions(db))';
     if (p.STORE_FUNCTIONS) throw new Error('parameter STORE_FUNCTIONS: ' + d.getName() + ' is not a database the lab made, so the lab does not write its system.js: ' + how);
     print('note: ' + d.getName() + ' is not a database the lab made and its system.js lacks labStatsMap/Reduce/Finalize: mr-stored variants skipped (' + how + ')');
