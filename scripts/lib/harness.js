@@ -8,6 +8,40 @@ var LabHarness = (function (S) {
   var summarize = S.summarize;
   var ratioOf = S.ratioOf;
   // ---- the harness --------------------------------------------------------------------------
+  // Round r's order: A B C, then C B A, ...
+  function alternating(names, r) {
+    return r % 2 === 0 ? names : names.slice().reverse();
+  }
+
+  // Every variant's summary of its timed rounds, with its per-round ratio to the baseline's.
+  function summaries(st, names, baseline, rounds) {
+    var base = st[baseline];
+    var out = {};
+    names.forEach(function (n) {
+      var s = st[n];
+      var stats = summarize(s.times);
+      stats.times = s.times;
+      stats.capped = s.capped && rounds > 0;
+      stats.warmup = s.warm;
+      stats.answer = s.answer;
+      stats.extra = s.extra;
+      stats.overheadMs = s.overhead.length ? median(s.overhead) : undefined;
+      stats.ratio = ratioOf(s.times, base.times, s.capped || base.capped, baseline);
+      out[n] = stats;
+    });
+    return out;
+  }
+
+  // Every step in the order the harness gives them, before any variant is capped (progress estimates).
+  function plannedSteps(names, warmup, rounds) {
+    var out = [];
+    var r;
+    var add = function (ph, rr) { alternating(names, rr).forEach(function (n) { out.push({ variant: n, phase: ph, round: rr }); }); };
+    for (r = 0; r < warmup; r++) add('warmup', r);
+    for (r = 0; r < rounds; r++) add('timed', r);
+    return out;
+  }
+
   // A state machine, so that the shell (synchronous loop) and Node (await loop) drive the very
   // same rules: warm-up rounds first, then timed rounds in alternating order (A B C, C B A ...),
   // so that drift in the machine's speed (other work on shared cores, cache state, CPU frequency)
@@ -27,8 +61,6 @@ var LabHarness = (function (S) {
     var idx = 0;
     var seq = null; // this round's order, fixed when the round starts
 
-    function order(r) { return r % 2 === 0 ? names : names.slice().reverse(); }
-
     function next() {
       for (;;) {
         var limit = phase === 'warmup' ? warmup : rounds;
@@ -40,7 +72,7 @@ var LabHarness = (function (S) {
           seq = null;
           continue;
         }
-        if (seq === null) seq = order(round).filter(function (n) { return !st[n].capped; });
+        if (seq === null) seq = alternating(names, round).filter(function (n) { return !st[n].capped; });
         if (idx >= seq.length) { round++; idx = 0; seq = null; continue; }
         return { variant: seq[idx++], phase: phase, round: round };
       }
@@ -60,31 +92,11 @@ var LabHarness = (function (S) {
     }
 
     function result() {
-      var base = st[baseline];
-      var out = {};
-      names.forEach(function (n) {
-        var s = st[n];
-        var stats = summarize(s.times);
-        stats.times = s.times;
-        stats.capped = s.capped && rounds > 0;
-        stats.warmup = s.warm;
-        stats.answer = s.answer;
-        stats.extra = s.extra;
-        stats.overheadMs = s.overhead.length ? median(s.overhead) : undefined;
-        stats.ratio = ratioOf(s.times, base.times, s.capped || base.capped, baseline);
-        out[n] = stats;
-      });
-      return { baseline: baseline, rounds: rounds, warmup: warmup, variants: out };
+      return { baseline: baseline, rounds: rounds, warmup: warmup, variants: summaries(st, names, baseline, rounds) };
     }
 
-    // Every step in the order next() gives them, before any variant is capped (progress estimates).
     function plan() {
-      var out = [];
-      var r;
-      var add = function (ph, rr) { order(rr).forEach(function (n) { out.push({ variant: n, phase: ph, round: rr }); }); };
-      for (r = 0; r < warmup; r++) add('warmup', r);
-      for (r = 0; r < rounds; r++) add('timed', r);
-      return out;
+      return plannedSteps(names, warmup, rounds);
     }
 
     return { next: next, record: record, result: result, plan: plan, baseline: baseline };

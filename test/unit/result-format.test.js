@@ -51,6 +51,22 @@ describe('result format version 2', function () {
     expect(w.map((x) => x.code)).to.deep.equal(['large-spread', 'slow-first-run']);
   });
 
+  it('the record module makes version 2 (a text given for a state is typed); a version-1 busy-machine text is read by its kind', function () {
+    const lab = require('../scripts/lib/lab');
+    expect(lab.FORMAT_VERSION).to.equal(VERSION);
+    const rec = (o) => lab.resultRecord({ study: 's', variant: 'v', axis: {}, ...o });
+    expect(rec({ skipped: lab.notHere() }).skipped).to.deep.equal({ code: 'not-here', why: 'cannot answer at this point' });
+    expect(rec({ skipped: 'needs MongoDB >= 9.0' }).skipped).to.deep.equal({ code: 'version', why: 'needs MongoDB >= 9.0' });
+    const timed = lab.timesRecord({ study: 's', variant: 'v', times: [9, 1, 1.2, 1.1], answer: 3, extra: { pass: 1 } });
+    expect(timed).to.include({ runs: 4, median: 1.15, answer: 3, capped: false });
+    expect(timed.warnings.map((w) => w.code)).to.deep.equal(['large-spread', 'slow-first-run']);
+    expect(lab.busyMachine({ start: 5, end: 1, cores: 2 })).to.have.property('code', 'busy-machine');
+    const old = { type: 'result', warnings: ['busy machine: load average 5 at start, 1 at end, on 2 cores'] };
+    expect(typedRecord(old).warnings[0].code).to.equal('busy-machine');
+    expect(lab.isBusy(old)).to.equal(true);
+    expect(lab.isBusy(typedRecord(old))).to.equal(true);
+  });
+
   it('plans a point: the version first, then able; a reason from able is "unavailable"', function () {
     const plan = LabPlan.point(
       [{ name: 'old', minVersion: '99.0' }, { name: 'yes' }, { name: 'no' }, { name: 'peer' }],
