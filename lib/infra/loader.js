@@ -225,6 +225,12 @@ async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, 
   out.retries += r.attempts - 1;
 }
 
+/** Holds a promise in `pending` until it settles. */
+function track(pending, p) {
+  pending.add(p);
+  p.finally(() => pending.delete(p));
+}
+
 /**
  * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
  * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms }.
@@ -242,15 +248,14 @@ async function streamInsert(coll, docs, {
   let failure = null;
   let nextBatch = 0;
 
+  // A batch goes out; with `inflight` batches pending, wait for one to settle.
   const flush = async (b) => {
     const no = nextBatch++;
-    const p = (async () => {
+    track(pending, (async () => {
       await writeBatch(coll, b, out, write);
       acked.settle(no, b.length);
       bar.increment(b.length);
-    })().catch((e) => { if (!failure) failure = e; });
-    pending.add(p);
-    p.finally(() => pending.delete(p));
+    })().catch((e) => { if (!failure) failure = e; }));
     while (pending.size >= inflight) await Promise.race(pending);
     await acked.advance();
   };

@@ -42,6 +42,13 @@ var LabHarness = (function (S) {
     return out;
   }
 
+  // Each variant's samples so far.
+  function freshStates(names) {
+    var st = {};
+    names.forEach(function (n) { st[n] = { times: [], warm: [], capped: false, answer: undefined, extra: undefined, overhead: [] }; });
+    return st;
+  }
+
   // A state machine, so that the shell (synchronous loop) and Node (await loop) drive the very
   // same rules: warm-up rounds first, then timed rounds in alternating order (A B C, C B A ...),
   // so that drift in the machine's speed (other work on shared cores, cache state, CPU frequency)
@@ -54,8 +61,7 @@ var LabHarness = (function (S) {
     var warmup = rounds === 0 ? Math.max(1, opts.warmup || 0) : (opts.warmup === undefined ? 1 : opts.warmup);
     var budget = opts.budgetMs || Infinity;
     var baseline = opts.baseline && names.indexOf(opts.baseline) >= 0 ? opts.baseline : names[0];
-    var st = {};
-    names.forEach(function (n) { st[n] = { times: [], warm: [], capped: false, answer: undefined, extra: undefined, overhead: [] }; });
+    var st = freshStates(names);
     var phase = warmup > 0 ? 'warmup' : 'timed';
     var round = 0;
     var idx = 0;

@@ -13,8 +13,6 @@ var LabLines = (function (S, F, R) {
   var pointLabel = F.pointLabel;
   var wrap = F.wrap;
   var NOT_HERE = R.NOT_HERE;
-  var WARN = R.WARN;
-  var skipText = R.skipText;
   var PREFIX = '@@LAB ';
 
   var WIDTH = 100;
@@ -108,7 +106,7 @@ var LabLines = (function (S, F, R) {
     var why = {};
     var order = [];
     records.filter(function (r) { return r.skipped && !R.isNotHere(r); }).forEach(function (r) {
-      var reason = skipText(r.skipped);
+      var reason = R.skipText(r.skipped);
       if (!why[reason]) { why[reason] = []; order.push(reason); }
       why[reason].push(r.variant);
     });
@@ -125,11 +123,11 @@ var LabLines = (function (S, F, R) {
     var has = function (code) {
       return ran.filter(function (r) { return R.warningsOf(r, code).length > 0; });
     };
-    var spread = has(WARN.spread);
-    var first = has(WARN.firstRun);
-    var busy = has(WARN.busy);
+    var spread = has(R.WARN.spread);
+    var first = has(R.WARN.firstRun);
+    var busy = has(R.WARN.busy);
     if (spread.length) out.push('warning: large spread (σ > 25% of the mean) for ' + spread.map(function (r) { return r.variant; }).join(', ') + ': a busy machine? more RUNS');
-    if (busy.length) out.push('warning: ' + R.warningsOf(busy[0], WARN.busy)[0].text);
+    if (busy.length) out.push('warning: ' + R.warningsOf(busy[0], R.WARN.busy)[0].text);
     if (first.length) out.push('warning: first timed run over 2x slower than the rest for ' + first.map(function (r) { return r.variant; }).join(', ') + ': caches still filling? more WARMUP');
     if (ran.length && ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
       out.push('warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?');

@@ -11,6 +11,16 @@ const lab = require('../../../scripts/lib/lab');
 const STATES = ['cold', 'warm-data', 'warm-indexes', 'warm-both', 'warm-no-id', 'warm-year'];
 const GRAINS = ['seconds', 'minutes', 'hours'];
 
+/** The collection's sizes as the study's measures, at this run's cache. */
+function sizeMeasures(bench, cache) {
+  const m = (name, value, unit, what, variant = 'raw') => lab.measureRecord({ study: 'timeseries', name, variant, axis: { cache }, value, unit, what });
+  return [m('events', bench.events, 'documents', 'events in the collection', null),
+    m('totalSize', bench.sizes.storageSize + bench.sizes.totalIndexSize, 'bytes', 'storage + indexes on disk'),
+    m('storageSize', bench.sizes.storageSize, 'bytes', 'compressed on disk'),
+    m('indexSize', bench.sizes.totalIndexSize, 'bytes', 'indexes on disk'),
+    m('dataSize', bench.sizes.dataSize, 'bytes', 'uncompressed')];
+}
+
 function convert(bench, source) {
   const cacheBytes = bench.server.cacheSizeBytes;
   const cache = `${cacheBytes / 1073741824}GB`;
@@ -26,12 +36,7 @@ function convert(bench, source) {
         extra: { pass: 'one pass over T1..T5 (load-bench.js --states)', setting } }));
     }
   }
-  const m = (name, value, unit, what, variant = 'raw') => lab.measureRecord({ study: 'timeseries', name, variant, axis: { cache }, value, unit, what });
-  results.push(m('events', bench.events, 'documents', 'events in the collection', null),
-    m('totalSize', bench.sizes.storageSize + bench.sizes.totalIndexSize, 'bytes', 'storage + indexes on disk'),
-    m('storageSize', bench.sizes.storageSize, 'bytes', 'compressed on disk'),
-    m('indexSize', bench.sizes.totalIndexSize, 'bytes', 'indexes on disk'),
-    m('dataSize', bench.sizes.dataSize, 'bytes', 'uncompressed'));
+  results.push(...sizeMeasures(bench, cache));
   return {
     format: lab.FORMAT, version: lab.FORMAT_VERSION, complete: true,
     environment: { type: 'environment', server: { version: bench.server.version, storageEngine: bench.server.storageEngine, cacheBytes, embedded: true },

@@ -148,6 +148,19 @@ var LabCache = (function () {
     print('(the cache holds pages uncompressed, with their in-memory overhead: a fully cached collection takes more than its dataSize)');
   }
 
+  // How the warm-up went: touch or scans, each step's time and plan.
+  function printWarmup(mode, res) {
+    if (res.method === 'touch') {
+      print('touch is supported here: used it');
+    } else {
+      print('touch: ' + res.touch.error + ' (removed in 4.2 with MMAPv1): warmed up by reading through the cache instead');
+    }
+    res.steps.forEach(function (s) {
+      print('  ' + s.what + ': ' + lab.fmtMs(s.ms) + (s.plan ? ' | plan ' + s.plan.stage + ' | explainVersion ' + s.plan.explainVersion : ''));
+    });
+    print('Warm-up {' + mode + '} took ' + lab.fmtMs(res.ms));
+  }
+
   // The three warm-up scripts in one place: header, residency before, warm-up, residency after.
   function warmupMain(mode) {
     lab.declare(['COLL', 'LAB_LINES'], 'this warm-up script');
@@ -160,15 +173,7 @@ var LabCache = (function () {
     var res = warm(db, coll, mode);
     var after = residency(db, coll);
     var cacheAfter = serverCache(db);
-    if (res.method === 'touch') {
-      print('touch is supported here: used it');
-    } else {
-      print('touch: ' + res.touch.error + ' (removed in 4.2 with MMAPv1): warmed up by reading through the cache instead');
-    }
-    res.steps.forEach(function (s) {
-      print('  ' + s.what + ': ' + lab.fmtMs(s.ms) + (s.plan ? ' | plan ' + s.plan.stage + ' | explainVersion ' + s.plan.explainVersion : ''));
-    });
-    print('Warm-up {' + mode + '} took ' + lab.fmtMs(res.ms));
+    printWarmup(mode, res);
     printResidency(before, after);
     print('server cache: ' + fmtBytes(cacheBefore.used) + ' -> ' + fmtBytes(cacheAfter.used) + ' of ' + fmtBytes(cacheAfter.max) +
       ' | pages read into cache +' + (cacheAfter.pagesRead - cacheBefore.pagesRead));
