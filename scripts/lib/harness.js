@@ -36,7 +36,11 @@ var LabHarness = (function (S) {
   function plannedSteps(names, warmup, rounds) {
     var out = [];
     var r;
-    var add = function (ph, rr) { alternating(names, rr).forEach(function (n) { out.push({ variant: n, phase: ph, round: rr }); }); };
+    var add = function (ph, rr) {
+      alternating(names, rr).forEach(function (n) {
+        out.push({ variant: n, phase: ph, round: rr });
+      });
+    };
     for (r = 0; r < warmup; r++) add('warmup', r);
     for (r = 0; r < rounds; r++) add('timed', r);
     return out;
@@ -45,7 +49,9 @@ var LabHarness = (function (S) {
   // Each variant's samples so far.
   function freshStates(names) {
     var st = {};
-    names.forEach(function (n) { st[n] = { times: [], warm: [], capped: false, answer: undefined, extra: undefined, overhead: [] }; });
+    names.forEach(function (n) {
+      st[n] = { times: [], warm: [], capped: false, answer: undefined, extra: undefined, overhead: [] };
+    });
     return st;
   }
 
@@ -58,7 +64,7 @@ var LabHarness = (function (S) {
     var opts = o || {};
     var rounds = opts.rounds === undefined ? 5 : opts.rounds;
     // With no timed rounds each variant still runs once: the warm-up run is then the sample.
-    var warmup = rounds === 0 ? Math.max(1, opts.warmup || 0) : (opts.warmup === undefined ? 1 : opts.warmup);
+    var warmup = rounds === 0 ? Math.max(1, opts.warmup || 0) : opts.warmup === undefined ? 1 : opts.warmup;
     var budget = opts.budgetMs || Infinity;
     var baseline = opts.baseline && names.indexOf(opts.baseline) >= 0 ? opts.baseline : names[0];
     var st = freshStates(names);
@@ -78,8 +84,16 @@ var LabHarness = (function (S) {
           seq = null;
           continue;
         }
-        if (seq === null) seq = alternating(names, round).filter(function (n) { return !st[n].capped; });
-        if (idx >= seq.length) { round++; idx = 0; seq = null; continue; }
+        if (seq === null)
+          seq = alternating(names, round).filter(function (n) {
+            return !st[n].capped;
+          });
+        if (idx >= seq.length) {
+          round++;
+          idx = 0;
+          seq = null;
+          continue;
+        }
         return { variant: seq[idx++], phase: phase, round: round };
       }
     }
@@ -91,7 +105,10 @@ var LabHarness = (function (S) {
       if (typeof overheadMs === 'number') s.overhead.push(overheadMs);
       if (step.phase === 'warmup') {
         s.warm.push(ms);
-        if (ms > budget || rounds === 0) { s.capped = true; s.times = [ms]; }
+        if (ms > budget || rounds === 0) {
+          s.capped = true;
+          s.times = [ms];
+        }
       } else {
         s.times.push(ms);
       }

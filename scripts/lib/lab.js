@@ -15,9 +15,19 @@
 //   fixture.js  LabFixture  the one protocol for data the lab generates
 
 (function () {
-  var parts = [['LabPlan', '../../lib/core/plan'], ['LabFixture', 'fixture'], ['LabParams', 'params'], ['LabStats', 'stats'], ['LabHarness', 'harness'],
-    ['LabFormat', 'format'], ['LabRecords', 'records'], ['LabLines', 'lines'], ['LabServer', 'server']];
-  var inNode = typeof module !== 'undefined' && module.exports && typeof require === 'function' && typeof load === 'undefined';
+  var parts = [
+    ['LabPlan', '../../lib/core/plan'],
+    ['LabFixture', 'fixture'],
+    ['LabParams', 'params'],
+    ['LabStats', 'stats'],
+    ['LabHarness', 'harness'],
+    ['LabFormat', 'format'],
+    ['LabRecords', 'records'],
+    ['LabLines', 'lines'],
+    ['LabServer', 'server'],
+  ];
+  var inNode =
+    typeof module !== 'undefined' && module.exports && typeof require === 'function' && typeof load === 'undefined';
   parts.forEach(function (part) {
     if (typeof globalThis[part[0]] !== 'undefined') return;
     if (inNode) globalThis[part[0]] = require('./' + part[1]);
@@ -26,15 +36,52 @@
 })();
 
 var lab = (function () {
-  var KINDS = LabParams.KINDS, COMMON = LabParams.COMMON, globalValue = LabParams.globalValue, param = LabParams.param, params = LabParams.params, list = LabParams.list;
-  var now = LabStats.now, median = LabStats.median, percentile = LabStats.percentile, summarize = LabStats.summarize, rng = LabStats.rng, bootstrap = LabStats.bootstrap, ratioOf = LabStats.ratioOf, ratioInterval = LabStats.ratioInterval, tQuantile = LabStats.tQuantile;
-  var harness = LabHarness.harness, took = LabHarness.took, timeCall = LabHarness.timeCall;
-  var num = LabFormat.num, fmtMs = LabFormat.fmtMs, fmtInt = LabFormat.fmtInt, fmtFactor = LabFormat.fmtFactor, fmtAnswer = LabFormat.fmtAnswer, speedWords = LabFormat.speedWords, tableLines = LabFormat.tableLines, table = LabFormat.table, pointLabel = LabFormat.pointLabel;
-  var FORMAT = LabRecords.FORMAT, FORMAT_VERSION = LabRecords.FORMAT_VERSION, NOT_HERE = LabRecords.NOT_HERE, same = LabRecords.same, brief = LabRecords.brief, resultRecord = LabRecords.resultRecord, measureRecord = LabRecords.measureRecord, warnings = LabRecords.warnings, plan = LabRecords.plan;
-  var PREFIX = LabLines.PREFIX, pointLines = LabLines.pointLines, summaryLines = LabLines.summaryLines, emit = LabLines.emit;
+  var KINDS = LabParams.KINDS,
+    COMMON = LabParams.COMMON,
+    globalValue = LabParams.globalValue,
+    param = LabParams.param,
+    params = LabParams.params,
+    list = LabParams.list;
+  var now = LabStats.now,
+    median = LabStats.median,
+    percentile = LabStats.percentile,
+    summarize = LabStats.summarize,
+    rng = LabStats.rng,
+    bootstrap = LabStats.bootstrap,
+    ratioOf = LabStats.ratioOf,
+    ratioInterval = LabStats.ratioInterval,
+    tQuantile = LabStats.tQuantile;
+  var harness = LabHarness.harness,
+    took = LabHarness.took,
+    timeCall = LabHarness.timeCall;
+  var num = LabFormat.num,
+    fmtMs = LabFormat.fmtMs,
+    fmtInt = LabFormat.fmtInt,
+    fmtFactor = LabFormat.fmtFactor,
+    fmtAnswer = LabFormat.fmtAnswer,
+    speedWords = LabFormat.speedWords,
+    tableLines = LabFormat.tableLines,
+    table = LabFormat.table,
+    pointLabel = LabFormat.pointLabel;
+  var FORMAT = LabRecords.FORMAT,
+    FORMAT_VERSION = LabRecords.FORMAT_VERSION,
+    NOT_HERE = LabRecords.NOT_HERE,
+    same = LabRecords.same,
+    brief = LabRecords.brief,
+    resultRecord = LabRecords.resultRecord,
+    measureRecord = LabRecords.measureRecord,
+    warnings = LabRecords.warnings,
+    plan = LabRecords.plan;
+  var PREFIX = LabLines.PREFIX,
+    pointLines = LabLines.pointLines,
+    summaryLines = LabLines.summaryLines,
+    emit = LabLines.emit;
   // The parameters the user set, taken as this file loads: before the script assigns its own constants.
   var given = LabParams.userGlobals();
-  var serverInfo = LabServer.serverInfo, versionAtLeast = LabServer.versionAtLeast, headerLine = LabServer.headerLine, header = LabServer.header;
+  var serverInfo = LabServer.serverInfo,
+    versionAtLeast = LabServer.versionAtLeast,
+    headerLine = LabServer.headerLine,
+    header = LabServer.header;
 
   // ---- fixtures -----------------------------------------------------------------------------
   // Data the lab generated is marked in <db>.perflab_fixtures (scripts/lib/fixture.js, the one
@@ -43,7 +90,11 @@ var lab = (function () {
   // opts.generate: the lab may create the collection (the scripts' GENERATE, or their default name).
   function ensureFixture(dbh, collName, spec, makeDoc, opts) {
     var o = opts || {};
-    return LabFixture.ensure(dbh, collName, spec, makeDoc, { generate: !!o.generate, useForeign: true, progress: print });
+    return LabFixture.ensure(dbh, collName, spec, makeDoc, {
+      generate: !!o.generate,
+      useForeign: true,
+      progress: print,
+    });
   }
 
   // Whether a script may generate into `coll` without being asked: when it is the script's own
@@ -62,9 +113,15 @@ var lab = (function () {
     var f = study.fixture(p);
     if (!f) return null;
     var dbh = f.db ? db.getSiblingDB(f.db) : db;
-    var res = ensureFixture(dbh, f.coll, { fixture: f.name, n: f.n, seed: f.seed }, f.doc, { generate: mayGenerate(p, f.coll, study.params) });
-    if (res.own) (f.indexes || []).forEach(function (k) { dbh.getCollection(f.coll).createIndex(k); });
-    else if ((f.indexes || []).length) print('note: not indexing ' + dbh.getName() + '.' + f.coll + ' (not the lab\'s): some variants may scan');
+    var res = ensureFixture(dbh, f.coll, { fixture: f.name, n: f.n, seed: f.seed }, f.doc, {
+      generate: mayGenerate(p, f.coll, study.params),
+    });
+    if (res.own)
+      (f.indexes || []).forEach(function (k) {
+        dbh.getCollection(f.coll).createIndex(k);
+      });
+    else if ((f.indexes || []).length)
+      print('note: not indexing ' + dbh.getName() + '.' + f.coll + " (not the lab's): some variants may scan");
     res.coll = f.coll;
     res.name = f.name;
     return res;
@@ -76,16 +133,39 @@ var lab = (function () {
   function stepsFor(study, p) {
     var only = list(p.VARIANTS);
     only.forEach(function (name) {
-      if (!study.variants.some(function (v) { return v.name === name; }) && !(study.nodeVariants || []).some(function (n) { return n === name; })) {
-        throw new Error('parameter VARIANTS: unknown variant ' + JSON.stringify(name) + ' (known: ' + study.variants.map(function (v) { return v.name; }).join(', ') + ')');
+      if (
+        !study.variants.some(function (v) {
+          return v.name === name;
+        }) &&
+        !(study.nodeVariants || []).some(function (n) {
+          return n === name;
+        })
+      ) {
+        throw new Error(
+          'parameter VARIANTS: unknown variant ' +
+            JSON.stringify(name) +
+            ' (known: ' +
+            study.variants
+              .map(function (v) {
+                return v.name;
+              })
+              .join(', ') +
+            ')'
+        );
       }
     });
-    return study.variants.filter(function (v) { return !only.length || only.indexOf(v.name) >= 0; });
+    return study.variants.filter(function (v) {
+      return !only.length || only.indexOf(v.name) >= 0;
+    });
   }
 
   function explainOf(v, p, point) {
     if (!v.explain) return null;
-    try { return plan(v.explain(p, point)); } catch (e) { return { stage: '?', explainVersion: '?', error: String(e.message || e) }; }
+    try {
+      return plan(v.explain(p, point));
+    } catch (e) {
+      return { stage: '?', explainVersion: '?', error: String(e.message || e) };
+    }
   }
 
   // Records of one axis point from a harness result; `expected` (an oracle's answer), when given,
@@ -97,9 +177,18 @@ var lab = (function () {
     var ref = has ? opts.expected : (res.variants[res.baseline] || {}).answer;
     return Object.keys(res.variants).map(function (name) {
       var s = res.variants[name];
-      var meta = opts.meta && opts.meta[name] || {};
-      return resultRecord({ study: study.name, variant: name, what: meta.what, where: meta.where, axis: point, unit: study.unit,
-        stats: s, plan: plans[name] || null, agrees: ref === undefined ? null : !!sameFn(s.answer, ref) });
+      var meta = (opts.meta && opts.meta[name]) || {};
+      return resultRecord({
+        study: study.name,
+        variant: name,
+        what: meta.what,
+        where: meta.where,
+        axis: point,
+        unit: study.unit,
+        stats: s,
+        plan: plans[name] || null,
+        agrees: ref === undefined ? null : !!sameFn(s.answer, ref),
+      });
     });
   }
 
@@ -114,31 +203,75 @@ var lab = (function () {
       last[variant] = ms;
       done++;
       var rest = plan.slice(done);
-      if (rest.some(function (x) { return last[x.variant] === undefined; })) return null;
-      return rest.reduce(function (a, x) { return a + last[x.variant]; }, 0);
+      if (
+        rest.some(function (x) {
+          return last[x.variant] === undefined;
+        })
+      )
+        return null;
+      return rest.reduce(function (a, x) {
+        return a + last[x.variant];
+      }, 0);
     };
   }
 
   // What a drop-in prints before its first point: the variants, the rounds and the data.
   function printPlan(study, p, chosen, fixture) {
-    LabFormat.wrap('variants ' + chosen.map(function (v) { return v.name; }).join(', ') + ' | baseline ' + study.baseline +
-      ' | ' + p.WARMUP + ' warm-up + ' + p.RUNS + ' timed rounds per point, order alternating' +
-      (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''), 100).forEach(function (l) { print(l); });
+    LabFormat.wrap(
+      'variants ' +
+        chosen
+          .map(function (v) {
+            return v.name;
+          })
+          .join(', ') +
+        ' | baseline ' +
+        study.baseline +
+        ' | ' +
+        p.WARMUP +
+        ' warm-up + ' +
+        p.RUNS +
+        ' timed rounds per point, order alternating' +
+        (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''),
+      100
+    ).forEach(function (l) {
+      print(l);
+    });
   }
 
   // The harness over the variants that run at a point; a slow step prints its time and the time
   // left, since mongosh cannot redraw a bar.
   function timePoint(study, p, point, run) {
-    var h = harness(run.map(function (v) { return v.name; }), { warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: study.baseline });
+    var h = harness(
+      run.map(function (v) {
+        return v.name;
+      }),
+      { warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: study.baseline }
+    );
     var byName = {};
-    run.forEach(function (v) { byName[v.name] = v; });
+    run.forEach(function (v) {
+      byName[v.name] = v;
+    });
     var step;
     var left = timeLeft(h.plan());
     while ((step = h.next()) !== null) {
-      var r = timeCall(function () { return byName[step.variant].run(p, point); });
+      var r = timeCall(function () {
+        return byName[step.variant].run(p, point);
+      });
       h.record(step, r.ms, r.answer, r.extra);
       var est = left(step.variant, r.ms);
-      if (r.ms > SLOW_MS) print('  ' + step.variant + ': ' + fmtMs(r.ms) + ' (' + step.phase + ' ' + (step.round + 1) + ')' + (est === null ? '' : ', ~' + fmtMs(est) + ' left at this point'));
+      if (r.ms > SLOW_MS)
+        print(
+          '  ' +
+            step.variant +
+            ': ' +
+            fmtMs(r.ms) +
+            ' (' +
+            step.phase +
+            ' ' +
+            (step.round + 1) +
+            ')' +
+            (est === null ? '' : ', ~' + fmtMs(est) + ' left at this point')
+        );
     }
     return h.result();
   }
@@ -148,12 +281,35 @@ var lab = (function () {
   function printPoint(study, point, recs, described) {
     print('');
     if (Object.keys(point).length) print('-- ' + pointLabel(point) + ' --');
-    pointLines(recs, { described: described }).forEach(function (l) { print(l); });
-    var disagree = recs.filter(function (r) { return r.agrees === false; });
-    var ranRecs = recs.filter(function (r) { return !r.skipped; });
-    if (disagree.length) print('VARIANTS DISAGREE with ' + study.baseline + ': ' + disagree.map(function (r) { return r.variant; }).join(', '));
-    else if (!ranRecs.every(function (r) { return r.agrees === true; })) {
-      print('all variants agree' + (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + fmtAnswer(ranRecs[0].answer) + ')' : ''));
+    pointLines(recs, { described: described }).forEach(function (l) {
+      print(l);
+    });
+    var disagree = recs.filter(function (r) {
+      return r.agrees === false;
+    });
+    var ranRecs = recs.filter(function (r) {
+      return !r.skipped;
+    });
+    if (disagree.length)
+      print(
+        'VARIANTS DISAGREE with ' +
+          study.baseline +
+          ': ' +
+          disagree
+            .map(function (r) {
+              return r.variant;
+            })
+            .join(', ')
+      );
+    else if (
+      !ranRecs.every(function (r) {
+        return r.agrees === true;
+      })
+    ) {
+      print(
+        'all variants agree' +
+          (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + fmtAnswer(ranRecs[0].answer) + ')' : '')
+      );
     }
   }
 
@@ -161,13 +317,20 @@ var lab = (function () {
   // `able`), the harness over what runs, the records (skipped ones typed), printed.
   function dropInPoint(study, p, point, chosen, info, described) {
     if (study.setupPoint) study.setupPoint(p, point);
-    var planned = LabPlan.point(chosen, info.version, function (v) { return !v.able || !!v.able(p, point); });
+    var planned = LabPlan.point(chosen, info.version, function (v) {
+      return !v.able || !!v.able(p, point);
+    });
     var skipped = LabRecords.skippedRecords(study.name, planned.skipped, point);
     if (!planned.run.length) return skipped;
     var plans = {};
     var meta = {};
-    planned.run.forEach(function (v) { plans[v.name] = explainOf(v, p, point); meta[v.name] = { what: v.what, where: 'server' }; });
-    var recs = pointRecords(study, p, point, timePoint(study, p, point, planned.run), plans, { meta: meta }).concat(skipped);
+    planned.run.forEach(function (v) {
+      plans[v.name] = explainOf(v, p, point);
+      meta[v.name] = { what: v.what, where: 'server' };
+    });
+    var recs = pointRecords(study, p, point, timePoint(study, p, point, planned.run), plans, { meta: meta }).concat(
+      skipped
+    );
     printPoint(study, point, recs, described);
     if (p.LAB_LINES) recs.forEach(emit);
     return recs;
@@ -175,10 +338,21 @@ var lab = (function () {
 
   // After the tables (every figure printed), so a caller's exit code says the answers differ.
   function refuseDisagreement(study, all) {
-    var wrong = all.filter(function (r) { return r.agrees === false; });
+    var wrong = all.filter(function (r) {
+      return r.agrees === false;
+    });
     if (!wrong.length) return;
-    var err = new Error('variants disagree with ' + study.baseline + ': ' + wrong.map(function (r) { return r.variant; }).join(', ') +
-      ' (the tables above show each answer): their results are not comparable; check the data or report it');
+    var err = new Error(
+      'variants disagree with ' +
+        study.baseline +
+        ': ' +
+        wrong
+          .map(function (r) {
+            return r.variant;
+          })
+          .join(', ') +
+        ' (the tables above show each answer): their results are not comparable; check the data or report it'
+    );
     err.name = 'VariantsDisagree';
     throw err;
   }
@@ -187,7 +361,11 @@ var lab = (function () {
   function runDropIn(study) {
     LabParams.refuseUnknown(given, Object.keys(study.params || {}), study.name);
     var p = params(study.params);
-    var info = header(study.title + (study.source ? ' (source ' + study.source.id + ')' : ''), db, 'database ' + db.getName());
+    var info = header(
+      study.title + (study.source ? ' (source ' + study.source.id + ')' : ''),
+      db,
+      'database ' + db.getName()
+    );
     var fixture = prepareFixture(study, p);
     if (study.setup) study.setup(p);
     var chosen = stepsFor(study, p);
@@ -224,12 +402,17 @@ var lab = (function () {
 
   function study(name) {
     var s = registry[name];
-    if (!s) throw new Error('no study ' + JSON.stringify(name) + ' was declared (loaded: ' + Object.keys(registry).join(', ') + ')');
+    if (!s)
+      throw new Error(
+        'no study ' + JSON.stringify(name) + ' was declared (loaded: ' + Object.keys(registry).join(', ') + ')'
+      );
     return s;
   }
 
   function variantOf(s, name) {
-    var v = s.variants.filter(function (x) { return x.name === name; })[0];
+    var v = s.variants.filter(function (x) {
+      return x.name === name;
+    })[0];
     if (!v) throw new Error('study ' + s.name + ' has no variant ' + JSON.stringify(name));
     return v;
   }
@@ -237,9 +420,19 @@ var lab = (function () {
   var node = {
     describe: function (name) {
       var s = study(name);
-      return JSON.parse(JSON.stringify({ name: s.name, title: s.title, source: s.source || null, baseline: s.baseline, unit: s.unit || 'ms',
-        params: Object.assign({}, COMMON, s.params || {}),
-        variants: s.variants.map(function (v) { return { name: v.name, what: v.what || '', minVersion: v.minVersion || null }; }) }));
+      return JSON.parse(
+        JSON.stringify({
+          name: s.name,
+          title: s.title,
+          source: s.source || null,
+          baseline: s.baseline,
+          unit: s.unit || 'ms',
+          params: Object.assign({}, COMMON, s.params || {}),
+          variants: s.variants.map(function (v) {
+            return { name: v.name, what: v.what || '', minVersion: v.minVersion || null };
+          }),
+        })
+      );
     },
     // values: { NAME: value } from Node; validated by the same rules as globals.
     configure: function (name, values, nodeVariants) {
@@ -249,19 +442,38 @@ var lab = (function () {
       var known = Object.assign({}, COMMON, s.params || {});
       Object.keys(v).forEach(function (k) {
         if (!Object.prototype.hasOwnProperty.call(known, k)) {
-          throw new Error('parameter ' + k + ': study ' + name + ' has no such parameter (known: ' + Object.keys(known).join(', ') + ')');
+          throw new Error(
+            'parameter ' +
+              k +
+              ': study ' +
+              name +
+              ' has no such parameter (known: ' +
+              Object.keys(known).join(', ') +
+              ')'
+          );
         }
       });
-      var p = params(s.params, function (k) { return v[k]; });
+      var p = params(s.params, function (k) {
+        return v[k];
+      });
       state[name] = { p: p };
-      return JSON.parse(JSON.stringify({ params: p, variants: stepsFor(s, p).map(function (x) { return x.name; }) }));
+      return JSON.parse(
+        JSON.stringify({
+          params: p,
+          variants: stepsFor(s, p).map(function (x) {
+            return x.name;
+          }),
+        })
+      );
     },
     // The axis points, once the fixture and setup are done (they may depend on the data).
     points: function (name) {
       var s = study(name);
       return JSON.parse(JSON.stringify(s.axes ? s.axes(state[name].p) : [{}]));
     },
-    fixture: function (name) { return prepareFixture(study(name), state[name].p); },
+    fixture: function (name) {
+      return prepareFixture(study(name), state[name].p);
+    },
     setup: function (name) {
       var s = study(name);
       if (s.setup) s.setup(state[name].p);
@@ -275,20 +487,29 @@ var lab = (function () {
     // Which of the named variants can answer at this point (e.g. no per-second rollup exists).
     able: function (name, names, point) {
       var s = study(name);
-      return names.filter(function (n) { var v = variantOf(s, n); return !v.able || v.able(state[name].p, point); });
+      return names.filter(function (n) {
+        var v = variantOf(s, n);
+        return !v.able || v.able(state[name].p, point);
+      });
     },
-    explain: function (name, variant, point) { return explainOf(variantOf(study(name), variant), state[name].p, point); },
+    explain: function (name, variant, point) {
+      return explainOf(variantOf(study(name), variant), state[name].p, point);
+    },
     sample: function (name, variant, point) {
       var v = variantOf(study(name), variant);
       var p = state[name].p;
-      return timeCall(function () { return v.run(p, point); });
+      return timeCall(function () {
+        return v.run(p, point);
+      });
     },
     report: function (name, records) {
       var s = study(name);
       if (s.report) s.report(state[name].p, records);
       return true;
     },
-    serverInfo: function () { return serverInfo(db); },
+    serverInfo: function () {
+      return serverInfo(db);
+    },
   };
 
   return {

@@ -19,10 +19,16 @@ var LabRecords = (function (S, P) {
   // The kinds of warning a result record carries, and the start of each kind's text (how version 1,
   // which held the text alone, is read: warningOf).
   var WARN = { spread: 'large-spread', firstRun: 'slow-first-run', busy: 'busy-machine', other: 'other' };
-  var WARN_STARTS = [[WARN.spread, 'large spread'], [WARN.firstRun, 'first timed run'], [WARN.busy, 'busy machine']];
+  var WARN_STARTS = [
+    [WARN.spread, 'large spread'],
+    [WARN.firstRun, 'first timed run'],
+    [WARN.busy, 'busy machine'],
+  ];
 
   // ---- answers ------------------------------------------------------------------------------
-  function isDate(x) { return Object.prototype.toString.call(x) === '[object Date]'; }
+  function isDate(x) {
+    return Object.prototype.toString.call(x) === '[object Date]';
+  }
 
   // Deep equality, numbers equal up to 1e-9 relative (sums in another order round differently).
   function same(a, b) {
@@ -33,13 +39,22 @@ var LabRecords = (function (S, P) {
     if (isDate(a) || isDate(b)) return isDate(a) && isDate(b) && a.getTime() === b.getTime();
     if (a && b && typeof a === 'object' && typeof b === 'object') {
       if (typeof a.toNumber === 'function' || typeof b.toNumber === 'function') {
-        return same(typeof a.toNumber === 'function' ? a.toNumber() : a, typeof b.toNumber === 'function' ? b.toNumber() : b);
+        return same(
+          typeof a.toNumber === 'function' ? a.toNumber() : a,
+          typeof b.toNumber === 'function' ? b.toNumber() : b
+        );
       }
       if (Array.isArray(a) !== Array.isArray(b)) return false;
-      var ka = Object.keys(a).filter(function (k) { return a[k] !== undefined; });
-      var kb = Object.keys(b).filter(function (k) { return b[k] !== undefined; });
+      var ka = Object.keys(a).filter(function (k) {
+        return a[k] !== undefined;
+      });
+      var kb = Object.keys(b).filter(function (k) {
+        return b[k] !== undefined;
+      });
       if (ka.length !== kb.length) return false;
-      return ka.every(function (k) { return same(a[k], b[k]); });
+      return ka.every(function (k) {
+        return same(a[k], b[k]);
+      });
     }
     return false;
   }
@@ -53,10 +68,11 @@ var LabRecords = (function (S, P) {
     try {
       var text = JSON.stringify(answer);
       if (text && text.length <= 300) return JSON.parse(text);
-    } catch (e) { /* not JSON-able: keys below */ }
+    } catch (e) {
+      /* not JSON-able: keys below */
+    }
     return { keys: Object.keys(answer).slice(0, 10) };
   }
-
 
   // ---- records ------------------------------------------------------------------------------
   // One record per (study, variant, axis point): docs/result-format.schema.json.
@@ -102,14 +118,30 @@ var LabRecords = (function (S, P) {
     stats.times = o.times;
     stats.answer = o.answer;
     if (o.extra !== undefined) stats.extra = o.extra;
-    return resultRecord({ study: o.study, variant: o.variant, what: o.what, where: o.where, axis: o.axis, unit: o.unit,
-      stats: stats, plan: o.plan, agrees: o.agrees });
+    return resultRecord({
+      study: o.study,
+      variant: o.variant,
+      what: o.what,
+      where: o.where,
+      axis: o.axis,
+      unit: o.unit,
+      stats: stats,
+      plan: o.plan,
+      agrees: o.agrees,
+    });
   }
 
   // The records of the variants a point's plan (LabPlan.point) leaves out, each with its typed state.
   function skippedRecords(study, skipped, point) {
     return skipped.map(function (s) {
-      return resultRecord({ study: study, variant: s.variant.name, what: s.variant.what, where: s.variant.where, axis: point, skipped: s.skipped });
+      return resultRecord({
+        study: study,
+        variant: s.variant.name,
+        what: s.variant.what,
+        where: s.variant.where,
+        axis: point,
+        skipped: s.skipped,
+      });
     });
   }
 
@@ -121,8 +153,16 @@ var LabRecords = (function (S, P) {
 
   // A measure that is not a time (bytes on disk, duplicates, writes per second ...), per axis point.
   function measureRecord(o) {
-    var rec = { type: 'measure', study: o.study, name: o.name, variant: o.variant || null, axis: o.axis || {},
-      value: o.value, unit: o.unit || '', what: o.what || '' };
+    var rec = {
+      type: 'measure',
+      study: o.study,
+      name: o.name,
+      variant: o.variant || null,
+      axis: o.axis || {},
+      value: o.value,
+      unit: o.unit || '',
+      what: o.what || '',
+    };
     if (o.extra !== undefined) rec.extra = o.extra;
     return rec;
   }
@@ -135,27 +175,43 @@ var LabRecords = (function (S, P) {
   function warningOf(w) {
     if (w && typeof w === 'object') return w;
     var text = String(w);
-    var kind = WARN_STARTS.filter(function (k) { return text.indexOf(k[1]) === 0; })[0];
+    var kind = WARN_STARTS.filter(function (k) {
+      return text.indexOf(k[1]) === 0;
+    })[0];
     return warning(kind ? kind[0] : WARN.other, text);
   }
 
   // The warnings of one kind a record carries (either version), as {code, text}.
   function warningsOf(rec, code) {
-    return (rec.warnings || []).map(warningOf).filter(function (w) { return w.code === code; });
+    return (rec.warnings || []).map(warningOf).filter(function (w) {
+      return w.code === code;
+    });
   }
 
   // hyperfine's warnings, in our terms.
   function warnings(rec) {
     var out = [];
     if (!rec.times || rec.times.length < 2) return out;
-    if (rec.sd > 0.25 * rec.mean) out.push(warning(WARN.spread, 'large spread: σ is ' + Math.round(100 * rec.sd / rec.mean) + '% of the mean (a busy machine? more RUNS)'));
+    if (rec.sd > 0.25 * rec.mean)
+      out.push(
+        warning(
+          WARN.spread,
+          'large spread: σ is ' + Math.round((100 * rec.sd) / rec.mean) + '% of the mean (a busy machine? more RUNS)'
+        )
+      );
     var rest = rec.times.slice(1);
     if (rest.length >= 2 && rec.times[0] > 2 * median(rest)) {
-      out.push(warning(WARN.firstRun, 'first timed run ' + (rec.times[0] / median(rest)).toFixed(1) + 'x slower than the rest (caches still filling? more WARMUP)'));
+      out.push(
+        warning(
+          WARN.firstRun,
+          'first timed run ' +
+            (rec.times[0] / median(rest)).toFixed(1) +
+            'x slower than the rest (caches still filling? more WARMUP)'
+        )
+      );
     }
     return out;
   }
-
 
   // A point measured while the machine's load average (start or end) exceeded its cores: its times
   // are inflated and noisier. Returns the warning, or null.
@@ -164,13 +220,22 @@ var LabRecords = (function (S, P) {
     if (!loadavg || !loadavg.cores) return null;
     var worst = Math.max(loadavg.start || 0, loadavg.end || 0);
     if (worst <= loadavg.cores) return null;
-    return warning(WARN.busy, BUSY + ': load average ' + loadavg.start + ' at start, ' + loadavg.end + ' at end, on ' + loadavg.cores + ' cores (times inflated? rerun when quieter)');
+    return warning(
+      WARN.busy,
+      BUSY +
+        ': load average ' +
+        loadavg.start +
+        ' at start, ' +
+        loadavg.end +
+        ' at end, on ' +
+        loadavg.cores +
+        ' cores (times inflated? rerun when quieter)'
+    );
   }
 
   function isBusy(rec) {
     return warningsOf(rec, WARN.busy).length > 0;
   }
-
 
   // ---- explain ------------------------------------------------------------------------------
   var ACCESS = ['COLLSCAN', 'IXSCAN', 'COUNT_SCAN', 'IDHACK', 'EOF', 'DISTINCT_SCAN', 'CLUSTERED_IXSCAN'];
@@ -188,8 +253,11 @@ var LabRecords = (function (S, P) {
 
   function collectStages(obj, out) {
     if (!obj || typeof obj !== 'object') return out;
-    if (typeof obj.stage === 'string' && ACCESS.indexOf(obj.stage) >= 0 && out.indexOf(obj.stage) < 0) out.push(obj.stage);
-    Object.keys(obj).forEach(function (k) { collectStages(obj[k], out); });
+    if (typeof obj.stage === 'string' && ACCESS.indexOf(obj.stage) >= 0 && out.indexOf(obj.stage) < 0)
+      out.push(obj.stage);
+    Object.keys(obj).forEach(function (k) {
+      collectStages(obj[k], out);
+    });
     return out;
   }
 
@@ -226,6 +294,9 @@ var LabRecords = (function (S, P) {
     BUSY: BUSY,
     plan: plan,
   };
-})(typeof LabStats !== 'undefined' ? LabStats : require('./stats'), typeof LabPlan !== 'undefined' ? LabPlan : require('../../lib/core/plan'));
+})(
+  typeof LabStats !== 'undefined' ? LabStats : require('./stats'),
+  typeof LabPlan !== 'undefined' ? LabPlan : require('../../lib/core/plan')
+);
 
 if (typeof module !== 'undefined' && module.exports) module.exports = LabRecords;

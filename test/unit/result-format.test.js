@@ -55,8 +55,14 @@ describe('result format version 2', function () {
     const lab = require('../scripts/lib/lab');
     expect(lab.FORMAT_VERSION).to.equal(VERSION);
     const rec = (o) => lab.resultRecord({ study: 's', variant: 'v', axis: {}, ...o });
-    expect(rec({ skipped: lab.notHere() }).skipped).to.deep.equal({ code: 'not-here', why: 'cannot answer at this point' });
-    expect(rec({ skipped: 'needs MongoDB >= 9.0' }).skipped).to.deep.equal({ code: 'version', why: 'needs MongoDB >= 9.0' });
+    expect(rec({ skipped: lab.notHere() }).skipped).to.deep.equal({
+      code: 'not-here',
+      why: 'cannot answer at this point',
+    });
+    expect(rec({ skipped: 'needs MongoDB >= 9.0' }).skipped).to.deep.equal({
+      code: 'version',
+      why: 'needs MongoDB >= 9.0',
+    });
     const timed = lab.timesRecord({ study: 's', variant: 'v', times: [9, 1, 1.2, 1.1], answer: 3, extra: { pass: 1 } });
     expect(timed).to.include({ runs: 4, median: 1.15, answer: 3, capped: false });
     expect(timed.warnings.map((w) => w.code)).to.deep.equal(['large-spread', 'slow-first-run']);
