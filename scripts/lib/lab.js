@@ -542,6 +542,7 @@ var lab = (function () {
     warnings: warnings,
     busyMachine: LabRecords.busyMachine,
     isBusy: LabRecords.isBusy,
+    busyText: LabRecords.busyText,
     pointLabel: pointLabel,
     num: num,
     fmtMs: fmtMs,

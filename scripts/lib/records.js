@@ -237,6 +237,12 @@ var LabRecords = (function (S, P) {
     return warningsOf(rec, WARN.busy).length > 0;
   }
 
+  // The text of a record's busy-machine warning (either version), or null.
+  function busyText(rec) {
+    var w = warningsOf(rec, WARN.busy)[0];
+    return w ? w.text : null;
+  }
+
   // ---- explain ------------------------------------------------------------------------------
   var ACCESS = ['COLLSCAN', 'IXSCAN', 'COUNT_SCAN', 'IDHACK', 'EOF', 'DISTINCT_SCAN', 'CLUSTERED_IXSCAN'];
 
@@ -291,6 +297,7 @@ var LabRecords = (function (S, P) {
     warningsOf: warningsOf,
     busyMachine: busyMachine,
     isBusy: isBusy,
+    busyText: busyText,
     BUSY: BUSY,
     plan: plan,
   };
