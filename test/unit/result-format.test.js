@@ -53,7 +53,7 @@ describe('result format version 2', function () {
   });
 
   it('the record module makes version 2 (a text given for a state is typed); a version-1 busy-machine text is read by its kind', function () {
-    const lab = require('../scripts/lib/lab');
+    const lab = require('../../scripts/lib/lab');
     expect(lab.FORMAT_VERSION).to.equal(VERSION);
     const rec = (o) => lab.resultRecord({ study: 's', variant: 'v', axis: {}, ...o });
     expect(rec({ skipped: lab.notHere() }).skipped).to.deep.equal({
