@@ -85,7 +85,7 @@ module.exports = defineStudy({
   oracle(p, point) {
     const key = `${point.batch}/${p.FIELD}/${p.SEED}`;
     // A field the generator does not write is missing from every document: no readings at all.
-    if (!sensors.SensorGen.names().includes(p.FIELD)) return { sum: 0, min: null, max: null, count: 0, mean: null };
+    if (!sensors.LabSensorGen.names().includes(p.FIELD)) return { sum: 0, min: null, max: null, count: 0, mean: null };
     if (!oracleCache.has(key)) oracleCache.set(key, sensors.referenceStats(point.batch, p.FIELD, { seed: p.SEED }));
     return oracleCache.get(key);
   },
