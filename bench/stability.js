@@ -4,7 +4,7 @@
 // default the quick profile, all studies; the third beside two CPU-bound processes, as a busy
 // machine would be) and counts the claims whose DECISIVE verdicts differ between runs. A verdict
 // that says "cannot tell" (inconclusive) may differ from a decisive one: that is the honest answer
-// of a noisier run. holds against stronger, reversed or not-reproduced may not.
+// of a noisier run. holds against stronger, reversed, not-reproduced or not-measured may not.
 //
 //   npm run bench:stability                         # the documented benchmark: ~10 min on 2 quiet cores
 //   node bench/stability.js where --profile tiny    # a quick check of the script itself
@@ -22,7 +22,8 @@ const { startBurners } = require('../test/burners');
 const ROOT = path.join(__dirname, '..');
 const CLI = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 // The verdict that decides nothing: a run may give it where another decides. not-reproduced is a
-// decision about the setting (lib/core/claims.js DECISIVE leaves it out): here it must not flip either.
+// decision about the setting, not-measured a fixed fact of the lab (no measurement for the claim):
+// lib/core/claims.js DECISIVE leaves both out, yet neither depends on the run, so neither may flip here.
 const UNDECIDED = new Set(['inconclusive']);
 
 /** The three runs: the last one beside two burners. */

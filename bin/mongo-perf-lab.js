@@ -6,6 +6,7 @@
 const { parseCommand, commandHelp } = require('../lib/cli/options');
 const { commandModule, overview } = require('../lib/cli/help');
 const { friendly, debugEnabled, UsageError } = require('../lib/infra/errors');
+const liveness = require('../lib/infra/liveness');
 
 /** The module of `require(path)` if some command already loaded it (an error class to test against). */
 function loaded(modulePath) {
@@ -61,7 +62,10 @@ async function main(argv) {
       return 0;
     }
     o = mod.parse(values, positionals);
-    return await mod.run(o);
+    // A server that stops answering (or an embedded mongod that dies) ends the command within
+    // liveness.FROZEN_AFTER_MS, whatever the command was waiting for (lib/infra/liveness.js).
+    liveness.enable(`\`mongo-perf-lab ${command}\``);
+    return await Promise.race([mod.run(o), liveness.failed()]);
   } catch (e) {
     return reportError(e, argv, o, command);
   }
@@ -69,6 +73,11 @@ async function main(argv) {
 
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
+  // The work still waits on the frozen server and would only add lines: leave now (the exit hooks
+  // kill the embedded mongod and remove the run's temp files). Not after a signal, whose own cleanup
+  // is still under way.
+  const cleanup = require.cache[require.resolve('../lib/infra/cleanup')];
+  if (liveness.failedWith() && !(cleanup && cleanup.exports.interrupted())) process.exit(code);
   // A driver pool or timer must not keep a finished command alive (an unreachable URI used to hang).
   setTimeout(() => process.exit(code), 2000).unref();
 });

@@ -71,7 +71,7 @@ function countersHourAnswer(coll, schema, point) {
   return out;
 }
 
-var COUNTERS_RUN = { colls: {}, cursor: {} };
+var countersRun = { colls: {}, cursor: {} };
 
 function countersVariant(schema, what) {
   return {
@@ -80,15 +80,15 @@ function countersVariant(schema, what) {
     minVersion: '3.2',
     run: function (p, point) {
       var key = point.day + '|' + point.hour;
-      var cur = COUNTERS_RUN.cursor[schema] || (COUNTERS_RUN.cursor[schema] = {});
+      var cur = countersRun.cursor[schema] || (countersRun.cursor[schema] = {});
       var k = cur[key] || 0;
       cur[key] = k + 1;
       var n = p.RUNS + p.WARMUP;
       if (k >= n) throw new Error('counters: hour ' + key + ' ran more than RUNS + WARMUP = ' + n + ' times');
       var minute = point.hour * 60 + countersMinuteOfHour(p, k);
       var hits = LabCountersGen.minuteHits(countersStream(p), point.day, minute);
-      var coll = COUNTERS_RUN.colls[schema];
-      var ms = CounterSim.recordSlot(coll, schema, hits);
+      var coll = countersRun.colls[schema];
+      var ms = LabCounterSim.recordSlot(coll, schema, hits);
       var answer = k === n - 1 ? countersHourAnswer(coll, schema, point) : { hits: hits.length };
       return lab.took(ms, answer, { hitsPerMinute: hits.length, minute: minute });
     },
@@ -131,8 +131,8 @@ var STUDY = {
       throw new Error('parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60, got ' + (p.RUNS + p.WARMUP));
     }
     if (['w1', 'w0', 'majority'].indexOf(p.WC) < 0) throw new Error('parameter WC: expected w1, w0 or majority, got ' + JSON.stringify(p.WC));
-    COUNTERS_RUN = { colls: {}, cursor: {} };
-    CounterSim.prepareDay(db, p.PREFIX, countersChosen(p), p.METRICS).forEach(function (t) { COUNTERS_RUN.colls[t.schema] = t.coll; });
+    countersRun = { colls: {}, cursor: {} };
+    LabCounterSim.prepareDay(db, p.PREFIX, countersChosen(p), p.METRICS).forEach(function (t) { countersRun.colls[t.schema] = t.coll; });
   },
   variants: [
     countersVariant('preallocated', 'flat minute.MMMM, preallocated (p = 1/2000 per hit, tomorrow)'),

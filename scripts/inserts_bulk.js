@@ -54,7 +54,7 @@ function insShellPoint(point) {
 // Empties the variant's collection (untimed), runs `write`, times only the writes, and answers
 // with the number of documents the server then holds.
 function insTimed(p, name, write) {
-  var coll = insLab.scratch(db, p.COLL + '_' + name);
+  var coll = LabInsertsLab.scratch(db, p.COLL + '_' + name);
   var t0 = lab.now();
   write(coll);
   var ms = lab.now() - t0;
@@ -85,9 +85,9 @@ var STUDY = {
   // mongosh script alone can only be one writer on the server it is connected to.
   axes: function (p) {
     var nodeMode = typeof LAB_MODE !== 'undefined' && LAB_MODE === 'node';
-    var batches = insLab.ints('BATCHES', p.BATCHES, 1, 100000);
-    var writers = insLab.ints('WRITERS', p.WRITERS, 1, 256);
-    var sizes = insLab.ints('SIZES', p.SIZES, LabInserts.MIN_SIZE, LabInserts.MAX_SIZE);
+    var batches = LabInsertsLab.ints('BATCHES', p.BATCHES, 1, 100000);
+    var writers = LabInsertsLab.ints('WRITERS', p.WRITERS, 1, 256);
+    var sizes = LabInsertsLab.ints('SIZES', p.SIZES, LabInserts.MIN_SIZE, LabInserts.MAX_SIZE);
     if (p.SIZE < LabInserts.MIN_SIZE || p.SIZE > LabInserts.MAX_SIZE) {
       throw new Error('parameter SIZE: expected ' + LabInserts.MIN_SIZE + '..' + LabInserts.MAX_SIZE + ' bytes, got ' + p.SIZE);
     }
@@ -131,7 +131,7 @@ var STUDY = {
         var meta = db.getCollection(LabFixture.META).findOne({ _id: srcName });
         var key = p.SEED + '/' + point.size + '/' + docs.length;
         if (!own || !meta || meta.key !== key) {
-          var src = insLab.scratch(db, srcName);
+          var src = LabInsertsLab.scratch(db, srcName);
           insertBatches(src, docs, 1000, false);
           db.getCollection(LabFixture.META).updateOne({ _id: srcName }, { $set: { key: key } });
         }

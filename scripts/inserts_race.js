@@ -32,7 +32,7 @@ function raceDefault(p, point) {
 
 // One worker through the N entries with `step`; answers the keys present, duplicates in extra.
 function raceAlone(p, point, name, pattern, step) {
-  var coll = insLab.scratch(db, p.COLL + '_' + name);
+  var coll = LabInsertsLab.scratch(db, p.COLL + '_' + name);
   var ix = RACE_INDEX[pattern];
   if (ix) coll.createIndex({ key: 1 }, { unique: ix.unique });
   var entries = LabInserts.raceEntries(p.SEED, point.n, point.chars);

@@ -99,7 +99,7 @@ var STUDY = {
   axes: function (p) {
     var nodeMode = typeof LAB_MODE !== 'undefined' && LAB_MODE === 'node';
     var points = [{ part: 'pick' }];
-    if (nodeMode) insLab.ints('WRITERS', p.WRITERS, 1, 256).forEach(function (W) { points.push({ part: 'claim', W: W }); });
+    if (nodeMode) LabInsertsLab.ints('WRITERS', p.WRITERS, 1, 256).forEach(function (W) { points.push({ part: 'claim', W: W }); });
     return points;
   },
   baseline: 'skip-scan',

@@ -57,7 +57,7 @@ var info = lab.header('map/reduce with stored functions (source 000, "Map Reduce
 // name or with GENERATE = true.
 var fixture = d.getCollection(P.COLL).estimatedDocumentCount() > 0
   ? { count: d.getCollection(P.COLL).estimatedDocumentCount(), own: false }
-  : lab.ensureFixture(d, P.COLL, { fixture: 'sensors', n: P.N, seed: P.SEED }, SensorGen.doc,
+  : lab.ensureFixture(d, P.COLL, { fixture: 'sensors', n: P.N, seed: P.SEED }, LabSensorGen.doc,
     { generate: lab.mayGenerate(P, P.COLL, { COLL: { def: 'sensors' } }) });
 
 var written = ownDb ? saveStatsFunctions(d) : [];

@@ -433,21 +433,17 @@ TS.emitEnvironment = function (info, p, extra) {
  */
 TS.passRecord = function (res, o) {
   var opts = o || {};
-  var times = res.runs.map(function (r) { return r.aggMs; });
-  var stats = lab.summarize(times);
-  stats.times = times;
-  stats.capped = false;
-  stats.warmup = [];
-  stats.answer = { groups: res.runs.reduce(function (a, r) { return a + r.groups; }, 0), events: res.runs.reduce(function (a, r) { return a + r.events; }, 0) };
-  stats.extra = { pass: 'one pass over T1..T5 (the source\'s table; times are the aggregation until its first result)',
-    intervals: res.runs.map(function (r) {
-      var x = { T: r.label, from: r.from, to: r.to, groups: r.groups, events: r.events, aggMs: r.aggMs, fetchMs: r.fetchMs };
-      if (opts.rows) x.rows = r.rows;
-      return x;
-    }),
-    avgFetchMs: res.avgFetchMs };
-  return lab.resultRecord({ study: 'timeseries', variant: res.variant, what: TS.WHAT[res.variant], axis: Object.assign({ grain: res.grain }, opts.axis || {}),
-    stats: stats, plan: res.plan, agrees: opts.agrees });
+  return lab.timesRecord({ study: 'timeseries', variant: res.variant, what: TS.WHAT[res.variant], axis: Object.assign({ grain: res.grain }, opts.axis || {}),
+    times: res.runs.map(function (r) { return r.aggMs; }),
+    answer: { groups: res.runs.reduce(function (a, r) { return a + r.groups; }, 0), events: res.runs.reduce(function (a, r) { return a + r.events; }, 0) },
+    extra: { pass: 'one pass over T1..T5 (the source\'s table; times are the aggregation until its first result)',
+      intervals: res.runs.map(function (r) {
+        var x = { T: r.label, from: r.from, to: r.to, groups: r.groups, events: r.events, aggMs: r.aggMs, fetchMs: r.fetchMs };
+        if (opts.rows) x.rows = r.rows;
+        return x;
+      }),
+      avgFetchMs: res.avgFetchMs },
+    plan: res.plan, agrees: opts.agrees });
 };
 
 // One grain, the source's way: T1..T5 and their average, for each chosen design.
@@ -474,7 +470,7 @@ TS.grainMain = function (grainName) {
     var res = TS.runStartTimes(db, variant, p.COLL, grain, { printRows: p.PRINT_ROWS });
     if (!res) {
       print(variant + ': cannot answer ' + grain.title + ' (skipped)');
-      if (p.LAB_LINES) lab.emit(lab.resultRecord({ study: 'timeseries', variant: variant, what: TS.WHAT[variant], axis: { grain: grainName }, skipped: lab.NOT_HERE }));
+      if (p.LAB_LINES) lab.emit(lab.resultRecord({ study: 'timeseries', variant: variant, what: TS.WHAT[variant], axis: { grain: grainName }, skipped: lab.notHere() }));
       return;
     }
     print(variant + ' | plan ' + res.plan.stage + ' | explainVersion ' + res.plan.explainVersion + (res.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'));

@@ -78,22 +78,22 @@ var TS_BUILDERS = {
 };
 
 // Functions Node calls in the session that loaded this file (lib/studies/timeseries/index.js).
-var TSD = {
+var tsDesigns = {
   builds: {},
   events: 0,
 
   // Makes sure the events are there (indexed) and builds the chosen designs that are missing.
   prepare: function (p) {
     var f = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, STUDY.params));
-    TSD.events = f.count;
+    tsDesigns.events = f.count;
     TS.chosen(p.VARIANTS).forEach(function (v) {
       var b = TS_BUILDERS[v];
       if (!b || (!p.REBUILD && TS.available(db, p.COLL, v))) return;
       print('building design ' + v + ' from ' + lab.fmtInt(f.count) + ' events: ' + b.what + ' ...');
       var t0 = lab.now();
       b.run(p);
-      TSD.builds[v] = lab.now() - t0;
-      print('built ' + v + ' in ' + lab.fmtMs(TSD.builds[v]));
+      tsDesigns.builds[v] = lab.now() - t0;
+      print('built ' + v + ' in ' + lab.fmtMs(tsDesigns.builds[v]));
     });
     return f;
   },
@@ -101,7 +101,7 @@ var TSD = {
   // What each chosen design takes on disk, and how long its build took (if this run built it).
   storage: function (p) {
     return TS.chosen(p.VARIANTS).filter(function (v) { return TS.available(db, p.COLL, v); }).map(function (v) {
-      return Object.assign({ variant: v, buildMs: TSD.builds[v] === undefined ? null : TSD.builds[v] }, TS.storage(db, p.COLL, v));
+      return Object.assign({ variant: v, buildMs: tsDesigns.builds[v] === undefined ? null : tsDesigns.builds[v] }, TS.storage(db, p.COLL, v));
     });
   },
 
@@ -179,13 +179,13 @@ var STUDY = {
     tsDesign('rollup', '4.2'),
   ],
   same: function (a, b) { return TS.sameRows(a, b); },
-  setup: function (p) { tsGrains(p); TSD.prepare(p); },
+  setup: function (p) { tsGrains(p); tsDesigns.prepare(p); },
   // Drop-in mode: storage per design after the tables (Node prints it from its `after` hook).
   report: function (p) {
-    var sizes = TSD.storage(p);
+    var sizes = tsDesigns.storage(p);
     print('');
-    print('storage per design (' + lab.fmtInt(TSD.events) + ' events):');
-    TSD.storageLines(sizes).forEach(function (l) { print(l); });
+    print('storage per design (' + lab.fmtInt(tsDesigns.events) + ' events):');
+    tsDesigns.storageLines(sizes).forEach(function (l) { print(l); });
     if (p.LAB_LINES) {
       sizes.forEach(function (s) {
         lab.emit(lab.measureRecord({ study: 'timeseries', name: 'totalSize', variant: s.variant, value: s.totalSize, unit: 'bytes',

@@ -37,6 +37,25 @@ var WHERE_SOURCE_PIPELINE = [
   { $group: { _id: 1, count: { $sum: 1 } } },
 ];
 
+// The source's functional points (001-where-js-functional), untimed: "find('this.name == ...')" is
+// short for {$where: ...}, and the sandboxed JavaScript "cannot ... access other parts of the DB".
+// Both filters read the first WHERE_CHECK documents that match by _id (a few hundred $where calls,
+// whatever the collection's size); the sandbox probe's body is a constant that touches db.
+var WHERE_CHECK = 200;
+var WHERE_TOUCHES_DB = 'return db.getSiblingDB("test") !== null';
+
+function whereFunctional(p) {
+  var c = db.getCollection(p.COLL);
+  function ids(filter) { return c.find(filter).sort({ _id: 1 }).limit(WHERE_CHECK).toArray().map(function (d) { return d._id; }); }
+  function failure(e) { return { code: e.code || null, codeName: e.codeName || null, message: String(e.message).split('\n')[0] }; }
+  var out = { limit: WHERE_CHECK, whereIds: ids({ $where: WHERE_AB }) };
+  try { out.stringIds = ids(WHERE_AB); } catch (e) { out.stringError = failure(e); }
+  try {
+    out.dbReached = c.find({ $where: WHERE_TOUCHES_DB }).limit(1).toArray().length;
+  } catch (e) { out.dbError = failure(e); }
+  return out;
+}
+
 // A count command (find-style queries) or an aggregation ending in one {count} document.
 function whereCount(p, filter, hint) {
   var cmd = { count: p.COLL, query: filter };

@@ -11,6 +11,7 @@ const { restartWithCache, restartWithArgs } = require('../lib/studies/bigagg/cac
 const { findStudy } = require('../lib/studies');
 const { runStudy } = require('../lib/core/run-study');
 const { interleave, timeAsync } = require('../lib/core/harness');
+const { csvBytes } = require('../lib/studies/bigagg/csv');
 
 const N = 30000;
 const SEED = 5;
@@ -202,6 +203,15 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       expect(text).to.include('001-bigagg-zlib-size: INCONCLUSIVE'); // no zlib collection in this run
       expect(text).to.match(/001-bigagg-one-thread: (HOLDS|STRONGER|WEAKER|REVERSED|INCONCLUSIVE)/);
       expect(text).to.include('Storage and load per block compressor');
+      // 001-bigagg-bson-vs-csv: the same records as CSV, counted once, beside the BSON dataSize
+      const csv = r.records.filter((x) => x.type === 'measure' && x.name === 'csvBytes');
+      expect(csv).to.have.length(1);
+      const again = csvBytes(N, SEED);
+      expect(csv[0].value).to.equal(again.bytes);
+      expect(again.rows).to.equal(N);
+      const data = r.records.find((x) => x.type === 'measure' && x.name === 'dataBytes' && x.axis.compressor === csv[0].axis.compressor);
+      expect(data.value / csv[0].value).to.be.within(1.2, 2.1);
+      expect(text).to.match(/001-bigagg-bson-vs-csv: (HOLDS|INCONCLUSIVE) \| ours: BSON\/CSV 1\.\d\dx/);
     });
 
     it('runner on its own embedded server: cold (restarts) and the three cache sizes, answers equal the oracle', async function () {

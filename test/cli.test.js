@@ -120,7 +120,7 @@ describe('CLI', function () {
       const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
       expect(doc.environment.server.storageEngine).to.equal('wiredTiger');
       expect(doc.environment.server.topology).to.equal('standalone');
-      const rows = doc.results.filter((x) => x.study === 'where');
+      const rows = doc.results.filter((x) => x.study === 'where' && x.type === 'result');
       expect(rows).to.have.length(7);
       expect(new Set(rows.map((x) => x.answer)).size).to.equal(1);
       expect(rows.every((x) => x.agrees === true)).to.equal(true);

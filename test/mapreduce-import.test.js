@@ -9,7 +9,7 @@ const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
 const { importCsv } = require('../lib/infra/csv-import');
 const sensors = require('../fixtures/sensors');
-const SensorGen = require('../fixtures/sensor-gen');
+const LabSensorGen = require('../fixtures/sensor-gen');
 const { ROOT } = require('../lib/core/shell-runner');
 
 const BROKEN = path.join(__dirname, 'fixtures', 'broken-sensors.csv');
@@ -78,12 +78,12 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     expect(r).to.include({ read: n, stored: n, inserted: n, rejected: 0, rejectsFile: null });
     expect(Object.keys(r.files[0].kinds)).to.have.length(41);
     expect(r.files[0].kinds.timestamp).to.equal('date');
-    const next = SensorGen.rng(7);
+    const next = LabSensorGen.rng(7);
     const cursor = t.db.collection('gen').find().sort({ _id: 1 });
     let i = 0;
     let blanks = 0;
     for await (const d of cursor) {
-      const want = SensorGen.doc(next, i);
+      const want = LabSensorGen.doc(next, i);
       blanks += 40 - (Object.keys(d).length - 2);
       expect({ ...d, _id: i }, `row ${i}`).to.deep.equal(want);
       i++;

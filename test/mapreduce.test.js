@@ -9,10 +9,12 @@ const fns = require('../scripts/mr_functions');
 const { prepareSensors } = require('../lib/studies/mapreduce').helpers;
 const { CLIENT_VARIANTS, statsDiffer } = require('../lib/studies/mapreduce/client');
 const { SEED_REDUCE } = require('./fixtures/seed-reduce');
+const { VARIANTS: INSERT_VARIANTS, BATCH: INSERT_BATCH, DURABLE_BATCH } = require('../lib/studies/mapreduce/inserts');
 
 const N = 100000; // the collection; the $group vs map/reduce claim is made at this size
 const FIELD = 'engine_rpm';
 const SEED = 1;
+const PLAN_OF_RANGE = 'IXSCAN'; // a map/reduce with an _id range reads through the _id index
 
 describe('mapreduce study (source 000)', function () {
   let t;
@@ -39,19 +41,25 @@ describe('mapreduce study (source 000)', function () {
     });
   });
 
-  const SERVER = ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode', 'group', 'accumulator', 'function'];
-  const ALL = [...SERVER, ...CLIENT_VARIANTS.map((v) => v.name), 'pg-jsonb', 'pg-typed'];
+  const SERVER = ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode', 'mr-range', 'mr-chunked', 'group', 'accumulator', 'function'];
+  const INSERTS = INSERT_VARIANTS.map((v) => v.name);
+  const ALL = [...SERVER, ...CLIENT_VARIANTS.map((v) => v.name), 'pg-jsonb', 'pg-typed', ...INSERTS];
 
   describe('every variant, through the runner (mongo-perf-lab run mapreduce)', function () {
     let run;
     before(async function () {
-      run = await t.study('mapreduce', { SIZES: '1,7,1000,2500,10000', RUNS: 1, WARMUP: 0, N, SEED });
+      run = await t.study('mapreduce', { SIZES: '1,7,100,1000,2500,10000', RUNS: 1, WARMUP: 0, N, SEED });
     });
 
-    it('equals plain Node at batches 1, 7, 1000, 2500 and 10^4 (min, max, count exact; sum to 1e-9)', function () {
+    it('equals plain Node at batches 1, 7, 100, 1000, 2500 and 10^4 (min, max, count exact; sum to 1e-9)', function () {
       const rows = run.records.filter((r) => r.type === 'result');
-      expect(rows).to.have.length(5 * ALL.length);
-      for (const r of rows) {
+      expect(rows).to.have.length(6 * ALL.length);
+      // the row-by-row inserts run at one batch each (1,000, the durable pair 100); every other variant at every batch
+      const ran = rows.filter((r) => !r.skipped);
+      const at = Object.fromEntries(ran.filter((r) => INSERTS.includes(r.variant)).map((r) => [r.variant, r.axis.batch]));
+      expect(at).to.deep.equal({ 'insert-mongo': INSERT_BATCH, 'insert-pg': INSERT_BATCH, 'insert-mongo-j': DURABLE_BATCH, 'insert-pg-sync': DURABLE_BATCH });
+      expect(ran).to.have.length(6 * (ALL.length - INSERTS.length) + INSERTS.length);
+      for (const r of ran) {
         expect(r.agrees, `${r.variant} at ${r.axis.batch}`).to.equal(true);
         const ref = sensors.referenceStats(r.axis.batch, FIELD, { seed: SEED });
         expect(r.answer.count).to.equal(ref.count);
@@ -61,6 +69,17 @@ describe('mapreduce study (source 000)', function () {
         if (r.where === 'server') expect(r.plan.explainVersion, r.variant).to.be.oneOf(['1', '2']);
         expect(r.ratio.to).to.equal('group');
       }
+    });
+
+    it('one map/reduce over the batch\'s _id range and ten over its tenths read the same access path (000-chunks)', function () {
+      const rows = run.records.filter((r) => r.type === 'result' && /^mr-(range|chunked)$/.test(r.variant));
+      for (const r of rows) expect(r.plan.stage, `${r.variant} at ${r.axis.batch}`).to.equal(PLAN_OF_RANGE);
+    });
+
+    it('the row inserts write into a scratch collection the lab claims, and remove it after the run (000-pg-insert)', async function () {
+      const ins = run.records.find((r) => r.variant === 'insert-mongo' && !r.skipped);
+      expect(ins.extra).to.include({ rows: INSERT_BATCH, writeConcern: 'w:1, j:false' });
+      expect(await t.db.listCollections({ name: 'sensors_inserts' }).toArray()).to.have.length(0);
     });
 
     it('prints the source\'s table (documents per millisecond by batch) and the jsMode verdict', function () {

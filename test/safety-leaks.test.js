@@ -42,13 +42,19 @@ function startServer(args) {
     child.stderr.on('data', (d) => {
       err += d;
       if (/Ctrl-C stops/.test(err)) {
-        const members = [...err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({ pid: Number(m[2]), dbPath: m[3] }));
+        const members = [...err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({ port: Number(m[1]), pid: Number(m[2]), dbPath: m[3] }));
         resolve({ child, members, out });
       }
     });
     child.on('exit', (code, signal) => reject(new Error(`server exited early (${code} ${signal}): ${err}`)));
   });
 }
+
+/**
+ * The unix socket a mongod on `port` would leave in /tmp (mongod puts it there whatever TMPDIR
+ * says). Checked by port: other programs' mongods on this machine may make their own meanwhile.
+ */
+const socketOf = (port) => `/tmp/mongodb-${port}.sock`;
 
 function cli(args, cwd, env = {}) {
   return spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 600000, env: { ...process.env, ...env } });
@@ -61,13 +67,15 @@ describe('safety: nothing of its own left behind', function () {
   after(function () { fs.rmSync(tmp, { recursive: true, force: true }); });
 
   for (const [label, args] of [['standalone', []], ['--replset 2', ['--replset', '2']]]) {
-    it(`server (${label}) killed with SIGKILL: its mongods die and their data folders go`, async function () {
+    it(`server (${label}) killed with SIGKILL: its mongods die and their data folders go, and no /tmp/mongodb-<port>.sock`, async function () {
       const s = await startServer(args);
       expect(s.members).to.have.length(args.length ? 2 : 1);
       for (const m of s.members) expect(fs.existsSync(m.dbPath), m.dbPath).to.equal(true);
+      for (const m of s.members) expect(fs.existsSync(socketOf(m.port)), `mongod ${m.port} makes no unix socket`).to.equal(false);
       s.child.kill('SIGKILL');
       const gone = await until(() => s.members.every((m) => !alive(m.pid) && !fs.existsSync(m.dbPath)), 60000);
       expect(gone, JSON.stringify(s.members.map((m) => ({ ...m, alive: alive(m.pid), dir: fs.existsSync(m.dbPath) })))).to.equal(true);
+      for (const m of s.members) expect(fs.existsSync(socketOf(m.port)), socketOf(m.port)).to.equal(false);
     });
   }
 
@@ -77,6 +85,26 @@ describe('safety: nothing of its own left behind', function () {
     s.child.kill('SIGKILL');
     expect(await until(() => s.members.every((m) => !alive(m.pid)), 60000)).to.equal(true);
     expect(fs.existsSync(path.join(dir, 'WiredTiger'))).to.equal(true);
+  });
+
+  it('run killed with SIGKILL mid-run: its embedded mongod dies, and leaves no /tmp/mongodb-<port>.sock', async function () {
+    const env = { ...process.env, MONGODB_URI: '' };
+    const child = spawn(process.execPath, [BIN, 'run', 'where', '--profile', 'tiny', '--out', path.join(tmp, 'killed'), '--no-progress'], { cwd: tmp, env });
+    let err = '';
+    const seen = new Promise((resolve, reject) => {
+      child.stderr.on('data', (d) => {
+        err += d;
+        const m = /^server: embedded mongod \(pid (\d+), data (\S+)\) \| MongoDB/m.exec(err);
+        if (m) resolve({ pid: Number(m[1]), dbPath: m[2] });
+      });
+      child.on('exit', () => reject(new Error(`run ended before its server line: ${err}`)));
+    });
+    const m = await seen;
+    const port = Number(/--port (\d+)/.exec(fs.readFileSync(`/proc/${m.pid}/cmdline`, 'utf8').replace(/\0/g, ' '))[1]);
+    expect(fs.existsSync(socketOf(port)), 'the embedded mongod makes no unix socket').to.equal(false);
+    child.kill('SIGKILL');
+    expect(await until(() => !alive(m.pid) && !fs.existsSync(m.dbPath), 60000)).to.equal(true);
+    expect(fs.existsSync(socketOf(port)), socketOf(port)).to.equal(false);
   });
 
   it('findings <study> --uri --db X drops the database it created, like run', async function () {

@@ -161,7 +161,7 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
   });
 
   it('storage per design: every design sized, the time-series collection smaller than the raw events', async function () {
-    const sizes = await study.call('TSD.storage', p);
+    const sizes = await study.call('tsDesigns.storage', p);
     expect(sizes.map((x) => x.variant)).to.deep.equal(DESIGNS);
     for (const x of sizes) expect(x.totalSize, x.variant).to.be.greaterThan(0);
     const ts = sizes.find((x) => x.variant === 'timeseries');

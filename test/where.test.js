@@ -4,10 +4,15 @@ const os = require('os');
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');
 const whereFixture = require('../fixtures/where-ab');
+const claims = require('../lib/core/claims');
+const whereStudy = require('../lib/studies/where');
 
 const SCRIPT = 'where_vs_agg.js';
 const N = 5000;
 const SEED = 7;
+// mongosh's find() passes a string filter on to the find command, which takes only a document: the
+// legacy shell's find('this.a > this.b') shorthand for {$where: ...} is gone.
+const STRING_FILTER = 'rejected';
 const VARIANTS = ['plain', 'where', 'hybrid', 'source-agg', 'expr-find', 'expr-agg', 'function'];
 
 // The independent computation: the predicate in plain JavaScript over the same generated docs.
@@ -63,7 +68,7 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
   });
 
   it('records follow the one result format: ratio to the named baseline with an interval, per-sample overhead under 20 ms', function () {
-    for (const r of run.records) {
+    for (const r of run.records.filter((x) => x.type === 'result')) {
       expect(r).to.include.keys('type', 'study', 'variant', 'axis', 'unit', 'times', 'mean', 'sd', 'median', 'min', 'max', 'runs', 'capped', 'ratio', 'plan', 'agrees');
       expect(r.ratio.to).to.equal('where');
       expect(r.overheadMs).to.be.a('number').and.below(20);
@@ -82,6 +87,31 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     const env = dropIn.records.find((r) => r.type === 'environment');
     expect(env.server).to.include({ storageEngine: 'wiredTiger' });
     expect(env.fixture.count).to.equal(N);
+  });
+
+  it('the source\'s functional points, untimed: the string shorthand, the sandbox, BSON types (001-where-js-functional, 001-bson-typed)', async function () {
+    const measured = (name) => run.records.find((r) => r.type === 'measure' && r.name === name).value;
+    const f = measured('where-functional');
+    expect(f.whereAgrees, 'the first matches of $where, against the generator').to.equal(true);
+    expect(f.stringFilter).to.equal(STRING_FILTER);
+    expect(f.sandbox).to.equal('refused');
+    expect(f.dbError.message).to.match(/db is not defined/);
+    for (const [k, x] of Object.entries(measured('bson-types'))) expect({ k, type: x.type, same: x.same }).to.deep.equal({ k, type: x.want, same: true });
+    expect(await t.db.listCollections({ name: 'mine_types' }).toArray(), 'the scratch collection is gone').to.have.length(0);
+    const env = { profile: 'quick', server: { version: '6.0.5' } };
+    const verdicts = Object.fromEntries(claims.judge(whereStudy, run.records, env, { where: { N } }).map((j) => [j.id, j.verdict]));
+    expect(verdicts['001-where-js-functional']).to.equal(STRING_FILTER === 'same' ? 'holds' : 'gone');
+    expect(verdicts['001-bson-typed']).to.equal('holds');
+  });
+
+  it('a collection of the user\'s under the typed check\'s scratch name is refused, untouched', async function () {
+    const theirs = t.db.collection('mine_types');
+    await theirs.insertOne({ _id: 'u', user: 'theirs' });
+    let err;
+    try { await t.study('where', { N, SEED, RUNS: 0, VARIANTS: 'expr-find' }); } catch (e) { err = e; }
+    expect(err && err.message).to.match(/mine_types/);
+    expect(await theirs.find().toArray()).to.deep.equal([{ _id: 'u', user: 'theirs' }]);
+    await theirs.drop();
   });
 
   it('generates the same documents itself when run on an empty collection (shell and Node generators agree)', async function () {

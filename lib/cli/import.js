@@ -111,8 +111,13 @@ async function run(o) {
   checkInputs(o);
   // The URI is used as given (its path is the auth database); the database is chosen here.
   const client = new MongoClient(o.uri, clientOptions(o.uri));
+  let watch = null;
   try {
     await client.connect();
+    // A server that stops answering mid-import ends it in one line (lib/infra/liveness.js).
+    const liveness = require('../infra/liveness');
+    watch = liveness.watch(o.uri);
+    liveness.during(`the import into ${o.db}.${o.coll}`);
     // Ownership (lib/infra/targets.js): a collection the lab did not make is appended to only with --append.
     await require('../infra/targets').importTarget(client.db(o.db), o.coll, { append: o.append });
     const r = await importCsv(client.db(o.db), o.args, {
@@ -130,6 +135,7 @@ async function run(o) {
     if (e instanceof ImportError) throw new UsageError(e.message);
     throw e;
   } finally {
+    if (watch) watch.stop();
     await client.close().catch(() => {
       /* the import's outcome is already decided and reported */
     });

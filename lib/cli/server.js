@@ -19,6 +19,7 @@ const { selfCommand } = require('./self-command');
 // The mongosh the lab depends on, wherever npm put it (the same resolution as lib/core/shell-runner.js).
 const MONGOSH_BIN = require.resolve('@mongosh/cli-repl/bin/mongosh.js');
 const META = 'mongo-perf-lab-server.json'; // what a kept data directory was started as
+const LOCK = 'mongo-perf-lab-server.lock'; // {pid, cmd} of the server command using a kept directory
 const SCRIPT_DB = 'random'; // the database the studies' scripts use, as their source articles did
 
 class ServerError extends Error {}
@@ -88,7 +89,7 @@ function checkPortFree(port, flag) {
 function inspectDbPath(dir) {
   if (!fs.existsSync(dir)) return null;
   if (!fs.statSync(dir).isDirectory()) throw new ServerError(`--dbpath ${dir}: not a directory`);
-  const entries = fs.readdirSync(dir);
+  const entries = fs.readdirSync(dir).filter((e) => e !== LOCK);
   if (!entries.length) return null;
   const lock = path.join(dir, 'mongod.lock');
   if (fs.existsSync(lock)) {
@@ -116,6 +117,79 @@ function inspectDbPath(dir) {
   }
   throw new ServerError(
     `--dbpath ${dir}: this directory holds other files and no MongoDB data; give a new or empty directory`,
+  );
+}
+
+function cmdlineOf(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch (e) {
+    return null;
+  }
+}
+
+/** The server command holding dir's lab lock: {pid} while that process still runs, else null. */
+function labLockHolder(dir) {
+  try {
+    const held = JSON.parse(fs.readFileSync(path.join(dir, LOCK), 'utf8'));
+    // the same pid running another program now is not the holder (a pid reused after a SIGKILL)
+    return held.pid && alive(held.pid) && (cmdlineOf(held.pid) === null || cmdlineOf(held.pid) === held.cmd)
+      ? held
+      : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/**
+ * Takes dir for this command before any mongod starts, so that of two commands started at once on
+ * one --dbpath the loser always learns why ("in use", exit 2), whoever's mongod would have won
+ * mongod's own lock. The lock is an exclusively created file; one left by a killed command (its
+ * pid gone) is taken over. Returns release(), also run at exit.
+ */
+function lockDbPath(dir) {
+  if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) throw new ServerError(`--dbpath ${dir}: not a directory`);
+  try {
+    require('../infra/output-paths').makeDirs(dir);
+  } catch (e) {
+    if (e.code !== 'EEXIST') throw e; // the other command made it a moment ago
+  }
+  const file = path.join(dir, LOCK);
+  const mine = JSON.stringify({ pid: process.pid, cmd: cmdlineOf(process.pid) });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(file, mine, { flag: 'wx' });
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST' || attempt > 0) throw e.code === 'EEXIST' ? inUse(dir) : e;
+      if (labLockHolder(dir)) throw inUse(dir);
+      fs.rmSync(file, { force: true }); // left by a command that was killed
+    }
+  }
+  const release = () => {
+    try {
+      if (fs.readFileSync(file, 'utf8') === mine) fs.rmSync(file, { force: true });
+    } catch (e) {
+      /* already gone */
+    }
+  };
+  const unlist = cleanup.addSync(release);
+  return () => {
+    unlist();
+    release();
+  };
+}
+
+/** The ServerError for a dir another server (lab command or mongod) holds. */
+function inUse(dir) {
+  const pid = lockHolder(dir);
+  if (pid)
+    return new ServerError(
+      `--dbpath ${dir}: a mongod (pid ${pid}) is already running on this directory; stop it first, or use another directory`,
+    );
+  const held = labLockHolder(dir);
+  return new ServerError(
+    `--dbpath ${dir}: another mongod is starting on this directory (by \`mongo-perf-lab server\`, pid ${held ? held.pid : '?'}); stop it first, or use another directory`,
   );
 }
 
@@ -250,20 +324,43 @@ async function start(o, port, dbPath, stderr) {
   return server;
 }
 
-/** Resolves when a signal asks to stop ({sig}) or a mongod exits on its own ({died, code, signal}). */
+/**
+ * Resolves when a signal asks to stop ({sig}), a mongod exits on its own ({died, code, signal}), or
+ * the server stops answering ({frozen}: paused or hung; lib/infra/liveness.js).
+ */
 function stopOrDeath(server, stopRequested) {
+  const liveness = require('../infra/liveness');
+  let watch;
+  const frozen = new Promise((resolve) => {
+    watch = liveness.watch(server.uri, { onFailure: (e) => resolve({ frozen: e }) });
+  });
   return Promise.race([
     stopRequested,
+    frozen,
     new Promise((resolve) => {
       // Ctrl-C in a terminal signals mongod too (same process group): let our own signal win.
       server.onUnexpectedExit((m, code, signal) => setTimeout(() => resolve({ died: m, code, signal }), 300));
     }),
-  ]);
+  ]).finally(() => watch.stop());
+}
+
+/** The line for a mongod that died or froze while serving. */
+function endLine(server, how) {
+  if (how.frozen) {
+    const who = server.members.map((m) => `pid ${m.pid}, port ${m.port}`).join('; ');
+    return `mongod (${who}) stopped answering: no reply to a ping for ${Math.round(require('../infra/liveness').FROZEN_AFTER_MS / 1000)} s (paused with SIGSTOP or a debugger, or hung); it is killed; start the server again`;
+  }
+  const disk = server.disk && server.disk.line();
+  const why = disk ? `: ${disk}` : '';
+  return `mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`})${why}; stopping`;
 }
 
 /** The one line for a failed start or run; returns the exit code (2: the user's input). */
 function reportFailure(e, o, stderr) {
   const { NoMongodError } = require('../infra/mongod-binary');
+  // mongod's own refusal of a directory another mongod (not the lab's) holds: the user's input too
+  if (o.dbPath && /DBPathInUse|Unable to lock the lock file|already running on the dbpath/i.test(e.message || ''))
+    e = inUse(path.resolve(o.dbPath));
   const known = e instanceof ServerError || e instanceof NoMongodError;
   const fsError = typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code);
   let msg = known
@@ -310,19 +407,16 @@ function crashHandler(stderr, dbPath, state) {
 /** Serves until a signal or a mongod's death; then stops. Returns the exit code. */
 async function serveUntilStopped(server, { stopRequested, signals, onSignal, dbPath, stderr }) {
   const how = await stopOrDeath(server, stopRequested);
-  if (how.died) {
-    stderr.write(
-      `mongo-perf-lab server: mongod (pid ${how.died.pid}, port ${how.died.port}) exited on its own (${how.signal || `code ${how.code}`}); stopping\n`,
-    );
-  } else {
-    stderr.write(`\n${how.sig}: stopping the server...\n`);
-  }
+  if (how.died || how.frozen) stderr.write(`mongo-perf-lab server: ${endLine(server, how)}\n`);
+  else stderr.write(`\n${how.sig}: stopping the server...\n`);
   // A second Ctrl-C while stopping: stop at once (the 'exit' hook kills what is left).
   for (const sig of signals) process.removeListener(sig, onSignal);
   for (const sig of signals) process.once(sig, () => process.exit(130));
+  // a paused mongod never handles a polite stop: SIGKILL (its journal keeps a kept --dbpath sound)
+  if (how.frozen) server.killSync();
   await server.stop();
   stderr.write(dbPath ? `stopped; the data stays in ${dbPath}\n` : 'stopped; its data is deleted\n');
-  return how.died ? 1 : 0;
+  return how.died || how.frozen ? 1 : 0;
 }
 
 /**
@@ -355,6 +449,7 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
         '--dbpath with --replset: not supported (a kept replica set does not restart cleanly yet); keep a standalone with --dbpath, or drop --dbpath',
       );
     }
+    if (dbPath) state.unlock = lockDbPath(dbPath);
     const port = await choosePort(o, dbPath);
     process.once('exit', exitHook);
     state.server = await start(o, port, dbPath, stderr);
@@ -374,6 +469,7 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     state.server = null;
     return code;
   } finally {
+    if (state.unlock) state.unlock();
     process.removeListener('uncaughtException', onCrash);
     process.removeListener('exit', exitHook);
     for (const sig of signals) process.removeListener(sig, onSignal);

@@ -11,6 +11,9 @@
 //   gone           the feature is removed or ignored by this server (jsMode, touch, MMAPv1)
 //   not-reproduced the setting the claim needs is absent here (`setting.here` says what is
 //                  missing, `why` how to reproduce it where this machine can)
+//   not-measured   the lab has no measurement for this claim (`why` says why, and what would
+//                  measure it): no decision at all, unlike not-reproduced, which measured and
+//                  found the claim's setting absent
 //   inconclusive   the interval straddles a boundary, too few rounds, or too small a scale (`why`
 //                  says what would decide it)
 // The rules read only records, so a result file can be judged again later (the findings report).
@@ -24,6 +27,7 @@ const VERDICT = Object.freeze({
   REVERSED: 'reversed',
   GONE: 'gone',
   NOT_REPRODUCED: 'not-reproduced',
+  NOT_MEASURED: 'not-measured',
   INCONCLUSIVE: 'inconclusive',
 });
 const VERDICTS = Object.freeze(Object.values(VERDICT));
@@ -31,17 +35,25 @@ const VERDICTS = Object.freeze(Object.values(VERDICT));
 const DECISIVE = Object.freeze([VERDICT.HOLDS, VERDICT.STRONGER, VERDICT.WEAKER, VERDICT.REVERSED, VERDICT.GONE]);
 /** How reports print a verdict. */
 const LABEL = Object.freeze({
-  holds: 'holds', stronger: 'stronger', weaker: 'weaker', reversed: 'REVERSED', gone: 'gone',
-  'not-reproduced': 'not reproduced here', inconclusive: 'inconclusive',
+  holds: 'holds',
+  stronger: 'stronger',
+  weaker: 'weaker',
+  reversed: 'REVERSED',
+  gone: 'gone',
+  'not-reproduced': 'not reproduced here',
+  'not-measured': 'not measured here',
+  inconclusive: 'inconclusive',
 });
 const MEANING = Object.freeze({
-  holds: 'the interval lies inside the claim\'s band',
+  holds: "the interval lies inside the claim's band",
   stronger: 'the interval lies entirely above the band: the effect is larger today',
   weaker: 'the interval lies below the band, above the "no difference" floor: the effect is smaller today',
   reversed: 'the interval lies entirely below the floor: the other way round today',
   gone: 'the feature the claim is about is removed or ignored by this server',
   'not-reproduced': 'the setting the claim was made in is absent here; the entry says which, and how to reproduce it',
-  inconclusive: 'the interval straddles a boundary, or there are too few rounds or too small a scale; the entry says what would decide',
+  'not-measured': 'the lab has no measurement for this claim; the entry says why, and what would measure it',
+  inconclusive:
+    'the interval straddles a boundary, or there are too few rounds or too small a scale; the entry says what would decide',
 });
 
 const LEVEL = 0.95;
@@ -67,7 +79,10 @@ function logStats(xs) {
  * (lab.ratioInterval: {mid, lo, hi, n, method: 't-log'}; lo/hi null with `why` below 3 rounds).
  */
 function ratioInterval(rs, level = LEVEL) {
-  return lab.ratioInterval((rs || []).filter((x) => Number.isFinite(x)), level);
+  return lab.ratioInterval(
+    (rs || []).filter((x) => Number.isFinite(x)),
+    level,
+  );
 }
 
 /**
@@ -80,7 +95,8 @@ function unpairedInterval(aTimes, bTimes) {
   const b = logStats(bTimes.filter((x) => x > 0));
   const mid = Math.exp(a.m - b.m);
   const n = Math.min(a.n, b.n);
-  if (a.n + b.n < MIN_ROUNDS + 1 || Math.max(a.n, b.n) < MIN_ROUNDS) return { mid, lo: null, hi: null, n, method: 't-log-unpaired', why: `${a.n} and ${b.n} runs` };
+  if (a.n + b.n < MIN_ROUNDS + 1 || Math.max(a.n, b.n) < MIN_ROUNDS)
+    return { mid, lo: null, hi: null, n, method: 't-log-unpaired', why: `${a.n} and ${b.n} runs` };
   let se;
   let df;
   let pooled = false;
@@ -117,8 +133,16 @@ function find(rs, variant) {
 
 /** True when two records were timed in the same rounds against the same baseline. */
 function paired(a, b) {
-  return !!(a.ratio && b.ratio && a.ratio.perRound && b.ratio.perRound && a.ratio.to === b.ratio.to &&
-    a.times && b.times && a.times.length === b.times.length);
+  return !!(
+    a.ratio &&
+    b.ratio &&
+    a.ratio.perRound &&
+    b.ratio.perRound &&
+    a.ratio.to === b.ratio.to &&
+    a.times &&
+    b.times &&
+    a.times.length === b.times.length
+  );
 }
 
 /**
@@ -130,7 +154,14 @@ function intervalOf(rs, slow, fast) {
   const a = find(rs, slow);
   const b = find(rs, fast);
   if (!a || !b || !a.times || !b.times || !a.times.length || !b.times.length) return null;
-  if (paired(a, b)) return { ...ratioInterval(a.times.map((t, i) => t / b.times[i]), LEVEL), paired: true };
+  if (paired(a, b))
+    return {
+      ...ratioInterval(
+        a.times.map((t, i) => t / b.times[i]),
+        LEVEL,
+      ),
+      paired: true,
+    };
   return { ...unpairedInterval(a.times, b.times), paired: false };
 }
 
@@ -139,7 +170,9 @@ function intervalOf(rs, slow, fast) {
  * `lo`, `hi` are slopes, not ratios. Null below 3 points or 2 distinct x.
  */
 function slopeInterval(xs, ys) {
-  const pts = xs.map((x, i) => [Math.log(x), Math.log(ys[i])]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+  const pts = xs
+    .map((x, i) => [Math.log(x), Math.log(ys[i])])
+    .filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
   const n = pts.length;
   if (n < 3 || new Set(pts.map((p) => p[0])).size < 2) return null;
   const mx = pts.reduce((s, p) => s + p[0], 0) / n;
@@ -154,7 +187,10 @@ function slopeInterval(xs, ys) {
 /** Per-index ratios of two equally long time lists (e.g. the same five intervals T1..T5 in two states). */
 function pairedTimes(aTimes, bTimes) {
   if (!aTimes || !bTimes || aTimes.length !== bTimes.length) return null;
-  return ratioInterval(aTimes.map((t, i) => t / bTimes[i]), LEVEL);
+  return ratioInterval(
+    aTimes.map((t, i) => t / bTimes[i]),
+    LEVEL,
+  );
 }
 
 function fx(x) {
@@ -178,19 +214,48 @@ function intervalField(iv) {
  * ratio; `floor` (default min(0.8, L)) separates weaker from reversed; `above`/`below` rename the
  * verdicts outside a parity band. Returns { verdict, why }.
  */
-function decide(iv, { holds: [L, U], floor = Math.min(FLOOR, L), above = VERDICT.STRONGER, below = VERDICT.REVERSED, runs = 'RUNS', fmt = fx, more = null }) {
+function decide(
+  iv,
+  {
+    holds: [L, U],
+    floor = Math.min(FLOOR, L),
+    above = VERDICT.STRONGER,
+    below = VERDICT.REVERSED,
+    runs = 'RUNS',
+    fmt = fx,
+    more = null,
+  },
+) {
   if (!iv || iv.mid === null) return { verdict: VERDICT.INCONCLUSIVE, why: 'the variants did not both run' };
   if (iv.lo === null || iv.lo === undefined) {
     if (iv.undecided) return { verdict: VERDICT.INCONCLUSIVE, why: iv.undecided };
-    return { verdict: VERDICT.INCONCLUSIVE, why: `too few rounds (${iv.n}) for an interval: run with --runs ${Math.max(5, MIN_ROUNDS)} or more` };
+    return {
+      verdict: VERDICT.INCONCLUSIVE,
+      why: `too few rounds (${iv.n}) for an interval: run with --runs ${Math.max(5, MIN_ROUNDS)} or more`,
+    };
   }
   const band = `[${fmt(L)}, ${fmt(U)}]`;
-  if (iv.lo >= L && iv.hi <= U) return { verdict: VERDICT.HOLDS, why: `the interval lies inside the claim's band ${band}` };
+  if (iv.lo >= L && iv.hi <= U)
+    return { verdict: VERDICT.HOLDS, why: `the interval lies inside the claim's band ${band}` };
   if (iv.lo > U) return { verdict: above, why: `the interval lies above the claim's band ${band}` };
-  if (iv.hi < floor) return { verdict: below, why: `the interval lies below ${fmt(floor)}${below === VERDICT.REVERSED ? ': the other way round' : ''}` };
-  if (iv.hi < L && iv.lo >= floor) return { verdict: VERDICT.WEAKER, why: `the interval lies between ${fmt(floor)} and the band ${band}: a smaller effect` };
-  const crossed = [floor, L, U].filter((b) => iv.lo < b && iv.hi > b).map(fmt).join(' and ');
-  return { verdict: VERDICT.INCONCLUSIVE, why: `the interval straddles ${crossed || 'a boundary'} (band ${band}): ${more || `more rounds (--runs ${2 * Math.max(iv.n, MIN_ROUNDS)}, the ${runs} parameter)`} would decide` };
+  if (iv.hi < floor)
+    return {
+      verdict: below,
+      why: `the interval lies below ${fmt(floor)}${below === VERDICT.REVERSED ? ': the other way round' : ''}`,
+    };
+  if (iv.hi < L && iv.lo >= floor)
+    return {
+      verdict: VERDICT.WEAKER,
+      why: `the interval lies between ${fmt(floor)} and the band ${band}: a smaller effect`,
+    };
+  const crossed = [floor, L, U]
+    .filter((b) => iv.lo < b && iv.hi > b)
+    .map(fmt)
+    .join(' and ');
+  return {
+    verdict: VERDICT.INCONCLUSIVE,
+    why: `the interval straddles ${crossed || 'a boundary'} (band ${band}): ${more || `more rounds (--runs ${2 * Math.max(iv.n, MIN_ROUNDS)}, the ${runs} parameter)`} would decide`,
+  };
 }
 
 /**
@@ -205,25 +270,60 @@ function decide(iv, { holds: [L, U], floor = Math.min(FLOOR, L), above = VERDICT
 function rule(o) {
   return (records, env = {}, params = {}) => {
     const needed = o.setting ? o.setting.needed : null;
-    const st = o.setting && o.setting.check ? o.setting.check(records, env, params) : { here: 'not checked by this rule', ok: true };
+    const st =
+      o.setting && o.setting.check
+        ? o.setting.check(records, env, params)
+        : { here: 'not checked by this rule', ok: true };
     const setting = { needed, here: st.here, ok: st.ok };
     const m = o.interval(records, env, params) || {};
     const figure = m.figure !== undefined ? m.figure : fmtInterval(m.iv, o.fmt);
     const interval = m.iv && m.iv.exact ? null : intervalField(m.iv);
     const gone = o.gone ? o.gone(records, env, params) : null;
     if (gone) return { verdict: VERDICT.GONE, figure, interval, setting, why: gone };
-    if (!st.ok) return { verdict: VERDICT.NOT_REPRODUCED, figure, interval, setting, why: `not reproduced here: ${st.here}${st.reproduce ? `; to reproduce: ${st.reproduce}` : ''}` };
+    if (!st.ok)
+      return {
+        verdict: VERDICT.NOT_REPRODUCED,
+        figure,
+        interval,
+        setting,
+        why: `not reproduced here: ${st.here}${st.reproduce ? `; to reproduce: ${st.reproduce}` : ''}`,
+      };
     const small = o.scale ? o.scale(records, env, params) : null;
     if (small) {
       // Below the source's scale a rule abstains, whatever its interval says: a quick run must never
       // contradict the seed-scale verdict (the figure and the would-be verdict are still shown).
       const d = m.iv ? decide(m.iv, o) : null;
-      return { verdict: VERDICT.INCONCLUSIVE, figure: figure || null, interval, setting, why: `needs the source's scale: ${small}${d ? ` (at this scale: ${d.verdict}, ${d.why})` : ''}${m.note ? `; ${m.note}` : ''}` };
+      return {
+        verdict: VERDICT.INCONCLUSIVE,
+        figure: figure || null,
+        interval,
+        setting,
+        why: `needs the source's scale: ${small}${d ? ` (at this scale: ${d.verdict}, ${d.why})` : ''}${m.note ? `; ${m.note}` : ''}`,
+      };
     }
-    if (!m.iv) return { verdict: VERDICT.INCONCLUSIVE, figure: figure || null, interval: null, setting, why: m.missing || 'the variants this claim compares did not run' };
+    if (!m.iv)
+      return {
+        verdict: VERDICT.INCONCLUSIVE,
+        figure: figure || null,
+        interval: null,
+        setting,
+        why: m.missing || 'the variants this claim compares did not run',
+      };
     // A claim about a mechanism the server no longer has: its effect vanishes into parity.
-    if (o.goneInside && m.iv.lo !== null && m.iv.lo !== undefined && m.iv.lo >= o.goneInside[0] && m.iv.hi <= o.goneInside[1]) {
-      return { verdict: VERDICT.GONE, figure, interval, setting, why: `the interval lies inside [${fx(o.goneInside[0])}, ${fx(o.goneInside[1])}]: ${o.goneWhy}${m.note ? `; ${m.note}` : ''}` };
+    if (
+      o.goneInside &&
+      m.iv.lo !== null &&
+      m.iv.lo !== undefined &&
+      m.iv.lo >= o.goneInside[0] &&
+      m.iv.hi <= o.goneInside[1]
+    ) {
+      return {
+        verdict: VERDICT.GONE,
+        figure,
+        interval,
+        setting,
+        why: `the interval lies inside [${fx(o.goneInside[0])}, ${fx(o.goneInside[1])}]: ${o.goneWhy}${m.note ? `; ${m.note}` : ''}`,
+      };
     }
     const d = decide(m.iv, o);
     return { verdict: d.verdict, figure, interval, setting, why: `${d.why}${m.note ? `; ${m.note}` : ''}` };
@@ -231,15 +331,66 @@ function rule(o) {
 }
 
 /**
+ * The commonest rule: time(slow) / time(fast) at one axis point, decided against the claim's band.
+ *   slow, fast: variant names, or functions of the point's records giving one;
+ *   at(records, env, params) -> the point's records (default: every result);
+ *   missing: why there is no interval (text, or a function of the records);
+ *   note({rs, iv, slow, fast}) -> a note after the verdict's reason (or a text);
+ *   band: [L, U] (rule's `holds`); every other option (setting, scale, floor, above, more, fmt...) goes to rule().
+ */
+function ratioRule({ slow, fast, at, missing, note, band, ...o }) {
+  return rule({ ...o, holds: band, interval: ratioAt({ slow, fast, at, missing, note }) });
+}
+
+/** ratioRule's interval: {iv, missing, note} for rule(). */
+function ratioAt({ slow, fast, at, missing, note }) {
+  return (records, env, params) => {
+    const rs = at ? at(records, env, params) : results(records);
+    const a = typeof slow === 'function' ? slow(rs) : slow;
+    const b = typeof fast === 'function' ? fast(rs) : fast;
+    const iv = intervalOf(rs, a, b);
+    return {
+      iv,
+      missing: typeof missing === 'function' ? missing(records) : missing || `${a} and ${b} did not both run`,
+      note: typeof note === 'function' ? note({ rs, iv, slow: a, fast: b }) : note,
+    };
+  };
+}
+
+/** A deterministic figure (a size, a count): its own value as a zero-width interval, reported without one. */
+function exact(x) {
+  return { mid: x, lo: x, hi: x, n: 1, exact: true };
+}
+
+/** A share as a percentage: two decimals below 1 %. */
+function pct(x) {
+  return `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
+}
+
+/**
  * A claim this lab cannot measure (a setting it cannot make) or does not measure yet: an explicit
- * entry, never silence. `here` says what is missing, `measure` what would measure it.
+ * entry, never silence, and never "not reproduced" (nothing was measured that could find the
+ * setting absent). `here` says what is missing, `measure` what would measure it.
  */
 function unmeasured({ here, measure, gone = false }) {
   return () => ({
-    verdict: gone ? VERDICT.GONE : VERDICT.NOT_REPRODUCED, figure: null, interval: null,
-    setting: { needed: null, here, ok: false },
+    verdict: gone ? VERDICT.GONE : VERDICT.NOT_MEASURED,
+    figure: null,
+    interval: null,
+    // ok null: nothing was measured, so the setting was not checked (never "absent", which is not-reproduced)
+    setting: { needed: null, here, ok: gone ? false : null },
     why: `${gone ? 'gone' : 'not measured here'}: ${here}; what would measure it: ${measure}`,
   });
+}
+
+/**
+ * A rule over records that older result files lack (a measurement added later): without them the
+ * claim is not measured (unmeasured's entry, with `here` and `measure`), never inconclusive; with
+ * them `verdict` judges. `has(records)` says whether the measurement is there.
+ */
+function whenMeasured(has, { here, measure }, verdict) {
+  const none = unmeasured({ here, measure });
+  return (records, env, params) => (has(records) ? verdict(records, env, params) : none());
 }
 
 /** Setting checks the rules share. */
@@ -257,20 +408,33 @@ const setting = {
 
 /** Records of --profile tiny: the result file's profile (or a merged file's sources'), or a record's own. */
 function isTestScale(env, records = []) {
-  return !!((env && (env.profile === 'tiny' || (env.sources && env.sources.some((s) => s.environment && s.environment.profile === 'tiny'))))
-    || records.some((r) => r.profile === 'tiny'));
+  return !!(
+    (env &&
+      (env.profile === 'tiny' ||
+        (env.sources && env.sources.some((s) => s.environment && s.environment.profile === 'tiny')))) ||
+    records.some((r) => r.profile === 'tiny')
+  );
 }
 
 const KEYS = ['study', 'id', 'claim', 'published', 'verdict', 'figure', 'interval', 'setting', 'why'];
 
 function shape(entry, c, out) {
   const neededText = c.setting && typeof c.setting === 'object' ? c.setting.needed : c.setting;
-  const s = out.setting && typeof out.setting === 'object' ? out.setting : { needed: neededText || null, here: null, ok: null };
+  const s =
+    out.setting && typeof out.setting === 'object' ? out.setting : { needed: neededText || null, here: null, ok: null };
   const j = {
-    study: entry.name, id: c.id, claim: c.claim, published: c.published, verdict: out.verdict,
+    study: entry.name,
+    id: c.id,
+    claim: c.claim,
+    published: c.published,
+    verdict: out.verdict,
     figure: out.figure === undefined || out.figure === '-' ? null : out.figure,
     interval: out.interval || null,
-    setting: { needed: s.needed || neededText || null, here: s.here === undefined ? null : s.here, ok: s.ok === undefined ? null : s.ok },
+    setting: {
+      needed: s.needed || neededText || null,
+      here: s.here === undefined ? null : s.here,
+      ok: s.ok === undefined ? null : s.ok,
+    },
     why: out.why || '',
   };
   return Object.fromEntries(KEYS.map((k) => [k, j[k]]));
@@ -291,9 +455,14 @@ function judge(entry, records, env, params) {
     } catch (e) {
       out = { verdict: VERDICT.INCONCLUSIVE, figure: null, why: `the rule failed: ${e.message}` };
     }
-    if (!VERDICTS.includes(out.verdict)) out = { verdict: VERDICT.INCONCLUSIVE, figure: null, why: `unknown verdict ${out.verdict}` };
-    if (tiny && out.verdict !== VERDICT.GONE && out.verdict !== VERDICT.NOT_REPRODUCED) {
-      out = { ...out, verdict: VERDICT.INCONCLUSIVE, why: `test scale (--profile tiny): not a finding; at this scale the rule said ${out.verdict}: ${out.why}` };
+    if (!VERDICTS.includes(out.verdict))
+      out = { verdict: VERDICT.INCONCLUSIVE, figure: null, why: `unknown verdict ${out.verdict}` };
+    if (tiny && ![VERDICT.GONE, VERDICT.NOT_REPRODUCED, VERDICT.NOT_MEASURED].includes(out.verdict)) {
+      out = {
+        ...out,
+        verdict: VERDICT.INCONCLUSIVE,
+        why: `test scale (--profile tiny): not a finding; at this scale the rule said ${out.verdict}: ${out.why}`,
+      };
     }
     return shape(entry, c, out);
   });
@@ -303,11 +472,45 @@ function judge(entry, records, env, params) {
 /** One entry per claim, wrapped to `width` columns (a terminal of 100 by default). */
 function ledgerLines(judged, width = 100) {
   return judged.flatMap((j) =>
-    wrap(`[${LABEL[j.verdict]}] ${j.claim}: published ${j.published}${j.setting.needed ? ` (${j.setting.needed})` : ''}; here ${j.figure === null ? '-' : j.figure}${j.why ? `: ${j.why}` : ''}`, width - 2, '    ').map((l) => `  ${l}`));
+    wrap(
+      `[${LABEL[j.verdict]}] ${j.claim}: published ${j.published}${j.setting.needed ? ` (${j.setting.needed})` : ''}; here ${j.figure === null ? '-' : j.figure}${j.why ? `: ${j.why}` : ''}`,
+      width - 2,
+      '    ',
+    ).map((l) => `  ${l}`),
+  );
 }
 
 module.exports = {
-  VERDICT, VERDICTS, DECISIVE, LABEL, MEANING, LEVEL, MIN_ROUNDS, FLOOR,
-  results, atLargest, find, paired, intervalOf, pairedTimes, slopeInterval, ratioInterval, unpairedInterval,
-  decide, rule, unmeasured, setting, isTestScale, judge, ledgerLines, fx, fmtInterval, intervalField,
+  VERDICT,
+  VERDICTS,
+  DECISIVE,
+  LABEL,
+  MEANING,
+  LEVEL,
+  MIN_ROUNDS,
+  FLOOR,
+  results,
+  atLargest,
+  find,
+  paired,
+  intervalOf,
+  pairedTimes,
+  slopeInterval,
+  ratioInterval,
+  unpairedInterval,
+  decide,
+  rule,
+  ratioRule,
+  ratioAt,
+  exact,
+  pct,
+  unmeasured,
+  whenMeasured,
+  setting,
+  isTestScale,
+  judge,
+  ledgerLines,
+  fx,
+  fmtInterval,
+  intervalField,
 };

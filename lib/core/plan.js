@@ -1,13 +1,14 @@
 // The plan of one axis point: which variants run, and why each other one does not, as a typed
-// state {code, why}. One function for the Node runner (lib/core/run-study.js) and, once
-// scripts/lib loads this file, the drop-in path (lab.js runDropIn): plain ES2017, no require, so
-// mongosh can load() it and Node can require() it.
+// state {code, why}. One function for the Node runner (lib/core/run-study.js) and the drop-in path
+// (scripts/lib/lab.js runDropIn, which loads this file): plain ES2017, no require, so mongosh can
+// load() it and Node can require() it.
 //
 //   LabPlan.point(variants, serverVersion, able) -> { run: [variant], skipped: [{variant, skipped: {code, why}}] }
 //     variants: [{name, minVersion, ...}]; able(variant) -> true | false | 'why it cannot run here'
 //   LabPlan.SKIP: the codes: version (server too old), not-here (cannot answer at this point),
 //     unavailable (something it needs is missing: a peer database, a restartable server)
 //   LabPlan.skipText(skipped) -> the text of a skipped state, of either result format version
+//   LabPlan.notHere() -> the state of a variant that cannot answer at this point
 var LabPlan = (function () {
   var SKIP = { version: 'version', notHere: 'not-here', unavailable: 'unavailable' };
   var NOT_HERE = 'cannot answer at this point';
@@ -31,6 +32,11 @@ var LabPlan = (function () {
     return { code: code, why: why };
   }
 
+  // The state of a variant that cannot answer at this point (a rollup asked for seconds).
+  function notHere() {
+    return skippedState(SKIP.notHere, NOT_HERE);
+  }
+
   function point(variants, serverVersion, able) {
     var run = [];
     var skipped = [];
@@ -43,7 +49,7 @@ var LabPlan = (function () {
       if (ok === true) run.push(v);
       else if (typeof ok === 'string' && ok !== NOT_HERE)
         skipped.push({ variant: v, skipped: skippedState(SKIP.unavailable, ok) });
-      else skipped.push({ variant: v, skipped: skippedState(SKIP.notHere, NOT_HERE) });
+      else skipped.push({ variant: v, skipped: notHere() });
     });
     return { run: run, skipped: skipped };
   }
@@ -66,6 +72,7 @@ var LabPlan = (function () {
     versionAtLeast: versionAtLeast,
     skipText: skipText,
     skippedOf: skippedOf,
+    notHere: notHere,
     SKIP: SKIP,
     NOT_HERE: NOT_HERE,
   };

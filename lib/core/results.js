@@ -9,6 +9,7 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 const lab = require('../../scripts/lib/lab');
 const LabPlan = require('./plan');
+const LabRecords = require('../../scripts/lib/records');
 const { checkWritableFile } = require('../infra/output-paths');
 const cleanup = require('../infra/cleanup');
 const { UsageError } = require('../infra/errors');
@@ -25,27 +26,21 @@ function checkWritable(file, what = '--json') {
 }
 
 // Version 2 types the states version 1 wrote as text: `skipped` is {code, why} (codes: LabPlan.SKIP),
-// each of `warnings` is {code, text}. readResults reads both versions and gives version 2.
-const VERSION = 2;
-const WARNINGS = [
-  { code: 'large-spread', starts: 'large spread' },
-  { code: 'slow-first-run', starts: 'first timed run' },
-];
+// each of `warnings` is {code, text} (codes: LabRecords.WARN). The record module makes version 2;
+// readResults reads both versions and gives version 2.
+const VERSION = LabRecords.FORMAT_VERSION;
 
-/** A warning as version 2 holds it (the shell's record module writes the text). */
-function typedWarning(w) {
-  if (w && typeof w === 'object') return w;
-  const kind = WARNINGS.find((k) => String(w).startsWith(k.starts));
-  return { code: kind ? kind.code : 'other', text: String(w) };
-}
-
-/** A record in version 2's terms (a copy when something changes; measures and v2 records as they are). */
+/** A version-1 record in version 2's terms (a copy when something changes; measures and v2 records as they are). */
 function typedRecord(r) {
   if (r.type !== 'result') return r;
   const typedSkip = r.skipped && typeof r.skipped !== 'object';
   const typedWarn = Array.isArray(r.warnings) && r.warnings.some((w) => typeof w !== 'object');
   if (!typedSkip && !typedWarn) return r;
-  return { ...r, ...(typedSkip ? { skipped: LabPlan.skippedOf(r.skipped) } : {}), ...(typedWarn ? { warnings: r.warnings.map(typedWarning) } : {}) };
+  return {
+    ...r,
+    ...(typedSkip ? { skipped: LabPlan.skippedOf(r.skipped) } : {}),
+    ...(typedWarn ? { warnings: r.warnings.map(LabRecords.warningOf) } : {}),
+  };
 }
 
 // The error a bad output path gives: the CLI's usage error, one line.
@@ -53,14 +48,23 @@ const OutputPathError = UsageError;
 
 function gitCommit() {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    }).trim();
   } catch (e) {
     return null;
   }
 }
 
 function pkgVersion(name) {
-  try { return require(`${name}/package.json`).version; } catch (e) { return null; }
+  try {
+    return require(`${name}/package.json`).version;
+  } catch (e) {
+    return null;
+  }
 }
 
 /** What a result was measured on: the server, the host, the software, the lab's commit. */
@@ -85,7 +89,12 @@ function environment(server, extra = {}) {
       loadavgStart: os.loadavg().map((x) => Number(x.toFixed(2))),
       loadavgEnd: null,
     },
-    software: { node: process.version, driver: pkgVersion('mongodb'), mongosh: pkgVersion('mongosh'), lab: require('../../package.json').version },
+    software: {
+      node: process.version,
+      driver: pkgVersion('mongodb'),
+      mongosh: pkgVersion('mongosh'),
+      lab: require('../../package.json').version,
+    },
     lab: { commit: gitCommit() },
     startedAt: new Date().toISOString(),
     finishedAt: null,
@@ -96,7 +105,11 @@ function environment(server, extra = {}) {
 /** An axis point's identity within a study: its coordinates, in a stable order. */
 function pointKey(axis) {
   const a = axis || {};
-  return JSON.stringify(Object.keys(a).sort().map((k) => [k, a[k]]));
+  return JSON.stringify(
+    Object.keys(a)
+      .sort()
+      .map((k) => [k, a[k]]),
+  );
 }
 
 // What must be the same for a measurement in the file to stand for one this run would make: the
@@ -122,7 +135,8 @@ function settingDiff(was, now) {
   for (const [what, get] of SETTING) {
     const a = get(was || {});
     const b = get(now || {});
-    if ((a === undefined ? null : a) !== (b === undefined ? null : b)) return `${what} ${JSON.stringify(a)} then, ${JSON.stringify(b)} now`;
+    if ((a === undefined ? null : a) !== (b === undefined ? null : b))
+      return `${what} ${JSON.stringify(a)} then, ${JSON.stringify(b)} now`;
   }
   return null;
 }
@@ -130,7 +144,14 @@ function settingDiff(was, now) {
 /** Resolved parameters compared by value, whatever the order of their keys. */
 function sameParams(a, b) {
   // Through JSON first: the earlier parameters were read back from the file.
-  const norm = (o) => { const j = JSON.parse(JSON.stringify(o || {})); return JSON.stringify(Object.keys(j).sort().map((k) => [k, j[k]])); };
+  const norm = (o) => {
+    const j = JSON.parse(JSON.stringify(o || {}));
+    return JSON.stringify(
+      Object.keys(j)
+        .sort()
+        .map((k) => [k, j[k]]),
+    );
+  };
   return norm(a) === norm(b);
 }
 
@@ -148,10 +169,21 @@ class ResultFile {
   constructor(file, env, { resume = false, studies = null, log = () => {} } = {}) {
     this.file = file ? path.resolve(file) : null;
     this.log = log;
-    this.doc = { format: lab.FORMAT, version: VERSION, complete: false, environment: env, results: [], notes: [],
-      progress: { studies, params: {}, points: {}, done: [], sessions: [] } };
+    this.doc = {
+      format: lab.FORMAT,
+      version: VERSION,
+      complete: false,
+      environment: env,
+      results: [],
+      notes: [],
+      progress: { studies, params: {}, points: {}, done: [], sessions: [] },
+    };
     if (resume && this.file && fs.existsSync(this.file)) this.resumeFrom(env, studies);
-    this.doc.progress.sessions.push({ startedAt: env.startedAt, loadavgStart: env.host ? env.host.loadavgStart : null, kept: this.doc.results.length });
+    this.doc.progress.sessions.push({
+      startedAt: env.startedAt,
+      loadavgStart: env.host ? env.host.loadavgStart : null,
+      kept: this.doc.results.length,
+    });
     this.write();
   }
 
@@ -161,14 +193,19 @@ class ResultFile {
     let why;
     try {
       old = readResults(this.file);
-      why = !old.progress ? 'it does not record which points were finished (written before resuming existed)'
-        : settingDiff(old.environment, env)
-        || (JSON.stringify(old.progress.studies) !== JSON.stringify(studies) ? `studies ${(old.progress.studies || []).join(',')} then, ${(studies || []).join(',')} now` : null);
+      why = !old.progress
+        ? 'it does not record which points were finished (written before resuming existed)'
+        : settingDiff(old.environment, env) ||
+          (JSON.stringify(old.progress.studies) !== JSON.stringify(studies)
+            ? `studies ${(old.progress.studies || []).join(',')} then, ${(studies || []).join(',')} now`
+            : null);
     } catch (e) {
       why = e.message;
     }
     if (why) {
-      const aside = this.file.replace(/\.json$/, '') + `-${String((old && old.environment && old.environment.startedAt) || Date.now()).replace(/[-:.]/g, '')}.json`;
+      const aside =
+        this.file.replace(/\.json$/, '') +
+        `-${String((old && old.environment && old.environment.startedAt) || Date.now()).replace(/[-:.]/g, '')}.json`;
       fs.renameSync(this.file, aside);
       this.log(`not resuming ${this.file}: ${why}; starting over (the earlier file is now ${aside})`);
       return;
@@ -267,7 +304,9 @@ class ResultFormatError extends Error {}
 /** A result document of version 1 or 2, as version 2. */
 function upgrade(doc, file = 'the document') {
   if (doc.version !== 1 && doc.version !== VERSION) {
-    throw new ResultFormatError(`${file}: result format version ${JSON.stringify(doc.version)}; this lab reads versions 1 and ${VERSION}`);
+    throw new ResultFormatError(
+      `${file}: result format version ${JSON.stringify(doc.version)}; this lab reads versions 1 and ${VERSION}`,
+    );
   }
   return { ...doc, version: VERSION, results: doc.results.map(typedRecord) };
 }
@@ -293,15 +332,29 @@ function readResults(arg) {
     const text = fs.readFileSync(file, 'utf8');
     doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code ? `cannot read it (${e.code})` : `not JSON (${e.message})`;
+    const why =
+      e.code === 'ENOENT' ? 'no such file' : e.code ? `cannot read it (${e.code})` : `not JSON (${e.message})`;
     throw new ResultFormatError(`${file}: ${why}`);
   }
   if (!doc || doc.format !== lab.FORMAT || !Array.isArray(doc.results)) {
-    throw new ResultFormatError(`${file}: not a mongo-perf-lab result file (no "format": "${lab.FORMAT}"); write one with run --json FILE`);
+    throw new ResultFormatError(
+      `${file}: not a mongo-perf-lab result file (no "format": "${lab.FORMAT}"); write one with run --json FILE`,
+    );
   }
   return upgrade(doc, file);
 }
 
 module.exports = {
-  ResultFile, pointKey, settingDiff, environment, checkWritable, readResults, resultPath, upgrade, typedRecord, OutputPathError, ResultFormatError, VERSION,
+  ResultFile,
+  pointKey,
+  settingDiff,
+  environment,
+  checkWritable,
+  readResults,
+  resultPath,
+  upgrade,
+  typedRecord,
+  OutputPathError,
+  ResultFormatError,
+  VERSION,
 };

@@ -11,6 +11,7 @@ const { ShellSession } = require('./shell-runner');
 const { interleave, timeAsync } = require('./harness');
 const lab = require('../../scripts/lib/lab');
 const LabPlan = require('./plan');
+const LabRecords = require('../../scripts/lib/records');
 const { pointKey } = require('./results');
 
 const SLOW_MS = 5000;
@@ -18,7 +19,8 @@ const SLOW_MS = 5000;
 /** The parameters of a profile (tiny, quick or seed) of a study: defineStudy() made sure each is there. */
 function profileParams(entry, profile) {
   const sizes = entry.profiles[profile];
-  if (!sizes) throw new Error(`study ${entry.name}: no profile ${JSON.stringify(profile)} (profiles: tiny, quick, seed)`);
+  if (!sizes)
+    throw new Error(`study ${entry.name}: no profile ${JSON.stringify(profile)} (profiles: tiny, quick, seed)`);
   return sizes;
 }
 
@@ -33,31 +35,32 @@ async function studySession(entry, { server, dbName, values = {}, echo = () => {
   try {
     await ctx.reopen();
   } catch (e) {
-    if (ctx.session) await ctx.session.close().catch(() => { /* the error that matters is the one thrown */ });
+    if (ctx.session)
+      await ctx.session.close().catch(() => {
+        /* the error that matters is the one thrown */
+      });
     throw e;
   }
   return ctx;
 }
 
-/**
- * @param {object} entry a study of lib/studies/index.js
- * @param {object} o
- * @param {object} o.server from lib/infra/server.js getServer()
- * @param {string} o.dbName database the study works in
- * @param {object} [o.params] script parameters (NAME: value) over the profile's
- * @param {string} [o.profile] 'quick' (default), 'tiny' or 'seed'
- * @param {import('./results').ResultFile} [o.results] where records go as they are made
- * @param {Function} [o.echo] human-readable output (tables, summaries, the script's prints)
- * @param {Function} [o.log] progress lines
- * @param {boolean} [o.progress] progress bars
- * @returns {Promise<{records: object[], params: object, fixture: object}>}
- */
 /** A new study context: the client, the run's outputs, and what the study may undo at the end. */
 async function openContext(entry, { server, dbName, results, echo, log, progress }) {
   const client = new MongoClient(server.uri, server.clientOptions || {});
   await client.connect();
   // cleanups: what a study started for itself (another database server, workers), undone at the end.
-  const ctx = { server, client, db: client.db(dbName), dbName, echo, log, progress, entry, session: null, cleanups: [] };
+  const ctx = {
+    server,
+    client,
+    db: client.db(dbName),
+    dbName,
+    echo,
+    log,
+    progress,
+    entry,
+    session: null,
+    cleanups: [],
+  };
   /** A note for people: printed now, and kept in the result file's notes (report.md shows them). */
   ctx.note = (text) => {
     echo(`note: ${text}`);
@@ -85,12 +88,20 @@ function configValues(entry, desc, profile, params) {
  */
 function reopener(ctx, entry, valuesOf) {
   return async () => {
-    if (ctx.session) await ctx.session.close().catch(() => { /* after a restart its connections are gone: nothing to close */ });
+    if (ctx.session)
+      await ctx.session.close().catch(() => {
+        /* after a restart its connections are gone: nothing to close */
+      });
     ctx.session = await ShellSession.open(ctx.server.uri, ctx.dbName);
     await ctx.session.loadStudy(entry.script, { echo: ctx.echo });
     ctx.desc = await ctx.session.call('lab.node.describe', entry.name);
     const values = valuesOf(ctx.desc);
-    ctx.cfg = await ctx.session.call('lab.node.configure', entry.name, values, (entry.variants || []).map((v) => v.name));
+    ctx.cfg = await ctx.session.call(
+      'lab.node.configure',
+      entry.name,
+      values,
+      (entry.variants || []).map((v) => v.name),
+    );
     ctx.p = ctx.cfg.params;
   };
 }
@@ -111,7 +122,10 @@ async function prepare(ctx, entry, p, times = {}) {
  * version, then `able`: the script's for shell variants, the Node part's for Node variants).
  */
 async function planPoint(ctx, entry, p, point, own) {
-  const shell = ctx.cfg.variants.map((name) => ({ ...ctx.desc.variants.find((d) => d.name === name), where: 'server' }));
+  const shell = ctx.cfg.variants.map((name) => ({
+    ...ctx.desc.variants.find((d) => d.name === name),
+    where: 'server',
+  }));
   const versionOk = shell.filter((v) => LabPlan.versionAtLeast(ctx.server.version, v.minVersion)).map((v) => v.name);
   const shellAble = await ctx.session.call('lab.node.able', entry.name, versionOk, point);
   const able = (v) => {
@@ -120,9 +134,7 @@ async function planPoint(ctx, entry, p, point, own) {
     return v.skippedWhy ? v.skippedWhy(ctx) : false;
   };
   const plan = LabPlan.point([...shell, ...own.map((v) => ({ ...v, where: 'node' }))], ctx.server.version, able);
-  const skipped = plan.skipped.map((s) => lab.resultRecord({ study: entry.name, variant: s.variant.name, what: s.variant.what,
-    where: s.variant.where, axis: point, skipped: s.skipped }));
-  return { run: plan.run, skipped };
+  return { run: plan.run, skipped: LabRecords.skippedRecords(entry.name, plan.skipped, point) };
 }
 
 /** A runner for the harness: a shell variant sampled through the session, its call overhead measured. */
@@ -131,7 +143,12 @@ function shellRunner(ctx, entry, name, point) {
     const w0 = process.hrtime.bigint();
     const r = await ctx.session.call('lab.node.sample', entry.name, name, point);
     const wall = Number(process.hrtime.bigint() - w0) / 1e6;
-    return { ms: r.ms, answer: r.answer, extra: r.extra, overheadMs: wall - (typeof r.timedMs === 'number' ? r.timedMs : r.ms) };
+    return {
+      ms: r.ms,
+      answer: r.answer,
+      extra: r.extra,
+      overheadMs: wall - (typeof r.timedMs === 'number' ? r.timedMs : r.ms),
+    };
   };
 }
 
@@ -163,14 +180,28 @@ async function measurePoint(ctx, entry, p, point, own) {
   if (runners.length) {
     const load0 = os.loadavg()[0];
     const res = await interleave(runners, {
-      warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: ctx.desc.baseline,
-      progress: (steps) => roundsProgress(`${entry.name}${ctx.pointLabel ? ` ${ctx.pointLabel.replace(/, $/, '')}` : ''}`, steps,
-        { enabled: ctx.progress === false ? false : undefined }),
-      onStep: (step, r) => { if (r.ms > SLOW_MS) ctx.log(`  ${step.variant}: ${lab.fmtMs(r.ms)} (${step.phase} ${step.round + 1})`); },
+      warmup: p.WARMUP,
+      rounds: p.RUNS,
+      budgetMs: p.BUDGET_MS,
+      baseline: ctx.desc.baseline,
+      progress: (steps) =>
+        roundsProgress(`${entry.name}${ctx.pointLabel ? ` ${ctx.pointLabel.replace(/, $/, '')}` : ''}`, steps, {
+          enabled: ctx.progress === false ? false : undefined,
+        }),
+      onStep: (step, r) => {
+        if (r.ms > SLOW_MS) ctx.log(`  ${step.variant}: ${lab.fmtMs(r.ms)} (${step.phase} ${step.round + 1})`);
+      },
     });
     const opts = { meta };
     if (entry.oracle && ctx.fixture && ctx.fixture.own !== false) opts.expected = await entry.oracle(p, point, ctx);
-    const ran = lab.pointRecords({ name: entry.name, unit: ctx.desc.unit, same: entry.same }, p, point, res, plans, opts);
+    const ran = lab.pointRecords(
+      { name: entry.name, unit: ctx.desc.unit, same: entry.same },
+      p,
+      point,
+      res,
+      plans,
+      opts,
+    );
     markLoad(ran, { start: load0, end: os.loadavg()[0], cores: os.cpus().length });
     recs = ran.concat(plan.skipped);
   }
@@ -180,13 +211,40 @@ async function measurePoint(ctx, entry, p, point, own) {
 
 /** Where a study's time went (docs/testing.md uses it to find what to cut). */
 function timesLine(entry, times, measured) {
-  return `${entry.name}: ${lab.fmtMs(times.totalMs)} (data ${lab.fmtMs(times.loadMs)}, ${measured} points measured ` +
-    `${lab.fmtMs(times.pointsMs)}, after ${lab.fmtMs(times.afterMs)})`;
+  return (
+    `${entry.name}: ${lab.fmtMs(times.totalMs)} (data ${lab.fmtMs(times.loadMs)}, ${measured} points measured ` +
+    `${lab.fmtMs(times.pointsMs)}, after ${lab.fmtMs(times.afterMs)})`
+  );
 }
 
-/** Result records as the shell side's printers read them: a skipped state as its text. */
+/** The records the shell side's printers and a script's report take: results, not measures. */
 function forShell(recs) {
-  return recs.filter((r) => r.type === 'result').map((r) => (r.skipped ? { ...r, skipped: LabPlan.skipText(r.skipped) } : r));
+  return recs.filter((r) => r.type === 'result');
+}
+
+/**
+ * Every axis point in turn, each table printed as it finishes: measured (keep() writes its records),
+ * or taken as it is from the result file when an earlier run of the same setting finished it.
+ */
+async function measurePoints(ctx, entry, p, points, { own, kept, keep, records }) {
+  const printer = pointPrinter(entry, ctx.echo);
+  for (const [i, point] of points.entries()) {
+    const label = lab.pointLabel(point);
+    const earlier = kept.points.get(pointKey(point));
+    if (earlier) {
+      // Already in the result file: only this run's records and tables take them again.
+      records.push(...earlier);
+      printer.point(point, `${label ? `${label} ` : ''}(measured earlier, kept)`, forShell(earlier));
+      continue;
+    }
+    ctx.pointLabel = label ? `${label} (${i + 1}/${points.length}), ` : '';
+    if (entry.beforePoint) await entry.beforePoint(ctx, p, point);
+    await ctx.session.call('lab.node.setupPoint', entry.name, point);
+    const recs = await measurePoint(ctx, entry, p, point, own);
+    keep(recs, point);
+    printer.point(point, label, forShell(recs));
+  }
+  printer.flush();
 }
 
 /**
@@ -203,7 +261,10 @@ function forShell(recs) {
  * @returns {Promise<{records: object[], params: object, fixture: object, points: object[], resumed: number}>} resumed: the
  *   axis points taken from the result file (o.results opened with resume) instead of measured
  */
-async function runStudy(entry, { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress } = {}) {
+async function runStudy(
+  entry,
+  { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress } = {},
+) {
   const ctx = await openContext(entry, { server, dbName, results, echo, log, progress });
   const records = [];
   // A point's records are written together: the file then counts the point as measured (resuming).
@@ -222,7 +283,9 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     const kept = results && results.beginStudy ? results.beginStudy(entry.name, p) : { done: false, points: new Map() };
     if (kept.done) {
       const recs = [...kept.points.values()].flat();
-      log(`resuming: ${kept.points.size} of ${kept.points.size} points of ${entry.name} already measured in ${results.file}: nothing left to measure`);
+      log(
+        `resuming: ${kept.points.size} of ${kept.points.size} points of ${entry.name} already measured in ${results.file}: nothing left to measure`,
+      );
       return { records: recs, params: p, fixture: null, points: [], resumed: kept.points.size };
     }
     const t0 = Date.now();
@@ -230,25 +293,9 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     const only = lab.list(p.VARIANTS);
     const own = (entry.variants || []).filter((v) => !only.length || only.includes(v.name));
     const already = points.filter((pt) => kept.points.has(pointKey(pt))).length;
-    if (already) log(`resuming: ${already} of ${points.length} points of ${entry.name} already measured in ${results.file}`);
-    const printer = pointPrinter(entry, echo);
-    for (const [i, point] of points.entries()) {
-      const label = lab.pointLabel(point);
-      const earlier = kept.points.get(pointKey(point));
-      if (earlier) {
-        // Already in the result file: only this run's records and tables take them again.
-        records.push(...earlier);
-        printer.point(point, `${label ? `${label} ` : ''}(measured earlier, kept)`, forShell(earlier));
-        continue;
-      }
-      ctx.pointLabel = label ? `${label} (${i + 1}/${points.length}), ` : '';
-      if (entry.beforePoint) await entry.beforePoint(ctx, p, point);
-      await ctx.session.call('lab.node.setupPoint', entry.name, point);
-      const recs = await measurePoint(ctx, entry, p, point, own);
-      keep(recs, point);
-      printer.point(point, label, forShell(recs));
-    }
-    printer.flush();
+    if (already)
+      log(`resuming: ${already} of ${points.length} points of ${entry.name} already measured in ${results.file}`);
+    await measurePoints(ctx, entry, p, points, { own, kept, keep, records });
     times.pointsMs = Date.now() - t0 - times.loadMs;
     const a0 = Date.now();
     await ctx.session.call('lab.node.report', entry.name, forShell(records));
@@ -259,8 +306,12 @@ async function runStudy(entry, { server, dbName, params = {}, profile = 'quick',
     if (results && results.studyDone) results.studyDone(entry.name, times);
     return { records, params: p, fixture: ctx.fixture, points, resumed: already };
   } finally {
-    for (const undo of ctx.cleanups.reverse()) await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
-    if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the run's own error */ });
+    for (const undo of ctx.cleanups.reverse())
+      await undo().catch((e) => log(`${entry.name}: clean-up failed: ${e.message}`));
+    if (ctx.session)
+      await ctx.session.close().catch(() => {
+        /* clean-up must not hide the run's own error */
+      });
     await ctx.client.close();
   }
 }
@@ -275,12 +326,24 @@ function pointPrinter(entry, echo) {
   let held = [];
   const single = (recs) => recs.filter((r) => !r.skipped).length === 1;
   const partOf = (point) => (point.part === undefined ? null : point.part);
-  const show = (label, lines) => echo([''].concat(label ? [`-- ${entry.name}: ${label} --`] : []).concat(lines).join('\n'));
+  const show = (label, lines) =>
+    echo(
+      ['']
+        .concat(label ? [`-- ${entry.name}: ${label} --`] : [])
+        .concat(lines)
+        .join('\n'),
+    );
   const flush = () => {
     if (held.length === 1) show(held[0].label, lab.pointLines(held[0].recs, { described }));
     else if (held.length > 1) {
       const part = partOf(held[0].point);
-      show(part === null ? `${held.length} points` : `part=${part}, ${held.length} points`, lab.pivotLines(held.flatMap((h) => h.recs), { described }));
+      show(
+        part === null ? `${held.length} points` : `part=${part}, ${held.length} points`,
+        lab.pivotLines(
+          held.flatMap((h) => h.recs),
+          { described },
+        ),
+      );
     }
     held = [];
   };

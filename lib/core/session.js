@@ -9,6 +9,7 @@ const { runStudy } = require('./run-study');
 const claims = require('./claims');
 const { ParameterError } = require('../infra/errors');
 const { wrap } = require('../../scripts/lib/format');
+const liveness = require('../infra/liveness');
 
 /**
  * @param {object} o
@@ -44,6 +45,7 @@ async function runStudies({
   rf.doc.params = {};
   for (const entry of entries) {
     announce(entry);
+    liveness.during(`study ${entry.name}`);
     const r = await ParameterError.from(() =>
       runStudy(entry, { server, dbName, params: paramsOf(entry), profile, results: rf, progress, echo, log }),
     );

@@ -19,6 +19,8 @@
 //   trackDatabase(uri, name)   -> Promise<{created, remove, drop}>: when `name` does not exist yet on
 //                              that server, it is dropped if the run is interrupted (a failed drop is
 //                              reported), or by drop() when the command is done with it
+//   pendingDatabases()         names of the databases trackDatabase will still drop (a frozen server's
+//                              report says they are left)
 //   interrupted()              true once a signal arrived
 //
 // Signals: the first runs the async steps (at most STEP_BUDGET_MS), then the sync steps, and
@@ -35,6 +37,7 @@ const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
 
 const steps = [];
 const syncSteps = [];
+const pendingDrops = new Set();
 let installed = false;
 let root = null;
 let signalCount = 0;
@@ -147,21 +150,30 @@ function interrupted() {
   return signalCount > 0;
 }
 
+function pendingDatabases() {
+  return [...pendingDrops];
+}
+
 async function trackDatabase(uri, name) {
   const { MongoClient } = require('mongodb');
-  const { clientOptions } = require('./errors');
+  const { clientOptions, friendly, LabError } = require('./errors');
   const client = new MongoClient(uri, clientOptions(uri));
   let existed;
   try {
     const r = await client.db('admin').admin().listDatabases({ nameOnly: true });
     existed = r.databases.some((d) => d.name === name);
   } catch (e) {
+    // A server that cannot be reached (or does not answer) fails the command at once, not after
+    // the same wait again in the next step.
+    if (/ServerSelection/.test(e.name || '')) throw new LabError(friendly(e, { uri }), { cause: e });
     existed = true; // cannot tell (no privilege): never drop what may be the user's
   } finally {
     await client.close().catch(() => { /* a listing client: nothing depends on its close */ });
   }
   if (existed) return { created: false, remove: () => {}, drop: async () => {} };
+  pendingDrops.add(name);
   const dropIt = async () => {
+    pendingDrops.delete(name);
     const c = new MongoClient(uri, clientOptions(uri));
     try {
       const db = c.db(name);
@@ -196,9 +208,10 @@ async function trackDatabase(uri, name) {
       await c.close().catch(() => { /* the drop's outcome is already logged above */ });
     }
   };
-  const remove = add(dropIt);
+  const unlist = add(dropIt);
+  const remove = () => { unlist(); pendingDrops.delete(name); };
   // drop(): now, when the command is done with it (and no longer on interrupt).
-  return { created: true, remove, drop: async () => { remove(); await dropIt(); } };
+  return { created: true, remove, drop: async () => { unlist(); await dropIt(); } };
 }
 
 // ---- the watchdog process -------------------------------------------------------------------
@@ -246,4 +259,4 @@ if (require.main === module && process.argv[2] === '--watch') {
   watch(Number(process.argv[3]), dir).then(() => process.exit(0), () => process.exit(1));
 }
 
-module.exports = { install, add, addSync, addDir, trackDatabase, interrupted, runDir, processesUsing, watchPid, STEP_BUDGET_MS };
+module.exports = { install, add, addSync, addDir, trackDatabase, interrupted, pendingDatabases, runDir, processesUsing, watchPid, STEP_BUDGET_MS };

@@ -413,14 +413,112 @@ class Rejects {
   }
 
   async close() {
-    if (!this.stream) return;
-    if (!this.stream.destroyed) {
+    const stream = this.stream;
+    if (!stream) return;
+    // A failed write destroys the stream at once but emits its 'error' only after the file is
+    // closed: wait for 'close' in every state, or the error is missed and never reported.
+    if (!stream.closed) {
       await new Promise((resolve) => {
-        this.stream.once('close', resolve);
-        this.stream.end();
+        stream.once('close', resolve);
+        if (!stream.destroyed) stream.end();
       });
     }
+    if (!this.error && stream.errored) this.error = stream.errored;
   }
+}
+
+/**
+ * The state of one file's import: its columns and their kinds once read, the key column, the
+ * counts, and the line of each document in the batches in flight (to name a refused one).
+ */
+function importState(file, { rejects, label, key, header, keysSeen, batchSize, inflight }) {
+  const st = {
+    file, base: label || path.basename(file), rejects, key, keysSeen, batchSize, inflight,
+    counts: { read: 0, rejected: 0 }, names: null, kinds: null, keyIndex: -1, hashRow: null, lines: new Map(),
+  };
+  if (header) setColumns(st, fieldNames(header, st.base, key));
+  return st;
+}
+
+/** The column names are known: find the --key column among them. */
+function setColumns(st, names) {
+  st.names = names;
+  if (st.key === undefined) return;
+  st.keyIndex = names.indexOf(st.key);
+  if (st.keyIndex < 0) throw new ImportError(`${st.base}: --key ${JSON.stringify(st.key)} is not a column (columns: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', ...' : ''})`);
+}
+
+/** The first row read when no --header was given: column names, never data. */
+function readHeader(st, r) {
+  if (r.error) throw new ImportError(`${st.base}, line ${r.line}: the header row is not valid CSV (${r.error.replace('unparseable CSV: ', '')})`);
+  if (looksLikeData(r.record)) {
+    throw new ImportError(`${st.base}, line 1: the first line looks like data (${JSON.stringify(r.record.find((c) => looksLikeData([c])))}), ` +
+      'not column names: add a header row, or declare the names with --header a,b,c');
+  }
+  setColumns(st, fieldNames(r.record, st.base, st.key));
+}
+
+// A key seen earlier in this import names another row: storing both under one _id would keep
+// the first and lose the second silently, so the second is rejected with where the first was.
+function keyedId(st, doc, record, line) {
+  const v = doc[st.names[st.keyIndex]];
+  if (v === undefined) return { field: st.key, value: '', reason: 'the key column is blank' };
+  const k = keyText(v);
+  const first = st.keysSeen.get(k);
+  if (first) {
+    return { field: st.key, value: record[st.keyIndex], reason: first.label === st.base ? `key already in this file at line ${first.line}` : `key already in ${first.label} at line ${first.line}` };
+  }
+  st.keysSeen.set(k, { label: st.base, line });
+  return v;
+}
+
+function rejectRow(st, line, field, value, reason) {
+  st.counts.rejected++;
+  st.rejects.add(st.base, line, field, value, reason);
+}
+
+/** One parsed row as a document (none when it is rejected: the reject file says why). */
+function* rowDoc(st, record, line) {
+  st.counts.read++;
+  if (!st.hashRow) st.hashRow = rowHasher(st.names);
+  const r = toDocument(record, st.names, st.kinds, st.keyIndex >= 0 ? (doc) => keyedId(st, doc, record, line) : () => st.hashRow(record));
+  if (!r.doc) { rejectRow(st, line, r.field, r.value, r.reason); return; }
+  if (record.reduce((s, f) => s + f.length, 0) > 1024 * 1024) {
+    const size = BSON.calculateObjectSize(r.doc);
+    if (size > MAX_DOC_BYTES) {
+      rejectRow(st, line, '', undefined, `the row makes a ${(size / 1048576).toFixed(1)} MB document, over MongoDB's 16 MB limit`);
+      return;
+    }
+  }
+  st.lines.set(JSON.stringify(r.doc._id), line);
+  if (st.lines.size > st.batchSize * (st.inflight + 2)) st.lines.delete(st.lines.keys().next().value);
+  yield r.doc;
+}
+
+/** A row read by the parser: its document, or a rejected line when it is not valid CSV. */
+function* rowOrReject(st, r) {
+  if (r.error) { st.counts.read++; rejectRow(st, r.line, '', undefined, r.error); } else yield* rowDoc(st, r.record, r.line);
+}
+
+/** The column kinds from the first rows (the sample), then the sample's documents. */
+function* kindsThenSample(st, sample) {
+  st.kinds = inferKinds(st.names, sample.filter((s) => s.record).map((s) => s.record));
+  for (const s of sample) yield* rowOrReject(st, s);
+}
+
+/** The file's documents: the header, then SAMPLE_ROWS rows held until the column kinds are known. */
+async function* csvDocs(st, { onBytes, encoding }) {
+  const sample = [];
+  for await (const r of records(st.file, onBytes, encoding)) {
+    if (!st.names) readHeader(st, r);
+    else if (st.kinds) yield* rowOrReject(st, r);
+    else {
+      sample.push(r);
+      if (sample.length >= SAMPLE_ROWS) yield* kindsThenSample(st, sample.splice(0));
+    }
+  }
+  if (!st.names) throw new ImportError(`${st.base}: the file is empty (a header row is needed)`);
+  if (!st.kinds) yield* kindsThenSample(st, sample);
 }
 
 /**
@@ -428,98 +526,15 @@ class Rejects {
  * onBytes(n) reports progress in bytes read.
  */
 async function importFile(coll, file, { rejects, label, key, header, encoding, keysSeen = new Map(), batchSize = 2000, inflight = 4, onBytes = () => {} } = {}) {
-  const base = label || path.basename(file);
-  const counts = { read: 0, rejected: 0 };
-  let names = header ? fieldNames(header, base, key) : null;
-  let kinds = null;
-  let keyIndex = -1;
-  const lines = new Map(); // _id -> line, for the batches in flight (to name a refused document)
-  const setKey = () => {
-    if (key === undefined) return;
-    keyIndex = names.indexOf(key);
-    if (keyIndex < 0) throw new ImportError(`${base}: --key ${JSON.stringify(key)} is not a column (columns: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', ...' : ''})`);
-  };
-  if (names) setKey();
-
-  // A key seen earlier in this import names another row: storing both under one _id would keep
-  // the first and lose the second silently, so the second is rejected with where the first was.
-  const idOf = (doc, record, line) => {
-    if (keyIndex < 0) return undefined;
-    const v = doc[names[keyIndex]];
-    if (v === undefined) return { field: key, value: '', reason: 'the key column is blank' };
-    const k = keyText(v);
-    const first = keysSeen.get(k);
-    if (first) {
-      return { field: key, value: record[keyIndex], reason: first.label === base ? `key already in this file at line ${first.line}` : `key already in ${first.label} at line ${first.line}` };
-    }
-    keysSeen.set(k, { label: base, line });
-    return v;
-  };
-
-  const reject = (line, field, value, reason) => {
-    counts.rejected++;
-    rejects.add(base, line, field, value, reason);
-  };
-
-  let hashRow = null; // the row hash with the header's JSON made once
-  const toDoc = function* (record, line) {
-    counts.read++;
-    if (!hashRow) hashRow = rowHasher(names);
-    const r = toDocument(record, names, kinds, keyIndex >= 0 ? (doc) => idOf(doc, record, line) : () => hashRow(record));
-    if (!r.doc) { reject(line, r.field, r.value, r.reason); return; }
-    if (record.reduce((s, f) => s + f.length, 0) > 1024 * 1024) {
-      const size = BSON.calculateObjectSize(r.doc);
-      if (size > MAX_DOC_BYTES) {
-        reject(line, '', undefined, `the row makes a ${(size / 1048576).toFixed(1)} MB document, over MongoDB's 16 MB limit`);
-        return;
-      }
-    }
-    lines.set(JSON.stringify(r.doc._id), line);
-    if (lines.size > batchSize * (inflight + 2)) lines.delete(lines.keys().next().value);
-    yield r.doc;
-  };
-
-  async function* docs() {
-    const sample = [];
-    for await (const r of records(file, onBytes, encoding)) {
-      if (!names) {
-        if (r.error) throw new ImportError(`${base}, line ${r.line}: the header row is not valid CSV (${r.error.replace('unparseable CSV: ', '')})`);
-        if (looksLikeData(r.record)) {
-          throw new ImportError(`${base}, line 1: the first line looks like data (${JSON.stringify(r.record.find((c) => looksLikeData([c])))}), ` +
-            'not column names: add a header row, or declare the names with --header a,b,c');
-        }
-        names = fieldNames(r.record, base, key);
-        setKey();
-        continue;
-      }
-      if (!kinds) {
-        sample.push(r);
-        if (sample.length < SAMPLE_ROWS) continue;
-        kinds = inferKinds(names, sample.filter((s) => s.record).map((s) => s.record));
-        for (const s of sample.splice(0)) {
-          if (s.error) { counts.read++; reject(s.line, '', undefined, s.error); } else yield* toDoc(s.record, s.line);
-        }
-        continue;
-      }
-      if (r.error) { counts.read++; reject(r.line, '', undefined, r.error); continue; }
-      yield* toDoc(r.record, r.line);
-    }
-    if (!names) throw new ImportError(`${base}: the file is empty (a header row is needed)`);
-    if (!kinds) {
-      kinds = inferKinds(names, sample.filter((s) => s.record).map((s) => s.record));
-      for (const s of sample) {
-        if (s.error) { counts.read++; reject(s.line, '', undefined, s.error); } else yield* toDoc(s.record, s.line);
-      }
-    }
-  }
-
+  const st = importState(file, { rejects, label, key, header, keysSeen, batchSize, inflight });
   const describe = (doc) => {
-    const line = lines.get(JSON.stringify(doc._id));
-    return line ? `${base} line ${line}` : `${base} _id ${JSON.stringify(doc._id)}`;
+    const line = st.lines.get(JSON.stringify(doc._id));
+    return line ? `${st.base} line ${line}` : `${st.base} _id ${JSON.stringify(doc._id)}`;
   };
-  const r = await streamInsert(coll, docs(), { batchSize, inflight, progress: false, verify: 'all', describe });
+  const r = await streamInsert(coll, csvDocs(st, { onBytes, encoding }), { batchSize, inflight, progress: false, verify: 'all', describe });
+  const { counts, names, kinds } = st;
   const stored = counts.read - counts.rejected;
-  if (r.stored !== stored) throw new ImportError(`${base}: ${stored} rows converted but ${r.stored} stored; the import stopped`);
+  if (r.stored !== stored) throw new ImportError(`${st.base}: ${stored} rows converted but ${r.stored} stored; the import stopped`);
   return {
     file, read: counts.read, stored, inserted: r.inserted, duplicates: r.duplicates,
     rejected: counts.rejected, columns: names ? names.length : 0, retries: r.retries,

@@ -8,6 +8,10 @@
 //   debugEnabled(argv)                  --debug or DEBUG containing mongo-perf-lab
 //   CONNECT_TIMEOUT_MS (5000)           default server selection / connect timeout
 //   clientOptions(uri)                  MongoClient options with that timeout, unless the URI sets its own
+//   explainGone(fn)                     fn() -> a line or null: why a server the lab started went away
+//                                       (its log said the disk is full); friendly() prefers it
+//   noteEmbedded(host:port, pid|null)   a mongod this process started, named as such in its lines
+//   during(text), frozenLine(uri, o)    what the command does now; the line for a server that froze
 //
 // Why: driver errors (MongoServerSelectionError, ECONNRESET, code 13 ...) say what happened at the
 // socket, not what the user should do; a missing privilege used to be reported as "cannot reach".
@@ -87,6 +91,68 @@ const AUTH_CODES = new Set([18]); // AuthenticationFailed
 const PRIVILEGE_CODES = new Set([13, 8000]); // Unauthorized, AtlasError (user lacks the action)
 const GONE_CODES = new Set([91, 11600, 11602, 189, 10107, 13435, 13436, 6, 89, 9001]);
 
+// What the command is doing now ("study where", "the import into db.coll"), for the lines about a
+// server that stopped answering (lib/infra/liveness.js sets it).
+let doing = null;
+
+function during(text) {
+  doing = text;
+}
+
+/**
+ * The one line for a server that stopped answering (lib/infra/liveness.js's verdict, or the
+ * driver's own monitor timing out first on a client with a short connectTimeoutMS).
+ */
+function frozenLine(uri, { pid, embedded, silentMs, leftDatabases = [] }) {
+  const who = embedded ? `the embedded mongod (pid ${pid}, ${redact(uri)})` : `the server at ${redact(uri)}`;
+  const what = embedded
+    ? 'it is killed and its data removed; run again'
+    : 'check that it is running and not paused (kill -CONT <its pid>), overloaded or cut off, then run again; loads resume where they stopped';
+  const left = leftDatabases.length
+    ? `; the database ${leftDatabases.join(', ')} this run created is left there: drop it once the server answers`
+    : '';
+  return `${who} stopped answering${doing ? ` during ${doing}` : ''}: no reply to a ping for ${Math.round(silentMs / 1000)} s ` +
+    `(paused with SIGSTOP or a debugger, hung, or cut off by the network); ${what}${left}`;
+}
+
+// host:port -> pid of the mongods this process started (lib/infra/server.js), so that a line about
+// one of them names it as the embedded mongod it is.
+const embeddedPids = new Map();
+
+function noteEmbedded(address, pid) {
+  if (pid) embeddedPids.set(address, pid);
+  else embeddedPids.delete(address);
+}
+
+// Why a server went away, as only the process that started it can know (lib/infra/server.js reads
+// its mongod's log): preferred to "went away" or "cannot reach", which would send the user looking
+// at the network.
+const goneExplainers = [];
+
+function explainGone(fn) {
+  goneExplainers.push(fn);
+}
+
+function goneCause() {
+  for (const fn of goneExplainers) {
+    const line = fn();
+    if (line) return line;
+  }
+  return null;
+}
+
+/**
+ * True when a server selection failed because no server sent anything back within the timeout (a
+ * paused or hung mongod takes the connection and stays silent): every server is still unknown, with
+ * no error yet (its first hello still waits) or a timeout; not one that refused or was not found.
+ */
+function noReplyAtConnect(err) {
+  const servers = err && err.reason && err.reason.servers;
+  if (!servers || typeof servers.values !== 'function' || !servers.size) return false;
+  return [...servers.values()].every((d) => d.type === 'Unknown' &&
+    (!d.error || (/NetworkTimeout/.test(d.error.name || '') && !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(String(d.error.message)))));
+}
+
 function chain(err) {
   const out = [];
   for (let e = err, i = 0; e && i < 5; e = e.cause, i++) out.push(e);
@@ -95,6 +161,40 @@ function chain(err) {
 
 function firstLine(s) {
   return String(s || '').split('\n')[0].trim();
+}
+
+/**
+ * The line for a server that cannot be reached, went away or stopped answering, or null for
+ * another error. facts: {all, text, code, codeName, where} as friendly() computed them.
+ */
+function connectionLine(err, ctx, { all, text, code, codeName, where }) {
+  const unreachable = /ServerSelection/.test(err.name || '') || /ECONNREFUSED|ETIMEDOUT|Server selection timed out/i.test(text);
+  const gone = /ECONNRESET|EPIPE|connection .* closed|socket .*closed|InterruptedAtShutdown|ShutdownInProgress|MongoNetworkError/i.test(text) ||
+    (GONE_CODES.has(code) && !/ServerSelection/i.test(err.name || ''));
+  if ((unreachable || gone) && goneCause()) return goneCause();
+  // The driver's monitor got no reply on its own connection and interrupted the operations in flight.
+  if (all.some((e) => /PoolClearedOnNetworkError/.test(e.name || '') || /interrupted due to server monitor timeout/.test(e.message || ''))) {
+    const addr = (/Connection to (\S+) interrupted/.exec(text) || [])[1];
+    const pid = embeddedPids.get(addr);
+    const leftDatabases = require('./cleanup').pendingDatabases();
+    return frozenLine(ctx.uri || `mongodb://${addr || '?'}`, { pid, embedded: Boolean(pid), silentMs: CONNECT_TIMEOUT_MS, leftDatabases });
+  }
+  if (unreachable) {
+    // the wait the driver really gave (a run's own clients may wait longer than the 5 s connect)
+    const waited = /after (\d+) ?ms/i.exec(text);
+    const secs = Math.round((waited ? Number(waited[1]) : CONNECT_TIMEOUT_MS) / 1000);
+    if (noReplyAtConnect(err)) {
+      return `the server${where} stopped answering: it took the connection but sent no reply within ${secs} s ` +
+        '(paused with SIGSTOP or a debugger, hung, or a firewall dropping packets): resume or restart it (kill -CONT <its pid>), then run again';
+    }
+    return `cannot reach MongoDB${where} within ${secs} s: is it running, answering (not paused or overloaded) and reachable (host, port, TLS options, firewall)? ` +
+      'Without --uri the lab starts its own mongod';
+  }
+  if (gone) {
+    return `the server${where} went away during the run (${firstLine(codeName || err.message)}): check that it is running, then run again; ` +
+      'loads resume where they stopped';
+  }
+  return null;
 }
 
 /**
@@ -124,18 +224,8 @@ function friendly(err, ctx = {}) {
   if (/ENOTFOUND|EAI_AGAIN|querySrv|getaddrinfo/i.test(text)) {
     return `cannot resolve the server's host name${where}: check the host in the URI`;
   }
-  if (/ServerSelection/.test(err.name || '') || /ECONNREFUSED|ETIMEDOUT|Server selection timed out/i.test(text)) {
-    // the wait the driver really gave (a run's own clients may wait longer than the 5 s connect)
-    const waited = /after (\d+) ?ms/i.exec(text);
-    const secs = Math.round((waited ? Number(waited[1]) : CONNECT_TIMEOUT_MS) / 1000);
-    return `cannot reach MongoDB${where} within ${secs} s: is it running, answering (not paused or overloaded) and reachable (host, port, TLS options, firewall)? ` +
-      'Without --uri the lab starts its own mongod';
-  }
-  if (/ECONNRESET|EPIPE|connection .* closed|socket .*closed|InterruptedAtShutdown|ShutdownInProgress|MongoNetworkError/i.test(text) ||
-      (GONE_CODES.has(code) && !/ServerSelection/i.test(err.name || ''))) {
-    return `the server${where} went away during the run (${firstLine(codeName || err.message)}): check that it is running, then run again; ` +
-      'loads resume where they stopped';
-  }
+  const conn = connectionLine(err, ctx, { all, text, code, codeName, where });
+  if (conn) return conn;
   if (/ssl|tls|certificate/i.test(text)) {
     return `TLS handshake with the server${where} failed (${firstLine(err.message)}): check tls=, tlsCAFile= and the server's certificate`;
   }
@@ -146,12 +236,13 @@ function friendly(err, ctx = {}) {
   if (err.code === 'ENOENT' && err.path) return `${err.path}: no such file or directory`;
   if (err.code === 'ENOSPC') return `no space left on the device${err.path ? ` holding ${err.path}` : ''}: free some space or use --docs smaller`;
   if (typeof code === 'number' && (err.errmsg || err.message)) {
+    if (goneCause()) return goneCause(); // a server the lab started refused it as its disk filled
     return `MongoDB refused the operation${where}: ${firstLine(err.errmsg || err.message)} (${codeName || 'code ' + code})`;
   }
   return firstLine(err.message || String(err));
 }
 
 module.exports = {
-  friendly, redact, safeArgv, clientOptions, debugEnabled, CONNECT_TIMEOUT_MS,
+  friendly, redact, safeArgv, clientOptions, debugEnabled, explainGone, noteEmbedded, during, frozenLine, CONNECT_TIMEOUT_MS,
   LabError, UsageError, ForeignDataError, TargetError, LoadError, ParameterError, PARAMETER_CODE,
 };

@@ -38,11 +38,15 @@ const RETRY_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435
 
 function isRetryable(e) {
   if (!e) return false;
-  if (typeof e.hasErrorLabel === 'function' && (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('ResetPool'))) return true;
-  if (/MongoNetwork|MongoServerSelection|MongoNotConnected|PoolClear|MongoWriteConcernError/.test(e.name || '')) return true;
+  if (typeof e.hasErrorLabel === 'function' && (e.hasErrorLabel('RetryableWriteError') || e.hasErrorLabel('ResetPool')))
+    return true;
+  if (/MongoNetwork|MongoServerSelection|MongoNotConnected|PoolClear|MongoWriteConcernError/.test(e.name || ''))
+    return true;
   if (RETRY_CODES.has(e.code)) return true;
   if (e.cause && e.cause !== e) return isRetryable(e.cause);
-  return /ECONNRESET|ECONNREFUSED|EPIPE|not primary|NotWritablePrimary|node is recovering|connection .*closed|Server selection timed out|PrimarySteppedDown|InterruptedDueToReplStateChange/i.test(e.message || '');
+  return /ECONNRESET|ECONNREFUSED|EPIPE|not primary|NotWritablePrimary|node is recovering|connection .*closed|Server selection timed out|PrimarySteppedDown|InterruptedDueToReplStateChange/i.test(
+    e.message || '',
+  );
 }
 
 /** The write concern of the lab's loads: journaled; majority on a replica set unless the URI sets w. */
@@ -78,8 +82,10 @@ function refusedError(coll, o, batch, describe) {
   const doc = first.index !== undefined ? batch[first.index] : undefined;
   const where = doc ? (describe ? describe(doc) : `_id ${JSON.stringify(doc._id)}`) : 'a document';
   const msg = first.errmsg || (first.err && first.err.errmsg) || first.message || `code ${first.code}`;
-  return new LoadError(`${coll.namespace}: the server refused ${o.other.length} document(s); first: ${where}: ` +
-    `${String(msg).split('\n')[0]} (code ${first.code}); the load stopped`);
+  return new LoadError(
+    `${coll.namespace}: the server refused ${o.other.length} document(s); first: ${where}: ` +
+      `${String(msg).split('\n')[0]} (code ${first.code}); the load stopped`,
+  );
 }
 
 /**
@@ -114,8 +120,11 @@ async function settleBatch(coll, batch, { writeConcern, retryMs, describe, log }
       throw err;
     }
     if (Date.now() - t0 > retryMs) {
-      throw new LoadError(`${coll.namespace}: a batch could not be written for ${Math.round(retryMs / 1000)} s ` +
-        `(${String(err.message).split('\n')[0]}); the load stopped, nothing is marked complete: run again to resume`, { cause: err });
+      throw new LoadError(
+        `${coll.namespace}: a batch could not be written for ${Math.round(retryMs / 1000)} s ` +
+          `(${String(err.message).split('\n')[0]}); the load stopped, nothing is marked complete: run again to resume`,
+        { cause: err },
+      );
     }
     if (attempts === 1 && log) log(`${coll.namespace}: ${String(err.message).split('\n')[0]}; retrying the batch`);
     await new Promise((r) => setTimeout(r, delay));
@@ -139,16 +148,22 @@ async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
     } catch (err) {
       if (!isRetryable(err)) throw err;
       if (Date.now() - t0 > retryMs) {
-        throw new LoadError(`${coll.namespace}: a written batch could not be counted for ${Math.round(retryMs / 1000)} s ` +
-          `(${String(err.message).split('\n')[0]}); the load stopped, nothing is marked complete: run again to resume`, { cause: err });
+        throw new LoadError(
+          `${coll.namespace}: a written batch could not be counted for ${Math.round(retryMs / 1000)} s ` +
+            `(${String(err.message).split('\n')[0]}); the load stopped, nothing is marked complete: run again to resume`,
+          { cause: err },
+        );
       }
-      if (attempts === 1 && log) log(`${coll.namespace}: ${String(err.message).split('\n')[0]}; retrying the batch's count`);
+      if (attempts === 1 && log)
+        log(`${coll.namespace}: ${String(err.message).split('\n')[0]}; retrying the batch's count`);
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(2000, delay * 2);
     }
   }
   if (n !== ids.length) {
-    throw new LoadError(`${coll.namespace}: the server acknowledged a batch of ${ids.length} keys but holds ${n} of them; the load stopped`);
+    throw new LoadError(
+      `${coll.namespace}: the server acknowledged a batch of ${ids.length} keys but holds ${n} of them; the load stopped`,
+    );
   }
 }
 
@@ -162,7 +177,10 @@ function* syncBatches(docs, size) {
   let batch = [];
   for (const d of docs) {
     batch.push(d);
-    if (batch.length === size) { yield batch; batch = []; }
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
   }
   if (batch.length) yield batch;
 }
@@ -171,7 +189,10 @@ async function* asyncBatches(docs, size) {
   let batch = [];
   for await (const d of docs) {
     batch.push(d);
-    if (batch.length === size) { yield batch; batch = []; }
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
   }
   if (batch.length) yield batch;
 }
@@ -189,72 +210,133 @@ function trackKeys(k, batch) {
 }
 
 /**
+ * The documents acknowledged in order: a batch counts once every batch before it has settled too,
+ * so onAcked(n) never reports a count with a gap below it.
+ */
+function ackedPrefix(onAcked) {
+  const settled = new Map(); // batch number -> size, until the settled prefix passes it
+  let batch = 0;
+  let docs = 0;
+  let reported = 0;
+  return {
+    settle(no, size) {
+      settled.set(no, size);
+    },
+    async advance() {
+      while (settled.has(batch)) {
+        docs += settled.get(batch);
+        settled.delete(batch);
+        batch++;
+      }
+      if (onAcked && docs !== reported) {
+        reported = docs;
+        await onAcked(docs);
+      }
+    },
+  };
+}
+
+/** Writes one batch, verified when asked (verify 'all', or 'retried' after a retry), and counts it into out. */
+async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, verify }) {
+  const r = await settleBatch(coll, b, { writeConcern, retryMs, describe, log });
+  if (verify === 'all' || (verify === 'retried' && r.attempts > 1)) await verifyBatch(coll, b, { retryMs, log });
+  out.inserted += r.inserted;
+  out.duplicates += r.duplicates;
+  out.stored += b.length;
+  out.retries += r.attempts - 1;
+}
+
+/** Holds a promise in `pending` until it settles. */
+function track(pending, p) {
+  pending.add(p);
+  p.finally(() => pending.delete(p));
+}
+
+/**
+ * Sends batches with up to `inflight` pending, each counted into out and, once acknowledged in
+ * order, reported to onAcked. The first failure is kept (sender.failure): the caller stops reading.
+ */
+function batchSender(coll, out, bar, write, { inflight, onAcked }) {
+  const pending = new Set();
+  const acked = ackedPrefix(onAcked);
+  let nextBatch = 0;
+  const sender = {
+    failure: null,
+    async send(b) {
+      const no = nextBatch++;
+      const p = (async () => {
+        await writeBatch(coll, b, out, write);
+        acked.settle(no, b.length);
+        bar.increment(b.length);
+      })();
+      track(
+        pending,
+        p.catch((e) => {
+          if (!sender.failure) sender.failure = e;
+        }),
+      );
+      while (pending.size >= inflight) await Promise.race(pending);
+      await acked.advance();
+    },
+    // Every batch in flight settles (and is looked at) before the load returns or throws.
+    async drain() {
+      await Promise.all([...pending]);
+      if (!sender.failure) await acked.advance();
+    },
+    async settle() {
+      if (pending.size) await Promise.allSettled([...pending]);
+    },
+  };
+  return sender;
+}
+
+/**
  * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
  * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms }.
  */
-async function streamInsert(coll, docs, {
-  batchSize = 10000, inflight = 4, total, label = 'loading', progress, retryMs = 60000, verify = 'retried',
-  describe, onAcked, log,
-} = {}) {
+async function streamInsert(
+  coll,
+  docs,
+  {
+    batchSize = 10000,
+    inflight = 4,
+    total,
+    label = 'loading',
+    progress,
+    retryMs = 60000,
+    verify = 'retried',
+    describe,
+    onAcked,
+    log,
+  } = {},
+) {
   const bar = createProgress(label, total, { enabled: progress });
-  const writeConcern = await loadWriteConcern(coll);
-  const pending = new Set();
-  const settled = new Map(); // batch number -> size, until the settled prefix passes it
+  const write = { writeConcern: await loadWriteConcern(coll), retryMs, describe, log, verify };
   const t0 = Date.now();
-  const out = { read: 0, stored: 0, inserted: 0, duplicates: 0, retries: 0, keys: { lo: null, hi: null, numeric: true } };
-  let failure = null;
-  let nextBatch = 0;
-  let prefixBatch = 0;
-  let prefixDocs = 0;
-  let reported = 0;
-
-  const advancePrefix = async () => {
-    while (settled.has(prefixBatch)) {
-      prefixDocs += settled.get(prefixBatch);
-      settled.delete(prefixBatch);
-      prefixBatch++;
-    }
-    if (onAcked && prefixDocs !== reported) {
-      reported = prefixDocs;
-      await onAcked(prefixDocs);
-    }
+  const out = {
+    read: 0,
+    stored: 0,
+    inserted: 0,
+    duplicates: 0,
+    retries: 0,
+    keys: { lo: null, hi: null, numeric: true },
   };
-
-  const flush = async (b) => {
-    const no = nextBatch++;
-    const p = (async () => {
-      const r = await settleBatch(coll, b, { writeConcern, retryMs, describe, log });
-      if (verify === 'all' || (verify === 'retried' && r.attempts > 1)) await verifyBatch(coll, b, { retryMs, log });
-      out.inserted += r.inserted;
-      out.duplicates += r.duplicates;
-      out.stored += b.length;
-      out.retries += r.attempts - 1;
-      settled.set(no, b.length);
-      bar.increment(b.length);
-    })().catch((e) => { if (!failure) failure = e; });
-    pending.add(p);
-    p.finally(() => pending.delete(p));
-    while (pending.size >= inflight) await Promise.race(pending);
-    await advancePrefix();
-  };
-
+  const sender = batchSender(coll, out, bar, write, { inflight, onAcked });
   try {
     // Whole batches from the source: a synchronous generator (every fixture) is read without a
     // promise per document, which cost more than generating the documents.
     for await (const b of batchesOf(docs, batchSize)) {
-      if (failure) break;
+      if (sender.failure) break;
       trackKeys(out.keys, b);
       out.read += b.length;
-      await flush(b);
+      await sender.send(b);
     }
-    // Every batch in flight settles (and is looked at) before this function returns or throws.
-    await Promise.all([...pending]);
-    if (!failure) await advancePrefix();
+    await sender.drain();
   } finally {
-    if (pending.size) await Promise.allSettled([...pending]);
+    await sender.settle();
     bar.stop();
   }
-  if (failure) throw failure;
+  if (sender.failure) throw sender.failure;
   out.ms = Date.now() - t0;
   return out;
 }
@@ -284,7 +366,8 @@ async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
   const s = await inspect(db, collName, spec);
   const d = s.decision;
   const markers = db.collection(META);
-  if (d.action === 'reuse') return { action: d.action, generated: false, count: s.count, inserted: 0, duplicates: 0, ms: 0 };
+  if (d.action === 'reuse')
+    return { action: d.action, generated: false, count: s.count, inserted: 0, duplicates: 0, ms: 0 };
   if (d.action === 'foreign') throw new ForeignDataError(LabFixture.foreignMessage(s.target, d.why, 'fill'));
   const { verify = 'retried', options, log, ...rest } = opts;
   if (d.action === 'regenerate') await dropOwned(db, collName);
@@ -298,7 +381,8 @@ async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
   } catch (e) {
     // Refused documents (a validator, a full capped collection...) will be refused again: what this
     // load wrote goes. An unknown outcome (the server went away) keeps the marker: a re-run resumes.
-    if (!isRetryable(e) && !(e.cause && isRetryable(e.cause))) await release(db, collName, String(e.message).split('\n')[0], log || ((m) => process.stderr.write(`${m}\n`)));
+    if (!isRetryable(e) && !(e.cause && isRetryable(e.cause)))
+      await release(db, collName, String(e.message).split('\n')[0], log || ((m) => process.stderr.write(`${m}\n`)));
     throw e;
   }
 }
@@ -317,7 +401,13 @@ async function fillFixture(db, collName, spec, makeDocs, { from, verify, ...rest
       lastMark = 0;
     });
   };
-  const r = await streamInsert(coll, skipFirst(makeDocs(), from), { total: spec.n, label: `${collName}`, verify, onAcked, ...rest });
+  const r = await streamInsert(coll, skipFirst(makeDocs(), from), {
+    total: spec.n,
+    label: `${collName}`,
+    verify,
+    onAcked,
+    ...rest,
+  });
   // Verify before marking complete: the keys this fixture consists of must all be on the server.
   let stored;
   if (r.keys.numeric && from === 0 && r.keys.lo !== null) {
@@ -327,11 +417,21 @@ async function fillFixture(db, collName, spec, makeDocs, { from, verify, ...rest
   }
   const want = typeof spec.n === 'number' ? spec.n : from + r.read;
   if (from + r.read !== want || stored !== want) {
-    throw new LoadError(`${db.databaseName}.${collName}: generated ${from + r.read}, the server holds ${stored}, expected ${want}; ` +
-      'the load stopped');
+    throw new LoadError(
+      `${db.databaseName}.${collName}: generated ${from + r.read}, the server holds ${stored}, expected ${want}; ` +
+        'the load stopped',
+    );
   }
   await markers.updateOne({ _id: collName }, { $set: { complete: true, acked: want, loadMs: r.ms } });
-  return { action, generated: true, count: stored, inserted: r.inserted, duplicates: r.duplicates, ms: r.ms, retries: r.retries };
+  return {
+    action,
+    generated: true,
+    count: stored,
+    inserted: r.inserted,
+    duplicates: r.duplicates,
+    ms: r.ms,
+    retries: r.retries,
+  };
 }
 
 module.exports = { streamInsert, insertBatch, ensureFixture, ForeignDataError, LoadError, META, isRetryable };

@@ -36,7 +36,8 @@ async function getReplSet({ members = 1, log = () => {}, uri = process.env.REPLS
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
   const rs = await MongoMemoryReplSet.create({
     binary,
-    replSet: { count: members, storageEngine: 'wiredTiger' },
+    // no /tmp/mongodb-<port>.sock left behind by a killed member (lib/infra/server.js NO_SOCKET)
+    replSet: { count: members, storageEngine: 'wiredTiger', args: ['--nounixsocket'] },
   });
   await rs.waitUntilRunning();
   const rsUri = rs.getUri();

@@ -13,7 +13,12 @@ const { MongoMemoryServer } = require('mongodb-memory-server-core');
 const { MongoClient } = require('mongodb');
 const { findMongod, NoMongodError } = require('./mongod-binary');
 const cleanup = require('./cleanup');
-const { clientOptions, friendly, LabError } = require('./errors');
+const liveness = require('./liveness');
+const { clientOptions, friendly, explainGone, noteEmbedded, LabError } = require('./errors');
+
+// No /tmp/mongodb-<port>.sock: nothing of the lab connects through it, and a mongod killed with
+// SIGKILL leaves it behind in the system's /tmp, outside the run directory that goes with the run.
+const NO_SOCKET = ['--nounixsocket'];
 
 const running = new Set();
 let hooksInstalled = false;
@@ -80,23 +85,58 @@ class EmbeddedServer {
     // start; cold-cache studies restart many times, and Node would warn of a leak after ten.
     mms.instanceInfo.instance.setMaxListeners(0);
     Object.assign(this, info);
+    this.disk = diskWatch(this.dbPath, { temp: true });
+    this.watchProcess();
+    this.watch = liveness.watch(this.uri, { pid: this.pid, embedded: true });
+  }
+
+  /**
+   * Its mongod's log is read for a full disk, and a death nobody asked for (not stop(), not
+   * restart()) ends the command at once with the cause: loads would otherwise retry for a minute.
+   */
+  watchProcess() {
+    const inst = this.mms.instanceInfo.instance;
+    this.disk.follow(inst);
+    const child = inst.mongodProcess;
+    noteEmbedded(new URL(this.uri).host, child.pid);
+    child.once('exit', (code, signal) => {
+      // read now, whoever stopped it: its data is removed next (a run that met the death stops it)
+      this.disk.check();
+      // a Ctrl-C reaches mongod too (same process group): that stop is the signal's, not news
+      if (this.stopping || this.restarting || cleanup.interrupted()) return;
+      const why = this.disk.line() ||
+        `the embedded mongod (pid ${child.pid}) exited on its own (${signal || `code ${code}`}): run again; ` +
+          'if it happens again, check the free memory (dmesg: out of memory?) and disk';
+      liveness.fail(new liveness.ServerGoneError(why));
+    });
   }
 
   /** Stops mongod and restarts it on the same port and data files: a cold cache with the data kept. */
   async restart() {
-    await this.mms.stop({ doCleanup: false });
-    await quietStart(this.mms, true);
+    this.restarting = true;
+    this.watch.pause();
+    try {
+      await this.mms.stop({ doCleanup: false });
+      await quietStart(this.mms, true);
+    } finally {
+      this.restarting = false;
+    }
     this.pid = this.mms.instanceInfo.instance.mongodProcess.pid;
+    this.watchProcess();
+    this.watch.resume();
   }
 
   async stop() {
     if (!running.has(this)) return;
     running.delete(this);
+    this.stopping = true;
+    this.watch.stop();
     await this.mms.stop({ doCleanup: true, force: true });
     fs.rmSync(this.dbPath, { recursive: true, force: true });
   }
 
   killSync() {
+    this.stopping = true;
     const child = this.mms.instanceInfo && this.mms.instanceInfo.instance && this.mms.instanceInfo.instance.mongodProcess;
     if (child && child.exitCode === null) child.kill('SIGKILL');
     if (this.dbPath) fs.rmSync(this.dbPath, { recursive: true, force: true });
@@ -107,6 +147,72 @@ class EmbeddedServer {
 // and room for a small study. Below this it dies mid-run, and the driver says only that "the
 // server went away (InterruptedAtShutdown)".
 const MIN_TEMP_BYTES = 256 * 1024 * 1024;
+
+// A mongod whose disk fills dies (SIGABRT when its diagnostic data capture cannot write, or a
+// shutdown when WiredTiger cannot), and the driver says only that the server went away or closed
+// the connection. Its log sometimes says "No space left on device"; the free space of its data
+// directory, read when it exits, always tells.
+const DISK_FULL = /No space left on device|\bENOSPC\b/;
+const LOW_DISK_BYTES = 64 * 1024 * 1024;
+const diskWatches = new Set();
+
+function freeBytes(dir) {
+  try {
+    const st = fs.statfsSync(dir);
+    return st.bavail * st.bsize;
+  } catch (e) {
+    return null; // gone, or no statfs here
+  }
+}
+
+/**
+ * Follows a mongod's log, and the free space of its data directory, for a full disk. temp: the data
+ * is the lab's temporary data (in the run directory under the user's temp folder), else a
+ * directory the user gave (--dbpath).
+ * -> {follow(instance), check(), full, line()}: check() reads the free space (call it when the
+ * mongod exits, before its data goes); line() is the one line to show once full, else null.
+ */
+function diskWatch(dbPath, { temp }) {
+  const followed = new WeakSet();
+  const w = {
+    full: false,
+    free: null,
+    follow(inst) {
+      if (followed.has(inst)) return;
+      followed.add(inst);
+      inst.on('instanceSTDOUT', (text) => {
+        if (!w.full && DISK_FULL.test(text)) w.full = true;
+      });
+    },
+    check() {
+      const free = freeBytes(dbPath);
+      if (free === null) return w.full;
+      w.free = free;
+      if (free < LOW_DISK_BYTES) w.full = true;
+      return w.full;
+    },
+    line() {
+      if (!w.full) return null;
+      const root = cleanup.runDir();
+      const folder = root && dbPath.startsWith(root) ? path.dirname(root) : dbPath;
+      const left = w.free === null ? '' : `, ${Math.floor(w.free / 1048576)} MB free`;
+      return temp
+        ? `the embedded mongod stopped: the temp folder ${folder} is full${left}: ` +
+            'free some space there, set TMPDIR to a folder with room, or give --uri'
+        : `mongod stopped: the disk holding --dbpath ${dbPath} is full${left}: ` +
+            'free some space there, or use another --dbpath';
+    },
+  };
+  diskWatches.add(w);
+  return w;
+}
+
+// Whatever error the work met after such a death ("went away", "cannot reach"), the line names the disk.
+// Read now too: a write the server refused as its disk filled (before it died) is the same cause.
+explainGone(() => {
+  for (const w of diskWatches) if (w.full || w.check()) return w.line();
+  return null;
+});
 
 /** Refuses, in one line, a temp folder too full to hold an embedded mongod's data. */
 function checkTempSpace(dir) {
@@ -132,7 +238,7 @@ function checkTempSpace(dir) {
  */
 async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
   const found = findMongod({ log });
-  const extra = [...args];
+  const extra = [...NO_SOCKET, ...args];
   if (cacheSizeGB) extra.push('--wiredTigerCacheSizeGB', String(cacheSizeGB));
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
   installShutdownHooks();
@@ -210,7 +316,8 @@ async function getServer(opts = {}) {
       // What went wrong (unreachable, authentication, privilege, bad URI), not always "cannot reach".
       throw new LabError(friendly(e, { uri }), { cause: e });
     }
-    return { uri, embedded: false, ...info, stop: async () => {} };
+    const watch = liveness.watch(uri);
+    return { uri, embedded: false, ...info, stop: async () => watch.stop() };
   }
   return startEmbedded(opts);
 }
@@ -239,6 +346,9 @@ class LongLivedServer {
       dbPath: s.instanceInfo.dbPath,
       child: s.instanceInfo.instance.mongodProcess,
     }));
+    this.disk = diskWatch(dbPath || (this.members[0] && this.members[0].dbPath) || '', { temp: !dbPath });
+    for (const s of nodes) this.disk.follow(s.instanceInfo.instance);
+    for (const m of this.members) m.child.once('exit', () => this.disk.check());
     this.uri = rs ? rs.getUri() : mms.getUri();
     // mongodb-memory-server puts a generated database name in the path; the lab's URIs have none.
     this.uri = this.uri.replace(/\/[^/?]*(\?|$)/, '/$1');
@@ -262,6 +372,7 @@ class LongLivedServer {
 
   /** For process 'exit' (synchronous): no mongod outlives the command, whatever happened. */
   killSync() {
+    this.stopping = true;
     for (const m of this.members) {
       if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
       if (!this.dbPath && m.dbPath) require('fs').rmSync(m.dbPath, { recursive: true, force: true });
@@ -288,7 +399,7 @@ function binaryFor(found) {
 async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'perflab', log = () => {} } = {}) {
   const { MongoMemoryReplSet } = require('mongodb-memory-server-core');
   const found = findMongod({ log });
-  const args = cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [];
+  const args = [...NO_SOCKET, ...(cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [])];
   const instanceOpts = [];
   for (let i = 0; i < members; i++) {
     const o = { launchTimeout: 60000 };
@@ -313,7 +424,7 @@ async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'per
 /** Starts one mongod (wiredTiger) on `port` (default: a free one), with its data in `dbPath` if given. */
 async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {}) {
   const found = findMongod({ log });
-  const args = cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [];
+  const args = [...NO_SOCKET, ...(cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [])];
   const instance = { storageEngine: 'wiredTiger', args, launchTimeout: 60000 };
   if (port) instance.port = port;
   if (dbPath) {
@@ -335,3 +446,4 @@ async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {
 
 module.exports.startReplSet = startReplSet;
 module.exports.startStandalone = startStandalone;
+module.exports.NO_SOCKET = NO_SOCKET;

@@ -241,7 +241,7 @@ function pointBlocks(recs, entry, inapplicable) {
     const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
     const busy = at.find((r) => lab.isBusy(r));
     if (at.length) out.push(m.paragraph(m.bold(label || 'results')), pointTable(at));
-    if (busy) out.push(m.warning(busy.warnings.find((w) => String(w).startsWith('busy machine'))));
+    if (busy) out.push(m.warning(lab.busyText(busy)));
   }
   return out;
 }

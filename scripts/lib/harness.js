@@ -8,6 +8,53 @@ var LabHarness = (function (S) {
   var summarize = S.summarize;
   var ratioOf = S.ratioOf;
   // ---- the harness --------------------------------------------------------------------------
+  // Round r's order: A B C, then C B A, ...
+  function alternating(names, r) {
+    return r % 2 === 0 ? names : names.slice().reverse();
+  }
+
+  // Every variant's summary of its timed rounds, with its per-round ratio to the baseline's.
+  function summaries(st, names, baseline, rounds) {
+    var base = st[baseline];
+    var out = {};
+    names.forEach(function (n) {
+      var s = st[n];
+      var stats = summarize(s.times);
+      stats.times = s.times;
+      stats.capped = s.capped && rounds > 0;
+      stats.warmup = s.warm;
+      stats.answer = s.answer;
+      stats.extra = s.extra;
+      stats.overheadMs = s.overhead.length ? median(s.overhead) : undefined;
+      stats.ratio = ratioOf(s.times, base.times, s.capped || base.capped, baseline);
+      out[n] = stats;
+    });
+    return out;
+  }
+
+  // Every step in the order the harness gives them, before any variant is capped (progress estimates).
+  function plannedSteps(names, warmup, rounds) {
+    var out = [];
+    var r;
+    var add = function (ph, rr) {
+      alternating(names, rr).forEach(function (n) {
+        out.push({ variant: n, phase: ph, round: rr });
+      });
+    };
+    for (r = 0; r < warmup; r++) add('warmup', r);
+    for (r = 0; r < rounds; r++) add('timed', r);
+    return out;
+  }
+
+  // Each variant's samples so far.
+  function freshStates(names) {
+    var st = {};
+    names.forEach(function (n) {
+      st[n] = { times: [], warm: [], capped: false, answer: undefined, extra: undefined, overhead: [] };
+    });
+    return st;
+  }
+
   // A state machine, so that the shell (synchronous loop) and Node (await loop) drive the very
   // same rules: warm-up rounds first, then timed rounds in alternating order (A B C, C B A ...),
   // so that drift in the machine's speed (other work on shared cores, cache state, CPU frequency)
@@ -17,17 +64,14 @@ var LabHarness = (function (S) {
     var opts = o || {};
     var rounds = opts.rounds === undefined ? 5 : opts.rounds;
     // With no timed rounds each variant still runs once: the warm-up run is then the sample.
-    var warmup = rounds === 0 ? Math.max(1, opts.warmup || 0) : (opts.warmup === undefined ? 1 : opts.warmup);
+    var warmup = rounds === 0 ? Math.max(1, opts.warmup || 0) : opts.warmup === undefined ? 1 : opts.warmup;
     var budget = opts.budgetMs || Infinity;
     var baseline = opts.baseline && names.indexOf(opts.baseline) >= 0 ? opts.baseline : names[0];
-    var st = {};
-    names.forEach(function (n) { st[n] = { times: [], warm: [], capped: false, answer: undefined, extra: undefined, overhead: [] }; });
+    var st = freshStates(names);
     var phase = warmup > 0 ? 'warmup' : 'timed';
     var round = 0;
     var idx = 0;
     var seq = null; // this round's order, fixed when the round starts
-
-    function order(r) { return r % 2 === 0 ? names : names.slice().reverse(); }
 
     function next() {
       for (;;) {
@@ -40,8 +84,16 @@ var LabHarness = (function (S) {
           seq = null;
           continue;
         }
-        if (seq === null) seq = order(round).filter(function (n) { return !st[n].capped; });
-        if (idx >= seq.length) { round++; idx = 0; seq = null; continue; }
+        if (seq === null)
+          seq = alternating(names, round).filter(function (n) {
+            return !st[n].capped;
+          });
+        if (idx >= seq.length) {
+          round++;
+          idx = 0;
+          seq = null;
+          continue;
+        }
         return { variant: seq[idx++], phase: phase, round: round };
       }
     }
@@ -53,38 +105,21 @@ var LabHarness = (function (S) {
       if (typeof overheadMs === 'number') s.overhead.push(overheadMs);
       if (step.phase === 'warmup') {
         s.warm.push(ms);
-        if (ms > budget || rounds === 0) { s.capped = true; s.times = [ms]; }
+        if (ms > budget || rounds === 0) {
+          s.capped = true;
+          s.times = [ms];
+        }
       } else {
         s.times.push(ms);
       }
     }
 
     function result() {
-      var base = st[baseline];
-      var out = {};
-      names.forEach(function (n) {
-        var s = st[n];
-        var stats = summarize(s.times);
-        stats.times = s.times;
-        stats.capped = s.capped && rounds > 0;
-        stats.warmup = s.warm;
-        stats.answer = s.answer;
-        stats.extra = s.extra;
-        stats.overheadMs = s.overhead.length ? median(s.overhead) : undefined;
-        stats.ratio = ratioOf(s.times, base.times, s.capped || base.capped, baseline);
-        out[n] = stats;
-      });
-      return { baseline: baseline, rounds: rounds, warmup: warmup, variants: out };
+      return { baseline: baseline, rounds: rounds, warmup: warmup, variants: summaries(st, names, baseline, rounds) };
     }
 
-    // Every step in the order next() gives them, before any variant is capped (progress estimates).
     function plan() {
-      var out = [];
-      var r;
-      var add = function (ph, rr) { order(rr).forEach(function (n) { out.push({ variant: n, phase: ph, round: rr }); }); };
-      for (r = 0; r < warmup; r++) add('warmup', r);
-      for (r = 0; r < rounds; r++) add('timed', r);
-      return out;
+      return plannedSteps(names, warmup, rounds);
     }
 
     return { next: next, record: record, result: result, plan: plan, baseline: baseline };

@@ -4,6 +4,7 @@
 // It loads the core's parts, one file per concern, and adds the study runtime: fixtures, the
 // drop-in loop and the Node bridge. Node requires the same files: one implementation of every rule
 // on both sides. Plain ES2017 so it reads like the scripts it serves.
+//   ../../lib/core/plan.js  LabPlan  a point's plan: which variants run, a typed state for each other
 //   params.js   LabParams   parameters (globals set with --eval), validated, used only as values
 //   stats.js    LabStats    medians, summaries, intervals, per-round ratios
 //   harness.js  LabHarness  interleaved rounds, budgets, self-timed variants
@@ -14,9 +15,19 @@
 //   fixture.js  LabFixture  the one protocol for data the lab generates
 
 (function () {
-  var parts = [['LabFixture', 'fixture'], ['LabParams', 'params'], ['LabStats', 'stats'], ['LabHarness', 'harness'],
-    ['LabFormat', 'format'], ['LabRecords', 'records'], ['LabLines', 'lines'], ['LabServer', 'server']];
-  var inNode = typeof module !== 'undefined' && module.exports && typeof require === 'function' && typeof load === 'undefined';
+  var parts = [
+    ['LabPlan', '../../lib/core/plan'],
+    ['LabFixture', 'fixture'],
+    ['LabParams', 'params'],
+    ['LabStats', 'stats'],
+    ['LabHarness', 'harness'],
+    ['LabFormat', 'format'],
+    ['LabRecords', 'records'],
+    ['LabLines', 'lines'],
+    ['LabServer', 'server'],
+  ];
+  var inNode =
+    typeof module !== 'undefined' && module.exports && typeof require === 'function' && typeof load === 'undefined';
   parts.forEach(function (part) {
     if (typeof globalThis[part[0]] !== 'undefined') return;
     if (inNode) globalThis[part[0]] = require('./' + part[1]);
@@ -25,15 +36,52 @@
 })();
 
 var lab = (function () {
-  var KINDS = LabParams.KINDS, COMMON = LabParams.COMMON, globalValue = LabParams.globalValue, param = LabParams.param, params = LabParams.params, list = LabParams.list;
-  var now = LabStats.now, median = LabStats.median, percentile = LabStats.percentile, summarize = LabStats.summarize, rng = LabStats.rng, bootstrap = LabStats.bootstrap, ratioOf = LabStats.ratioOf, ratioInterval = LabStats.ratioInterval, tQuantile = LabStats.tQuantile;
-  var harness = LabHarness.harness, took = LabHarness.took, timeCall = LabHarness.timeCall;
-  var num = LabFormat.num, fmtMs = LabFormat.fmtMs, fmtInt = LabFormat.fmtInt, fmtFactor = LabFormat.fmtFactor, fmtAnswer = LabFormat.fmtAnswer, speedWords = LabFormat.speedWords, tableLines = LabFormat.tableLines, table = LabFormat.table, pointLabel = LabFormat.pointLabel;
-  var FORMAT = LabRecords.FORMAT, FORMAT_VERSION = LabRecords.FORMAT_VERSION, NOT_HERE = LabRecords.NOT_HERE, same = LabRecords.same, brief = LabRecords.brief, resultRecord = LabRecords.resultRecord, measureRecord = LabRecords.measureRecord, warnings = LabRecords.warnings, plan = LabRecords.plan;
-  var PREFIX = LabLines.PREFIX, pointLines = LabLines.pointLines, summaryLines = LabLines.summaryLines, emit = LabLines.emit;
+  var KINDS = LabParams.KINDS,
+    COMMON = LabParams.COMMON,
+    globalValue = LabParams.globalValue,
+    param = LabParams.param,
+    params = LabParams.params,
+    list = LabParams.list;
+  var now = LabStats.now,
+    median = LabStats.median,
+    percentile = LabStats.percentile,
+    summarize = LabStats.summarize,
+    rng = LabStats.rng,
+    bootstrap = LabStats.bootstrap,
+    ratioOf = LabStats.ratioOf,
+    ratioInterval = LabStats.ratioInterval,
+    tQuantile = LabStats.tQuantile;
+  var harness = LabHarness.harness,
+    took = LabHarness.took,
+    timeCall = LabHarness.timeCall;
+  var num = LabFormat.num,
+    fmtMs = LabFormat.fmtMs,
+    fmtInt = LabFormat.fmtInt,
+    fmtFactor = LabFormat.fmtFactor,
+    fmtAnswer = LabFormat.fmtAnswer,
+    speedWords = LabFormat.speedWords,
+    tableLines = LabFormat.tableLines,
+    table = LabFormat.table,
+    pointLabel = LabFormat.pointLabel;
+  var FORMAT = LabRecords.FORMAT,
+    FORMAT_VERSION = LabRecords.FORMAT_VERSION,
+    NOT_HERE = LabRecords.NOT_HERE,
+    same = LabRecords.same,
+    brief = LabRecords.brief,
+    resultRecord = LabRecords.resultRecord,
+    measureRecord = LabRecords.measureRecord,
+    warnings = LabRecords.warnings,
+    plan = LabRecords.plan;
+  var PREFIX = LabLines.PREFIX,
+    pointLines = LabLines.pointLines,
+    summaryLines = LabLines.summaryLines,
+    emit = LabLines.emit;
   // The parameters the user set, taken as this file loads: before the script assigns its own constants.
   var given = LabParams.userGlobals();
-  var serverInfo = LabServer.serverInfo, versionAtLeast = LabServer.versionAtLeast, headerLine = LabServer.headerLine, header = LabServer.header;
+  var serverInfo = LabServer.serverInfo,
+    versionAtLeast = LabServer.versionAtLeast,
+    headerLine = LabServer.headerLine,
+    header = LabServer.header;
 
   // ---- fixtures -----------------------------------------------------------------------------
   // Data the lab generated is marked in <db>.perflab_fixtures (scripts/lib/fixture.js, the one
@@ -42,7 +90,11 @@ var lab = (function () {
   // opts.generate: the lab may create the collection (the scripts' GENERATE, or their default name).
   function ensureFixture(dbh, collName, spec, makeDoc, opts) {
     var o = opts || {};
-    return LabFixture.ensure(dbh, collName, spec, makeDoc, { generate: !!o.generate, useForeign: true, progress: print });
+    return LabFixture.ensure(dbh, collName, spec, makeDoc, {
+      generate: !!o.generate,
+      useForeign: true,
+      progress: print,
+    });
   }
 
   // Whether a script may generate into `coll` without being asked: when it is the script's own
@@ -61,9 +113,15 @@ var lab = (function () {
     var f = study.fixture(p);
     if (!f) return null;
     var dbh = f.db ? db.getSiblingDB(f.db) : db;
-    var res = ensureFixture(dbh, f.coll, { fixture: f.name, n: f.n, seed: f.seed }, f.doc, { generate: mayGenerate(p, f.coll, study.params) });
-    if (res.own) (f.indexes || []).forEach(function (k) { dbh.getCollection(f.coll).createIndex(k); });
-    else if ((f.indexes || []).length) print('note: not indexing ' + dbh.getName() + '.' + f.coll + ' (not the lab\'s): some variants may scan');
+    var res = ensureFixture(dbh, f.coll, { fixture: f.name, n: f.n, seed: f.seed }, f.doc, {
+      generate: mayGenerate(p, f.coll, study.params),
+    });
+    if (res.own)
+      (f.indexes || []).forEach(function (k) {
+        dbh.getCollection(f.coll).createIndex(k);
+      });
+    else if ((f.indexes || []).length)
+      print('note: not indexing ' + dbh.getName() + '.' + f.coll + " (not the lab's): some variants may scan");
     res.coll = f.coll;
     res.name = f.name;
     return res;
@@ -75,16 +133,39 @@ var lab = (function () {
   function stepsFor(study, p) {
     var only = list(p.VARIANTS);
     only.forEach(function (name) {
-      if (!study.variants.some(function (v) { return v.name === name; }) && !(study.nodeVariants || []).some(function (n) { return n === name; })) {
-        throw new Error('parameter VARIANTS: unknown variant ' + JSON.stringify(name) + ' (known: ' + study.variants.map(function (v) { return v.name; }).join(', ') + ')');
+      if (
+        !study.variants.some(function (v) {
+          return v.name === name;
+        }) &&
+        !(study.nodeVariants || []).some(function (n) {
+          return n === name;
+        })
+      ) {
+        throw new Error(
+          'parameter VARIANTS: unknown variant ' +
+            JSON.stringify(name) +
+            ' (known: ' +
+            study.variants
+              .map(function (v) {
+                return v.name;
+              })
+              .join(', ') +
+            ')'
+        );
       }
     });
-    return study.variants.filter(function (v) { return !only.length || only.indexOf(v.name) >= 0; });
+    return study.variants.filter(function (v) {
+      return !only.length || only.indexOf(v.name) >= 0;
+    });
   }
 
   function explainOf(v, p, point) {
     if (!v.explain) return null;
-    try { return plan(v.explain(p, point)); } catch (e) { return { stage: '?', explainVersion: '?', error: String(e.message || e) }; }
+    try {
+      return plan(v.explain(p, point));
+    } catch (e) {
+      return { stage: '?', explainVersion: '?', error: String(e.message || e) };
+    }
   }
 
   // Records of one axis point from a harness result; `expected` (an oracle's answer), when given,
@@ -96,9 +177,18 @@ var lab = (function () {
     var ref = has ? opts.expected : (res.variants[res.baseline] || {}).answer;
     return Object.keys(res.variants).map(function (name) {
       var s = res.variants[name];
-      var meta = opts.meta && opts.meta[name] || {};
-      return resultRecord({ study: study.name, variant: name, what: meta.what, where: meta.where, axis: point, unit: study.unit,
-        stats: s, plan: plans[name] || null, agrees: ref === undefined ? null : !!sameFn(s.answer, ref) });
+      var meta = (opts.meta && opts.meta[name]) || {};
+      return resultRecord({
+        study: study.name,
+        variant: name,
+        what: meta.what,
+        where: meta.where,
+        axis: point,
+        unit: study.unit,
+        stats: s,
+        plan: plans[name] || null,
+        agrees: ref === undefined ? null : !!sameFn(s.answer, ref),
+      });
     });
   }
 
@@ -113,73 +203,182 @@ var lab = (function () {
       last[variant] = ms;
       done++;
       var rest = plan.slice(done);
-      if (rest.some(function (x) { return last[x.variant] === undefined; })) return null;
-      return rest.reduce(function (a, x) { return a + last[x.variant]; }, 0);
+      if (
+        rest.some(function (x) {
+          return last[x.variant] === undefined;
+        })
+      )
+        return null;
+      return rest.reduce(function (a, x) {
+        return a + last[x.variant];
+      }, 0);
     };
+  }
+
+  // What a drop-in prints before its first point: the variants, the rounds and the data.
+  function printPlan(study, p, chosen, fixture) {
+    LabFormat.wrap(
+      'variants ' +
+        chosen
+          .map(function (v) {
+            return v.name;
+          })
+          .join(', ') +
+        ' | baseline ' +
+        study.baseline +
+        ' | ' +
+        p.WARMUP +
+        ' warm-up + ' +
+        p.RUNS +
+        ' timed rounds per point, order alternating' +
+        (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''),
+      100
+    ).forEach(function (l) {
+      print(l);
+    });
+  }
+
+  // The harness over the variants that run at a point; a slow step prints its time and the time
+  // left, since mongosh cannot redraw a bar.
+  function timePoint(study, p, point, run) {
+    var h = harness(
+      run.map(function (v) {
+        return v.name;
+      }),
+      { warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: study.baseline }
+    );
+    var byName = {};
+    run.forEach(function (v) {
+      byName[v.name] = v;
+    });
+    var step;
+    var left = timeLeft(h.plan());
+    while ((step = h.next()) !== null) {
+      var r = timeCall(function () {
+        return byName[step.variant].run(p, point);
+      });
+      h.record(step, r.ms, r.answer, r.extra);
+      var est = left(step.variant, r.ms);
+      if (r.ms > SLOW_MS)
+        print(
+          '  ' +
+            step.variant +
+            ': ' +
+            fmtMs(r.ms) +
+            ' (' +
+            step.phase +
+            ' ' +
+            (step.round + 1) +
+            ')' +
+            (est === null ? '' : ', ~' + fmtMs(est) + ' left at this point')
+        );
+    }
+    return h.result();
+  }
+
+  // A point's table, and whether its variants agree (pointLines says "all variants agree (answer)"
+  // when every answer was checked and agrees).
+  function printPoint(study, point, recs, described) {
+    print('');
+    if (Object.keys(point).length) print('-- ' + pointLabel(point) + ' --');
+    pointLines(recs, { described: described }).forEach(function (l) {
+      print(l);
+    });
+    var disagree = recs.filter(function (r) {
+      return r.agrees === false;
+    });
+    var ranRecs = recs.filter(function (r) {
+      return !r.skipped;
+    });
+    if (disagree.length)
+      print(
+        'VARIANTS DISAGREE with ' +
+          study.baseline +
+          ': ' +
+          disagree
+            .map(function (r) {
+              return r.variant;
+            })
+            .join(', ')
+      );
+    else if (
+      !ranRecs.every(function (r) {
+        return r.agrees === true;
+      })
+    ) {
+      print(
+        'all variants agree' +
+          (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + fmtAnswer(ranRecs[0].answer) + ')' : '')
+      );
+    }
+  }
+
+  // One axis point of a drop-in run: its plan (LabPlan.point: the version, then the script's
+  // `able`), the harness over what runs, the records (skipped ones typed), printed.
+  function dropInPoint(study, p, point, chosen, info, described) {
+    if (study.setupPoint) study.setupPoint(p, point);
+    var planned = LabPlan.point(chosen, info.version, function (v) {
+      return !v.able || !!v.able(p, point);
+    });
+    var skipped = LabRecords.skippedRecords(study.name, planned.skipped, point);
+    if (!planned.run.length) return skipped;
+    var plans = {};
+    var meta = {};
+    planned.run.forEach(function (v) {
+      plans[v.name] = explainOf(v, p, point);
+      meta[v.name] = { what: v.what, where: 'server' };
+    });
+    var recs = pointRecords(study, p, point, timePoint(study, p, point, planned.run), plans, { meta: meta }).concat(
+      skipped
+    );
+    printPoint(study, point, recs, described);
+    if (p.LAB_LINES) recs.forEach(emit);
+    return recs;
+  }
+
+  // After the tables (every figure printed), so a caller's exit code says the answers differ.
+  function refuseDisagreement(study, all) {
+    var wrong = all.filter(function (r) {
+      return r.agrees === false;
+    });
+    if (!wrong.length) return;
+    var err = new Error(
+      'variants disagree with ' +
+        study.baseline +
+        ': ' +
+        wrong
+          .map(function (r) {
+            return r.variant;
+          })
+          .join(', ') +
+        ' (the tables above show each answer): their results are not comparable; check the data or report it'
+    );
+    err.name = 'VariantsDisagree';
+    throw err;
   }
 
   // Drop-in mode: what `mongosh random scripts/x.js` does.
   function runDropIn(study) {
     LabParams.refuseUnknown(given, Object.keys(study.params || {}), study.name);
     var p = params(study.params);
-    var info = header(study.title + (study.source ? ' (source ' + study.source.id + ')' : ''), db, 'database ' + db.getName());
+    var info = header(
+      study.title + (study.source ? ' (source ' + study.source.id + ')' : ''),
+      db,
+      'database ' + db.getName()
+    );
     var fixture = prepareFixture(study, p);
     if (study.setup) study.setup(p);
     var chosen = stepsFor(study, p);
     var points = study.axes ? study.axes(p) : [{}];
-    LabFormat.wrap('variants ' + chosen.map(function (v) { return v.name; }).join(', ') + ' | baseline ' + study.baseline +
-      ' | ' + p.WARMUP + ' warm-up + ' + p.RUNS + ' timed rounds per point, order alternating' +
-      (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''), 100).forEach(function (l) { print(l); });
+    printPlan(study, p, chosen, fixture);
     if (p.LAB_LINES) emit({ type: 'environment', study: study.name, server: info, params: p, fixture: fixture });
     var all = [];
     var described = {};
     points.forEach(function (point) {
-      if (study.setupPoint) study.setupPoint(p, point);
-      var able = chosen.filter(function (v) { return versionAtLeast(info.version, v.minVersion) && (!v.able || v.able(p, point)); });
-      var skipped = chosen.filter(function (v) { return able.indexOf(v) < 0; }).map(function (v) {
-        return resultRecord({ study: study.name, variant: v.name, what: v.what, axis: point,
-          skipped: versionAtLeast(info.version, v.minVersion) ? NOT_HERE : 'needs MongoDB >= ' + v.minVersion });
-      });
-      var plans = {};
-      var meta = {};
-      able.forEach(function (v) { plans[v.name] = explainOf(v, p, point); meta[v.name] = { what: v.what, where: 'server' }; });
-      var names = able.map(function (v) { return v.name; });
-      if (!names.length) { all = all.concat(skipped); return; }
-      var h = harness(names, { warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: study.baseline });
-      var byName = {};
-      able.forEach(function (v) { byName[v.name] = v; });
-      var step;
-      var left = timeLeft(h.plan());
-      while ((step = h.next()) !== null) {
-        var r = timeCall(function () { return byName[step.variant].run(p, point); });
-        h.record(step, r.ms, r.answer, r.extra);
-        // mongosh cannot redraw a bar: a slow step prints a line with the time left instead.
-        var est = left(step.variant, r.ms);
-        if (r.ms > SLOW_MS) print('  ' + step.variant + ': ' + fmtMs(r.ms) + ' (' + step.phase + ' ' + (step.round + 1) + ')' + (est === null ? '' : ', ~' + fmtMs(est) + ' left at this point'));
-      }
-      var recs = pointRecords(study, p, point, h.result(), plans, { meta: meta }).concat(skipped);
-      print('');
-      if (Object.keys(point).length) print('-- ' + pointLabel(point) + ' --');
-      pointLines(recs, { described: described }).forEach(function (l) { print(l); });
-      var disagree = recs.filter(function (r) { return r.agrees === false; });
-      var ranRecs = recs.filter(function (r) { return !r.skipped; });
-      // pointLines says "all variants agree (answer)" when every answer was checked and agrees.
-      if (disagree.length) print('VARIANTS DISAGREE with ' + study.baseline + ': ' + disagree.map(function (r) { return r.variant; }).join(', '));
-      else if (!ranRecs.every(function (r) { return r.agrees === true; })) {
-        print('all variants agree' + (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + fmtAnswer(ranRecs[0].answer) + ')' : ''));
-      }
-      if (p.LAB_LINES) recs.forEach(emit);
-      all = all.concat(recs);
+      all = all.concat(dropInPoint(study, p, point, chosen, info, described));
     });
     if (study.report) study.report(p, all);
-    var wrong = all.filter(function (r) { return r.agrees === false; });
-    if (wrong.length) {
-      // after the tables (every figure printed), so a caller's exit code says the answers differ
-      var err = new Error('variants disagree with ' + study.baseline + ': ' + wrong.map(function (r) { return r.variant; }).join(', ') +
-        ' (the tables above show each answer): their results are not comparable; check the data or report it');
-      err.name = 'VariantsDisagree';
-      throw err;
-    }
+    refuseDisagreement(study, all);
     return all;
   }
 
@@ -203,12 +402,17 @@ var lab = (function () {
 
   function study(name) {
     var s = registry[name];
-    if (!s) throw new Error('no study ' + JSON.stringify(name) + ' was declared (loaded: ' + Object.keys(registry).join(', ') + ')');
+    if (!s)
+      throw new Error(
+        'no study ' + JSON.stringify(name) + ' was declared (loaded: ' + Object.keys(registry).join(', ') + ')'
+      );
     return s;
   }
 
   function variantOf(s, name) {
-    var v = s.variants.filter(function (x) { return x.name === name; })[0];
+    var v = s.variants.filter(function (x) {
+      return x.name === name;
+    })[0];
     if (!v) throw new Error('study ' + s.name + ' has no variant ' + JSON.stringify(name));
     return v;
   }
@@ -216,9 +420,19 @@ var lab = (function () {
   var node = {
     describe: function (name) {
       var s = study(name);
-      return JSON.parse(JSON.stringify({ name: s.name, title: s.title, source: s.source || null, baseline: s.baseline, unit: s.unit || 'ms',
-        params: Object.assign({}, COMMON, s.params || {}),
-        variants: s.variants.map(function (v) { return { name: v.name, what: v.what || '', minVersion: v.minVersion || null }; }) }));
+      return JSON.parse(
+        JSON.stringify({
+          name: s.name,
+          title: s.title,
+          source: s.source || null,
+          baseline: s.baseline,
+          unit: s.unit || 'ms',
+          params: Object.assign({}, COMMON, s.params || {}),
+          variants: s.variants.map(function (v) {
+            return { name: v.name, what: v.what || '', minVersion: v.minVersion || null };
+          }),
+        })
+      );
     },
     // values: { NAME: value } from Node; validated by the same rules as globals.
     configure: function (name, values, nodeVariants) {
@@ -228,19 +442,38 @@ var lab = (function () {
       var known = Object.assign({}, COMMON, s.params || {});
       Object.keys(v).forEach(function (k) {
         if (!Object.prototype.hasOwnProperty.call(known, k)) {
-          throw new Error('parameter ' + k + ': study ' + name + ' has no such parameter (known: ' + Object.keys(known).join(', ') + ')');
+          throw new Error(
+            'parameter ' +
+              k +
+              ': study ' +
+              name +
+              ' has no such parameter (known: ' +
+              Object.keys(known).join(', ') +
+              ')'
+          );
         }
       });
-      var p = params(s.params, function (k) { return v[k]; });
+      var p = params(s.params, function (k) {
+        return v[k];
+      });
       state[name] = { p: p };
-      return JSON.parse(JSON.stringify({ params: p, variants: stepsFor(s, p).map(function (x) { return x.name; }) }));
+      return JSON.parse(
+        JSON.stringify({
+          params: p,
+          variants: stepsFor(s, p).map(function (x) {
+            return x.name;
+          }),
+        })
+      );
     },
     // The axis points, once the fixture and setup are done (they may depend on the data).
     points: function (name) {
       var s = study(name);
       return JSON.parse(JSON.stringify(s.axes ? s.axes(state[name].p) : [{}]));
     },
-    fixture: function (name) { return prepareFixture(study(name), state[name].p); },
+    fixture: function (name) {
+      return prepareFixture(study(name), state[name].p);
+    },
     setup: function (name) {
       var s = study(name);
       if (s.setup) s.setup(state[name].p);
@@ -254,20 +487,29 @@ var lab = (function () {
     // Which of the named variants can answer at this point (e.g. no per-second rollup exists).
     able: function (name, names, point) {
       var s = study(name);
-      return names.filter(function (n) { var v = variantOf(s, n); return !v.able || v.able(state[name].p, point); });
+      return names.filter(function (n) {
+        var v = variantOf(s, n);
+        return !v.able || v.able(state[name].p, point);
+      });
     },
-    explain: function (name, variant, point) { return explainOf(variantOf(study(name), variant), state[name].p, point); },
+    explain: function (name, variant, point) {
+      return explainOf(variantOf(study(name), variant), state[name].p, point);
+    },
     sample: function (name, variant, point) {
       var v = variantOf(study(name), variant);
       var p = state[name].p;
-      return timeCall(function () { return v.run(p, point); });
+      return timeCall(function () {
+        return v.run(p, point);
+      });
     },
     report: function (name, records) {
       var s = study(name);
       if (s.report) s.report(state[name].p, records);
       return true;
     },
-    serverInfo: function () { return serverInfo(db); },
+    serverInfo: function () {
+      return serverInfo(db);
+    },
   };
 
   return {
@@ -294,11 +536,13 @@ var lab = (function () {
     same: same,
     brief: brief,
     resultRecord: resultRecord,
+    timesRecord: LabRecords.timesRecord,
     measureRecord: measureRecord,
     pointRecords: pointRecords,
     warnings: warnings,
     busyMachine: LabRecords.busyMachine,
     isBusy: LabRecords.isBusy,
+    busyText: LabRecords.busyText,
     pointLabel: pointLabel,
     num: num,
     fmtMs: fmtMs,
@@ -315,6 +559,9 @@ var lab = (function () {
     serverInfo: serverInfo,
     versionAtLeast: versionAtLeast,
     NOT_HERE: NOT_HERE,
+    SKIP: LabPlan.SKIP,
+    skipText: LabPlan.skipText,
+    notHere: LabPlan.notHere,
     headerLine: headerLine,
     header: header,
     plan: plan,

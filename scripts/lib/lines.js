@@ -101,13 +101,14 @@ var LabLines = (function (S, F, R) {
     var out = [];
     // Variants that do not apply here (another part of the study, a rollup asked for seconds) get one
     // line between them: a line each buried the table under a dozen "skipped".
-    var notHere = records.filter(function (r) { return r.skipped === NOT_HERE; }).map(function (r) { return r.variant; });
+    var notHere = records.filter(R.isNotHere).map(function (r) { return r.variant; });
     // Variants not measured for one reason (the SQL peer cannot start here) share one line.
     var why = {};
     var order = [];
-    records.filter(function (r) { return r.skipped && r.skipped !== NOT_HERE; }).forEach(function (r) {
-      if (!why[r.skipped]) { why[r.skipped] = []; order.push(r.skipped); }
-      why[r.skipped].push(r.variant);
+    records.filter(function (r) { return r.skipped && !R.isNotHere(r); }).forEach(function (r) {
+      var reason = R.skipText(r.skipped);
+      if (!why[reason]) { why[reason] = []; order.push(reason); }
+      why[reason].push(r.variant);
     });
     order.forEach(function (reason) {
       out = out.concat(wrap(why[reason].join(', ') + ': ' + (/not measured/.test(reason) ? reason : 'skipped (' + reason + ')'), WIDTH));
@@ -119,14 +120,14 @@ var LabLines = (function (S, F, R) {
   // One line per kind of warning, naming the variants, so a busy machine does not bury the table.
   function warningLines(ran) {
     var out = [];
-    var has = function (prefix) {
-      return ran.filter(function (r) { return (r.warnings || []).some(function (w) { return String(w).indexOf(prefix) === 0; }); });
+    var has = function (code) {
+      return ran.filter(function (r) { return R.warningsOf(r, code).length > 0; });
     };
-    var spread = has('large spread');
-    var first = has('first timed run');
-    var busy = has(R.BUSY);
+    var spread = has(R.WARN.spread);
+    var first = has(R.WARN.firstRun);
+    var busy = has(R.WARN.busy);
     if (spread.length) out.push('warning: large spread (σ > 25% of the mean) for ' + spread.map(function (r) { return r.variant; }).join(', ') + ': a busy machine? more RUNS');
-    if (busy.length) out.push('warning: ' + busy[0].warnings.filter(function (w) { return String(w).indexOf(R.BUSY) === 0; })[0]);
+    if (busy.length) out.push('warning: ' + R.warningsOf(busy[0], R.WARN.busy)[0].text);
     if (first.length) out.push('warning: first timed run over 2x slower than the rest for ' + first.map(function (r) { return r.variant; }).join(', ') + ': caches still filling? more WARMUP');
     if (ran.length && ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
       out.push('warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?');

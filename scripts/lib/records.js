@@ -1,19 +1,34 @@
 // Part of the lab's shell-side core, loaded by lab.js (the one file a script loads) and required
 // by Node: one implementation on both sides. Plain ES2017.
-// Answers, result records (docs/result-format.schema.json) and explain summaries.
+// Answers, result records (docs/result-format.schema.json) and explain summaries. Needs LabStats and
+// LabPlan (lib/core/plan.js: the skipped states), which lab.js loads first.
 
-var LabRecords = (function (S) {
+var LabRecords = (function (S, P) {
   var median = S.median;
+  var summarize = S.summarize;
   var FORMAT = 'mongo-perf-lab/results';
-  var FORMAT_VERSION = 1;
-
+  // Version 2 types the states version 1 wrote as text: `skipped` is {code, why} (codes:
+  // LabPlan.SKIP) and each of `warnings` is {code, text} (codes: WARN). Every record is made here.
+  var FORMAT_VERSION = 2;
 
   // The one reason given for a variant that does not apply at an axis point (a rollup asked for seconds):
   // reports recognise it and leave the variant out of that point's table instead of a row of dashes.
-  var NOT_HERE = 'cannot answer at this point';
+  var NOT_HERE = P.NOT_HERE;
+  var SKIP = P.SKIP;
+
+  // The kinds of warning a result record carries, and the start of each kind's text (how version 1,
+  // which held the text alone, is read: warningOf).
+  var WARN = { spread: 'large-spread', firstRun: 'slow-first-run', busy: 'busy-machine', other: 'other' };
+  var WARN_STARTS = [
+    [WARN.spread, 'large spread'],
+    [WARN.firstRun, 'first timed run'],
+    [WARN.busy, 'busy machine'],
+  ];
 
   // ---- answers ------------------------------------------------------------------------------
-  function isDate(x) { return Object.prototype.toString.call(x) === '[object Date]'; }
+  function isDate(x) {
+    return Object.prototype.toString.call(x) === '[object Date]';
+  }
 
   // Deep equality, numbers equal up to 1e-9 relative (sums in another order round differently).
   function same(a, b) {
@@ -24,13 +39,22 @@ var LabRecords = (function (S) {
     if (isDate(a) || isDate(b)) return isDate(a) && isDate(b) && a.getTime() === b.getTime();
     if (a && b && typeof a === 'object' && typeof b === 'object') {
       if (typeof a.toNumber === 'function' || typeof b.toNumber === 'function') {
-        return same(typeof a.toNumber === 'function' ? a.toNumber() : a, typeof b.toNumber === 'function' ? b.toNumber() : b);
+        return same(
+          typeof a.toNumber === 'function' ? a.toNumber() : a,
+          typeof b.toNumber === 'function' ? b.toNumber() : b
+        );
       }
       if (Array.isArray(a) !== Array.isArray(b)) return false;
-      var ka = Object.keys(a).filter(function (k) { return a[k] !== undefined; });
-      var kb = Object.keys(b).filter(function (k) { return b[k] !== undefined; });
+      var ka = Object.keys(a).filter(function (k) {
+        return a[k] !== undefined;
+      });
+      var kb = Object.keys(b).filter(function (k) {
+        return b[k] !== undefined;
+      });
       if (ka.length !== kb.length) return false;
-      return ka.every(function (k) { return same(a[k], b[k]); });
+      return ka.every(function (k) {
+        return same(a[k], b[k]);
+      });
     }
     return false;
   }
@@ -44,10 +68,11 @@ var LabRecords = (function (S) {
     try {
       var text = JSON.stringify(answer);
       if (text && text.length <= 300) return JSON.parse(text);
-    } catch (e) { /* not JSON-able: keys below */ }
+    } catch (e) {
+      /* not JSON-able: keys below */
+    }
     return { keys: Object.keys(answer).slice(0, 10) };
   }
-
 
   // ---- records ------------------------------------------------------------------------------
   // One record per (study, variant, axis point): docs/result-format.schema.json.
@@ -63,7 +88,7 @@ var LabRecords = (function (S) {
       unit: o.unit || 'ms',
     };
     if (o.skipped) {
-      rec.skipped = o.skipped;
+      rec.skipped = P.skippedOf(o.skipped);
       return rec;
     }
     rec.times = s.times;
@@ -86,26 +111,107 @@ var LabRecords = (function (S) {
     return rec;
   }
 
+  // A result timed outside the harness (one pass of the source's own procedure, a warm-up): its
+  // times are the samples, summarized as the harness summarizes its rounds.
+  function timesRecord(o) {
+    var stats = summarize(o.times);
+    stats.times = o.times;
+    stats.answer = o.answer;
+    if (o.extra !== undefined) stats.extra = o.extra;
+    return resultRecord({
+      study: o.study,
+      variant: o.variant,
+      what: o.what,
+      where: o.where,
+      axis: o.axis,
+      unit: o.unit,
+      stats: stats,
+      plan: o.plan,
+      agrees: o.agrees,
+    });
+  }
+
+  // The records of the variants a point's plan (LabPlan.point) leaves out, each with its typed state.
+  function skippedRecords(study, skipped, point) {
+    return skipped.map(function (s) {
+      return resultRecord({
+        study: study,
+        variant: s.variant.name,
+        what: s.variant.what,
+        where: s.variant.where,
+        axis: point,
+        skipped: s.skipped,
+      });
+    });
+  }
+
+  // Whether a record's variant cannot answer at its axis point (either version's skipped state).
+  function isNotHere(rec) {
+    var s = rec && rec.skipped;
+    return !!s && (s === NOT_HERE || s.code === SKIP.notHere);
+  }
+
   // A measure that is not a time (bytes on disk, duplicates, writes per second ...), per axis point.
   function measureRecord(o) {
-    var rec = { type: 'measure', study: o.study, name: o.name, variant: o.variant || null, axis: o.axis || {},
-      value: o.value, unit: o.unit || '', what: o.what || '' };
+    var rec = {
+      type: 'measure',
+      study: o.study,
+      name: o.name,
+      variant: o.variant || null,
+      axis: o.axis || {},
+      value: o.value,
+      unit: o.unit || '',
+      what: o.what || '',
+    };
     if (o.extra !== undefined) rec.extra = o.extra;
     return rec;
+  }
+
+  function warning(code, text) {
+    return { code: code, text: text };
+  }
+
+  // A warning as version 2 holds it, from either version.
+  function warningOf(w) {
+    if (w && typeof w === 'object') return w;
+    var text = String(w);
+    var kind = WARN_STARTS.filter(function (k) {
+      return text.indexOf(k[1]) === 0;
+    })[0];
+    return warning(kind ? kind[0] : WARN.other, text);
+  }
+
+  // The warnings of one kind a record carries (either version), as {code, text}.
+  function warningsOf(rec, code) {
+    return (rec.warnings || []).map(warningOf).filter(function (w) {
+      return w.code === code;
+    });
   }
 
   // hyperfine's warnings, in our terms.
   function warnings(rec) {
     var out = [];
     if (!rec.times || rec.times.length < 2) return out;
-    if (rec.sd > 0.25 * rec.mean) out.push('large spread: σ is ' + Math.round(100 * rec.sd / rec.mean) + '% of the mean (a busy machine? more RUNS)');
+    if (rec.sd > 0.25 * rec.mean)
+      out.push(
+        warning(
+          WARN.spread,
+          'large spread: σ is ' + Math.round((100 * rec.sd) / rec.mean) + '% of the mean (a busy machine? more RUNS)'
+        )
+      );
     var rest = rec.times.slice(1);
     if (rest.length >= 2 && rec.times[0] > 2 * median(rest)) {
-      out.push('first timed run ' + (rec.times[0] / median(rest)).toFixed(1) + 'x slower than the rest (caches still filling? more WARMUP)');
+      out.push(
+        warning(
+          WARN.firstRun,
+          'first timed run ' +
+            (rec.times[0] / median(rest)).toFixed(1) +
+            'x slower than the rest (caches still filling? more WARMUP)'
+        )
+      );
     }
     return out;
   }
-
 
   // A point measured while the machine's load average (start or end) exceeded its cores: its times
   // are inflated and noisier. Returns the warning, or null.
@@ -114,13 +220,28 @@ var LabRecords = (function (S) {
     if (!loadavg || !loadavg.cores) return null;
     var worst = Math.max(loadavg.start || 0, loadavg.end || 0);
     if (worst <= loadavg.cores) return null;
-    return BUSY + ': load average ' + loadavg.start + ' at start, ' + loadavg.end + ' at end, on ' + loadavg.cores + ' cores (times inflated? rerun when quieter)';
+    return warning(
+      WARN.busy,
+      BUSY +
+        ': load average ' +
+        loadavg.start +
+        ' at start, ' +
+        loadavg.end +
+        ' at end, on ' +
+        loadavg.cores +
+        ' cores (times inflated? rerun when quieter)'
+    );
   }
 
   function isBusy(rec) {
-    return (rec.warnings || []).some(function (w) { return String(w).indexOf(BUSY) === 0; });
+    return warningsOf(rec, WARN.busy).length > 0;
   }
 
+  // The text of a record's busy-machine warning (either version), or null.
+  function busyText(rec) {
+    var w = warningsOf(rec, WARN.busy)[0];
+    return w ? w.text : null;
+  }
 
   // ---- explain ------------------------------------------------------------------------------
   var ACCESS = ['COLLSCAN', 'IXSCAN', 'COUNT_SCAN', 'IDHACK', 'EOF', 'DISTINCT_SCAN', 'CLUSTERED_IXSCAN'];
@@ -138,8 +259,11 @@ var LabRecords = (function (S) {
 
   function collectStages(obj, out) {
     if (!obj || typeof obj !== 'object') return out;
-    if (typeof obj.stage === 'string' && ACCESS.indexOf(obj.stage) >= 0 && out.indexOf(obj.stage) < 0) out.push(obj.stage);
-    Object.keys(obj).forEach(function (k) { collectStages(obj[k], out); });
+    if (typeof obj.stage === 'string' && ACCESS.indexOf(obj.stage) >= 0 && out.indexOf(obj.stage) < 0)
+      out.push(obj.stage);
+    Object.keys(obj).forEach(function (k) {
+      collectStages(obj[k], out);
+    });
     return out;
   }
 
@@ -157,17 +281,29 @@ var LabRecords = (function (S) {
     FORMAT: FORMAT,
     FORMAT_VERSION: FORMAT_VERSION,
     NOT_HERE: NOT_HERE,
+    SKIP: SKIP,
+    WARN: WARN,
+    skipText: P.skipText,
+    isNotHere: isNotHere,
     isDate: isDate,
     same: same,
     brief: brief,
     resultRecord: resultRecord,
+    timesRecord: timesRecord,
+    skippedRecords: skippedRecords,
     measureRecord: measureRecord,
     warnings: warnings,
+    warningOf: warningOf,
+    warningsOf: warningsOf,
     busyMachine: busyMachine,
     isBusy: isBusy,
+    busyText: busyText,
     BUSY: BUSY,
     plan: plan,
   };
-})(typeof LabStats !== 'undefined' ? LabStats : require('./stats'));
+})(
+  typeof LabStats !== 'undefined' ? LabStats : require('./stats'),
+  typeof LabPlan !== 'undefined' ? LabPlan : require('../../lib/core/plan')
+);
 
 if (typeof module !== 'undefined' && module.exports) module.exports = LabRecords;

@@ -6,6 +6,7 @@ const LabGen = require('../../fixtures/gen');
 const LabMot = require('../../fixtures/mot-gen');
 const LabBands = require('../../scripts/bigagg_pipelines');
 const B = require('../../lib/studies/bigagg/mot');
+const { line: csvLine, HEADER: CSV_HEADER } = require('../../lib/studies/bigagg/csv');
 
 const N = 30000;
 const SEED = 5;
@@ -38,6 +39,15 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       let bytes = 0;
       for (const d of B.motDocs(2000, 1)) bytes += BSON.calculateObjectSize(d);
       expect(bytes / 2000).to.be.within(130, 170);
+    });
+
+    it('as CSV: one line per record, the 14 MOT columns, dates as YYYY-MM-DD, an unknown first-use date empty', function () {
+      const d = LabMot.doc(LabGen.rng(3), 0);
+      const cells = csvLine(d).replace(/\n$/, '').split(',');
+      expect(cells).to.have.length(CSV_HEADER.split(',').length);
+      expect(cells.slice(0, 3)).to.deep.equal([String(d.t), String(d.v), d.d.toISOString().slice(0, 10)]);
+      expect(csvLine({ ...d, i: undefined }).endsWith(',\n')).to.equal(true);
+      expect(csvLine({ ...d, o: 'A, "B"' })).to.include('"A, ""B"""');
     });
 
     it('has records exactly on the band boundaries and both colliding pairs (diesel 2/petrol 3, diesel 4/petrol 6)', function () {

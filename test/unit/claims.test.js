@@ -34,7 +34,7 @@ function verdictOf(entry, id, recs, env = ENV, params = {}) {
 
 describe('claims: one vocabulary, decided from an interval', function () {
   it('exports the vocabulary as constants, the decisive subset and a label for each', function () {
-    expect(claims.VERDICTS).to.deep.equal(['holds', 'stronger', 'weaker', 'reversed', 'gone', 'not-reproduced', 'inconclusive']);
+    expect(claims.VERDICTS).to.deep.equal(['holds', 'stronger', 'weaker', 'reversed', 'gone', 'not-reproduced', 'not-measured', 'inconclusive']);
     expect(claims.DECISIVE).to.deep.equal(['holds', 'stronger', 'weaker', 'reversed', 'gone']);
     for (const v of claims.VERDICTS) expect(claims.LABEL[v]).to.be.a('string');
     expect(Object.isFrozen(claims.VERDICT)).to.equal(true);

@@ -18,8 +18,8 @@ function mappedValues(n) {
   const out = [];
   const sandbox = { emit: (k, v) => out.push(v), field: FIELD };
   const map = vm.runInNewContext(`(${fns.mrStatsMap.toString()})`, sandbox);
-  const next = sensors.SensorGen.rng(SEED);
-  for (let i = 0; i < n; i++) map.call(sensors.SensorGen.doc(next, i));
+  const next = sensors.LabSensorGen.rng(SEED);
+  for (let i = 0; i < n; i++) map.call(sensors.LabSensorGen.doc(next, i));
   return out;
 }
 
@@ -79,7 +79,7 @@ describe('mapreduce study (source 000)', function () {
         0,
         values.map((v) => ({ ...v })),
       );
-      const next = sensors.SensorGen.rng(99);
+      const next = sensors.LabSensorGen.rng(99);
       for (let trial = 0; trial < 50; trial++) {
         const cut = 1 + Math.floor(next() * (values.length - 2));
         const a = reduce(0, values.slice(0, cut));

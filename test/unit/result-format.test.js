@@ -28,10 +28,11 @@ describe('result format version 2', function () {
         // A version-2 file (runs made since the states were typed) is read as it was written.
         if (raw.version === VERSION) return expect(typed, f).to.deep.equal(r);
         if (r.skipped) {
-          expect(typed.skipped.why, f).to.equal(r.skipped);
+          expect(typed.skipped.why, f).to.equal(LabPlan.skipText(r.skipped));
           expect(Object.values(LabPlan.SKIP), f).to.include(typed.skipped.code);
         }
-        for (const [j, w] of (r.warnings || []).entries()) expect(typed.warnings[j].text).to.equal(w);
+        for (const [j, w] of (r.warnings || []).entries())
+          expect(typed.warnings[j].text).to.equal(typeof w === 'object' ? w.text : w);
       });
     }
     expect(files).to.be.greaterThan(10);
@@ -49,6 +50,28 @@ describe('result format version 2', function () {
       warnings: ['large spread: σ is 40% of the mean', 'first timed run 3.0x slower than the rest'],
     }).warnings;
     expect(w.map((x) => x.code)).to.deep.equal(['large-spread', 'slow-first-run']);
+  });
+
+  it('the record module makes version 2 (a text given for a state is typed); a version-1 busy-machine text is read by its kind', function () {
+    const lab = require('../../scripts/lib/lab');
+    expect(lab.FORMAT_VERSION).to.equal(VERSION);
+    const rec = (o) => lab.resultRecord({ study: 's', variant: 'v', axis: {}, ...o });
+    expect(rec({ skipped: lab.notHere() }).skipped).to.deep.equal({
+      code: 'not-here',
+      why: 'cannot answer at this point',
+    });
+    expect(rec({ skipped: 'needs MongoDB >= 9.0' }).skipped).to.deep.equal({
+      code: 'version',
+      why: 'needs MongoDB >= 9.0',
+    });
+    const timed = lab.timesRecord({ study: 's', variant: 'v', times: [9, 1, 1.2, 1.1], answer: 3, extra: { pass: 1 } });
+    expect(timed).to.include({ runs: 4, median: 1.15, answer: 3, capped: false });
+    expect(timed.warnings.map((w) => w.code)).to.deep.equal(['large-spread', 'slow-first-run']);
+    expect(lab.busyMachine({ start: 5, end: 1, cores: 2 })).to.have.property('code', 'busy-machine');
+    const old = { type: 'result', warnings: ['busy machine: load average 5 at start, 1 at end, on 2 cores'] };
+    expect(typedRecord(old).warnings[0].code).to.equal('busy-machine');
+    expect(lab.isBusy(old)).to.equal(true);
+    expect(lab.isBusy(typedRecord(old))).to.equal(true);
   });
 
   it('plans a point: the version first, then able; a reason from able is "unavailable"', function () {

@@ -12,6 +12,7 @@ const os = require('os');
 const lab = require('../../../scripts/lib/lab');
 const LabBands = require('../../../scripts/bigagg_pipelines');
 const B = require('./mot');
+const { csvBytes } = require('./csv');
 const { restartWithCache, restartWithArgs, canRestart } = require('./cache');
 const { META } = require('../../infra/loader');
 const { PALETTE, pivot, md } = require('../../report/report');
@@ -243,6 +244,14 @@ module.exports = defineStudy({
       add('ratio', st.ratio, 'x', 'BSON / storage');
       const f = ctx.fixture && ctx.fixture.collections && ctx.fixture.collections[point.compressor];
       if (f && f.loadMs) add('loadMs', f.loadMs, 'ms', `streaming load of ${lab.fmtInt(p.N)} records (Node driver, 4 batches of 10,000 in flight)`);
+      // The same records as CSV text (001-bigagg-bson-vs-csv): computed once, beside the first
+      // compressor's sizes, and only where the collection holds exactly the generated records.
+      if (!ctx.bigaggCsv) {
+        const csv = csvBytes(p.N, p.SEED);
+        ctx.bigaggCsv = true;
+        if (csv.rows === st.count) add('csvBytes', csv.bytes, 'bytes', `the same ${lab.fmtInt(csv.rows)} records as CSV: 14 columns, a header line`);
+        else ctx.log(`bigagg: no CSV size: the collection holds ${lab.fmtInt(st.count)} documents, the generator ${lab.fmtInt(csv.rows)}`);
+      }
     }
     if (point.part === 'cache') {
       const c = await B.cacheCounters(ctx.db);

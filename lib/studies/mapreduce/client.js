@@ -4,6 +4,11 @@
 // natural order, which for data the lab imported is also _id order, see scripts/mr_variants.js).
 //   client-list      whole documents into a list, then statistics over the list (the seed's first
 //                    Python program: it fetched all ~40 fields to use one)
+//   client-field-list the same list code over one projected field (the seed's part 3 "Python":
+//                    "the selected value is pulled from the database, stored in a list"): against
+//                    client-list only the projection differs, against client-acc only the list
+// All of them walk the cursor document by document, as the source's Python loops did (a Node
+// toArray() takes whole batches at once: a difference of the driver, not of the method).
 //   client-acc       one projected field, running accumulators, no list ("Python, Accumulators")
 //   client-chunked   the same, in 10 sequential queries of n/10 (the seed's "10 x 100k versus
 //                    1 x 1M"), each continuing after the last _id of the one before
@@ -36,14 +41,25 @@ function finish(s) {
   return { ...s, mean: s.count ? s.sum / s.count : null };
 }
 
-/** Whole documents into an array, then the statistics over a list of the field's values. */
-async function clientList(coll, n, field) {
-  const docs = await coll.find({}).limit(n).toArray();
+/** Documents into an array as the cursor streams, then the statistics over a list of the field's values. */
+async function listStats(cursor, field) {
+  const docs = [];
+  for await (const d of cursor) docs.push(d);
   const values = [];
   for (const d of docs) if (typeof d[field] === 'number') values.push(d[field]);
   const s = emptyStats();
   for (const v of values) add(s, v);
   return finish(s);
+}
+
+/** Whole documents into a list, then the statistics over a list of the field's values. */
+function clientList(coll, n, field) {
+  return listStats(coll.find({}).limit(n), field);
+}
+
+/** client-list's code with one change: the server projects the one field. */
+function clientFieldList(coll, n, field) {
+  return listStats(coll.find({}, { projection: { _id: 0, [field]: 1 } }).limit(n), field);
 }
 
 /** One field, projected by the server, into accumulators as the cursor streams. */
@@ -106,6 +122,7 @@ async function clientParallel(coll, n, field, { parallel = 4 } = {}) {
 
 const CLIENT_VARIANTS = [
   { name: 'client-list', what: 'driver: whole documents into a list', fn: clientList },
+  { name: 'client-field-list', what: 'driver: one projected field into a list', fn: clientFieldList },
   { name: 'client-acc', what: 'driver: one projected field into accumulators', fn: clientAcc },
   { name: 'client-chunked', what: 'driver: one field, 10 sequential chunks of n/10 by _id', fn: clientChunked },
   { name: 'client-parallel', what: 'driver: one field, 4 concurrent cursors over _id ranges', fn: clientParallel },
@@ -121,6 +138,6 @@ function statsDiffer(a, b, rel = 1e-9) {
 }
 
 module.exports = {
-  clientList, clientAcc, clientChunked, clientParallel, idsAt, CLIENT_VARIANTS, statsDiffer,
+  clientList, clientFieldList, clientAcc, clientChunked, clientParallel, idsAt, CLIENT_VARIANTS, statsDiffer,
   emptyStats, add, merge, finish,
 };

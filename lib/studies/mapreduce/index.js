@@ -14,6 +14,7 @@ const LabFixture = require('../../../scripts/lib/fixture');
 const { inspect, createOwned, dropOwned } = require('../../infra/targets');
 const client = require('./client');
 const sql = require('./sql-peer');
+const inserts = require('./inserts');
 
 /**
  * Makes db.<coll> hold n generated sensor rows, the way a user gets them there: CSV files written
@@ -51,6 +52,10 @@ function clientVariant(v) {
     run: (ctx, p, point) => v.fn(ctx.db.collection(p.COLL), point.batch, p.FIELD) };
 }
 
+function isInsert(r) {
+  return /^insert-/.test(r.variant);
+}
+
 function fmtRate(x) {
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(2);
 }
@@ -72,7 +77,7 @@ module.exports = defineStudy({
   async load(ctx, p) {
     const f = await prepareSensors(ctx.db, { n: p.N, seed: p.SEED, coll: p.COLL, progress: ctx.progress, log: ctx.log });
     const only = lab.list(p.VARIANTS);
-    if (!only.length || only.some((v) => v.startsWith('pg-'))) await sql.prepare(ctx, p);
+    if (!only.length || only.some((v) => /^(pg-|insert-pg)/.test(v))) await sql.prepare(ctx, p);
     return { ...f, coll: p.COLL };
   },
 
@@ -80,16 +85,18 @@ module.exports = defineStudy({
   oracle(p, point) {
     const key = `${point.batch}/${p.FIELD}/${p.SEED}`;
     // A field the generator does not write is missing from every document: no readings at all.
-    if (!sensors.SensorGen.names().includes(p.FIELD)) return { sum: 0, min: null, max: null, count: 0, mean: null };
+    if (!sensors.LabSensorGen.names().includes(p.FIELD)) return { sum: 0, min: null, max: null, count: 0, mean: null };
     if (!oracleCache.has(key)) oracleCache.set(key, sensors.referenceStats(point.batch, p.FIELD, { seed: p.SEED }));
     return oracleCache.get(key);
   },
 
-  variants: [...client.CLIENT_VARIANTS.map(clientVariant), ...sql.VARIANTS],
+  variants: [...client.CLIENT_VARIANTS.map(clientVariant), ...sql.VARIANTS, ...inserts.VARIANTS],
 
   // The source's table: documents per millisecond by batch size (higher is better).
   tables: [{ title: 'documents per millisecond at the median time (higher is better), the source\'s table', rows: 'batch', cols: 'variant',
-    value: (r) => fmtRate(r.axis.batch / r.median) }],
+    filter: (r) => !isInsert(r), value: (r) => fmtRate(r.axis.batch / r.median) },
+  { title: 'row-by-row inserts, one statement per row, of the first `batch` rows (median ms; 000-pg-insert)', rows: 'batch', cols: 'variant',
+    filter: (r) => isInsert(r) && !r.skipped, value: 'median' }],
 
   charts: [(records, env) => {
     // Thirteen lines: the palette's colours run out, so the PostgreSQL peers get black and grey
@@ -98,7 +105,7 @@ module.exports = defineStudy({
     const PG_COLOURS = { 'pg-jsonb': '#888888', 'pg-typed': '#000000' };
     const colourOf = (v, i) => PG_COLOURS[v] || PALETTE[i % PALETTE.length];
     const whereDrawn = (r) => (/^pg-/.test(r.variant) ? 'PostgreSQL' : r.where === 'node' ? 'client (Node driver)' : 'in MongoDB');
-    const recs = records.filter((r) => r.type === 'result' && !r.skipped);
+    const recs = records.filter((r) => r.type === 'result' && !r.skipped && !isInsert(r));
     const variants = [...new Set(recs.map((r) => r.variant))];
     const n = Math.max(...recs.map((r) => r.axis.batch));
     return {

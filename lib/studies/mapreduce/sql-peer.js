@@ -9,7 +9,7 @@
 const { pipeline } = require('stream/promises');
 const { Readable } = require('stream');
 // pg-copy-streams and PostgreSQL are required where they are used: `list` reads the studies without them.
-const SensorGen = require('../../../fixtures/sensor-gen');
+const LabSensorGen = require('../../../fixtures/sensor-gen');
 
 const TABLES = { jsonb: 'perflab_sensors_jsonb', typed: 'perflab_sensors_typed' };
 
@@ -31,7 +31,7 @@ async function tableState(client, table) {
 /** COPY text-format rows of the first n generated sensor rows into both tables (unless there). */
 async function load(client, { n, seed, log }) {
   const want = marker(n, seed);
-  const names = SensorGen.names();
+  const names = LabSensorGen.names();
   for (const [kind, table] of Object.entries(TABLES)) {
     const st = await tableState(client, table);
     if (st.exists && st.comment === want) continue;
@@ -42,13 +42,13 @@ async function load(client, { n, seed, log }) {
     await client.query(kind === 'jsonb'
       ? `CREATE TABLE ${table} (id bigint PRIMARY KEY, doc jsonb NOT NULL)`
       : `CREATE TABLE ${table} (id bigint PRIMARY KEY, ts timestamptz, ${names.map((c) => `${ident(c)} double precision`).join(', ')})`);
-    const next = SensorGen.rng(seed);
+    const next = LabSensorGen.rng(seed);
     let i = 0;
     // Text COPY format: tab-separated, \N for NULL; jsonb text has no tabs or newlines to escape.
     const rows = new Readable({
       read() {
         for (let k = 0; k < 2000 && i < n; k++, i++) {
-          const row = SensorGen.row(next, i);
+          const row = LabSensorGen.row(next, i);
           if (kind === 'jsonb') {
             const doc = { timestamp: new Date(row.t).toISOString() };
             names.forEach((c, j) => { if (row.values[j] !== null) doc[c] = row.values[j]; });
@@ -104,7 +104,7 @@ function variant(kind, what) {
     name: `pg-${kind}`,
     what,
     where: 'node',
-    able: (p, point, ctx) => !!(ctx && ctx.pg) && SensorGen.names().includes(p.FIELD),
+    able: (p, point, ctx) => !!(ctx && ctx.pg) && LabSensorGen.names().includes(p.FIELD),
     skippedWhy: (ctx) => (ctx && ctx.pgNote) || 'PostgreSQL unavailable',
     run: async (ctx, p, point) => {
       const col = kind === 'jsonb' ? `(doc->>'${p.FIELD.replace(/'/g, "''")}')::float8` : ident(p.FIELD);

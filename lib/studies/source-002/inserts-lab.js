@@ -1,7 +1,7 @@
 // Shell-side helpers of study 002's scripts (inserts_*.js): scratch collections the lab owns, and
 // list parameters. Plain ES2017; needs lab.js loaded first.
 
-var insLab = (function () {
+var LabInsertsLab = (function () {
   // An empty scratch collection the lab owns (LabFixture.claim, fresh): created and marked by UUID
   // when absent, dropped and created again when the lab's marker names it. A collection of the same
   // name the lab did not make (empty or not) stops the script with one line. options: createCollection's.

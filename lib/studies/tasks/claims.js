@@ -4,14 +4,18 @@
 // from a MySQL table or a MongoDB collection; the post shows the queries and stops ("To be
 // continued"); the task count is not stated (a 512 matrix gives 262,144 row/column pairs).
 const lab = require('../../../scripts/lib/lab');
-const { rule, intervalOf, results, fx, VERDICT } = require('../../core/claims');
+const { rule, intervalOf, results, fx, pct, VERDICT } = require('../../core/claims');
 
-const SETTING = 'N worker processes on 54 cores taking tasks from MySQL or MongoDB 2.x; task count not stated (a 512 matrix: 262,144 pairs)';
+const SETTING =
+  'N worker processes on 54 cores taking tasks from MySQL or MongoDB 2.x; task count not stated (a 512 matrix: 262,144 pairs)';
 const SOURCE_K = 262144;
-const pct = (x) => `${(100 * x).toFixed(x < 0.01 ? 2 : 1)} %`;
 
 // The MongoDB ways of picking a random unprocessed task other than skip(R), as the why names them.
-const ALTERNATIVES = { 'random-field': 'a random indexed field', 'sample-first': '$sample first', 'match-sample': '$match + $sample' };
+const ALTERNATIVES = {
+  'random-field': 'a random indexed field',
+  'sample-first': '$sample first',
+  'match-sample': '$match + $sample',
+};
 
 /** Wilson's 95 % interval of a proportion x/n. */
 function proportion(x, n) {
@@ -25,44 +29,90 @@ function proportion(x, n) {
 
 function tasksScale(records, env, params) {
   const n = params && params.N;
-  return n && n < SOURCE_K ? `${lab.fmtInt(n)} tasks here; the source's queue was at least a 512 matrix's ${lab.fmtInt(SOURCE_K)} pairs: tasks --profile seed` : null;
+  return n && n < SOURCE_K
+    ? `${lab.fmtInt(n)} tasks here; the source's queue was at least a 512 matrix's ${lab.fmtInt(SOURCE_K)} pairs: tasks --profile seed`
+    : null;
 }
 
 module.exports = [
   {
-    id: '002-few-collisions', claim: 'with K tasks far more than N workers, workers rarely collide on a task',
-    published: 'no figure ("collision is minimal")', quote: '"Given N processes and K tasks, where K >> N, collision is minimal. For some algorithms where K strictly decreases over time, this approach increases redundant computations when K is close or smaller than N."',
+    id: '002-few-collisions',
+    claim: 'with K tasks far more than N workers, workers rarely collide on a task',
+    published: 'no figure ("collision is minimal")',
+    quote:
+      '"Given N processes and K tasks, where K >> N, collision is minimal. For some algorithms where K strictly decreases over time, this approach increases redundant computations when K is close or smaller than N."',
     derivation: 'no figure; random picks collide about (N - 1)/K per pick',
-    setting: SETTING, boundary: 'W workers claiming from random starting points, K/W >= 1,000: write conflicts / claims (Wilson 95 % interval): holds if it lies below 1 %; weaker (collisions not minimal) above; the K close to N half (> 10 % at K/W <= 2) is not measured',
-    verdict: rule({ holds: [0, 0.01], floor: 0, above: VERDICT.WEAKER, fmt: pct, more: 'more claims (CLAIM_N) or repeated runs', scale: (records) => {
-      const r = results(records).filter((x) => x.variant === 'claim-random' && x.extra && x.extra.W > 1);
-      const best = r.reduce((a, b) => (!a || b.extra.W > a.extra.W ? b : a), null);
-      return best && best.answer.claimed / best.extra.W < 1000 ? `K/W = ${lab.fmtInt(Math.round(best.answer.claimed / best.extra.W))} here, the claim needs K >> N (>= 1,000 tasks per worker): tasks --profile seed` : null;
-    }, interval: (records) => {
-      const rs = results(records).filter((x) => x.variant === 'claim-random' && x.extra && x.extra.W > 1 && typeof x.extra.writeConflicts === 'number');
-      if (!rs.length) return { iv: null, missing: 'the claim part did not run with W > 1' };
-      const r = rs.reduce((a, b) => (b.extra.W > a.extra.W ? b : a));
-      const iv = proportion(r.extra.writeConflicts, r.answer.claimed);
-      const first = results(records).find((x) => x.variant === 'claim-first' && x.axis.W === r.axis.W);
-      return { iv, figure: `${pct(iv.mid)} write conflicts per claim (95% CI ${pct(iv.lo)} to ${pct(iv.hi)}), W=${r.extra.W}, K=${lab.fmtInt(r.answer.claimed)}`,
-        note: `${first && first.extra ? `all going for the first task instead: ${pct(first.extra.writeConflicts / first.answer.claimed)}; ` : ''}each claim is an atomic findOneAndUpdate, so no task was claimed twice (${r.answer.double === 0 && r.answer.lost === 0 ? 'checked' : 'DOUBLE CLAIMS OR LOSSES'})` };
-    } }),
+    setting: SETTING,
+    boundary:
+      'W workers claiming from random starting points, K/W >= 1,000: write conflicts / claims (Wilson 95 % interval): holds if it lies below 1 %; weaker (collisions not minimal) above; the K close to N half (> 10 % at K/W <= 2) is not measured',
+    verdict: rule({
+      holds: [0, 0.01],
+      floor: 0,
+      above: VERDICT.WEAKER,
+      fmt: pct,
+      more: 'more claims (CLAIM_N) or repeated runs',
+      scale: (records) => {
+        const r = results(records).filter((x) => x.variant === 'claim-random' && x.extra && x.extra.W > 1);
+        const best = r.reduce((a, b) => (!a || b.extra.W > a.extra.W ? b : a), null);
+        return best && best.answer.claimed / best.extra.W < 1000
+          ? `K/W = ${lab.fmtInt(Math.round(best.answer.claimed / best.extra.W))} here, the claim needs K >> N (>= 1,000 tasks per worker): tasks --profile seed`
+          : null;
+      },
+      interval: (records) => {
+        const rs = results(records).filter(
+          (x) => x.variant === 'claim-random' && x.extra && x.extra.W > 1 && typeof x.extra.writeConflicts === 'number',
+        );
+        if (!rs.length) return { iv: null, missing: 'the claim part did not run with W > 1' };
+        const r = rs.reduce((a, b) => (b.extra.W > a.extra.W ? b : a));
+        const iv = proportion(r.extra.writeConflicts, r.answer.claimed);
+        const first = results(records).find((x) => x.variant === 'claim-first' && x.axis.W === r.axis.W);
+        return {
+          iv,
+          figure: `${pct(iv.mid)} write conflicts per claim (95% CI ${pct(iv.lo)} to ${pct(iv.hi)}), W=${r.extra.W}, K=${lab.fmtInt(r.answer.claimed)}`,
+          note: `${first && first.extra ? `all going for the first task instead: ${pct(first.extra.writeConflicts / first.answer.claimed)}; ` : ''}each claim is an atomic findOneAndUpdate, so no task was claimed twice (${r.answer.double === 0 && r.answer.lost === 0 ? 'checked' : 'DOUBLE CLAIMS OR LOSSES'})`,
+        };
+      },
+    }),
   },
   {
-    id: '002-random-pick', claim: 'pick a random unprocessed task with find({processed: 0}).skip(R).limit(1) (a question: no figure published)',
-    published: 'no figure (the post stops at the queries)', quote: '"In this comparison, I measure the time it takes to fetch a random row in MySQL and a random record in MongoDB." and "To be continued."',
+    id: '002-random-pick',
+    claim:
+      'pick a random unprocessed task with find({processed: 0}).skip(R).limit(1) (a question: no figure published)',
+    published: 'no figure (the post stops at the queries)',
+    quote:
+      '"In this comparison, I measure the time it takes to fetch a random row in MySQL and a random record in MongoDB." and "To be continued."',
     derivation: 'none; skip(R) walks R entries (O(R)), in 2012 as now',
-    setting: SETTING, boundary: 'time per pick of skip(R) (the faster of a scan and the index) / of the fastest MongoDB alternative, same queue: holds (a still-fair method) inside [0, 2x]; weaker (a costly method today) above',
-    verdict: rule({ holds: [0, 2], floor: 0, above: VERDICT.WEAKER, scale: tasksScale, interval: (records) => {
-      const at = results(records).filter((r) => r.axis.part === 'pick');
-      const per = (v) => { const r = at.find((x) => x.variant === v); return r ? r.median / r.answer.picks : null; };
-      const skip = ['skip-scan', 'skip-index'].filter((v) => per(v) !== null).reduce((a, v) => (!a || per(v) < per(a) ? v : a), null);
-      const alt = Object.keys(ALTERNATIVES).filter((v) => per(v) !== null).reduce((a, v) => (!a || per(v) < per(a) ? v : a), null);
-      if (!skip || !alt) return { iv: null, missing: 'needs skip(R) and an alternative pick' };
-      const parts = ['skip-scan', 'skip-index', 'sample-first', 'match-sample', 'random-field', 'pg-offset'].filter((v) => per(v) !== null).map((v) => `${v} ${lab.fmtMs(per(v))}/pick`);
-      const iv = intervalOf(at, skip, alt);
-      return { iv, figure: `${fx(iv.mid)} (${skip} vs ${alt})${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)} to ${fx(iv.hi)})`}; ${parts.join(', ')}`,
-        note: `fastest alternative: ${ALTERNATIVES[alt]}; picking is not claiming: findOneAndUpdate makes the pick an atomic claim` };
-    } }),
+    setting: SETTING,
+    boundary:
+      'time per pick of skip(R) (the faster of a scan and the index) / of the fastest MongoDB alternative, same queue: holds (a still-fair method) inside [0, 2x]; weaker (a costly method today) above',
+    verdict: rule({
+      holds: [0, 2],
+      floor: 0,
+      above: VERDICT.WEAKER,
+      scale: tasksScale,
+      interval: (records) => {
+        const at = results(records).filter((r) => r.axis.part === 'pick');
+        const per = (v) => {
+          const r = at.find((x) => x.variant === v);
+          return r ? r.median / r.answer.picks : null;
+        };
+        const skip = ['skip-scan', 'skip-index']
+          .filter((v) => per(v) !== null)
+          .reduce((a, v) => (!a || per(v) < per(a) ? v : a), null);
+        const alt = Object.keys(ALTERNATIVES)
+          .filter((v) => per(v) !== null)
+          .reduce((a, v) => (!a || per(v) < per(a) ? v : a), null);
+        if (!skip || !alt) return { iv: null, missing: 'needs skip(R) and an alternative pick' };
+        const parts = ['skip-scan', 'skip-index', 'sample-first', 'match-sample', 'random-field', 'pg-offset']
+          .filter((v) => per(v) !== null)
+          .map((v) => `${v} ${lab.fmtMs(per(v))}/pick`);
+        const iv = intervalOf(at, skip, alt);
+        return {
+          iv,
+          figure: `${fx(iv.mid)} (${skip} vs ${alt})${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)} to ${fx(iv.hi)})`}; ${parts.join(', ')}`,
+          note: `fastest alternative: ${ALTERNATIVES[alt]}; picking is not claiming: findOneAndUpdate makes the pick an atomic claim`,
+        };
+      },
+    }),
   },
 ];

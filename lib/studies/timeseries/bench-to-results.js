@@ -11,41 +11,72 @@ const lab = require('../../../scripts/lib/lab');
 const STATES = ['cold', 'warm-data', 'warm-indexes', 'warm-both', 'warm-no-id', 'warm-year'];
 const GRAINS = ['seconds', 'minutes', 'hours'];
 
-function stats(times) {
-  const s = lab.summarize ? lab.summarize(times) : null;
-  const mean = times.reduce((a, b) => a + b, 0) / times.length;
-  const sd = Math.sqrt(times.reduce((a, b) => a + (b - mean) ** 2, 0) / (times.length - 1));
-  return s || { runs: times.length, mean, sd, median: lab.median(times), min: Math.min(...times), max: Math.max(...times) };
+/** The collection's sizes as the study's measures, at this run's cache. */
+function sizeMeasures(bench, cache) {
+  const m = (name, value, unit, what, variant = 'raw') =>
+    lab.measureRecord({ study: 'timeseries', name, variant, axis: { cache }, value, unit, what });
+  return [
+    m('events', bench.events, 'documents', 'events in the collection', null),
+    m('totalSize', bench.sizes.storageSize + bench.sizes.totalIndexSize, 'bytes', 'storage + indexes on disk'),
+    m('storageSize', bench.sizes.storageSize, 'bytes', 'compressed on disk'),
+    m('indexSize', bench.sizes.totalIndexSize, 'bytes', 'indexes on disk'),
+    m('dataSize', bench.sizes.dataSize, 'bytes', 'uncompressed'),
+  ];
 }
 
 function convert(bench, source) {
   const cacheBytes = bench.server.cacheSizeBytes;
   const cache = `${cacheBytes / 1073741824}GB`;
-  const setting = { cacheBytes, dataBytes: bench.sizes.dataSize, storageBytes: bench.sizes.storageSize, indexBytes: bench.sizes.totalIndexSize, events: bench.events };
+  const setting = {
+    cacheBytes,
+    dataBytes: bench.sizes.dataSize,
+    storageBytes: bench.sizes.storageSize,
+    indexBytes: bench.sizes.totalIndexSize,
+    events: bench.events,
+  };
   const results = [];
   for (const state of STATES) {
     for (const grain of GRAINS) {
       const t = bench.seedTables[state] && bench.seedTables[state][grain];
       if (!t) continue;
       const times = ['T1', 'T2', 'T3', 'T4', 'T5'].map((k) => t[k].aggMs);
-      results.push({ type: 'result', study: 'timeseries', variant: 'raw', what: 'events, $match on the created_on index, $group on an arithmetic key (the source\'s)',
-        where: 'server', axis: { grain, state, cache }, unit: 'ms', times, ...stats(times), capped: false, warmup: [], ratio: null,
-        plan: { stage: t.T1.stage, explainVersion: t.T1.explainVersion }, agrees: true,
-        extra: { pass: 'one pass over T1..T5 (load-bench.js --states)', setting } });
+      results.push(
+        lab.timesRecord({
+          study: 'timeseries',
+          variant: 'raw',
+          what: "events, $match on the created_on index, $group on an arithmetic key (the source's)",
+          axis: { grain, state, cache },
+          times,
+          plan: { stage: t.T1.stage, explainVersion: t.T1.explainVersion },
+          agrees: true,
+          extra: { pass: 'one pass over T1..T5 (load-bench.js --states)', setting },
+        }),
+      );
     }
   }
-  const m = (name, value, unit, what, variant = 'raw') => ({ type: 'measure', study: 'timeseries', name, variant, axis: { cache }, value, unit, what });
-  results.push(m('events', bench.events, 'documents', 'events in the collection', null),
-    m('totalSize', bench.sizes.storageSize + bench.sizes.totalIndexSize, 'bytes', 'storage + indexes on disk'),
-    m('storageSize', bench.sizes.storageSize, 'bytes', 'compressed on disk'),
-    m('indexSize', bench.sizes.totalIndexSize, 'bytes', 'indexes on disk'),
-    m('dataSize', bench.sizes.dataSize, 'bytes', 'uncompressed'));
+  results.push(...sizeMeasures(bench, cache));
   return {
-    format: lab.FORMAT, version: 1, complete: true,
-    environment: { type: 'environment', server: { version: bench.server.version, storageEngine: bench.server.storageEngine, cacheBytes, embedded: true },
-      host: { cores: 2 }, profile: 'seed', label: `converted from ${source}`,
-      argv: ['node', 'lib/studies/timeseries/load-bench.js', '--n', String(bench.n), '--cache-gb', String(cacheBytes / 1073741824), '--states'] },
-    results, notes: [`converted from ${source} by lib/studies/timeseries/bench-to-results.js`],
+    format: lab.FORMAT,
+    version: lab.FORMAT_VERSION,
+    complete: true,
+    environment: {
+      type: 'environment',
+      server: { version: bench.server.version, storageEngine: bench.server.storageEngine, cacheBytes, embedded: true },
+      host: { cores: 2 },
+      profile: 'seed',
+      label: `converted from ${source}`,
+      argv: [
+        'node',
+        'lib/studies/timeseries/load-bench.js',
+        '--n',
+        String(bench.n),
+        '--cache-gb',
+        String(cacheBytes / 1073741824),
+        '--states',
+      ],
+    },
+    results,
+    notes: [`converted from ${source} by lib/studies/timeseries/bench-to-results.js`],
     params: { timeseries: { N: bench.n, SEED: bench.seed, CACHE_GB: cacheBytes / 1073741824 } },
   };
 }
@@ -56,7 +87,10 @@ if (require.main === module) {
     process.stderr.write('usage: bench-to-results.js IN.json OUT.json\n');
     process.exit(2);
   }
-  fs.writeFileSync(out, `${JSON.stringify(convert(JSON.parse(fs.readFileSync(src, 'utf8')), src.split('/').pop()), null, 1)}\n`);
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify(convert(JSON.parse(fs.readFileSync(src, 'utf8')), src.split('/').pop()), null, 1)}\n`,
+  );
 }
 
 module.exports = { convert };

@@ -97,7 +97,7 @@ async function restart(ctx) {
 }
 
 async function pass(ctx, p, grain, state, check) {
-  const r = await ctx.session.call('TSD.pass', p, grain, { state: state.name });
+  const r = await ctx.session.call('tsDesigns.pass', p, grain, { state: state.name });
   const rec = r.record;
   if (check) rec.agrees = sameRows(r.rows, oracle(p, { grain }));
   return rec;
@@ -123,7 +123,7 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
       continue;
     }
     await restart(ctx);
-    const w = await ctx.session.call('TSD.warm', p, state.warm);
+    const w = await ctx.session.call('tsDesigns.warm', p, state.warm);
     if (w.ms > 5000) ctx.log(`  ${state.name}: warm-up took ${lab.fmtMs(w.ms)}`);
     const idx = (x) => Object.values(x.indexes).reduce((a, i) => a + i.cached, 0);
     const axis = { state: state.name };
@@ -323,7 +323,7 @@ module.exports = defineStudy({
     const out = [];
     const events = ctx.fixture ? ctx.fixture.count : p.N;
     out.push(measure('events', events, 'documents', 'events in the collection'));
-    const sizes = await ctx.session.call('TSD.storage', p);
+    const sizes = await ctx.session.call('tsDesigns.storage', p);
     for (const s of sizes) {
       const o = { variant: s.variant };
       out.push(measure('totalSize', s.totalSize, 'bytes', `storage + indexes on disk (${s.colls.join(', ')})`, o),

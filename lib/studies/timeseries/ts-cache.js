@@ -12,7 +12,10 @@ var LabCache = (function () {
   var IN_CACHE = 'bytes currently in the cache';
 
   function stats(dbh, coll) {
-    var out = dbh.getCollection(coll).aggregate([{ $collStats: { storageStats: {} } }]).toArray();
+    var out = dbh
+      .getCollection(coll)
+      .aggregate([{ $collStats: { storageStats: {} } }])
+      .toArray();
     return out[0].storageStats;
   }
 
@@ -39,7 +42,11 @@ var LabCache = (function () {
 
   function serverCache(dbh) {
     var c = dbh.getSiblingDB('admin').runCommand({ serverStatus: 1 }).wiredTiger.cache;
-    return { max: lab.num(c['maximum bytes configured']), used: lab.num(c[IN_CACHE]), pagesRead: lab.num(c['pages read into cache']) };
+    return {
+      max: lab.num(c['maximum bytes configured']),
+      used: lab.num(c[IN_CACHE]),
+      pagesRead: lab.num(c['pages read into cache']),
+    };
   }
 
   // The source's command, where the server still has it. mongosh's runCommand throws on ok: 0 while
@@ -84,7 +91,9 @@ var LabCache = (function () {
     return out.length ? out[0].n : 0;
   }
   function planIndex(dbh, coll, index) {
-    return lab.plan(dbh.getCollection(coll).explain('queryPlanner').aggregate(indexPipeline(index), { hint: index.name }));
+    return lab.plan(
+      dbh.getCollection(coll).explain('queryPlanner').aggregate(indexPipeline(index), { hint: index.name }),
+    );
   }
 
   /**
@@ -98,7 +107,9 @@ var LabCache = (function () {
     var index = mode === 'indexes' || mode === 'both' || noId;
     var t0 = lab.now();
     // touch cannot leave one index out: where it exists, the scans below still do the partial warm-up.
-    var touch = noId ? { supported: false, error: 'touch cannot leave out the _id index' } : tryTouch(dbh, coll, data, index);
+    var touch = noId
+      ? { supported: false, error: 'touch cannot leave out the _id index' }
+      : tryTouch(dbh, coll, data, index);
     var steps = [];
     if (touch.supported) {
       steps.push({ what: 'touch {data: ' + data + ', index: ' + index + '}', ms: lab.now() - t0 });
@@ -111,14 +122,17 @@ var LabCache = (function () {
       steps.push({ what: 'collection scan (hint $natural)', ms: lab.now() - t1, plan: pd });
     }
     if (index) {
-      dbh.getCollection(coll).getIndexes().forEach(function (ix) {
-        if (noId && ix.name === '_id_') return;
-        var t2 = lab.now();
-        var n = scanIndex(dbh, coll, ix);
-        var ms = lab.now() - t2;
-        var pi = planIndex(dbh, coll, ix);
-        steps.push({ what: 'index ' + ix.name + ' scan (' + n + ' keys)', ms: ms, plan: pi });
-      });
+      dbh
+        .getCollection(coll)
+        .getIndexes()
+        .forEach(function (ix) {
+          if (noId && ix.name === '_id_') return;
+          var t2 = lab.now();
+          var n = scanIndex(dbh, coll, ix);
+          var ms = lab.now() - t2;
+          var pi = planIndex(dbh, coll, ix);
+          steps.push({ what: 'index ' + ix.name + ' scan (' + n + ' keys)', ms: ms, plan: pi });
+        });
     }
     return { mode: mode, method: 'scan', steps: steps, ms: lab.now() - t0, touch: touch };
   }
@@ -137,15 +151,41 @@ var LabCache = (function () {
       var b = before.indexes[name] ? before.indexes[name].cached : 0;
       rows.push({ what: 'index ' + name, size: after.indexes[name].size, b: b, a: after.indexes[name].cached });
     });
-    lab.table([
-      { key: 'what', title: 'in the WiredTiger cache' },
-      { key: 'size', title: 'size', right: true },
-      { key: 'before', title: 'before', right: true },
-      { key: 'after', title: 'after', right: true },
-    ], rows.map(function (r) {
-      return { what: r.what, size: fmtBytes(r.size), before: fmtBytes(r.b), after: fmtBytes(r.a) };
-    }));
-    print('(the cache holds pages uncompressed, with their in-memory overhead: a fully cached collection takes more than its dataSize)');
+    lab.table(
+      [
+        { key: 'what', title: 'in the WiredTiger cache' },
+        { key: 'size', title: 'size', right: true },
+        { key: 'before', title: 'before', right: true },
+        { key: 'after', title: 'after', right: true },
+      ],
+      rows.map(function (r) {
+        return { what: r.what, size: fmtBytes(r.size), before: fmtBytes(r.b), after: fmtBytes(r.a) };
+      }),
+    );
+    print(
+      '(the cache holds pages uncompressed, with their in-memory overhead: a fully cached collection takes more than its dataSize)',
+    );
+  }
+
+  // How the warm-up went: touch or scans, each step's time and plan.
+  function printWarmup(mode, res) {
+    if (res.method === 'touch') {
+      print('touch is supported here: used it');
+    } else {
+      print(
+        'touch: ' + res.touch.error + ' (removed in 4.2 with MMAPv1): warmed up by reading through the cache instead',
+      );
+    }
+    res.steps.forEach(function (s) {
+      print(
+        '  ' +
+          s.what +
+          ': ' +
+          lab.fmtMs(s.ms) +
+          (s.plan ? ' | plan ' + s.plan.stage + ' | explainVersion ' + s.plan.explainVersion : ''),
+      );
+    });
+    print('Warm-up {' + mode + '} took ' + lab.fmtMs(res.ms));
   }
 
   // The three warm-up scripts in one place: header, residency before, warm-up, residency after.
@@ -160,29 +200,51 @@ var LabCache = (function () {
     var res = warm(db, coll, mode);
     var after = residency(db, coll);
     var cacheAfter = serverCache(db);
-    if (res.method === 'touch') {
-      print('touch is supported here: used it');
-    } else {
-      print('touch: ' + res.touch.error + ' (removed in 4.2 with MMAPv1): warmed up by reading through the cache instead');
-    }
-    res.steps.forEach(function (s) {
-      print('  ' + s.what + ': ' + lab.fmtMs(s.ms) + (s.plan ? ' | plan ' + s.plan.stage + ' | explainVersion ' + s.plan.explainVersion : ''));
-    });
-    print('Warm-up {' + mode + '} took ' + lab.fmtMs(res.ms));
+    printWarmup(mode, res);
     printResidency(before, after);
-    print('server cache: ' + fmtBytes(cacheBefore.used) + ' -> ' + fmtBytes(cacheAfter.used) + ' of ' + fmtBytes(cacheAfter.max) +
-      ' | pages read into cache +' + (cacheAfter.pagesRead - cacheBefore.pagesRead));
+    print(
+      'server cache: ' +
+        fmtBytes(cacheBefore.used) +
+        ' -> ' +
+        fmtBytes(cacheAfter.used) +
+        ' of ' +
+        fmtBytes(cacheAfter.max) +
+        ' | pages read into cache +' +
+        (cacheAfter.pagesRead - cacheBefore.pagesRead),
+    );
     if (lab.param('LAB_LINES', false, 'bool')) {
       lab.emit({ type: 'environment', study: 'timeseries', server: info, params: { COLL: coll } });
-      var stats = lab.summarize([res.ms]);
-      stats.times = [res.ms];
-      stats.extra = { mode: mode, method: res.method, steps: res.steps, before: before, after: after, serverCacheBefore: cacheBefore, serverCacheAfter: cacheAfter };
-      lab.emit(lab.resultRecord({ study: 'timeseries', variant: 'warmup-' + mode, what: 'warm-up of ' + (mode === 'both' ? 'data and indexes' : mode) + ' (' + res.method + ')',
-        axis: { coll: coll }, stats: stats }));
+      lab.emit(
+        lab.timesRecord({
+          study: 'timeseries',
+          variant: 'warmup-' + mode,
+          what: 'warm-up of ' + (mode === 'both' ? 'data and indexes' : mode) + ' (' + res.method + ')',
+          axis: { coll: coll },
+          times: [res.ms],
+          extra: {
+            mode: mode,
+            method: res.method,
+            steps: res.steps,
+            before: before,
+            after: after,
+            serverCacheBefore: cacheBefore,
+            serverCacheAfter: cacheAfter,
+          },
+        }),
+      );
     }
     return res;
   }
 
-  return { residency: residency, serverCache: serverCache, tryTouch: tryTouch, warm: warm, scanData: scanData,
-    scanIndex: scanIndex, printResidency: printResidency, warmupMain: warmupMain, fmtBytes: fmtBytes };
+  return {
+    residency: residency,
+    serverCache: serverCache,
+    tryTouch: tryTouch,
+    warm: warm,
+    scanData: scanData,
+    scanIndex: scanIndex,
+    printResidency: printResidency,
+    warmupMain: warmupMain,
+    fmtBytes: fmtBytes,
+  };
 })();

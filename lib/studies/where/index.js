@@ -2,6 +2,7 @@
 // Study "where" (source 001, first half): the Node part of scripts/where_vs_agg.js's declaration.
 const { defineStudy } = require('../../core/registry');
 const whereFixture = require('../../../fixtures/where-ab');
+const checks = require('./checks');
 
 const oracleCache = new Map();
 
@@ -37,6 +38,9 @@ module.exports = defineStudy({
   },
 
   variants: [],
+
+  /** The source's functional points (string filter, sandbox, BSON types): untimed, once per run. */
+  measures: (ctx, p, point) => checks.measures(ctx, p, point),
 
   claims: require('./claims'),
 });

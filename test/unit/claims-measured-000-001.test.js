@@ -1,0 +1,219 @@
+'use strict';
+// The claims of sources 000 and 001 that the lab measures since it has a check for them (they
+// were "not measured here" before), and the vocabulary's "not measured here" itself. Records are
+// built the way the runner writes them (lab.harness rounds then lab.pointRecords; measure records
+// as lab.measureRecord makes them); a figure moved across a boundary flips the verdict.
+const { expect } = require('chai');
+const lab = require('../../scripts/lib/lab');
+const claims = require('../../lib/core/claims');
+const mapreduce = require('../../lib/studies/mapreduce');
+const where = require('../../lib/studies/where');
+const bigagg = require('../../lib/studies/bigagg');
+
+const { VERDICT } = claims;
+const ENV = {
+  server: { version: '6.0.5', cacheBytes: 12 * 1024 ** 3 },
+  host: { cores: 2, memoryGB: 23.5 },
+  profile: 'quick',
+};
+
+/** Variants timed in the same rounds against a baseline, each round scaled by jitter(round). */
+function records(study, medians, baseline, axis, { rounds = 5, jitter = () => 1 } = {}) {
+  const h = lab.harness(Object.keys(medians), { warmup: 0, rounds, baseline });
+  let step;
+  while ((step = h.next()) !== null)
+    h.record(
+      step,
+      medians[step.variant] * (1 + 0.01 * step.round) * (step.variant === baseline ? 1 : jitter(step.round)),
+      1,
+    );
+  return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, {});
+}
+
+function verdictOf(entry, id, recs, env = ENV, params = {}) {
+  const v = claims.judge(entry, recs, env, params).find((c) => c.id === id);
+  expect(v, id).to.not.equal(undefined);
+  return v;
+}
+
+const measure = (study, name, value, axis = {}) => lab.measureRecord({ study, name, axis, value, unit: '' });
+
+describe('claims: "not measured here" is its own verdict', function () {
+  it('unmeasured() says not-measured (why and what would measure it), never not-reproduced; gone stays gone', function () {
+    const cpu = verdictOf(mapreduce, '000-cpu', []);
+    expect(cpu.verdict).to.equal(VERDICT.NOT_MEASURED);
+    expect(cpu.why).to.match(/^not measured here: one machine; what would measure it: /);
+    expect(cpu.setting).to.deep.equal({
+      needed: 'two machines: Core2 T9600 and Core i5 iMac',
+      here: 'one machine',
+      ok: null,
+    }); // not checked, never "absent"
+    expect(claims.LABEL[VERDICT.NOT_MEASURED]).to.equal('not measured here');
+    expect(claims.DECISIVE).to.not.include(VERDICT.NOT_MEASURED);
+    expect(verdictOf(bigagg, '001-bigagg-nopadding', []).verdict).to.equal(VERDICT.GONE);
+  });
+
+  it('a tiny run keeps not-measured as it is (nothing was measured to call test scale)', function () {
+    expect(verdictOf(mapreduce, '000-cpu', [], { ...ENV, profile: 'tiny' }).verdict).to.equal(VERDICT.NOT_MEASURED);
+  });
+
+  it('whenMeasured: records without the measurement are not measured; with it, the rule judges', function () {
+    const r = claims.whenMeasured(
+      (recs) => recs.length > 0,
+      { here: 'h', measure: 'm' },
+      () => ({ verdict: VERDICT.HOLDS }),
+    );
+    expect(r([]).verdict).to.equal(VERDICT.NOT_MEASURED);
+    expect(r([]).why).to.equal('not measured here: h; what would measure it: m');
+    expect(r([{}]).verdict).to.equal(VERDICT.HOLDS);
+  });
+});
+
+describe('claims: source 000, measured by the mapreduce study', function () {
+  const client = (list, field, acc, batch = 1e4) =>
+    records('mapreduce', { group: 10, 'client-list': list, 'client-field-list': field, 'client-acc': acc }, 'group', {
+      batch,
+    });
+
+  it('projection: whole-document list over one-field list, holds at 5x, weaker at 1.5x, reversed at 0.5x', function () {
+    expect(verdictOf(mapreduce, '000-projection', client(500, 100, 80)).verdict).to.equal(VERDICT.HOLDS);
+    expect(verdictOf(mapreduce, '000-projection', client(150, 100, 80)).verdict).to.equal(VERDICT.WEAKER);
+    expect(verdictOf(mapreduce, '000-projection', client(50, 100, 80)).verdict).to.equal(VERDICT.REVERSED);
+    expect(verdictOf(mapreduce, '000-projection', client(500, 100, 80)).why).to.match(
+      /at 10,000 documents; client-field-list is client-list's code/,
+    );
+  });
+
+  it('lists vs accumulators: holds at 1.3x, weaker at 1.0x; judged at 10^5 when it ran, not at 10^4', function () {
+    expect(verdictOf(mapreduce, '000-lists-vs-acc', client(500, 130, 100)).verdict).to.equal(VERDICT.HOLDS);
+    expect(verdictOf(mapreduce, '000-lists-vs-acc', client(500, 100, 100)).verdict).to.equal(VERDICT.WEAKER);
+    const both = client(500, 100, 100, 1e4).concat(client(500, 130, 100, 1e5));
+    expect(verdictOf(mapreduce, '000-lists-vs-acc', both).verdict).to.equal(VERDICT.HOLDS);
+  });
+
+  it("the client pairs abstain below 10^4 (the source's client columns are flat only from there); not measured without the variant", function () {
+    const small = verdictOf(mapreduce, '000-projection', client(500, 100, 80, 1000));
+    expect(small.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(small.why).to.match(/needs the source's scale: the source's client columns are flat only from 10\^4/);
+    const old = records('mapreduce', { group: 10, 'client-list': 500, 'client-acc': 80 }, 'group', { batch: 1e4 });
+    expect(verdictOf(mapreduce, '000-projection', old).verdict).to.equal(VERDICT.NOT_MEASURED);
+    expect(verdictOf(mapreduce, '000-lists-vs-acc', old).verdict).to.equal(VERDICT.NOT_MEASURED);
+  });
+
+  it('chunks: one map/reduce over the range against ten, holds at 1.7x at 10^6, weaker at 1.0x; abstains at 10^4 with what it would say', function () {
+    const at = (range, chunked, batch = 1e6) =>
+      verdictOf(
+        mapreduce,
+        '000-chunks',
+        records('mapreduce', { group: 10, 'mr-range': range, 'mr-chunked': chunked }, 'group', { batch }),
+      );
+    expect(at(170, 100).verdict).to.equal(VERDICT.HOLDS);
+    expect(at(100, 100).verdict).to.equal(VERDICT.WEAKER);
+    const quick = at(50, 100, 1e4);
+    expect(quick.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(quick.why).to.match(/needs the source's scale.*\(at this scale: reversed/);
+    expect(
+      verdictOf(mapreduce, '000-chunks', records('mapreduce', { group: 10, mr: 100 }, 'group', { batch: 1e6 })).verdict,
+    ).to.equal(VERDICT.NOT_MEASURED);
+  });
+
+  it("PostgreSQL row inserts against MongoDB's: holds at 1.3x, reversed at 0.5x, the durable pair beside", function () {
+    const ins = (pg, mongo) =>
+      records('mapreduce', { group: 10, 'insert-pg': pg, 'insert-mongo': mongo }, 'group', { batch: 1000 }).concat(
+        records('mapreduce', { group: 1, 'insert-pg-sync': 3 * pg, 'insert-mongo-j': 2 * mongo }, 'group', {
+          batch: 100,
+        }),
+      );
+    const v = verdictOf(mapreduce, '000-pg-insert', ins(130, 100));
+    expect(v.verdict).to.equal(VERDICT.HOLDS);
+    expect(v.why).to.match(/both durable \(synchronous_commit on \/ j:true, 100 rows\): 1\.9\dx/);
+    expect(verdictOf(mapreduce, '000-pg-insert', ins(50, 100)).verdict).to.equal(VERDICT.REVERSED);
+  });
+
+  it('PostgreSQL row inserts: not reproduced when PostgreSQL did not run, not measured in a file without the insert variants', function () {
+    const mongoOnly = records('mapreduce', { group: 10, 'insert-mongo': 100 }, 'group', { batch: 1000 });
+    const v = verdictOf(mapreduce, '000-pg-insert', mongoOnly);
+    expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(v.why).to.match(/PostgreSQL did not run; to reproduce: set PG_URI/);
+    expect(
+      verdictOf(mapreduce, '000-pg-insert', records('mapreduce', { group: 10, mr: 100 }, 'group', { batch: 1000 }))
+        .verdict,
+    ).to.equal(VERDICT.NOT_MEASURED);
+  });
+
+  it('collection growth stays not measured, with the two runs that would measure it', function () {
+    const v = verdictOf(mapreduce, '000-collection-growth', []);
+    expect(v.verdict).to.equal(VERDICT.NOT_MEASURED);
+    expect(v.why).to.match(/--docs 130000 --set SIZES=100000 .*--docs 1300000/);
+  });
+});
+
+describe('claims: source 001, measured by the where and bigagg studies', function () {
+  const functional = (o) => [
+    measure('where', 'where-functional', {
+      checked: 200,
+      whereAgrees: true,
+      stringFilter: 'same',
+      stringError: null,
+      sandbox: 'refused',
+      dbError: { code: 139, codeName: 'JSInterpreterFailure', message: 'ReferenceError: db is not defined' },
+      ...o,
+    }),
+  ];
+
+  it('string filter and sandbox: holds when both halves hold, gone when the shorthand is refused, reversed when db is reached', function () {
+    expect(verdictOf(where, '001-where-js-functional', functional({})).verdict).to.equal(VERDICT.HOLDS);
+    const gone = verdictOf(
+      where,
+      '001-where-js-functional',
+      functional({
+        stringFilter: 'rejected',
+        stringError: { code: 2, codeName: 'BadValue', message: 'filter must be an object' },
+      }),
+    );
+    expect(gone.verdict).to.equal(VERDICT.GONE);
+    expect(gone.why).to.match(
+      /the string shorthand is gone.*the sandbox half holds: a \$where touching db fails \(JSInterpreterFailure/,
+    );
+    expect(
+      verdictOf(where, '001-where-js-functional', functional({ sandbox: 'reached', dbError: null })).verdict,
+    ).to.equal(VERDICT.REVERSED);
+    expect(verdictOf(where, '001-where-js-functional', functional({ stringFilter: 'differs' })).verdict).to.equal(
+      VERDICT.REVERSED,
+    );
+    expect(verdictOf(where, '001-where-js-functional', []).verdict).to.equal(VERDICT.NOT_MEASURED);
+  });
+
+  it('BSON types: holds when each type and value comes back, reversed when one does not', function () {
+    const types = (o = {}) => [
+      measure('where', 'bson-types', {
+        date: { want: 'date', type: 'date', same: true },
+        int32: { want: 'int', type: 'int', same: true },
+        int64: { want: 'long', type: 'long', same: true },
+        double: { want: 'double', type: 'double', same: true },
+        decimal: { want: 'decimal', type: 'decimal', same: true },
+        ...o,
+      }),
+    ];
+    const v = verdictOf(where, '001-bson-typed', types());
+    expect(v.verdict).to.equal(VERDICT.HOLDS);
+    expect(v.figure).to.match(/^5 of 5 types kept/);
+    expect(
+      verdictOf(where, '001-bson-typed', types({ int64: { want: 'long', type: 'double', same: false } })).verdict,
+    ).to.equal(VERDICT.REVERSED);
+    expect(verdictOf(where, '001-bson-typed', []).verdict).to.equal(VERDICT.NOT_MEASURED);
+  });
+
+  it('BSON vs CSV: holds at 1.6x, weaker at 1.1x, reversed at 0.9x; not measured without the CSV count', function () {
+    const ax = { part: 'compression', compressor: 'none' };
+    const sizes = (data, csv) => [measure('bigagg', 'dataBytes', data, ax), measure('bigagg', 'csvBytes', csv, ax)];
+    const v = verdictOf(bigagg, '001-bigagg-bson-vs-csv', sizes(160e6, 100e6));
+    expect(v.verdict).to.equal(VERDICT.HOLDS);
+    expect(v.figure).to.equal('BSON/CSV 1.60x (160.0 MB BSON, 100.0 MB CSV)');
+    expect(verdictOf(bigagg, '001-bigagg-bson-vs-csv', sizes(110e6, 100e6)).verdict).to.equal(VERDICT.WEAKER);
+    expect(verdictOf(bigagg, '001-bigagg-bson-vs-csv', sizes(90e6, 100e6)).verdict).to.equal(VERDICT.REVERSED);
+    expect(verdictOf(bigagg, '001-bigagg-bson-vs-csv', [measure('bigagg', 'dataBytes', 1e6, ax)]).verdict).to.equal(
+      VERDICT.NOT_MEASURED,
+    );
+  });
+});
