@@ -56,6 +56,7 @@ describe('claims ledger: the documented runs', function () {
       "timeseries-quick-claims.json": "003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: N, 003-working-set: H, 003-compressed-model: H",
       "timeseries-5m-smallcache.json": "003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: I, 003-compressed-model: I",
       "counters-seed-run.json": "004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I",
+      "counters-seed-w0.json": "004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I",
       "counters-scan-quiet.json": "004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H",
       "counters-quick-claims.json": "004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: I, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: H",
       "mapreduce-quick-claims.json": "000-python-2x: I, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc: I, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: S, 000-chunks: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 000-pg-insert: I",
