@@ -181,7 +181,8 @@ function whole(values, name, min) {
   return Number(v);
 }
 
-async function main() {
+// The command line, checked: a bad value or an unknown case is refused before anything runs.
+function parseOptions() {
   const { values } = parseArgs({ options: {
     n: { type: 'string', default: '500000' }, 'csv-n': { type: 'string', default: '100000' }, pairs: { type: 'string', default: '2' },
     only: { type: 'string', default: 'ts,where,mot,stream,csv' }, uri: { type: 'string' }, db: { type: 'string', default: 'perflab_bench' },
@@ -194,6 +195,21 @@ async function main() {
   const known = ['ts', 'where', 'mot', 'stream', 'csv'];
   const only = values.only.split(',').map((x) => x.trim()).filter(Boolean);
   for (const o of only) if (!known.includes(o)) throw new UsageError(`--only: ${JSON.stringify(o)} is not one of ${known.join(', ')}`);
+  return { values, n, csvN, pairs, only };
+}
+
+// The table printed at the end: per case, bare and loader rates and their ratio; the load around the run.
+function summaryLines(out) {
+  const lines = [`case    docs      bare docs/s  loader docs/s  loader/bare (median of pairs, range)`];
+  for (const r of out.results) {
+    lines.push(`${r.case.padEnd(7)} ${String(r.docs).padEnd(9)} ${String(r.bareRate).padStart(11)}  ${String(r.loaderRate).padStart(13)}  ${r.ratio.toFixed(2)}x (${r.ratioMin.toFixed(2)}-${r.ratioMax.toFixed(2)})`);
+  }
+  lines.push(`load average ${out.loadavgStart.join(' ')} at the start, ${out.loadavgEnd.join(' ')} at the end; ${out.machine.cores} cores, ${out.machine.cpu}`);
+  return lines;
+}
+
+async function main() {
+  const { values, n, csvN, pairs, only } = parseOptions();
   // The run directory first: the CSV files then live in it and go with it, however the bench ends.
   cleanup.install({ root: true, watchdog: true });
   const tmp = fs.mkdtempSync(path.join(cleanup.runDir(), 'bench-loaders-'));
@@ -219,11 +235,7 @@ async function main() {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   out.loadavgEnd = os.loadavg().map((x) => Number(x.toFixed(2)));
-  const lines = [`case    docs      bare docs/s  loader docs/s  loader/bare (median of pairs, range)`];
-  for (const r of out.results) {
-    lines.push(`${r.case.padEnd(7)} ${String(r.docs).padEnd(9)} ${String(r.bareRate).padStart(11)}  ${String(r.loaderRate).padStart(13)}  ${r.ratio.toFixed(2)}x (${r.ratioMin.toFixed(2)}-${r.ratioMax.toFixed(2)})`);
-  }
-  lines.push(`load average ${out.loadavgStart.join(' ')} at the start, ${out.loadavgEnd.join(' ')} at the end; ${out.machine.cores} cores, ${out.machine.cpu}`);
+  const lines = summaryLines(out);
   process.stdout.write(lines.join('\n') + '\n');
   if (values.json) fs.writeFileSync(values.json, JSON.stringify(out, null, 2) + '\n');
 }

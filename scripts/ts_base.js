@@ -88,6 +88,27 @@ var TS = (function () {
 
   function range(from, to) { return { $gte: from, $lt: to }; }
 
+  // The bucket design's aggregation: below a minute it opens the buckets, above it merges them.
+  function bucketQuery(n, from, to, g, tail) {
+    if (g < MINUTE) {
+      // Below a minute the events themselves are needed: open the buckets.
+      return { coll: n.bucket, pipeline: [
+        { $match: { _id: range(from, to) } },
+        { $unwind: '$ev' },
+        { $group: {
+          _id: { $add: [msOf('$_id'), { $subtract: ['$ev.o', { $mod: ['$ev.o', g] }] }] },
+          count: { $sum: 1 }, min: { $min: '$ev.v' }, max: { $max: '$ev.v' }, avg: { $avg: '$ev.v' },
+        } },
+        { $project: SHAPE },
+      ].concat(tail) };
+    }
+    return { coll: n.bucket, pipeline: [
+      { $match: { _id: range(from, to) } },
+      { $group: Object.assign({ _id: arithmeticKey('$_id', g) }, MERGE) },
+      { $project: MERGED_SHAPE },
+    ].concat(tail) };
+  }
+
   /**
    * The aggregation a design runs for [from, to) grouped by `group` ms (a grain's group width):
    * { coll, pipeline } or null when the design cannot answer that grain.
@@ -110,25 +131,7 @@ var TS = (function () {
         { $project: SHAPE },
       ].concat(tail) };
     }
-    if (variant === 'bucket') {
-      if (g < MINUTE) {
-        // Below a minute the events themselves are needed: open the buckets.
-        return { coll: n.bucket, pipeline: [
-          { $match: { _id: range(from, to) } },
-          { $unwind: '$ev' },
-          { $group: {
-            _id: { $add: [msOf('$_id'), { $subtract: ['$ev.o', { $mod: ['$ev.o', g] }] }] },
-            count: { $sum: 1 }, min: { $min: '$ev.v' }, max: { $max: '$ev.v' }, avg: { $avg: '$ev.v' },
-          } },
-          { $project: SHAPE },
-        ].concat(tail) };
-      }
-      return { coll: n.bucket, pipeline: [
-        { $match: { _id: range(from, to) } },
-        { $group: Object.assign({ _id: arithmeticKey('$_id', g) }, MERGE) },
-        { $project: MERGED_SHAPE },
-      ].concat(tail) };
-    }
+    if (variant === 'bucket') return bucketQuery(n, from, to, g, tail);
     if (variant === 'rollup') {
       if (g < MINUTE) return null;
       var source = g >= HOUR && g % HOUR === 0 ? n.rollupHour : n.rollupMinute;
@@ -446,6 +449,27 @@ TS.passRecord = function (res, o) {
     plan: res.plan, agrees: opts.agrees });
 };
 
+// One design at one grain: its five start times and their averages printed, or why it is skipped
+// (null).
+TS.grainVariant = function (p, grain, grainName, variant) {
+  print('');
+  if (!TS.available(db, p.COLL, variant)) {
+    print(variant + ': its collections are missing, run ts_designs.js first (skipped)');
+    return null;
+  }
+  var res = TS.runStartTimes(db, variant, p.COLL, grain, { printRows: p.PRINT_ROWS });
+  if (!res) {
+    print(variant + ': cannot answer ' + grain.title + ' (skipped)');
+    if (p.LAB_LINES) lab.emit(lab.resultRecord({ study: 'timeseries', variant: variant, what: TS.WHAT[variant], axis: { grain: grainName }, skipped: lab.notHere() }));
+    return null;
+  }
+  print(variant + ' | plan ' + res.plan.stage + ' | explainVersion ' + res.plan.explainVersion + (res.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'));
+  TS.printSourceTable(res);
+  print(grain.title + ' aggregation took: ' + lab.fmtMs(res.avgAggMs) + ' on average');
+  print(grain.title + ' aggregation and fetch took: ' + lab.fmtMs(res.avgFetchMs) + ' on average');
+  return res;
+};
+
 // One grain, the source's way: T1..T5 and their average, for each chosen design.
 TS.grainMain = function (grainName) {
   var grain = TS.GRAINS[grainName];
@@ -462,22 +486,8 @@ TS.grainMain = function (grainName) {
   TS.emitEnvironment(info, p, { fixture: fixture, grain: grainName });
   var results = [];
   p.variants.forEach(function (variant) {
-    print('');
-    if (!TS.available(db, p.COLL, variant)) {
-      print(variant + ': its collections are missing, run ts_designs.js first (skipped)');
-      return;
-    }
-    var res = TS.runStartTimes(db, variant, p.COLL, grain, { printRows: p.PRINT_ROWS });
-    if (!res) {
-      print(variant + ': cannot answer ' + grain.title + ' (skipped)');
-      if (p.LAB_LINES) lab.emit(lab.resultRecord({ study: 'timeseries', variant: variant, what: TS.WHAT[variant], axis: { grain: grainName }, skipped: lab.notHere() }));
-      return;
-    }
-    print(variant + ' | plan ' + res.plan.stage + ' | explainVersion ' + res.plan.explainVersion + (res.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'));
-    TS.printSourceTable(res);
-    print(grain.title + ' aggregation took: ' + lab.fmtMs(res.avgAggMs) + ' on average');
-    print(grain.title + ' aggregation and fetch took: ' + lab.fmtMs(res.avgFetchMs) + ' on average');
-    results.push(res);
+    var res = TS.grainVariant(p, grain, grainName, variant);
+    if (res) results.push(res);
   });
   var agree = null;
   if (results.length > 1) {

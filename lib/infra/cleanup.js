@@ -154,7 +154,8 @@ function pendingDatabases() {
   return [...pendingDrops];
 }
 
-async function trackDatabase(uri, name) {
+// Whether the database exists before the run: true too when the listing is not allowed.
+async function databaseExisted(uri, name) {
   const { MongoClient } = require('mongodb');
   const { clientOptions, friendly, LabError } = require('./errors');
   const client = new MongoClient(uri, clientOptions(uri));
@@ -170,6 +171,13 @@ async function trackDatabase(uri, name) {
   } finally {
     await client.close().catch(() => { /* a listing client: nothing depends on its close */ });
   }
+  return existed;
+}
+
+async function trackDatabase(uri, name) {
+  const { MongoClient } = require('mongodb');
+  const { clientOptions } = require('./errors');
+  const existed = await databaseExisted(uri, name);
   if (existed) return { created: false, remove: () => {}, drop: async () => {} };
   pendingDrops.add(name);
   const dropIt = async () => {

@@ -542,6 +542,18 @@ async function importFile(coll, file, { rejects, label, key, header, encoding, k
   };
 }
 
+// What is refused before anything is read: no file, an unknown encoding, a forbidden target, a file
+// that is missing or unreadable.
+function checkImportInputs(db, files, coll, encoding) {
+  if (!files.length) throw new ImportError('no CSV file given');
+  if (!ENCODINGS.includes(encoding)) throw new ImportError(`--encoding ${JSON.stringify(encoding)}: expected one of ${ENCODINGS.join(', ')}`);
+  checkTarget(db.databaseName, coll);
+  for (const f of files) {
+    if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new ImportError(`${f}: no such file`);
+    fs.accessSync(f, fs.constants.R_OK);
+  }
+}
+
 /**
  * Imports CSV files into db.<coll>, one after the other, with one progress bar over all bytes.
  * @param {import('mongodb').Db} db
@@ -551,13 +563,7 @@ async function importFile(coll, file, { rejects, label, key, header, encoding, k
  * @returns {Promise<{files: object[], read, stored, inserted, duplicates, rejected, rejectsFile, ms}>}
  */
 async function importCsv(db, files, { coll = 'sensors', key, header, encoding = 'utf8', rejectsFile, progress, log = () => {}, batchSize, inflight } = {}) {
-  if (!files.length) throw new ImportError('no CSV file given');
-  if (!ENCODINGS.includes(encoding)) throw new ImportError(`--encoding ${JSON.stringify(encoding)}: expected one of ${ENCODINGS.join(', ')}`);
-  checkTarget(db.databaseName, coll);
-  for (const f of files) {
-    if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new ImportError(`${f}: no such file`);
-    fs.accessSync(f, fs.constants.R_OK);
-  }
+  checkImportInputs(db, files, coll, encoding);
   const rejFile = rejectsFile || `${files[0]}.rejects.csv`;
   refuseRejectsAsInput(files, rejFile);
   prepareRejectsFile(rejFile);
@@ -587,6 +593,14 @@ async function importCsv(db, files, { coll = 'sensors', key, header, encoding = 
     read: sum('read'), stored: sum('stored'), inserted: sum('inserted'), duplicates: sum('duplicates'), rejected: sum('rejected'),
     rejectsFile: rejects.count ? rejFile : null, firstRejects: rejects.first, ms: Date.now() - t0,
   };
+  reportImport(res, labels, rejects, rejFile, log);
+  return res;
+}
+
+// Each file's summary line, the total's, the first rejects and where the rest are; a rejects file
+// that could not be written fails the import.
+function reportImport(res, labels, rejects, rejFile, log) {
+  const out = res.files;
   for (let i = 0; i < out.length; i++) log(summaryLine(out[i], labels[i]));
   if (out.length > 1) log(summaryLine(res, 'total'));
   for (const line of rejects.first) log(`  rejected: ${line}`);
@@ -595,7 +609,6 @@ async function importCsv(db, files, { coll = 'sensors', key, header, encoding = 
       `the ${res.rejected} rejected rows are counted above but not all listed; free the space or choose another place with --rejects, and run again (stored rows are kept)`);
   }
   if (res.rejectsFile) log(`  all ${res.rejected} rejected rows (file, line, field, value, reason): ${res.rejectsFile}`);
-  return res;
 }
 
 /** An I/O error's code in words: what a person can act on. */

@@ -40,15 +40,8 @@ var LabLines = (function (S, F, R) {
     return unit === 'ms' ? fmtMs : function (x) { return fmtInt(Number(x.toPrecision(4))) + ' ' + unit; };
   }
 
-  // The table and the summary of one axis point, the same text in the shell and in Node.
-  // opts: { noSummary, described }
-  function pointLines(records, o) {
-    var opts = o || {};
-    var ran = records.filter(function (r) { return !r.skipped; });
-    var out = [];
-    if (!ran.length) return skippedLines(records);
-    var base = ran[0].ratio ? ran[0].ratio.to : ran[0].variant;
-    var fmt = fmtFor(ran[0].unit || 'ms');
+  // The point table's columns, before the ones empty on every row are left out.
+  function pointColumns(ran, base) {
     var cols = [
       { key: 'variant', title: 'variant' },
       { key: 'answer', title: 'answer', right: true },
@@ -61,22 +54,38 @@ var LabLines = (function (S, F, R) {
       { key: 'engine', title: 'engine' },
     ];
     if (ran.some(function (r) { return r.agrees !== null; })) cols.push({ key: 'agrees', title: 'agrees' });
-    var rows = ran.map(function (r) {
-      var w = r.ratio ? speedWords(r.ratio) : null;
-      var isBase = r.variant === base;
-      return {
-        variant: r.variant,
-        answer: clip(fmtAnswer(r.answer), 24),
-        time: r.runs > 1 ? fmt(r.mean) + ' ± ' + fmt(r.sd) : fmt(r.mean),
-        range: fmt(r.min) + '..' + fmt(r.max),
-        runs: r.runs + (r.capped ? '*' : ''),
-        vs: isBase ? 'baseline' : (w ? w.text : ''),
-        ci: isBase || !w || !w.ci ? '' : fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]),
-        plan: r.plan ? r.plan.stage : '',
-        engine: r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : (r.where === 'node' ? 'client' : ''),
-        agrees: r.agrees === null ? '' : (r.agrees ? 'yes' : 'NO'),
-      };
-    });
+    return cols;
+  }
+
+  // One variant's row of the point table.
+  function pointRow(r, base, fmt) {
+    var w = r.ratio ? speedWords(r.ratio) : null;
+    var isBase = r.variant === base;
+    return {
+      variant: r.variant,
+      answer: clip(fmtAnswer(r.answer), 24),
+      time: r.runs > 1 ? fmt(r.mean) + ' ± ' + fmt(r.sd) : fmt(r.mean),
+      range: fmt(r.min) + '..' + fmt(r.max),
+      runs: r.runs + (r.capped ? '*' : ''),
+      vs: isBase ? 'baseline' : (w ? w.text : ''),
+      ci: isBase || !w || !w.ci ? '' : fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]),
+      plan: r.plan ? r.plan.stage : '',
+      engine: r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : (r.where === 'node' ? 'client' : ''),
+      agrees: r.agrees === null ? '' : (r.agrees ? 'yes' : 'NO'),
+    };
+  }
+
+  // The table and the summary of one axis point, the same text in the shell and in Node.
+  // opts: { noSummary, described }
+  function pointLines(records, o) {
+    var opts = o || {};
+    var ran = records.filter(function (r) { return !r.skipped; });
+    var out = [];
+    if (!ran.length) return skippedLines(records);
+    var base = ran[0].ratio ? ran[0].ratio.to : ran[0].variant;
+    var fmt = fmtFor(ran[0].unit || 'ms');
+    var cols = pointColumns(ran, base);
+    var rows = ran.map(function (r) { return pointRow(r, base, fmt); });
     // Columns empty on every row (no plan for client-side variants, no CI below 3 rounds) are left out,
     // and the answer when every variant's was checked and agrees (the line below the table shows it).
     var checked = ran.every(function (r) { return r.agrees === true; });
@@ -140,21 +149,42 @@ var LabLines = (function (S, F, R) {
   function pivotLines(records, o) {
     var opts = o || {};
     var ran = records.filter(function (r) { return !r.skipped; });
+    var keys = varyingKeys(ran);
+    if (ran.length < 2 || !keys.length) return pointLines(records, opts);
+    var values = function (k) { return axisValues(ran, k); };
+    var colKey = keys.length > 1 ? keys.slice().sort(function (a, b) { return values(a).length - values(b).length; })[0] : null;
+    var rowKeys = keys.filter(function (k) { return k !== colKey; });
+    var fmt = fmtFor(ran[0].unit || 'ms');
+    var rows = pivotRows(ran, rowKeys, colKey, fmt);
+    var cols = rowKeys.map(function (k) { return { key: k, title: k }; });
+    if (colKey) values(colKey).forEach(function (v) { cols.push({ key: 'c:' + v, title: colKey + '=' + (typeof v === 'number' ? fmtInt(v) : v), right: true }); });
+    else cols.push({ key: 'median', title: 'median', right: true }, { key: 'runs', title: 'runs', right: true }, { key: 'agrees', title: 'agrees' });
+    var out = pivotHeading(ran, keys);
+    out = out.concat(tableLines(cols, rows, WIDTH), legendLines(ran, opts.described), skippedLines(records), warningLines(ran));
+    return out.concat(pivotLatencyLines(ran, keys));
+  }
+
+  // The axes whose value differs between the records, in the order they first appear.
+  function varyingKeys(ran) {
     var keys = [];
     ran.forEach(function (r) {
       Object.keys(r.axis || {}).forEach(function (k) {
         if (keys.indexOf(k) < 0 && ran.some(function (x) { return JSON.stringify(x.axis[k]) !== JSON.stringify(r.axis[k]); })) keys.push(k);
       });
     });
-    if (ran.length < 2 || !keys.length) return pointLines(records, opts);
-    var values = function (k) {
-      var seen = [];
-      ran.forEach(function (r) { if (seen.indexOf(r.axis[k]) < 0) seen.push(r.axis[k]); });
-      return seen;
-    };
-    var colKey = keys.length > 1 ? keys.slice().sort(function (a, b) { return values(a).length - values(b).length; })[0] : null;
-    var rowKeys = keys.filter(function (k) { return k !== colKey; });
-    var fmt = fmtFor(ran[0].unit || 'ms');
+    return keys;
+  }
+
+  // The values one axis takes, in the order they first appear.
+  function axisValues(ran, k) {
+    var seen = [];
+    ran.forEach(function (r) { if (seen.indexOf(r.axis[k]) < 0) seen.push(r.axis[k]); });
+    return seen;
+  }
+
+  // The pivot's rows: one per combination of the row axes, a cell per value of the column axis
+  // (or median, runs and agrees when there is no column axis).
+  function pivotRows(ran, rowKeys, colKey, fmt) {
     var rowId = function (r) { return rowKeys.map(function (k) { return String(r.axis[k]); }).join('|'); };
     var rows = [];
     ran.forEach(function (r) {
@@ -164,22 +194,27 @@ var LabLines = (function (S, F, R) {
       if (colKey) row['c:' + r.axis[colKey]] = cell;
       else { row.median = cell; row.runs = String(r.runs); row.agrees = r.agrees === null ? '' : (r.agrees ? 'yes' : 'NO'); }
     });
-    var cols = rowKeys.map(function (k) { return { key: k, title: k }; });
-    if (colKey) values(colKey).forEach(function (v) { cols.push({ key: 'c:' + v, title: colKey + '=' + (typeof v === 'number' ? fmtInt(v) : v), right: true }); });
-    else cols.push({ key: 'median', title: 'median', right: true }, { key: 'runs', title: 'runs', right: true }, { key: 'agrees', title: 'agrees' });
+    return rows;
+  }
+
+  // The line above the pivot: the variants, the runs, the axes that do not vary, and the agreement.
+  function pivotHeading(ran, keys) {
     var variants = [];
     ran.forEach(function (r) { if (variants.indexOf(r.variant) < 0) variants.push(r.variant); });
     var fixed = {};
     Object.keys(ran[0].axis || {}).forEach(function (k) { if (keys.indexOf(k) < 0) fixed[k] = ran[0].axis[k]; });
-    var out = wrap('median time of ' + variants.join(', ') + ' (' + ran[0].runs + ' runs each' + (pointLabel(fixed) ? '; ' + pointLabel(fixed) : '') + ')' +
+    return wrap('median time of ' + variants.join(', ') + ' (' + ran[0].runs + ' runs each' + (pointLabel(fixed) ? '; ' + pointLabel(fixed) : '') + ')' +
       (ran.every(function (r) { return r.agrees !== false; }) && ran.some(function (r) { return r.agrees === true; }) ? '; every answer agrees' : ''), WIDTH);
-    out = out.concat(tableLines(cols, rows, WIDTH), legendLines(ran, opts.described), skippedLines(records), warningLines(ran));
+  }
+
+  // The latency table of the pivot: each record named by its point on the varying axes.
+  function pivotLatencyLines(ran, keys) {
     var lat = ran.filter(function (r) { return r.latency && r.latency.count; }).map(function (r) {
       var label = {};
       keys.forEach(function (k) { label[k] = r.axis[k]; });
       return Object.assign({}, r, { variant: pointLabel(label) });
     });
-    return out.concat(latencyLines(lat));
+    return latencyLines(lat);
   }
 
   // The tail a DBA watches: per-operation latency percentiles of the variants that timed their

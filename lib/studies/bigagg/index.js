@@ -377,16 +377,21 @@ function speedupChart(records, env, doc) {
     name: 'speedup',
     title: { text: 'MOT banding: k _id ranges at once, merged like a sharded $group', subtitle: subtitle(doc, env) },
     width: 460, height: 300,
-    layer: [
-      { data: { values: vals.filter((v) => v.lo !== null) }, mark: { type: 'rule', color: PALETTE[0] },
-        encoding: { x: { field: 'k', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-      { data: { values: vals.concat(ideal, source) }, mark: { type: 'line', point: true },
-        encoding: {
-          x: { field: 'k', type: 'quantitative', title: 'k ranges or shards (log 2)', scale: { type: 'log', base: 2 }, axis: { values: [1, 2, 4, 8, 16] } },
-          y: { field: 'speedup', type: 'quantitative', title: 'speedup over k = 1 (x)' },
-          color: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [PALETTE[0], PALETTE[6], PALETTE[3]] }, title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } },
-          strokeDash: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [[1, 0], [6, 3], [2, 2]] }, title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } },
-        } },
-    ],
+    layer: speedupLayers(vals, vals.concat(ideal, source), SERIES),
   };
+}
+
+// The speedup chart's layers: the measured points' intervals as rules, and every series' line.
+function speedupLayers(vals, lines, SERIES) {
+  return [
+    { data: { values: vals.filter((v) => v.lo !== null) }, mark: { type: 'rule', color: PALETTE[0] },
+      encoding: { x: { field: 'k', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
+    { data: { values: lines }, mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'k', type: 'quantitative', title: 'k ranges or shards (log 2)', scale: { type: 'log', base: 2 }, axis: { values: [1, 2, 4, 8, 16] } },
+        y: { field: 'speedup', type: 'quantitative', title: 'speedup over k = 1 (x)' },
+        color: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [PALETTE[0], PALETTE[6], PALETTE[3]] }, title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } },
+        strokeDash: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [[1, 0], [6, 3], [2, 2]] }, title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } },
+      } },
+  ];
 }

@@ -98,11 +98,9 @@ function nodeVariant(schema) {
 // ---- after the day ---------------------------------------------------------------------------
 const M = (name, variant, axis, value, unit, what) => lab.measureRecord({ study: 'counters', name, variant, axis, value, unit, what });
 
-async function storageAndReads(ctx, p, targets) {
+// Storage per layout: bytes per metric-day, documents, average BSON size.
+function storageRecords(targets, sizes) {
   const out = [];
-  const slots = slotsOf(p);
-  const tally = oracle.tally(streamOf(p), slots, {});
-  const sizes = await day.sizes(ctx.db, targets, tally.size);
   for (const t of targets) {
     const s = sizes[t.name];
     const axis = { part: 'storage' };
@@ -110,6 +108,14 @@ async function storageAndReads(ctx, p, targets) {
     out.push(M('documents', `node-${t.name}`, axis, s.docs, 'docs', 'documents in the collection'));
     if (s.avgBsonSize) out.push(M('avg-bson-bytes', `node-${t.name}`, axis, Math.round(s.avgBsonSize), 'bytes', 'average BSON size of a document'));
   }
+  return out;
+}
+
+async function storageAndReads(ctx, p, targets) {
+  const slots = slotsOf(p);
+  const tally = oracle.tally(streamOf(p), slots, {});
+  const sizes = await day.sizes(ctx.db, targets, tally.size);
+  const out = storageRecords(targets, sizes);
   // Reading one day's 1,440 minutes of each metric back, through the harness; the answer is the
   // per-minute total over metrics, checked against the tally.
   const dayMs = gen.START;
@@ -229,6 +235,10 @@ async function after(ctx, p, records) {
 }
 
 function afterLines(out) {
+  return [...scanLines(out), ...storageLines(out), ...sweepLines(out)];
+}
+
+function scanLines(out) {
   const lines = [];
   const scanRecs = out.filter((r) => r.type === 'result' && r.axis.part === 'scan' && r.variant === 'minute-1439');
   if (scanRecs.length) {
@@ -240,6 +250,11 @@ function afterLines(out) {
           srvFirst: first.extra.serverUsPerUpdate.toFixed(1), srvLast: r.extra.serverUsPerUpdate.toFixed(1), ratio: `${r.ratio.median.toFixed(2)}x` };
       }), 100));
   }
+  return lines;
+}
+
+function storageLines(out) {
+  const lines = [];
   const sizes = out.filter((r) => r.type === 'measure' && r.name === 'bytes-per-metric-day');
   const reads = out.filter((r) => r.type === 'result' && r.axis.part === 'read-day');
   if (sizes.length) {
@@ -253,6 +268,11 @@ function afterLines(out) {
         x: rd && rd.ratio ? lab.speedWords(rd.ratio).text : '', a: rd ? (rd.agrees ? 'yes' : 'NO') : '' };
     }), 100));
   }
+  return lines;
+}
+
+function sweepLines(out) {
+  const lines = [];
   const sweep = out.filter((r) => r.type === 'measure' && r.name === 'writes-per-s');
   if (sweep.length) {
     lines.push('', 'writers and write concerns (thinned day: one minute in 60; median writes/s)');
@@ -325,11 +345,16 @@ function ratioChart(records, env, doc) {
   };
 }
 
+// Each scan record twice: as the client measured it and as the server's opLatencies did.
+function scanValues(recs) {
+  return recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.usPerUpdate, side: 'client' }))
+    .concat(recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.serverUsPerUpdate, side: 'server (opLatencies)' })));
+}
+
 function scanChart(records, env, doc) {
   const recs = records.filter((r) => r.type === 'result' && r.axis && r.axis.part === 'scan' && r.extra);
   if (!recs.length) return null;
-  const values = recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.usPerUpdate, side: 'client' }))
-    .concat(recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.serverUsPerUpdate, side: 'server (opLatencies)' })));
+  const values = scanValues(recs);
   return {
     name: 'scan',
     title: { text: 'Cost of one $inc: first vs last minute of the day, per layout and way of sending (log scale)',

@@ -38,6 +38,28 @@ function workers(mode, what) {
   };
 }
 
+// The server's own insert rate ($merge inside the server) at this document size, or null.
+function serverCeiling(records, size) {
+  const ceil = records.filter((r) => r.type === 'result' && !r.skipped && r.variant === 'server-copy' && r.axis.size === size)
+    .map(docsPerSec).filter(Boolean);
+  return ceil.length ? Math.max(...ceil) : null;
+}
+
+// The docs-per-s chart's panel: one line per writer count W, and the server's ceiling dotted.
+function docsPerSecLayers(Ws) {
+  return [
+    { transform: [{ filter: "datum.kind === 'writers'" }], mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'batch', type: 'quantitative', scale: { type: 'log' }, title: 'batch size (log)', axis: { values: [1, 10, 100, 1000, 10000] } },
+        y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents/s (log)' },
+        color: { field: 'W', type: 'ordinal', sort: Ws, scale: { range: PALETTE }, title: 'writers W' },
+        strokeDash: { field: 'W', type: 'ordinal', sort: Ws, scale: { range: [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 4], [1, 3]] }, title: 'writers W' },
+      } },
+    { transform: [{ filter: "datum.kind === 'ceiling'" }], mark: { type: 'rule', color: '#888888', strokeDash: [2, 2] },
+      encoding: { y: { field: 'rate', type: 'quantitative' } } },
+  ];
+}
+
 module.exports = defineStudy({
   name: 'inserts',
   script: 'inserts_bulk.js',
@@ -114,9 +136,7 @@ module.exports = defineStudy({
       if (!recs.length) return null;
       const panels = ['shell', 'async', 'connections', 'processes', 'pg'].filter((v) => recs.some((r) => r.variant === v));
       const label = { shell: 'mongosh (1 writer)', async: 'async loops, one client', connections: 'one connection each', processes: 'one process each', pg: 'PostgreSQL sessions' };
-      const ceil = records.filter((r) => r.type === 'result' && !r.skipped && r.variant === 'server-copy' && r.axis.size === recs[0].axis.size)
-        .map(docsPerSec).filter(Boolean);
-      const ceiling = ceil.length ? Math.max(...ceil) : null;
+      const ceiling = serverCeiling(records, recs[0].axis.size);
       const values = recs.map((r) => ({ panel: label[r.variant], batch: r.axis.batch, W: r.axis.W, rate: docsPerSec(r), kind: 'writers' }));
       if (ceiling) for (const v of panels) values.push({ panel: label[v], rate: ceiling, kind: 'ceiling' });
       const Ws = [...new Set(recs.map((r) => r.axis.W))].sort((a, b) => a - b);
@@ -130,17 +150,7 @@ module.exports = defineStudy({
         facet: { column: { field: 'panel', type: 'nominal', sort: panels.map((v) => label[v]), title: null } },
         spec: {
           width: 190, height: 260,
-          layer: [
-            { transform: [{ filter: "datum.kind === 'writers'" }], mark: { type: 'line', point: true },
-              encoding: {
-                x: { field: 'batch', type: 'quantitative', scale: { type: 'log' }, title: 'batch size (log)', axis: { values: [1, 10, 100, 1000, 10000] } },
-                y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents/s (log)' },
-                color: { field: 'W', type: 'ordinal', sort: Ws, scale: { range: PALETTE }, title: 'writers W' },
-                strokeDash: { field: 'W', type: 'ordinal', sort: Ws, scale: { range: [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 4], [1, 3]] }, title: 'writers W' },
-              } },
-            { transform: [{ filter: "datum.kind === 'ceiling'" }], mark: { type: 'rule', color: '#888888', strokeDash: [2, 2] },
-              encoding: { y: { field: 'rate', type: 'quantitative' } } },
-          ],
+          layer: docsPerSecLayers(Ws),
         },
         resolve: { scale: { y: 'shared' } },
         config: { legend: { symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 300 } },

@@ -34,6 +34,13 @@ function summarize(pairs) {
   return G.joinSummaryRows(acc);
 }
 
+// The times chart's bars: each variant's median, its engine and its plan's stage.
+function timesValues(recs) {
+  const kind = (v) => (v === 'pg-join' ? 'PostgreSQL' : v === 'client' || v === 'node-map' ? 'MongoDB, join in the client' : 'MongoDB, $lookup in the server');
+  const engine = (r) => (r.plan ? ` · ${r.plan.stage}${r.plan.explainVersion === '2' ? ' (SBE)' : ''}` : '');
+  return recs.map((r) => ({ variant: r.variant, ms: r.median, kind: kind(r.variant), label: `${lab.fmtMs(r.median)}${engine(r)}` }));
+}
+
 async function lookupRows(ctx, p, on) {
   const c = colls(p);
   const foreign = on === '_id' ? '_id' : on === 'indexed' ? 'code' : 'alias';
@@ -143,9 +150,7 @@ module.exports = defineStudy({
       const recs = records.filter((r) => r.type === 'result' && !r.skipped);
       if (!recs.length) return null;
       const params = (doc && doc.params && doc.params.joins) || {};
-      const kind = (v) => (v === 'pg-join' ? 'PostgreSQL' : v === 'client' || v === 'node-map' ? 'MongoDB, join in the client' : 'MongoDB, $lookup in the server');
-      const engine = (r) => (r.plan ? ` · ${r.plan.stage}${r.plan.explainVersion === '2' ? ' (SBE)' : ''}` : '');
-      const values = recs.map((r) => ({ variant: r.variant, ms: r.median, kind: kind(r.variant), label: `${lab.fmtMs(r.median)}${engine(r)}` }));
+      const values = timesValues(recs);
       const order = [...values].sort((a, b) => a.ms - b.ms).map((v) => v.variant);
       const lo = Math.min(...values.map((v) => v.ms)) / 2;
       const hi = Math.max(...values.map((v) => v.ms)) * 8;

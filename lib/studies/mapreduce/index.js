@@ -60,6 +60,9 @@ function fmtRate(x) {
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(2);
 }
 
+// Where a variant computes, drawn as its line's dashes.
+const whereDrawn = (r) => (/^pg-/.test(r.variant) ? 'PostgreSQL' : r.where === 'node' ? 'client (Node driver)' : 'in MongoDB');
+
 module.exports = defineStudy({
   name: 'mapreduce',
   script: 'mr_variants.js',
@@ -104,7 +107,6 @@ module.exports = defineStudy({
     const { PALETTE } = require('../../report/report');
     const PG_COLOURS = { 'pg-jsonb': '#888888', 'pg-typed': '#000000' };
     const colourOf = (v, i) => PG_COLOURS[v] || PALETTE[i % PALETTE.length];
-    const whereDrawn = (r) => (/^pg-/.test(r.variant) ? 'PostgreSQL' : r.where === 'node' ? 'client (Node driver)' : 'in MongoDB');
     const recs = records.filter((r) => r.type === 'result' && !r.skipped && !isInsert(r));
     const variants = [...new Set(recs.map((r) => r.variant))];
     const n = Math.max(...recs.map((r) => r.axis.batch));
