@@ -24,7 +24,15 @@ const { getServer } = require('../lib/infra/server');
 const { streamInsert } = require('../lib/infra/loader');
 const { dropOwned, checkTarget, META } = require('../lib/infra/targets');
 const readline = require('readline');
-const { importCsv, splitRecord, toDocument, inferKinds, fieldNames, rowHasher, SAMPLE_ROWS } = require('../lib/infra/csv-import');
+const {
+  importCsv,
+  splitRecord,
+  toDocument,
+  inferKinds,
+  fieldNames,
+  rowHasher,
+  SAMPLE_ROWS,
+} = require('../lib/infra/csv-import');
 const { friendly, debugEnabled, UsageError } = require('../lib/infra/errors');
 const cleanup = require('../lib/infra/cleanup');
 const tsFixture = require('../fixtures/timeseries');
@@ -38,7 +46,10 @@ async function bareLoop(coll, docs, batchSize = BATCH) {
   let batch = [];
   for (const d of docs) {
     batch.push(d);
-    if (batch.length === batchSize) { await coll.insertMany(batch); batch = []; }
+    if (batch.length === batchSize) {
+      await coll.insertMany(batch);
+      batch = [];
+    }
   }
   if (batch.length) await coll.insertMany(batch);
 }
@@ -52,7 +63,10 @@ async function bareCsv(coll, files) {
   let batch = [];
   const send = async (doc) => {
     batch.push(doc);
-    if (batch.length === 2000) { await coll.insertMany(batch); batch = []; }
+    if (batch.length === 2000) {
+      await coll.insertMany(batch);
+      batch = [];
+    }
   };
   for (const file of files) {
     const rl = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
@@ -63,7 +77,11 @@ async function bareCsv(coll, files) {
     const convert = (fields) => toDocument(fields, names, kinds, () => hash(fields)).doc;
     for await (const line of rl) {
       const { fields } = splitRecord(line);
-      if (!names) { names = fieldNames(fields, file); hash = rowHasher(names); continue; }
+      if (!names) {
+        names = fieldNames(fields, file);
+        hash = rowHasher(names);
+        continue;
+      }
       if (!kinds) {
         sample.push(fields);
         if (sample.length < SAMPLE_ROWS) continue;
@@ -83,7 +101,9 @@ async function bareCsv(coll, files) {
 
 /** Marks a collection as the lab's (so dropOwned may drop it), as every lab load does. */
 async function mark(db, name, n) {
-  await db.collection(META).replaceOne({ _id: name }, { _id: name, fixture: 'bench-bare', n, complete: false }, { upsert: true });
+  await db
+    .collection(META)
+    .replaceOne({ _id: name }, { _id: name, fixture: 'bench-bare', n, complete: false }, { upsert: true });
 }
 
 /** The cases: prepare() untimed, bare() and loader() timed. */
@@ -92,34 +112,51 @@ function cases({ n, csvN, tmp }) {
   let csvFiles = null;
   return {
     ts: {
-      what: 'fixtures/timeseries.js load (then its created_on index)', n,
-      bare: async (db) => { await bareLoop(db.collection('ts_bare'), tsFixture.events(n, seed)); await db.collection('ts_bare').createIndex({ created_on: 1 }); },
+      what: 'fixtures/timeseries.js load (then its created_on index)',
+      n,
+      bare: async (db) => {
+        await bareLoop(db.collection('ts_bare'), tsFixture.events(n, seed));
+        await db.collection('ts_bare').createIndex({ created_on: 1 });
+      },
       loader: (db) => tsFixture.load(db, { n, seed, coll: 'ts_loader' }),
       colls: ['ts_bare', 'ts_loader'],
     },
     where: {
-      what: 'fixtures/where-ab.js load', n,
+      what: 'fixtures/where-ab.js load',
+      n,
       bare: (db) => bareLoop(db.collection('where_bare'), whereFixture.docs(n, seed)),
       loader: (db) => whereFixture.load(db, { n, seed, coll: 'where_loader' }),
       colls: ['where_bare', 'where_loader'],
     },
     mot: {
-      what: "bigagg's loadMot (snappy)", n,
+      what: "bigagg's loadMot (snappy)",
+      n,
       bare: async (db) => {
-        await db.createCollection('mot_bare', { storageEngine: { wiredTiger: { configString: 'block_compressor=snappy' } } });
-        await bareLoop(db.collection('mot_bare'), (function* () { const next = require('../fixtures/gen').rng(seed); const M = require('../fixtures/mot-gen'); for (let i = 0; i < n; i++) yield M.doc(next, i); })());
+        await db.createCollection('mot_bare', {
+          storageEngine: { wiredTiger: { configString: 'block_compressor=snappy' } },
+        });
+        await bareLoop(
+          db.collection('mot_bare'),
+          (function* () {
+            const next = require('../fixtures/gen').rng(seed);
+            const M = require('../fixtures/mot-gen');
+            for (let i = 0; i < n; i++) yield M.doc(next, i);
+          })(),
+        );
       },
       loader: (db) => mot.loadMot(db, 'mot_loader', { n, seed, compressor: 'snappy' }),
       colls: ['mot_bare', 'mot_loader'],
     },
     stream: {
-      what: 'lib/infra/loader.js streamInsert alone (time-series events)', n,
+      what: 'lib/infra/loader.js streamInsert alone (time-series events)',
+      n,
       bare: (db) => bareLoop(db.collection('stream_bare'), tsFixture.events(n, seed)),
       loader: (db) => streamInsert(db.collection('stream_loader'), tsFixture.events(n, seed), { progress: false }),
       colls: ['stream_bare', 'stream_loader'],
     },
     csv: {
-      what: 'lib/infra/csv-import.js importCsv (41 columns; bare: the same parse and conversion, awaited insertMany)', n: csvN,
+      what: 'lib/infra/csv-import.js importCsv (41 columns; bare: the same parse and conversion, awaited insertMany)',
+      n: csvN,
       prepare: async () => {
         if (!csvFiles) csvFiles = await sensors.write(path.join(tmp, 'csv'), csvN, { seed });
       },
@@ -163,38 +200,59 @@ async function runCase(db, name, c, pairs, log) {
       if (count !== c.n) throw new Error(`${name} ${side}: ${count} documents stored, ${c.n} expected`);
     }
     ratios.push(runs.bare[i] / runs.loader[i]);
-    log(`${name}: pair ${i + 1} (${order.join(' ')}): bare ${(runs.bare[i] / 1000).toFixed(1)} s, loader ${(runs.loader[i] / 1000).toFixed(1)} s, ratio ${ratios[i].toFixed(2)}x`);
+    log(
+      `${name}: pair ${i + 1} (${order.join(' ')}): bare ${(runs.bare[i] / 1000).toFixed(1)} s, loader ${(runs.loader[i] / 1000).toFixed(1)} s, ratio ${ratios[i].toFixed(2)}x`,
+    );
   }
   await reset(db, c.colls);
   const rate = (ms) => Math.round(c.n / (ms / 1000));
   return {
-    case: name, what: c.what, docs: c.n, pairs,
-    bareMs: runs.bare.map(Math.round), loaderMs: runs.loader.map(Math.round),
-    bareRate: rate(median(runs.bare)), loaderRate: rate(median(runs.loader)),
-    ratio: Number(median(ratios).toFixed(3)), ratioMin: Number(Math.min(...ratios).toFixed(3)), ratioMax: Number(Math.max(...ratios).toFixed(3)),
+    case: name,
+    what: c.what,
+    docs: c.n,
+    pairs,
+    bareMs: runs.bare.map(Math.round),
+    loaderMs: runs.loader.map(Math.round),
+    bareRate: rate(median(runs.bare)),
+    loaderRate: rate(median(runs.loader)),
+    ratio: Number(median(ratios).toFixed(3)),
+    ratioMin: Number(Math.min(...ratios).toFixed(3)),
+    ratioMax: Number(Math.max(...ratios).toFixed(3)),
   };
 }
 
 function whole(values, name, min) {
   const v = values[name];
-  if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${name}: expected a whole number >= ${min}, got ${JSON.stringify(v)}`);
+  if (!/^\d+$/.test(v) || Number(v) < min)
+    throw new UsageError(`--${name}: expected a whole number >= ${min}, got ${JSON.stringify(v)}`);
   return Number(v);
 }
 
 // The command line, checked: a bad value or an unknown case is refused before anything runs.
 function parseOptions() {
-  const { values } = parseArgs({ options: {
-    n: { type: 'string', default: '500000' }, 'csv-n': { type: 'string', default: '100000' }, pairs: { type: 'string', default: '2' },
-    only: { type: 'string', default: 'ts,where,mot,stream,csv' }, uri: { type: 'string' }, db: { type: 'string', default: 'perflab_bench' },
-    json: { type: 'string' }, debug: { type: 'boolean' },
-  } });
+  const { values } = parseArgs({
+    options: {
+      n: { type: 'string', default: '500000' },
+      'csv-n': { type: 'string', default: '100000' },
+      pairs: { type: 'string', default: '2' },
+      only: { type: 'string', default: 'ts,where,mot,stream,csv' },
+      uri: { type: 'string' },
+      db: { type: 'string', default: 'perflab_bench' },
+      json: { type: 'string' },
+      debug: { type: 'boolean' },
+    },
+  });
   const n = whole(values, 'n', 1);
   const csvN = whole(values, 'csv-n', 1);
   const pairs = whole(values, 'pairs', 1);
   checkTarget(values.db);
   const known = ['ts', 'where', 'mot', 'stream', 'csv'];
-  const only = values.only.split(',').map((x) => x.trim()).filter(Boolean);
-  for (const o of only) if (!known.includes(o)) throw new UsageError(`--only: ${JSON.stringify(o)} is not one of ${known.join(', ')}`);
+  const only = values.only
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const o of only)
+    if (!known.includes(o)) throw new UsageError(`--only: ${JSON.stringify(o)} is not one of ${known.join(', ')}`);
   return { values, n, csvN, pairs, only };
 }
 
@@ -202,9 +260,13 @@ function parseOptions() {
 function summaryLines(out) {
   const lines = [`case    docs      bare docs/s  loader docs/s  loader/bare (median of pairs, range)`];
   for (const r of out.results) {
-    lines.push(`${r.case.padEnd(7)} ${String(r.docs).padEnd(9)} ${String(r.bareRate).padStart(11)}  ${String(r.loaderRate).padStart(13)}  ${r.ratio.toFixed(2)}x (${r.ratioMin.toFixed(2)}-${r.ratioMax.toFixed(2)})`);
+    lines.push(
+      `${r.case.padEnd(7)} ${String(r.docs).padEnd(9)} ${String(r.bareRate).padStart(11)}  ${String(r.loaderRate).padStart(13)}  ${r.ratio.toFixed(2)}x (${r.ratioMin.toFixed(2)}-${r.ratioMax.toFixed(2)})`,
+    );
   }
-  lines.push(`load average ${out.loadavgStart.join(' ')} at the start, ${out.loadavgEnd.join(' ')} at the end; ${out.machine.cores} cores, ${out.machine.cpu}`);
+  lines.push(
+    `load average ${out.loadavgStart.join(' ')} at the start, ${out.loadavgEnd.join(' ')} at the end; ${out.machine.cores} cores, ${out.machine.cpu}`,
+  );
   return lines;
 }
 
@@ -219,14 +281,23 @@ async function main() {
   const server = await getServer({ uri: values.uri, log });
   const client = new MongoClient(server.uri);
   const out = {
-    machine: { cpu: os.cpus()[0].model.trim(), cores: os.cpus().length, memoryGB: Number((os.totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+    machine: {
+      cpu: os.cpus()[0].model.trim(),
+      cores: os.cpus().length,
+      memoryGB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+      node: process.version,
+    },
     server: { version: server.version, storageEngine: server.storageEngine, embedded: !!server.embedded },
-    loadavgStart: loadStart.map((x) => Number(x.toFixed(2))), startedAt: new Date().toISOString(), results: [],
+    loadavgStart: loadStart.map((x) => Number(x.toFixed(2))),
+    startedAt: new Date().toISOString(),
+    results: [],
   };
   try {
     await client.connect();
     const db = client.db(values.db);
-    log(`MongoDB ${server.version} ${server.storageEngine}; ${n} documents (CSV: ${csvN} rows), ${pairs} ABBA pairs; load ${out.loadavgStart.join(' ')}`);
+    log(
+      `MongoDB ${server.version} ${server.storageEngine}; ${n} documents (CSV: ${csvN} rows), ${pairs} ABBA pairs; load ${out.loadavgStart.join(' ')}`,
+    );
     for (const name of only) out.results.push(await runCase(db, name, all[name], pairs, log));
     if (server.embedded) await db.dropDatabase();
   } finally {
@@ -240,8 +311,11 @@ async function main() {
   if (values.json) fs.writeFileSync(values.json, JSON.stringify(out, null, 2) + '\n');
 }
 
-main().then(() => process.exit(0), (e) => {
-  process.stderr.write(`bench:loaders: ${friendly(e)}\n`);
-  if (debugEnabled()) process.stderr.write(`${e.stack}\n`);
-  process.exit(e instanceof UsageError ? 2 : 1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`bench:loaders: ${friendly(e)}\n`);
+    if (debugEnabled()) process.stderr.write(`${e.stack}\n`);
+    process.exit(e instanceof UsageError ? 2 : 1);
+  },
+);

@@ -27,14 +27,28 @@ const CLI = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const UNDECIDED = new Set(['inconclusive']);
 
 /** The three runs: the last one beside two burners. */
-const RUNS = [{ name: 'run-1', burners: 0 }, { name: 'run-2', burners: 0 }, { name: 'run-3-burners', burners: 2 }];
+const RUNS = [
+  { name: 'run-1', burners: 0 },
+  { name: 'run-2', burners: 0 },
+  { name: 'run-3-burners', burners: 2 },
+];
 
 function runFindings(args, log) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'findings', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'findings', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
-    child.stderr.on('data', (d) => { err += d; log(String(d).trimEnd()); });
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`findings ${args.join(' ')} exited ${code}: ${err.trim().split('\n').pop()}`))));
+    child.stderr.on('data', (d) => {
+      err += d;
+      log(String(d).trimEnd());
+    });
+    child.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`findings ${args.join(' ')} exited ${code}: ${err.trim().split('\n').pop()}`)),
+    );
   });
 }
 
@@ -47,7 +61,15 @@ function verdictDifferences(reports) {
   const byKey = new Map();
   reports.forEach((rep, i) => {
     for (const c of rep.claims) {
-      if (!byKey.has(key(c))) byKey.set(key(c), { study: c.study, id: c.id, claim: c.claim, column: c.column, verdicts: reports.map(() => null), figures: reports.map(() => null) });
+      if (!byKey.has(key(c)))
+        byKey.set(key(c), {
+          study: c.study,
+          id: c.id,
+          claim: c.claim,
+          column: c.column,
+          verdicts: reports.map(() => null),
+          figures: reports.map(() => null),
+        });
       const row = byKey.get(key(c));
       row.verdicts[i] = c.verdict;
       row.figures[i] = c.figure;
@@ -58,28 +80,53 @@ function verdictDifferences(reports) {
   return {
     claims: rows.length,
     flips: rows.filter((r) => new Set(decisive(r)).size > 1),
-    allowed: rows.filter((r) => new Set(decisive(r)).size <= 1 && new Set(r.verdicts.filter((v) => v !== null)).size > 1),
+    allowed: rows.filter(
+      (r) => new Set(decisive(r)).size <= 1 && new Set(r.verdicts.filter((v) => v !== null)).size > 1,
+    ),
     rows,
   };
 }
 
 function markdown(diff, runs, command) {
-  const line = (r) => `| ${r.study} | ${r.claim} | ${r.verdicts.map((v, i) => `${v || '-'}${r.figures[i] ? ` (${r.figures[i]})` : ''}`).join(' | ')} |`;
+  const line = (r) =>
+    `| ${r.study} | ${r.claim} | ${r.verdicts.map((v, i) => `${v || '-'}${r.figures[i] ? ` (${r.figures[i]})` : ''}`).join(' | ')} |`;
   const head = `| study | claim | ${runs.map((r) => r.name).join(' | ')} |\n|---|---|${runs.map(() => '---|').join('')}`;
-  return [`# Verdict stability: ${runs.length} runs of \`${command}\``, '',
+  return [
+    `# Verdict stability: ${runs.length} runs of \`${command}\``,
+    '',
     `${diff.claims} claims; **${diff.flips.length} decisive flips** (two decisive verdicts that disagree); ` +
-    `${diff.allowed.length} claims decided in one run and inconclusive in another (allowed).`, '',
-    `Runs: ${runs.map((r) => `${r.name}${r.burners ? ` (beside ${r.burners} CPU-bound processes)` : ''}, ${r.seconds} s`).join('; ')}.`, '',
-    '## Decisive flips', '', diff.flips.length ? [head, ...diff.flips.map(line)].join('\n') : 'None.', '',
-    '## Decided in one run, inconclusive in another', '', diff.allowed.length ? [head, ...diff.allowed.map(line)].join('\n') : 'None.', '',
-    '## Every claim', '', [head, ...diff.rows.map(line)].join('\n'), ''].join('\n');
+      `${diff.allowed.length} claims decided in one run and inconclusive in another (allowed).`,
+    '',
+    `Runs: ${runs.map((r) => `${r.name}${r.burners ? ` (beside ${r.burners} CPU-bound processes)` : ''}, ${r.seconds} s`).join('; ')}.`,
+    '',
+    '## Decisive flips',
+    '',
+    diff.flips.length ? [head, ...diff.flips.map(line)].join('\n') : 'None.',
+    '',
+    '## Decided in one run, inconclusive in another',
+    '',
+    diff.allowed.length ? [head, ...diff.allowed.map(line)].join('\n') : 'None.',
+    '',
+    '## Every claim',
+    '',
+    [head, ...diff.rows.map(line)].join('\n'),
+    '',
+  ].join('\n');
 }
 
 async function main(argv) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    out: { type: 'string' }, profile: { type: 'string', default: 'quick' }, uri: { type: 'string' },
-  } });
-  const out = path.resolve(values.out || path.join(ROOT, 'results', `stability-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`));
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      profile: { type: 'string', default: 'quick' },
+      uri: { type: 'string' },
+    },
+  });
+  const out = path.resolve(
+    values.out || path.join(ROOT, 'results', `stability-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`),
+  );
   fs.mkdirSync(out, { recursive: true });
   const log = (t) => process.stderr.write(`${t}\n`);
   const common = [...positionals, '--profile', values.profile, '--quiet', ...(values.uri ? ['--uri', values.uri] : [])];
@@ -99,18 +146,39 @@ async function main(argv) {
   const diff = verdictDifferences(reports);
   const command = `mongo-perf-lab findings ${common.filter((a) => !a.startsWith('mongodb')).join(' ')}`;
   fs.writeFileSync(path.join(out, 'stability.md'), markdown(diff, runs, command));
-  fs.writeFileSync(path.join(out, 'stability.json'), JSON.stringify({ command, runs, claims: diff.claims, decisiveFlips: diff.flips.length,
-    allowedDifferences: diff.allowed.length, flips: diff.flips, allowed: diff.allowed }, null, 2) + '\n');
-  process.stdout.write(`${diff.claims} claims, ${diff.flips.length} decisive flips, ${diff.allowed.length} decided/inconclusive differences; ` +
-    `report: ${path.relative(process.cwd(), path.join(out, 'stability.md'))}\n`);
+  fs.writeFileSync(
+    path.join(out, 'stability.json'),
+    JSON.stringify(
+      {
+        command,
+        runs,
+        claims: diff.claims,
+        decisiveFlips: diff.flips.length,
+        allowedDifferences: diff.allowed.length,
+        flips: diff.flips,
+        allowed: diff.allowed,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  process.stdout.write(
+    `${diff.claims} claims, ${diff.flips.length} decisive flips, ${diff.allowed.length} decided/inconclusive differences; ` +
+      `report: ${path.relative(process.cwd(), path.join(out, 'stability.md'))}\n`,
+  );
   return diff.flips.length ? 1 : 0;
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
-    process.stderr.write(`bench/stability: ${e.message}\n`);
-    process.exitCode = 2;
-  });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`bench/stability: ${e.message}\n`);
+      process.exitCode = 2;
+    },
+  );
 }
 
 module.exports = { verdictDifferences, UNDECIDED };

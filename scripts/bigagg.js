@@ -36,9 +36,16 @@ load(__dirname + '/lib/lab.js');
 
 // Bands as plain numbers, whatever the server returned (int32, double, Long, Decimal128 sums), sorted.
 function bigaggRows(rows) {
-  var num = function (x) { return x && x._bsontype === 'Decimal128' ? parseFloat(x.toString()) : lab.num(x); };
-  return rows.map(function (r) { return { _id: num(r._id), count: num(r.count), miles: num(r.miles) }; })
-    .sort(function (a, b) { return a._id - b._id; });
+  var num = function (x) {
+    return x && x._bsontype === 'Decimal128' ? parseFloat(x.toString()) : lab.num(x);
+  };
+  return rows
+    .map(function (r) {
+      return { _id: num(r._id), count: num(r.count), miles: num(r.miles) };
+    })
+    .sort(function (a, b) {
+      return a._id - b._id;
+    });
 }
 
 // The collection of an axis point: the Node runner's points name a block compressor, whose
@@ -54,21 +61,38 @@ function bigaggForm(name, minVersion) {
     what: form.what,
     minVersion: minVersion,
     // Node's points name the part they measure; the forms run where a part wants them.
-    able: function (p, point) { return !point || !point.part || point.part === 'forms' || (point.part === 'compression' && (name === 'seed' || name === 'group')); },
+    able: function (p, point) {
+      return (
+        !point ||
+        !point.part ||
+        point.part === 'forms' ||
+        (point.part === 'compression' && (name === 'seed' || name === 'group'))
+      );
+    },
     run: function (p, point) {
-      return bigaggRows(db.getCollection(bigaggColl(p, point)).aggregate(form.pipeline(), { allowDiskUse: true }).toArray());
+      return bigaggRows(
+        db.getCollection(bigaggColl(p, point)).aggregate(form.pipeline(), { allowDiskUse: true }).toArray()
+      );
     },
     explain: function (p, point) {
-      return db.runCommand({ explain: { aggregate: bigaggColl(p, point), pipeline: form.pipeline(), cursor: {} }, verbosity: 'queryPlanner' });
+      return db.runCommand({
+        explain: { aggregate: bigaggColl(p, point), pipeline: form.pipeline(), cursor: {} },
+        verbosity: 'queryPlanner',
+      });
     },
   };
 }
 
 var STUDY = {
   name: 'bigagg',
-  title: 'MOT banding aggregation: the source\'s nested $cond and today\'s forms; compression, cache size, parallelism',
-  source: { id: '001', author: 'John Page', title: 'How Wired Tiger opens up the option of MongoDB for Big Data Analytics', year: 2015,
-    url: 'https://github.com/johnlpage/BigAggBlog' },
+  title: "MOT banding aggregation: the source's nested $cond and today's forms; compression, cache size, parallelism",
+  source: {
+    id: '001',
+    author: 'John Page',
+    title: 'How Wired Tiger opens up the option of MongoDB for Big Data Analytics',
+    year: 2015,
+    url: 'https://github.com/johnlpage/BigAggBlog',
+  },
   params: {
     N: { kind: 'count', def: 200000, what: 'records to generate when the lab creates the collection' },
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
@@ -76,7 +100,11 @@ var STUDY = {
     COMPRESSORS: { kind: 'names', def: 'none,snappy,zlib,zstd', what: 'block compressors compared (Node runner)' },
     PARTS: { kind: 'names', def: 'forms,compression,cold,cache,split,concurrent', what: 'parts to run (Node runner)' },
     RUNS: { kind: 'count', def: 3, what: 'timed rounds per axis point after the warm-up' },
-    BUDGET_MS: { kind: 'number', def: 60000, what: 'a variant whose warm-up run takes longer is timed by that run only' },
+    BUDGET_MS: {
+      kind: 'number',
+      def: 60000,
+      what: 'a variant whose warm-up run takes longer is timed by that run only',
+    },
   },
   fixture: function (p) {
     return { coll: p.COLL, name: 'mot', n: p.N, seed: p.SEED, doc: LabMot.doc };
@@ -87,11 +115,19 @@ var STUDY = {
   setup: function (p) {
     var odd = db.getCollection(p.COLL).countDocuments({ e: { $not: { $type: 'number' } } });
     if (odd > 0) {
-      print('note: ' + odd + ' document(s) in ' + p.COLL + ' have no numeric e: banded as the source\'s $gt orders them ' +
-        '(missing or null: band 1; text, dates and other types: band 7)');
+      print(
+        'note: ' +
+          odd +
+          ' document(s) in ' +
+          p.COLL +
+          " have no numeric e: banded as the source's $gt orders them " +
+          '(missing or null: band 1; text, dates and other types: band 7)'
+      );
     }
   },
-  axes: function () { return [{}]; },
+  axes: function () {
+    return [{}];
+  },
   baseline: 'seed',
   unit: 'ms',
   variants: [
@@ -101,7 +137,9 @@ var STUDY = {
     bigaggForm('bucket', '3.4'),
     bigaggForm('pairs', '2.2'),
   ],
-  same: function (a, b) { return JSON.stringify(a) === JSON.stringify(b); },
+  same: function (a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  },
 };
 
 lab.main(STUDY);

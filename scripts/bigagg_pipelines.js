@@ -11,18 +11,18 @@ var LabBands = (function () {
   // seed's own loader names the engine column `d` (a second `d`): on that data every car would fall
   // in band 1. Our generator names the column `e`, so the published text runs unchanged here.
   function seedPipeline() {
-    var isover3500 = { $cond : [ { $gt : [ '$e',3500 ] }, 7, 6 ] };
-    var isover2500 = { $cond : [ { $gt : [ '$e',2500 ] }, isover3500, 5 ] };
-    var isover2000 = { $cond : [ { $gt : [ '$e',2000 ] }, isover2500, 4 ] };
-    var isover1600 = { $cond : [ { $gt : [ '$e',1600 ] }, isover2000, 3 ] };
-    var isover1200 = { $cond : [ { $gt : [ '$e',1200 ] }, isover1600, 2 ] };
-    var getband = { $cond : [ { $gt : [ '$e',1000 ] }, isover1200, 1 ] };
+    var isover3500 = { $cond: [{ $gt: ['$e', 3500] }, 7, 6] };
+    var isover2500 = { $cond: [{ $gt: ['$e', 2500] }, isover3500, 5] };
+    var isover2000 = { $cond: [{ $gt: ['$e', 2000] }, isover2500, 4] };
+    var isover1600 = { $cond: [{ $gt: ['$e', 1600] }, isover2000, 3] };
+    var isover1200 = { $cond: [{ $gt: ['$e', 1200] }, isover1600, 2] };
+    var getband = { $cond: [{ $gt: ['$e', 1000] }, isover1200, 1] };
 
-    var isdirty = { $cond : [ { $eq : [ '$f' ,'D']}, 1.5 , 1 ]};
-    var dirtypenalty = { $multiply : [ getband, isdirty ]};
-    var banding = { $project : { b : dirtypenalty , m : 1}};
-    var group = { $group : { _id : '$b' , count : { $sum : 1} , miles : { $sum : '$m' } } };
-    var sort = {$sort:{_id:1}};
+    var isdirty = { $cond: [{ $eq: ['$f', 'D'] }, 1.5, 1] };
+    var dirtypenalty = { $multiply: [getband, isdirty] };
+    var banding = { $project: { b: dirtypenalty, m: 1 } };
+    var group = { $group: { _id: '$b', count: { $sum: 1 }, miles: { $sum: '$m' } } };
+    var sort = { $sort: { _id: 1 } };
     return [banding, group, sort];
   }
 
@@ -33,17 +33,24 @@ var LabBands = (function () {
 
   // ---- 2. $switch: the same thresholds as a flat list (3.4+) --------------------------------------
   function switchBand() {
-    return { $multiply: [
-      { $switch: { branches: [
-        { case: { $gt: ['$e', 3500] }, then: 7 },
-        { case: { $gt: ['$e', 2500] }, then: 6 },
-        { case: { $gt: ['$e', 2000] }, then: 5 },
-        { case: { $gt: ['$e', 1600] }, then: 4 },
-        { case: { $gt: ['$e', 1200] }, then: 3 },
-        { case: { $gt: ['$e', 1000] }, then: 2 },
-      ], default: 1 } },
-      { $cond: [{ $eq: ['$f', 'D'] }, 1.5, 1] },
-    ] };
+    return {
+      $multiply: [
+        {
+          $switch: {
+            branches: [
+              { case: { $gt: ['$e', 3500] }, then: 7 },
+              { case: { $gt: ['$e', 2500] }, then: 6 },
+              { case: { $gt: ['$e', 2000] }, then: 5 },
+              { case: { $gt: ['$e', 1600] }, then: 4 },
+              { case: { $gt: ['$e', 1200] }, then: 3 },
+              { case: { $gt: ['$e', 1000] }, then: 2 },
+            ],
+            default: 1,
+          },
+        },
+        { $cond: [{ $eq: ['$f', 'D'] }, 1.5, 1] },
+      ],
+    };
   }
 
   function switchPipeline() {
@@ -60,10 +67,7 @@ var LabBands = (function () {
   }
 
   function groupPipeline() {
-    return [
-      { $group: { _id: condBand(), count: { $sum: 1 }, miles: { $sum: '$m' } } },
-      { $sort: { _id: 1 } },
-    ];
+    return [{ $group: { _id: condBand(), count: { $sum: 1 }, miles: { $sum: '$m' } } }, { $sort: { _id: 1 } }];
   }
 
   // ---- 4. $bucket (3.4+): buckets are [lower, upper), so `> 1000` is `ceil(e) >= 1001` (exact for
@@ -71,8 +75,9 @@ var LabBands = (function () {
   // 100000 into their own buckets; two more stages turn each bucket into its band and merge the keys
   // that collide (diesel 2 -> 3 with petrol 3, diesel 4 -> 6 with petrol 6), as the seed's $group does.
   // Any `e` gets the seed's band (see bucketCapacity), so no document falls outside the boundaries.
-  var BUCKET_BOUNDS = [-50000, 1001, 1201, 1601, 2001, 2501, 3501,
-    50000, 101001, 101201, 101601, 102001, 102501, 103501, 150000];
+  var BUCKET_BOUNDS = [
+    -50000, 1001, 1201, 1601, 2001, 2501, 3501, 50000, 101001, 101201, 101601, 102001, 102501, 103501, 150000,
+  ];
   var NUMERIC_TYPES = ['double', 'int', 'long', 'decimal'];
   var BELOW_NUMBERS = ['missing', 'null', 'undefined', 'minKey'];
 
@@ -81,10 +86,18 @@ var LabBands = (function () {
   // into the petrol range [-50000, 49999] (its band unchanged), a value below every number counts as
   // band 1, and a value above every number (a string "1500", a date...) as band 7, like the seed.
   function bucketCapacity() {
-    return { $switch: { branches: [
-      { case: { $in: [{ $type: '$e' }, NUMERIC_TYPES] }, then: { $min: [{ $max: [{ $ceil: '$e' }, BUCKET_BOUNDS[0]] }, 49999] } },
-      { case: { $in: [{ $type: '$e' }, BELOW_NUMBERS] }, then: BUCKET_BOUNDS[0] },
-    ], default: 49999 } };
+    return {
+      $switch: {
+        branches: [
+          {
+            case: { $in: [{ $type: '$e' }, NUMERIC_TYPES] },
+            then: { $min: [{ $max: [{ $ceil: '$e' }, BUCKET_BOUNDS[0]] }, 49999] },
+          },
+          { case: { $in: [{ $type: '$e' }, BELOW_NUMBERS] }, then: BUCKET_BOUNDS[0] },
+        ],
+        default: 49999,
+      },
+    };
   }
 
   function bucketPipeline() {
@@ -95,11 +108,13 @@ var LabBands = (function () {
       branches.push({ case: { $eq: ['$_id', lows[j]] }, then: band });
     }
     return [
-      { $bucket: {
-        groupBy: { $add: [bucketCapacity(), { $cond: [{ $eq: ['$f', 'D'] }, 100000, 0] }] },
-        boundaries: BUCKET_BOUNDS,
-        output: { count: { $sum: 1 }, miles: { $sum: '$m' } },
-      } },
+      {
+        $bucket: {
+          groupBy: { $add: [bucketCapacity(), { $cond: [{ $eq: ['$f', 'D'] }, 100000, 0] }] },
+          boundaries: BUCKET_BOUNDS,
+          output: { count: { $sum: 1 }, miles: { $sum: '$m' } },
+        },
+      },
       // every bucket is named: an unnamed one would show as its lower boundary, not hide in a band
       { $project: { count: 1, miles: 1, b: { $switch: { branches: branches, default: '$_id' } } } },
       { $group: { _id: '$b', count: { $sum: '$count' }, miles: { $sum: '$miles' } } },
@@ -113,7 +128,13 @@ var LabBands = (function () {
   function pairsPipeline() {
     var onGroup = JSON.parse(JSON.stringify(condBand()).replace(/"\$e"/g, '"$_id.e"').replace(/"\$f"/g, '"$_id.f"'));
     return [
-      { $group: { _id: { e: '$e', f: { $cond: [{ $eq: ['$f', 'D'] }, 'D', 'x'] } }, count: { $sum: 1 }, miles: { $sum: '$m' } } },
+      {
+        $group: {
+          _id: { e: '$e', f: { $cond: [{ $eq: ['$f', 'D'] }, 'D', 'x'] } },
+          count: { $sum: 1 },
+          miles: { $sum: '$m' },
+        },
+      },
       { $group: { _id: onGroup, count: { $sum: '$count' }, miles: { $sum: '$miles' } } },
       { $sort: { _id: 1 } },
     ];
@@ -123,7 +144,10 @@ var LabBands = (function () {
     seed: { what: "the seed's nested $cond in $project, as published", pipeline: seedPipeline },
     switch: { what: '$switch in $project', pipeline: switchPipeline },
     group: { what: 'band expression computed in $group (no $project)', pipeline: groupPipeline },
-    bucket: { what: '$bucket on capacity (+100000 for diesel), then band and merge colliding keys', pipeline: bucketPipeline },
+    bucket: {
+      what: '$bucket on capacity (+100000 for diesel), then band and merge colliding keys',
+      pipeline: bucketPipeline,
+    },
     pairs: { what: '$group on (e, diesel?) first, band the groups, merge', pipeline: pairsPipeline },
   };
 
@@ -134,11 +158,41 @@ var LabBands = (function () {
   // BSON's order of types (as sort and $gt see them), each class with the $type aliases it holds.
   // An _id range whose ends are of different classes must name the classes in between itself: a
   // query's $gte/$lt match only values of their bound's own class ("type bracketing").
-  var TYPE_CLASSES = [['minKey'], ['null', 'undefined'], ['double', 'int', 'long', 'decimal'], ['string', 'symbol'],
-    ['object'], ['array'], ['binData'], ['objectId'], ['bool'], ['date'], ['timestamp'], ['regex'],
-    ['dbPointer'], ['javascript'], ['javascriptWithScope'], ['maxKey']];
-  var BSONTYPE_CLASS = { MinKey: 0, Long: 2, Int32: 2, Double: 2, Decimal128: 2, BSONSymbol: 3, Symbol: 3,
-    Binary: 6, ObjectId: 7, ObjectID: 7, Timestamp: 10, BSONRegExp: 11, DBPointer: 12, Code: 13, MaxKey: 15 };
+  var TYPE_CLASSES = [
+    ['minKey'],
+    ['null', 'undefined'],
+    ['double', 'int', 'long', 'decimal'],
+    ['string', 'symbol'],
+    ['object'],
+    ['array'],
+    ['binData'],
+    ['objectId'],
+    ['bool'],
+    ['date'],
+    ['timestamp'],
+    ['regex'],
+    ['dbPointer'],
+    ['javascript'],
+    ['javascriptWithScope'],
+    ['maxKey'],
+  ];
+  var BSONTYPE_CLASS = {
+    MinKey: 0,
+    Long: 2,
+    Int32: 2,
+    Double: 2,
+    Decimal128: 2,
+    BSONSymbol: 3,
+    Symbol: 3,
+    Binary: 6,
+    ObjectId: 7,
+    ObjectID: 7,
+    Timestamp: 10,
+    BSONRegExp: 11,
+    DBPointer: 12,
+    Code: 13,
+    MaxKey: 15,
+  };
 
   // The index in TYPE_CLASSES of a value as the shell or the Node driver returns it.
   function typeClass(v) {
@@ -161,7 +215,9 @@ var LabBands = (function () {
   // type class (the usual case) give the plain `{_id: {$gte, $lt}}`, which an index or a clustered
   // collection bounds; `oneClass` says every _id is of that class, so open ends need no $type part.
   function rangeFilter(lo, hi, oneClass) {
-    var open = function (x) { return x === null || x === undefined; };
+    var open = function (x) {
+      return x === null || x === undefined;
+    };
     if (open(lo) && open(hi)) return { $match: {} }; // k = 1: every document (not `_id: {}`)
     var cl = open(lo) ? 0 : typeClass(lo);
     var ch = open(hi) ? TYPE_CLASSES.length - 1 : typeClass(hi);
@@ -172,7 +228,8 @@ var LabBands = (function () {
     var parts = [];
     if (!open(lo)) parts.push({ _id: { $gte: lo } });
     var between = [];
-    for (var c = open(lo) ? 0 : cl + 1; c < (open(hi) ? TYPE_CLASSES.length : ch); c++) between = between.concat(TYPE_CLASSES[c]);
+    for (var c = open(lo) ? 0 : cl + 1; c < (open(hi) ? TYPE_CLASSES.length : ch); c++)
+      between = between.concat(TYPE_CLASSES[c]);
     if (between.length) parts.push({ _id: { $type: between } });
     if (!open(hi)) parts.push({ _id: { $lt: hi } });
     return { $match: parts.length === 1 ? parts[0] : { $or: parts } };
@@ -184,10 +241,7 @@ var LabBands = (function () {
 
   // The merger part: what mongos (or the merging shard) runs on the shards' partial groups.
   function mergerPart() {
-    return [
-      { $group: { _id: '$_id', count: { $sum: '$count' }, miles: { $sum: '$miles' } } },
-      { $sort: { _id: 1 } },
-    ];
+    return [{ $group: { _id: '$_id', count: { $sum: '$count' }, miles: { $sum: '$miles' } } }, { $sort: { _id: 1 } }];
   }
 
   // Where the k-1 cuts fall in a collection of `count` documents sorted by _id: equal shares, or
@@ -201,7 +255,7 @@ var LabBands = (function () {
     var acc = 0;
     for (j = 0; j < k - 1; j++) {
       acc += w[j] || 1;
-      out.push(Math.round(count * acc / total));
+      out.push(Math.round((count * acc) / total));
     }
     return out;
   }
@@ -224,7 +278,7 @@ var LabBands = (function () {
   }
 
   function sameValue(a, b) {
-    return typeClass(a) === typeClass(b) && String(a) === String(b) && (typeof a === typeof b);
+    return typeClass(a) === typeClass(b) && String(a) === String(b) && typeof a === typeof b;
   }
 
   // The shell's k ranges of a collection by its own _id order (any _id types): the cut values are
@@ -253,7 +307,7 @@ var LabBands = (function () {
     var prev = null;
     for (j = 0; j < k; j++) {
       acc += w[j] || 1;
-      var cut = j === k - 1 ? null : lo + Math.round((hi - lo) * acc / total);
+      var cut = j === k - 1 ? null : lo + Math.round(((hi - lo) * acc) / total);
       out.push([prev, cut]);
       prev = cut;
     }
@@ -269,7 +323,9 @@ var LabBands = (function () {
     var da = a && a._bsontype === 'Decimal128';
     var db2 = b && b._bsontype === 'Decimal128';
     if (da || db2) {
-      var e = new Error('mergePartials: a Decimal128 sum cannot be added exactly in JavaScript; merge on the server (mergerPart)');
+      var e = new Error(
+        'mergePartials: a Decimal128 sum cannot be added exactly in JavaScript; merge on the server (mergerPart)'
+      );
       e.code = 'DECIMAL_MERGE';
       throw e;
     }
@@ -291,21 +347,45 @@ var LabBands = (function () {
       for (var b = 0; b < lists[a].length; b++) {
         var r = lists[a][b];
         var key = typeClass(r._id) + ':' + String(r._id);
-        if (!by[key]) { by[key] = { _id: r._id, count: 0, miles: 0 }; keys.push(key); }
+        if (!by[key]) {
+          by[key] = { _id: r._id, count: 0, miles: 0 };
+          keys.push(key);
+        }
         by[key].count = addExact(by[key].count, r.count);
         by[key].miles = addExact(by[key].miles, r.miles);
       }
     }
-    return keys.map(function (x) { return by[x]; }).sort(function (p, q) { return p._id - q._id; });
+    return keys
+      .map(function (x) {
+        return by[x];
+      })
+      .sort(function (p, q) {
+        return p._id - q._id;
+      });
   }
 
   return {
-    seedPipeline: seedPipeline, condBand: condBand, switchBand: switchBand, switchPipeline: switchPipeline,
-    groupPipeline: groupPipeline, groupAccumulators: groupAccumulators, bucketPipeline: bucketPipeline,
-    pairsPipeline: pairsPipeline, FORMS: FORMS, BUCKET_BOUNDS: BUCKET_BOUNDS,
-    rangeFilter: rangeFilter, shardPart: shardPart, mergerPart: mergerPart, ranges: ranges, mergePartials: mergePartials,
-    typeClass: typeClass, cutPositions: cutPositions, rangesFromCuts: rangesFromCuts, serverRanges: serverRanges,
-    addExact: addExact, bucketCapacity: bucketCapacity,
+    seedPipeline: seedPipeline,
+    condBand: condBand,
+    switchBand: switchBand,
+    switchPipeline: switchPipeline,
+    groupPipeline: groupPipeline,
+    groupAccumulators: groupAccumulators,
+    bucketPipeline: bucketPipeline,
+    pairsPipeline: pairsPipeline,
+    FORMS: FORMS,
+    BUCKET_BOUNDS: BUCKET_BOUNDS,
+    rangeFilter: rangeFilter,
+    shardPart: shardPart,
+    mergerPart: mergerPart,
+    ranges: ranges,
+    mergePartials: mergePartials,
+    typeClass: typeClass,
+    cutPositions: cutPositions,
+    rangesFromCuts: rangesFromCuts,
+    serverRanges: serverRanges,
+    addExact: addExact,
+    bucketCapacity: bucketCapacity,
   };
 })();
 

@@ -39,7 +39,7 @@ load(__dirname + '/../lib/studies/counters/sim.js');
 function countersMinuteOfHour(p, k) {
   var n = p.RUNS + p.WARMUP;
   if (n > 1 && k === n - 1) return 59;
-  return Math.floor(k * 60 / n);
+  return Math.floor((k * 60) / n);
 }
 
 function countersStream(p) {
@@ -48,7 +48,9 @@ function countersStream(p) {
 
 // The chosen schemas: VARIANTS when it names any of the four, else all four.
 function countersChosen(p) {
-  var only = lab.list(p.VARIANTS).filter(function (n) { return COUNTER_SCHEMAS.indexOf(n) >= 0; });
+  var only = lab.list(p.VARIANTS).filter(function (n) {
+    return COUNTER_SCHEMAS.indexOf(n) >= 0;
+  });
   return lab.list(p.VARIANTS).length ? only : COUNTER_SCHEMAS.slice();
 }
 
@@ -62,9 +64,12 @@ function countersHourAnswer(coll, schema, point) {
   coll.find({ 'metadata.date': day }, { hourly: 1, minute: 1 }).forEach(function (d) {
     out.hits += Number((d.hourly || {})[hh] || 0);
     for (var i = 0; i < 60; i++) {
-      var v = schema === 'array' ? (d.minute || [])[point.hour * 60 + i]
-        : schema === 'hierarchical' ? ((d.minute || {})[hh] || {})[counterPad(i, 2)]
-          : (d.minute || {})[counterPad(point.hour * 60 + i, 4)];
+      var v =
+        schema === 'array'
+          ? (d.minute || [])[point.hour * 60 + i]
+          : schema === 'hierarchical'
+            ? ((d.minute || {})[hh] || {})[counterPad(i, 2)]
+            : (d.minute || {})[counterPad(point.hour * 60 + i, 4)];
       out.minutes[i] += Number(v || 0);
     }
   });
@@ -112,12 +117,36 @@ var STUDY = {
     SWEEP: { kind: 'bool', def: false, what: 'Node side: also writers 1/4/16 x w:1/w:0 on a thinned day' },
     REPLSET: { kind: 'bool', def: false, what: 'Node side: also w:1 vs w:"majority" on a 3-member replica set' },
     SCAN: { kind: 'bool', def: true, what: 'Node side: also minute 0 vs 1439 (bulk, single, updateMany)' },
-    SCAN_ROUNDS: { kind: 'positive', def: 9, what: 'Node side: timed rounds of minute 0 vs 1439 per layout and way of sending' },
-    IDREGEX: { kind: 'bool', def: true, what: 'Node side: also a day read by an _id prefix regex vs an indexed metadata.date' },
-    WASH: { kind: 'bool', def: true, what: 'Node side: also one collection vs one collection per metric, the same minutes' },
-    WASH_PER_HOUR: { kind: 'positive', def: 1, what: 'Node side: simulated minutes per hour of that comparison (24 x this rounds)' },
-    PG_SIZE: { kind: 'bool', def: true, what: 'Node side: also bytes per metric-day in MongoDB vs PostgreSQL (the embedded peer)' },
-    SIZE_DAYS: { kind: 'positive', def: 2000, what: 'Node side: metric-days of counts for the MongoDB vs PostgreSQL sizes' },
+    SCAN_ROUNDS: {
+      kind: 'positive',
+      def: 9,
+      what: 'Node side: timed rounds of minute 0 vs 1439 per layout and way of sending',
+    },
+    IDREGEX: {
+      kind: 'bool',
+      def: true,
+      what: 'Node side: also a day read by an _id prefix regex vs an indexed metadata.date',
+    },
+    WASH: {
+      kind: 'bool',
+      def: true,
+      what: 'Node side: also one collection vs one collection per metric, the same minutes',
+    },
+    WASH_PER_HOUR: {
+      kind: 'positive',
+      def: 1,
+      what: 'Node side: simulated minutes per hour of that comparison (24 x this rounds)',
+    },
+    PG_SIZE: {
+      kind: 'bool',
+      def: true,
+      what: 'Node side: also bytes per metric-day in MongoDB vs PostgreSQL (the embedded peer)',
+    },
+    SIZE_DAYS: {
+      kind: 'positive',
+      def: 2000,
+      what: 'Node side: metric-days of counts for the MongoDB vs PostgreSQL sizes',
+    },
   },
   axes: function (p) {
     var out = [];
@@ -128,11 +157,16 @@ var STUDY = {
   unit: 'ms',
   setup: function (p) {
     if (p.RUNS + p.WARMUP < 1 || p.RUNS + p.WARMUP > 60) {
-      throw new Error('parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60, got ' + (p.RUNS + p.WARMUP));
+      throw new Error(
+        'parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60, got ' + (p.RUNS + p.WARMUP)
+      );
     }
-    if (['w1', 'w0', 'majority'].indexOf(p.WC) < 0) throw new Error('parameter WC: expected w1, w0 or majority, got ' + JSON.stringify(p.WC));
+    if (['w1', 'w0', 'majority'].indexOf(p.WC) < 0)
+      throw new Error('parameter WC: expected w1, w0 or majority, got ' + JSON.stringify(p.WC));
     countersRun = { colls: {}, cursor: {} };
-    LabCounterSim.prepareDay(db, p.PREFIX, countersChosen(p), p.METRICS).forEach(function (t) { countersRun.colls[t.schema] = t.coll; });
+    LabCounterSim.prepareDay(db, p.PREFIX, countersChosen(p), p.METRICS).forEach(function (t) {
+      countersRun.colls[t.schema] = t.coll;
+    });
   },
   variants: [
     countersVariant('preallocated', 'flat minute.MMMM, preallocated (p = 1/2000 per hit, tomorrow)'),
@@ -142,22 +176,38 @@ var STUDY = {
   ],
   // The day at a glance: writes/s per simulated hour, and the median per-minute ratio to preallocated.
   report: function (p, records) {
-    var ran = records.filter(function (r) { return r.type === 'result' && !r.skipped; });
+    var ran = records.filter(function (r) {
+      return r.type === 'result' && !r.skipped;
+    });
     var names = [];
-    ran.forEach(function (r) { if (names.indexOf(r.variant) < 0) names.push(r.variant); });
+    ran.forEach(function (r) {
+      if (names.indexOf(r.variant) < 0) names.push(r.variant);
+    });
     var rows = [];
     var byHour = {};
     ran.forEach(function (r) {
       var key = r.axis.day + '|' + r.axis.hour;
-      if (!byHour[key]) { byHour[key] = { when: 'day ' + r.axis.day + ' ' + counterPad(r.axis.hour, 2) + ':00' }; rows.push(byHour[key]); }
+      if (!byHour[key]) {
+        byHour[key] = { when: 'day ' + r.axis.day + ' ' + counterPad(r.axis.hour, 2) + ':00' };
+        rows.push(byHour[key]);
+      }
       var hits = r.extra ? r.extra.hitsPerMinute : p.PER_MINUTE;
-      var wps = hits / r.median * 1000;
+      var wps = (hits / r.median) * 1000;
       var ratio = r.ratio && r.ratio.to !== r.variant ? ' (' + (1 / r.ratio.median).toFixed(2) + 'x)' : '';
       byHour[key][r.variant] = lab.fmtInt(Math.round(wps)) + ratio;
     });
     print('');
-    print('writes/s per simulated hour, median of its minutes (in brackets: writes/s ratio to preallocated, median of the per-minute ratios)');
-    lab.table([{ key: 'when', title: 'hour' }].concat(names.map(function (s) { return { key: s, title: s, right: true }; })), rows);
+    print(
+      'writes/s per simulated hour, median of its minutes (in brackets: writes/s ratio to preallocated, median of the per-minute ratios)'
+    );
+    lab.table(
+      [{ key: 'when', title: 'hour' }].concat(
+        names.map(function (s) {
+          return { key: s, title: s, right: true };
+        })
+      ),
+      rows
+    );
   },
 };
 

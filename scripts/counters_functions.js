@@ -25,7 +25,12 @@ function counterPad(n, width) {
 function counterKey(dt, metric) {
   var d = new Date(+dt);
   var day = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-  var id = counterPad(d.getUTCFullYear(), 4) + counterPad(d.getUTCMonth() + 1, 2) + counterPad(d.getUTCDate(), 2) + '/' + metric;
+  var id =
+    counterPad(d.getUTCFullYear(), 4) +
+    counterPad(d.getUTCMonth() + 1, 2) +
+    counterPad(d.getUTCDate(), 2) +
+    '/' +
+    metric;
   return { _id: id, metadata: { date: day, metric: metric } };
 }
 
@@ -56,8 +61,10 @@ function counterPreallocUpdate(schema, dt, metric) {
     for (h = 0; h < 24; h++) hourly[counterPad(h, 2)] = 0;
     var minute = [];
     for (var i = 0; i < 1440; i++) minute.push(0);
-    return { filter: { _id: key._id },
-      update: { $setOnInsert: { metadata: key.metadata, daily: 0, hourly: hourly, minute: minute } } };
+    return {
+      filter: { _id: key._id },
+      update: { $setOnInsert: { metadata: key.metadata, daily: 0, hourly: hourly, minute: minute } },
+    };
   }
   var inc = { daily: 0 };
   for (h = 0; h < 24; h++) inc['hourly.' + counterPad(h, 2)] = 0;
@@ -74,10 +81,13 @@ function preallocate(coll, dt, metric, schema) {
 // else (an ISO string, an invalid Date) is refused: it would name the document "0NaNNaNNaN/...".
 function counterTime(dt) {
   if (dt === undefined || dt === null) return new Date().getTime();
-  var ms = Object.prototype.toString.call(dt) === '[object Date]' ? dt.getTime() : (typeof dt === 'number' ? dt : NaN);
+  var ms = Object.prototype.toString.call(dt) === '[object Date]' ? dt.getTime() : typeof dt === 'number' ? dt : NaN;
   if (!isFinite(ms)) {
-    throw new Error('recordHit: the time must be a valid Date, epoch milliseconds or nothing (now), got ' + String(dt) +
-      (typeof dt === 'string' ? ' (a string: pass new Date("' + dt + '"))' : ''));
+    throw new Error(
+      'recordHit: the time must be a valid Date, epoch milliseconds or nothing (now), got ' +
+        String(dt) +
+        (typeof dt === 'string' ? ' (a string: pass new Date("' + dt + '"))' : '')
+    );
   }
   return ms;
 }
@@ -91,9 +101,11 @@ function counterTime(dt) {
 // counterPreallocUpdate and COUNTER_SCHEMAS / COUNTER_PREALLOC_P (paste the whole PASTEABLE block).
 function recordHit(coll, dt, metric, schema, preallocTomorrow) {
   dt = counterTime(dt);
-  if (typeof metric !== 'string' || !metric.length) throw new Error('recordHit: metric must be a non-empty string, got ' + String(metric));
+  if (typeof metric !== 'string' || !metric.length)
+    throw new Error('recordHit: metric must be a non-empty string, got ' + String(metric));
   var s = schema || 'preallocated';
-  if (COUNTER_SCHEMAS.indexOf(s) < 0) throw new Error('recordHit: schema must be one of ' + COUNTER_SCHEMAS.join(', ') + ', got ' + String(s));
+  if (COUNTER_SCHEMAS.indexOf(s) < 0)
+    throw new Error('recordHit: schema must be one of ' + COUNTER_SCHEMAS.join(', ') + ', got ' + String(s));
   if (s !== 'initial') {
     var pre = preallocTomorrow === undefined ? Math.random() < COUNTER_PREALLOC_P : preallocTomorrow;
     if (pre) preallocate(coll, +new Date(+dt) + 86400000, metric, s);
@@ -120,7 +132,13 @@ function recordHit(coll, dt, metric, schema, preallocTomorrow) {
 
 if (typeof module !== 'undefined' && module.exports) {
   module.exports = {
-    SCHEMAS: COUNTER_SCHEMAS, PREALLOC_P: COUNTER_PREALLOC_P, pad: counterPad, key: counterKey,
-    minuteField: counterMinuteField, time: counterTime, hitUpdate: counterHitUpdate, preallocUpdate: counterPreallocUpdate,
+    SCHEMAS: COUNTER_SCHEMAS,
+    PREALLOC_P: COUNTER_PREALLOC_P,
+    pad: counterPad,
+    key: counterKey,
+    minuteField: counterMinuteField,
+    time: counterTime,
+    hitUpdate: counterHitUpdate,
+    preallocUpdate: counterPreallocUpdate,
   };
 }

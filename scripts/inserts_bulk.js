@@ -31,7 +31,7 @@ load(__dirname + '/inserts_functions.js');
 
 // Documents per run at a size: N, cut so that one run holds at most MAX_MB of documents.
 function insDocsAt(p, size) {
-  return Math.max(1, Math.min(p.N, Math.floor(p.MAX_MB * 1048576 / size)));
+  return Math.max(1, Math.min(p.N, Math.floor((p.MAX_MB * 1048576) / size)));
 }
 
 // The documents of a point, generated once (untimed) and reused by every variant and round.
@@ -59,13 +59,18 @@ function insTimed(p, name, write) {
   write(coll);
   var ms = lab.now() - t0;
   var n = coll.countDocuments({});
-  return lab.took(ms, n, { docs: n, docsPerSec: Math.round(n / ms * 1000) });
+  return lab.took(ms, n, { docs: n, docsPerSec: Math.round((n / ms) * 1000) });
 }
 
 var STUDY = {
   name: 'inserts',
-  title: 'inserts: one by one, in batches, concurrent, by write concern and size; the server\'s ceiling',
-  source: { id: '002', author: 'a 2012-2013 blog series', title: 'MySQL and MongoDB Performance Comparison, parts 1-3', year: 2012 },
+  title: "inserts: one by one, in batches, concurrent, by write concern and size; the server's ceiling",
+  source: {
+    id: '002',
+    author: 'a 2012-2013 blog series',
+    title: 'MySQL and MongoDB Performance Comparison, parts 1-3',
+    year: 2012,
+  },
   params: {
     N: { kind: 'positive', def: 20000, what: 'documents per timed run' },
     SIZE: { kind: 'positive', def: 1024, what: 'document size (BSON bytes) at the batch points' },
@@ -77,8 +82,16 @@ var STUDY = {
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
     COLL: { kind: 'name', def: 'perflab_ins', what: 'prefix of the scratch collections' },
     RUNS: { kind: 'count', def: 3, what: 'timed rounds after the warm-up' },
-    LIMITS: { kind: 'bool', def: true, what: 'Node side: the connection limit and a 16 MiB (+1 B) document, after the points' },
-    BULK_MB: { kind: 'names', def: '1,10,48', what: 'Node side: insertMany batch sizes in MB for the large-bulk tries' },
+    LIMITS: {
+      kind: 'bool',
+      def: true,
+      what: 'Node side: the connection limit and a 16 MiB (+1 B) document, after the points',
+    },
+    BULK_MB: {
+      kind: 'names',
+      def: '1,10,48',
+      what: 'Node side: insertMany batch sizes in MB for the large-bulk tries',
+    },
     BULK_TRIES: { kind: 'count', def: 50, what: 'Node side: tries per large batch (0: none)' },
   },
   // Batch x writers at SIZE; then sizes at batch 1000; then write concerns on a replica set. The
@@ -89,17 +102,25 @@ var STUDY = {
     var writers = LabInsertsLab.ints('WRITERS', p.WRITERS, 1, 256);
     var sizes = LabInsertsLab.ints('SIZES', p.SIZES, LabInserts.MIN_SIZE, LabInserts.MAX_SIZE);
     if (p.SIZE < LabInserts.MIN_SIZE || p.SIZE > LabInserts.MAX_SIZE) {
-      throw new Error('parameter SIZE: expected ' + LabInserts.MIN_SIZE + '..' + LabInserts.MAX_SIZE + ' bytes, got ' + p.SIZE);
+      throw new Error(
+        'parameter SIZE: expected ' + LabInserts.MIN_SIZE + '..' + LabInserts.MAX_SIZE + ' bytes, got ' + p.SIZE
+      );
     }
     var points = [];
     writers.forEach(function (W) {
       if (W > 1 && !nodeMode) return;
-      batches.forEach(function (b) { points.push({ part: 'batch', batch: b, W: W, size: p.SIZE, w: 1 }); });
+      batches.forEach(function (b) {
+        points.push({ part: 'batch', batch: b, W: W, size: p.SIZE, w: 1 });
+      });
     });
-    sizes.forEach(function (s) { points.push({ part: 'size', batch: 1000, W: 1, size: s, w: 1 }); });
+    sizes.forEach(function (s) {
+      points.push({ part: 'size', batch: 1000, W: 1, size: s, w: 1 });
+    });
     if (nodeMode && p.WCONCERN) {
       [1, 1000].forEach(function (b) {
-        [0, 1, 'majority'].forEach(function (w) { points.push({ part: 'wc', batch: b, W: 1, size: p.SIZE, w: w, server: 'replset' }); });
+        [0, 1, 'majority'].forEach(function (w) {
+          points.push({ part: 'wc', batch: b, W: 1, size: p.SIZE, w: w, server: 'replset' });
+        });
       });
     }
     return points;
@@ -107,23 +128,42 @@ var STUDY = {
   baseline: 'shell',
   unit: 'ms',
   variants: [
-    { name: 'shell', what: 'mongosh: insertOne per document (batch 1), else insertMany ordered', minVersion: '3.2',
-      able: function (p, point) { return insShellPoint(point); },
+    {
+      name: 'shell',
+      what: 'mongosh: insertOne per document (batch 1), else insertMany ordered',
+      minVersion: '3.2',
+      able: function (p, point) {
+        return insShellPoint(point);
+      },
       run: function (p, point) {
         var docs = insDocs(p, point.size);
         return insTimed(p, 'shell', function (coll) {
           if (point.batch === 1) insertSequential(coll, docs);
           else insertBatches(coll, docs, point.batch, true);
         });
-      } },
-    { name: 'shell-unordered', what: 'mongosh: insertMany {ordered: false}', minVersion: '3.2',
-      able: function (p, point) { return insShellPoint(point) && point.batch > 1; },
+      },
+    },
+    {
+      name: 'shell-unordered',
+      what: 'mongosh: insertMany {ordered: false}',
+      minVersion: '3.2',
+      able: function (p, point) {
+        return insShellPoint(point) && point.batch > 1;
+      },
       run: function (p, point) {
         var docs = insDocs(p, point.size);
-        return insTimed(p, 'shell_unordered', function (coll) { insertBatches(coll, docs, point.batch, false); });
-      } },
-    { name: 'server-copy', what: 'the ceiling: the same documents copied inside the server ($merge)', minVersion: '4.2',
-      able: function (p, point) { return point.part === 'size' || (insShellPoint(point) && point.batch === 1000); },
+        return insTimed(p, 'shell_unordered', function (coll) {
+          insertBatches(coll, docs, point.batch, false);
+        });
+      },
+    },
+    {
+      name: 'server-copy',
+      what: 'the ceiling: the same documents copied inside the server ($merge)',
+      minVersion: '4.2',
+      able: function (p, point) {
+        return point.part === 'size' || (insShellPoint(point) && point.batch === 1000);
+      },
       run: function (p, point) {
         var docs = insDocs(p, point.size);
         var srcName = p.COLL + '_src';
@@ -136,9 +176,12 @@ var STUDY = {
           db.getCollection(LabFixture.META).updateOne({ _id: srcName }, { $set: { key: key } });
         }
         return insTimed(p, 'server_copy', function (coll) {
-          db.getCollection(srcName).aggregate([{ $merge: { into: coll.getName(), whenMatched: 'fail', whenNotMatched: 'insert' } }]).toArray();
+          db.getCollection(srcName)
+            .aggregate([{ $merge: { into: coll.getName(), whenMatched: 'fail', whenNotMatched: 'insert' } }])
+            .toArray();
         });
-      } },
+      },
+    },
   ],
 };
 

@@ -80,10 +80,12 @@ function upsertOnce(coll, entry) {
 
 // Counts duplicates exactly: documents minus distinct keys.
 function countDuplicates(coll) {
-  var out = coll.aggregate([
-    { $group: { _id: '$key', n: { $sum: 1 } } },
-    { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } },
-  ]).toArray();
+  var out = coll
+    .aggregate([
+      { $group: { _id: '$key', n: { $sum: 1 } } },
+      { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } },
+    ])
+    .toArray();
   if (!out.length) return { keys: 0, docs: 0, duplicates: 0 };
   return { keys: out[0].keys, docs: out[0].docs, duplicates: out[0].docs - out[0].keys };
 }
@@ -117,8 +119,17 @@ function pickByMatchSample(coll) {
 // A random field r in [0, 1) stored with each task and an index {processed: 1, r: 1}: the first
 // unprocessed task at or after a random point x, wrapping around to the start.
 function pickByRandomField(coll, x) {
-  var docs = coll.find({ processed: 0, r: { $gte: x } }).sort({ r: 1 }).limit(1).toArray();
-  if (!docs.length) docs = coll.find({ processed: 0, r: { $lt: x } }).sort({ r: 1 }).limit(1).toArray();
+  var docs = coll
+    .find({ processed: 0, r: { $gte: x } })
+    .sort({ r: 1 })
+    .limit(1)
+    .toArray();
+  if (!docs.length)
+    docs = coll
+      .find({ processed: 0, r: { $lt: x } })
+      .sort({ r: 1 })
+      .limit(1)
+      .toArray();
   return docs.length ? docs[0] : null;
 }
 
@@ -153,10 +164,18 @@ function joinKey(v) {
   if (v === undefined || v === null) return 'null:';
   if (typeof v === 'number') return 'n:' + String(v);
   if (typeof v === 'string') return 's:' + v;
-  if (Object.prototype.toString.call(v) === '[object Array]') throw new Error('join: an array key (' + String(v) + ') matches any of its elements in $lookup; not judged here');
+  if (Object.prototype.toString.call(v) === '[object Array]')
+    throw new Error('join: an array key (' + String(v) + ') matches any of its elements in $lookup; not judged here');
   if (Object.prototype.toString.call(v) === '[object Date]') return 'd:' + v.getTime();
   var t = v._bsontype || (v.constructor && v.constructor.name) || '';
-  if (t === 'Long' || t === 'NumberLong' || t === 'Int32' || t === 'Double' || t === 'Decimal128' || t === 'NumberDecimal') {
+  if (
+    t === 'Long' ||
+    t === 'NumberLong' ||
+    t === 'Int32' ||
+    t === 'Double' ||
+    t === 'Decimal128' ||
+    t === 'NumberDecimal'
+  ) {
     // whole values within 2^53 as the number they equal; others by their exact text, trailing zeros cut
     var text = String(v.toString());
     var f = parseFloat(text);
@@ -172,10 +191,19 @@ function joinDecimalAdd(x, y) {
     var m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(s);
     if (!m) throw new Error('join: cannot add ' + s + ' exactly');
     var frac = m[3] || '';
-    return { neg: m[1] === '-', digits: ((m[2] || '') + frac).replace(/^0+/, '') || '0', scale: frac.length - Number(m[4] || 0) };
+    return {
+      neg: m[1] === '-',
+      digits: ((m[2] || '') + frac).replace(/^0+/, '') || '0',
+      scale: frac.length - Number(m[4] || 0),
+    };
   }
-  function pad(d, k) { while (k-- > 0) d += '0'; return d; }
-  function cmp(a, b) { return a.length !== b.length ? a.length - b.length : (a < b ? -1 : a > b ? 1 : 0); }
+  function pad(d, k) {
+    while (k-- > 0) d += '0';
+    return d;
+  }
+  function cmp(a, b) {
+    return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
+  }
   function add(a, b) {
     var out = '';
     var carry = 0;
@@ -186,13 +214,14 @@ function joinDecimalAdd(x, y) {
     }
     return out.replace(/^0+/, '') || '0';
   }
-  function sub(a, b) { // a >= b
+  function sub(a, b) {
+    // a >= b
     var out = '';
     var borrow = 0;
     for (var i = a.length - 1, j = b.length - 1; i >= 0; i--, j--) {
       var d = +a[i] - (j >= 0 ? +b[j] : 0) - borrow;
       borrow = d < 0 ? 1 : 0;
-      out = (d + (d < 0 ? 10 : 0)) + out;
+      out = d + (d < 0 ? 10 : 0) + out;
     }
     return out.replace(/^0+/, '') || '0';
   }
@@ -203,7 +232,16 @@ function joinDecimalAdd(x, y) {
   var b = pad(q.digits, scale - q.scale);
   var neg;
   var mag;
-  if (p.neg === q.neg) { mag = add(a, b); neg = p.neg; } else if (cmp(a, b) >= 0) { mag = sub(a, b); neg = p.neg; } else { mag = sub(b, a); neg = q.neg; }
+  if (p.neg === q.neg) {
+    mag = add(a, b);
+    neg = p.neg;
+  } else if (cmp(a, b) >= 0) {
+    mag = sub(a, b);
+    neg = p.neg;
+  } else {
+    mag = sub(b, a);
+    neg = q.neg;
+  }
   while (mag.length <= scale) mag = '0' + mag;
   var text = scale ? mag.slice(0, mag.length - scale) + '.' + mag.slice(mag.length - scale) : mag;
   return (neg && /[1-9]/.test(mag) ? '-' : '') + text;
@@ -228,7 +266,9 @@ function joinSum(a, b) {
   if (ka === 'dec' || kb === 'dec') {
     var dec = ka === 'dec' ? a : b;
     var sum = joinDecimalAdd(String(a.toString()), String(b.toString()));
-    return dec.constructor && typeof dec.constructor.fromString === 'function' ? dec.constructor.fromString(sum) : NumberDecimal(sum);
+    return dec.constructor && typeof dec.constructor.fromString === 'function'
+      ? dec.constructor.fromString(sum)
+      : NumberDecimal(sum);
   }
   if (ka === 'n' && kb === 'n') return Number(a) + Number(b);
   var long = ka === 'long' ? a : b;
@@ -244,12 +284,17 @@ function joinTotals(rows) {
   var keys = [];
   rows.forEach(function (r) {
     var none = r.region === undefined || r.region === null;
-    var key = none ? '(none)' : (typeof r.region === 'string' ? r.region : joinKey(r.region));
-    if (!acc[key]) { acc[key] = { region: none ? '(none)' : r.region, orders: 0, cents: 0 }; keys.push(key); }
+    var key = none ? '(none)' : typeof r.region === 'string' ? r.region : joinKey(r.region);
+    if (!acc[key]) {
+      acc[key] = { region: none ? '(none)' : r.region, orders: 0, cents: 0 };
+      keys.push(key);
+    }
     acc[key].orders += 1;
     acc[key].cents = joinSum(acc[key].cents, r.cents);
   });
-  return keys.sort().map(function (k) { return acc[k]; });
+  return keys.sort().map(function (k) {
+    return acc[k];
+  });
 }
 
 // The join in the client ("a simulated join in a scripting language"): customers into a map by
@@ -257,7 +302,9 @@ function joinTotals(rows) {
 // Uses joinKey, joinTotals, joinSum, joinDecimalAdd.
 function joinInClient(orders, customers) {
   var byId = {};
-  customers.find({}, { region: 1 }).forEach(function (c) { byId[joinKey(c._id)] = { region: c.region }; });
+  customers.find({}, { region: 1 }).forEach(function (c) {
+    byId[joinKey(c._id)] = { region: c.region };
+  });
   var rows = [];
   orders.find({}, { cust: 1, cents: 1 }).forEach(function (o) {
     var c = byId[joinKey(o.cust)];
@@ -271,21 +318,30 @@ function joinInClient(orders, customers) {
 // or 'pipeline' (let + $expr, the form that can join on anything).
 function lookupStage(customersName, on) {
   if (on === 'pipeline') {
-    return { $lookup: { from: customersName, let: { c: '$cust' }, pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$c'] } } }, { $project: { region: 1 } }], as: 'c' } };
+    return {
+      $lookup: {
+        from: customersName,
+        let: { c: '$cust' },
+        pipeline: [{ $match: { $expr: { $eq: ['$_id', '$$c'] } } }, { $project: { region: 1 } }],
+        as: 'c',
+      },
+    };
   }
   var local = on === '_id' ? 'cust' : 'custCode';
-  var foreign = on === '_id' ? '_id' : (on === 'indexed' ? 'code' : 'alias');
+  var foreign = on === '_id' ? '_id' : on === 'indexed' ? 'code' : 'alias';
   return { $lookup: { from: customersName, localField: local, foreignField: foreign, as: 'c' } };
 }
 
 // Every joined row comes back to the client (as in a join that returns rows), which sums them.
 // Uses lookupStage, joinTotals, joinKey, joinSum, joinDecimalAdd.
 function joinInServer(orders, customersName, on) {
-  var rows = orders.aggregate([
-    { $project: { cust: 1, custCode: 1, cents: 1 } },
-    lookupStage(customersName, on),
-    // the first match's region (null when it has none), not the first region among the matches
-    { $project: { cents: 1, region: { $let: { vars: { m: { $arrayElemAt: ['$c', 0] } }, in: '$$m.region' } } } },
-  ]).toArray();
+  var rows = orders
+    .aggregate([
+      { $project: { cust: 1, custCode: 1, cents: 1 } },
+      lookupStage(customersName, on),
+      // the first match's region (null when it has none), not the first region among the matches
+      { $project: { cents: 1, region: { $let: { vars: { m: { $arrayElemAt: ['$c', 0] } }, in: '$$m.region' } } } },
+    ])
+    .toArray();
   return joinTotals(rows);
 }

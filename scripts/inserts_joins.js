@@ -35,12 +35,19 @@ function joinPlan(explain) {
   var found = null;
   (function walk(o) {
     if (found || !o || typeof o !== 'object') return;
-    if (o.stage === 'EQ_LOOKUP') { found = o; return; }
-    Object.keys(o).forEach(function (k) { walk(o[k]); });
+    if (o.stage === 'EQ_LOOKUP') {
+      found = o;
+      return;
+    }
+    Object.keys(o).forEach(function (k) {
+      walk(o[k]);
+    });
   })(explain);
   if (found) return { stage: 'EQ_LOOKUP ' + (found.strategy || '?'), explainVersion: version };
   var stages = explain.stages || [];
-  var hasLookup = stages.some(function (s) { return s.$lookup; });
+  var hasLookup = stages.some(function (s) {
+    return s.$lookup;
+  });
   return { stage: hasLookup ? '$lookup (classic, per document)' : '?', explainVersion: version };
 }
 
@@ -55,7 +62,14 @@ function lookupVariant(on, what) {
     },
     explain: function (p) {
       var c = joinColls(p);
-      var out = db.runCommand({ explain: { aggregate: c.orders, pipeline: [{ $project: { cust: 1, custCode: 1, cents: 1 } }, lookupStage(c.customers, on)], cursor: {} }, verbosity: 'queryPlanner' });
+      var out = db.runCommand({
+        explain: {
+          aggregate: c.orders,
+          pipeline: [{ $project: { cust: 1, custCode: 1, cents: 1 } }, lookupStage(c.customers, on)],
+          cursor: {},
+        },
+        verbosity: 'queryPlanner',
+      });
       return joinPlan(out);
     },
   };
@@ -64,7 +78,12 @@ function lookupVariant(on, what) {
 var STUDY = {
   name: 'joins',
   title: 'simulated joins: the join in the client vs $lookup (on _id, indexed, unindexed, pipeline) vs SQL',
-  source: { id: '002', author: 'a 2012-2013 blog series', title: 'The Price of Data Coherency and the Cost of Simulated Joins (Part 1)', year: 2013 },
+  source: {
+    id: '002',
+    author: 'a 2012-2013 blog series',
+    title: 'The Price of Data Coherency and the Cost of Simulated Joins (Part 1)',
+    year: 2013,
+  },
   params: {
     ORDERS: { kind: 'positive', def: 100000, what: 'orders to generate' },
     CUSTOMERS: { kind: 'positive', def: 10000, what: 'customers to generate' },
@@ -74,20 +93,39 @@ var STUDY = {
   },
   // Orders are the declared fixture; customers come in setup (a fixture is one collection).
   fixture: function (p) {
-    return { coll: joinColls(p).orders, name: 'join-orders-' + p.CUSTOMERS, n: p.ORDERS, seed: p.SEED + 1,
-      doc: function (next, i) { return LabInserts.orderDoc(next, i, p.CUSTOMERS); } };
+    return {
+      coll: joinColls(p).orders,
+      name: 'join-orders-' + p.CUSTOMERS,
+      n: p.ORDERS,
+      seed: p.SEED + 1,
+      doc: function (next, i) {
+        return LabInserts.orderDoc(next, i, p.CUSTOMERS);
+      },
+    };
   },
   setup: function (p) {
     var c = joinColls(p);
-    var res = lab.ensureFixture(db, c.customers, { fixture: 'join-customers', n: p.CUSTOMERS, seed: p.SEED }, LabInserts.customerDoc,
-      { generate: lab.mayGenerate(p, c.customers, STUDY.params) });
+    var res = lab.ensureFixture(
+      db,
+      c.customers,
+      { fixture: 'join-customers', n: p.CUSTOMERS, seed: p.SEED },
+      LabInserts.customerDoc,
+      { generate: lab.mayGenerate(p, c.customers, STUDY.params) }
+    );
     if (res.own) db.getCollection(c.customers).createIndex({ code: 1 });
   },
   baseline: 'client',
   unit: 'ms',
   variants: [
-    { name: 'client', what: 'mongosh: customers into a map by _id, one pass over the orders (the source\'s simulated join)', minVersion: '2.0',
-      run: function (p) { var c = joinColls(p); return joinInClient(db.getCollection(c.orders), db.getCollection(c.customers)); } },
+    {
+      name: 'client',
+      what: "mongosh: customers into a map by _id, one pass over the orders (the source's simulated join)",
+      minVersion: '2.0',
+      run: function (p) {
+        var c = joinColls(p);
+        return joinInClient(db.getCollection(c.orders), db.getCollection(c.customers));
+      },
+    },
     lookupVariant('_id', '$lookup orders.cust -> customers._id'),
     lookupVariant('indexed', '$lookup orders.custCode -> customers.code (indexed)'),
     lookupVariant('unindexed', '$lookup orders.custCode -> customers.alias (no index)'),

@@ -40,17 +40,26 @@ function raceAlone(p, point, name, pattern, step) {
   for (var i = 0; i < entries.length; i++) step(coll, entries[i]);
   var ms = lab.now() - t0;
   var d = countDuplicates(coll);
-  return lab.took(ms, { keys: d.keys }, { duplicates: d.duplicates, opsPerSec: Math.round(entries.length / ms * 1000) });
+  return lab.took(
+    ms,
+    { keys: d.keys },
+    { duplicates: d.duplicates, opsPerSec: Math.round((entries.length / ms) * 1000) }
+  );
 }
 
 var STUDY = {
   name: 'coherency',
   title: 'the price of coherency: check-then-insert races and the patterns that fix them',
-  source: { id: '002', author: 'a 2012-2013 blog series', title: 'The Price of Data Coherency and the Cost of Simulated Joins (Part 1)', year: 2013 },
+  source: {
+    id: '002',
+    author: 'a 2012-2013 blog series',
+    title: 'The Price of Data Coherency and the Cost of Simulated Joins (Part 1)',
+    year: 2013,
+  },
   params: {
     N: { kind: 'positive', def: 1024, what: 'keys (entries per worker)' },
     CHARS: { kind: 'positive', def: 1024, what: 'characters of data per entry' },
-    GRID: { kind: 'bool', def: false, what: 'also the source\'s 3x3 grid of CHARS x N (check-then-insert)' },
+    GRID: { kind: 'bool', def: false, what: "also the source's 3x3 grid of CHARS x N (check-then-insert)" },
     W: { kind: 'positive', def: 16, what: 'racing workers (Node)' },
     MODE: { kind: 'name', def: 'connections', what: 'connections or processes (Node)' },
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
@@ -58,12 +67,15 @@ var STUDY = {
     RUNS: { kind: 'count', def: 3, what: 'timed races after the warm-up' },
   },
   axes: function (p) {
-    if (p.MODE !== 'connections' && p.MODE !== 'processes') throw new Error('parameter MODE: expected "connections" or "processes", got ' + JSON.stringify(p.MODE));
+    if (p.MODE !== 'connections' && p.MODE !== 'processes')
+      throw new Error('parameter MODE: expected "connections" or "processes", got ' + JSON.stringify(p.MODE));
     if (p.CHARS > LabInserts.MAX_SIZE) throw new Error('parameter CHARS: at most ' + LabInserts.MAX_SIZE);
     var points = [{ chars: p.CHARS, n: p.N }];
     if (p.GRID) {
       [1024, 2048, 4096].forEach(function (chars) {
-        [1024, 2048, 4096].forEach(function (n) { if (chars !== p.CHARS || n !== p.N) points.push({ chars: chars, n: n }); });
+        [1024, 2048, 4096].forEach(function (n) {
+          if (chars !== p.CHARS || n !== p.N) points.push({ chars: chars, n: n });
+        });
       });
     }
     return points;
@@ -71,15 +83,33 @@ var STUDY = {
   baseline: 'check-then-insert',
   unit: 'ms',
   variants: [
-    { name: 'alone-check-then-insert', what: 'one worker: findOne by key, insertOne when absent', minVersion: '3.2',
+    {
+      name: 'alone-check-then-insert',
+      what: 'one worker: findOne by key, insertOne when absent',
+      minVersion: '3.2',
       able: raceDefault,
-      run: function (p, point) { return raceAlone(p, point, 'alone_cti', 'check-then-insert', checkThenInsert); } },
-    { name: 'alone-unique-insert', what: 'one worker: unique index, insertOne, 11000 = already there', minVersion: '3.2',
+      run: function (p, point) {
+        return raceAlone(p, point, 'alone_cti', 'check-then-insert', checkThenInsert);
+      },
+    },
+    {
+      name: 'alone-unique-insert',
+      what: 'one worker: unique index, insertOne, 11000 = already there',
+      minVersion: '3.2',
       able: raceDefault,
-      run: function (p, point) { return raceAlone(p, point, 'alone_unique', 'unique-insert', insertUnique); } },
-    { name: 'alone-upsert-unique', what: 'one worker: unique index, updateOne $setOnInsert upsert', minVersion: '3.2',
+      run: function (p, point) {
+        return raceAlone(p, point, 'alone_unique', 'unique-insert', insertUnique);
+      },
+    },
+    {
+      name: 'alone-upsert-unique',
+      what: 'one worker: unique index, updateOne $setOnInsert upsert',
+      minVersion: '3.2',
       able: raceDefault,
-      run: function (p, point) { return raceAlone(p, point, 'alone_upsert', 'upsert-unique', upsertOnce); } },
+      run: function (p, point) {
+        return raceAlone(p, point, 'alone_upsert', 'upsert-unique', upsertOnce);
+      },
+    },
   ],
 };
 

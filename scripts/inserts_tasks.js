@@ -32,7 +32,7 @@ load(__dirname + '/inserts_functions.js');
 var taskState = { unprocessed: null, calls: {}, indexed: true };
 
 function taskRandoms(p, variant) {
-  var k = taskState.calls[variant] = (taskState.calls[variant] || 0) + 1;
+  var k = (taskState.calls[variant] = (taskState.calls[variant] || 0) + 1);
   var next = LabInserts.rng((p.SEED * 7919 + k * 104729) >>> 0);
   var out = [];
   for (var i = 0; i < p.PICKS; i++) out.push(next());
@@ -48,18 +48,30 @@ function taskUnprocessed(p) {
 function taskPicks(p, variant, pick) {
   var xs = taskRandoms(p, variant);
   var t0 = lab.now();
-  var docs = xs.map(function (x) { return pick(x); });
+  var docs = xs.map(function (x) {
+    return pick(x);
+  });
   var ms = lab.now() - t0;
   var ids = {};
   var unprocessed = 0;
-  docs.forEach(function (d) { if (d) { ids[String(d._id)] = true; if (d.processed === 0) unprocessed++; } });
-  return lab.took(ms, { picks: docs.length, unprocessed: unprocessed },
-    { distinct: Object.keys(ids).length, msPerPick: ms / docs.length });
+  docs.forEach(function (d) {
+    if (d) {
+      ids[String(d._id)] = true;
+      if (d.processed === 0) unprocessed++;
+    }
+  });
+  return lab.took(
+    ms,
+    { picks: docs.length, unprocessed: unprocessed },
+    { distinct: Object.keys(ids).length, msPerPick: ms / docs.length }
+  );
 }
 
 function taskSkip(p, hint) {
   var u = taskUnprocessed(p);
-  return function (x) { return pickBySkip(db.getCollection(p.COLL), Math.floor(x * u), hint); };
+  return function (x) {
+    return pickBySkip(db.getCollection(p.COLL), Math.floor(x * u), hint);
+  };
 }
 
 var TASK_INDEX = { processed: 1, r: 1 };
@@ -67,7 +79,12 @@ var TASK_INDEX = { processed: 1, r: 1 };
 var STUDY = {
   name: 'tasks',
   title: 'random selection of an unprocessed task: skip(R), $sample, a random field; claiming with findOneAndUpdate',
-  source: { id: '002', author: 'a 2012-2013 blog series', title: 'MySQL and MongoDB Performance Comparison Part 1', year: 2012 },
+  source: {
+    id: '002',
+    author: 'a 2012-2013 blog series',
+    title: 'MySQL and MongoDB Performance Comparison Part 1',
+    year: 2012,
+  },
   params: {
     N: { kind: 'positive', def: 1000000, what: 'tasks to generate when the lab creates the collection' },
     DONE: { kind: 'number', def: 0.1, what: 'fraction of tasks already processed' },
@@ -80,50 +97,142 @@ var STUDY = {
   },
   fixture: function (p) {
     if (!(p.DONE >= 0 && p.DONE < 1)) throw new Error('parameter DONE: expected a fraction in [0, 1), got ' + p.DONE);
-    return { coll: p.COLL, name: 'tasks-' + p.DONE, n: p.N, seed: p.SEED, indexes: [TASK_INDEX],
-      doc: function (next, i) { return LabInserts.taskDoc(next, i, p.DONE); } };
+    return {
+      coll: p.COLL,
+      name: 'tasks-' + p.DONE,
+      n: p.N,
+      seed: p.SEED,
+      indexes: [TASK_INDEX],
+      doc: function (next, i) {
+        return LabInserts.taskDoc(next, i, p.DONE);
+      },
+    };
   },
   // A user's collection is read as it is: without the index {processed: 1, r: 1} the variant that
   // hints it is not run (a hint on a missing index is a server error), and the run says so.
   setup: function (p) {
     taskState.unprocessed = null;
     taskState.calls = {};
-    taskState.indexed = db.getCollection(p.COLL).getIndexes().some(function (ix) {
-      return JSON.stringify(ix.key) === JSON.stringify(TASK_INDEX);
-    });
+    taskState.indexed = db
+      .getCollection(p.COLL)
+      .getIndexes()
+      .some(function (ix) {
+        return JSON.stringify(ix.key) === JSON.stringify(TASK_INDEX);
+      });
     if (!taskState.indexed) {
-      print('note: ' + p.COLL + ' has no index {processed: 1, r: 1} (the lab does not index a collection it did not make): ' +
-        'skip-index is not run; random-field scans. Create that index yourself to compare them');
+      print(
+        'note: ' +
+          p.COLL +
+          ' has no index {processed: 1, r: 1} (the lab does not index a collection it did not make): ' +
+          'skip-index is not run; random-field scans. Create that index yourself to compare them'
+      );
     }
   },
   axes: function (p) {
     var nodeMode = typeof LAB_MODE !== 'undefined' && LAB_MODE === 'node';
     var points = [{ part: 'pick' }];
-    if (nodeMode) LabInsertsLab.ints('WRITERS', p.WRITERS, 1, 256).forEach(function (W) { points.push({ part: 'claim', W: W }); });
+    if (nodeMode)
+      LabInsertsLab.ints('WRITERS', p.WRITERS, 1, 256).forEach(function (W) {
+        points.push({ part: 'claim', W: W });
+      });
     return points;
   },
   baseline: 'skip-scan',
   unit: 'ms',
   variants: [
-    { name: 'skip-scan', what: "the source's find({processed: 0}).skip(R).limit(1), collection scan", minVersion: '3.2',
-      able: function (p, point) { return point.part === 'pick'; },
-      run: function (p) { return taskPicks(p, 'skip-scan', taskSkip(p, { $natural: 1 })); },
-      explain: function (p) { return db.getCollection(p.COLL).find({ processed: 0 }).skip(Math.floor(taskUnprocessed(p) / 2)).limit(1).hint({ $natural: 1 }).explain(); } },
-    { name: 'skip-index', what: 'the same skip(R) over the index {processed: 1, r: 1}', minVersion: '3.2',
-      able: function (p, point) { return point.part === 'pick' && taskState.indexed; },
-      run: function (p) { return taskPicks(p, 'skip-index', taskSkip(p, TASK_INDEX)); },
-      explain: function (p) { return db.getCollection(p.COLL).find({ processed: 0 }).skip(Math.floor(taskUnprocessed(p) / 2)).limit(1).hint(TASK_INDEX).explain(); } },
-    { name: 'sample-first', what: '$sample {size: 1} of the collection, retried until unprocessed', minVersion: '3.2',
-      able: function (p, point) { return point.part === 'pick'; },
-      run: function (p) { return taskPicks(p, 'sample-first', function () { return pickBySampleFirst(db.getCollection(p.COLL), 1000); }); } },
-    { name: 'match-sample', what: '$match {processed: 0}, then $sample {size: 1}', minVersion: '3.2',
-      able: function (p, point) { return point.part === 'pick'; },
-      run: function (p) { return taskPicks(p, 'match-sample', function () { return pickByMatchSample(db.getCollection(p.COLL)); }); },
-      explain: function (p) { return db.getCollection(p.COLL).explain().aggregate([{ $match: { processed: 0 } }, { $sample: { size: 1 } }]); } },
-    { name: 'random-field', what: 'first unprocessed task with r >= random x (index {processed: 1, r: 1}), wrapping', minVersion: '3.2',
-      able: function (p, point) { return point.part === 'pick'; },
-      run: function (p) { return taskPicks(p, 'random-field', function (x) { return pickByRandomField(db.getCollection(p.COLL), x); }); },
-      explain: function (p) { return db.getCollection(p.COLL).find({ processed: 0, r: { $gte: 0.5 } }).sort({ r: 1 }).limit(1).explain(); } },
+    {
+      name: 'skip-scan',
+      what: "the source's find({processed: 0}).skip(R).limit(1), collection scan",
+      minVersion: '3.2',
+      able: function (p, point) {
+        return point.part === 'pick';
+      },
+      run: function (p) {
+        return taskPicks(p, 'skip-scan', taskSkip(p, { $natural: 1 }));
+      },
+      explain: function (p) {
+        return db
+          .getCollection(p.COLL)
+          .find({ processed: 0 })
+          .skip(Math.floor(taskUnprocessed(p) / 2))
+          .limit(1)
+          .hint({ $natural: 1 })
+          .explain();
+      },
+    },
+    {
+      name: 'skip-index',
+      what: 'the same skip(R) over the index {processed: 1, r: 1}',
+      minVersion: '3.2',
+      able: function (p, point) {
+        return point.part === 'pick' && taskState.indexed;
+      },
+      run: function (p) {
+        return taskPicks(p, 'skip-index', taskSkip(p, TASK_INDEX));
+      },
+      explain: function (p) {
+        return db
+          .getCollection(p.COLL)
+          .find({ processed: 0 })
+          .skip(Math.floor(taskUnprocessed(p) / 2))
+          .limit(1)
+          .hint(TASK_INDEX)
+          .explain();
+      },
+    },
+    {
+      name: 'sample-first',
+      what: '$sample {size: 1} of the collection, retried until unprocessed',
+      minVersion: '3.2',
+      able: function (p, point) {
+        return point.part === 'pick';
+      },
+      run: function (p) {
+        return taskPicks(p, 'sample-first', function () {
+          return pickBySampleFirst(db.getCollection(p.COLL), 1000);
+        });
+      },
+    },
+    {
+      name: 'match-sample',
+      what: '$match {processed: 0}, then $sample {size: 1}',
+      minVersion: '3.2',
+      able: function (p, point) {
+        return point.part === 'pick';
+      },
+      run: function (p) {
+        return taskPicks(p, 'match-sample', function () {
+          return pickByMatchSample(db.getCollection(p.COLL));
+        });
+      },
+      explain: function (p) {
+        return db
+          .getCollection(p.COLL)
+          .explain()
+          .aggregate([{ $match: { processed: 0 } }, { $sample: { size: 1 } }]);
+      },
+    },
+    {
+      name: 'random-field',
+      what: 'first unprocessed task with r >= random x (index {processed: 1, r: 1}), wrapping',
+      minVersion: '3.2',
+      able: function (p, point) {
+        return point.part === 'pick';
+      },
+      run: function (p) {
+        return taskPicks(p, 'random-field', function (x) {
+          return pickByRandomField(db.getCollection(p.COLL), x);
+        });
+      },
+      explain: function (p) {
+        return db
+          .getCollection(p.COLL)
+          .find({ processed: 0, r: { $gte: 0.5 } })
+          .sort({ r: 1 })
+          .limit(1)
+          .explain();
+      },
+    },
   ],
 };
 

@@ -74,8 +74,8 @@ var accStatsAccumulate = function accStatsAccumulate(state, v) {
 var accStatsMerge = function accStatsMerge(a, b) {
   return {
     sum: a.sum + b.sum,
-    min: a.min === null ? b.min : (b.min === null || a.min < b.min ? a.min : b.min),
-    max: a.max === null ? b.max : (b.max === null || a.max > b.max ? a.max : b.max),
+    min: a.min === null ? b.min : b.min === null || a.min < b.min ? a.min : b.min,
+    max: a.max === null ? b.max : b.max === null || a.max > b.max ? a.max : b.max,
     count: a.count + b.count,
   };
 };
@@ -98,15 +98,25 @@ var fnReading = function fnReading(v) {
 // them as well. mongosh has no db.loadServerScripts() (the legacy shell's way of loading system.js
 // into the *shell's* scope): the server-side call below is the way that works in every version.
 var STORED_NAMES = { map: 'labStatsMap', reduce: 'labStatsReduce', finalize: 'labStatsFinalize' };
-var mrStoredMap = function mrStoredMap() { labStatsMap.call(this); };
-var mrStoredReduce = function mrStoredReduce(key, values) { return labStatsReduce(key, values); };
-var mrStoredFinalize = function mrStoredFinalize(key, value) { return labStatsFinalize(key, value); };
+var mrStoredMap = function mrStoredMap() {
+  labStatsMap.call(this);
+};
+var mrStoredReduce = function mrStoredReduce(key, values) {
+  return labStatsReduce(key, values);
+};
+var mrStoredFinalize = function mrStoredFinalize(key, value) {
+  return labStatsFinalize(key, value);
+};
 
 // Saves the three functions into system.js, unless they are there already with the same code:
 // rewriting system.js makes the server reload it, which a timing loop must not do on every run.
 // Returns the names it wrote.
 var saveStatsFunctions = function saveStatsFunctions(dbh) {
-  var wanted = [[STORED_NAMES.map, mrStatsMap], [STORED_NAMES.reduce, mrStatsReduce], [STORED_NAMES.finalize, mrStatsFinalize]];
+  var wanted = [
+    [STORED_NAMES.map, mrStatsMap],
+    [STORED_NAMES.reduce, mrStatsReduce],
+    [STORED_NAMES.finalize, mrStatsFinalize],
+  ];
   var written = [];
   for (var i = 0; i < wanted.length; i++) {
     var name = wanted[i][0];
@@ -121,7 +131,11 @@ var saveStatsFunctions = function saveStatsFunctions(dbh) {
 
 // Whether system.js holds the three labStats* functions with this code (stored by you or the lab).
 var mrFunctionsStored = function mrFunctionsStored(dbh) {
-  var wanted = [[STORED_NAMES.map, mrStatsMap], [STORED_NAMES.reduce, mrStatsReduce], [STORED_NAMES.finalize, mrStatsFinalize]];
+  var wanted = [
+    [STORED_NAMES.map, mrStatsMap],
+    [STORED_NAMES.reduce, mrStatsReduce],
+    [STORED_NAMES.finalize, mrStatsFinalize],
+  ];
   return wanted.every(function (w) {
     var have = dbh.getCollection('system.js').findOne({ _id: w[0] });
     return !!(have && have.value && have.value.code === w[1].toString());
@@ -130,9 +144,18 @@ var mrFunctionsStored = function mrFunctionsStored(dbh) {
 
 if (typeof module !== 'undefined' && module.exports) {
   module.exports = {
-    mrStatsMap: mrStatsMap, mrStatsReduce: mrStatsReduce, mrStatsFinalize: mrStatsFinalize,
-    accStatsInit: accStatsInit, accStatsAccumulate: accStatsAccumulate, accStatsMerge: accStatsMerge, accStatsFinalize: accStatsFinalize,
-    fnReading: fnReading, STORED_NAMES: STORED_NAMES,
-    mrStoredMap: mrStoredMap, mrStoredReduce: mrStoredReduce, mrStoredFinalize: mrStoredFinalize, mrFunctionsStored: mrFunctionsStored,
+    mrStatsMap: mrStatsMap,
+    mrStatsReduce: mrStatsReduce,
+    mrStatsFinalize: mrStatsFinalize,
+    accStatsInit: accStatsInit,
+    accStatsAccumulate: accStatsAccumulate,
+    accStatsMerge: accStatsMerge,
+    accStatsFinalize: accStatsFinalize,
+    fnReading: fnReading,
+    STORED_NAMES: STORED_NAMES,
+    mrStoredMap: mrStoredMap,
+    mrStoredReduce: mrStoredReduce,
+    mrStoredFinalize: mrStoredFinalize,
+    mrFunctionsStored: mrFunctionsStored,
   };
 }

@@ -46,26 +46,45 @@ LabFixture.checkTarget(P.DB);
 // functions if you stored them, and otherwise stops before writing anything.
 var ownDb = LabFixture.claimDatabase(d);
 if (!ownDb && !mrFunctionsStored(d)) {
-  throw new Error(P.DB + ' is not a database the lab made, so the lab does not write its system.js: store the functions yourself ' +
-    '(paste scripts/mr_functions.js into mongosh connected to ' + P.DB + ', then run saveStatsFunctions(db); its header says more) and run this again');
+  throw new Error(
+    P.DB +
+      ' is not a database the lab made, so the lab does not write its system.js: store the functions yourself ' +
+      '(paste scripts/mr_functions.js into mongosh connected to ' +
+      P.DB +
+      ', then run saveStatsFunctions(db); its header says more) and run this again'
+  );
 }
 
-var info = lab.header('map/reduce with stored functions (source 000, "Map Reduce 2")', d,
-  'collection ' + P.DB + '.' + P.COLL + ' | field ' + P.FIELD);
+var info = lab.header(
+  'map/reduce with stored functions (source 000, "Map Reduce 2")',
+  d,
+  'collection ' + P.DB + '.' + P.COLL + ' | field ' + P.FIELD
+);
 // Data already there (imported CSV files, or your own) is used as it is; a missing collection gets
 // N generated rows, the same ones the CSV generator writes (fixtures/sensors.js), under the default
 // name or with GENERATE = true.
-var fixture = d.getCollection(P.COLL).estimatedDocumentCount() > 0
-  ? { count: d.getCollection(P.COLL).estimatedDocumentCount(), own: false }
-  : lab.ensureFixture(d, P.COLL, { fixture: 'sensors', n: P.N, seed: P.SEED }, LabSensorGen.doc,
-    { generate: lab.mayGenerate(P, P.COLL, { COLL: { def: 'sensors' } }) });
+var fixture =
+  d.getCollection(P.COLL).estimatedDocumentCount() > 0
+    ? { count: d.getCollection(P.COLL).estimatedDocumentCount(), own: false }
+    : lab.ensureFixture(d, P.COLL, { fixture: 'sensors', n: P.N, seed: P.SEED }, LabSensorGen.doc, {
+        generate: lab.mayGenerate(P, P.COLL, { COLL: { def: 'sensors' } }),
+      });
 
 var written = ownDb ? saveStatsFunctions(d) : [];
-LabFormat.wrap(written.length ? 'saved in ' + P.DB + '.system.js: ' + written.join(', ')
-  : 'system.js already holds ' + [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize].join(', ') + ' with this code', 100)
-  .forEach(function (l) { print(l); });
-d.getCollection('system.js').find({ _id: { $in: [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize] } })
-  .sort({ _id: 1 }).forEach(function (f) {
+LabFormat.wrap(
+  written.length
+    ? 'saved in ' + P.DB + '.system.js: ' + written.join(', ')
+    : 'system.js already holds ' +
+        [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize].join(', ') +
+        ' with this code',
+  100
+).forEach(function (l) {
+  print(l);
+});
+d.getCollection('system.js')
+  .find({ _id: { $in: [STORED_NAMES.map, STORED_NAMES.reduce, STORED_NAMES.finalize] } })
+  .sort({ _id: 1 })
+  .forEach(function (f) {
     print('  ' + f._id + ': ' + f.value.code.split('\n')[0] + ' ... (' + f.value.code.length + ' characters)');
   });
 
@@ -78,8 +97,14 @@ function mrValue(reply) {
 // checking ok covers both.
 function mapReduce(map, reduce, finalize) {
   var t0 = lab.now();
-  var reply = d.runCommand({ mapReduce: P.COLL, map: map, reduce: reduce, finalize: finalize,
-    out: { inline: 1 }, scope: { field: P.FIELD } });
+  var reply = d.runCommand({
+    mapReduce: P.COLL,
+    map: map,
+    reduce: reduce,
+    finalize: finalize,
+    out: { inline: 1 },
+    scope: { field: P.FIELD },
+  });
   var ms = lab.now() - t0;
   if (!reply.ok) throw new Error('mapReduce failed: ' + reply.errmsg);
   return { stats: mrValue(reply), ms: ms };
@@ -87,26 +112,78 @@ function mapReduce(map, reduce, finalize) {
 
 var stored = mapReduce(mrStoredMap, mrStoredReduce, mrStoredFinalize);
 var inline = mapReduce(mrStatsMap, mrStatsReduce, mrStatsFinalize);
-var group = d.getCollection(P.COLL).aggregate([{ $group: { _id: 0,
-  sum: { $sum: '$' + P.FIELD }, min: { $min: '$' + P.FIELD }, max: { $max: '$' + P.FIELD },
-  count: { $sum: { $cond: [{ $isNumber: '$' + P.FIELD }, 1, 0] } } } }]).toArray()[0] || { sum: 0, min: null, max: null, count: 0 };
+var group = d
+  .getCollection(P.COLL)
+  .aggregate([
+    {
+      $group: {
+        _id: 0,
+        sum: { $sum: '$' + P.FIELD },
+        min: { $min: '$' + P.FIELD },
+        max: { $max: '$' + P.FIELD },
+        count: { $sum: { $cond: [{ $isNumber: '$' + P.FIELD }, 1, 0] } },
+      },
+    },
+  ])
+  .toArray()[0] || { sum: 0, min: null, max: null, count: 0 };
 
 function show(s) {
-  return 'count ' + lab.fmtInt(s.count) + ', sum ' + s.sum + ', min ' + s.min + ', max ' + s.max +
-    (s.mean !== undefined ? ', mean ' + (s.mean === null ? null : s.mean.toFixed(4)) : '');
+  return (
+    'count ' +
+    lab.fmtInt(s.count) +
+    ', sum ' +
+    s.sum +
+    ', min ' +
+    s.min +
+    ', max ' +
+    s.max +
+    (s.mean !== undefined ? ', mean ' + (s.mean === null ? null : s.mean.toFixed(4)) : '')
+  );
 }
 print('');
 print('map/reduce, stored functions: ' + show(stored.stats) + '  (' + lab.fmtMs(stored.ms) + ')');
 print('map/reduce, inline functions: ' + show(inline.stats) + '  (' + lab.fmtMs(inline.ms) + ')');
 print('$group:                       ' + show(group));
-function close(a, b) { return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)); }
+function close(a, b) {
+  return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+}
 var agree = [inline.stats, group].every(function (s) {
-  return s.count === stored.stats.count && s.min === stored.stats.min && s.max === stored.stats.max && close(s.sum, stored.stats.sum);
+  return (
+    s.count === stored.stats.count &&
+    s.min === stored.stats.min &&
+    s.max === stored.stats.max &&
+    close(s.sum, stored.stats.sum)
+  );
 });
 print(agree ? 'all three agree' : 'RESULTS DISAGREE');
 
-if (P.LAB_LINES) lab.emit({ type: 'environment', study: 'mapreduce', script: 'mr_store_functions', server: info, db: P.DB, coll: P.COLL,
-  field: P.FIELD, docs: fixture.count, written: written });
-if (P.LAB_LINES) lab.emit(lab.measureRecord({ study: 'mapreduce', name: 'stored-functions-agree', variant: 'mr-stored', axis: { batch: fixture.count },
-  value: agree, what: 'map/reduce calling system.js functions equals inline map/reduce and $group',
-  extra: { stats: stored.stats, inline: inline.stats, group: { sum: group.sum, min: group.min, max: group.max, count: group.count }, ms: stored.ms, inlineMs: inline.ms } }));
+if (P.LAB_LINES)
+  lab.emit({
+    type: 'environment',
+    study: 'mapreduce',
+    script: 'mr_store_functions',
+    server: info,
+    db: P.DB,
+    coll: P.COLL,
+    field: P.FIELD,
+    docs: fixture.count,
+    written: written,
+  });
+if (P.LAB_LINES)
+  lab.emit(
+    lab.measureRecord({
+      study: 'mapreduce',
+      name: 'stored-functions-agree',
+      variant: 'mr-stored',
+      axis: { batch: fixture.count },
+      value: agree,
+      what: 'map/reduce calling system.js functions equals inline map/reduce and $group',
+      extra: {
+        stats: stored.stats,
+        inline: inline.stats,
+        group: { sum: group.sum, min: group.min, max: group.max, count: group.count },
+        ms: stored.ms,
+        inlineMs: inline.ms,
+      },
+    })
+  );

@@ -69,7 +69,9 @@ var TS = (function () {
   }
 
   // ---- group keys ---------------------------------------------------------------------------
-  function msOf(field) { return { $toLong: field }; }
+  function msOf(field) {
+    return { $toLong: field };
+  }
 
   // Start of the group holding `field`, as epoch milliseconds: t - t mod width.
   function arithmeticKey(field, width) {
@@ -86,27 +88,40 @@ var TS = (function () {
   var MERGE = { count: { $sum: '$count' }, sum: { $sum: '$sum' }, min: { $min: '$min' }, max: { $max: '$max' } };
   var MERGED_SHAPE = { _id: 0, t: { $toDate: '$_id' }, count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } };
 
-  function range(from, to) { return { $gte: from, $lt: to }; }
+  function range(from, to) {
+    return { $gte: from, $lt: to };
+  }
 
   // The bucket design's aggregation: below a minute it opens the buckets, above it merges them.
   function bucketQuery(n, from, to, g, tail) {
     if (g < MINUTE) {
       // Below a minute the events themselves are needed: open the buckets.
-      return { coll: n.bucket, pipeline: [
-        { $match: { _id: range(from, to) } },
-        { $unwind: '$ev' },
-        { $group: {
-          _id: { $add: [msOf('$_id'), { $subtract: ['$ev.o', { $mod: ['$ev.o', g] }] }] },
-          count: { $sum: 1 }, min: { $min: '$ev.v' }, max: { $max: '$ev.v' }, avg: { $avg: '$ev.v' },
-        } },
-        { $project: SHAPE },
-      ].concat(tail) };
+      return {
+        coll: n.bucket,
+        pipeline: [
+          { $match: { _id: range(from, to) } },
+          { $unwind: '$ev' },
+          {
+            $group: {
+              _id: { $add: [msOf('$_id'), { $subtract: ['$ev.o', { $mod: ['$ev.o', g] }] }] },
+              count: { $sum: 1 },
+              min: { $min: '$ev.v' },
+              max: { $max: '$ev.v' },
+              avg: { $avg: '$ev.v' },
+            },
+          },
+          { $project: SHAPE },
+        ].concat(tail),
+      };
     }
-    return { coll: n.bucket, pipeline: [
-      { $match: { _id: range(from, to) } },
-      { $group: Object.assign({ _id: arithmeticKey('$_id', g) }, MERGE) },
-      { $project: MERGED_SHAPE },
-    ].concat(tail) };
+    return {
+      coll: n.bucket,
+      pipeline: [
+        { $match: { _id: range(from, to) } },
+        { $group: Object.assign({ _id: arithmeticKey('$_id', g) }, MERGE) },
+        { $project: MERGED_SHAPE },
+      ].concat(tail),
+    };
   }
 
   /**
@@ -118,28 +133,37 @@ var TS = (function () {
     var g = grain.group;
     var tail = [{ $sort: { t: 1 } }];
     if (variant === 'raw' || variant === 'timeseries') {
-      return { coll: variant === 'raw' ? n.raw : n.timeseries, pipeline: [
-        { $match: { created_on: range(from, to) } },
-        { $group: Object.assign({ _id: arithmeticKey('$created_on', g) }, STATS) },
-        { $project: SHAPE },
-      ].concat(tail) };
+      return {
+        coll: variant === 'raw' ? n.raw : n.timeseries,
+        pipeline: [
+          { $match: { created_on: range(from, to) } },
+          { $group: Object.assign({ _id: arithmeticKey('$created_on', g) }, STATS) },
+          { $project: SHAPE },
+        ].concat(tail),
+      };
     }
     if (variant === 'dateTrunc') {
-      return { coll: n.raw, pipeline: [
-        { $match: { created_on: range(from, to) } },
-        { $group: Object.assign({ _id: truncKey('$created_on', grain.unit) }, STATS) },
-        { $project: SHAPE },
-      ].concat(tail) };
+      return {
+        coll: n.raw,
+        pipeline: [
+          { $match: { created_on: range(from, to) } },
+          { $group: Object.assign({ _id: truncKey('$created_on', grain.unit) }, STATS) },
+          { $project: SHAPE },
+        ].concat(tail),
+      };
     }
     if (variant === 'bucket') return bucketQuery(n, from, to, g, tail);
     if (variant === 'rollup') {
       if (g < MINUTE) return null;
       var source = g >= HOUR && g % HOUR === 0 ? n.rollupHour : n.rollupMinute;
-      return { coll: source, pipeline: [
-        { $match: { _id: range(from, to) } },
-        { $group: Object.assign({ _id: arithmeticKey('$_id', g) }, MERGE) },
-        { $project: MERGED_SHAPE },
-      ].concat(tail) };
+      return {
+        coll: source,
+        pipeline: [
+          { $match: { _id: range(from, to) } },
+          { $group: Object.assign({ _id: arithmeticKey('$_id', g) }, MERGE) },
+          { $project: MERGED_SHAPE },
+        ].concat(tail),
+      };
     }
     throw new Error('unknown variant ' + JSON.stringify(variant) + ' (known: ' + VARIANTS.join(', ') + ')');
   }
@@ -148,9 +172,12 @@ var TS = (function () {
   function available(dbh, coll, variant) {
     if (variant === 'raw' || variant === 'dateTrunc') return true;
     var n = names(coll);
-    var need = variant === 'bucket' ? [n.bucket] : variant === 'timeseries' ? [n.timeseries] : [n.rollupMinute, n.rollupHour];
+    var need =
+      variant === 'bucket' ? [n.bucket] : variant === 'timeseries' ? [n.timeseries] : [n.rollupMinute, n.rollupHour];
     // Only designs the lab built count: a collection of the same name it did not make is not read as one.
-    return need.every(function (c) { return LabFixture.owns(dbh, c); });
+    return need.every(function (c) {
+      return LabFixture.owns(dbh, c);
+    });
   }
 
   /**
@@ -170,7 +197,10 @@ var TS = (function () {
     var rows = cursor.toArray();
     var lines = rows.map(formatRow);
     var fetchMs = lab.now() - t0;
-    if (opts.print) lines.forEach(function (l) { print('  ' + l); });
+    if (opts.print)
+      lines.forEach(function (l) {
+        print('  ' + l);
+      });
     var plan = null;
     if (opts.explain) {
       plan = lab.plan(dbh.getCollection(q.coll).explain('queryPlanner').aggregate(q.pipeline));
@@ -179,7 +209,17 @@ var TS = (function () {
   }
 
   function formatRow(r) {
-    return r.t.toISOString() + '  count ' + r.count + '  min ' + r.min.toFixed(6) + '  max ' + r.max.toFixed(6) + '  avg ' + r.avg.toFixed(6);
+    return (
+      r.t.toISOString() +
+      '  count ' +
+      r.count +
+      '  min ' +
+      r.min.toFixed(6) +
+      '  max ' +
+      r.max.toFixed(6) +
+      '  avg ' +
+      r.avg.toFixed(6)
+    );
   }
 
   /**
@@ -196,29 +236,69 @@ var TS = (function () {
       var r = aggregate(dbh, variant, coll, iv.from, iv.to, grain, { print: opts.printRows, explain: i === 0 });
       if (!r) return;
       if (r.plan) plan = r.plan;
-      runs.push({ label: 'T' + (i + 1), start: start, from: iv.from, to: iv.to, groups: r.rows.length,
-        events: r.rows.reduce(function (a, x) { return a + x.count; }, 0), aggMs: r.aggMs, fetchMs: r.fetchMs, rows: r.rows });
+      runs.push({
+        label: 'T' + (i + 1),
+        start: start,
+        from: iv.from,
+        to: iv.to,
+        groups: r.rows.length,
+        events: r.rows.reduce(function (a, x) {
+          return a + x.count;
+        }, 0),
+        aggMs: r.aggMs,
+        fetchMs: r.fetchMs,
+        rows: r.rows,
+      });
     });
     if (!runs.length) return null;
-    var avg = function (k) { return runs.reduce(function (a, x) { return a + x[k]; }, 0) / runs.length; };
-    return { grain: grain.name, variant: variant, runs: runs, avgAggMs: avg('aggMs'), avgFetchMs: avg('fetchMs'), plan: plan };
+    var avg = function (k) {
+      return (
+        runs.reduce(function (a, x) {
+          return a + x[k];
+        }, 0) / runs.length
+      );
+    };
+    return {
+      grain: grain.name,
+      variant: variant,
+      runs: runs,
+      avgAggMs: avg('aggMs'),
+      avgFetchMs: avg('fetchMs'),
+      plan: plan,
+    };
   }
 
   // The source's table: T1..T5 and their average, aggregation and aggregation + fetch.
   function printSourceTable(res) {
     var rows = res.runs.map(function (r) {
-      return { t: r.label, interval: r.from.toISOString().replace('.000Z', 'Z') + ' .. ' + r.to.toISOString().replace('.000Z', 'Z'),
-        groups: String(r.groups), events: lab.fmtInt(r.events), agg: lab.fmtMs(r.aggMs), fetch: lab.fmtMs(r.fetchMs) };
+      return {
+        t: r.label,
+        interval: r.from.toISOString().replace('.000Z', 'Z') + ' .. ' + r.to.toISOString().replace('.000Z', 'Z'),
+        groups: String(r.groups),
+        events: lab.fmtInt(r.events),
+        agg: lab.fmtMs(r.aggMs),
+        fetch: lab.fmtMs(r.fetchMs),
+      };
     });
-    rows.push({ t: 'Average', interval: '', groups: '', events: '', agg: lab.fmtMs(res.avgAggMs), fetch: lab.fmtMs(res.avgFetchMs) });
-    lab.table([
-      { key: 't', title: 'Type' },
-      { key: 'interval', title: 'interval [from, to) UTC' },
-      { key: 'groups', title: 'groups', right: true },
-      { key: 'events', title: 'events', right: true },
-      { key: 'agg', title: 'aggregation', right: true },
-      { key: 'fetch', title: 'aggregation + fetch', right: true },
-    ], rows);
+    rows.push({
+      t: 'Average',
+      interval: '',
+      groups: '',
+      events: '',
+      agg: lab.fmtMs(res.avgAggMs),
+      fetch: lab.fmtMs(res.avgFetchMs),
+    });
+    lab.table(
+      [
+        { key: 't', title: 'Type' },
+        { key: 'interval', title: 'interval [from, to) UTC' },
+        { key: 'groups', title: 'groups', right: true },
+        { key: 'events', title: 'events', right: true },
+        { key: 'agg', title: 'aggregation', right: true },
+        { key: 'fetch', title: 'aggregation + fetch', right: true },
+      ],
+      rows
+    );
   }
 
   // ---- events fixture -------------------------------------------------------------------------
@@ -235,19 +315,44 @@ var TS = (function () {
     var f;
     if (count > 0 && s.owner.state === 'own' && meta.complete) {
       f = { generated: false, count: count, own: true };
-      if (meta.n !== n) print('note: using the ' + lab.fmtInt(count) + ' events already loaded (seed ' + meta.seed + '), not N = ' + lab.fmtInt(n));
+      if (meta.n !== n)
+        print(
+          'note: using the ' +
+            lab.fmtInt(count) +
+            ' events already loaded (seed ' +
+            meta.seed +
+            '), not N = ' +
+            lab.fmtInt(n)
+        );
     } else {
-      f = lab.ensureFixture(dbh, coll, { fixture: 'timeseries-2012', n: n, seed: seed }, LabGen.timeEvent, { generate: generate });
+      f = lab.ensureFixture(dbh, coll, { fixture: 'timeseries-2012', n: n, seed: seed }, LabGen.timeEvent, {
+        generate: generate,
+      });
     }
     if (f.own) dbh.getCollection(coll).createIndex({ created_on: 1 });
-    else if (!dbh.getCollection(coll).getIndexes().some(function (ix) { return ix.key.created_on === 1; })) {
-      print('note: ' + dbh.getName() + '.' + coll + ' has no index on created_on and is not the lab\'s: not indexing it (the queries scan)');
+    else if (
+      !dbh
+        .getCollection(coll)
+        .getIndexes()
+        .some(function (ix) {
+          return ix.key.created_on === 1;
+        })
+    ) {
+      print(
+        'note: ' +
+          dbh.getName() +
+          '.' +
+          coll +
+          " has no index on created_on and is not the lab's: not indexing it (the queries scan)"
+      );
     }
     return f;
   }
 
   // ---- the other designs, built from the events -------------------------------------------------
-  function minuteKey(field) { return { $toDate: arithmeticKey(field, MINUTE) }; }
+  function minuteKey(field) {
+    return { $toDate: arithmeticKey(field, MINUTE) };
+  }
 
   // The whole days holding the events, for builds done one day at a time: each day's $group stays
   // small (a year at once would spill to disk), and a build's memory does not grow with the data.
@@ -267,17 +372,29 @@ var TS = (function () {
   // $merge run inside the server; whenMatched 'replace' makes a rebuild idempotent.
   function buildBuckets(dbh, coll) {
     var n = names(coll);
-    LabFixture.claim(dbh, n.bucket, { kind: 'timeseries-buckets', fresh: true, doing: 'build per-minute buckets into' });
+    LabFixture.claim(dbh, n.bucket, {
+      kind: 'timeseries-buckets',
+      fresh: true,
+      doing: 'build per-minute buckets into',
+    });
     days(dbh, n.raw).forEach(function (day) {
-      dbh.getCollection(n.raw).aggregate([
-        { $match: { created_on: range(day.from, day.to) } },
-        { $group: {
-          _id: minuteKey('$created_on'),
-          count: { $sum: 1 }, sum: { $sum: '$value' }, min: { $min: '$value' }, max: { $max: '$value' },
-          ev: { $push: { o: { $toInt: { $mod: [msOf('$created_on'), MINUTE] } }, v: '$value' } },
-        } },
-        { $merge: { into: n.bucket, whenMatched: 'replace', whenNotMatched: 'insert' } },
-      ]).toArray();
+      dbh
+        .getCollection(n.raw)
+        .aggregate([
+          { $match: { created_on: range(day.from, day.to) } },
+          {
+            $group: {
+              _id: minuteKey('$created_on'),
+              count: { $sum: 1 },
+              sum: { $sum: '$value' },
+              min: { $min: '$value' },
+              max: { $max: '$value' },
+              ev: { $push: { o: { $toInt: { $mod: [msOf('$created_on'), MINUTE] } }, v: '$value' } },
+            },
+          },
+          { $merge: { into: n.bucket, whenMatched: 'replace', whenNotMatched: 'insert' } },
+        ])
+        .toArray();
     });
   }
 
@@ -289,20 +406,42 @@ var TS = (function () {
     var n = names(coll);
     var whole = !(from && to);
     // A whole build starts from empty rollups; a refresh of some hours keeps the lab's own rollups.
-    LabFixture.claim(dbh, n.rollupMinute, { kind: 'timeseries-rollup', fresh: whole, doing: 'write per-minute rollups into' });
-    LabFixture.claim(dbh, n.rollupHour, { kind: 'timeseries-rollup', fresh: whole, doing: 'write per-hour rollups into' });
+    LabFixture.claim(dbh, n.rollupMinute, {
+      kind: 'timeseries-rollup',
+      fresh: whole,
+      doing: 'write per-minute rollups into',
+    });
+    LabFixture.claim(dbh, n.rollupHour, {
+      kind: 'timeseries-rollup',
+      fresh: whole,
+      doing: 'write per-hour rollups into',
+    });
     var spans = whole ? days(dbh, n.raw) : [{ from: from, to: to }];
     spans.forEach(function (span) {
-      dbh.getCollection(n.raw).aggregate([
-        { $match: { created_on: range(span.from, span.to) } },
-        { $group: { _id: minuteKey('$created_on'), count: { $sum: 1 }, sum: { $sum: '$value' }, min: { $min: '$value' }, max: { $max: '$value' } } },
-        { $merge: { into: n.rollupMinute, whenMatched: 'replace', whenNotMatched: 'insert' } },
-      ]).toArray();
-      dbh.getCollection(n.rollupMinute).aggregate([
-        { $match: { _id: range(span.from, span.to) } },
-        { $group: Object.assign({ _id: { $toDate: arithmeticKey('$_id', HOUR) } }, MERGE) },
-        { $merge: { into: n.rollupHour, whenMatched: 'replace', whenNotMatched: 'insert' } },
-      ]).toArray();
+      dbh
+        .getCollection(n.raw)
+        .aggregate([
+          { $match: { created_on: range(span.from, span.to) } },
+          {
+            $group: {
+              _id: minuteKey('$created_on'),
+              count: { $sum: 1 },
+              sum: { $sum: '$value' },
+              min: { $min: '$value' },
+              max: { $max: '$value' },
+            },
+          },
+          { $merge: { into: n.rollupMinute, whenMatched: 'replace', whenNotMatched: 'insert' } },
+        ])
+        .toArray();
+      dbh
+        .getCollection(n.rollupMinute)
+        .aggregate([
+          { $match: { _id: range(span.from, span.to) } },
+          { $group: Object.assign({ _id: { $toDate: arithmeticKey('$_id', HOUR) } }, MERGE) },
+          { $merge: { into: n.rollupHour, whenMatched: 'replace', whenNotMatched: 'insert' } },
+        ])
+        .toArray();
     });
   }
 
@@ -312,16 +451,23 @@ var TS = (function () {
   // instead of all at once.
   function buildTimeseries(dbh, coll) {
     var n = names(coll);
-    LabFixture.claim(dbh, n.timeseries, { kind: 'timeseries-copy', fresh: true, doing: 'replace by a time-series copy',
-      options: { timeseries: { timeField: 'created_on', granularity: 'seconds' } } });
+    LabFixture.claim(dbh, n.timeseries, {
+      kind: 'timeseries-copy',
+      fresh: true,
+      doing: 'replace by a time-series copy',
+      options: { timeseries: { timeField: 'created_on', granularity: 'seconds' } },
+    });
     var spans = days(dbh, n.raw);
     var perDay = spans.length ? dbh.getCollection(n.raw).estimatedDocumentCount() / spans.length : 0;
     var step = perDay > 20000 ? HOUR : DAY;
     var copied = 0;
     spans.forEach(function (day) {
       for (var t = day.from.getTime(); t < day.to.getTime(); t += step) {
-        var page = dbh.getCollection(n.raw).find({ created_on: range(new Date(t), new Date(t + step)) }, { created_on: 1, value: 1 })
-          .sort({ created_on: 1 }).toArray();
+        var page = dbh
+          .getCollection(n.raw)
+          .find({ created_on: range(new Date(t), new Date(t + step)) }, { created_on: 1, value: 1 })
+          .sort({ created_on: 1 })
+          .toArray();
         if (page.length) dbh.getCollection(n.timeseries).insertMany(page, { ordered: false });
         copied += page.length;
       }
@@ -334,13 +480,26 @@ var TS = (function () {
   // Storage of each design: what its collections take on disk (compressed) and in indexes.
   function storage(dbh, coll, variant) {
     var n = names(coll);
-    var colls = variant === 'raw' || variant === 'dateTrunc' ? [n.raw]
-      : variant === 'bucket' ? [n.bucket] : variant === 'timeseries' ? [n.timeseries] : [n.rollupMinute, n.rollupHour];
+    var colls =
+      variant === 'raw' || variant === 'dateTrunc'
+        ? [n.raw]
+        : variant === 'bucket'
+          ? [n.bucket]
+          : variant === 'timeseries'
+            ? [n.timeseries]
+            : [n.rollupMinute, n.rollupHour];
     var out = { docs: 0, dataSize: 0, storageSize: 0, indexSize: 0, colls: colls };
     // On-disk sizes are only current after a checkpoint: ask for one (needs the fsync privilege).
-    try { dbh.getSiblingDB('admin').runCommand({ fsync: 1 }); } catch (e) { /* sizes as of the last checkpoint */ }
+    try {
+      dbh.getSiblingDB('admin').runCommand({ fsync: 1 });
+    } catch (e) {
+      /* sizes as of the last checkpoint */
+    }
     colls.forEach(function (c) {
-      var s = dbh.getCollection(c).aggregate([{ $collStats: { storageStats: {} } }]).toArray()[0].storageStats;
+      var s = dbh
+        .getCollection(c)
+        .aggregate([{ $collStats: { storageStats: {} } }])
+        .toArray()[0].storageStats;
       out.docs += lab.num(s.count || (s.timeseries ? s.timeseries.bucketCount : 0) || 0);
       out.dataSize += lab.num(s.size || 0);
       out.storageSize += lab.num(s.storageSize || 0);
@@ -371,12 +530,30 @@ var TS = (function () {
   }
 
   return {
-    SECOND: SECOND, MINUTE: MINUTE, HOUR: HOUR, DAY: DAY,
-    START_TIMES: START_TIMES, YEAR_FROM: YEAR_FROM, YEAR_TO: YEAR_TO, GRAINS: GRAINS, VARIANTS: VARIANTS,
-    names: names, calibrate: calibrate, query: query, available: available, aggregate: aggregate,
-    runStartTimes: runStartTimes, printSourceTable: printSourceTable, ensureEvents: ensureEvents,
-    buildBuckets: buildBuckets, refreshRollups: refreshRollups, buildTimeseries: buildTimeseries,
-    storage: storage, fmtBytes: fmtBytes, sameRows: sameRows, formatRow: formatRow,
+    SECOND: SECOND,
+    MINUTE: MINUTE,
+    HOUR: HOUR,
+    DAY: DAY,
+    START_TIMES: START_TIMES,
+    YEAR_FROM: YEAR_FROM,
+    YEAR_TO: YEAR_TO,
+    GRAINS: GRAINS,
+    VARIANTS: VARIANTS,
+    names: names,
+    calibrate: calibrate,
+    query: query,
+    available: available,
+    aggregate: aggregate,
+    runStartTimes: runStartTimes,
+    printSourceTable: printSourceTable,
+    ensureEvents: ensureEvents,
+    buildBuckets: buildBuckets,
+    refreshRollups: refreshRollups,
+    buildTimeseries: buildTimeseries,
+    storage: storage,
+    fmtBytes: fmtBytes,
+    sameRows: sameRows,
+    formatRow: formatRow,
   };
 })();
 
@@ -391,7 +568,10 @@ var TS = (function () {
 //   LAB_LINES    true prints the machine-readable @@LAB lines (default false)
 //   GENERATE     true lets it generate into a COLL you named that does not exist (a typo is refused)
 TS.params = function () {
-  lab.declare(['COLL', 'N', 'SEED', 'VARIANTS', 'PRINT_ROWS', 'EMIT_GROUPS', 'LAB_LINES', 'GENERATE'], 'this time-series script');
+  lab.declare(
+    ['COLL', 'N', 'SEED', 'VARIANTS', 'PRINT_ROWS', 'EMIT_GROUPS', 'LAB_LINES', 'GENERATE'],
+    'this time-series script'
+  );
   var p = {
     COLL: lab.param('COLL', 'randomData', 'name'),
     N: lab.param('N', 1000000, 'count'),
@@ -410,14 +590,17 @@ TS.params = function () {
 TS.chosen = function (csv) {
   var chosen = csv === 'all' || csv === '' ? TS.VARIANTS.slice() : lab.list(csv);
   chosen.forEach(function (v) {
-    if (TS.VARIANTS.indexOf(v) < 0) throw new Error('parameter VARIANTS: unknown design ' + JSON.stringify(v) + ' (known: ' + TS.VARIANTS.join(', ') + ', or all)');
+    if (TS.VARIANTS.indexOf(v) < 0)
+      throw new Error(
+        'parameter VARIANTS: unknown design ' + JSON.stringify(v) + ' (known: ' + TS.VARIANTS.join(', ') + ', or all)'
+      );
   });
   return chosen;
 };
 
 // What each design runs, in words (the records' `what`).
 TS.WHAT = {
-  raw: 'events, $match on the created_on index, $group on an arithmetic key (the source\'s)',
+  raw: "events, $match on the created_on index, $group on an arithmetic key (the source's)",
   dateTrunc: 'events, $group on a $dateTrunc key',
   bucket: 'one document per minute holding its events',
   timeseries: 'a time-series collection, same pipeline as raw',
@@ -436,17 +619,42 @@ TS.emitEnvironment = function (info, p, extra) {
  */
 TS.passRecord = function (res, o) {
   var opts = o || {};
-  return lab.timesRecord({ study: 'timeseries', variant: res.variant, what: TS.WHAT[res.variant], axis: Object.assign({ grain: res.grain }, opts.axis || {}),
-    times: res.runs.map(function (r) { return r.aggMs; }),
-    answer: { groups: res.runs.reduce(function (a, r) { return a + r.groups; }, 0), events: res.runs.reduce(function (a, r) { return a + r.events; }, 0) },
-    extra: { pass: 'one pass over T1..T5 (the source\'s table; times are the aggregation until its first result)',
+  return lab.timesRecord({
+    study: 'timeseries',
+    variant: res.variant,
+    what: TS.WHAT[res.variant],
+    axis: Object.assign({ grain: res.grain }, opts.axis || {}),
+    times: res.runs.map(function (r) {
+      return r.aggMs;
+    }),
+    answer: {
+      groups: res.runs.reduce(function (a, r) {
+        return a + r.groups;
+      }, 0),
+      events: res.runs.reduce(function (a, r) {
+        return a + r.events;
+      }, 0),
+    },
+    extra: {
+      pass: "one pass over T1..T5 (the source's table; times are the aggregation until its first result)",
       intervals: res.runs.map(function (r) {
-        var x = { T: r.label, from: r.from, to: r.to, groups: r.groups, events: r.events, aggMs: r.aggMs, fetchMs: r.fetchMs };
+        var x = {
+          T: r.label,
+          from: r.from,
+          to: r.to,
+          groups: r.groups,
+          events: r.events,
+          aggMs: r.aggMs,
+          fetchMs: r.fetchMs,
+        };
         if (opts.rows) x.rows = r.rows;
         return x;
       }),
-      avgFetchMs: res.avgFetchMs },
-    plan: res.plan, agrees: opts.agrees });
+      avgFetchMs: res.avgFetchMs,
+    },
+    plan: res.plan,
+    agrees: opts.agrees,
+  });
 };
 
 // One design at one grain: its five start times and their averages printed, or why it is skipped
@@ -460,10 +668,26 @@ TS.grainVariant = function (p, grain, grainName, variant) {
   var res = TS.runStartTimes(db, variant, p.COLL, grain, { printRows: p.PRINT_ROWS });
   if (!res) {
     print(variant + ': cannot answer ' + grain.title + ' (skipped)');
-    if (p.LAB_LINES) lab.emit(lab.resultRecord({ study: 'timeseries', variant: variant, what: TS.WHAT[variant], axis: { grain: grainName }, skipped: lab.notHere() }));
+    if (p.LAB_LINES)
+      lab.emit(
+        lab.resultRecord({
+          study: 'timeseries',
+          variant: variant,
+          what: TS.WHAT[variant],
+          axis: { grain: grainName },
+          skipped: lab.notHere(),
+        })
+      );
     return null;
   }
-  print(variant + ' | plan ' + res.plan.stage + ' | explainVersion ' + res.plan.explainVersion + (res.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)'));
+  print(
+    variant +
+      ' | plan ' +
+      res.plan.stage +
+      ' | explainVersion ' +
+      res.plan.explainVersion +
+      (res.plan.explainVersion === '2' ? ' (SBE)' : ' (classic)')
+  );
   TS.printSourceTable(res);
   print(grain.title + ' aggregation took: ' + lab.fmtMs(res.avgAggMs) + ' on average');
   print(grain.title + ' aggregation and fetch took: ' + lab.fmtMs(res.avgFetchMs) + ' on average');
@@ -474,14 +698,34 @@ TS.grainVariant = function (p, grain, grainName, variant) {
 TS.grainMain = function (grainName) {
   var grain = TS.GRAINS[grainName];
   var p = TS.params();
-  var info = lab.header('Time series, ' + grain.title + ' (source 003)', db, 'collection ' + db.getName() + '.' + p.COLL);
+  var info = lab.header(
+    'Time series, ' + grain.title + ' (source 003)',
+    db,
+    'collection ' + db.getName() + '.' + p.COLL
+  );
   var fixture = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, { COLL: { def: 'randomData' } }));
-  var perInterval = fixture.count * grain.width / (366 * TS.DAY);
-  print('events ' + lab.fmtInt(fixture.count) + ' | intervals of ' + lab.fmtMs(grain.width) + ' grouped by ' + lab.fmtMs(grain.group) +
-    ', epoch-aligned, UTC | one pass over the five start times, as the source');
+  var perInterval = (fixture.count * grain.width) / (366 * TS.DAY);
+  print(
+    'events ' +
+      lab.fmtInt(fixture.count) +
+      ' | intervals of ' +
+      lab.fmtMs(grain.width) +
+      ' grouped by ' +
+      lab.fmtMs(grain.group) +
+      ', epoch-aligned, UTC | one pass over the five start times, as the source'
+  );
   if (perInterval < 5) {
-    print('note: ' + lab.fmtInt(fixture.count) + ' events over 2012 put ~' + perInterval.toPrecision(2) + ' events in one ' + grain.title.split(' in ')[1] +
-      ': most groups are empty at this scale (the source had 50,000,000: ~' + Math.round(50000000 * grain.width / (366 * TS.DAY)) + ')');
+    print(
+      'note: ' +
+        lab.fmtInt(fixture.count) +
+        ' events over 2012 put ~' +
+        perInterval.toPrecision(2) +
+        ' events in one ' +
+        grain.title.split(' in ')[1] +
+        ': most groups are empty at this scale (the source had 50,000,000: ~' +
+        Math.round((50000000 * grain.width) / (366 * TS.DAY)) +
+        ')'
+    );
   }
   TS.emitEnvironment(info, p, { fixture: fixture, grain: grainName });
   var results = [];
@@ -493,14 +737,18 @@ TS.grainMain = function (grainName) {
   if (results.length > 1) {
     var base = results[0];
     agree = results.every(function (r) {
-      return r.runs.every(function (run, i) { return TS.sameRows(run.rows, base.runs[i].rows); });
+      return r.runs.every(function (run, i) {
+        return TS.sameRows(run.rows, base.runs[i].rows);
+      });
     });
     print('');
     print(agree ? 'all designs agree on every interval' : 'DESIGNS DISAGREE');
   }
   if (p.LAB_LINES) {
     results.forEach(function (res) {
-      lab.emit(TS.passRecord(res, { rows: p.EMIT_GROUPS, agrees: agree === null ? null : TS.sameRowsAll(res, results[0]) }));
+      lab.emit(
+        TS.passRecord(res, { rows: p.EMIT_GROUPS, agrees: agree === null ? null : TS.sameRowsAll(res, results[0]) })
+      );
     });
   }
   return results;
@@ -508,5 +756,7 @@ TS.grainMain = function (grainName) {
 
 // Every interval of two passes holds the same rows.
 TS.sameRowsAll = function (a, b) {
-  return a.runs.every(function (run, i) { return TS.sameRows(run.rows, b.runs[i].rows); });
+  return a.runs.every(function (run, i) {
+    return TS.sameRows(run.rows, b.runs[i].rows);
+  });
 };

@@ -25,7 +25,9 @@ load(__dirname + '/../lib/studies/timeseries/ts-cache.js');
 // The intervals a grain asks about: the source's five start times, or the whole year by day.
 function tsIntervals(grain) {
   if (!grain.width) return [{ from: TS.YEAR_FROM, to: TS.YEAR_TO }];
-  return TS.START_TIMES.map(function (s) { return TS.calibrate(s, grain.width); });
+  return TS.START_TIMES.map(function (s) {
+    return TS.calibrate(s, grain.width);
+  });
 }
 
 function tsDesign(name, minVersion) {
@@ -33,7 +35,9 @@ function tsDesign(name, minVersion) {
     name: name,
     what: TS.WHAT[name],
     minVersion: minVersion,
-    able: function (p, point) { return TS.query(name, p.COLL, TS.YEAR_FROM, TS.YEAR_TO, TS.GRAINS[point.grain]) !== null; },
+    able: function (p, point) {
+      return TS.query(name, p.COLL, TS.YEAR_FROM, TS.YEAR_TO, TS.GRAINS[point.grain]) !== null;
+    },
     // The answer is every interval's rows in T order; the time is per interval.
     run: function (p, point) {
       var grain = TS.GRAINS[point.grain];
@@ -47,7 +51,12 @@ function tsDesign(name, minVersion) {
         ms += lab.now() - t0;
         rows = rows.concat(out);
       });
-      return lab.took(ms / ivs.length, rows, { intervals: ivs.length, per: ivs.length > 1 ? 'interval (mean of T1..T5)' : 'year' }, ms);
+      return lab.took(
+        ms / ivs.length,
+        rows,
+        { intervals: ivs.length, per: ivs.length > 1 ? 'interval (mean of T1..T5)' : 'year' },
+        ms
+      );
     },
     explain: function (p, point) {
       var grain = TS.GRAINS[point.grain];
@@ -62,7 +71,10 @@ function tsDesign(name, minVersion) {
 function tsGrains(p) {
   var grains = lab.list(p.GRAINS);
   grains.forEach(function (g) {
-    if (!TS.GRAINS[g]) throw new Error('parameter GRAINS: unknown grain ' + JSON.stringify(g) + ' (known: seconds, minutes, hours, days)');
+    if (!TS.GRAINS[g])
+      throw new Error(
+        'parameter GRAINS: unknown grain ' + JSON.stringify(g) + ' (known: seconds, minutes, hours, days)'
+      );
   });
   TS.chosen(p.VARIANTS);
   return grains;
@@ -70,11 +82,24 @@ function tsGrains(p) {
 
 // What builds each derived design from the events; raw and dateTrunc read the events themselves.
 var TS_BUILDERS = {
-  bucket: { what: 'one $group + $merge per day into per-minute buckets', run: function (p) { TS.buildBuckets(db, p.COLL); } },
-  timeseries: { what: 'copying the events, in time order, into a time-series collection', run: function (p) { TS.buildTimeseries(db, p.COLL); } },
-  rollup: { what: 'one $group + $merge per day into per-minute, then per-hour rollups', run: function (p) {
-    TS.refreshRollups(db, p.COLL);
-  } },
+  bucket: {
+    what: 'one $group + $merge per day into per-minute buckets',
+    run: function (p) {
+      TS.buildBuckets(db, p.COLL);
+    },
+  },
+  timeseries: {
+    what: 'copying the events, in time order, into a time-series collection',
+    run: function (p) {
+      TS.buildTimeseries(db, p.COLL);
+    },
+  },
+  rollup: {
+    what: 'one $group + $merge per day into per-minute, then per-hour rollups',
+    run: function (p) {
+      TS.refreshRollups(db, p.COLL);
+    },
+  },
 };
 
 // Functions Node calls in the session that loaded this file (lib/studies/timeseries/index.js).
@@ -100,25 +125,44 @@ var tsDesigns = {
 
   // What each chosen design takes on disk, and how long its build took (if this run built it).
   storage: function (p) {
-    return TS.chosen(p.VARIANTS).filter(function (v) { return TS.available(db, p.COLL, v); }).map(function (v) {
-      return Object.assign({ variant: v, buildMs: tsDesigns.builds[v] === undefined ? null : tsDesigns.builds[v] }, TS.storage(db, p.COLL, v));
-    });
+    return TS.chosen(p.VARIANTS)
+      .filter(function (v) {
+        return TS.available(db, p.COLL, v);
+      })
+      .map(function (v) {
+        return Object.assign(
+          { variant: v, buildMs: tsDesigns.builds[v] === undefined ? null : tsDesigns.builds[v] },
+          TS.storage(db, p.COLL, v)
+        );
+      });
   },
 
   storageLines: function (sizes) {
-    return lab.tableLines([
-      { key: 'v', title: 'design' },
-      { key: 'colls', title: 'collections' },
-      { key: 'docs', title: 'documents', right: true },
-      { key: 'data', title: 'data (uncompressed)', right: true },
-      { key: 'storage', title: 'storage', right: true },
-      { key: 'index', title: 'indexes', right: true },
-      { key: 'total', title: 'total on disk', right: true },
-      { key: 'build', title: 'built in', right: true },
-    ], sizes.map(function (s) {
-      return { v: s.variant, colls: s.colls.join(', '), docs: lab.fmtInt(s.docs), data: TS.fmtBytes(s.dataSize), storage: TS.fmtBytes(s.storageSize),
-        index: TS.fmtBytes(s.indexSize), total: TS.fmtBytes(s.totalSize), build: s.buildMs === null ? '(existed)' : lab.fmtMs(s.buildMs) };
-    }), 100);
+    return lab.tableLines(
+      [
+        { key: 'v', title: 'design' },
+        { key: 'colls', title: 'collections' },
+        { key: 'docs', title: 'documents', right: true },
+        { key: 'data', title: 'data (uncompressed)', right: true },
+        { key: 'storage', title: 'storage', right: true },
+        { key: 'index', title: 'indexes', right: true },
+        { key: 'total', title: 'total on disk', right: true },
+        { key: 'build', title: 'built in', right: true },
+      ],
+      sizes.map(function (s) {
+        return {
+          v: s.variant,
+          colls: s.colls.join(', '),
+          docs: lab.fmtInt(s.docs),
+          data: TS.fmtBytes(s.dataSize),
+          storage: TS.fmtBytes(s.storageSize),
+          index: TS.fmtBytes(s.indexSize),
+          total: TS.fmtBytes(s.totalSize),
+          build: s.buildMs === null ? '(existed)' : lab.fmtMs(s.buildMs),
+        };
+      }),
+      100
+    );
   },
 
   // The source's pass over T1..T5 with the raw design, once (cold and warm states are single passes).
@@ -126,7 +170,9 @@ var tsDesigns = {
     var res = TS.runStartTimes(db, 'raw', p.COLL, TS.GRAINS[grainName], {});
     var rec = TS.passRecord(res, { axis: axis });
     var rows = [];
-    res.runs.forEach(function (r) { rows = rows.concat(r.rows); });
+    res.runs.forEach(function (r) {
+      rows = rows.concat(r.rows);
+    });
     return { record: rec, rows: rows };
   },
 
@@ -154,20 +200,37 @@ var tsDesigns = {
 var STUDY = {
   name: 'timeseries',
   title: 'Time series: raw events vs $dateTrunc, buckets, a time-series collection and rollups',
-  source: { id: '003', author: 'Vlad Mihalcea', title: 'A beginner\'s guide to MongoDB performance turbocharging', year: 2013,
-    url: 'https://vladmihalcea.com/a-beginners-guide-to-mongodb-performance-turbocharging/' },
+  source: {
+    id: '003',
+    author: 'Vlad Mihalcea',
+    title: "A beginner's guide to MongoDB performance turbocharging",
+    year: 2013,
+    url: 'https://vladmihalcea.com/a-beginners-guide-to-mongodb-performance-turbocharging/',
+  },
   params: {
-    COLL: { kind: 'name', def: 'randomData', what: 'events collection (the source\'s name)' },
-    N: { kind: 'count', def: 1000000, what: 'events to generate when the collection is empty (the source had 50,000,000)' },
+    COLL: { kind: 'name', def: 'randomData', what: "events collection (the source's name)" },
+    N: {
+      kind: 'count',
+      def: 1000000,
+      what: 'events to generate when the collection is empty (the source had 50,000,000)',
+    },
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
-    GRAINS: { kind: 'names', def: 'seconds,minutes,hours,days', what: 'grains: seconds, minutes, hours (in a minute, hour, day), days (the year)' },
+    GRAINS: {
+      kind: 'names',
+      def: 'seconds,minutes,hours,days',
+      what: 'grains: seconds, minutes, hours (in a minute, hour, day), days (the year)',
+    },
     RUNS: { kind: 'count', def: 3, what: 'timed rounds after the warm-up' },
     REBUILD: { kind: 'bool', def: false, what: 'rebuild the designs even when they exist' },
     BUILD_ONLY: { kind: 'bool', def: false, what: 'build the designs and stop' },
   },
   axes: function (p) {
     var grains = tsGrains(p);
-    return p.BUILD_ONLY ? [] : grains.map(function (g) { return { grain: g }; });
+    return p.BUILD_ONLY
+      ? []
+      : grains.map(function (g) {
+          return { grain: g };
+        });
   },
   baseline: 'raw',
   unit: 'ms',
@@ -178,18 +241,33 @@ var STUDY = {
     tsDesign('timeseries', '5.0'),
     tsDesign('rollup', '4.2'),
   ],
-  same: function (a, b) { return TS.sameRows(a, b); },
-  setup: function (p) { tsGrains(p); tsDesigns.prepare(p); },
+  same: function (a, b) {
+    return TS.sameRows(a, b);
+  },
+  setup: function (p) {
+    tsGrains(p);
+    tsDesigns.prepare(p);
+  },
   // Drop-in mode: storage per design after the tables (Node prints it from its `after` hook).
   report: function (p) {
     var sizes = tsDesigns.storage(p);
     print('');
     print('storage per design (' + lab.fmtInt(tsDesigns.events) + ' events):');
-    tsDesigns.storageLines(sizes).forEach(function (l) { print(l); });
+    tsDesigns.storageLines(sizes).forEach(function (l) {
+      print(l);
+    });
     if (p.LAB_LINES) {
       sizes.forEach(function (s) {
-        lab.emit(lab.measureRecord({ study: 'timeseries', name: 'totalSize', variant: s.variant, value: s.totalSize, unit: 'bytes',
-          what: 'storage + indexes on disk of ' + s.colls.join(', ') }));
+        lab.emit(
+          lab.measureRecord({
+            study: 'timeseries',
+            name: 'totalSize',
+            variant: s.variant,
+            value: s.totalSize,
+            unit: 'bytes',
+            what: 'storage + indexes on disk of ' + s.colls.join(', '),
+          })
+        );
       });
     }
   },

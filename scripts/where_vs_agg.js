@@ -46,13 +46,30 @@ var WHERE_TOUCHES_DB = 'return db.getSiblingDB("test") !== null';
 
 function whereFunctional(p) {
   var c = db.getCollection(p.COLL);
-  function ids(filter) { return c.find(filter).sort({ _id: 1 }).limit(WHERE_CHECK).toArray().map(function (d) { return d._id; }); }
-  function failure(e) { return { code: e.code || null, codeName: e.codeName || null, message: String(e.message).split('\n')[0] }; }
+  function ids(filter) {
+    return c
+      .find(filter)
+      .sort({ _id: 1 })
+      .limit(WHERE_CHECK)
+      .toArray()
+      .map(function (d) {
+        return d._id;
+      });
+  }
+  function failure(e) {
+    return { code: e.code || null, codeName: e.codeName || null, message: String(e.message).split('\n')[0] };
+  }
   var out = { limit: WHERE_CHECK, whereIds: ids({ $where: WHERE_AB }) };
-  try { out.stringIds = ids(WHERE_AB); } catch (e) { out.stringError = failure(e); }
+  try {
+    out.stringIds = ids(WHERE_AB);
+  } catch (e) {
+    out.stringError = failure(e);
+  }
   try {
     out.dbReached = c.find({ $where: WHERE_TOUCHES_DB }).limit(1).toArray().length;
-  } catch (e) { out.dbError = failure(e); }
+  } catch (e) {
+    out.dbError = failure(e);
+  }
   return out;
 }
 
@@ -76,8 +93,12 @@ function whereVariant(name, what, minVersion, build) {
     },
     explain: function (p) {
       var q = build(p);
-      return q.count ? db.runCommand({ explain: q, verbosity: 'queryPlanner' })
-        : db.runCommand({ explain: { aggregate: p.COLL, pipeline: q.pipeline, cursor: {} }, verbosity: 'queryPlanner' });
+      return q.count
+        ? db.runCommand({ explain: q, verbosity: 'queryPlanner' })
+        : db.runCommand({
+            explain: { aggregate: p.COLL, pipeline: q.pipeline, cursor: {} },
+            verbosity: 'queryPlanner',
+          });
     },
   };
 }
@@ -89,7 +110,7 @@ var STUDY = {
   params: {
     N: { kind: 'count', def: 1000000, what: 'documents to generate when the lab creates the collection' },
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
-    COLL: { kind: 'name', def: 'mine', what: 'collection (the source\'s name)' },
+    COLL: { kind: 'name', def: 'mine', what: "collection (the source's name)" },
     RUNS: { kind: 'count', def: 5, what: 'timed rounds after the warm-up' },
   },
   // The hybrid, $expr and $function variants rely on the index on b; the source created it too.
@@ -99,20 +120,30 @@ var STUDY = {
   baseline: 'where',
   unit: 'ms',
   variants: [
-    whereVariant('plain', '{b: {$lt: 5}, $expr: a > b}, forced collection scan', '3.6',
-      function (p) { return whereCount(p, { b: { $lt: 5 }, $expr: A_GT_B }, { $natural: 1 }); }),
-    whereVariant('where', "$where: '" + WHERE_ALL + "'", '2.0',
-      function (p) { return whereCount(p, { $where: WHERE_ALL }); }),
-    whereVariant('hybrid', "{b: {$lt: 5}, $where: '" + WHERE_AB + "'}", '2.0',
-      function (p) { return whereCount(p, { b: { $lt: 5 }, $where: WHERE_AB }); }),
-    whereVariant('source-agg', 'aggregate $match, $project $cond, $match, $group (the source\'s)', '2.6',
-      function () { return { pipeline: WHERE_SOURCE_PIPELINE }; }),
-    whereVariant('expr-find', '{b: {$lt: 5}, $expr: {$gt: [$a, $b]}}', '3.6',
-      function (p) { return whereCount(p, { b: { $lt: 5 }, $expr: A_GT_B }); }),
-    whereVariant('expr-agg', 'aggregate $match {b < 5, $expr}, $count', '3.6',
-      function () { return { pipeline: [{ $match: { b: { $lt: 5 }, $expr: A_GT_B } }, { $count: 'count' }] }; }),
-    whereVariant('function', '{b: {$lt: 5}, $expr: {$function: a > b}}', '4.4',
-      function (p) { return whereCount(p, { b: { $lt: 5 }, $expr: { $function: { body: 'function (a, b) { return a > b; }', args: ['$a', '$b'], lang: 'js' } } }); }),
+    whereVariant('plain', '{b: {$lt: 5}, $expr: a > b}, forced collection scan', '3.6', function (p) {
+      return whereCount(p, { b: { $lt: 5 }, $expr: A_GT_B }, { $natural: 1 });
+    }),
+    whereVariant('where', "$where: '" + WHERE_ALL + "'", '2.0', function (p) {
+      return whereCount(p, { $where: WHERE_ALL });
+    }),
+    whereVariant('hybrid', "{b: {$lt: 5}, $where: '" + WHERE_AB + "'}", '2.0', function (p) {
+      return whereCount(p, { b: { $lt: 5 }, $where: WHERE_AB });
+    }),
+    whereVariant('source-agg', "aggregate $match, $project $cond, $match, $group (the source's)", '2.6', function () {
+      return { pipeline: WHERE_SOURCE_PIPELINE };
+    }),
+    whereVariant('expr-find', '{b: {$lt: 5}, $expr: {$gt: [$a, $b]}}', '3.6', function (p) {
+      return whereCount(p, { b: { $lt: 5 }, $expr: A_GT_B });
+    }),
+    whereVariant('expr-agg', 'aggregate $match {b < 5, $expr}, $count', '3.6', function () {
+      return { pipeline: [{ $match: { b: { $lt: 5 }, $expr: A_GT_B } }, { $count: 'count' }] };
+    }),
+    whereVariant('function', '{b: {$lt: 5}, $expr: {$function: a > b}}', '4.4', function (p) {
+      return whereCount(p, {
+        b: { $lt: 5 },
+        $expr: { $function: { body: 'function (a, b) { return a > b; }', args: ['$a', '$b'], lang: 'js' } },
+      });
+    }),
   ],
 };
 

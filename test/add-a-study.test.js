@@ -16,24 +16,42 @@ const ROOT = path.resolve(__dirname, '..');
 const SCHEMA = require('../docs/result-format.schema.json');
 const TOY = path.join(__dirname, 'fixtures', 'toy');
 // The toy's files, at the paths they take in the repository.
-const TOY_FILES = ['scripts/toy_count.js', 'lib/studies/toy/index.js', 'lib/studies/toy/child-count.js',
-  'lib/studies/toy/count-worker.js', 'lib/studies/toy/oracle.js'];
+const TOY_FILES = [
+  'scripts/toy_count.js',
+  'lib/studies/toy/index.js',
+  'lib/studies/toy/child-count.js',
+  'lib/studies/toy/count-worker.js',
+  'lib/studies/toy/oracle.js',
+];
 
 /** Every file under dir, relative to it. */
 function tree(dir, base = dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tree(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? tree(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))],
+    );
 }
 
 function cli(dir, args, { timeoutMs = 120000 } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(dir, 'bin', 'mongo-perf-lab.js'), ...args],
-      { cwd: dir, env: { ...process.env, MONGODB_URI: '' } });
+    const child = spawn(process.execPath, [path.join(dir, 'bin', 'mongo-perf-lab.js'), ...args], {
+      cwd: dir,
+      env: { ...process.env, MONGODB_URI: '' },
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, child }); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, child });
+    });
   });
 }
 
@@ -46,7 +64,8 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
   before(function () {
     uri = testUri();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-recipe-'));
-    for (const d of ['bin', 'lib', 'scripts', 'fixtures', 'docs']) fs.cpSync(path.join(ROOT, d), path.join(dir, d), { recursive: true });
+    for (const d of ['bin', 'lib', 'scripts', 'fixtures', 'docs'])
+      fs.cpSync(path.join(ROOT, d), path.join(dir, d), { recursive: true });
     fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
     // 1. the declaration, 2. the Node part and what only it uses (a worker run as a child process,
@@ -65,39 +84,60 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
   after(async function () {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
     const c = new MongoClient(uri);
-    try { await c.db(db).dropDatabase(); } finally { await c.close(); }
+    try {
+      await c.db(db).dropDatabase();
+    } finally {
+      await c.close();
+    }
   });
 
   it('1-3. each file of the study is where docs/contract.md says, and the core names no study', function () {
     expect(tree(TOY).sort()).to.deep.equal([...TOY_FILES].sort());
     const contract = fs.readFileSync(path.join(ROOT, 'docs', 'contract.md'), 'utf8');
-    for (const place of ['`scripts/<script>.js`', '`lib/studies/<name>/index.js`', '`lib/studies/<name>/*.js`', '`lib/studies/index.js`']) {
+    for (const place of [
+      '`scripts/<script>.js`',
+      '`lib/studies/<name>/index.js`',
+      '`lib/studies/<name>/*.js`',
+      '`lib/studies/index.js`',
+    ]) {
       expect(contract, place).to.contain(`| ${place} |`);
     }
     for (const layer of ['core', 'report', 'infra']) {
       for (const f of tree(path.join(dir, 'lib', layer))) {
         const text = fs.readFileSync(path.join(dir, 'lib', layer, f), 'utf8');
-        expect(text, `lib/${layer}/${f}`).to.not.match(/studies\/(toy|where|mapreduce|bigagg|inserts|coherency|tasks|joins|timeseries|counters)\b|require\(['"][./]*studies/);
+        expect(text, `lib/${layer}/${f}`).to.not.match(
+          /studies\/(toy|where|mapreduce|bigagg|inserts|coherency|tasks|joins|timeseries|counters)\b|require\(['"][./]*studies/,
+        );
       }
     }
   });
 
   it('defineStudy refuses a definition with an unknown key, a missing profile, or a title of its own', function () {
     const { defineStudy } = require(path.join(dir, 'lib', 'core', 'registry'));
-    const good = { name: 'toy', script: 'toy_count.js', profiles: { tiny: {}, quick: {}, seed: {} }, expected: '~5 s', seedExpected: '~10 s' };
+    const good = {
+      name: 'toy',
+      script: 'toy_count.js',
+      profiles: { tiny: {}, quick: {}, seed: {} },
+      expected: '~5 s',
+      seedExpected: '~10 s',
+    };
     expect(defineStudy(good).title).to.equal('count the documents three ways');
     expect(String(defineStudy(good).source)).to.equal('toy');
     expect(() => defineStudy({ ...good, oracel: () => 1 })).to.throw(/study toy: unknown key "oracel"/);
     expect(() => defineStudy({ ...good, profiles: { quick: {}, seed: {} } })).to.throw(/profiles: tiny is required/);
     expect(() => defineStudy({ ...good, title: 'x' })).to.throw(/the title is the script's/);
     expect(() => defineStudy({ ...good, seedScale: {} })).to.throw(/profiles: \{tiny, quick, seed\}/);
-    expect(() => defineStudy({ ...good, variants: [{ name: 'v', what: 'w', run: () => 1, skipWhy: () => '' }] })).to.throw(/variants\[0\] \(v\): unknown key "skipWhy"/);
+    expect(() =>
+      defineStudy({ ...good, variants: [{ name: 'v', what: 'w', run: () => 1, skipWhy: () => '' }] }),
+    ).to.throw(/variants\[0\] \(v\): unknown key "skipWhy"/);
   });
 
   it('4. list shows it, with its quick profile and expected duration', async function () {
     const r = await cli(dir, ['list']);
     expect(r.code, r.stderr).to.equal(0);
-    expect(r.stdout).to.match(/^toy\s+toy\s+scripts\/toy_count\.js\s+~5 s\s+~10 s\n {2}count the documents three ways\n {2}quick: N=2000 RUNS=3$/m);
+    expect(r.stdout).to.match(
+      /^toy\s+toy\s+scripts\/toy_count\.js\s+~5 s\s+~10 s\n {2}count the documents three ways\n {2}quick: N=2000 RUNS=3$/m,
+    );
   });
 
   let first;
@@ -131,14 +171,22 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
 
   it('5. the study runs as a drop-in mongosh script too (the real CLI, from another directory)', async function () {
     const { runCli } = require('../lib/core/shell-runner');
-    const r = await runCli(path.join(dir, 'scripts', 'toy_count.js'), { uri, db, params: { RUNS: 1 }, cwd: os.tmpdir() });
+    const r = await runCli(path.join(dir, 'scripts', 'toy_count.js'), {
+      uri,
+      db,
+      params: { RUNS: 1 },
+      cwd: os.tmpdir(),
+    });
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/slow-count ran [\d.]+ times (faster|slower) than count/);
     expect(r.stdout).to.contain('future: skipped (needs MongoDB >= 99.0)');
   });
 
   it('compare: two runs of the same build exit 0; a deliberately slowed variant exits 1', async function () {
-    const runToy = async (out) => expect((await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', out, '--runs', '7'])).code).to.equal(0);
+    const runToy = async (out) =>
+      expect(
+        (await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', out, '--runs', '7'])).code,
+      ).to.equal(0);
     const [same1, same2, slow] = ['same1', 'same2', 'slow'].map((x) => path.join(dir, x));
     await runToy(same1);
     await runToy(same2);
@@ -163,7 +211,9 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     const b = await cli(dir, ['compare', same1, path.join(slow, 'results.json'), '--threshold', '100%']);
     expect(b.code, b.stdout).to.equal(1);
     // under the heading of its study and point, the row of slow-count
-    expect(b.stdout).to.match(/^toy: k=1; ratio: each round's time over count's\n\n[^]*?^slow-count\s.*\bratio\b.*SLOWER$/m);
+    expect(b.stdout).to.match(
+      /^toy: k=1; ratio: each round's time over count's\n\n[^]*?^slow-count\s.*\bratio\b.*SLOWER$/m,
+    );
     // The first run had 3 rounds: too few to call anything, even a second's sleep.
     const few = await cli(dir, ['compare', path.join(dir, 'out1'), slow]);
     expect(few.code, few.stdout).to.equal(0);
@@ -177,8 +227,28 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
 
   it('a run killed mid-way leaves valid JSON holding the points it finished', async function () {
     const out = path.join(dir, 'killed');
-    const child = spawn(process.execPath, [path.join(dir, 'bin', 'mongo-perf-lab.js'), 'run', 'toy', '--uri', uri, '--db', db, '--keep',
-      '--out', out, '--set', 'POINTS=50', '--set', 'DELAY_MS=20', '--runs', '3'], { cwd: dir, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(dir, 'bin', 'mongo-perf-lab.js'),
+        'run',
+        'toy',
+        '--uri',
+        uri,
+        '--db',
+        db,
+        '--keep',
+        '--out',
+        out,
+        '--set',
+        'POINTS=50',
+        '--set',
+        'DELAY_MS=20',
+        '--runs',
+        '3',
+      ],
+      { cwd: dir, stdio: 'ignore' },
+    );
     const file = path.join(out, 'results.json');
     const t0 = Date.now();
     while (Date.now() - t0 < 60000) {
@@ -186,7 +256,9 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
       try {
         const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
         if (doc.results.length >= 10) break;
-      } catch (e) { /* not written yet */ }
+      } catch (e) {
+        /* not written yet */
+      }
     }
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));

@@ -67,11 +67,19 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
 
     it('refuses an unknown compressor with one clear line, and never fills a collection it does not own', async function () {
       let err;
-      try { await B.loadMot(t.db, 'mot_bad', { n: 10, compressor: 'lz4' }); } catch (e) { err = e; }
+      try {
+        await B.loadMot(t.db, 'mot_bad', { n: 10, compressor: 'lz4' });
+      } catch (e) {
+        err = e;
+      }
       expect(err.message).to.match(/^compressor "lz4": expected one of none, snappy, zlib, zstd$/);
       await t.db.collection('theirs').insertOne({ _id: 1 });
       err = null;
-      try { await B.loadMot(t.db, 'theirs', { n: 10, compressor: 'zstd' }); } catch (e) { err = e; }
+      try {
+        await B.loadMot(t.db, 'theirs', { n: 10, compressor: 'zstd' });
+      } catch (e) {
+        err = e;
+      }
       expect(err && err.message).to.match(/never fills, indexes, drops or converts a collection it did not make/);
       expect(await t.db.collection('theirs').countDocuments()).to.equal(1);
     });
@@ -85,17 +93,24 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
     }
 
     it('uneven ranges (weights 1:7:2:13:1), ranges beyond the data, and the server-side merger part agree', async function () {
-      expect(await B.splitMerge(t.db, 'mot_zstd', { k: 5, lo: 0, hi: N, weights: [1, 7, 2, 13, 1] })).to.deep.equal(want);
+      expect(await B.splitMerge(t.db, 'mot_zstd', { k: 5, lo: 0, hi: N, weights: [1, 7, 2, 13, 1] })).to.deep.equal(
+        want,
+      );
       expect(await B.splitMerge(t.db, 'mot_zstd', { k: 3, lo: N / 2, hi: N * 3 })).to.deep.equal(want);
-      expect(await B.splitMerge(t.db, 'mot_zstd', { k: 4, lo: 0, hi: N, weights: [5, 1, 1, 9], serverMerge: true })).to.deep.equal(want);
+      expect(
+        await B.splitMerge(t.db, 'mot_zstd', { k: 4, lo: 0, hi: N, weights: [5, 1, 1, 9], serverMerge: true }),
+      ).to.deep.equal(want);
     });
 
     it('on a clustered collection (ranges are bounded scans, no index) k = 1..4 and uneven ranges equal the oracle', async function () {
       await B.loadMot(t.db, 'mot_clustered', { n: N, seed: SEED, compressor: 'snappy', clustered: true });
       const ex = JSON.stringify(await t.db.collection('mot_clustered').aggregate(LabBands.shardPart(0, 100)).explain());
       expect(ex).to.include('CLUSTERED_IXSCAN');
-      for (const k of [1, 2, 3, 4]) expect(await B.splitMerge(t.db, 'mot_clustered', { k, lo: 0, hi: N }), `k=${k}`).to.deep.equal(want);
-      expect(await B.splitMerge(t.db, 'mot_clustered', { k: 4, lo: 0, hi: N, weights: [1, 1, 1, 5] })).to.deep.equal(want);
+      for (const k of [1, 2, 3, 4])
+        expect(await B.splitMerge(t.db, 'mot_clustered', { k, lo: 0, hi: N }), `k=${k}`).to.deep.equal(want);
+      expect(await B.splitMerge(t.db, 'mot_clustered', { k: 4, lo: 0, hi: N, weights: [1, 1, 1, 5] })).to.deep.equal(
+        want,
+      );
     });
 
     it('each range alone equals the oracle over that range (partials are real partials)', async function () {
@@ -105,7 +120,8 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
     });
 
     it('several aggregations at once all give the single answer', async function () {
-      for (const got of await B.concurrent(t.db, 'mot_zstd', LabBands.groupPipeline(), 3)) expect(got).to.deep.equal(want);
+      for (const got of await B.concurrent(t.db, 'mot_zstd', LabBands.groupPipeline(), 3))
+        expect(got).to.deep.equal(want);
     });
 
     it('on a plain mongod the topology is not a mongos (the mongos path is taken only with a mongos URI)', async function () {
@@ -127,7 +143,7 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       if (server) await server.stop();
     });
 
-    it('0.25 GB and the seed\'s cache_size=2M start, report their cache size, and give the same answer', async function () {
+    it("0.25 GB and the seed's cache_size=2M start, report their cache size, and give the same answer", async function () {
       const small = B.oracle(5000, SEED);
       const sizes = {};
       let original;
@@ -160,13 +176,16 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
     let batch;
     before(async function () {
       this.timeout(600000);
-      batch = await t.cliBatch([
-        { script: 'bigagg.js', params: { N: 3000, SEED: 9, COLL: 'mot_cli', GENERATE: true, RUNS: 1 } },
-        { script: 'bigagg.js', params: { N: -5 } },
-      ], { lastUncaught: true });
+      batch = await t.cliBatch(
+        [
+          { script: 'bigagg.js', params: { N: 3000, SEED: 9, COLL: 'mot_cli', GENERATE: true, RUNS: 1 } },
+          { script: 'bigagg.js', params: { N: -5 } },
+        ],
+        { lastUncaught: true },
+      );
     });
 
-    it('real mongosh CLI from another directory: generates with the shell, every form agrees, data equals Node\'s', async function () {
+    it("real mongosh CLI from another directory: generates with the shell, every form agrees, data equals Node's", async function () {
       const r = batch.cases[0];
       expect(r.error, r.stdout).to.equal(null);
       const recs = r.records.filter((x) => x.type === 'result');
@@ -181,10 +200,17 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       expect(batch.code).to.not.equal(0);
       expect(batch.stderr + batch.cases[1].stdout).to.match(/parameter N: expected a whole number >= 0, got -5/);
       const server = { uri: t.uri, version: '6.0.5', embedded: false };
-      for (const [params, re] of [[{ PARTS: 'forms,warp' }, /^parameter PARTS: unknown part "warp"/],
-        [{ COMPRESSORS: 'lz4' }, /^parameter COMPRESSORS: unknown compressor "lz4"/], [{ NOPE: 1 }, /^parameter NOPE: study bigagg has no such parameter/]]) {
+      for (const [params, re] of [
+        [{ PARTS: 'forms,warp' }, /^parameter PARTS: unknown part "warp"/],
+        [{ COMPRESSORS: 'lz4' }, /^parameter COMPRESSORS: unknown compressor "lz4"/],
+        [{ NOPE: 1 }, /^parameter NOPE: study bigagg has no such parameter/],
+      ]) {
         let err;
-        try { await runStudy(findStudy('bigagg'), { server, dbName: t.dbName, params: { N: 1000, ...params } }); } catch (e) { err = e; }
+        try {
+          await runStudy(findStudy('bigagg'), { server, dbName: t.dbName, params: { N: 1000, ...params } });
+        } catch (e) {
+          err = e;
+        }
         expect(err && err.message, JSON.stringify(params)).to.match(re);
       }
     });
@@ -192,8 +218,19 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
     it('runner: forms, compression, split and concurrent parts; every record agrees with the oracle; tables and verdicts print', async function () {
       const out = [];
       const server = { uri: t.uri, version: '6.0.5', embedded: false };
-      const r = await runStudy(findStudy('bigagg'), { server, dbName: t.dbName, echo: (x) => out.push(x),
-        params: { N, SEED, RUNS: 1, WARMUP: 0, PARTS: 'forms,compression,split,concurrent', COMPRESSORS: 'snappy,zstd' } });
+      const r = await runStudy(findStudy('bigagg'), {
+        server,
+        dbName: t.dbName,
+        echo: (x) => out.push(x),
+        params: {
+          N,
+          SEED,
+          RUNS: 1,
+          WARMUP: 0,
+          PARTS: 'forms,compression,split,concurrent',
+          COMPRESSORS: 'snappy,zstd',
+        },
+      });
       const res = r.records.filter((x) => x.type === 'result' && !x.skipped);
       expect(res.length).to.be.greaterThan(10);
       for (const x of res) expect(x.agrees, `${x.variant} @ ${JSON.stringify(x.axis)}`).to.equal(true);
@@ -209,7 +246,9 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       const again = csvBytes(N, SEED);
       expect(csv[0].value).to.equal(again.bytes);
       expect(again.rows).to.equal(N);
-      const data = r.records.find((x) => x.type === 'measure' && x.name === 'dataBytes' && x.axis.compressor === csv[0].axis.compressor);
+      const data = r.records.find(
+        (x) => x.type === 'measure' && x.name === 'dataBytes' && x.axis.compressor === csv[0].axis.compressor,
+      );
       expect(data.value / csv[0].value).to.be.within(1.2, 2.1);
       expect(text).to.match(/001-bigagg-bson-vs-csv: (HOLDS|INCONCLUSIVE) \| ours: BSON\/CSV 1\.\d\dx/);
     });
@@ -218,11 +257,19 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       const server = await startEmbedded();
       try {
         const out = [];
-        const r = await runStudy(findStudy('bigagg'), { server, dbName: 'perflab_bigagg_test', echo: (x) => out.push(x),
-          params: { N: 5000, SEED, RUNS: 1, WARMUP: 0, PARTS: 'cold,cache', COMPRESSORS: 'zlib' } });
+        const r = await runStudy(findStudy('bigagg'), {
+          server,
+          dbName: 'perflab_bigagg_test',
+          echo: (x) => out.push(x),
+          params: { N: 5000, SEED, RUNS: 1, WARMUP: 0, PARTS: 'cold,cache', COMPRESSORS: 'zlib' },
+        });
         const res = r.records.filter((x) => x.type === 'result' && !x.skipped);
-        expect(res.map((x) => `${x.variant}@${x.axis.cache || x.axis.part}`)).to.have.members(
-          ['cold@cold', 'scan-cpu@default', 'scan-cpu@0.25GB', 'scan-cpu@2MB']);
+        expect(res.map((x) => `${x.variant}@${x.axis.cache || x.axis.part}`)).to.have.members([
+          'cold@cold',
+          'scan-cpu@default',
+          'scan-cpu@0.25GB',
+          'scan-cpu@2MB',
+        ]);
         for (const x of res) expect(x.agrees, x.variant).to.equal(true);
         const cache = r.records.filter((x) => x.type === 'measure' && x.name === 'cacheMaxBytes').map((x) => x.value);
         expect(cache.slice(1)).to.deep.equal([0.25 * 1024 ** 3, 2 * 1024 ** 2]);
@@ -257,8 +304,13 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       let done = false;
       const poll = (async () => {
         while (!done) {
-          const ops = await watcher.db('admin').aggregate([{ $currentOp: {} },
-            { $match: { ns: `${t.dbName}.mot_speed`, 'command.aggregate': 'mot_speed' } }]).toArray();
+          const ops = await watcher
+            .db('admin')
+            .aggregate([
+              { $currentOp: {} },
+              { $match: { ns: `${t.dbName}.mot_speed`, 'command.aggregate': 'mot_speed' } },
+            ])
+            .toArray();
           most = Math.max(most, ops.length);
         }
       })();
@@ -274,7 +326,8 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
 
     it('k = 2 _id ranges run in the server at the same time ($currentOp sees both); k = 1 runs one', async function () {
       let most = 0;
-      for (let i = 0; i < 5 && most < 2; i++) most = await mostAtOnce(() => B.splitMerge(t.db, 'mot_speed', { k: 2, lo: 0, hi: n }));
+      for (let i = 0; i < 5 && most < 2; i++)
+        most = await mostAtOnce(() => B.splitMerge(t.db, 'mot_speed', { k: 2, lo: 0, hi: n }));
       expect(most).to.equal(2);
       expect(await mostAtOnce(() => B.splitMerge(t.db, 'mot_speed', { k: 1, lo: 0, hi: n }))).to.equal(1);
     });
@@ -285,10 +338,19 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
         return;
       }
       const run = (k) => () => timeAsync(() => B.splitMerge(t.db, 'mot_speed', { k, lo: 0, hi: n }));
-      const res = await interleave([{ name: 'k1', run: run(1) }, { name: 'k2', run: run(2) }], { warmup: 1, rounds: 7, baseline: 'k1' });
+      const res = await interleave(
+        [
+          { name: 'k1', run: run(1) },
+          { name: 'k2', run: run(2) },
+        ],
+        { warmup: 1, rounds: 7, baseline: 'k1' },
+      );
       const speedup = 1 / res.variants.k2.ratio.median;
       this.test.title += ` [measured ${speedup.toFixed(2)}x]`;
-      expect(speedup, `k=2 vs k=1: ${speedup.toFixed(2)}x (per-round ratios ${res.variants.k2.times.map((x, i) => (res.variants.k1.times[i] / x).toFixed(2)).join(', ')})`).to.be.at.least(0.9);
+      expect(
+        speedup,
+        `k=2 vs k=1: ${speedup.toFixed(2)}x (per-round ratios ${res.variants.k2.times.map((x, i) => (res.variants.k1.times[i] / x).toFixed(2)).join(', ')})`,
+      ).to.be.at.least(0.9);
     });
   });
 });

@@ -21,7 +21,9 @@ function startBurners(n = 2, { maxMs = 45 * 60 * 1000 } = {}) {
   for (let i = 0; i < n; i++) {
     children.push(spawn(process.execPath, ['-e', SPIN, String(maxMs), String(process.pid)], { stdio: 'ignore' }));
   }
-  const stop = () => { for (const c of children) if (c.exitCode === null) c.kill('SIGKILL'); };
+  const stop = () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  };
   process.once('exit', stop);
   return { pids: children.map((c) => c.pid), stop };
 }

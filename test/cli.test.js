@@ -20,14 +20,24 @@ function cli(args, { env = {}, onStderr } = {}) {
     const child = spawn(process.execPath, [CLI, ...args], { env: e, cwd: os.tmpdir() });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; if (onStderr) onStderr(stderr, child); });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (onStderr) onStderr(stderr, child);
+    });
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
 
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch (e) { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return false;
+  }
 }
 
 function embeddedFrom(stderr) {
@@ -40,26 +50,49 @@ async function databaseNames(uri) {
   const c = new MongoClient(uri);
   try {
     return (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
-  } finally { await c.close(); }
+  } finally {
+    await c.close();
+  }
 }
 
 describe('CLI', function () {
   it('--help explains the commands and options', async function () {
     const r = await cli(['--help']);
     expect(r.code).to.equal(0);
-    for (const word of ['list', 'run <study...|all>', 'compare OLD.json NEW.json', '--uri', '--docs', '--runs', '--json', '--out', '--set', '--profile', 'MONGOMS_SYSTEM_BINARY']) {
+    for (const word of [
+      'list',
+      'run <study...|all>',
+      'compare OLD.json NEW.json',
+      '--uri',
+      '--docs',
+      '--runs',
+      '--json',
+      '--out',
+      '--set',
+      '--profile',
+      'MONGOMS_SYSTEM_BINARY',
+    ]) {
       expect(r.stdout).to.include(word);
     }
     // the test suite's profile is listed, as test scale, not findings
-    expect(r.stdout).to.match(/--profile P\s+quick .*\n\s+tiny \(test scale, seconds: what the test suite runs; its verdicts are not findings\)/);
+    expect(r.stdout).to.match(
+      /--profile P\s+quick .*\n\s+tiny \(test scale, seconds: what the test suite runs; its verdicts are not findings\)/,
+    );
     expect(r.stdout).to.include('findings [study...] [--profile quick|seed|tiny]');
   });
 
   it('each command has its own help: `<command> --help` and `help <command>`', async function () {
-    for (const [args, word] of [[['run', '--help'], '--docs'], [['help', 'compare'], '--threshold'], [['server', '-h'], '--replset'], [['import', '--help'], '--rejects']]) {
+    for (const [args, word] of [
+      [['run', '--help'], '--docs'],
+      [['help', 'compare'], '--threshold'],
+      [['server', '-h'], '--replset'],
+      [['import', '--help'], '--rejects'],
+    ]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).to.equal(0);
-      expect(r.stdout, args.join(' ')).to.match(new RegExp(`^Usage: mongo-perf-lab ${args[0] === 'help' ? args[1] : args[0]}`));
+      expect(r.stdout, args.join(' ')).to.match(
+        new RegExp(`^Usage: mongo-perf-lab ${args[0] === 'help' ? args[1] : args[0]}`),
+      );
       expect(r.stdout, args.join(' ')).to.include(word);
     }
     const run = await cli(['run', '--help']);
@@ -68,8 +101,14 @@ describe('CLI', function () {
 
   it('an option of another command is refused with one line, a typo with the closest name', async function () {
     for (const [args, re] of [
-      [['list', '--threshold', '5%'], /^mongo-perf-lab: list: Unknown option '--threshold'; --threshold is an option of compare, not of list$/m],
-      [['run', 'where', '--dbpath', 'X'], /run: Unknown option '--dbpath'; --dbpath is an option of server, not of run/],
+      [
+        ['list', '--threshold', '5%'],
+        /^mongo-perf-lab: list: Unknown option '--threshold'; --threshold is an option of compare, not of list$/m,
+      ],
+      [
+        ['run', 'where', '--dbpath', 'X'],
+        /run: Unknown option '--dbpath'; --dbpath is an option of server, not of run/,
+      ],
       [['run', 'where', '--doc', '5'], /run: Unknown option '--doc'; did you mean --docs\?/],
       [['lsit'], /unknown command "lsit" .*did you mean list\?/],
     ]) {
@@ -92,17 +131,29 @@ describe('CLI', function () {
     fs.writeFileSync(file, probe);
     const heavy = /^(mongodb|pg|pg-copy-streams|mongodb-memory-server-core|@mongosh\/.*)$/;
     for (const cmd of ['--help', 'run --help', 'help findings', 'list']) {
-      const r = require('child_process').spawnSync(process.execPath, [file], { env: { ...process.env, CMD: cmd }, encoding: 'utf8' });
+      const r = require('child_process').spawnSync(process.execPath, [file], {
+        env: { ...process.env, CMD: cmd },
+        encoding: 'utf8',
+      });
       const loaded = JSON.parse(r.stderr);
-      expect(loaded.filter((m) => heavy.test(m)), cmd).to.deep.equal([]);
-      if (cmd !== 'list') expect(loaded.filter((m) => /studies/.test(m)), cmd).to.deep.equal([]);
+      expect(
+        loaded.filter((m) => heavy.test(m)),
+        cmd,
+      ).to.deep.equal([]);
+      if (cmd !== 'list')
+        expect(
+          loaded.filter((m) => /studies/.test(m)),
+          cmd,
+        ).to.deep.equal([]);
     }
   });
 
   it('list names every study with its source article, script, quick profile and duration', async function () {
     const r = await cli(['list']);
     expect(r.code).to.equal(0);
-    expect(r.stdout).to.match(/^where\s+001\s+scripts\/where_vs_agg\.js\s+~\d+ s\s+~\d+ min\n {2}\$where vs plain.*\n {2}quick: N=50000 RUNS=5 BUDGET_MS=10000$/m);
+    expect(r.stdout).to.match(
+      /^where\s+001\s+scripts\/where_vs_agg\.js\s+~\d+ s\s+~\d+ min\n {2}\$where vs plain.*\n {2}quick: N=50000 RUNS=5 BUDGET_MS=10000$/m,
+    );
     expect(r.stdout).to.match(/^mapreduce\s+000\s+scripts\/mr_variants\.js/m);
     // within 100 columns
     for (const line of r.stdout.split('\n')) expect(line.length, line).to.be.at.most(100);
@@ -112,7 +163,19 @@ describe('CLI', function () {
     const json = path.join(os.tmpdir(), `lab-cli-${process.pid}.json`);
     try {
       const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-out-'));
-      const r = await cli(['run', 'where', '--docs', '3000', '--runs', '1', '--json', json, '--out', out, '--no-progress']);
+      const r = await cli([
+        'run',
+        'where',
+        '--docs',
+        '3000',
+        '--runs',
+        '1',
+        '--json',
+        json,
+        '--out',
+        out,
+        '--no-progress',
+      ]);
       expect(r.code, r.stderr).to.equal(0);
       expect(r.stdout).to.match(/expr-find\s+\d+.*IXSCAN/);
       expect(r.stdout).to.include('times faster than where');
@@ -155,7 +218,10 @@ describe('CLI', function () {
     let sent = false;
     const r = await cli(['run', 'where', '--docs', '400000', '--runs', '1', '--no-progress'], {
       onStderr: (err, child) => {
-        if (!sent && embeddedFrom(err)) { sent = true; setTimeout(() => child.kill('SIGTERM'), 300); }
+        if (!sent && embeddedFrom(err)) {
+          sent = true;
+          setTimeout(() => child.kill('SIGTERM'), 300);
+        }
       },
     });
     expect(sent, r.stderr).to.equal(true);
@@ -171,7 +237,21 @@ describe('CLI', function () {
     const marked = `${uri}${uri.includes('?') ? '&' : '?'}appName=labSecretMarker`;
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-owned-'));
     try {
-      const r = await cli(['run', 'where', '--uri', marked, '--db', 'labtest_cli_owned', '--docs', '2000', '--runs', '0', '--no-progress', '--out', out]);
+      const r = await cli([
+        'run',
+        'where',
+        '--uri',
+        marked,
+        '--db',
+        'labtest_cli_owned',
+        '--docs',
+        '2000',
+        '--runs',
+        '0',
+        '--no-progress',
+        '--out',
+        out,
+      ]);
       expect(r.code, r.stderr).to.equal(0);
       expect(await databaseNames(uri)).to.not.include('labtest_cli_owned');
       const saved = fs.readFileSync(path.join(out, 'results.json'), 'utf8');
@@ -187,10 +267,25 @@ describe('CLI', function () {
     const c = new MongoClient(uri);
     const db = c.db('labtest_cli_foreign');
     try {
-      await db.collection('mine').insertMany([{ _id: 1, a: 1, b: 2 }, { _id: 2, a: 3, b: 4 }]);
-      const r = await cli(['run', 'where', '--uri', uri, '--db', 'labtest_cli_foreign', '--docs', '2000', '--no-progress']);
+      await db.collection('mine').insertMany([
+        { _id: 1, a: 1, b: 2 },
+        { _id: 2, a: 3, b: 4 },
+      ]);
+      const r = await cli([
+        'run',
+        'where',
+        '--uri',
+        uri,
+        '--db',
+        'labtest_cli_foreign',
+        '--docs',
+        '2000',
+        '--no-progress',
+      ]);
       expect(r.code).to.equal(1);
-      expect(r.stderr).to.match(/labtest_cli_foreign\.mine exists and was not made by the lab .*holds 2 documents; .*never fills, indexes, drops or converts/);
+      expect(r.stderr).to.match(
+        /labtest_cli_foreign\.mine exists and was not made by the lab .*holds 2 documents; .*never fills, indexes, drops or converts/,
+      );
       expect(await db.collection('mine').countDocuments()).to.equal(2);
     } finally {
       await db.dropDatabase();
@@ -212,7 +307,11 @@ describe('CLI', function () {
       // An unset shell variable ($FILES) must not turn "read these files" into "run every study".
       [['findings', '--from', ''], 2, /--from: "" names nothing/],
       [['findings', '--servers', ' , '], 2, /--servers: " , " names nothing/],
-      [['run', 'where', '--uri', 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500'], 1, /cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1/],
+      [
+        ['run', 'where', '--uri', 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500'],
+        1,
+        /cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1/,
+      ],
     ];
     for (const [args, code, message] of cases) {
       it(`${args.join(' ')} -> exit ${code}`, async function () {

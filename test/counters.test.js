@@ -23,11 +23,16 @@ const { judge } = claims;
 
 const STREAM = { seed: 5, metrics: 12, perMinute: 12, preallocP: 0.02 };
 const DAYS = 2;
-const EVERY = 97;   // about 15 minutes a day, always with 00:00 and 23:59
+const EVERY = 97; // about 15 minutes a day, always with 00:00 and 23:59
 
 function sortKeys(o) {
   if (Array.isArray(o)) return o.map(sortKeys);
-  if (o && typeof o === 'object') return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortKeys(o[k])]));
+  if (o && typeof o === 'object')
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, sortKeys(o[k])]),
+    );
   return o;
 }
 
@@ -45,7 +50,8 @@ async function differences(coll, layout, tally) {
   return diffs;
 }
 
-const tallyFor = (schema, slots) => oracle.tally(STREAM, slots, { preallocate: schema !== 'initial', preallocatedDays: schema === 'initial' ? [] : [0] });
+const tallyFor = (schema, slots) =>
+  oracle.tally(STREAM, slots, { preallocate: schema !== 'initial', preallocatedDays: schema === 'initial' ? [] : [0] });
 const layoutOf = (schema) => (schema === 'bulk' ? 'hierarchical' : schema);
 
 describe('counters study (seed 004): per-minute counters with upsert $inc', function () {
@@ -61,7 +67,17 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
   describe('Node writers (4 connections, w:1) against the oracle', function () {
     let run;
     before(async function () {
-      run = await day.simulateDay({ db: t.db, uri: t.uri, dbName: t.dbName, schemas: ALL, stream: STREAM, days: DAYS, every: EVERY, writers: 4, wc: 'w1' });
+      run = await day.simulateDay({
+        db: t.db,
+        uri: t.uri,
+        dbName: t.dbName,
+        schemas: ALL,
+        stream: STREAM,
+        days: DAYS,
+        every: EVERY,
+        writers: 4,
+        wc: 'w1',
+      });
     });
 
     for (const schema of ['initial', 'preallocated', 'hierarchical', 'array', 'bulk']) {
@@ -77,11 +93,18 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       });
     }
 
-    it('every schema and alternative reads back the tally\'s 1,440 minutes of every metric-day', async function () {
+    it("every schema and alternative reads back the tally's 1,440 minutes of every metric-day", async function () {
       const tally = oracle.tally(STREAM, run.slots, {});
       for (const d of [0, 1]) {
         const dayMs = gen.START + d * gen.DAY_MS;
-        const cost = await day.readCost(t.db, run.targets, dayMs, STREAM.metrics, (m) => oracle.dayMinutes(tally, dayMs, m), 1);
+        const cost = await day.readCost(
+          t.db,
+          run.targets,
+          dayMs,
+          STREAM.metrics,
+          (m) => oracle.dayMinutes(tally, dayMs, m),
+          1,
+        );
         for (const name of ALL) expect(cost[name].wrongReads, `${name} day ${d}`).to.equal(0);
       }
     });
@@ -117,13 +140,16 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       it(`${schema}: recordHit + preallocate leave the same documents as the tally`, async function () {
         // the shell draws tomorrow's preallocation with the stream's own flags at p = 1/2000
         const stream = { ...STREAM, preallocP: undefined };
-        const tally = oracle.tally(stream, study.helpers.slotsOf(P), { preallocate: schema !== 'initial', preallocatedDays: schema === 'initial' ? [] : [0] });
+        const tally = oracle.tally(stream, study.helpers.slotsOf(P), {
+          preallocate: schema !== 'initial',
+          preallocatedDays: schema === 'initial' ? [] : [0],
+        });
         const diffs = await differences(t.db.collection(`shell_${schema}`), schema, tally);
         expect(diffs, diffs.slice(0, 5).join(', ')).to.deep.equal([]);
       });
     }
 
-    it('one result per schema and simulated hour, each hour\'s answer equal to the Node oracle\'s', function () {
+    it("one result per schema and simulated hour, each hour's answer equal to the Node oracle's", function () {
       const recs = out.records.filter((r) => r.type === 'result');
       expect(recs.length).to.equal(DAYS * 24 * 4);
       for (const r of recs) {
@@ -147,16 +173,29 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
   });
 
   describe('the Node part through the runner (concurrent writers, alternatives, claims)', function () {
-    const P = { METRICS: 6, PER_MINUTE: 12, SEED: 4, DAYS: 1, RUNS: 2, WARMUP: 0, WRITERS: 3, PREFIX: 'run_', SCAN: false, SIZE_DAYS: 60 };
+    const P = {
+      METRICS: 6,
+      PER_MINUTE: 12,
+      SEED: 4,
+      DAYS: 1,
+      RUNS: 2,
+      WARMUP: 0,
+      WRITERS: 3,
+      PREFIX: 'run_',
+      SCAN: false,
+      SIZE_DAYS: 60,
+    };
     let res;
     before(async function () {
       const info = await describeServer(t.uri);
       res = await runStudy(study, { server: { uri: t.uri, ...info }, dbName: t.dbName, params: P });
     });
 
-    it('every Node variant, every hour: the answer equals the oracle\'s', function () {
+    it("every Node variant, every hour: the answer equals the oracle's", function () {
       const recs = res.records.filter((r) => r.type === 'result' && r.axis.hour !== undefined);
-      expect(new Set(recs.map((r) => r.variant))).to.deep.equal(new Set(study.helpers.NODE_SCHEMAS.map((s) => `node-${s}`)));
+      expect(new Set(recs.map((r) => r.variant))).to.deep.equal(
+        new Set(study.helpers.NODE_SCHEMAS.map((s) => `node-${s}`)),
+      );
       expect(recs.length).to.equal(24 * study.helpers.NODE_SCHEMAS.length);
       for (const r of recs) {
         expect(r.agrees, `${r.variant} ${JSON.stringify(r.axis)}`).to.equal(true);
@@ -174,7 +213,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       for (const r of reads) expect(r.agrees, r.variant).to.equal(true);
     });
 
-    it('one collection vs one per metric: the same minutes interleaved, both holding the tally\'s counts', function () {
+    it("one collection vs one per metric: the same minutes interleaved, both holding the tally's counts", function () {
       const recs = res.records.filter((r) => r.type === 'result' && r.axis.part === 'wash');
       expect(recs.map((r) => r.variant).sort()).to.deep.equal(['one-collection', 'per-metric']);
       for (const r of recs) {
@@ -186,7 +225,12 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
 
     it('the _id prefix regex: a tight IXSCAN on _id, and the same answers as the indexed date equality and Node', function () {
       const [plan] = res.records.filter((r) => r.type === 'measure' && r.name === 'id-regex-plan');
-      expect(plan.extra).to.include({ stage: 'IXSCAN', indexName: '_id_', nReturned: P.METRICS, docsExamined: P.METRICS });
+      expect(plan.extra).to.include({
+        stage: 'IXSCAN',
+        indexName: '_id_',
+        nReturned: P.METRICS,
+        docsExamined: P.METRICS,
+      });
       expect(plan.extra.keysExamined).to.be.at.most(P.METRICS + 1);
       const reads = res.records.filter((r) => r.type === 'result' && r.axis.part === 'id-regex');
       expect(reads.map((r) => r.variant).sort()).to.deep.equal(['date-eq', 'id-regex']);
@@ -196,14 +240,18 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     it('bytes per metric-day of the same counts: MongoDB (two layouts) and PostgreSQL, when the peer runs', function () {
       const sizes = res.records.filter((r) => r.type === 'measure' && r.name === 'bytes-per-metric-day-compared');
       if (!sizes.length) this.skip(); // no PostgreSQL here: the rule says not reproduced (test/unit/claims-measured.test.js)
-      expect(sizes.map((r) => r.variant).sort()).to.deep.equal(['mongodb-hierarchical', 'mongodb-preallocated', 'postgresql']);
+      expect(sizes.map((r) => r.variant).sort()).to.deep.equal([
+        'mongodb-hierarchical',
+        'mongodb-preallocated',
+        'postgresql',
+      ]);
       for (const r of sizes) {
         expect(r.extra.docs, r.variant).to.equal(P.SIZE_DAYS);
         expect(r.value, r.variant).to.be.above(0);
       }
     });
 
-    it('a verdict for each of the source\'s claims, judged from the records by the claims ledger', function () {
+    it("a verdict for each of the source's claims, judged from the records by the claims ledger", function () {
       const v = judge(study, res.records);
       expect(v.map((r) => r.id)).to.deep.equal(study.claims.map((c) => c.id));
       for (const r of v) expect(r.verdict).to.be.oneOf(claims.VERDICTS);
@@ -215,12 +263,16 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     });
 
     it('charts: the day scatter and the per-hour ratios render from the records', async function () {
-      const env = { server: { version: '6.0.5' }, startedAt: new Date().toISOString(), host: { cores: 2, cpuModel: 'cpu' } };
+      const env = {
+        server: { version: '6.0.5' },
+        startedAt: new Date().toISOString(),
+        host: { cores: 2, cpuModel: 'cpu' },
+      };
       const doc = { params: { counters: res.params } };
       const specs = study.charts.map((f) => f(res.records, env, doc));
       expect(specs[0].data.values.length).to.equal(24 * 2 * study.helpers.NODE_SCHEMAS.length);
       expect(specs[1].data.values.length).to.equal(24 * study.helpers.NODE_SCHEMAS.length);
-      expect(specs[2]).to.equal(null);   // no scan records
+      expect(specs[2]).to.equal(null); // no scan records
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'counters-charts-'));
       try {
         const { renderChart } = require('../lib/report/chart');
@@ -235,8 +287,18 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     });
 
     it('w:0 writers with a ping at the end of each minute: the day completes and is counted', async function () {
-      const r = await day.simulateDay({ db: t.db, uri: t.uri, dbName: t.dbName, schemas: ['preallocated', 'hierarchical'], prefix: 'w0_',
-        stream: STREAM, days: 1, every: 240, writers: 4, wc: 'w0' });
+      const r = await day.simulateDay({
+        db: t.db,
+        uri: t.uri,
+        dbName: t.dbName,
+        schemas: ['preallocated', 'hierarchical'],
+        prefix: 'w0_',
+        stream: STREAM,
+        days: 1,
+        every: 240,
+        writers: 4,
+        wc: 'w0',
+      });
       expect(r.samples.every((x) => x.wps > 0)).to.equal(true);
       // day 0 is preallocated: no upsert races, so even unacknowledged writes all land
       const tally = tallyFor('preallocated', r.slots);
@@ -288,14 +350,16 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
             for (let r = 0; r < 6; r++) {
               for (let k = 0; k < stream.metrics; k++) {
                 const p = C.preallocUpdate(schema, dayMs, gen.metricName(k));
-                await db.collection(tgt.coll).updateOne(p.filter, p.update, { upsert: true }).catch((e) => { if (e.code !== 11000) throw e; });
+                await db
+                  .collection(tgt.coll)
+                  .updateOne(p.filter, p.update, { upsert: true })
+                  .catch((e) => {
+                    if (e.code !== 11000) throw e;
+                  });
               }
             }
           };
-          await Promise.all([
-            day.runSlot(writers, tgt, hits, { w: 1 }),
-            ...writers.dbs.slice(0, 4).map(pre),
-          ]);
+          await Promise.all([day.runSlot(writers, tgt, hits, { w: 1 }), ...writers.dbs.slice(0, 4).map(pre)]);
           const tally = oracle.tally(stream, slots, { preallocatedDays: [0] });
           const diffs = await differences(t.db.collection(tgt.coll), schema, tally);
           expect(diffs, `${schema}: ${diffs.join(', ')}`).to.deep.equal([]);
@@ -311,9 +375,16 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     const P = { RUNS: 5 };
     before(async function () {
       const ctx = { db: t.db, log: () => {} };
-      recs = await study.helpers.scan(ctx, P, { docs: 100, bulk: 500, single: 50, rounds: 7, modes: ['bulk', 'single'] });
+      recs = await study.helpers.scan(ctx, P, {
+        docs: 100,
+        bulk: 500,
+        single: 50,
+        rounds: 7,
+        modes: ['bulk', 'single'],
+      });
     });
-    const last = (layout, mode) => recs.find((r) => r.variant === 'minute-1439' && r.axis.layout === layout && r.axis.mode === mode);
+    const last = (layout, mode) =>
+      recs.find((r) => r.variant === 'minute-1439' && r.axis.layout === layout && r.axis.mode === mode);
 
     it('flat: an update of minute 1439 in bulk costs at least 1.3x one of minute 0', function () {
       expect(last('flat', 'bulk').ratio.median).to.be.at.least(1.3);
@@ -325,7 +396,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     it('array: element 1439 in bulk costs at least 1.3x element 0 (an array is walked like a sub-document)', function () {
       expect(last('array', 'bulk').ratio.median).to.be.at.least(1.3);
     });
-    it('server-side microseconds from opLatencies beside the client\'s, and the same number of updates', function () {
+    it("server-side microseconds from opLatencies beside the client's, and the same number of updates", function () {
       for (const r of recs) {
         expect(r.extra.serverUsPerUpdate, `${r.variant} ${JSON.stringify(r.axis)}`).to.be.greaterThan(0);
         expect(r.extra.serverUsPerUpdate).to.be.at.most(r.extra.usPerUpdate * 1.5);
@@ -364,11 +435,14 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     before(async function () {
       this.timeout(600000);
       await t.db.collection('mine_initial').insertOne({ _id: 'theirs' });
-      batch = await t.cliBatch([
-        { script: 'counters_day.js', params: { METRICS: 5, PER_MINUTE: 4, RUNS: 1, PREFIX: 'cli_' } },
-        ...REFUSED.map(([params]) => ({ script: 'counters_day.js', params })),
-        { script: 'counters_day.js', params: { VARIANTS: 'initial', PREFIX: 'mine_', RUNS: 1 } },
-      ], { lastUncaught: true });
+      batch = await t.cliBatch(
+        [
+          { script: 'counters_day.js', params: { METRICS: 5, PER_MINUTE: 4, RUNS: 1, PREFIX: 'cli_' } },
+          ...REFUSED.map(([params]) => ({ script: 'counters_day.js', params })),
+          { script: 'counters_day.js', params: { VARIANTS: 'initial', PREFIX: 'mine_', RUNS: 1 } },
+        ],
+        { lastUncaught: true },
+      );
     });
 
     it('runs from another directory and prints the day', async function () {

@@ -17,7 +17,12 @@ const lab = require('../scripts/lib/lab');
 const G = require('../fixtures/inserts-gen');
 
 async function duplicatesIn(coll) {
-  const [d] = await coll.aggregate([{ $group: { _id: '$key', n: { $sum: 1 } } }, { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } }]).toArray();
+  const [d] = await coll
+    .aggregate([
+      { $group: { _id: '$key', n: { $sum: 1 } } },
+      { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } },
+    ])
+    .toArray();
   return { keys: d.keys, docs: d.docs, duplicates: d.docs - d.keys };
 }
 
@@ -26,7 +31,12 @@ async function race(uri, db, name, pattern, { W = 8, n = 256, chars = 256, mode 
   await coll.drop().catch(() => {});
   await db.createCollection(name);
   if (unique !== undefined) await coll.createIndex({ key: 1 }, { unique });
-  const r = await runWorkers({ uri, mode, W, job: { kind: 'race', db: db.databaseName, coll: name, guards: `${name}_guards`, pattern, n, chars, seed: 3 } });
+  const r = await runWorkers({
+    uri,
+    mode,
+    W,
+    job: { kind: 'race', db: db.databaseName, coll: name, guards: `${name}_guards`, pattern, n, chars, seed: 3 },
+  });
   const d = await duplicatesIn(coll);
   d.inserted = r.results.reduce((a, x) => a + x.inserted, 0);
   return d;
@@ -54,7 +64,7 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
   });
 
   describe('the price of coherency: W=8 workers racing over the same keys', function () {
-    it('check-then-insert duplicates (> 0) and loses no key; the workers\' own count equals the collection\'s', async function () {
+    it("check-then-insert duplicates (> 0) and loses no key; the workers' own count equals the collection's", async function () {
       const d = await race(t.uri, t.db, 'race_cti', 'check-then-insert', { unique: false });
       expect(d.keys).to.equal(256);
       expect(d.duplicates).to.be.greaterThan(0);
@@ -69,7 +79,12 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     });
 
     it('separate processes race too, and the unique index still holds them to 0', async function () {
-      const d = await race(t.uri, t.db, 'race_proc', 'unique-insert', { unique: true, mode: 'processes', W: 4, n: 128 });
+      const d = await race(t.uri, t.db, 'race_proc', 'unique-insert', {
+        unique: true,
+        mode: 'processes',
+        W: 4,
+        n: 128,
+      });
       expect(d).to.include({ keys: 128, duplicates: 0, inserted: 128 });
     });
 
@@ -109,7 +124,12 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
         for (let i = 0; i < 600; i++) docs.push(G.taskDoc(next, i, 0));
         await coll.insertMany(docs);
         await coll.createIndex({ processed: 1, r: 1 });
-        const r = await runWorkers({ uri: t.uri, mode: 'connections', W: 8, job: { kind: 'claim', db: t.dbName, coll: 'claims', random, seed: 4 } });
+        const r = await runWorkers({
+          uri: t.uri,
+          mode: 'connections',
+          W: 8,
+          job: { kind: 'claim', db: t.dbName, coll: 'claims', random, seed: 4 },
+        });
         const ids = r.results.flatMap((x) => x.ids);
         expect(ids).to.have.length(600);
         expect(new Set(ids).size).to.equal(600);
@@ -144,7 +164,8 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     });
 
     it('inserts every row, one by one and in batches', async function () {
-      for (const batch of [1, 100]) expect((await pgPeer.insert(pgs, { n: 300, size: 256, seed: 1, batch, W: 2 })).rows).to.equal(300);
+      for (const batch of [1, 100])
+        expect((await pgPeer.insert(pgs, { n: 300, size: 256, seed: 1, batch, W: 2 })).rows).to.equal(300);
     });
 
     it('the SQL join equals the plain Node join of the same generated rows', async function () {
@@ -163,7 +184,14 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     it('joins: every variant (mongosh, $lookup forms, Node Map, PostgreSQL) equals the plain Node join; strategies recorded', async function () {
       const r = await run('joins', { ORDERS: 4000, CUSTOMERS: 400, RUNS: 1, WARMUP: 0 });
       const ran = results(r.records).filter((x) => !x.skipped);
-      expect(ran.map((x) => x.variant)).to.include.members(['client', 'node-map', 'lookup-id', 'lookup-indexed', 'lookup-unindexed', 'lookup-pipeline']);
+      expect(ran.map((x) => x.variant)).to.include.members([
+        'client',
+        'node-map',
+        'lookup-id',
+        'lookup-indexed',
+        'lookup-unindexed',
+        'lookup-pipeline',
+      ]);
       for (const x of ran) expect(x.agrees, x.variant).to.equal(true);
       const plan = (v) => ran.find((x) => x.variant === v).plan;
       expect(plan('lookup-unindexed')).to.deep.equal({ stage: 'EQ_LOOKUP HashJoin', explainVersion: '2' });
@@ -177,7 +205,13 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     it('tasks: every pick is an unprocessed task; claims are exact at W=1 and W=4', async function () {
       const r = await run('tasks', { N: 5000, PICKS: 5, WRITERS: '1,4', CLAIM_N: 300, RUNS: 1, WARMUP: 0 });
       const ran = results(r.records).filter((x) => !x.skipped);
-      expect(ran.filter((x) => x.axis.part === 'pick').map((x) => x.variant)).to.include.members(['skip-scan', 'skip-index', 'sample-first', 'match-sample', 'random-field']);
+      expect(ran.filter((x) => x.axis.part === 'pick').map((x) => x.variant)).to.include.members([
+        'skip-scan',
+        'skip-index',
+        'sample-first',
+        'match-sample',
+        'random-field',
+      ]);
       for (const x of ran) expect(x.agrees, `${x.variant} ${JSON.stringify(x.axis)}`).to.equal(true);
       // The report's point tables hold the variants that apply there: no pick method at a claiming point.
       const md = report.markdown({ environment: { software: {}, lab: {} }, results: r.records }, [findStudy('tasks')]);
@@ -188,9 +222,26 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     });
 
     it('inserts: every variant leaves exactly N documents (or rows), docs/s recorded, verdicts made', async function () {
-      const r = await run('inserts', { N: 400, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0, BULK_MB: '1,10', BULK_TRIES: 2 });
+      const r = await run('inserts', {
+        N: 400,
+        BATCHES: '1,1000',
+        WRITERS: '1,2',
+        SIZES: '1024,',
+        WCONCERN: false,
+        RUNS: 1,
+        WARMUP: 0,
+        BULK_MB: '1,10',
+        BULK_TRIES: 2,
+      });
       const ran = results(r.records).filter((x) => !x.skipped);
-      expect(ran.map((x) => x.variant)).to.include.members(['shell', 'shell-unordered', 'server-copy', 'async', 'connections', 'processes']);
+      expect(ran.map((x) => x.variant)).to.include.members([
+        'shell',
+        'shell-unordered',
+        'server-copy',
+        'async',
+        'connections',
+        'processes',
+      ]);
       for (const x of ran) {
         expect(x.agrees, `${x.variant} ${JSON.stringify(x.axis)}`).to.equal(true);
         expect(x.extra.docsPerSec, x.variant).to.be.greaterThan(0);
@@ -206,7 +257,12 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       expect(conn.extra.maxIncomingConnections).to.equal(null);
       const doc = Object.fromEntries(m('document-limit').map((x) => [x.variant, x]));
       expect(doc['at-limit']).to.deep.include({ value: 1 });
-      expect(doc['at-limit'].extra).to.include({ ok: true, stored: true, bytes: 16 * 1048576, maxBsonObjectSize: 16 * 1048576 });
+      expect(doc['at-limit'].extra).to.include({
+        ok: true,
+        stored: true,
+        bytes: 16 * 1048576,
+        maxBsonObjectSize: 16 * 1048576,
+      });
       expect(doc['over-limit']).to.deep.include({ value: 0 });
       expect(doc['over-limit'].extra).to.include({ ok: false, stored: false, bytes: 16 * 1048576 + 1 });
       expect(doc['over-limit'].extra.by).to.be.oneOf(['server', 'driver']);
@@ -227,8 +283,14 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     });
 
     it('coherency: fixed patterns 0 duplicates, check-then-insert > 0, every key present', async function () {
-      const r = await run('coherency', { N: 128, CHARS: 128, W: 8, RUNS: 1, WARMUP: 0,
-        VARIANTS: 'check-then-insert,unique-insert,upsert-unique,pg-check-then-insert,pg-on-conflict' });
+      const r = await run('coherency', {
+        N: 128,
+        CHARS: 128,
+        W: 8,
+        RUNS: 1,
+        WARMUP: 0,
+        VARIANTS: 'check-then-insert,unique-insert,upsert-unique,pg-check-then-insert,pg-on-conflict',
+      });
       const ran = results(r.records).filter((x) => !x.skipped);
       for (const x of ran) expect(x.agrees, x.variant).to.equal(true);
       const dups = (v) => ran.find((x) => x.variant === v).extra.duplicates;
@@ -253,10 +315,18 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
           return { ms: Number(process.hrtime.bigint() - t0) / 1e6, answer: await coll.countDocuments() };
         },
       });
-      const res = await interleave([
-        runner('insertOne', async () => { for (const d of docs) await coll.insertOne({ ...d }); }),
-        runner('insertMany', async () => { for (let i = 0; i < docs.length; i += 1000) await coll.insertMany(docs.slice(i, i + 1000).map((d) => ({ ...d }))); }),
-      ], { warmup: 1, rounds: 3, baseline: 'insertMany' });
+      const res = await interleave(
+        [
+          runner('insertOne', async () => {
+            for (const d of docs) await coll.insertOne({ ...d });
+          }),
+          runner('insertMany', async () => {
+            for (let i = 0; i < docs.length; i += 1000)
+              await coll.insertMany(docs.slice(i, i + 1000).map((d) => ({ ...d })));
+          }),
+        ],
+        { warmup: 1, rounds: 3, baseline: 'insertMany' },
+      );
       expect(res.variants.insertOne.answer).to.equal(2000);
       expect(res.variants.insertMany.answer).to.equal(2000);
       expect(res.variants.insertOne.ratio.median).to.be.at.least(5);
@@ -283,7 +353,10 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     let batch;
     before(async function () {
       this.timeout(600000);
-      batch = await t.cliBatch([...cases, ...refused].map(([script, params]) => ({ script, params })), { lastUncaught: true });
+      batch = await t.cliBatch(
+        [...cases, ...refused].map(([script, params]) => ({ script, params })),
+        { lastUncaught: true },
+      );
     });
 
     cases.forEach(([script], i) => {

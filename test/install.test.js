@@ -39,10 +39,17 @@ describe('install: the packed tarball from another directory', function () {
     expect(x.status, x.stderr).to.equal(0);
     fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(pkg, 'node_modules'));
     fs.mkdirSync(path.join(prefix, 'bin'));
-    fs.symlinkSync(path.join('..', 'lib', 'node_modules', 'mongo-perf-lab', 'bin', 'mongo-perf-lab.js'), path.join(prefix, 'bin', 'mongo-perf-lab'));
+    fs.symlinkSync(
+      path.join('..', 'lib', 'node_modules', 'mongo-perf-lab', 'bin', 'mongo-perf-lab.js'),
+      path.join(prefix, 'bin', 'mongo-perf-lab'),
+    );
     fs.chmodSync(path.join(pkg, 'bin', 'mongo-perf-lab.js'), 0o755);
     elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-elsewhere-'));
-    env = { ...process.env, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}`, LAB_RESULTS_DIR: path.join(tmp, 'results') };
+    env = {
+      ...process.env,
+      PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}`,
+      LAB_RESULTS_DIR: path.join(tmp, 'results'),
+    };
     delete env.MONGODB_URI;
   });
 
@@ -50,15 +57,29 @@ describe('install: the packed tarball from another directory', function () {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
     if (elsewhere) fs.rmSync(elsewhere, { recursive: true, force: true });
     const c = new MongoClient(testUri());
-    try { await c.db(DB).dropDatabase(); } finally { await c.close(); }
+    try {
+      await c.db(DB).dropDatabase();
+    } finally {
+      await c.close();
+    }
   });
 
-  const run = (args, timeout = 300000) => spawnSync('mongo-perf-lab', args, { cwd: elsewhere, env, encoding: 'utf8', timeout });
+  const run = (args, timeout = 300000) =>
+    spawnSync('mongo-perf-lab', args, { cwd: elsewhere, env, encoding: 'utf8', timeout });
 
-  it('the tarball holds what the CLI needs, and not the tests or the documented runs\' data', function () {
+  it("the tarball holds what the CLI needs, and not the tests or the documented runs' data", function () {
     const pkg = path.join(prefix, 'lib', 'node_modules', 'mongo-perf-lab');
-    for (const f of ['bin/mongo-perf-lab.js', 'lib/core/run-study.js', 'lib/studies/index.js', 'scripts/where_vs_agg.js', 'scripts/lib/lab.js',
-      'fixtures/gen.js', 'docs/result-format.schema.json', 'README.md', 'package.json']) {
+    for (const f of [
+      'bin/mongo-perf-lab.js',
+      'lib/core/run-study.js',
+      'lib/studies/index.js',
+      'scripts/where_vs_agg.js',
+      'scripts/lib/lab.js',
+      'fixtures/gen.js',
+      'docs/result-format.schema.json',
+      'README.md',
+      'package.json',
+    ]) {
       expect(fs.existsSync(path.join(pkg, f)), f).to.equal(true);
     }
     for (const f of ['test', 'docs/data', '.ci']) expect(fs.existsSync(path.join(pkg, f)), f).to.equal(false);
@@ -74,22 +95,36 @@ describe('install: the packed tarball from another directory', function () {
     this.timeout(180000);
     const child = spawn('mongo-perf-lab', ['server'], { cwd: elsewhere, env });
     const io = { out: '', err: '' };
-    child.stdout.on('data', (d) => { io.out += d; });
-    child.stderr.on('data', (d) => { io.err += d; });
+    child.stdout.on('data', (d) => {
+      io.out += d;
+    });
+    child.stderr.on('data', (d) => {
+      io.err += d;
+    });
     const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
     try {
       await new Promise((resolve, reject) => {
-        const check = () => { if (/Ctrl-C stops/.test(io.err) && io.out.includes('\n')) resolve(); };
+        const check = () => {
+          if (/Ctrl-C stops/.test(io.err) && io.out.includes('\n')) resolve();
+        };
         child.stderr.on('data', check);
         child.stdout.on('data', check);
         exited.then((r) => reject(new Error(`server exited early (${JSON.stringify(r)}): ${io.err}`)));
       });
       expect(io.err).to.not.match(/npx /);
       expect(io.err).to.match(/^\s+mongo-perf-lab run all --uri "mongodb:\/\/127\.0\.0\.1:\d+\/"/m);
-      const line = io.err.split('\n').find((l) => /where_vs_agg\.js$/.test(l) && !/--eval/.test(l)).trim();
+      const line = io.err
+        .split('\n')
+        .find((l) => /where_vs_agg\.js$/.test(l) && !/--eval/.test(l))
+        .trim();
       // pasted, with small parameters, from the same directory
       const pasted = line.replace(/ (\S*where_vs_agg\.js)$/, " --eval 'var N = 300, RUNS = 1' $1");
-      const r = spawnSync('sh', ['-c', pasted], { cwd: elsewhere, env: { ...env, MONGOSH_NO_TELEMETRY: '1' }, encoding: 'utf8', timeout: 120000 });
+      const r = spawnSync('sh', ['-c', pasted], {
+        cwd: elsewhere,
+        env: { ...env, MONGOSH_NO_TELEMETRY: '1' },
+        encoding: 'utf8',
+        timeout: 120000,
+      });
       expect(r.status, `${pasted}\n${r.stdout}\n${r.stderr}`).to.equal(0);
       expect(r.stdout).to.include('all variants agree');
     } finally {
@@ -103,7 +138,21 @@ describe('install: the packed tarball from another directory', function () {
   it('a tiny study runs from another directory and writes its results there', function () {
     this.timeout(300000);
     const out = path.join(elsewhere, 'out');
-    const r = run(['run', 'where', '--uri', testUri(), '--db', DB, '--docs', '1000', '--runs', '1', '--out', out, '--no-progress']);
+    const r = run([
+      'run',
+      'where',
+      '--uri',
+      testUri(),
+      '--db',
+      DB,
+      '--docs',
+      '1000',
+      '--runs',
+      '1',
+      '--out',
+      out,
+      '--no-progress',
+    ]);
     expect(r.status, r.stderr).to.equal(0);
     expect(fs.existsSync(path.join(out, 'results.json'))).to.equal(true);
     expect(fs.existsSync(path.join(out, 'report.md'))).to.equal(true);

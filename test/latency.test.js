@@ -25,13 +25,28 @@ describe('latency percentiles (HdrHistogram)', function () {
     t = await testDatabase('latency');
     server = { uri: t.uri, ...(await describeServer(t.uri)), embedded: false };
   });
-  after(async function () { if (t) await t.close(); });
+  after(async function () {
+    if (t) await t.close();
+  });
 
   // Merging and percentiles alone (no server): test/unit/latency.test.js.
-  const job = (coll, extra) => ({ kind: 'insert', db: t.dbName, coll, from: 0, to: 101, size: 200, seed: 1, batch: 10, ...extra });
+  const job = (coll, extra) => ({
+    kind: 'insert',
+    db: t.dbName,
+    coll,
+    from: 0,
+    to: 101,
+    size: 200,
+    seed: 1,
+    batch: 10,
+    ...extra,
+  });
   for (const mode of ['async', 'connections', 'processes']) {
     it(`${mode}: the histogram counts every insertMany the workers sent (W=2, 101 documents, batches of 10: 6 + 5)`, async function () {
-      await t.db.collection(`lat_${mode}`).drop().catch(() => {});
+      await t.db
+        .collection(`lat_${mode}`)
+        .drop()
+        .catch(() => {});
       const r = await runWorkers({ uri: t.uri, mode, W: 2, job: job(`lat_${mode}`) });
       expect(r.results.map((x) => x.ops)).to.deep.equal([6, 5]);
       expect(r.latency.count).to.equal(11);
@@ -39,12 +54,17 @@ describe('latency percentiles (HdrHistogram)', function () {
     });
   }
 
-  it('claims: one operation per claim attempt (each worker\'s last finds nothing)', async function () {
+  it("claims: one operation per claim attempt (each worker's last finds nothing)", async function () {
     const coll = t.db.collection('lat_claims');
     await coll.drop().catch(() => {});
     await coll.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, processed: 0, r: i / 50 })));
     await coll.createIndex({ processed: 1, r: 1 });
-    const r = await runWorkers({ uri: t.uri, mode: 'connections', W: 3, job: { kind: 'claim', db: t.dbName, coll: 'lat_claims', random: true, seed: 2 } });
+    const r = await runWorkers({
+      uri: t.uri,
+      mode: 'connections',
+      W: 3,
+      job: { kind: 'claim', db: t.dbName, coll: 'lat_claims', random: true, seed: 2 },
+    });
     const claimed = r.results.reduce((a, x) => a + x.claims, 0);
     expect(claimed).to.equal(50);
     expect(r.latency.count).to.equal(50 + 3);
@@ -67,8 +87,23 @@ describe('latency percentiles (HdrHistogram)', function () {
   it('through the runner: records carry p50/p95/p99/max over the timed rounds only; the table and a chart show them', async function () {
     const out = [];
     const RUNS = 2;
-    const r = await runStudy(findStudy('inserts'), { server, dbName: t.dbName, echo: (x) => out.push(x),
-      params: { N: 60, BATCHES: '1,20', WRITERS: '2', SIZES: '1024,', WCONCERN: false, RUNS, WARMUP: 1, VARIANTS: 'async,processes', LIMITS: false, BULK_TRIES: 0 } });
+    const r = await runStudy(findStudy('inserts'), {
+      server,
+      dbName: t.dbName,
+      echo: (x) => out.push(x),
+      params: {
+        N: 60,
+        BATCHES: '1,20',
+        WRITERS: '2',
+        SIZES: '1024,',
+        WCONCERN: false,
+        RUNS,
+        WARMUP: 1,
+        VARIANTS: 'async,processes',
+        LIMITS: false,
+        BULK_TRIES: 0,
+      },
+    });
     const ran = r.records.filter((x) => x.type === 'result' && !x.skipped);
     expect(ran.filter((x) => x.axis.part === 'batch').length).to.equal(4);
     for (const x of ran) {
@@ -82,11 +117,24 @@ describe('latency percentiles (HdrHistogram)', function () {
     expect(text).to.match(/latency per operation\s+ops\s+p50\s+p95\s+p99\s+max/);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-latency-'));
     try {
-      const doc = { environment: { server: { version: server.version }, host: { cores: os.cpus().length }, startedAt: new Date().toISOString(), software: {}, lab: {} },
-        results: r.records, params: {} };
+      const doc = {
+        environment: {
+          server: { version: server.version },
+          host: { cores: os.cpus().length },
+          startedAt: new Date().toISOString(),
+          software: {},
+          lab: {},
+        },
+        results: r.records,
+        params: {},
+      };
       const files = await report.latencyChart(doc, findStudy('inserts'), dir);
       expect(files.some((f) => f.endsWith('.png') && fs.statSync(f).size > 1000)).to.equal(true);
-      if (process.env.LAB_KEEP_CHART) fs.copyFileSync(files.find((f) => f.endsWith('.png')), process.env.LAB_KEEP_CHART);
+      if (process.env.LAB_KEEP_CHART)
+        fs.copyFileSync(
+          files.find((f) => f.endsWith('.png')),
+          process.env.LAB_KEEP_CHART,
+        );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -42,7 +42,11 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     const rows = fs.readFileSync(rejectsFile, 'utf8').trim().split('\n');
     expect(rows[0]).to.equal('file,line,field,value,reason');
     const byLine = Object.fromEntries(rows.slice(1).map((l) => [Number(l.split(',')[1]), l]));
-    expect(Object.keys(byLine).map(Number).sort((a, b) => a - b)).to.deep.equal([4, 6, 7, 8, 10, 11, 13, 14]);
+    expect(
+      Object.keys(byLine)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).to.deep.equal([4, 6, 7, 8, 10, 11, 13, 14]);
     for (const l of rows.slice(1)) expect(l.startsWith('broken-sensors.csv,')).to.equal(true);
     expect(byLine[4]).to.contain('expected 4 fields, found 2');
     expect(byLine[6]).to.contain('engine_rpm,abc,not a number');
@@ -54,15 +58,27 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     expect(byLine[14]).to.contain('unparseable CSV');
 
     const docs = await t.db.collection('broken').find().sort({ _id: 1 }).toArray();
-    expect(docs.map((d) => d._id)).to.deep.equal([1, 2, 4, 9, 12, 15].map((s) => new Date(Date.UTC(2015, 0, 1, 0, 0, s))));
-    expect(docs[0]).to.deep.equal({ _id: new Date('2015-01-01T00:00:01Z'), timestamp: new Date('2015-01-01T00:00:01Z'), engine_rpm: 812.5, vehicle_speed_obd_mph: 0, note: 'idle' });
+    expect(docs.map((d) => d._id)).to.deep.equal(
+      [1, 2, 4, 9, 12, 15].map((s) => new Date(Date.UTC(2015, 0, 1, 0, 0, s))),
+    );
+    expect(docs[0]).to.deep.equal({
+      _id: new Date('2015-01-01T00:00:01Z'),
+      timestamp: new Date('2015-01-01T00:00:01Z'),
+      engine_rpm: 812.5,
+      vehicle_speed_obd_mph: 0,
+      note: 'idle',
+    });
     expect(docs[1]).to.not.have.property('note'); // blank cell: no field, not ""
     expect(docs[3]).to.not.have.property('engine_rpm');
     expect(docs[4].note).to.equal('quoted, with comma');
   });
 
   it('re-importing the same file adds nothing', async function () {
-    const r = await importCsv(t.db, [BROKEN], { coll: 'broken', key: 'timestamp', rejectsFile: path.join(tmp, 'rejects2.csv') });
+    const r = await importCsv(t.db, [BROKEN], {
+      coll: 'broken',
+      key: 'timestamp',
+      rejectsFile: path.join(tmp, 'rejects2.csv'),
+    });
     expect(r.read).to.equal(14);
     expect(r.inserted).to.equal(0);
     expect(r.duplicates).to.equal(6);
@@ -74,7 +90,11 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     const n = 2500;
     const files = await sensors.write(path.join(tmp, 'gen'), n, { seed: 7, rowsPerFile: 1000 });
     expect(files.map((f) => path.basename(f))).to.deep.equal(['obd-s7-000.csv', 'obd-s7-001.csv', 'obd-s7-002.csv']);
-    const r = await importCsv(t.db, files, { coll: 'gen', key: 'timestamp', rejectsFile: path.join(tmp, 'gen-rejects.csv') });
+    const r = await importCsv(t.db, files, {
+      coll: 'gen',
+      key: 'timestamp',
+      rejectsFile: path.join(tmp, 'gen-rejects.csv'),
+    });
     expect(r).to.include({ read: n, stored: n, inserted: n, rejected: 0, rejectsFile: null });
     expect(Object.keys(r.files[0].kinds)).to.have.length(41);
     expect(r.files[0].kinds.timestamp).to.equal('date');
@@ -95,15 +115,45 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
   });
 
   it('the CLI imports with a progress-free summary and exits 1 when rows were rejected', function () {
-    const res = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'mongo-perf-lab.js'), 'import', BROKEN,
-      '--uri', t.uri, '--db', t.dbName, '--coll', 'cli', '--rejects', path.join(tmp, 'cli-rejects.csv'), '--no-progress'],
-    { cwd: os.tmpdir(), encoding: 'utf8' });
+    const res = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin', 'mongo-perf-lab.js'),
+        'import',
+        BROKEN,
+        '--uri',
+        t.uri,
+        '--db',
+        t.dbName,
+        '--coll',
+        'cli',
+        '--rejects',
+        path.join(tmp, 'cli-rejects.csv'),
+        '--no-progress',
+      ],
+      { cwd: os.tmpdir(), encoding: 'utf8' },
+    );
     expect(res.status, res.stderr).to.equal(1);
     expect(res.stdout).to.contain('rows read 14 = stored 6 (new 6, already there 0) + rejected 8');
     expect(res.stdout).to.contain('line 6, field engine_rpm = "abc": not a number');
-    const again = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'mongo-perf-lab.js'), 'import', BROKEN,
-      '--uri', t.uri, '--db', t.dbName, '--coll', 'cli', '--rejects', path.join(tmp, 'cli-rejects.csv'), '--no-progress'],
-    { cwd: os.tmpdir(), encoding: 'utf8' });
+    const again = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin', 'mongo-perf-lab.js'),
+        'import',
+        BROKEN,
+        '--uri',
+        t.uri,
+        '--db',
+        t.dbName,
+        '--coll',
+        'cli',
+        '--rejects',
+        path.join(tmp, 'cli-rejects.csv'),
+        '--no-progress',
+      ],
+      { cwd: os.tmpdir(), encoding: 'utf8' },
+    );
     expect(again.stdout).to.contain('rows read 14 = stored 6 (new 0, already there 6) + rejected 8');
   });
 });

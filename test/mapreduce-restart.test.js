@@ -34,7 +34,11 @@ describe('mapreduce: stored functions survive a server restart', function () {
     // The collection does not exist: the shell script generates 2,000 rows itself, the same rows
     // as the CSV generator (fixtures/sensor-gen.js), so plain Node knows the answer.
     const first = await runScript('mr_store_functions.js', { N: 2000, SEED: 5 });
-    expect(first.find((r) => r.type === 'environment').written).to.deep.equal(['labStatsMap', 'labStatsReduce', 'labStatsFinalize']);
+    expect(first.find((r) => r.type === 'environment').written).to.deep.equal([
+      'labStatsMap',
+      'labStatsReduce',
+      'labStatsFinalize',
+    ]);
     const ref = sensors.referenceStats(2000, 'engine_rpm', { seed: 5 });
     expect(statsDiffer(first.find((r) => r.type === 'measure').extra.stats, ref)).to.equal(null);
 
@@ -49,12 +53,26 @@ describe('mapreduce: stored functions survive a server restart', function () {
     expect(check.value).to.equal(true);
     expect(statsDiffer(check.extra.stats, ref)).to.equal(null);
 
-    const rows = parseLabLines(await (async () => {
-      const s = await ShellSession.open(server.uri, 'random');
-      try { return await s.run('mr_variants.js', { N: 2000, SEED: 5, SIZES: '1000', RUNS: 1, VARIANTS: 'mr-stored,mr-stored-jsmode', LAB_LINES: true }); } finally { await s.close(); }
-    })()).filter((r) => r.type === 'result');
+    const rows = parseLabLines(
+      await (async () => {
+        const s = await ShellSession.open(server.uri, 'random');
+        try {
+          return await s.run('mr_variants.js', {
+            N: 2000,
+            SEED: 5,
+            SIZES: '1000',
+            RUNS: 1,
+            VARIANTS: 'mr-stored,mr-stored-jsmode',
+            LAB_LINES: true,
+          });
+        } finally {
+          await s.close();
+        }
+      })(),
+    ).filter((r) => r.type === 'result');
     expect(rows.map((r) => r.variant)).to.deep.equal(['mr-stored', 'mr-stored-jsmode']);
-    for (const r of rows) expect(statsDiffer(r.answer, sensors.referenceStats(1000, 'engine_rpm', { seed: 5 })), r.variant).to.equal(null);
+    for (const r of rows)
+      expect(statsDiffer(r.answer, sensors.referenceStats(1000, 'engine_rpm', { seed: 5 })), r.variant).to.equal(null);
 
     const client = new MongoClient(server.uri);
     try {

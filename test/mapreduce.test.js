@@ -30,9 +30,16 @@ describe('mapreduce study (source 000)', function () {
 
   // Their checks that need no server are in test/unit/mapreduce-functions.test.js.
   describe('the functions a user pastes into Robo 3T', function () {
-    it('on the server too: the seed\'s reduce yields a string sum, ours the Node result', async function () {
-      const cmd = (reduce) => ({ mapReduce: 'sensors', map: new Code(fns.mrStatsMap.toString()), reduce: new Code(reduce),
-        out: { inline: 1 }, scope: { field: FIELD }, sort: { _id: 1 }, limit: 1000 });
+    it("on the server too: the seed's reduce yields a string sum, ours the Node result", async function () {
+      const cmd = (reduce) => ({
+        mapReduce: 'sensors',
+        map: new Code(fns.mrStatsMap.toString()),
+        reduce: new Code(reduce),
+        out: { inline: 1 },
+        scope: { field: FIELD },
+        sort: { _id: 1 },
+        limit: 1000,
+      });
       const bad = await t.db.command(cmd(SEED_REDUCE));
       expect(bad.results[0].value.sum).to.be.a('string');
       const good = await t.db.command(cmd(fns.mrStatsReduce.toString()));
@@ -41,7 +48,17 @@ describe('mapreduce study (source 000)', function () {
     });
   });
 
-  const SERVER = ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode', 'mr-range', 'mr-chunked', 'group', 'accumulator', 'function'];
+  const SERVER = [
+    'mr',
+    'mr-jsmode',
+    'mr-stored',
+    'mr-stored-jsmode',
+    'mr-range',
+    'mr-chunked',
+    'group',
+    'accumulator',
+    'function',
+  ];
   const INSERTS = INSERT_VARIANTS.map((v) => v.name);
   const ALL = [...SERVER, ...CLIENT_VARIANTS.map((v) => v.name), 'pg-jsonb', 'pg-typed', ...INSERTS];
 
@@ -56,8 +73,15 @@ describe('mapreduce study (source 000)', function () {
       expect(rows).to.have.length(6 * ALL.length);
       // the row-by-row inserts run at one batch each (1,000, the durable pair 100); every other variant at every batch
       const ran = rows.filter((r) => !r.skipped);
-      const at = Object.fromEntries(ran.filter((r) => INSERTS.includes(r.variant)).map((r) => [r.variant, r.axis.batch]));
-      expect(at).to.deep.equal({ 'insert-mongo': INSERT_BATCH, 'insert-pg': INSERT_BATCH, 'insert-mongo-j': DURABLE_BATCH, 'insert-pg-sync': DURABLE_BATCH });
+      const at = Object.fromEntries(
+        ran.filter((r) => INSERTS.includes(r.variant)).map((r) => [r.variant, r.axis.batch]),
+      );
+      expect(at).to.deep.equal({
+        'insert-mongo': INSERT_BATCH,
+        'insert-pg': INSERT_BATCH,
+        'insert-mongo-j': DURABLE_BATCH,
+        'insert-pg-sync': DURABLE_BATCH,
+      });
       expect(ran).to.have.length(6 * (ALL.length - INSERTS.length) + INSERTS.length);
       for (const r of ran) {
         expect(r.agrees, `${r.variant} at ${r.axis.batch}`).to.equal(true);
@@ -71,7 +95,7 @@ describe('mapreduce study (source 000)', function () {
       }
     });
 
-    it('one map/reduce over the batch\'s _id range and ten over its tenths read the same access path (000-chunks)', function () {
+    it("one map/reduce over the batch's _id range and ten over its tenths read the same access path (000-chunks)", function () {
       const rows = run.records.filter((r) => r.type === 'result' && /^mr-(range|chunked)$/.test(r.variant));
       for (const r of rows) expect(r.plan.stage, `${r.variant} at ${r.axis.batch}`).to.equal(PLAN_OF_RANGE);
     });
@@ -82,7 +106,7 @@ describe('mapreduce study (source 000)', function () {
       expect(await t.db.listCollections({ name: 'sensors_inserts' }).toArray()).to.have.length(0);
     });
 
-    it('prints the source\'s table (documents per millisecond by batch) and the jsMode verdict', function () {
+    it("prints the source's table (documents per millisecond by batch) and the jsMode verdict", function () {
       expect(run.text).to.contain('documents per millisecond at the median time');
       expect(run.text).to.match(/^\s*10,000\s+[\d.]+\s+[\d.]+/m);
       // wrapped to 100 columns: its continuation is indented
@@ -90,7 +114,10 @@ describe('mapreduce study (source 000)', function () {
     });
 
     it('the checks are real: a wrong oracle makes every variant disagree', async function () {
-      const entry = { ...require('../lib/studies/mapreduce'), oracle: (p, point) => ({ ...sensors.referenceStats(point.batch, FIELD, { seed: SEED }), max: -1 }) };
+      const entry = {
+        ...require('../lib/studies/mapreduce'),
+        oracle: (p, point) => ({ ...sensors.referenceStats(point.batch, FIELD, { seed: SEED }), max: -1 }),
+      };
       const r = await t.study(entry, { SIZES: '10', RUNS: 0, VARIANTS: 'group,client-acc', N, SEED });
       const rows = r.records.filter((x) => x.type === 'result');
       expect(rows).to.have.length(2);
@@ -100,7 +127,14 @@ describe('mapreduce study (source 000)', function () {
 
   describe('the SQL peer (PostgreSQL, source 000\'s "ten times faster")', function () {
     it('jsonb documents and typed columns, loaded by COPY, answer what plain Node answers', async function () {
-      const r = await t.study('mapreduce', { SIZES: '1,7,1000,5000', RUNS: 1, WARMUP: 0, VARIANTS: 'group,pg-jsonb,pg-typed', N, SEED });
+      const r = await t.study('mapreduce', {
+        SIZES: '1,7,1000,5000',
+        RUNS: 1,
+        WARMUP: 0,
+        VARIANTS: 'group,pg-jsonb,pg-typed',
+        N,
+        SEED,
+      });
       const pg = r.records.filter((x) => x.variant.startsWith('pg-'));
       if (pg.every((x) => x.skipped)) this.skip(); // no PostgreSQL here: the records say why
       expect(pg).to.have.length(8);
@@ -112,14 +146,14 @@ describe('mapreduce study (source 000)', function () {
     });
   });
 
-  describe('mr_variants.js in mongosh\'s runtime (drop-in)', function () {
+  describe("mr_variants.js in mongosh's runtime (drop-in)", function () {
     let out;
 
     before(async function () {
       out = await t.run('mr_variants.js', { SIZES: '1000,10000', RUNS: 2 });
     });
 
-    it('prints the server, a table per batch, the source\'s table and the engine of every variant', function () {
+    it("prints the server, a table per batch, the source's table and the engine of every variant", function () {
       const text = out.lines.join('\n');
       expect(text).to.match(/server [0-9]+\.[0-9]+\.[0-9]+ \| standalone \| storage wiredTiger/);
       expect(text).to.contain('-- batch=10,000 --');
@@ -139,17 +173,28 @@ describe('mapreduce study (source 000)', function () {
       const rows = out.records.filter((r) => r.type === 'result');
       expect(rows).to.have.length(2 * SERVER.length);
       for (const r of rows) {
-        expect(statsDiffer(r.answer, sensors.referenceStats(r.axis.batch, FIELD, { seed: SEED })), `${r.variant} ${r.axis.batch}`).to.equal(null);
+        expect(
+          statsDiffer(r.answer, sensors.referenceStats(r.axis.batch, FIELD, { seed: SEED })),
+          `${r.variant} ${r.axis.batch}`,
+        ).to.equal(null);
         expect(r.times).to.have.length(2);
       }
     });
 
     it('rejects a bad parameter with a clear message', async function () {
       let err;
-      try { await t.run('mr_variants.js', { VARIANTS: 'mr,nope', SIZES: '10' }); } catch (e) { err = e; }
+      try {
+        await t.run('mr_variants.js', { VARIANTS: 'mr,nope', SIZES: '10' });
+      } catch (e) {
+        err = e;
+      }
       expect(String(err && err.message)).to.contain('unknown variant "nope"');
       err = null;
-      try { await t.run('mr_variants.js', { FIELD: 'a; drop()', SIZES: '10' }); } catch (e) { err = e; }
+      try {
+        await t.run('mr_variants.js', { FIELD: 'a; drop()', SIZES: '10' });
+      } catch (e) {
+        err = e;
+      }
       expect(String(err && err.message)).to.contain('parameter FIELD');
     });
   });

@@ -25,9 +25,16 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
   }
 
   function run(file, extra = []) {
-    return spawnSync(process.execPath, [CLI, 'run', file, '--uri', uri, '--db', dbName, '--no-progress', '--out', path.join(dir, 'out'), ...extra], {
-      cwd: dir, encoding: 'utf8', env: { ...process.env, MONGODB_URI: '' }, timeout: 170000,
-    });
+    return spawnSync(
+      process.execPath,
+      [CLI, 'run', file, '--uri', uri, '--db', dbName, '--no-progress', '--out', path.join(dir, 'out'), ...extra],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, MONGODB_URI: '' },
+        timeout: 170000,
+      },
+    );
   }
 
   before(async function () {
@@ -37,7 +44,9 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
     client = await MongoClient.connect(uri);
     const d = client.db(dbName);
     await d.dropDatabase();
-    await d.collection('customers').insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, region: ['n', 's', 'e', 'w'][i % 4] })));
+    await d
+      .collection('customers')
+      .insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, region: ['n', 's', 'e', 'w'][i % 4] })));
     await d.collection('orders').insertMany(Array.from({ length: 600 }, (_, i) => ({ cust: i % 57, amount: i % 13 })));
   });
 
@@ -49,12 +58,14 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs with the harness, intervals and the agreement check, and leaves the user\'s data as it was', async function () {
+  it("runs with the harness, intervals and the agreement check, and leaves the user's data as it was", async function () {
     this.timeout(180000);
     const before = await state();
     const r = run('./my_study.js', ['--runs', '3']);
     expect(r.status, r.stderr + r.stdout).to.equal(0);
-    expect(r.stdout).to.match(/lookup ran [\d.]+ times (faster|slower) than two-finds \[[\d.]+\.\.[\d.]+, CI [\d.]+\.\.[\d.]+\]/);
+    expect(r.stdout).to.match(
+      /lookup ran [\d.]+ times (faster|slower) than two-finds \[[\d.]+\.\.[\d.]+, CI [\d.]+\.\.[\d.]+\]/,
+    );
     expect(r.stdout).to.contain("every answer checked: all agree with the baseline's answer (two-finds)");
     const doc = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'));
     const recs = doc.results.filter((x) => x.type === 'result');
@@ -65,13 +76,19 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
 
   it('refuses a declaration that would write (a fixture) in one line, before touching the server', async function () {
     this.timeout(60000);
-    const text = fs.readFileSync(path.join(dir, 'my_study.js'), 'utf8')
-      .replace("baseline: 'two-finds',", "baseline: 'two-finds',\n  fixture: function (p) { return { coll: p.ORDERS, name: 'x', n: 1, seed: 1 }; },");
+    const text = fs
+      .readFileSync(path.join(dir, 'my_study.js'), 'utf8')
+      .replace(
+        "baseline: 'two-finds',",
+        "baseline: 'two-finds',\n  fixture: function (p) { return { coll: p.ORDERS, name: 'x', n: 1, seed: 1 }; },",
+      );
     fs.writeFileSync(path.join(dir, 'writer.js'), text);
     const before = await state();
     const r = run('./writer.js');
     expect(r.status).to.not.equal(0);
-    expect(r.stderr.trim().split('\n')[0]).to.match(/writer\.js: STUDY has fixture: a study of your own reads your data as it is/);
+    expect(r.stderr.trim().split('\n')[0]).to.match(
+      /writer\.js: STUDY has fixture: a study of your own reads your data as it is/,
+    );
     expect(r.stderr).to.not.match(/\n\s+at /);
     expect(await state()).to.deep.equal(before);
   });

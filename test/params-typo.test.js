@@ -29,8 +29,12 @@ const TYPOS = {
 
 describe('unknown parameters', function () {
   let t;
-  before(async function () { t = await testDatabase('typo'); });
-  after(async function () { if (t) await t.close(); });
+  before(async function () {
+    t = await testDatabase('typo');
+  });
+  after(async function () {
+    if (t) await t.close();
+  });
 
   async function databaseExists(name) {
     const { databases } = await t.client.db('admin').admin().listDatabases({ nameOnly: true });
@@ -48,10 +52,17 @@ describe('unknown parameters', function () {
     let batch;
     before(async function () {
       this.timeout(600000);
-      batch = await t.cliBatch(entries.map(([script, [typo]], i) => ({ script, db: dbOf(i), params: { [typo]: 5 } })), { lastUncaught: true });
+      batch = await t.cliBatch(
+        entries.map(([script, [typo]], i) => ({ script, db: dbOf(i), params: { [typo]: 5 } })),
+        { lastUncaught: true },
+      );
     });
     after(async function () {
-      for (let i = 0; i < entries.length; i++) await t.client.db(dbOf(i)).dropDatabase().catch(() => {});
+      for (let i = 0; i < entries.length; i++)
+        await t.client
+          .db(dbOf(i))
+          .dropDatabase()
+          .catch(() => {});
     });
 
     entries.forEach(([script, [typo, near]], i) => {
@@ -75,7 +86,9 @@ describe('unknown parameters', function () {
     const s = await t.shell();
     await s.run('where_vs_agg.js', { N: 200, RUNS: 0, VARIANTS: 'expr-find' }).catch((e) => e);
     let err = null;
-    await s.run('sizes.js', {}).catch((e) => { err = e; });
+    await s.run('sizes.js', {}).catch((e) => {
+      err = e;
+    });
     // sizes.js has no N: had the earlier run's N survived, it would be refused as unknown.
     expect(String(err && err.message)).to.not.match(/parameter N:/);
     await t.db.dropDatabase();

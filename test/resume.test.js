@@ -18,28 +18,58 @@ const N = 12;
 const SIZES = Array.from({ length: N }, (_, i) => i + 1).join(',');
 
 function start(out) {
-  const args = ['run', 'mapreduce', '--profile', 'tiny', '--set', `SIZES=${SIZES}`, '--set', 'VARIANTS=group,mr', '--uri', testUri(), '--db', DB, '--out', out, '--no-progress'];
+  const args = [
+    'run',
+    'mapreduce',
+    '--profile',
+    'tiny',
+    '--set',
+    `SIZES=${SIZES}`,
+    '--set',
+    'VARIANTS=group,mr',
+    '--uri',
+    testUri(),
+    '--db',
+    DB,
+    '--out',
+    out,
+    '--no-progress',
+  ];
   const env = { ...process.env };
   delete env.MONGODB_URI;
   const child = spawn(process.execPath, [CLI, ...args], { env, cwd: os.tmpdir() });
   const r = { stdout: '', stderr: '', child };
-  child.stdout.on('data', (d) => { r.stdout += d; });
-  child.stderr.on('data', (d) => { r.stderr += d; });
+  child.stdout.on('data', (d) => {
+    r.stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    r.stderr += d;
+  });
   r.done = new Promise((resolve) => child.on('close', (code, signal) => resolve(Object.assign(r, { code, signal }))));
   return r;
 }
 
 function readDoc(file) {
-  try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch (e) { return null; }
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    return null;
+  }
 }
 
 describe('resuming a run: the same --out keeps the finished axis points', function () {
   let dir;
-  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-resume-')); });
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-resume-'));
+  });
   after(async () => {
     fs.rmSync(dir, { recursive: true, force: true });
     const c = new MongoClient(testUri());
-    try { await c.db(DB).dropDatabase(); } finally { await c.close(); }
+    try {
+      await c.db(DB).dropDatabase();
+    } finally {
+      await c.close();
+    }
   });
 
   it('SIGINT after the first point, then the same command: only the missing points are measured', async function () {
@@ -64,7 +94,9 @@ describe('resuming a run: the same --out keeps the finished axis points', functi
 
     const second = await start(out).done;
     expect(second.code, second.stderr).to.equal(0);
-    expect(second.stderr).to.contain(`resuming: ${keptKeys.length} of ${N} points of mapreduce already measured in ${file}`);
+    expect(second.stderr).to.contain(
+      `resuming: ${keptKeys.length} of ${N} points of mapreduce already measured in ${file}`,
+    );
     const end = readDoc(file);
     expect(end.complete).to.equal(true);
     expect(end.progress.done).to.deep.equal(['mapreduce']);
@@ -73,7 +105,8 @@ describe('resuming a run: the same --out keeps the finished axis points', functi
     const keys = end.progress.points.mapreduce;
     expect(new Set(keys).size).to.equal(N);
     const perPoint = new Map();
-    for (const r of end.results.filter((x) => x.study === 'mapreduce')) perPoint.set(pointKey(r.axis), (perPoint.get(pointKey(r.axis)) || 0) + 1);
+    for (const r of end.results.filter((x) => x.study === 'mapreduce'))
+      perPoint.set(pointKey(r.axis), (perPoint.get(pointKey(r.axis)) || 0) + 1);
     expect(perPoint.size).to.equal(N);
     expect(new Set(perPoint.values()).size, JSON.stringify([...perPoint])).to.equal(1);
     const again = end.results.filter((r) => keptKeys.includes(pointKey(r.axis)));
@@ -83,7 +116,9 @@ describe('resuming a run: the same --out keeps the finished axis points', functi
     // A third run finds nothing to measure.
     const third = await start(out).done;
     expect(third.code, third.stderr).to.equal(0);
-    expect(third.stderr).to.contain(`resuming: ${N} of ${N} points of mapreduce already measured in ${file}: nothing left to measure`);
+    expect(third.stderr).to.contain(
+      `resuming: ${N} of ${N} points of mapreduce already measured in ${file}: nothing left to measure`,
+    );
     expect(readDoc(file).results).to.deep.equal(end.results);
   });
 });

@@ -18,7 +18,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
     s.on('error', reject);
   });
 }
@@ -33,8 +36,22 @@ describe('safety: access control and host names', function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-auth-'));
     fs.mkdirSync(path.join(tmp, 'db'));
     port = await freePort();
-    proc = spawn(findMongod().binary, ['--auth', '--port', String(port), '--dbpath', path.join(tmp, 'db'), '--bind_ip', '127.0.0.1',
-      '--wiredTigerCacheSizeGB', '0.25', '--quiet'], { stdio: 'ignore' });
+    proc = spawn(
+      findMongod().binary,
+      [
+        '--auth',
+        '--port',
+        String(port),
+        '--dbpath',
+        path.join(tmp, 'db'),
+        '--bind_ip',
+        '127.0.0.1',
+        '--wiredTigerCacheSizeGB',
+        '0.25',
+        '--quiet',
+      ],
+      { stdio: 'ignore' },
+    );
     // The localhost exception lets the first user be created without credentials.
     for (let i = 0; ; i++) {
       const c = new MongoClient(`mongodb://127.0.0.1:${port}`, { serverSelectionTimeoutMS: 300 });
@@ -60,14 +77,20 @@ describe('safety: access control and host names', function () {
 
   after(async function () {
     if (proc && proc.exitCode === null) {
-      await new Promise((r) => { proc.once('exit', r); proc.kill('SIGKILL'); });
+      await new Promise((r) => {
+        proc.once('exit', r);
+        proc.kill('SIGKILL');
+      });
     }
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tmp, timeout: 60000 });
   const line = (res) => {
-    const lines = res.stderr.trim().split('\n').filter((l) => !/^Try `mongo-perf-lab --help`/.test(l));
+    const lines = res.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !/^Try `mongo-perf-lab --help`/.test(l));
     expect(lines, res.stderr).to.have.length(1);
     return lines[0];
   };
@@ -75,7 +98,17 @@ describe('safety: access control and host names', function () {
   it('a user without the privilege to write: "lacks a privilege", not "cannot reach"', function () {
     const f = path.join(tmp, 'a.csv');
     fs.writeFileSync(f, 'a,b\n1,2\n');
-    const res = cli(['import', f, '--uri', `mongodb://reader:readerpw@127.0.0.1:${port}/admin`, '--db', 'shared', '--coll', 'x', '--no-progress']);
+    const res = cli([
+      'import',
+      f,
+      '--uri',
+      `mongodb://reader:readerpw@127.0.0.1:${port}/admin`,
+      '--db',
+      'shared',
+      '--coll',
+      'x',
+      '--no-progress',
+    ]);
     expect(res.status).to.equal(1);
     const l = line(res);
     expect(l).to.match(/lacks a privilege/);
@@ -90,7 +123,13 @@ describe('safety: access control and host names', function () {
   });
 
   it('an unresolvable mongodb+srv host: one line, no stack', function () {
-    const res = cli(['import', path.join(tmp, 'a.csv'), '--uri', 'mongodb+srv://cluster0.nowhere.invalid/admin', '--no-progress']);
+    const res = cli([
+      'import',
+      path.join(tmp, 'a.csv'),
+      '--uri',
+      'mongodb+srv://cluster0.nowhere.invalid/admin',
+      '--no-progress',
+    ]);
     expect(res.status).to.equal(1);
     expect(line(res)).to.match(/cannot resolve|cannot reach/);
   });

@@ -23,12 +23,23 @@ const deadline = (ms) => new Promise((r) => setTimeout(r, ms).unref());
 /** Spawns the CLI with its own TMPDIR, so that whatever it leaves behind is visible. */
 function startCli(args, tmpdir, extraEnv = {}) {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: path.dirname(tmpdir), env: { ...process.env, TMPDIR: tmpdir, LAB_RESULTS_DIR: path.join(tmpdir, '..', 'results'), ...extraEnv },
+    cwd: path.dirname(tmpdir),
+    env: { ...process.env, TMPDIR: tmpdir, LAB_RESULTS_DIR: path.join(tmpdir, '..', 'results'), ...extraEnv },
   });
   const out = { stdout: '', stderr: '', code: null, signal: null };
-  child.stdout.on('data', (d) => { out.stdout += d; });
-  child.stderr.on('data', (d) => { out.stderr += d; });
-  out.done = new Promise((resolve) => child.on('exit', (code, signal) => { out.code = code; out.signal = signal; resolve(out); }));
+  child.stdout.on('data', (d) => {
+    out.stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    out.stderr += d;
+  });
+  out.done = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      out.code = code;
+      out.signal = signal;
+      resolve(out);
+    }),
+  );
   out.child = child;
   return out;
 }
@@ -44,7 +55,11 @@ async function waitFor(pred, ms, step = 50) {
 
 /** Nothing of the run is left: no process using the temp dir, nothing in it. */
 async function expectNothingLeft(tmpdir, what, ms = 15000) {
-  const clean = await waitFor(() => processesUsing(tmpdir).length === 0 && fs.readdirSync(tmpdir).length === 0, ms, 100);
+  const clean = await waitFor(
+    () => processesUsing(tmpdir).length === 0 && fs.readdirSync(tmpdir).length === 0,
+    ms,
+    100,
+  );
   expect(processesUsing(tmpdir), `${what}: processes left`).to.deep.equal([]);
   expect(fs.readdirSync(tmpdir), `${what}: files left in TMPDIR`).to.deep.equal([]);
   expect(clean).to.equal(true);
@@ -68,12 +83,23 @@ async function dump(uri, dbNames) {
       const db = c.db(name);
       const colls = (await db.listCollections().toArray()).sort((a, b) => a.name.localeCompare(b.name));
       for (const info of colls) {
-        if (info.type === 'view') { out[`${name}.${info.name}`] = { info }; continue; }
+        if (info.type === 'view') {
+          out[`${name}.${info.name}`] = { info };
+          continue;
+        }
         const coll = db.collection(info.name);
         const h = crypto.createHash('sha256');
         let n = 0;
-        for await (const d of coll.find({}, { sort: { _id: 1 } })) { h.update(BSON.serialize(d)); n++; }
-        out[`${name}.${info.name}`] = { options: info.options, indexes: await coll.indexes(), n, sha256: h.digest('hex') };
+        for await (const d of coll.find({}, { sort: { _id: 1 } })) {
+          h.update(BSON.serialize(d));
+          n++;
+        }
+        out[`${name}.${info.name}`] = {
+          options: info.options,
+          indexes: await coll.indexes(),
+          n,
+          sha256: h.digest('hex'),
+        };
       }
     }
   } finally {
@@ -98,24 +124,73 @@ describe('safety: CLI stops, errors and foreign data', function () {
   };
 
   describe('interrupted runs on the embedded mongod leave nothing behind (finding 7)', function () {
-    const mongodUp = (dir) => () => processesUsing(dir).some((pid) => {
-      try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('mongod'); } catch (e) { return false; }
-    });
+    const mongodUp = (dir) => () =>
+      processesUsing(dir).some((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('mongod');
+        } catch (e) {
+          return false;
+        }
+      });
     const cases = [
       { name: 'SIGINT 0.3 s after launch', signals: ['SIGINT'], at: async () => sleep(300) },
-      { name: 'SIGINT while mongod starts', signals: ['SIGINT'], at: async (dir) => waitFor(() => fs.readdirSync(dir).length > 0 && fs.readdirSync(path.join(dir, fs.readdirSync(dir)[0])).length > 0, 20000, 10) },
-      { name: 'SIGINT during the load', signals: ['SIGINT'], at: async (dir) => { await waitFor(mongodUp(dir), 30000); await sleep(2500); } },
-      { name: 'Ctrl-C twice during the load', signals: ['SIGINT', 'SIGINT'], at: async (dir) => { await waitFor(mongodUp(dir), 30000); await sleep(2500); } },
-      { name: 'SIGTERM during the load', signals: ['SIGTERM'], at: async (dir) => { await waitFor(mongodUp(dir), 30000); await sleep(1500); } },
-      { name: 'SIGHUP right after mongod is up', signals: ['SIGHUP'], at: async (dir) => waitFor(mongodUp(dir), 30000) },
-      { name: 'SIGKILL of the CLI (the watchdog cleans up)', signals: ['SIGKILL'], at: async (dir) => { await waitFor(mongodUp(dir), 30000); await sleep(1000); } },
+      {
+        name: 'SIGINT while mongod starts',
+        signals: ['SIGINT'],
+        at: async (dir) =>
+          waitFor(
+            () => fs.readdirSync(dir).length > 0 && fs.readdirSync(path.join(dir, fs.readdirSync(dir)[0])).length > 0,
+            20000,
+            10,
+          ),
+      },
+      {
+        name: 'SIGINT during the load',
+        signals: ['SIGINT'],
+        at: async (dir) => {
+          await waitFor(mongodUp(dir), 30000);
+          await sleep(2500);
+        },
+      },
+      {
+        name: 'Ctrl-C twice during the load',
+        signals: ['SIGINT', 'SIGINT'],
+        at: async (dir) => {
+          await waitFor(mongodUp(dir), 30000);
+          await sleep(2500);
+        },
+      },
+      {
+        name: 'SIGTERM during the load',
+        signals: ['SIGTERM'],
+        at: async (dir) => {
+          await waitFor(mongodUp(dir), 30000);
+          await sleep(1500);
+        },
+      },
+      {
+        name: 'SIGHUP right after mongod is up',
+        signals: ['SIGHUP'],
+        at: async (dir) => waitFor(mongodUp(dir), 30000),
+      },
+      {
+        name: 'SIGKILL of the CLI (the watchdog cleans up)',
+        signals: ['SIGKILL'],
+        at: async (dir) => {
+          await waitFor(mongodUp(dir), 30000);
+          await sleep(1000);
+        },
+      },
     ];
     cases.forEach((c, i) => {
       it(c.name, async function () {
         const dir = privateTmp(`intr${i}`);
         const run = startCli(['run', 'where', '--docs', '400000', '--runs', '1', '--no-progress'], dir);
         await c.at(dir);
-        for (const s of c.signals) { run.child.kill(s); await sleep(150); }
+        for (const s of c.signals) {
+          run.child.kill(s);
+          await sleep(150);
+        }
         await Promise.race([run.done, deadline(60000)]);
         if (c.signals[0] !== 'SIGKILL') {
           expect(run.code === null ? run.signal : run.code, run.stderr).to.not.equal(0);
@@ -129,10 +204,16 @@ describe('safety: CLI stops, errors and foreign data', function () {
       const dir = privateTmp('intr-csv');
       const run = startCli(['run', 'mapreduce', '--docs', '200000', '--runs', '1', '--no-progress'], dir);
       // The CSV files are being written or imported once a directory other than the data dir appears.
-      await waitFor(() => {
-        const roots = fs.readdirSync(dir);
-        return roots.length && fs.readdirSync(path.join(dir, roots[0])).some((e) => e.startsWith('mongo-perf-lab-csv-'));
-      }, 60000, 20);
+      await waitFor(
+        () => {
+          const roots = fs.readdirSync(dir);
+          return (
+            roots.length && fs.readdirSync(path.join(dir, roots[0])).some((e) => e.startsWith('mongo-perf-lab-csv-'))
+          );
+        },
+        60000,
+        20,
+      );
       await sleep(300);
       run.child.kill('SIGINT');
       await Promise.race([run.done, deadline(60000)]);
@@ -145,7 +226,10 @@ describe('safety: CLI stops, errors and foreign data', function () {
       const dir = privateTmp('intr-uri');
       const before = await databases(uri);
       expect(before).to.not.include(name);
-      const run = startCli(['run', 'where', '--uri', uri, '--db', name, '--docs', '400000', '--runs', '1', '--no-progress'], dir);
+      const run = startCli(
+        ['run', 'where', '--uri', uri, '--db', name, '--docs', '400000', '--runs', '1', '--no-progress'],
+        dir,
+      );
       const seen = await waitFor(async () => (await databases(uri)).includes(name), 60000, 100);
       expect(seen, run.stderr).to.equal(true);
       await sleep(500);
@@ -159,16 +243,28 @@ describe('safety: CLI stops, errors and foreign data', function () {
   });
 
   describe('one line per error, non-zero exit, stack only with --debug (findings 8, 9)', function () {
-    const cli = (args, env = {}) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tmp, timeout: 60000, env: { ...process.env, ...env } });
+    const cli = (args, env = {}) =>
+      spawnSync(process.execPath, [BIN, ...args], {
+        encoding: 'utf8',
+        cwd: tmp,
+        timeout: 60000,
+        env: { ...process.env, ...env },
+      });
     const oneLine = (res) => {
-      const lines = res.stderr.trim().split('\n').filter((l) => !/^Try `mongo-perf-lab --help`/.test(l));
+      const lines = res.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !/^Try `mongo-perf-lab --help`/.test(l));
       expect(lines, res.stderr).to.have.length(1);
       expect(lines[0]).to.match(/^mongo-perf-lab: /);
       return lines[0];
     };
 
     it('an unreachable server: one line within the 5 s connect timeout, no hang', function () {
-      for (const args of [['run', 'where', '--uri', 'mongodb://127.0.0.1:1'], ['import', __filename, '--uri', 'mongodb://127.0.0.1:1,127.0.0.1:2/admin?replicaSet=x']]) {
+      for (const args of [
+        ['run', 'where', '--uri', 'mongodb://127.0.0.1:1'],
+        ['import', __filename, '--uri', 'mongodb://127.0.0.1:1,127.0.0.1:2/admin?replicaSet=x'],
+      ]) {
         const t0 = Date.now();
         const res = cli(args);
         expect(Date.now() - t0).to.be.below(20000); // 5 s timeout + start-up of node on a busy machine
@@ -211,9 +307,13 @@ describe('safety: CLI stops, errors and foreign data', function () {
       fs.chmodSync(ro, 0o500);
       if (process.getuid && process.getuid() !== 0) {
         expect(oneLine(cli(['run', 'where', '--json', path.join(ro, 'x.json')]))).to.match(/cannot be written/);
-        expect(oneLine(cli(['run', 'where'], { LAB_RESULTS_DIR: path.join(ro, 'results') }))).to.match(/LAB_RESULTS_DIR .* cannot be written/);
+        expect(oneLine(cli(['run', 'where'], { LAB_RESULTS_DIR: path.join(ro, 'results') }))).to.match(
+          /LAB_RESULTS_DIR .* cannot be written/,
+        );
       }
-      expect(oneLine(cli(['run', 'where'], { LAB_RESULTS_DIR: '/proc/none' }))).to.match(/LAB_RESULTS_DIR \/proc\/none: cannot be written/);
+      expect(oneLine(cli(['run', 'where'], { LAB_RESULTS_DIR: '/proc/none' }))).to.match(
+        /LAB_RESULTS_DIR \/proc\/none: cannot be written/,
+      );
     });
   });
 
@@ -232,11 +332,28 @@ describe('safety: CLI stops, errors and foreign data', function () {
       try {
         for (const dbName of ['random', 'perflab']) {
           const db = c.db(dbName);
-          await db.collection('mine').insertMany(Array.from({ length: 1000 }, (_, i) => ({ _id: i, a: (i * 7) % 1000, b: (i * 13) % 1000, owner: 'user' })));
+          await db.collection('mine').insertMany(
+            Array.from({ length: 1000 }, (_, i) => ({
+              _id: i,
+              a: (i * 7) % 1000,
+              b: (i * 13) % 1000,
+              owner: 'user',
+            })),
+          );
           await db.collection('mine').createIndex({ owner: 1 });
-          await db.collection('randomData').insertMany(Array.from({ length: 500 }, (_, i) => ({ created_on: new Date(Date.UTC(2012, 0, 1) + i * 3600e3), value: i / 500 })));
-          await db.collection('sensors').insertMany(Array.from({ length: 300 }, (_, i) => ({ timestamp: new Date(Date.UTC(2015, 0, 1) + i * 1000), engine_rpm: 800 + i })));
-          await db.collection('notes').insertOne({ _id: 'keep', text: 'mine, not the lab\'s' });
+          await db.collection('randomData').insertMany(
+            Array.from({ length: 500 }, (_, i) => ({
+              created_on: new Date(Date.UTC(2012, 0, 1) + i * 3600e3),
+              value: i / 500,
+            })),
+          );
+          await db.collection('sensors').insertMany(
+            Array.from({ length: 300 }, (_, i) => ({
+              timestamp: new Date(Date.UTC(2015, 0, 1) + i * 1000),
+              engine_rpm: 800 + i,
+            })),
+          );
+          await db.collection('notes').insertOne({ _id: 'keep', text: "mine, not the lab's" });
         }
         await c.db('admin').collection('appconfig').insertOne({ _id: 'settings', level: 3 });
       } finally {
@@ -251,7 +368,10 @@ describe('safety: CLI stops, errors and foreign data', function () {
       // of the lab's own, where the studies run in full beside the foreign data.
       const outputs = [];
       const runStudy = async (study, extra) => {
-        const run = startCli(['run', study, '--uri', uri, '--docs', '300', '--runs', '1', '--no-progress', ...extra], dir);
+        const run = startCli(
+          ['run', study, '--uri', uri, '--docs', '300', '--runs', '1', '--no-progress', ...extra],
+          dir,
+        );
         await Promise.race([run.done, deadline(300000)]);
         if (run.code === null) run.child.kill('SIGKILL');
         outputs.push(`${study} ${extra.join(' ')} -> ${run.code}\n${run.stderr.slice(-400)}`);
@@ -259,7 +379,8 @@ describe('safety: CLI stops, errors and foreign data', function () {
         return run;
       };
       const same = (after, what) => {
-        for (const [k, v] of Object.entries(before)) expect(after[k], `${what}: ${k}\n${outputs.join('\n')}`).to.deep.equal(v);
+        for (const [k, v] of Object.entries(before))
+          expect(after[k], `${what}: ${k}\n${outputs.join('\n')}`).to.deep.equal(v);
       };
       for (const study of ['where', 'mapreduce', 'timeseries']) {
         await runStudy(study, []);
@@ -271,10 +392,16 @@ describe('safety: CLI stops, errors and foreign data', function () {
       const after = await dump(uri, names);
       same(after, 'studies in labwork');
       const added = Object.keys(after).filter((k) => !(k in before));
-      expect(added.filter((k) => k.startsWith('admin.') || k.startsWith('random.')), 'new collections in admin or random').to.deep.equal([]);
+      expect(
+        added.filter((k) => k.startsWith('admin.') || k.startsWith('random.')),
+        'new collections in admin or random',
+      ).to.deep.equal([]);
       const c2 = new MongoClient(uri);
       try {
-        expect((await c2.db('labwork').listCollections().toArray()).length, 'the studies did run in labwork').to.be.greaterThan(1);
+        expect(
+          (await c2.db('labwork').listCollections().toArray()).length,
+          'the studies did run in labwork',
+        ).to.be.greaterThan(1);
       } finally {
         await c2.close();
       }

@@ -16,16 +16,34 @@ describe('safety: error lines', function () {
   it('says what went wrong and what to do, in one line, without the password', function () {
     const uri = 'mongodb://u:secret@db1:27017,db2:27017/admin?replicaSet=rs';
     const cases = [
-      [err('MongoServerSelectionError', 'connect ECONNREFUSED 10.0.0.1:27017'), /cannot reach MongoDB at mongodb:\/\/\*\*\*@db1.* within 5 s/],
+      [
+        err('MongoServerSelectionError', 'connect ECONNREFUSED 10.0.0.1:27017'),
+        /cannot reach MongoDB at mongodb:\/\/\*\*\*@db1.* within 5 s/,
+      ],
       [err('MongoNetworkError', 'read ECONNRESET'), /went away during the run/],
       [err('MongoServerError', 'Authentication failed.', { code: 18 }), /authentication failed/],
-      [err('MongoServerError', 'not authorized on x to execute command { insert: ... }', { code: 13, codeName: 'Unauthorized' }), /lacks a privilege/],
+      [
+        err('MongoServerError', 'not authorized on x to execute command { insert: ... }', {
+          code: 13,
+          codeName: 'Unauthorized',
+        }),
+        /lacks a privilege/,
+      ],
       [err('MongoServerError', 'interrupted at shutdown', { code: 11600 }), /went away/],
-      [err('MongoParseError', 'Invalid scheme, expected connection string to start with "mongodb://"'), /connection string is not valid/],
+      [
+        err('MongoParseError', 'Invalid scheme, expected connection string to start with "mongodb://"'),
+        /connection string is not valid/,
+      ],
       [err('Error', 'querySrv ENOTFOUND _mongodb._tcp.x.invalid'), /cannot resolve/],
       [new LoadError('perflab.x: the server refused 1 document(s)'), /^perflab\.x: the server refused/],
-      [err('MongoServerError', 'Document failed validation', { code: 121, codeName: 'DocumentValidationFailure' }), /refused the operation.*Document failed validation/],
-      [Object.assign(new Error('EACCES: permission denied, open \'/x/y\''), { code: 'EACCES', path: '/x/y' }), /cannot write \/x\/y/],
+      [
+        err('MongoServerError', 'Document failed validation', { code: 121, codeName: 'DocumentValidationFailure' }),
+        /refused the operation.*Document failed validation/,
+      ],
+      [
+        Object.assign(new Error("EACCES: permission denied, open '/x/y'"), { code: 'EACCES', path: '/x/y' }),
+        /cannot write \/x\/y/,
+      ],
     ];
     for (const [e, re] of cases) {
       const line = friendly(e, { uri });
@@ -50,7 +68,8 @@ describe('safety: error lines', function () {
     } catch (x) {
       e = x;
     } finally {
-      if (saved === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = saved;
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
     }
     try {
       expect(e, 'the start must fail').to.be.an('error');
@@ -79,7 +98,11 @@ describe('safety: error lines', function () {
     // another run on the same machine. The postgres user must be able to enter it (see postgres.js).
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-pg-exit-'));
     fs.chmodSync(tmp, 0o777);
-    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, PG_URI: '', TMPDIR: tmp }, timeout: 100000 });
+    const r = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, PG_URI: '', TMPDIR: tmp },
+      timeout: 100000,
+    });
     expect(r.status, r.stdout + r.stderr).to.equal(3);
     expect(r.stderr).to.not.match(/TypeError|done is not a function/);
     if (/started embedded/.test(r.stdout)) {

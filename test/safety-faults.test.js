@@ -28,28 +28,59 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
     s.on('error', reject);
   });
 }
 
 /** A bare mongod of our own, so that it can be SIGKILLed and restarted on the same files. */
 class KillableMongod {
-  constructor(binary, port, dbpath) { Object.assign(this, { binary, port, dbpath, uri: `mongodb://127.0.0.1:${port}` }); }
+  constructor(binary, port, dbpath) {
+    Object.assign(this, { binary, port, dbpath, uri: `mongodb://127.0.0.1:${port}` });
+  }
 
   async start() {
-    this.proc = spawn(this.binary, ['--port', String(this.port), '--dbpath', this.dbpath, '--bind_ip', '127.0.0.1',
-      '--wiredTigerCacheSizeGB', '0.25', '--quiet', '--setParameter', 'enableTestCommands=1'], { stdio: 'ignore' });
+    this.proc = spawn(
+      this.binary,
+      [
+        '--port',
+        String(this.port),
+        '--dbpath',
+        this.dbpath,
+        '--bind_ip',
+        '127.0.0.1',
+        '--wiredTigerCacheSizeGB',
+        '0.25',
+        '--quiet',
+        '--setParameter',
+        'enableTestCommands=1',
+      ],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 200; i++) {
       const c = new MongoClient(this.uri, { serverSelectionTimeoutMS: 300 });
-      try { await c.connect(); await c.db('admin').command({ ping: 1 }); return; } catch (e) { await sleep(100); } finally { await c.close(); }
+      try {
+        await c.connect();
+        await c.db('admin').command({ ping: 1 });
+        return;
+      } catch (e) {
+        await sleep(100);
+      } finally {
+        await c.close();
+      }
     }
     throw new Error('mongod did not come up');
   }
 
   kill9() {
     const p = this.proc;
-    return new Promise((resolve) => { p.once('exit', resolve); p.kill('SIGKILL'); });
+    return new Promise((resolve) => {
+      p.once('exit', resolve);
+      p.kill('SIGKILL');
+    });
   }
 }
 
@@ -63,13 +94,18 @@ class KillableMongod {
 async function armKill(m, dbName, coll, { inserts, after }) {
   const c = new MongoClient(m.uri, { serverSelectionTimeoutMS: 2000 });
   await c.db('admin').command({
-    configureFailPoint: 'failCommand', mode: { skip: inserts },
+    configureFailPoint: 'failCommand',
+    mode: { skip: inserts },
     data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 600000 },
   });
   const killed = (async () => {
     try {
       for (;;) {
-        const n = await c.db(dbName).collection(coll).estimatedDocumentCount().catch(() => 0);
+        const n = await c
+          .db(dbName)
+          .collection(coll)
+          .estimatedDocumentCount()
+          .catch(() => 0);
         if (n >= after) break;
         await sleep(15);
       }
@@ -107,7 +143,10 @@ describe('safety: faults during loads and standard connection strings', function
     const n = 60000;
     const db = client.db('faults');
     const { killed } = await armKill(m, 'faults', 'fx', { inserts: 6, after: 8000 });
-    const r = await ensureFixture(db, 'fx', { fixture: 'where-ab', n, seed: 5 }, () => whereDocs(n, 5), { batchSize: 2000, inflight: 4 });
+    const r = await ensureFixture(db, 'fx', { fixture: 'where-ab', n, seed: 5 }, () => whereDocs(n, 5), {
+      batchSize: 2000,
+      inflight: 4,
+    });
     await killed;
     expect(r.count).to.equal(n);
     expect(r.retries, 'the load saw the restart').to.be.greaterThan(0);
@@ -126,7 +165,12 @@ describe('safety: faults during loads and standard connection strings', function
     fs.writeFileSync(f, lines.join('\n') + '\n');
     const db = client.db('faults');
     const { killed } = await armKill(m, 'faults', 'csv', { inserts: 6, after: 4000 });
-    const r = await importCsv(db, [f], { coll: 'csv', batchSize: 1000, inflight: 4, rejectsFile: path.join(tmp, 'rej.csv') });
+    const r = await importCsv(db, [f], {
+      coll: 'csv',
+      batchSize: 1000,
+      inflight: 4,
+      rejectsFile: path.join(tmp, 'rej.csv'),
+    });
     await killed;
     expect(r.read).to.equal(rows);
     expect(r.rejected).to.equal(6);
@@ -158,12 +202,24 @@ describe('safety: faults during loads and standard connection strings', function
         const n = 40000;
         const stepDown = (async () => {
           for (;;) {
-            if ((await db.collection('fx').estimatedDocumentCount().catch(() => 0)) >= 8000) break;
+            if (
+              (await db
+                .collection('fx')
+                .estimatedDocumentCount()
+                .catch(() => 0)) >= 8000
+            )
+              break;
             await sleep(15);
           }
-          await c.db('admin').command({ replSetStepDown: 5, secondaryCatchUpPeriodSecs: 2, force: true }).catch(() => {});
+          await c
+            .db('admin')
+            .command({ replSetStepDown: 5, secondaryCatchUpPeriodSecs: 2, force: true })
+            .catch(() => {});
         })();
-        const r = await ensureFixture(db, 'fx', { fixture: 'where-ab', n, seed: 9 }, () => whereDocs(n, 9), { batchSize: 2000, inflight: 4 });
+        const r = await ensureFixture(db, 'fx', { fixture: 'where-ab', n, seed: 9 }, () => whereDocs(n, 9), {
+          batchSize: 2000,
+          inflight: 4,
+        });
         await stepDown;
         expect(r.count).to.equal(n);
         const hello = await c.db('admin').command({ hello: 1 });
@@ -192,14 +248,33 @@ describe('safety: faults during loads and standard connection strings', function
       expect(cli.stdout.trim(), cli.stderr).to.equal('uridb 2');
       const f = path.join(tmp, 'rs.csv');
       fs.writeFileSync(f, 'a,b\n1,2\n3,4\n');
-      const res = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'mongo-perf-lab.js'), 'import', f, '--uri', uri,
-        '--db', 'uridb', '--coll', 'csv', '--no-progress'], { encoding: 'utf8', timeout: 60000 });
+      const res = spawnSync(
+        process.execPath,
+        [
+          path.join(ROOT, 'bin', 'mongo-perf-lab.js'),
+          'import',
+          f,
+          '--uri',
+          uri,
+          '--db',
+          'uridb',
+          '--coll',
+          'csv',
+          '--no-progress',
+        ],
+        { encoding: 'utf8', timeout: 60000 },
+      );
       expect(res.status, res.stderr).to.equal(0);
       expect(res.stdout).to.contain('rows read 2 = stored 2 (new 2, already there 0) + rejected 0');
       const c = new MongoClient(uri);
       try {
         expect(await c.db('uridb').collection('csv').countDocuments()).to.equal(2);
-        expect(await c.db('admin').listCollections({ name: { $in: ['csv', 'probe'] } }).toArray()).to.have.length(0);
+        expect(
+          await c
+            .db('admin')
+            .listCollections({ name: { $in: ['csv', 'probe'] } })
+            .toArray(),
+        ).to.have.length(0);
       } finally {
         await c.close();
       }

@@ -213,13 +213,11 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     const file = path.join(tmp, 'slow.csv');
     fs.writeFileSync(file, 'k,v\n1,2\n3,4\n');
     const c = await MongoClient.connect(uri);
-    await c
-      .db('admin')
-      .command({
-        configureFailPoint: 'failCommand',
-        mode: { times: 1 },
-        data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 25000 },
-      });
+    await c.db('admin').command({
+      configureFailPoint: 'failCommand',
+      mode: { times: 1 },
+      data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 25000 },
+    });
     await c.close();
     const r = lab(['import', file, '--uri', uri, '--db', 'labtest_frozen_slow', '--coll', 'slow', '--no-progress'], {
       cwd: tmp,
@@ -235,13 +233,11 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     fs.writeFileSync(file, 'k,v\n' + Array.from({ length: 20000 }, (_, i) => `${i},${i * 3}`).join('\n') + '\n');
     const c = await MongoClient.connect(uri);
     // the first insert held 40 s: the import is then surely mid-way when the server is paused
-    await c
-      .db('admin')
-      .command({
-        configureFailPoint: 'failCommand',
-        mode: { times: 1 },
-        data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 40000 },
-      });
+    await c.db('admin').command({
+      configureFailPoint: 'failCommand',
+      mode: { times: 1 },
+      data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 40000 },
+    });
     const r = lab(['import', file, '--uri', uri, '--db', 'labtest_frozen_imp', '--coll', 'held', '--no-progress'], {
       cwd: tmp,
     });

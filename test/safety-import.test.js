@@ -15,7 +15,11 @@ const { ROOT } = require('../lib/core/shell-runner');
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 
 async function rejects(p) {
-  try { await p; } catch (e) { return e; }
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
   throw new Error('expected a rejection');
 }
 
@@ -29,7 +33,8 @@ describe('safety: CSV import', function () {
     fs.writeFileSync(f, text);
     return f;
   };
-  const imp = (files, o = {}) => importCsv(t.db, [].concat(files), { rejectsFile: path.join(tmp, `rej-${++n}.csv`), ...o });
+  const imp = (files, o = {}) =>
+    importCsv(t.db, [].concat(files), { rejectsFile: path.join(tmp, `rej-${++n}.csv`), ...o });
   const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tmp, timeout: 60000 });
 
   before(async function () {
@@ -102,7 +107,10 @@ describe('safety: CSV import', function () {
     expect(r).to.include({ read: 4, stored: 2, inserted: 2, duplicates: 0, rejected: 2 });
     expect(r.firstRejects[1]).to.equal('keyed.csv, line 5, field id = "8": key already in this file at line 3');
     const docs = await t.db.collection('keyed').find().sort({ v: 1 }).toArray();
-    expect(docs).to.deep.equal([{ _id: '007', id: '007', v: 'x' }, { _id: 8, id: 8, v: 'y' }]);
+    expect(docs).to.deep.equal([
+      { _id: '007', id: '007', v: 'x' },
+      { _id: 8, id: 8, v: 'y' },
+    ]);
     expect((await rejects(imp(f, { coll: 'keyed', key: 'nope' }))).message).to.match(/--key "nope" is not a column/);
   });
 
@@ -128,7 +136,11 @@ describe('safety: CSV import', function () {
       ['dollar.csv', 'a,$b\n1,2\n', /starts with '\$'/],
       ['id.csv', '_id,b\n1,2\n', /named _id.*--key _id/],
       ['nul.csv', 'a,b\u0000c\n1,2\n', /control or invalid characters/],
-      ['binary.csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe]), /control or invalid characters|not valid CSV/],
+      [
+        'binary.csv',
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe]),
+        /control or invalid characters|not valid CSV/,
+      ],
       ['empty.csv', '', /empty/],
     ];
     for (const [name, text, re] of cases) {
@@ -151,7 +163,9 @@ describe('safety: CSV import', function () {
     lines.push('101,"quoted, with comma",101');
     const r = await imp(file('quote.csv', lines.join('\n') + '\n'), { coll: 'quote' });
     expect(r).to.include({ read: 100, stored: 99, rejected: 1 });
-    expect(r.firstRejects).to.deep.equal(['quote.csv, line 51: unparseable CSV: a quote opened on this line is never closed']);
+    expect(r.firstRejects).to.deep.equal([
+      'quote.csv, line 51: unparseable CSV: a quote opened on this line is never closed',
+    ]);
     expect(await t.db.collection('quote').countDocuments({ name: 'quoted, with comma' })).to.equal(1);
     const multi = await imp(file('multi.csv', 'a,b\n1,"two\nlines"\n2,x\n'), { coll: 'multi' });
     expect(multi).to.include({ read: 2, stored: 2, rejected: 0 });
@@ -160,7 +174,12 @@ describe('safety: CSV import', function () {
 
   it('the CLI refuses system targets and bad options before connecting (finding 4)', function () {
     const f = file('tiny.csv', 'a,b\n1,2\n');
-    for (const args of [['--coll', 'system.js'], ['--db', 'admin'], ['--db', 'local'], ['--db', 'config']]) {
+    for (const args of [
+      ['--coll', 'system.js'],
+      ['--db', 'admin'],
+      ['--db', 'local'],
+      ['--db', 'config'],
+    ]) {
       const res = cli(['import', f, '--uri', t.uri, ...args]);
       expect(res.status, args.join(' ')).to.equal(2);
       expect(res.stderr).to.match(/never writes there/);

@@ -18,7 +18,12 @@ const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
 }
 
 async function until(pred, ms) {
@@ -37,12 +42,18 @@ function startServer(args) {
   const child = spawn(process.execPath, [BIN, 'server', ...args], { cwd: ROOT, env });
   let err = '';
   let out = '';
-  child.stdout.on('data', (d) => { out += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
   return new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
       err += d;
       if (/Ctrl-C stops/.test(err)) {
-        const members = [...err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({ port: Number(m[1]), pid: Number(m[2]), dbPath: m[3] }));
+        const members = [...err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({
+          port: Number(m[1]),
+          pid: Number(m[2]),
+          dbPath: m[3],
+        }));
         resolve({ child, members, out });
       }
     });
@@ -57,24 +68,40 @@ function startServer(args) {
 const socketOf = (port) => `/tmp/mongodb-${port}.sock`;
 
 function cli(args, cwd, env = {}) {
-  return spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 600000, env: { ...process.env, ...env } });
+  return spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 600000,
+    env: { ...process.env, ...env },
+  });
 }
 
 describe('safety: nothing of its own left behind', function () {
   this.timeout(300000);
   let tmp;
-  before(function () { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labtest-leaks-')); });
-  after(function () { fs.rmSync(tmp, { recursive: true, force: true }); });
+  before(function () {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labtest-leaks-'));
+  });
+  after(function () {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
 
-  for (const [label, args] of [['standalone', []], ['--replset 2', ['--replset', '2']]]) {
+  for (const [label, args] of [
+    ['standalone', []],
+    ['--replset 2', ['--replset', '2']],
+  ]) {
     it(`server (${label}) killed with SIGKILL: its mongods die and their data folders go, and no /tmp/mongodb-<port>.sock`, async function () {
       const s = await startServer(args);
       expect(s.members).to.have.length(args.length ? 2 : 1);
       for (const m of s.members) expect(fs.existsSync(m.dbPath), m.dbPath).to.equal(true);
-      for (const m of s.members) expect(fs.existsSync(socketOf(m.port)), `mongod ${m.port} makes no unix socket`).to.equal(false);
+      for (const m of s.members)
+        expect(fs.existsSync(socketOf(m.port)), `mongod ${m.port} makes no unix socket`).to.equal(false);
       s.child.kill('SIGKILL');
       const gone = await until(() => s.members.every((m) => !alive(m.pid) && !fs.existsSync(m.dbPath)), 60000);
-      expect(gone, JSON.stringify(s.members.map((m) => ({ ...m, alive: alive(m.pid), dir: fs.existsSync(m.dbPath) })))).to.equal(true);
+      expect(
+        gone,
+        JSON.stringify(s.members.map((m) => ({ ...m, alive: alive(m.pid), dir: fs.existsSync(m.dbPath) }))),
+      ).to.equal(true);
       for (const m of s.members) expect(fs.existsSync(socketOf(m.port)), socketOf(m.port)).to.equal(false);
     });
   }
@@ -89,7 +116,11 @@ describe('safety: nothing of its own left behind', function () {
 
   it('run killed with SIGKILL mid-run: its embedded mongod dies, and leaves no /tmp/mongodb-<port>.sock', async function () {
     const env = { ...process.env, MONGODB_URI: '' };
-    const child = spawn(process.execPath, [BIN, 'run', 'where', '--profile', 'tiny', '--out', path.join(tmp, 'killed'), '--no-progress'], { cwd: tmp, env });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', 'where', '--profile', 'tiny', '--out', path.join(tmp, 'killed'), '--no-progress'],
+      { cwd: tmp, env },
+    );
     let err = '';
     const seen = new Promise((resolve, reject) => {
       child.stderr.on('data', (d) => {
@@ -112,8 +143,23 @@ describe('safety: nothing of its own left behind', function () {
     const client = await MongoClient.connect(testUri());
     try {
       await client.db(name).dropDatabase();
-      const r = cli(['findings', 'where', '--profile', 'tiny', '--uri', testUri(), '--db', name, '--out', path.join(tmp, 'f1'), '--quiet'], tmp,
-        { TMPDIR: tmp });
+      const r = cli(
+        [
+          'findings',
+          'where',
+          '--profile',
+          'tiny',
+          '--uri',
+          testUri(),
+          '--db',
+          name,
+          '--out',
+          path.join(tmp, 'f1'),
+          '--quiet',
+        ],
+        tmp,
+        { TMPDIR: tmp },
+      );
       expect(r.status, r.stderr).to.equal(0);
       const dbs = (await client.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
       expect(dbs).to.not.include(name);
@@ -124,8 +170,19 @@ describe('safety: nothing of its own left behind', function () {
 
   it('findings --from FILE --out ELSEWHERE creates nothing in the current folder', function () {
     const cwd = fs.mkdtempSync(path.join(tmp, 'cwd-'));
-    const r = cli(['findings', 'where', '--from', path.join(ROOT, 'docs', 'data', 'quick-run.json'), '--out', path.join(tmp, 'elsewhere'), '--quiet'], cwd,
-      { LAB_RESULTS_DIR: '' });
+    const r = cli(
+      [
+        'findings',
+        'where',
+        '--from',
+        path.join(ROOT, 'docs', 'data', 'quick-run.json'),
+        '--out',
+        path.join(tmp, 'elsewhere'),
+        '--quiet',
+      ],
+      cwd,
+      { LAB_RESULTS_DIR: '' },
+    );
     expect(r.status, r.stderr).to.equal(0);
     expect(fs.readdirSync(cwd)).to.deep.equal([]);
     expect(fs.existsSync(path.join(tmp, 'elsewhere', 'findings.md'))).to.equal(true);
@@ -146,7 +203,9 @@ describe('safety: nothing of its own left behind', function () {
       try {
         const f = new ResultFile(file, { note: 'x'.repeat(1000) });
         f.add(Array.from({ length: 200 }, (x, i) => ({ type: 'result', i, pad: 'y'.repeat(100) })));
-      } catch (e) { err = e; }
+      } catch (e) {
+        err = e;
+      }
       expect(err, 'the failed write is reported').to.be.an('error');
       expect(fs.readdirSync(dir).filter((f) => /\.tmp$/.test(f))).to.deep.equal([]);
     } finally {

@@ -23,7 +23,11 @@ function* whereDocs(n, seed = 1, from = 0) {
 }
 
 async function rejects(p) {
-  try { await p; } catch (e) { return e; }
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
   throw new Error('expected a rejection');
 }
 
@@ -49,9 +53,17 @@ describe('safety: loader and marker protocol', function () {
     // an existing collection without a marker naming its UUID is foreign, EMPTY OR NOT
     expect(LabFixture.decide(null, 0, spec, info(U)).action).to.equal('foreign');
     expect(LabFixture.decide(null, 5, spec, info(U)).action).to.equal('foreign');
-    expect(LabFixture.decide(mine({ complete: true }), 10, spec, info('f'.repeat(32)))).to.include({ action: 'foreign', stale: true });
-    expect(LabFixture.decide({ ...spec, complete: true }, 10, spec, info(U))).to.include({ action: 'foreign', stale: true }); // no identity
-    expect(LabFixture.decide(mine({ complete: true }), 10, spec, { ...info(U), type: 'view' }).action).to.equal('foreign');
+    expect(LabFixture.decide(mine({ complete: true }), 10, spec, info('f'.repeat(32)))).to.include({
+      action: 'foreign',
+      stale: true,
+    });
+    expect(LabFixture.decide({ ...spec, complete: true }, 10, spec, info(U))).to.include({
+      action: 'foreign',
+      stale: true,
+    }); // no identity
+    expect(LabFixture.decide(mine({ complete: true }), 10, spec, { ...info(U), type: 'view' }).action).to.equal(
+      'foreign',
+    );
     expect(LabFixture.decide(mine({ complete: true }), 10, spec, info(U)).action).to.equal('reuse');
     expect(LabFixture.decide(mine({ complete: false }), 7, spec, info(U)).action).to.equal('resume');
     expect(LabFixture.decide(mine({ complete: true }), 7, spec, info(U)).action).to.equal('resume');
@@ -65,10 +77,23 @@ describe('safety: loader and marker protocol', function () {
   });
 
   it('refuses admin, local, config, system.* and the marker collection, in one line', function () {
-    for (const [db, coll] of [['admin'], ['local', 'x'], ['config', 'x'], ['CONFIG', 'x'], ['perflab', 'system.js'],
-      ['perflab', 'system.profile'], ['perflab', 'perflab_fixtures'], ['a.b', 'x'], ['perflab', '']]) {
+    for (const [db, coll] of [
+      ['admin'],
+      ['local', 'x'],
+      ['config', 'x'],
+      ['CONFIG', 'x'],
+      ['perflab', 'system.js'],
+      ['perflab', 'system.profile'],
+      ['perflab', 'perflab_fixtures'],
+      ['a.b', 'x'],
+      ['perflab', ''],
+    ]) {
       let err;
-      try { checkTarget(db, coll); } catch (e) { err = e; }
+      try {
+        checkTarget(db, coll);
+      } catch (e) {
+        err = e;
+      }
       expect(err, `${db}.${coll}`).to.be.an('error');
       expect(err.message).to.not.contain('\n');
     }
@@ -77,8 +102,13 @@ describe('safety: loader and marker protocol', function () {
 
   it('a refused document stops the load with its name; no batch is dropped unseen', async function () {
     await t.db.createCollection('validated', { validator: { a: { $lt: 990 } } });
-    const err = await rejects(streamInsert(t.db.collection('validated'), whereDocs(20000), { batchSize: 1000, inflight: 4,
-      describe: (d) => `doc ${d._id}` }));
+    const err = await rejects(
+      streamInsert(t.db.collection('validated'), whereDocs(20000), {
+        batchSize: 1000,
+        inflight: 4,
+        describe: (d) => `doc ${d._id}`,
+      }),
+    );
     expect(err.name).to.equal('LoadError');
     expect(err.message).to.match(/refused \d+ document\(s\); first: doc \d+: Document failed validation/);
     // Everything acknowledged is there; nothing was reported as stored that is not.
@@ -89,7 +119,11 @@ describe('safety: loader and marker protocol', function () {
   });
 
   it('an oversized document is an error, never "already there"', async function () {
-    const docs = [{ _id: 1, s: 'x' }, { _id: 2, s: 'y'.repeat(17 * 1024 * 1024) }, { _id: 3, s: 'z' }];
+    const docs = [
+      { _id: 1, s: 'x' },
+      { _id: 2, s: 'y'.repeat(17 * 1024 * 1024) },
+      { _id: 3, s: 'z' },
+    ];
     const err = await rejects(streamInsert(t.db.collection('big'), docs, { batchSize: 10 }));
     expect(err).to.be.an('error');
   });
@@ -133,7 +167,11 @@ describe('safety: loader and marker protocol', function () {
 
     // A failed generation removes what it wrote and its marker (and says so in one line).
     const said = [];
-    const short = await rejects(ensureFixture(t.db, 'short', { fixture: 'x', n: 100, seed: 1 }, () => whereDocs(90), { log: (m) => said.push(m) }));
+    const short = await rejects(
+      ensureFixture(t.db, 'short', { fixture: 'x', n: 100, seed: 1 }, () => whereDocs(90), {
+        log: (m) => said.push(m),
+      }),
+    );
     expect(short.name).to.equal('LoadError');
     expect(await t.db.collection('perflab_fixtures').findOne({ _id: 'short' })).to.equal(null);
     expect(await t.db.listCollections({ name: 'short' }).toArray()).to.have.length(0);
@@ -152,19 +190,23 @@ describe('safety: loader and marker protocol', function () {
 
   it('LabFixture.ensure in mongosh: asks for GENERATE, refuses foreign data, verifies and marks', async function () {
     const script = path.join(tmp, 'ensure.js');
-    fs.writeFileSync(script, [
-      `load(${JSON.stringify(path.join(ROOT, 'fixtures/gen.js'))});`,
-      `load(${JSON.stringify(path.join(ROOT, 'scripts/lib/fixture.js'))});`,
-      'var out;',
-      'try {',
-      '  var r = LabFixture.ensure(db, COLL, { fixture: "where-ab", n: N, seed: 1 }, LabGen.whereDoc,',
-      '    { generate: GENERATE, useForeign: USE_FOREIGN, batchSize: 700, quiet: true, progress: function () {},',
-      '      options: VALIDATE ? { validator: { a: { $lt: 500 } } } : undefined });',
-      '  out = "OK " + r.action + " " + r.count + " " + r.own;',
-      '} catch (e) { out = "ERR " + e.message; }',
-      'print(out);',
-    ].join('\n'));
-    const run = async (p) => (await t.run(script, { N: 5000, GENERATE: false, USE_FOREIGN: false, VALIDATE: false, ...p })).lines.pop();
+    fs.writeFileSync(
+      script,
+      [
+        `load(${JSON.stringify(path.join(ROOT, 'fixtures/gen.js'))});`,
+        `load(${JSON.stringify(path.join(ROOT, 'scripts/lib/fixture.js'))});`,
+        'var out;',
+        'try {',
+        '  var r = LabFixture.ensure(db, COLL, { fixture: "where-ab", n: N, seed: 1 }, LabGen.whereDoc,',
+        '    { generate: GENERATE, useForeign: USE_FOREIGN, batchSize: 700, quiet: true, progress: function () {},',
+        '      options: VALIDATE ? { validator: { a: { $lt: 500 } } } : undefined });',
+        '  out = "OK " + r.action + " " + r.count + " " + r.own;',
+        '} catch (e) { out = "ERR " + e.message; }',
+        'print(out);',
+      ].join('\n'),
+    );
+    const run = async (p) =>
+      (await t.run(script, { N: 5000, GENERATE: false, USE_FOREIGN: false, VALIDATE: false, ...p })).lines.pop();
 
     expect(await run({ COLL: 'shellfx' })).to.match(/^ERR .*does not exist.*GENERATE = true/);
     expect(await t.db.listCollections({ name: 'shellfx' }).toArray()).to.have.length(0);
@@ -173,7 +215,9 @@ describe('safety: loader and marker protocol', function () {
     expect(await run({ COLL: 'shellfx' })).to.equal('OK reuse 5000 true');
 
     await t.db.collection('shellmine').insertMany([{ _id: 'a' }, { _id: 'b' }]);
-    expect(await run({ COLL: 'shellmine', GENERATE: true })).to.match(/^ERR .*was not made by the lab.*never fills, indexes, drops or converts/);
+    expect(await run({ COLL: 'shellmine', GENERATE: true })).to.match(
+      /^ERR .*was not made by the lab.*never fills, indexes, drops or converts/,
+    );
     expect(await run({ COLL: 'shellmine', USE_FOREIGN: true })).to.equal('OK foreign 2 false');
     expect(await t.db.collection('shellmine').countDocuments()).to.equal(2);
     expect(await t.db.collection('shellmine').indexes()).to.have.length(1);
@@ -181,12 +225,18 @@ describe('safety: loader and marker protocol', function () {
 
     // A user's validated collection with a marker that names no identity: foreign, untouched, the marker goes.
     await t.db.createCollection('shellval', { validator: { a: { $lt: 500 } } });
-    await t.db.collection('perflab_fixtures').insertOne({ _id: 'shellval', fixture: 'where-ab', n: 5000, seed: 1, complete: false });
-    expect(await run({ COLL: 'shellval', GENERATE: true })).to.match(/^ERR .*shellval is not the collection the lab made/);
+    await t.db
+      .collection('perflab_fixtures')
+      .insertOne({ _id: 'shellval', fixture: 'where-ab', n: 5000, seed: 1, complete: false });
+    expect(await run({ COLL: 'shellval', GENERATE: true })).to.match(
+      /^ERR .*shellval is not the collection the lab made/,
+    );
     expect(await t.db.collection('shellval').countDocuments()).to.equal(0);
     expect(await t.db.collection('perflab_fixtures').findOne({ _id: 'shellval' })).to.equal(null);
     // A refused document in a collection the lab made: the load stops, its collection and marker go.
-    expect(await run({ COLL: 'shellval2', GENERATE: true, VALIDATE: true })).to.match(/^ERR .*refused \d+ document\(s\).*Document failed validation/);
+    expect(await run({ COLL: 'shellval2', GENERATE: true, VALIDATE: true })).to.match(
+      /^ERR .*refused \d+ document\(s\).*Document failed validation/,
+    );
     expect(await t.db.listCollections({ name: 'shellval2' }).toArray()).to.have.length(0);
     expect(await t.db.collection('perflab_fixtures').findOne({ _id: 'shellval2' })).to.equal(null);
   });

@@ -20,7 +20,13 @@ const LabFixture = require('../scripts/lib/fixture');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const KINDS = ['empty', 'capped', 'stale', 'validated', 'timeseries', 'full'];
-const TS = ['randomData', 'randomData_bucket_minute', 'randomData_ts', 'randomData_rollup_minute', 'randomData_rollup_hour'];
+const TS = [
+  'randomData',
+  'randomData_bucket_minute',
+  'randomData_ts',
+  'randomData_rollup_minute',
+  'randomData_rollup_hour',
+];
 const tsOf = (c) => [c, `${c}_bucket_minute`, `${c}_ts`, `${c}_rollup_minute`, `${c}_rollup_hour`];
 const SHELL = { RUNS: 1, WARMUP: 0 };
 
@@ -30,29 +36,82 @@ const PATHS = [
   { script: 'where_vs_agg.js', params: { N: 300, COLL: 'w_user', GENERATE: true }, names: ['w_user'] },
   { script: 'bigagg.js', params: { N: 300 }, names: ['mot'] },
   { script: 'ts_designs.js', params: { N: 300, GRAINS: 'hours' }, names: TS },
-  { script: 'ts_designs.js', params: { N: 300, COLL: 'events', GENERATE: true, REBUILD: true, GRAINS: 'hours' }, names: tsOf('events') },
+  {
+    script: 'ts_designs.js',
+    params: { N: 300, COLL: 'events', GENERATE: true, REBUILD: true, GRAINS: 'hours' },
+    names: tsOf('events'),
+  },
   { script: 'ts_hours_in_day.js', params: { N: 300 }, names: TS },
   { script: 'agg_year.js', params: { N: 300 }, names: ['randomData'] },
   { script: 'sizes.js', params: {}, names: ['randomData'] },
   { script: 'warmup.js', params: {}, names: ['randomData'] },
-  { script: 'inserts_bulk.js', params: { N: 200, BATCHES: '1,100', SIZES: '128' },
-    names: ['perflab_ins_shell', 'perflab_ins_shell_unordered', 'perflab_ins_server_copy', 'perflab_ins_src'] },
-  { script: 'inserts_race.js', params: { N: 40, CHARS: 8 }, names: ['perflab_race_alone_cti', 'perflab_race_alone_unique', 'perflab_race_alone_upsert'] },
-  { script: 'inserts_joins.js', params: { ORDERS: 300, CUSTOMERS: 30, GENERATE: true }, names: ['perflab_join_orders', 'perflab_join_customers'] },
+  {
+    script: 'inserts_bulk.js',
+    params: { N: 200, BATCHES: '1,100', SIZES: '128' },
+    names: ['perflab_ins_shell', 'perflab_ins_shell_unordered', 'perflab_ins_server_copy', 'perflab_ins_src'],
+  },
+  {
+    script: 'inserts_race.js',
+    params: { N: 40, CHARS: 8 },
+    names: ['perflab_race_alone_cti', 'perflab_race_alone_unique', 'perflab_race_alone_upsert'],
+  },
+  {
+    script: 'inserts_joins.js',
+    params: { ORDERS: 300, CUSTOMERS: 30, GENERATE: true },
+    names: ['perflab_join_orders', 'perflab_join_customers'],
+  },
   { script: 'inserts_tasks.js', params: { N: 300, PICKS: 2 }, names: ['perflab_tasks'] },
-  { script: 'counters_day.js', params: { METRICS: 3, PER_MINUTE: 5, DAYS: 1 },
-    names: ['counters_preallocated', 'counters_initial', 'counters_hierarchical', 'counters_array'] },
-  { script: 'counters_day.js', params: { METRICS: 3, PER_MINUTE: 5, PREFIX: 'mine_' },
-    names: ['mine_preallocated', 'mine_initial', 'mine_hierarchical', 'mine_array'] },
+  {
+    script: 'counters_day.js',
+    params: { METRICS: 3, PER_MINUTE: 5, DAYS: 1 },
+    names: ['counters_preallocated', 'counters_initial', 'counters_hierarchical', 'counters_array'],
+  },
+  {
+    script: 'counters_day.js',
+    params: { METRICS: 3, PER_MINUTE: 5, PREFIX: 'mine_' },
+    names: ['mine_preallocated', 'mine_initial', 'mine_hierarchical', 'mine_array'],
+  },
   { script: 'mr_variants.js', params: { N: 300, K: 2, RUNS: 1 }, names: ['sensors'] },
   { script: 'mr_variants.js', params: { N: 300, K: 2, RUNS: 1, STORE_FUNCTIONS: true }, names: ['sensors'] },
   { script: 'mr_store_functions.js', params: { N: 300 }, names: ['sensors'] },
   { cli: ['run', 'where', '--docs', '300', '--runs', '1'], names: ['mine'] },
   { cli: ['run', 'timeseries', '--docs', '300', '--runs', '1', '--set', 'GRAINS=hours'], names: TS },
-  { cli: ['run', 'bigagg', '--docs', '300', '--runs', '1'], names: ['mot_snappy', 'mot_zstd', 'mot_zlib', 'mot_none', 'mot_clustered'] },
-  { cli: ['run', 'tasks', '--docs', '300', '--runs', '1', '--set', 'CLAIM_N=50', '--set', 'WRITERS=1'], names: ['perflab_tasks', 'perflab_tasks_claims'] },
-  { cli: ['run', 'counters', '--runs', '1', '--set', 'METRICS=3', '--set', 'PER_MINUTE=5', '--set', 'REPLSET=false', '--set', 'SWEEP=false', '--set', 'SCAN=false', '--set', 'WRITERS=1'],
-    names: ['counters_preallocated', 'counters_initial', 'counters_hierarchical', 'counters_array', 'counters_timeseries', 'counters_minute_docs'] },
+  {
+    cli: ['run', 'bigagg', '--docs', '300', '--runs', '1'],
+    names: ['mot_snappy', 'mot_zstd', 'mot_zlib', 'mot_none', 'mot_clustered'],
+  },
+  {
+    cli: ['run', 'tasks', '--docs', '300', '--runs', '1', '--set', 'CLAIM_N=50', '--set', 'WRITERS=1'],
+    names: ['perflab_tasks', 'perflab_tasks_claims'],
+  },
+  {
+    cli: [
+      'run',
+      'counters',
+      '--runs',
+      '1',
+      '--set',
+      'METRICS=3',
+      '--set',
+      'PER_MINUTE=5',
+      '--set',
+      'REPLSET=false',
+      '--set',
+      'SWEEP=false',
+      '--set',
+      'SCAN=false',
+      '--set',
+      'WRITERS=1',
+    ],
+    names: [
+      'counters_preallocated',
+      'counters_initial',
+      'counters_hierarchical',
+      'counters_array',
+      'counters_timeseries',
+      'counters_minute_docs',
+    ],
+  },
   { cli: ['run', 'mapreduce', '--docs', '300', '--runs', '1', '--set', 'K=2'], names: ['sensors'] },
   { cli: ['import', 'CSV'], names: ['sensors'] },
   { cli: ['import', 'CSV', '--coll', 'readings', '--key', 'id'], names: ['readings'] },
@@ -75,12 +134,23 @@ async function plant(db, name, kind) {
     // The lab's own collection, complete and marked with its UUID; then the user dropped it and made theirs.
     await db.createCollection(name);
     const [old] = await db.listCollections({ name }).toArray();
-    await db.collection(LabFixture.META).replaceOne({ _id: name },
-      { _id: name, uuid: LabFixture.identity(old), fixture: 'stale', n: 1, seed: 1, complete: true }, { upsert: true });
+    await db
+      .collection(LabFixture.META)
+      .replaceOne(
+        { _id: name },
+        { _id: name, uuid: LabFixture.identity(old), fixture: 'stale', n: 1, seed: 1, complete: true },
+        { upsert: true },
+      );
     await db.collection(name).drop();
-    await db.collection(name).insertMany([{ _id: 1, user: 'recreated' }, { _id: 2, user: 'recreated' }]);
+    await db.collection(name).insertMany([
+      { _id: 1, user: 'recreated' },
+      { _id: 2, user: 'recreated' },
+    ]);
   } else {
-    await db.collection(name).insertMany([{ _id: 1, user: 'full' }, { _id: 2, user: 'full' }]);
+    await db.collection(name).insertMany([
+      { _id: 1, user: 'full' },
+      { _id: 2, user: 'full' },
+    ]);
   }
   if (kind !== 'timeseries') await db.collection(name).createIndex({ user: 1 }, { name: 'users_own_index' });
 }
@@ -106,8 +176,12 @@ function runBin(args, { cwd, env }) {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -130,51 +204,64 @@ describe('safety: ownership by identity, every write path against foreign collec
   });
 
   after(async function () {
-    for (const name of used) await client.db(name).dropDatabase().catch(() => {});
+    for (const name of used)
+      await client
+        .db(name)
+        .dropDatabase()
+        .catch(() => {});
     await client.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   // One rotation per path, shifted from path to path: the default names meet every kind across the
   // table (the suite runs on a busy 2-core machine: one run per path keeps it to minutes).
-  PATHS.forEach((p, i) => [i % KINDS.length].forEach((rot) => {
-    const label = p.script ? `${p.script} ${JSON.stringify(p.params)}` : `mongo-perf-lab ${p.cli.join(' ')}`;
-    const kinds = p.names.map((n, k) => KINDS[(rot + k) % KINDS.length]);
-    it(`${label}: ${p.names.map((n, k) => `${n}=${kinds[k]}`).join(', ')}`, async function () {
-      const dbName = `labtest_own_${i}_${rot}`;
-      used.push(dbName);
-      const db = client.db(dbName);
-      await db.dropDatabase();
-      for (let k = 0; k < p.names.length; k++) await plant(db, p.names[k], kinds[k]);
-      const before = {};
-      for (const n of p.names) before[n] = await snapshot(db, n);
+  PATHS.forEach((p, i) =>
+    [i % KINDS.length].forEach((rot) => {
+      const label = p.script ? `${p.script} ${JSON.stringify(p.params)}` : `mongo-perf-lab ${p.cli.join(' ')}`;
+      const kinds = p.names.map((n, k) => KINDS[(rot + k) % KINDS.length]);
+      it(`${label}: ${p.names.map((n, k) => `${n}=${kinds[k]}`).join(', ')}`, async function () {
+        const dbName = `labtest_own_${i}_${rot}`;
+        used.push(dbName);
+        const db = client.db(dbName);
+        await db.dropDatabase();
+        for (let k = 0; k < p.names.length; k++) await plant(db, p.names[k], kinds[k]);
+        const before = {};
+        for (const n of p.names) before[n] = await snapshot(db, n);
 
-      let res;
-      if (p.script) {
-        res = await runCli(p.script, { uri, db: dbName, params: { ...SHELL, ...p.params } });
-      } else {
-        const args = p.cli.map((a) => (a === 'CSV' ? csv : a));
-        const more = args[0] === 'run' ? ['--keep', '--out', path.join(tmp, `out${i}${rot}`)] : ['--rejects', path.join(tmp, `rej${i}${rot}.csv`)];
-        res = await runBin([...args, '--uri', uri, '--db', dbName, '--no-progress', ...more],
-          { cwd: tmp, env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') } });
-      }
-      const said = `exit ${res.code}\n${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`;
+        let res;
+        if (p.script) {
+          res = await runCli(p.script, { uri, db: dbName, params: { ...SHELL, ...p.params } });
+        } else {
+          const args = p.cli.map((a) => (a === 'CSV' ? csv : a));
+          const more =
+            args[0] === 'run'
+              ? ['--keep', '--out', path.join(tmp, `out${i}${rot}`)]
+              : ['--rejects', path.join(tmp, `rej${i}${rot}.csv`)];
+          res = await runBin([...args, '--uri', uri, '--db', dbName, '--no-progress', ...more], {
+            cwd: tmp,
+            env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') },
+          });
+        }
+        const said = `exit ${res.code}\n${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`;
 
-      for (const n of p.names) expect(await snapshot(db, n), `${n} after ${label}\n${said}`).to.deep.equal(before[n]);
-      for (const n of p.names) {
-        const marker = await db.collection(LabFixture.META).findOne({ _id: n });
-        const [info] = await db.listCollections({ name: n }).toArray();
-        expect(LabFixture.ownership(marker, info).state, `a lab marker grants ${n}`).to.not.equal('own');
-      }
-      expect(await db.listCollections({ name: 'system.js' }).toArray(), `system.js written\n${said}`).to.have.length(0);
-      if (res.code !== 0) {
-        // The CLI's errors start with its name (its progress notes go to stderr too); mongosh prints one error line.
-        const lines = res.stderr.split('\n').filter((l) => (p.script ? l.trim() : /^mongo-perf-lab/.test(l)));
-        expect(lines, `a refusal is one line\n${said}`).to.have.length(1);
-        expect(res.stderr, `no stack trace\n${said}`).to.not.match(/^\s+at /m);
-      }
-    });
-  }));
+        for (const n of p.names) expect(await snapshot(db, n), `${n} after ${label}\n${said}`).to.deep.equal(before[n]);
+        for (const n of p.names) {
+          const marker = await db.collection(LabFixture.META).findOne({ _id: n });
+          const [info] = await db.listCollections({ name: n }).toArray();
+          expect(LabFixture.ownership(marker, info).state, `a lab marker grants ${n}`).to.not.equal('own');
+        }
+        expect(await db.listCollections({ name: 'system.js' }).toArray(), `system.js written\n${said}`).to.have.length(
+          0,
+        );
+        if (res.code !== 0) {
+          // The CLI's errors start with its name (its progress notes go to stderr too); mongosh prints one error line.
+          const lines = res.stderr.split('\n').filter((l) => (p.script ? l.trim() : /^mongo-perf-lab/.test(l)));
+          expect(lines, `a refusal is one line\n${said}`).to.have.length(1);
+          expect(res.stderr, `no stack trace\n${said}`).to.not.match(/^\s+at /m);
+        }
+      });
+    }),
+  );
 
   it('system.* and admin/local/config are never written: mr_store_functions.js with DB = "admin" refuses in one line', async function () {
     const res = await runCli('mr_store_functions.js', { uri, db: 'labtest_own_admin', params: { DB: 'admin', N: 10 } });
@@ -207,7 +294,10 @@ describe('safety: ownership by identity, every write path against foreign collec
     expect(await db.listCollections({ name: 'system.js' }).toArray()).to.have.length(0);
     // What the header of mr_functions.js tells the user to paste, in a fresh mongosh.
     const paste = path.join(tmp, 'paste.js');
-    fs.writeFileSync(paste, `${fs.readFileSync(path.join(ROOT, 'scripts/mr_functions.js'), 'utf8')}\nsaveStatsFunctions(db);\n`);
+    fs.writeFileSync(
+      paste,
+      `${fs.readFileSync(path.join(ROOT, 'scripts/mr_functions.js'), 'utf8')}\nsaveStatsFunctions(db);\n`,
+    );
     expect((await runCli(paste, { uri, db: theirs, params: {} })).code).to.equal(0);
     const used2 = await runCli('mr_store_functions.js', { uri, db: theirs, params: {} });
     expect(used2.code, used2.stderr).to.equal(0);
@@ -222,16 +312,25 @@ describe('safety: ownership by identity, every write path against foreign collec
     await db.dropDatabase();
     await db.collection('sensors').insertOne({ _id: 'users', x: 1 });
     const env = { TMPDIR: tmp };
-    const no = await runBin(['import', csv, '--uri', uri, '--db', name, '--rejects', path.join(tmp, 'r1.csv')], { cwd: tmp, env });
+    const no = await runBin(['import', csv, '--uri', uri, '--db', name, '--rejects', path.join(tmp, 'r1.csv')], {
+      cwd: tmp,
+      env,
+    });
     expect(no.code).to.not.equal(0);
     expect(no.stderr).to.match(/--append/);
     expect(await db.collection('sensors').countDocuments()).to.equal(1);
-    const yes = await runBin(['import', csv, '--uri', uri, '--db', name, '--append', '--rejects', path.join(tmp, 'r2.csv')], { cwd: tmp, env });
+    const yes = await runBin(
+      ['import', csv, '--uri', uri, '--db', name, '--append', '--rejects', path.join(tmp, 'r2.csv')],
+      { cwd: tmp, env },
+    );
     expect(yes.code, yes.stderr).to.equal(0);
     expect(await db.collection('sensors').countDocuments()).to.equal(3);
     // Into a collection the lab creates, and again (the lab's own: re-import adds nothing twice).
     for (let k = 0; k < 2; k++) {
-      const own = await runBin(['import', csv, '--uri', uri, '--db', name, '--coll', 'fresh', '--rejects', path.join(tmp, 'r3.csv')], { cwd: tmp, env });
+      const own = await runBin(
+        ['import', csv, '--uri', uri, '--db', name, '--coll', 'fresh', '--rejects', path.join(tmp, 'r3.csv')],
+        { cwd: tmp, env },
+      );
       expect(own.code, own.stderr).to.equal(0);
     }
     expect(await db.collection('fresh').countDocuments()).to.equal(2);

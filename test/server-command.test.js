@@ -14,7 +14,12 @@ const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch (e) { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return false;
+  }
 }
 
 /** Starts `mongo-perf-lab server ARGS`; resolves once it printed its ready text. */
@@ -23,15 +28,22 @@ function startServer(args) {
   delete env.MONGODB_URI;
   const child = spawn(process.execPath, [BIN, 'server', ...args], { cwd: ROOT, env });
   const io = { out: '', err: '' };
-  child.stdout.on('data', (d) => { io.out += d; });
-  child.stderr.on('data', (d) => { io.err += d; });
+  child.stdout.on('data', (d) => {
+    io.out += d;
+  });
+  child.stderr.on('data', (d) => {
+    io.err += d;
+  });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     const check = () => {
       // stdout and stderr are separate pipes: wait for both
       if (/Ctrl-C stops/.test(io.err) && io.out.includes('\n')) {
-        const members = [...io.err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)]
-          .map((m) => ({ port: Number(m[1]), pid: Number(m[2]), dbPath: m[3] }));
+        const members = [...io.err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({
+          port: Number(m[1]),
+          pid: Number(m[2]),
+          dbPath: m[3],
+        }));
         resolve({ child, io, exited, uri: io.out.split('\n')[0], members });
       }
     };
@@ -52,12 +64,20 @@ async function interrupt(s, sig = 'SIGINT') {
 
 /** Runs a command line through sh from the lab's directory (what a user pastes). */
 function sh(line, timeout = 300000) {
-  return spawnSync('sh', ['-c', line], { cwd: ROOT, encoding: 'utf8', timeout, env: { ...process.env, MONGOSH_NO_TELEMETRY: '1' } });
+  return spawnSync('sh', ['-c', line], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout,
+    env: { ...process.env, MONGOSH_NO_TELEMETRY: '1' },
+  });
 }
 
 function mongoshEval(uri, js) {
-  return spawnSync(process.execPath, [MONGOSH_BIN, uri, '--quiet', '--norc', '--eval', js],
-    { encoding: 'utf8', timeout: 120000, env: { ...process.env, MONGOSH_NO_TELEMETRY: '1' } });
+  return spawnSync(process.execPath, [MONGOSH_BIN, uri, '--quiet', '--norc', '--eval', js], {
+    encoding: 'utf8',
+    timeout: 120000,
+    env: { ...process.env, MONGOSH_NO_TELEMETRY: '1' },
+  });
 }
 
 function runCommand(args) {
@@ -87,7 +107,9 @@ describe('mongo-perf-lab server', function () {
     const lines = s.io.err.split('\n').filter((l) => /^\s+npx mongosh "/.test(l) && !/--eval/.test(l));
     const dir = path.join(ROOT, 'scripts');
     const all = fs.readdirSync(dir).filter((f) => f.endsWith('.js'));
-    const loaded = all.filter((f) => all.some((g) => fs.readFileSync(path.join(dir, g), 'utf8').includes(`load(__dirname + '/${f}')`)));
+    const loaded = all.filter((f) =>
+      all.some((g) => fs.readFileSync(path.join(dir, g), 'utf8').includes(`load(__dirname + '/${f}')`)),
+    );
     const printed = lines.map((l) => path.basename(l.trim().split(' ').pop())).sort();
     expect(printed).to.deep.equal(all.filter((f) => !loaded.includes(f)).sort());
     expect(printed).to.include.members(['where_vs_agg.js', 'agg_year.js']);
@@ -96,7 +118,9 @@ describe('mongo-perf-lab server', function () {
     // The printed line for where_vs_agg.js, pasted with small parameters, through npx.
     const line = lines.find((l) => l.endsWith('scripts/where_vs_agg.js')).trim();
     expect(line).to.equal(`npx mongosh "${s.uri}random" scripts/where_vs_agg.js`);
-    const r = sh(line.replace(/ scripts\/where_vs_agg\.js$/, " --quiet --eval 'var N = 2000, RUNS = 1' scripts/where_vs_agg.js"));
+    const r = sh(
+      line.replace(/ scripts\/where_vs_agg\.js$/, " --quiet --eval 'var N = 2000, RUNS = 1' scripts/where_vs_agg.js"),
+    );
     expect(r.status, r.stderr).to.equal(0);
     expect(r.stdout.trim().length).to.be.greaterThan(0);
     expect(s.child.exitCode).to.equal(null); // still up after the script
@@ -115,7 +139,10 @@ describe('mongo-perf-lab server', function () {
       started.push(first);
       expect(first.members[0].dbPath).to.equal(dir);
       let c = new MongoClient(first.uri);
-      await c.db('random').collection('kept').insertMany([{ _id: 1 }, { _id: 2 }]);
+      await c
+        .db('random')
+        .collection('kept')
+        .insertMany([{ _id: 1 }, { _id: 2 }]);
       await c.close();
       // A second server on the same directory while the first runs: refused, the first unharmed.
       const again = runCommand(['server', '--dbpath', dir]);
@@ -165,7 +192,9 @@ describe('mongo-perf-lab server', function () {
     process.kill(s.members[0].pid, 'SIGKILL');
     const { code } = await s.exited;
     expect(code).to.equal(1);
-    expect(s.io.err).to.include(`mongo-perf-lab server: mongod (pid ${s.members[0].pid}, port ${s.members[0].port}) exited on its own (SIGKILL); stopping`);
+    expect(s.io.err).to.include(
+      `mongo-perf-lab server: mongod (pid ${s.members[0].pid}, port ${s.members[0].port}) exited on its own (SIGKILL); stopping`,
+    );
     expect(fs.existsSync(s.members[0].dbPath)).to.equal(false);
   });
 

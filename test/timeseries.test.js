@@ -18,7 +18,11 @@ const LabGen = require('../fixtures/gen');
 
 const N = 30000;
 const SEED = 3;
-const GRAIN_SCRIPTS = { seconds: 'ts_seconds_in_minute.js', minutes: 'ts_minutes_in_hour.js', hours: 'ts_hours_in_day.js' };
+const GRAIN_SCRIPTS = {
+  seconds: 'ts_seconds_in_minute.js',
+  minutes: 'ts_minutes_in_hour.js',
+  hours: 'ts_hours_in_day.js',
+};
 const DESIGNS = ['raw', 'dateTrunc', 'bucket', 'timeseries', 'rollup'];
 
 function allEvents() {
@@ -46,7 +50,10 @@ function resultOf(records, variant, grain) {
 }
 
 function expectSameRows(actual, wanted, what) {
-  expect(actual.map((r) => r.t.toISOString()), `${what}: groups`).to.deep.equal(wanted.map((r) => r.t.toISOString()));
+  expect(
+    actual.map((r) => r.t.toISOString()),
+    `${what}: groups`,
+  ).to.deep.equal(wanted.map((r) => r.t.toISOString()));
   actual.forEach((r, i) => {
     const w = wanted[i];
     expect(r.count, `${what} ${w.t.toISOString()} count`).to.equal(w.count);
@@ -73,7 +80,12 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     const cfg = await study.call('lab.node.configure', 'timeseries', { N, SEED, RUNS: 0 }, []);
     p = cfg.params;
     await study.call('lab.node.setup', 'timeseries'); // builds every design from the events
-    expect(await study.call('lab.node.points', 'timeseries')).to.deep.equal([{ grain: 'seconds' }, { grain: 'minutes' }, { grain: 'hours' }, { grain: 'days' }]);
+    expect(await study.call('lab.node.points', 'timeseries')).to.deep.equal([
+      { grain: 'seconds' },
+      { grain: 'minutes' },
+      { grain: 'hours' },
+      { grain: 'days' },
+    ]);
   });
   after(async function () {
     if (study) await study.close();
@@ -82,12 +94,25 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
 
   it('generates events in UTC over 2012, the same ones in the shell and in Node', async function () {
     const first = [...tsFixture.events(5, SEED)];
-    const stored = await t.db.collection('randomData').find({ _id: { $gte: 0 } }).sort({ _id: 1 }).limit(5).toArray();
+    const stored = await t.db
+      .collection('randomData')
+      .find({ _id: { $gte: 0 } })
+      .sort({ _id: 1 })
+      .limit(5)
+      .toArray();
     expect(stored).to.deep.equal(first);
     for (const e of tsFixture.events(2000, SEED)) {
       expect(e.created_on.getUTCFullYear()).to.equal(2012);
     }
-    const r = await t.run('ts_seconds_in_minute.js', { COLL: 'selfmade', GENERATE: true, N: 2000, SEED: 5, VARIANTS: 'raw', EMIT_GROUPS: false, PRINT_ROWS: false });
+    const r = await t.run('ts_seconds_in_minute.js', {
+      COLL: 'selfmade',
+      GENERATE: true,
+      N: 2000,
+      SEED: 5,
+      VARIANTS: 'raw',
+      EMIT_GROUPS: false,
+      PRINT_ROWS: false,
+    });
     expect(r.lines.join('\n')).to.match(/generated 2,?000 documents/);
     const shellMade = await t.db.collection('selfmade').find().sort({ _id: 1 }).toArray();
     expect(shellMade).to.deep.equal([...tsFixture.events(2000, 5)]);
@@ -122,7 +147,8 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
         expect(rec.agrees, `${grain} ${v}`).to.equal(true);
       }
       // The drop-in's own @@LAB lines still carry a skip as its text (result format 1); the runner's records are typed.
-      if (grain === 'seconds') expect(skipText(resultOf(r.records, 'rollup', grain).skipped)).to.equal('cannot answer at this point');
+      if (grain === 'seconds')
+        expect(skipText(resultOf(r.records, 'rollup', grain).skipped)).to.equal('cannot answer at this point');
       expect(r.records.filter((x) => x.kind !== undefined)).to.deep.equal([]);
       expect(r.records.filter((x) => x.type === 'environment')).to.have.length(1);
       const text = r.lines.join('\n');
@@ -138,12 +164,12 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     });
   }
 
-  it('the declaration: every design at every grain (the harness\'s samples) equals the Node computation, with a plan', async function () {
+  it("the declaration: every design at every grain (the harness's samples) equals the Node computation, with a plan", async function () {
     for (const grain of ['seconds', 'minutes', 'hours', 'days']) {
       const able = await study.call('lab.node.able', 'timeseries', DESIGNS, { grain });
       expect(able, grain).to.deep.equal(grain === 'seconds' ? DESIGNS.filter((d) => d !== 'rollup') : DESIGNS);
-      const wanted = grain === 'days' ? yearOf(events)
-        : tsFixture.START_TIMES.flatMap((start) => expected(events, grain, start));
+      const wanted =
+        grain === 'days' ? yearOf(events) : tsFixture.START_TIMES.flatMap((start) => expected(events, grain, start));
       if (grain === 'days') expect(wanted).to.have.length(366);
       for (const v of able) {
         const r = await study.call('lab.node.sample', 'timeseries', v, { grain });
@@ -157,7 +183,12 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     }
     // The Node part's oracle and comparison are the same computation as above.
     const entry = findStudy('timeseries');
-    expect(entry.helpers.sameRows(entry.helpers.expectedRows('hours', events), tsFixture.START_TIMES.flatMap((s) => expected(events, 'hours', s)))).to.equal(true);
+    expect(
+      entry.helpers.sameRows(
+        entry.helpers.expectedRows('hours', events),
+        tsFixture.START_TIMES.flatMap((s) => expected(events, 'hours', s)),
+      ),
+    ).to.equal(true);
   });
 
   it('storage per design: every design sized, the time-series collection smaller than the raw events', async function () {
@@ -167,14 +198,26 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     const ts = sizes.find((x) => x.variant === 'timeseries');
     const raw = sizes.find((x) => x.variant === 'raw');
     expect(ts.totalSize).to.be.lessThan(raw.totalSize);
-    expect(sizes.find((x) => x.variant === 'rollup').colls).to.deep.equal(['randomData_rollup_minute', 'randomData_rollup_hour']);
+    expect(sizes.find((x) => x.variant === 'rollup').colls).to.deep.equal([
+      'randomData_rollup_minute',
+      'randomData_rollup_hour',
+    ]);
   });
 
   it('the time-series collection and the rollups hold the same events as the raw collection', async function () {
     expect(await t.db.collection('randomData_ts').countDocuments()).to.equal(events.length);
-    const [m] = await t.db.collection('randomData_rollup_minute').aggregate([{ $group: { _id: null, n: { $sum: '$count' } } }]).toArray();
-    const [h] = await t.db.collection('randomData_rollup_hour').aggregate([{ $group: { _id: null, n: { $sum: '$count' } } }]).toArray();
-    const [b] = await t.db.collection('randomData_bucket_minute').aggregate([{ $group: { _id: null, n: { $sum: { $size: '$ev' } } } }]).toArray();
+    const [m] = await t.db
+      .collection('randomData_rollup_minute')
+      .aggregate([{ $group: { _id: null, n: { $sum: '$count' } } }])
+      .toArray();
+    const [h] = await t.db
+      .collection('randomData_rollup_hour')
+      .aggregate([{ $group: { _id: null, n: { $sum: '$count' } } }])
+      .toArray();
+    const [b] = await t.db
+      .collection('randomData_bucket_minute')
+      .aggregate([{ $group: { _id: null, n: { $sum: { $size: '$ev' } } } }])
+      .toArray();
     expect([m.n, h.n, b.n]).to.deep.equal([events.length, events.length, events.length]);
   });
 
@@ -196,9 +239,19 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
       { _id: -900001, created_on: new Date(Date.UTC(2012, 6, 4, 12, 30, 0)), value: 0.999999 },
       { _id: -900002, created_on: new Date(Date.UTC(2012, 6, 4, 12, 59, 59, 999)), value: 0.000001 },
     ];
-    await t.db.collection('fresh').drop().catch(() => {});
+    await t.db
+      .collection('fresh')
+      .drop()
+      .catch(() => {});
     await t.db.collection('fresh').insertMany([...tsFixture.events(3000, 9)]);
-    const built = await t.run('ts_designs.js', { COLL: 'fresh', GENERATE: true, VARIANTS: 'rollup', BUILD_ONLY: true, N: 3000, SEED: 9 });
+    const built = await t.run('ts_designs.js', {
+      COLL: 'fresh',
+      GENERATE: true,
+      VARIANTS: 'rollup',
+      BUILD_ONLY: true,
+      N: 3000,
+      SEED: 9,
+    });
     expect(built.lines.join('\n')).to.match(/built rollup in/);
     await t.db.collection('fresh').insertMany(extra);
     const s = await t.shell();
@@ -216,24 +269,36 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     const info = await t.db.admin().command({ buildInfo: 1 });
     const shown = [];
     const res = await runStudy(findStudy('timeseries'), {
-      server: { uri: t.uri, version: info.version }, dbName: t.dbName,
+      server: { uri: t.uri, version: info.version },
+      dbName: t.dbName,
       params: { COLL: 'yearData', N: n, SEED: 21, GRAINS: 'minutes,days', VARIANTS: 'raw,rollup', RUNS: 5 },
       echo: (text) => shown.push(text),
     });
     const at = (v, grain) => res.records.find((r) => r.type === 'result' && r.variant === v && r.axis.grain === grain);
     for (const grain of ['minutes', 'days']) {
-      for (const v of ['raw', 'rollup']) expect(at(v, grain).agrees, `${grain} ${v} against the Node computation`).to.equal(true);
+      for (const v of ['raw', 'rollup'])
+        expect(at(v, grain).agrees, `${grain} ${v} against the Node computation`).to.equal(true);
     }
     const rollup = at('rollup', 'days');
     expect(rollup.ratio.to).to.equal('raw');
     expect(rollup.runs).to.equal(5);
-    process.stderr.write(`      year by day, ${n} events:\n${lab.summaryLines(res.records.filter((r) => r.axis.grain === 'days' && r.type === 'result'), 'grain=days').join('\n').replace(/^/gm, '      ')}\n`);
+    process.stderr.write(
+      `      year by day, ${n} events:\n${lab
+        .summaryLines(
+          res.records.filter((r) => r.axis.grain === 'days' && r.type === 'result'),
+          'grain=days',
+        )
+        .join('\n')
+        .replace(/^/gm, '      ')}\n`,
+    );
     expect(1 / rollup.ratio.median).to.be.at.least(10);
     // A sample's time is the mean per interval of five; the harness's overhead is the call's wall
     // time minus all five, not minus the mean (that once read 2.8 s per sample at 50M events).
     const minutes = at('raw', 'minutes');
     expect(minutes.extra.intervals).to.equal(5);
-    expect(minutes.overheadMs, `overhead ${minutes.overheadMs} ms, mean ${minutes.mean} ms`).to.be.below(4 * minutes.mean);
+    expect(minutes.overheadMs, `overhead ${minutes.overheadMs} ms, mean ${minutes.mean} ms`).to.be.below(
+      4 * minutes.mean,
+    );
     const timed = lab.timeCall(() => lab.took(2, 'x', { intervals: 5 }, 10));
     expect(timed).to.include({ ms: 2, timedMs: 10 });
     expect(lab.timeCall(() => lab.took(3, 'y')).timedMs).to.equal(3);
@@ -242,13 +307,16 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     const { Long } = require('mongodb');
     expect(0 + lab.num(Long.fromNumber(2450000000)) + lab.num(1085542400)).to.equal(3535542400);
     // The runner's hooks: storage measures, and one note instead of the states on a server it did not start.
-    expect(res.records.filter((r) => r.type === 'measure' && r.name === 'totalSize').map((r) => r.variant)).to.deep.equal(['raw', 'rollup']);
+    expect(
+      res.records.filter((r) => r.type === 'measure' && r.name === 'totalSize').map((r) => r.variant),
+    ).to.deep.equal(['raw', 'rollup']);
     expect(shown.join('\n')).to.include('skipped on a server the lab did not start');
   });
 
   it('sizes.js: dataSize, storageSize, totalIndexSize, totalSize, indexSizes and cache residency', async function () {
     const r = await t.run('sizes.js', { COLL: 'randomData' });
-    const m = (name, axis) => r.records.find((x) => x.type === 'measure' && x.name === name && JSON.stringify(x.axis) === JSON.stringify(axis));
+    const m = (name, axis) =>
+      r.records.find((x) => x.type === 'measure' && x.name === name && JSON.stringify(x.axis) === JSON.stringify(axis));
     const c = { coll: 'randomData' };
     const st = await t.db.command({ collStats: 'randomData' });
     expect(m('dataSize', c).value).to.equal(st.size);
@@ -261,7 +329,9 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
     expect(m('totalSize', { coll: 'randomData_ts' }).value).to.be.greaterThan(0);
     expect(r.records.filter((x) => x.kind !== undefined)).to.deep.equal([]);
     const text = r.lines.join('\n');
-    expect(text).to.match(/dataSize\(\) [\d,]+ \| storageSize\(\) [\d,]+ \| totalIndexSize\(\) [\d,]+ \| totalSize\(\) [\d,]+/);
+    expect(text).to.match(
+      /dataSize\(\) [\d,]+ \| storageSize\(\) [\d,]+ \| totalIndexSize\(\) [\d,]+ \| totalSize\(\) [\d,]+/,
+    );
     expect(text).to.include('randomData_ts');
   });
 
@@ -288,16 +358,22 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
       const next = LabGen.rng(77);
       docs = [];
       for (let i = 0; i < 1500; i++) {
-        docs.push({ created_on: new Date(Date.UTC(2011, 11, 1) + Math.floor(next() * 400 * tsFixture.DAY)), value: next() * 100 });
+        docs.push({
+          created_on: new Date(Date.UTC(2011, 11, 1) + Math.floor(next() * 400 * tsFixture.DAY)),
+          value: next() * 100,
+        });
       }
       await foreign.db.collection('randomData').insertMany(docs);
-      batch = await t.cliBatch([
-        { script: 'agg_year.js', db: foreign.dbName, params: { EMIT_GROUPS: true } },
-        ...RUNS.map(([script, params]) => ({ script, params })),
-        { script: 'ts_hours_in_day.js', params: { LAB_LINES: false } },
-        { script: 'agg_year.js', params: { VARIANTS: 'nosuch' } },
-        { script: 'ts_designs.js', params: { GRAINS: 'weeks' } },
-      ], { lastUncaught: true });
+      batch = await t.cliBatch(
+        [
+          { script: 'agg_year.js', db: foreign.dbName, params: { EMIT_GROUPS: true } },
+          ...RUNS.map(([script, params]) => ({ script, params })),
+          { script: 'ts_hours_in_day.js', params: { LAB_LINES: false } },
+          { script: 'agg_year.js', params: { VARIANTS: 'nosuch' } },
+          { script: 'ts_designs.js', params: { GRAINS: 'weeks' } },
+        ],
+        { lastUncaught: true },
+      );
     });
     after(async function () {
       if (foreign) await foreign.close();
@@ -319,7 +395,8 @@ describe('timeseries study (source 003): grains, agg_year, designs, sizes', func
         expect(r.stdout).to.match(/server \d+\.\d+\.\d+ \| \w+ \| storage wiredTiger \| query framework \w+/);
         if (script.startsWith('ts_') && script !== 'ts_designs.js') {
           expect(r.stdout).to.match(/^Average\s/m);
-          if (Object.values(params)[0].includes(',')) expect(r.stdout).to.include('all designs agree on every interval');
+          if (Object.values(params)[0].includes(','))
+            expect(r.stdout).to.include('all designs agree on every interval');
         }
         if (script === 'ts_designs.js') {
           expect(r.stdout).to.match(/-- grain=hours --\nvariant\s+(answer\s+)?mean ± σ/);

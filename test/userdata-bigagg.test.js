@@ -9,8 +9,29 @@ const { testDatabase } = require('./helpers');
 const LabBands = require('../scripts/bigagg_pipelines');
 const B = require('../lib/studies/bigagg/mot');
 
-const CAPACITIES = [1500, 999, null, undefined, '1500', 1000.5, 1200.25, Long.fromString('2600'), Decimal128.fromString('3600.5'),
-  Decimal128.fromString('1000.5'), NaN, Infinity, -Infinity, 2e9, -2e9, new Date(0), true, [1500], { cc: 1500 }, 1000, 3500];
+const CAPACITIES = [
+  1500,
+  999,
+  null,
+  undefined,
+  '1500',
+  1000.5,
+  1200.25,
+  Long.fromString('2600'),
+  Decimal128.fromString('3600.5'),
+  Decimal128.fromString('1000.5'),
+  NaN,
+  Infinity,
+  -Infinity,
+  2e9,
+  -2e9,
+  new Date(0),
+  true,
+  [1500],
+  { cc: 1500 },
+  1000,
+  3500,
+];
 
 function userDocs(idOf) {
   const docs = [];
@@ -32,10 +53,14 @@ const ID_KINDS = {
   mixed: (i) => [i, `s${i}`, new ObjectId(), new Date(1e12 + i), Long.fromNumber(i + 0.0 === i ? 1000 + i : i)][i % 5],
 };
 
-describe('bigagg on a user\'s data: every form and every split give the seed\'s answer', function () {
+describe("bigagg on a user's data: every form and every split give the seed's answer", function () {
   let t;
-  before(async function () { t = await testDatabase('userdata_bigagg'); });
-  after(async function () { if (t) await t.close(); });
+  before(async function () {
+    t = await testDatabase('userdata_bigagg');
+  });
+  after(async function () {
+    if (t) await t.close();
+  });
 
   // The oracle's banding and mergePartials alone (no server): test/unit/userdata-bigagg.test.js.
   for (const [kind, idOf] of Object.entries(ID_KINDS)) {
@@ -55,26 +80,29 @@ describe('bigagg on a user\'s data: every form and every split give the seed\'s 
         }
       });
 
-      it('split and merge over k = 1..8 ranges in the server\'s _id order, and uneven weights, count every document once', async function () {
+      it("split and merge over k = 1..8 ranges in the server's _id order, and uneven weights, count every document once", async function () {
         for (let k = 1; k <= 8; k++) expect(await B.splitMerge(t.db, `u_${kind}`, { k }), `k=${k}`).to.deep.equal(want);
         expect(await B.splitMerge(t.db, `u_${kind}`, { k: 4, weights: [5, 1, 1, 9] })).to.deep.equal(want);
         expect(await B.splitMerge(t.db, `u_${kind}`, { k: 3, serverMerge: true })).to.deep.equal(want);
         const { ranges, oneClass } = await B.serverRanges(t.db, `u_${kind}`, 4);
         expect(oneClass).to.equal(kind !== 'mixed');
         let total = 0;
-        for (const [a, b] of ranges) total += await t.db.collection(`u_${kind}`).countDocuments(LabBands.rangeFilter(a, b, oneClass).$match);
+        for (const [a, b] of ranges)
+          total += await t.db.collection(`u_${kind}`).countDocuments(LabBands.rangeFilter(a, b, oneClass).$match);
         expect(total).to.equal(docs.length);
       });
     });
   }
 
-  it('the real mongosh drop-in answers on a user\'s collection with such values: all forms agree, exit 0, the odd documents counted', async function () {
+  it("the real mongosh drop-in answers on a user's collection with such values: all forms agree, exit 0, the odd documents counted", async function () {
     this.timeout(120000);
     await t.db.collection('theirs').insertMany(userDocs(ID_KINDS.mixed));
     const r = await t.cli('bigagg.js', { COLL: 'theirs', RUNS: 1, WARMUP: 0 }, { cwd: '/' });
     expect(r.stderr).to.not.match(/switch could not find/);
     expect(r.code, r.stdout + r.stderr).to.equal(0);
     expect(r.stdout).to.match(/all variants agree/);
-    expect(r.stdout).to.match(/note: \d+ document\(s\) in theirs have no numeric e: banded as the source's \$gt orders them/);
+    expect(r.stdout).to.match(
+      /note: \d+ document\(s\) in theirs have no numeric e: banded as the source's \$gt orders them/,
+    );
   });
 });

@@ -23,7 +23,7 @@ function cli(args) {
   return spawnSync(process.execPath, [BIN, 'import', ...args, '--no-progress'], { encoding: 'utf8', timeout: 120000 });
 }
 
-describe('import of a user\'s files: every row stored or rejected with its reason', function () {
+describe("import of a user's files: every row stored or rejected with its reason", function () {
   let t;
   let tmp;
   const logs = [];
@@ -36,7 +36,9 @@ describe('import of a user\'s files: every row stored or rejected with its reaso
     if (t) await t.close();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
-  beforeEach(function () { logs.length = 0; });
+  beforeEach(function () {
+    logs.length = 0;
+  });
 
   const file = (name, content) => {
     const f = path.join(tmp, name);
@@ -51,7 +53,10 @@ describe('import of a user\'s files: every row stored or rejected with its reaso
     const r = await importCsv(t.db, [f], { coll: 'keyed', key: 'k', rejectsFile: rej, log });
     expect([r.read, r.stored, r.rejected, r.inserted]).to.deep.equal([5, 3, 2, 3]);
     expect(r.read).to.equal(r.stored + r.rejected);
-    expect(rejectsOf(rej)).to.deep.equal(['k.csv,4,k,1,key already in this file at line 2', 'k.csv,6,k,1.0,key already in this file at line 2']);
+    expect(rejectsOf(rej)).to.deep.equal([
+      'k.csv,4,k,1,key already in this file at line 2',
+      'k.csv,6,k,1.0,key already in this file at line 2',
+    ]);
     expect((await t.db.collection('keyed').findOne({ _id: 1 })).v).to.equal('a');
     // a second file of the same import names the file; an earlier import's key is "already there"
     const g = file('k2.csv', 'k,v\n3,x\n4,y\n');
@@ -62,31 +67,55 @@ describe('import of a user\'s files: every row stored or rejected with its reaso
 
   it('bytes that are not UTF-8 reject their row at its line; --encoding latin1 decodes them', async function () {
     const f = path.join(tmp, 'latin1.csv');
-    fs.writeFileSync(f, Buffer.concat([Buffer.from('name,n\nok,1\ncaf'), Buffer.from([0xe9]), Buffer.from(',2\n"multi\nline',), Buffer.from([0xff]), Buffer.from('",3\nend,4\n')]));
+    fs.writeFileSync(
+      f,
+      Buffer.concat([
+        Buffer.from('name,n\nok,1\ncaf'),
+        Buffer.from([0xe9]),
+        Buffer.from(',2\n"multi\nline'),
+        Buffer.from([0xff]),
+        Buffer.from('",3\nend,4\n'),
+      ]),
+    );
     const rej = path.join(tmp, 'latin1.rej.csv');
     const r = await importCsv(t.db, [f], { coll: 'enc_utf8', rejectsFile: rej, log });
     expect([r.read, r.stored, r.rejected]).to.deep.equal([4, 2, 2]);
     const lines = rejectsOf(rej);
-    expect(lines[0]).to.equal('latin1.csv,3,,,"bytes that are not UTF-8 (0xe9 at byte 4 of the line): save the file as UTF-8, or declare its encoding with --encoding latin1"');
+    expect(lines[0]).to.equal(
+      'latin1.csv,3,,,"bytes that are not UTF-8 (0xe9 at byte 4 of the line): save the file as UTF-8, or declare its encoding with --encoding latin1"',
+    );
     expect(lines[1]).to.match(/^latin1\.csv,5,,,"bytes that are not UTF-8 \(0xff at byte 5/);
     expect((await t.db.collection('enc_utf8').find().toArray()).filter((d) => /\ufffd/.test(d.name))).to.have.length(0);
     const r2 = await importCsv(t.db, [f], { coll: 'enc_latin1', encoding: 'latin1', rejectsFile: rej, log });
     expect([r2.read, r2.stored, r2.rejected]).to.deep.equal([4, 4, 0]);
     expect(await t.db.collection('enc_latin1').countDocuments({ name: { $in: ['café', 'multi\nlineÿ'] } })).to.equal(2);
     let err;
-    try { await importCsv(t.db, [f], { coll: 'enc_x', encoding: 'utf16', rejectsFile: rej }); } catch (e) { err = e; }
+    try {
+      await importCsv(t.db, [f], { coll: 'enc_x', encoding: 'utf16', rejectsFile: rej });
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.be.instanceOf(ImportError);
     expect(err.message).to.equal('--encoding "utf16": expected one of utf8, latin1');
   });
 
   it('a rejects file on a full disk: the summary, then one line; no unhandled error event (library and CLI)', async function () {
-    const f = file('bad.csv', 'a,b\n1,2\n3,4,5\n' + Array.from({ length: 3000 }, (_, i) => `${i},${i},extra`).join('\n') + '\n');
+    const f = file(
+      'bad.csv',
+      'a,b\n1,2\n3,4,5\n' + Array.from({ length: 3000 }, (_, i) => `${i},${i},extra`).join('\n') + '\n',
+    );
     const full = path.join(tmp, 'full.rej.csv');
     fs.symlinkSync('/dev/full', full);
     let err;
-    try { await importCsv(t.db, [f], { coll: 'full', rejectsFile: full, log }); } catch (e) { err = e; }
+    try {
+      await importCsv(t.db, [f], { coll: 'full', rejectsFile: full, log });
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.be.instanceOf(ImportWriteError);
-    expect(err.message).to.match(/^the rejects file .*full\.rej\.csv could not be written \(ENOSPC: no space left on the device\): the 3001 rejected rows are counted above/);
+    expect(err.message).to.match(
+      /^the rejects file .*full\.rej\.csv could not be written \(ENOSPC: no space left on the device\): the 3001 rejected rows are counted above/,
+    );
     expect(logs[0]).to.equal('bad.csv: rows read 3002 = stored 1 (new 1, already there 0) + rejected 3001');
     expect(fs.lstatSync(full).isSymbolicLink(), 'the device link is left as it was').to.equal(true);
     const res = cli([f, '--uri', t.uri, '--db', t.dbName, '--coll', 'full_cli', '--rejects', full]);
@@ -105,9 +134,22 @@ describe('import of a user\'s files: every row stored or rejected with its reaso
     expect(fs.existsSync(rej)).to.equal(true);
     const again = cli([f, rej, '--uri', t.uri, '--db', t.dbName, '--coll', 'globbed']);
     expect(again.status).to.not.equal(0);
-    expect(again.stderr.split('\n')[0]).to.match(/g\.csv\.rejects\.csv is this import's rejects file \(did a pattern like \*\.csv match it\?\): leave it out of the files, or move it away, and run again$/);
+    expect(again.stderr.split('\n')[0]).to.match(
+      /g\.csv\.rejects\.csv is this import's rejects file \(did a pattern like \*\.csv match it\?\): leave it out of the files, or move it away, and run again$/,
+    );
     expect(fs.existsSync(rej)).to.equal(true);
-    const other = cli([f, rej, '--uri', t.uri, '--db', t.dbName, '--coll', 'globbed', '--rejects', path.join(tmp, 'elsewhere.csv')]);
+    const other = cli([
+      f,
+      rej,
+      '--uri',
+      t.uri,
+      '--db',
+      t.dbName,
+      '--coll',
+      'globbed',
+      '--rejects',
+      path.join(tmp, 'elsewhere.csv'),
+    ]);
     expect(other.stderr.trim()).to.match(/is the rejects file of an earlier import/);
   });
 
@@ -117,18 +159,52 @@ describe('import of a user\'s files: every row stored or rejected with its reaso
     let port;
     let dbpath;
     const start = async () => {
-      proc = spawn(findMongod().binary, ['--port', String(port), '--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--nounixsocket',
-        '--wiredTigerCacheSizeGB', '0.25', '--quiet', '--setParameter', 'enableTestCommands=1'], { stdio: 'ignore' });
+      proc = spawn(
+        findMongod().binary,
+        [
+          '--port',
+          String(port),
+          '--dbpath',
+          dbpath,
+          '--bind_ip',
+          '127.0.0.1',
+          '--nounixsocket',
+          '--wiredTigerCacheSizeGB',
+          '0.25',
+          '--quiet',
+          '--setParameter',
+          'enableTestCommands=1',
+        ],
+        { stdio: 'ignore' },
+      );
       for (let i = 0; i < 300; i++) {
         const c = new MongoClient(`mongodb://127.0.0.1:${port}`, { serverSelectionTimeoutMS: 300 });
-        try { await c.connect(); await c.db('admin').command({ ping: 1 }); return; } catch (e) { await sleep(100); } finally { await c.close(); }
+        try {
+          await c.connect();
+          await c.db('admin').command({ ping: 1 });
+          return;
+        } catch (e) {
+          await sleep(100);
+        } finally {
+          await c.close();
+        }
       }
       throw new Error('mongod did not come up');
     };
-    const kill9 = () => new Promise((resolve) => { proc.once('exit', resolve); proc.kill('SIGKILL'); });
+    const kill9 = () =>
+      new Promise((resolve) => {
+        proc.once('exit', resolve);
+        proc.kill('SIGKILL');
+      });
 
     before(async function () {
-      port = await new Promise((resolve) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
+      port = await new Promise((resolve) => {
+        const s = net.createServer();
+        s.listen(0, '127.0.0.1', () => {
+          const p = s.address().port;
+          s.close(() => resolve(p));
+        });
+      });
       dbpath = fs.mkdtempSync(path.join(tmp, 'db-'));
       await start();
     });
@@ -143,17 +219,32 @@ describe('import of a user\'s files: every row stored or rejected with its reaso
       const c = new MongoClient(uri, { serverSelectionTimeoutMS: 2000 });
       // Counts (aggregate) after the 3rd hang: the inserts in flight finish, then every batch waits
       // in its count, and the kill lands there, whatever the machine's speed.
-      await c.db('admin').command({ configureFailPoint: 'failCommand', mode: { skip: 3 },
-        data: { failCommands: ['aggregate'], blockConnection: true, blockTimeMS: 600000 } });
-      const child = spawn(process.execPath, [BIN, 'import', f, '--uri', uri, '--db', 'killed', '--coll', 'csv', '--no-progress'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      await c.db('admin').command({
+        configureFailPoint: 'failCommand',
+        mode: { skip: 3 },
+        data: { failCommands: ['aggregate'], blockConnection: true, blockTimeMS: 600000 },
+      });
+      const child = spawn(
+        process.execPath,
+        [BIN, 'import', f, '--uri', uri, '--db', 'killed', '--coll', 'csv', '--no-progress'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       let errText = '';
-      child.stdout.on('data', (d) => { out += d; });
-      child.stderr.on('data', (d) => { errText += d; });
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.stderr.on('data', (d) => {
+        errText += d;
+      });
       const done = new Promise((resolve) => child.on('close', resolve));
       let last = -1;
       for (;;) {
-        const n = await c.db('killed').collection('csv').estimatedDocumentCount().catch(() => 0);
+        const n = await c
+          .db('killed')
+          .collection('csv')
+          .estimatedDocumentCount()
+          .catch(() => 0);
         if (n > 0 && n === last) break; // stalled: every batch in flight waits in its count
         last = n;
         await sleep(1000);

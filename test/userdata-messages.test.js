@@ -18,7 +18,8 @@ const { friendly } = require('../lib/infra/errors');
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const lab = (args, env = {}) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120000, env: { ...process.env, ...env } });
+const lab = (args, env = {}) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120000, env: { ...process.env, ...env } });
 
 /** A tmpfs of `size` (read-only when asked) for the test's life; null where mounting is not allowed. */
 function tmpfs(dir, opts) {
@@ -50,34 +51,59 @@ describe('unclear messages made clear (issue 18)', function () {
     before(async function () {
       this.timeout(600000);
       const script = path.join(tmp, 'disagree.js');
-      fs.writeFileSync(script, `load(${JSON.stringify(path.join(ROOT, 'scripts/lib/lab.js'))});
+      fs.writeFileSync(
+        script,
+        `load(${JSON.stringify(path.join(ROOT, 'scripts/lib/lab.js'))});
 lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms',
-  variants: [{ name: 'a', what: 'one', run: function () { return 1; } }, { name: 'b', what: 'two', run: function () { return 2; } }] });`);
+  variants: [{ name: 'a', what: 'one', run: function () { return 1; } }, { name: 'b', what: 'two', run: function () { return 2; } }] });`,
+      );
       // a user's perflab_tasks without the lab's index
-      const docs = Array.from({ length: 300 }, (_, i) => ({ _id: i, processed: i % 10 ? 0 : 1, r: (i * 37 % 300) / 300 }));
+      const docs = Array.from({ length: 300 }, (_, i) => ({
+        _id: i,
+        processed: i % 10 ? 0 : 1,
+        r: ((i * 37) % 300) / 300,
+      }));
       await t.db.collection('perflab_tasks').insertMany(docs);
-      batch = await t.cliBatch([
-        { script: 'bigagg.js', db: hugeDb(), params: { N: 1e12 } },
-        { script: 'inserts_joins.js', db: joinsDb(), params: { ORDERS: 2000, CUSTOMERS: 100, RUNS: 1, WARMUP: 0, LAB_LINES: false } },
-        { script: 'inserts_tasks.js', params: { RUNS: 1, WARMUP: 0, PICKS: 3, VARIANTS: 'skip-scan,skip-index,random-field', LAB_LINES: false } },
-        { script, params: { RUNS: 1, WARMUP: 0, LAB_LINES: false } },
-      ], { cwd: process.cwd(), lastUncaught: true });
+      batch = await t.cliBatch(
+        [
+          { script: 'bigagg.js', db: hugeDb(), params: { N: 1e12 } },
+          {
+            script: 'inserts_joins.js',
+            db: joinsDb(),
+            params: { ORDERS: 2000, CUSTOMERS: 100, RUNS: 1, WARMUP: 0, LAB_LINES: false },
+          },
+          {
+            script: 'inserts_tasks.js',
+            params: { RUNS: 1, WARMUP: 0, PICKS: 3, VARIANTS: 'skip-scan,skip-index,random-field', LAB_LINES: false },
+          },
+          { script, params: { RUNS: 1, WARMUP: 0, LAB_LINES: false } },
+        ],
+        { cwd: process.cwd(), lastUncaught: true },
+      );
     });
     after(async function () {
-      for (const name of [hugeDb(), joinsDb()]) await t.client.db(name).dropDatabase().catch(() => {});
+      for (const name of [hugeDb(), joinsDb()])
+        await t.client
+          .db(name)
+          .dropDatabase()
+          .catch(() => {});
     });
 
     it('variants that disagree: the tables, then one line, and a non-zero exit', async function () {
       const r = batch.cases[3];
       expect(batch.code).to.not.equal(0);
       expect(r.stdout).to.contain('VARIANTS DISAGREE with a: b');
-      expect(r.stdout + batch.stderr).to.match(/variants disagree with a: b \(the tables above show each answer\): their results are not comparable; check the data or report it/);
+      expect(r.stdout + batch.stderr).to.match(
+        /variants disagree with a: b \(the tables above show each answer\): their results are not comparable; check the data or report it/,
+      );
     });
 
     it('a count over 10^9 (N = 1e12) is refused before anything is written, as the CLI refuses --docs', async function () {
       const r = batch.cases[0];
       expect(r.error, r.stdout).to.be.a('string');
-      expect(r.stdout + r.error).to.match(/parameter N: 1000000000000 is over the lab's limit of 1000000000 \(the CLI's too\): give a smaller value/);
+      expect(r.stdout + r.error).to.match(
+        /parameter N: 1000000000000 is over the lab's limit of 1000000000 \(the CLI's too\): give a smaller value/,
+      );
       expect(await t.client.db(hugeDb()).listCollections().toArray()).to.have.length(0);
     });
 
@@ -88,10 +114,12 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
       expect(await t.client.db(joinsDb()).collection('perflab_join_customers').countDocuments()).to.equal(100);
     });
 
-    it('the tasks drop-in on a user\'s perflab_tasks without the lab\'s index: not hinted, said in one line, exit 0', async function () {
+    it("the tasks drop-in on a user's perflab_tasks without the lab's index: not hinted, said in one line, exit 0", async function () {
       const r = batch.cases[2];
       expect(r.error, r.stdout).to.equal(null);
-      expect(r.stdout).to.contain('note: perflab_tasks has no index {processed: 1, r: 1} (the lab does not index a collection it did not make): skip-index is not run');
+      expect(r.stdout).to.contain(
+        'note: perflab_tasks has no index {processed: 1, r: 1} (the lab does not index a collection it did not make): skip-index is not run',
+      );
       expect(batch.stderr).to.not.match(/MongoServerError|hint/);
       expect((await t.db.collection('perflab_tasks').indexes()).map((i) => i.name)).to.deep.equal(['_id_']);
     });
@@ -105,11 +133,25 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
     });
 
     it('a missing privilege names the command, not its whole text with session ids', function () {
-      const e = Object.assign(new Error('not authorized on userdata to execute command { update: "perflab_fixtures", updates: [ { q: {} } ], lsid: { id: UUID("c8") }, $db: "userdata" }'), { name: 'MongoServerError', code: 13 });
-      expect(friendly(e)).to.match(/lacks a privilege \(not authorized on userdata to run update\); the lab needs readWrite/);
-      const frozen = Object.assign(new Error('Server selection timed out after 30000 ms'), { name: 'MongoServerSelectionError' });
-      expect(friendly(frozen, { uri: 'mongodb://h' })).to.match(/^cannot reach MongoDB at mongodb:\/\/h within 30 s: is it running, answering \(not paused or overloaded\)/);
-      const ro = Object.assign(new Error("EROFS: read-only file system, open '/ro/x'"), { code: 'EROFS', path: '/ro/x' });
+      const e = Object.assign(
+        new Error(
+          'not authorized on userdata to execute command { update: "perflab_fixtures", updates: [ { q: {} } ], lsid: { id: UUID("c8") }, $db: "userdata" }',
+        ),
+        { name: 'MongoServerError', code: 13 },
+      );
+      expect(friendly(e)).to.match(
+        /lacks a privilege \(not authorized on userdata to run update\); the lab needs readWrite/,
+      );
+      const frozen = Object.assign(new Error('Server selection timed out after 30000 ms'), {
+        name: 'MongoServerSelectionError',
+      });
+      expect(friendly(frozen, { uri: 'mongodb://h' })).to.match(
+        /^cannot reach MongoDB at mongodb:\/\/h within 30 s: is it running, answering \(not paused or overloaded\)/,
+      );
+      const ro = Object.assign(new Error("EROFS: read-only file system, open '/ro/x'"), {
+        code: 'EROFS',
+        path: '/ro/x',
+      });
       expect(friendly(ro)).to.equal('cannot write /ro/x: read-only file system; choose a writable location');
     });
 
@@ -119,7 +161,9 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
       try {
         const s = lab(['server', '--dbpath', path.join(ro, 'data')]);
         expect(s.status).to.not.equal(0);
-        expect(s.stderr).to.contain(`mongo-perf-lab server: cannot write ${ro}: read-only file system; choose a writable location`);
+        expect(s.stderr).to.contain(
+          `mongo-perf-lab server: cannot write ${ro}: read-only file system; choose a writable location`,
+        );
         const r = lab(['run', 'where', '--docs', '10'], { TMPDIR: ro });
         expect(r.status).to.equal(1);
         expect(r.stderr).to.match(/read-only file system; choose a writable location/);
@@ -135,7 +179,9 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
         const r = lab(['run', 'where', '--docs', '10'], { TMPDIR: small });
         expect(r.status).to.equal(1);
         expect(r.stderr.trim().split('\n')).to.have.length(1);
-        expect(r.stderr).to.match(/the temp folder .* has \d+ MB free; the embedded mongod needs at least 256 MB: free some space, set TMPDIR to a folder with room, or give --uri/);
+        expect(r.stderr).to.match(
+          /the temp folder .* has \d+ MB free; the embedded mongod needs at least 256 MB: free some space, set TMPDIR to a folder with room, or give --uri/,
+        );
         expect(fs.readdirSync(small)).to.deep.equal([]);
       } finally {
         spawnSync('umount', [small]);
@@ -150,14 +196,20 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
         const outs = ['', ''];
         const kids = [0, 1].map((k) => {
           const c = spawn(process.execPath, [BIN, 'server', '--dbpath', d], { stdio: ['ignore', 'pipe', 'pipe'] });
-          c.stdout.on('data', (x) => { outs[k] += x; });
-          c.stderr.on('data', (x) => { outs[k] += x; });
+          c.stdout.on('data', (x) => {
+            outs[k] += x;
+          });
+          c.stderr.on('data', (x) => {
+            outs[k] += x;
+          });
           return c;
         });
         const exits = kids.map((c) => new Promise((resolve) => c.on('close', (code) => resolve(code))));
         const first = await Promise.race(exits.map((p, k) => p.then((code) => ({ k, code }))));
         expect(first.code, outs[first.k]).to.equal(2);
-        expect(outs[first.k]).to.match(/--dbpath .*race-\d: (a mongod \(pid \d+\) is already running on this directory|another mongod is starting on this directory)/);
+        expect(outs[first.k]).to.match(
+          /--dbpath .*race-\d: (a mongod \(pid \d+\) is already running on this directory|another mongod is starting on this directory)/,
+        );
         expect(outs[first.k]).to.not.match(/other files|another MongoDB version/);
         kids[1 - first.k].kill('SIGINT');
         await exits[1 - first.k];
@@ -169,9 +221,31 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
       let proc;
       let uri;
       before(async function () {
-        const port = await new Promise((resolve) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
+        const port = await new Promise((resolve) => {
+          const s = net.createServer();
+          s.listen(0, '127.0.0.1', () => {
+            const p = s.address().port;
+            s.close(() => resolve(p));
+          });
+        });
         const dbpath = fs.mkdtempSync(path.join(tmp, 'auth-'));
-        proc = spawn(findMongod().binary, ['--port', String(port), '--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--nounixsocket', '--auth', '--quiet', '--wiredTigerCacheSizeGB', '0.25'], { stdio: 'ignore' });
+        proc = spawn(
+          findMongod().binary,
+          [
+            '--port',
+            String(port),
+            '--dbpath',
+            dbpath,
+            '--bind_ip',
+            '127.0.0.1',
+            '--nounixsocket',
+            '--auth',
+            '--quiet',
+            '--wiredTigerCacheSizeGB',
+            '0.25',
+          ],
+          { stdio: 'ignore' },
+        );
         const base = `mongodb://127.0.0.1:${port}`;
         for (let i = 0; i < 200; i++) {
           const c = new MongoClient(base, { serverSelectionTimeoutMS: 300 });
@@ -179,7 +253,11 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
             await c.connect();
             await c.db('admin').command({ createUser: 'root', pwd: 'rootpw', roles: ['root'] });
             break;
-          } catch (e) { await sleep(100); } finally { await c.close(); }
+          } catch (e) {
+            await sleep(100);
+          } finally {
+            await c.close();
+          }
         }
         const c = new MongoClient(`mongodb://root:rootpw@127.0.0.1:${port}/admin`);
         try {
@@ -189,7 +267,9 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
         }
         uri = `mongodb://ro:ropw@127.0.0.1:${port}/admin`;
       });
-      after(function () { if (proc && proc.exitCode === null) proc.kill('SIGKILL'); });
+      after(function () {
+        if (proc && proc.exitCode === null) proc.kill('SIGKILL');
+      });
 
       it('is told the privilege it lacks, is not told to drop a database the run did not create, and sees no "undefined"', function () {
         const r = lab(['run', 'where', '--uri', uri, '--db', 'userdata', '--docs', '300']);
@@ -197,7 +277,9 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
         expect(r.stderr).to.not.match(/could not drop database/);
         expect(r.stdout + r.stderr).to.not.match(/undefined/);
         expect(r.stderr.split('\n').filter((l) => l.startsWith('mongo-perf-lab:'))).to.have.length(1);
-        expect(r.stderr).to.match(/the user lacks a privilege \((userdata\.\w+: could not create it \()?not authorized on userdata to run \w+\)+; the lab needs readWrite on its database/);
+        expect(r.stderr).to.match(
+          /the user lacks a privilege \((userdata\.\w+: could not create it \()?not authorized on userdata to run \w+\)+; the lab needs readWrite on its database/,
+        );
       });
     });
   });

@@ -69,7 +69,24 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
 
   it('records follow the one result format: ratio to the named baseline with an interval, per-sample overhead under 20 ms', function () {
     for (const r of run.records.filter((x) => x.type === 'result')) {
-      expect(r).to.include.keys('type', 'study', 'variant', 'axis', 'unit', 'times', 'mean', 'sd', 'median', 'min', 'max', 'runs', 'capped', 'ratio', 'plan', 'agrees');
+      expect(r).to.include.keys(
+        'type',
+        'study',
+        'variant',
+        'axis',
+        'unit',
+        'times',
+        'mean',
+        'sd',
+        'median',
+        'min',
+        'max',
+        'runs',
+        'capped',
+        'ratio',
+        'plan',
+        'agrees',
+      );
       expect(r.ratio.to).to.equal('where');
       expect(r.overheadMs).to.be.a('number').and.below(20);
     }
@@ -89,26 +106,36 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     expect(env.fixture.count).to.equal(N);
   });
 
-  it('the source\'s functional points, untimed: the string shorthand, the sandbox, BSON types (001-where-js-functional, 001-bson-typed)', async function () {
+  it("the source's functional points, untimed: the string shorthand, the sandbox, BSON types (001-where-js-functional, 001-bson-typed)", async function () {
     const measured = (name) => run.records.find((r) => r.type === 'measure' && r.name === name).value;
     const f = measured('where-functional');
     expect(f.whereAgrees, 'the first matches of $where, against the generator').to.equal(true);
     expect(f.stringFilter).to.equal(STRING_FILTER);
     expect(f.sandbox).to.equal('refused');
     expect(f.dbError.message).to.match(/db is not defined/);
-    for (const [k, x] of Object.entries(measured('bson-types'))) expect({ k, type: x.type, same: x.same }).to.deep.equal({ k, type: x.want, same: true });
-    expect(await t.db.listCollections({ name: 'mine_types' }).toArray(), 'the scratch collection is gone').to.have.length(0);
+    for (const [k, x] of Object.entries(measured('bson-types')))
+      expect({ k, type: x.type, same: x.same }).to.deep.equal({ k, type: x.want, same: true });
+    expect(
+      await t.db.listCollections({ name: 'mine_types' }).toArray(),
+      'the scratch collection is gone',
+    ).to.have.length(0);
     const env = { profile: 'quick', server: { version: '6.0.5' } };
-    const verdicts = Object.fromEntries(claims.judge(whereStudy, run.records, env, { where: { N } }).map((j) => [j.id, j.verdict]));
+    const verdicts = Object.fromEntries(
+      claims.judge(whereStudy, run.records, env, { where: { N } }).map((j) => [j.id, j.verdict]),
+    );
     expect(verdicts['001-where-js-functional']).to.equal(STRING_FILTER === 'same' ? 'holds' : 'gone');
     expect(verdicts['001-bson-typed']).to.equal('holds');
   });
 
-  it('a collection of the user\'s under the typed check\'s scratch name is refused, untouched', async function () {
+  it("a collection of the user's under the typed check's scratch name is refused, untouched", async function () {
     const theirs = t.db.collection('mine_types');
     await theirs.insertOne({ _id: 'u', user: 'theirs' });
     let err;
-    try { await t.study('where', { N, SEED, RUNS: 0, VARIANTS: 'expr-find' }); } catch (e) { err = e; }
+    try {
+      await t.study('where', { N, SEED, RUNS: 0, VARIANTS: 'expr-find' });
+    } catch (e) {
+      err = e;
+    }
     expect(err && err.message).to.match(/mine_types/);
     expect(await theirs.find().toArray()).to.deep.equal([{ _id: 'u', user: 'theirs' }]);
     await theirs.drop();
@@ -116,7 +143,14 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
 
   it('generates the same documents itself when run on an empty collection (shell and Node generators agree)', async function () {
     const n = 3000;
-    const r = await t.run(SCRIPT, { N: n, SEED: 11, COLL: 'selfmade', GENERATE: true, RUNS: 0, VARIANTS: 'expr-find,plain' });
+    const r = await t.run(SCRIPT, {
+      N: n,
+      SEED: 11,
+      COLL: 'selfmade',
+      GENERATE: true,
+      RUNS: 0,
+      VARIANTS: 'expr-find,plain',
+    });
     expect(r.lines.join('\n')).to.match(/generated 3,?000 documents/);
     for (const row of r.records.filter((x) => x.type === 'result')) expect(row.answer).to.equal(expectedCount(n, 11));
     const docs = await t.db.collection('selfmade').find().sort({ _id: 1 }).limit(3).toArray();
@@ -125,14 +159,22 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
 
   it('a collection name given by hand that does not exist is not filled without GENERATE (a typo stays a typo)', async function () {
     let err;
-    try { await t.run(SCRIPT, { N: 1000, COLL: 'mien', RUNS: 0 }); } catch (e) { err = e; }
+    try {
+      await t.run(SCRIPT, { N: 1000, COLL: 'mien', RUNS: 0 });
+    } catch (e) {
+      err = e;
+    }
     expect(err && err.message).to.match(/mien does not exist.*GENERATE = true/);
     expect(await t.db.listCollections({ name: 'mien' }).toArray()).to.have.length(0);
   });
 
   it('a collection the lab did not make is read as it is: not filled, not dropped, not indexed', async function () {
     const foreign = t.db.collection('theirs');
-    await foreign.insertMany([{ _id: 'x', a: 3, b: 1 }, { _id: 'y', a: 1, b: 3 }, { _id: 'z', a: 4, b: 2 }]);
+    await foreign.insertMany([
+      { _id: 'x', a: 3, b: 1 },
+      { _id: 'y', a: 1, b: 3 },
+      { _id: 'z', a: 4, b: 2 },
+    ]);
     const r = await t.run(SCRIPT, { COLL: 'theirs', RUNS: 0, VARIANTS: 'expr-find,plain' });
     for (const row of r.records.filter((x) => x.type === 'result')) expect(row.answer).to.equal(2);
     expect(r.lines.join('\n')).to.match(/not indexing .*theirs/);
@@ -158,8 +200,10 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     const cli = byVariant(require('../lib/core/lab-lines').parseLabLines(r.lines));
     const inproc = byVariant(run.records);
     for (const name of Object.keys(inproc)) {
-      expect({ answer: cli[name].answer, plan: cli[name].plan.stage }, name)
-        .to.deep.equal({ answer: inproc[name].answer, plan: inproc[name].plan.stage });
+      expect({ answer: cli[name].answer, plan: cli[name].plan.stage }, name).to.deep.equal({
+        answer: inproc[name].answer,
+        plan: inproc[name].plan.stage,
+      });
     }
   });
 
@@ -183,13 +227,17 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
         let err;
         try {
           await t.run(SCRIPT, { N, SEED, ...params });
-        } catch (e) { err = e; }
+        } catch (e) {
+          err = e;
+        }
         expect(err, 'expected an error').to.exist;
         expect(err.message).to.match(message);
         err = undefined;
         try {
           await t.study('where', { N, SEED, ...params });
-        } catch (e) { err = e; }
+        } catch (e) {
+          err = e;
+        }
         expect(err, 'expected an error from the runner').to.exist;
         expect(err.message).to.match(message);
         expect(await t.db.collection('mine').countDocuments()).to.equal(N);
@@ -198,7 +246,11 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
 
     it('the runner refuses a parameter the study does not have', async function () {
       let err;
-      try { await t.study('where', { NOPE: 1 }); } catch (e) { err = e; }
+      try {
+        await t.study('where', { NOPE: 1 });
+      } catch (e) {
+        err = e;
+      }
       expect(err && err.message).to.match(/parameter NOPE: study where has no such parameter/);
     });
 

@@ -14,7 +14,10 @@ const { Latency } = require('./latency');
  */
 async function interleave(runners, o = {}) {
   const byName = new Map(runners.map((r) => [r.name, r]));
-  const h = lab.harness(runners.map((r) => r.name), o);
+  const h = lab.harness(
+    runners.map((r) => r.name),
+    o,
+  );
   // Per-operation latencies a variant reports (r.latency), merged over its timed rounds (over its
   // warm-up when that was its only run: capped, or RUNS = 0).
   const lat = new Map(runners.map((r) => [r.name, { warmup: new Latency(), timed: new Latency() }]));

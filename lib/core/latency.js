@@ -12,9 +12,13 @@ function histogram() {
 
 /** Records operations' durations in milliseconds. */
 class Latency {
-  constructor() { this.h = histogram(); }
+  constructor() {
+    this.h = histogram();
+  }
 
-  record(ms) { this.h.recordValue(Math.min(3.6e9, Math.max(1, Math.round(ms * 1000)))); }
+  record(ms) {
+    this.h.recordValue(Math.min(3.6e9, Math.max(1, Math.round(ms * 1000))));
+  }
 
   /** Times one awaited operation and records it; resolves to its value. */
   async time(fn) {
@@ -24,9 +28,13 @@ class Latency {
     return out;
   }
 
-  get count() { return this.h.totalCount; }
+  get count() {
+    return this.h.totalCount;
+  }
 
-  encode() { return hdr.encodeIntoCompressedBase64(this.h); }
+  encode() {
+    return hdr.encodeIntoCompressedBase64(this.h);
+  }
 
   /** Adds another recorder's or an encoded histogram's values. */
   add(other) {
@@ -40,8 +48,17 @@ class Latency {
   summary() {
     const ms = (us) => Number((us / 1000).toPrecision(4));
     const at = (q) => ms(this.h.getValueAtPercentile(q));
-    return { count: this.h.totalCount, p50: at(50), p90: at(90), p95: at(95), p99: at(99), p999: at(99.9),
-      max: ms(this.h.maxValue), unit: 'ms', hdr: this.encode() };
+    return {
+      count: this.h.totalCount,
+      p50: at(50),
+      p90: at(90),
+      p95: at(95),
+      p99: at(99),
+      p999: at(99.9),
+      max: ms(this.h.maxValue),
+      unit: 'ms',
+      hdr: this.encode(),
+    };
   }
 }
 

@@ -37,7 +37,10 @@ function exactCdf(m, n) {
   const pdf = prev[n];
   const cdf = new Float64Array(pdf.length);
   let s = 0;
-  for (let u = 0; u < pdf.length; u++) { s += pdf[u]; cdf[u] = Math.min(1, s); }
+  for (let u = 0; u < pdf.length; u++) {
+    s += pdf[u];
+    cdf[u] = Math.min(1, s);
+  }
   cdfCache.set(key, cdf);
   return cdf;
 }
@@ -45,8 +48,8 @@ function exactCdf(m, n) {
 /** Standard normal CDF (Zelen and Severo 26.2.17; |error| < 7.5e-8). */
 function normalCdf(z) {
   const t = 1 / (1 + 0.2316419 * Math.abs(z));
-  const poly = t * (0.319381530 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
-  const upper = Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI) * poly;
+  const poly = t * (0.31938153 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+  const upper = (Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI)) * poly;
   return z >= 0 ? 1 - upper : upper;
 }
 
@@ -96,11 +99,17 @@ function mannWhitney(x, y, { level = 0.95 } = {}) {
     }
   }
   diffs.sort();
-  const mid = diffs.length % 2 ? diffs[(diffs.length - 1) / 2] : (diffs[diffs.length / 2 - 1] + diffs[diffs.length / 2]) / 2;
+  const mid =
+    diffs.length % 2 ? diffs[(diffs.length - 1) / 2] : (diffs[diffs.length / 2 - 1] + diffs[diffs.length / 2]) / 2;
   const tail = Math.min(cdfU(Math.floor(u), m, n), cdfU(Math.floor(m * n - u), m, n));
   const c = criticalRank(m, n, 1 - level);
   return {
-    m, n, u, p: Math.min(1, 2 * tail), shift: mid, level,
+    m,
+    n,
+    u,
+    p: Math.min(1, 2 * tail),
+    shift: mid,
+    level,
     lo: c ? diffs[c - 1] : null,
     hi: c ? diffs[m * n - c] : null,
   };

@@ -29,8 +29,10 @@ const MONGOSH_BIN = require.resolve('@mongosh/cli-repl/bin/mongosh.js');
 function paramsToShell(params = {}) {
   const parts = [];
   for (const [name, value] of Object.entries(params)) {
-    if (!/^[A-Z][A-Z0-9_]*$/.test(name)) throw new Error(`bad script parameter name ${JSON.stringify(name)} (expected UPPER_CASE)`);
-    const ok = (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || typeof value === 'string';
+    if (!/^[A-Z][A-Z0-9_]*$/.test(name))
+      throw new Error(`bad script parameter name ${JSON.stringify(name)} (expected UPPER_CASE)`);
+    const ok =
+      (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' || typeof value === 'string';
     if (!ok) throw new Error(`script parameter ${name}: ${JSON.stringify(value)} is not a number, boolean or string`);
     parts.push(`${name} = ${JSON.stringify(value)}`);
   }
@@ -48,7 +50,8 @@ function resolveScript(file) {
 function selectDb(db) {
   if (db === undefined || db === null) return '';
   // eslint-disable-next-line no-control-regex -- a database name must not hold NUL
-  if (typeof db !== 'string' || !/^[^/\\. "$*<>:|?\x00]{1,63}$/.test(db)) throw new Error(`bad database name ${JSON.stringify(db)}`);
+  if (typeof db !== 'string' || !/^[^/\\. "$*<>:|?\x00]{1,63}$/.test(db))
+    throw new Error(`bad database name ${JSON.stringify(db)}`);
   return `db = db.getSiblingDB(${JSON.stringify(db)}); void 0;`;
 }
 
@@ -92,11 +95,21 @@ class ShellSession {
     this.lines = [];
     // A context with the Node globals the CLI's REPL context also has. The shell API rebinds
     // console.log & co. to print(), so the context gets a console of its own, not ours.
-    const context = this.ctx = vm.createContext({
-      console: new Console({ stdout: process.stdout, stderr: process.stderr }), process, Buffer, URL, TextEncoder, TextDecoder,
-      setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, clearImmediate,
+    const context = (this.ctx = vm.createContext({
+      console: new Console({ stdout: process.stdout, stderr: process.stderr }),
+      process,
+      Buffer,
+      URL,
+      TextEncoder,
+      TextDecoder,
+      setTimeout,
+      clearTimeout,
+      setInterval,
+      clearInterval,
+      setImmediate,
+      clearImmediate,
       require,
-    });
+    }));
     const env = {
       sloppyEval: (code) => vm.runInContext(code, context),
       getContextObject: () => context,
@@ -104,9 +117,10 @@ class ShellSession {
     this.runtime = new OpenContextRuntime(serviceProvider, env, bus);
     this.runtime.setEvaluationListener({
       onPrint: (values, type) => {
-        const opts = type === 'printjson'
-          ? { colors: false, compact: false, depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity }
-          : { colors: false };
+        const opts =
+          type === 'printjson'
+            ? { colors: false, compact: false, depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity }
+            : { colors: false };
         const text = values.map((v) => formatOutput({ type: v.type, value: v.printable }, opts)).join(' ');
         this.lines.push(...text.split('\n'));
         if (this.echo) this.echo(text);
@@ -115,9 +129,16 @@ class ShellSession {
       onLoad: async (filename) => {
         const abs = path.resolve(filename);
         const contents = fs.readFileSync(abs, 'utf8');
-        return { resolvedFilename: abs, evaluate: async () => { await this.runtime.evaluate(contents); } };
+        return {
+          resolvedFilename: abs,
+          evaluate: async () => {
+            await this.runtime.evaluate(contents);
+          },
+        };
       },
-      onExit: async (code) => { throw new Error(`script called exit(${code === undefined ? '' : code})`); },
+      onExit: async (code) => {
+        throw new Error(`script called exit(${code === undefined ? '' : code})`);
+      },
     });
   }
 
@@ -134,9 +155,15 @@ class ShellSession {
     // Globals outlive an evaluation: unset the previous runs' parameters and upper-case constants, as
     // a fresh mongosh process would not have them, so a script falls back to its defaults and the
     // lab's check for mistyped parameters sees only this run's.
-    const stale = Object.keys(this.ctx).filter((k) => /^[A-Z][A-Z0-9_]*$/.test(k) && k !== 'LAB_MODE' && !(k in params) &&
-      ['number', 'string', 'boolean'].includes(typeof this.ctx[k]));
-    const pre = paramsToShell(params) + (stale.length ? ` var ${stale.map((k) => `${k} = undefined`).join(', ')};` : '');
+    const stale = Object.keys(this.ctx).filter(
+      (k) =>
+        /^[A-Z][A-Z0-9_]*$/.test(k) &&
+        k !== 'LAB_MODE' &&
+        !(k in params) &&
+        ['number', 'string', 'boolean'].includes(typeof this.ctx[k]),
+    );
+    const pre =
+      paramsToShell(params) + (stale.length ? ` var ${stale.map((k) => `${k} = undefined`).join(', ')};` : '');
     if (pre.trim()) await this.runtime.evaluate(pre);
     await this.runtime.evaluate(`load(${JSON.stringify(abs)})`);
     return this.lines.slice();
@@ -151,7 +178,8 @@ class ShellSession {
     this.echo = echo;
     await this.runtime.evaluate('var LAB_MODE = "node";');
     // A declaration outside scripts/ (a user's own study) uses the lab without loading it itself.
-    if (path.dirname(path.dirname(abs)) !== ROOT) await this.runtime.evaluate(`load(${JSON.stringify(path.join(ROOT, 'scripts', 'lib', 'lab.js'))})`);
+    if (path.dirname(path.dirname(abs)) !== ROOT)
+      await this.runtime.evaluate(`load(${JSON.stringify(path.join(ROOT, 'scripts', 'lib', 'lab.js'))})`);
     await this.runtime.evaluate(`load(${JSON.stringify(abs)})`);
   }
 
@@ -187,15 +215,24 @@ function runCli(file, { uri, db, params, cwd = process.cwd(), timeoutMs = 600000
   if (pick || pre) args.push('--eval', pick + (pick && pre ? ' ' : '') + pre);
   args.push(abs);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MONGOSH_BIN, ...args], { cwd, env: { ...process.env, MONGOSH_NO_TELEMETRY: '1' } });
+    const child = spawn(process.execPath, [MONGOSH_BIN, ...args], {
+      cwd,
+      env: { ...process.env, MONGOSH_NO_TELEMETRY: '1' },
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     // Stopped by a signal, this process takes its mongosh with it (a mongosh left behind kept running
     // its script until the server it talked to was gone).
-    const unhook = cleanup.addSync(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+    const unhook = cleanup.addSync(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       unhook();

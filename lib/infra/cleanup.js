@@ -45,12 +45,18 @@ let log = (m) => process.stderr.write(m + '\n');
 
 function add(fn) {
   steps.push(fn);
-  return () => { const i = steps.indexOf(fn); if (i >= 0) steps.splice(i, 1); };
+  return () => {
+    const i = steps.indexOf(fn);
+    if (i >= 0) steps.splice(i, 1);
+  };
 }
 
 function addSync(fn) {
   syncSteps.push(fn);
-  return () => { const i = syncSteps.indexOf(fn); if (i >= 0) syncSteps.splice(i, 1); };
+  return () => {
+    const i = syncSteps.indexOf(fn);
+    if (i >= 0) syncSteps.splice(i, 1);
+  };
 }
 
 function addDir(dir) {
@@ -59,7 +65,11 @@ function addDir(dir) {
 
 function runSync() {
   for (const fn of syncSteps.splice(0).reverse()) {
-    try { fn(); } catch (e) { log(`cleanup: ${e.message}`); }
+    try {
+      fn();
+    } catch (e) {
+      log(`cleanup: ${e.message}`);
+    }
   }
 }
 
@@ -67,11 +77,20 @@ async function runAsync() {
   const todo = steps.splice(0).reverse();
   const all = (async () => {
     for (const fn of todo) {
-      try { await fn(); } catch (e) { log(`cleanup: ${e.message}`); }
+      try {
+        await fn();
+      } catch (e) {
+        log(`cleanup: ${e.message}`);
+      }
     }
   })();
   let timer;
-  await Promise.race([all, new Promise((r) => { timer = setTimeout(r, STEP_BUDGET_MS); })]);
+  await Promise.race([
+    all,
+    new Promise((r) => {
+      timer = setTimeout(r, STEP_BUDGET_MS);
+    }),
+  ]);
   clearTimeout(timer);
 }
 
@@ -80,7 +99,10 @@ function onSignal(sig) {
   const code = 128 + SIGNALS[sig];
   if (signalCount === 1) {
     log(`\ninterrupted (${sig}): stopping and cleaning up...`);
-    runAsync().finally(() => { runSync(); process.exit(code); });
+    runAsync().finally(() => {
+      runSync();
+      process.exit(code);
+    });
   } else if (signalCount === 2) {
     log('still cleaning up (the server and temporary files are removed in any case); once more to skip the rest');
   } else {
@@ -96,7 +118,9 @@ function runDir() {
 function startWatchdog(dir) {
   try {
     const child = spawn(process.execPath, [__filename, '--watch', String(process.pid), dir], {
-      detached: true, stdio: 'ignore', env: { PATH: process.env.PATH || '' },
+      detached: true,
+      stdio: 'ignore',
+      env: { PATH: process.env.PATH || '' },
     });
     child.unref();
     return child.pid;
@@ -129,7 +153,11 @@ function install(opts = {}) {
 const PIDS_FILE = '.watch-pids';
 
 function cmdlineOf(pid) {
-  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch (e) { return null; }
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch (e) {
+    return null;
+  }
 }
 
 /** Asks the watchdog to kill pid too once this process is gone (only if pid still runs the same command). */
@@ -141,9 +169,23 @@ function watchPid(pid) {
 
 function watchedPids(dir) {
   let text;
-  try { text = fs.readFileSync(path.join(dir, PIDS_FILE), 'utf8'); } catch { return []; }
-  return text.split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l); } catch (e) { return null; } })
-    .filter((w) => w && cmdlineOf(w.pid) === w.cmd).map((w) => w.pid);
+  try {
+    text = fs.readFileSync(path.join(dir, PIDS_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch (e) {
+        return null;
+      }
+    })
+    .filter((w) => w && cmdlineOf(w.pid) === w.cmd)
+    .map((w) => w.pid);
 }
 
 function interrupted() {
@@ -169,7 +211,9 @@ async function databaseExisted(uri, name) {
     if (/ServerSelection/.test(e.name || '')) throw new LabError(friendly(e, { uri }), { cause: e });
     existed = true; // cannot tell (no privilege): never drop what may be the user's
   } finally {
-    await client.close().catch(() => { /* a listing client: nothing depends on its close */ });
+    await client.close().catch(() => {
+      /* a listing client: nothing depends on its close */
+    });
   }
   return existed;
 }
@@ -194,7 +238,8 @@ async function trackDatabase(uri, name) {
       }
       // A write still in flight (a shell evaluating) can re-create the database right after the
       // drop: drop until it stays gone for two checks in a row.
-      const exists = async () => (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
+      const exists = async () =>
+        (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
       let absentChecks = 0;
       let dropped = false;
       for (let i = 0; i < 20 && absentChecks < 2; i++) {
@@ -211,33 +256,58 @@ async function trackDatabase(uri, name) {
       if (dropped) log(`cleanup: dropped database ${name}, which this run created`);
     } catch (e) {
       const { friendly } = require('./errors');
-      log(`cleanup: could not drop database ${name}, which this run created (${friendly(e, { uri })}): drop it yourself`);
+      log(
+        `cleanup: could not drop database ${name}, which this run created (${friendly(e, { uri })}): drop it yourself`,
+      );
     } finally {
-      await c.close().catch(() => { /* the drop's outcome is already logged above */ });
+      await c.close().catch(() => {
+        /* the drop's outcome is already logged above */
+      });
     }
   };
   const unlist = add(dropIt);
-  const remove = () => { unlist(); pendingDrops.delete(name); };
+  const remove = () => {
+    unlist();
+    pendingDrops.delete(name);
+  };
   // drop(): now, when the command is done with it (and no longer on interrupt).
-  return { created: true, remove, drop: async () => { unlist(); await dropIt(); } };
+  return {
+    created: true,
+    remove,
+    drop: async () => {
+      unlist();
+      await dropIt();
+    },
+  };
 }
 
 // ---- the watchdog process -------------------------------------------------------------------
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
 }
 
 /** Processes whose command line mentions dir (the mongod started with --dbpath inside it). */
 function processesUsing(dir) {
   const out = [];
   let entries;
-  try { entries = fs.readdirSync('/proc'); } catch (e) { return out; }
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch (e) {
+    return out;
+  }
   for (const e of entries) {
     if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
     try {
       const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8');
       if (cmd.includes(dir)) out.push(Number(e));
-    } catch (err) { /* gone */ }
+    } catch (err) {
+      /* gone */
+    }
   }
   return out;
 }
@@ -252,7 +322,13 @@ async function watch(parentPid, dir) {
   for (let round = 0; round < 20; round++) {
     const pids = [...new Set([...processesUsing(dir), ...watchedPids(dir)])];
     if (!pids.length) break;
-    for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch (e) { /* gone */ } }
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch (e) {
+        /* gone */
+      }
+    }
     await sleep(100);
   }
   fs.rmSync(dir, { recursive: true, force: true });
@@ -264,7 +340,22 @@ if (require.main === module && process.argv[2] === '--watch') {
   if (!/mongo-perf-lab-run-\d+-/.test(path.basename(dir || ''))) process.exit(2);
   process.on('SIGINT', () => {});
   process.on('SIGHUP', () => {});
-  watch(Number(process.argv[3]), dir).then(() => process.exit(0), () => process.exit(1));
+  watch(Number(process.argv[3]), dir).then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 }
 
-module.exports = { install, add, addSync, addDir, trackDatabase, interrupted, pendingDatabases, runDir, processesUsing, watchPid, STEP_BUDGET_MS };
+module.exports = {
+  install,
+  add,
+  addSync,
+  addDir,
+  trackDatabase,
+  interrupted,
+  pendingDatabases,
+  runDir,
+  processesUsing,
+  watchPid,
+  STEP_BUDGET_MS,
+};

@@ -67,7 +67,10 @@ function parseNumber(s) {
 }
 
 function significantDigits(s) {
-  const mant = s.replace(/^[+-]/, '').replace(/[eE].*$/, '').replace('.', '');
+  const mant = s
+    .replace(/^[+-]/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '');
   const trimmed = mant.replace(/^0+/, '').replace(/0+$/, '');
   return trimmed.length;
 }
@@ -94,7 +97,11 @@ function parseValue(s) {
   if (n === 0 && digits > 0) return { error: 'number too small for a double (it would become 0)' };
   if (digits <= 15) return { value: n };
   if (digits <= 34) {
-    try { return { value: Decimal128.fromString(s.replace(/^\+/, '')) }; } catch (e) { return { text: s }; }
+    try {
+      return { value: Decimal128.fromString(s.replace(/^\+/, '')) };
+    } catch (e) {
+      return { text: s };
+    }
   }
   return { text: s };
 }
@@ -126,12 +133,24 @@ function fieldNames(header, file, keyCol) {
     const at = `${file}, line 1, column ${i + 1}`;
     if (!name) throw new ImportError(`${at}: the column has no name in the header`);
     // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f\ufffd]/.test(name)) throw new ImportError(`${at}: the name contains control or invalid characters: is this a CSV text file with a header row?`);
-    if (name === '__proto__') throw new ImportError(`${at}: a column named __proto__ would vanish from JavaScript objects: rename it`);
-    if (name.includes('.')) throw new ImportError(`${at}: the name ${JSON.stringify(name)} contains '.', which MongoDB reads as a path: rename the column`);
-    if (name.startsWith('$')) throw new ImportError(`${at}: the name ${JSON.stringify(name)} starts with '$', which MongoDB reads as an operator: rename the column`);
-    if (name === '_id' && keyCol !== '_id') throw new ImportError(`${at}: a column named _id: import with --key _id to use it as the identity, or rename it`);
-    if (name.length > 1000) throw new ImportError(`${at}: the name is ${name.length} characters long: is the first line a header?`);
+    if (/[\u0000-\u001f\u007f\ufffd]/.test(name))
+      throw new ImportError(
+        `${at}: the name contains control or invalid characters: is this a CSV text file with a header row?`,
+      );
+    if (name === '__proto__')
+      throw new ImportError(`${at}: a column named __proto__ would vanish from JavaScript objects: rename it`);
+    if (name.includes('.'))
+      throw new ImportError(
+        `${at}: the name ${JSON.stringify(name)} contains '.', which MongoDB reads as a path: rename the column`,
+      );
+    if (name.startsWith('$'))
+      throw new ImportError(
+        `${at}: the name ${JSON.stringify(name)} starts with '$', which MongoDB reads as an operator: rename the column`,
+      );
+    if (name === '_id' && keyCol !== '_id')
+      throw new ImportError(`${at}: a column named _id: import with --key _id to use it as the identity, or rename it`);
+    if (name.length > 1000)
+      throw new ImportError(`${at}: the name is ${name.length} characters long: is the first line a header?`);
     if (seen.has(name)) throw new ImportError(`${file}, line 1: column name ${JSON.stringify(name)} appears twice`);
     seen.add(name);
     return name;
@@ -140,13 +159,19 @@ function fieldNames(header, file, keyCol) {
 
 /** A first line whose cells look like values (numbers, timestamps) is data, not a header. */
 function looksLikeData(cells) {
-  return cells.some((c) => { const v = c.trim(); return v !== '' && (NUMBER.test(v) || parseTimestamp(v) !== null); });
+  return cells.some((c) => {
+    const v = c.trim();
+    return v !== '' && (NUMBER.test(v) || parseTimestamp(v) !== null);
+  });
 }
 
 /** Column kinds from sample rows: 'number', 'date', 'string' or 'auto' (no evidence: each value on its own). */
 function inferKinds(names, rows) {
   return names.map((_, c) => {
-    const vals = rows.filter((r) => r.length === names.length).map((r) => r[c].trim()).filter((v) => v !== '');
+    const vals = rows
+      .filter((r) => r.length === names.length)
+      .map((r) => r[c].trim())
+      .filter((v) => v !== '');
     if (vals.length === 0) return 'auto';
     // The majority decides, so that a bad value among the first rows is rejected later instead of
     // turning a numeric column into text.
@@ -195,7 +220,14 @@ function keyText(v) {
  */
 function rowHasher(names) {
   const head = `[${JSON.stringify(names)},`;
-  return (record) => crypto.createHash('sha256').update(head).update(JSON.stringify(record)).update(']').digest('base64url').slice(0, 22);
+  return (record) =>
+    crypto
+      .createHash('sha256')
+      .update(head)
+      .update(JSON.stringify(record))
+      .update(']')
+      .digest('base64url')
+      .slice(0, 22);
 }
 
 /**
@@ -236,7 +268,11 @@ function splitRecord(text) {
         const q = text.indexOf('"', j);
         if (q < 0) return { error: 'quote not closed' };
         v += text.slice(j, q);
-        if (text[q + 1] === '"') { v += '"'; j = q + 2; continue; }
+        if (text[q + 1] === '"') {
+          v += '"';
+          j = q + 2;
+          continue;
+        }
         i = q + 1;
         break;
       }
@@ -244,15 +280,22 @@ function splitRecord(text) {
       if (i === n) return { fields };
       if (text[i] !== ',') return { error: `unexpected character ${JSON.stringify(text[i])} after a closing quote` };
       i++;
-      if (i === n) { fields.push(''); return { fields }; }
+      if (i === n) {
+        fields.push('');
+        return { fields };
+      }
     } else {
       const comma = text.indexOf(',', i);
       const v = comma < 0 ? text.slice(i) : text.slice(i, comma);
-      if (v.indexOf('"') >= 0) return { error: 'a quote inside an unquoted field (quote the whole field and double the quote)' };
+      if (v.indexOf('"') >= 0)
+        return { error: 'a quote inside an unquoted field (quote the whole field and double the quote)' };
       fields.push(v);
       if (comma < 0) return { fields };
       i = comma + 1;
-      if (i === n) { fields.push(''); return { fields }; }
+      if (i === n) {
+        fields.push('');
+        return { fields };
+      }
     }
   }
 }
@@ -357,17 +400,34 @@ function decodeLine(bytes, encoding) {
     return { text: strictUtf8.decode(bytes) };
   } catch (e) {
     const at = firstBadUtf8(bytes);
-    return { text: bytes.toString('utf8'), error: `bytes that are not UTF-8 (0x${bytes[at].toString(16).padStart(2, '0')} at byte ${at + 1} of the line): ` +
-      'save the file as UTF-8, or declare its encoding with --encoding latin1' };
+    return {
+      text: bytes.toString('utf8'),
+      error:
+        `bytes that are not UTF-8 (0x${bytes[at].toString(16).padStart(2, '0')} at byte ${at + 1} of the line): ` +
+        'save the file as UTF-8, or declare its encoding with --encoding latin1',
+    };
   }
 }
 
 /** The offset of the first byte that does not start a valid UTF-8 sequence. */
 function firstBadUtf8(bytes) {
   for (let i = 0; i < bytes.length; i++) {
-    const n = bytes[i] < 0x80 ? 1 : bytes[i] >= 0xc2 && bytes[i] < 0xe0 ? 2 : bytes[i] >= 0xe0 && bytes[i] < 0xf0 ? 3 : bytes[i] >= 0xf0 && bytes[i] < 0xf5 ? 4 : 0;
+    const n =
+      bytes[i] < 0x80
+        ? 1
+        : bytes[i] >= 0xc2 && bytes[i] < 0xe0
+          ? 2
+          : bytes[i] >= 0xe0 && bytes[i] < 0xf0
+            ? 3
+            : bytes[i] >= 0xf0 && bytes[i] < 0xf5
+              ? 4
+              : 0;
     if (!n) return i;
-    try { strictUtf8.decode(bytes.subarray(i, i + n)); } catch (e) { return i; }
+    try {
+      strictUtf8.decode(bytes.subarray(i, i + n));
+    } catch (e) {
+      return i;
+    }
     i += n - 1;
   }
   return 0;
@@ -396,8 +456,14 @@ class Rejects {
     if (!this.stream && !this.error) this.open();
     this.count++;
     const shown = value !== undefined && value.length > 200 ? value.slice(0, 200) + '...' : value;
-    if (this.first.length < 5) this.first.push(`${file}, line ${line}${field ? `, field ${field}` : ''}${shown !== undefined ? ` = ${JSON.stringify(shown)}` : ''}: ${reason}`);
-    if (this.stream && !this.error) this.stream.write([file, line, field || '', shown === undefined ? '' : shown, reason].map(csvCell).join(',') + '\n');
+    if (this.first.length < 5)
+      this.first.push(
+        `${file}, line ${line}${field ? `, field ${field}` : ''}${shown !== undefined ? ` = ${JSON.stringify(shown)}` : ''}: ${reason}`,
+      );
+    if (this.stream && !this.error)
+      this.stream.write(
+        [file, line, field || '', shown === undefined ? '' : shown, reason].map(csvCell).join(',') + '\n',
+      );
   }
 
   open() {
@@ -408,7 +474,9 @@ class Rejects {
       return;
     }
     this.stream = fs.createWriteStream(this.file);
-    this.stream.on('error', (e) => { if (!this.error) this.error = e; });
+    this.stream.on('error', (e) => {
+      if (!this.error) this.error = e;
+    });
     this.stream.write('file,line,field,value,reason\n');
   }
 
@@ -433,8 +501,19 @@ class Rejects {
  */
 function importState(file, { rejects, label, key, header, keysSeen, batchSize, inflight }) {
   const st = {
-    file, base: label || path.basename(file), rejects, key, keysSeen, batchSize, inflight,
-    counts: { read: 0, rejected: 0 }, names: null, kinds: null, keyIndex: -1, hashRow: null, lines: new Map(),
+    file,
+    base: label || path.basename(file),
+    rejects,
+    key,
+    keysSeen,
+    batchSize,
+    inflight,
+    counts: { read: 0, rejected: 0 },
+    names: null,
+    kinds: null,
+    keyIndex: -1,
+    hashRow: null,
+    lines: new Map(),
   };
   if (header) setColumns(st, fieldNames(header, st.base, key));
   return st;
@@ -445,15 +524,23 @@ function setColumns(st, names) {
   st.names = names;
   if (st.key === undefined) return;
   st.keyIndex = names.indexOf(st.key);
-  if (st.keyIndex < 0) throw new ImportError(`${st.base}: --key ${JSON.stringify(st.key)} is not a column (columns: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', ...' : ''})`);
+  if (st.keyIndex < 0)
+    throw new ImportError(
+      `${st.base}: --key ${JSON.stringify(st.key)} is not a column (columns: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', ...' : ''})`,
+    );
 }
 
 /** The first row read when no --header was given: column names, never data. */
 function readHeader(st, r) {
-  if (r.error) throw new ImportError(`${st.base}, line ${r.line}: the header row is not valid CSV (${r.error.replace('unparseable CSV: ', '')})`);
+  if (r.error)
+    throw new ImportError(
+      `${st.base}, line ${r.line}: the header row is not valid CSV (${r.error.replace('unparseable CSV: ', '')})`,
+    );
   if (looksLikeData(r.record)) {
-    throw new ImportError(`${st.base}, line 1: the first line looks like data (${JSON.stringify(r.record.find((c) => looksLikeData([c])))}), ` +
-      'not column names: add a header row, or declare the names with --header a,b,c');
+    throw new ImportError(
+      `${st.base}, line 1: the first line looks like data (${JSON.stringify(r.record.find((c) => looksLikeData([c])))}), ` +
+        'not column names: add a header row, or declare the names with --header a,b,c',
+    );
   }
   setColumns(st, fieldNames(r.record, st.base, st.key));
 }
@@ -466,7 +553,14 @@ function keyedId(st, doc, record, line) {
   const k = keyText(v);
   const first = st.keysSeen.get(k);
   if (first) {
-    return { field: st.key, value: record[st.keyIndex], reason: first.label === st.base ? `key already in this file at line ${first.line}` : `key already in ${first.label} at line ${first.line}` };
+    return {
+      field: st.key,
+      value: record[st.keyIndex],
+      reason:
+        first.label === st.base
+          ? `key already in this file at line ${first.line}`
+          : `key already in ${first.label} at line ${first.line}`,
+    };
   }
   st.keysSeen.set(k, { label: st.base, line });
   return v;
@@ -481,12 +575,26 @@ function rejectRow(st, line, field, value, reason) {
 function* rowDoc(st, record, line) {
   st.counts.read++;
   if (!st.hashRow) st.hashRow = rowHasher(st.names);
-  const r = toDocument(record, st.names, st.kinds, st.keyIndex >= 0 ? (doc) => keyedId(st, doc, record, line) : () => st.hashRow(record));
-  if (!r.doc) { rejectRow(st, line, r.field, r.value, r.reason); return; }
+  const r = toDocument(
+    record,
+    st.names,
+    st.kinds,
+    st.keyIndex >= 0 ? (doc) => keyedId(st, doc, record, line) : () => st.hashRow(record),
+  );
+  if (!r.doc) {
+    rejectRow(st, line, r.field, r.value, r.reason);
+    return;
+  }
   if (record.reduce((s, f) => s + f.length, 0) > 1024 * 1024) {
     const size = BSON.calculateObjectSize(r.doc);
     if (size > MAX_DOC_BYTES) {
-      rejectRow(st, line, '', undefined, `the row makes a ${(size / 1048576).toFixed(1)} MB document, over MongoDB's 16 MB limit`);
+      rejectRow(
+        st,
+        line,
+        '',
+        undefined,
+        `the row makes a ${(size / 1048576).toFixed(1)} MB document, over MongoDB's 16 MB limit`,
+      );
       return;
     }
   }
@@ -497,12 +605,18 @@ function* rowDoc(st, record, line) {
 
 /** A row read by the parser: its document, or a rejected line when it is not valid CSV. */
 function* rowOrReject(st, r) {
-  if (r.error) { st.counts.read++; rejectRow(st, r.line, '', undefined, r.error); } else yield* rowDoc(st, r.record, r.line);
+  if (r.error) {
+    st.counts.read++;
+    rejectRow(st, r.line, '', undefined, r.error);
+  } else yield* rowDoc(st, r.record, r.line);
 }
 
 /** The column kinds from the first rows (the sample), then the sample's documents. */
 function* kindsThenSample(st, sample) {
-  st.kinds = inferKinds(st.names, sample.filter((s) => s.record).map((s) => s.record));
+  st.kinds = inferKinds(
+    st.names,
+    sample.filter((s) => s.record).map((s) => s.record),
+  );
   for (const s of sample) yield* rowOrReject(st, s);
 }
 
@@ -525,19 +639,46 @@ async function* csvDocs(st, { onBytes, encoding }) {
  * Imports one CSV file into coll. Returns { file, read, stored, inserted, duplicates, rejected, kinds }.
  * onBytes(n) reports progress in bytes read.
  */
-async function importFile(coll, file, { rejects, label, key, header, encoding, keysSeen = new Map(), batchSize = 2000, inflight = 4, onBytes = () => {} } = {}) {
+async function importFile(
+  coll,
+  file,
+  {
+    rejects,
+    label,
+    key,
+    header,
+    encoding,
+    keysSeen = new Map(),
+    batchSize = 2000,
+    inflight = 4,
+    onBytes = () => {},
+  } = {},
+) {
   const st = importState(file, { rejects, label, key, header, keysSeen, batchSize, inflight });
   const describe = (doc) => {
     const line = st.lines.get(JSON.stringify(doc._id));
     return line ? `${st.base} line ${line}` : `${st.base} _id ${JSON.stringify(doc._id)}`;
   };
-  const r = await streamInsert(coll, csvDocs(st, { onBytes, encoding }), { batchSize, inflight, progress: false, verify: 'all', describe });
+  const r = await streamInsert(coll, csvDocs(st, { onBytes, encoding }), {
+    batchSize,
+    inflight,
+    progress: false,
+    verify: 'all',
+    describe,
+  });
   const { counts, names, kinds } = st;
   const stored = counts.read - counts.rejected;
-  if (r.stored !== stored) throw new ImportError(`${st.base}: ${stored} rows converted but ${r.stored} stored; the import stopped`);
+  if (r.stored !== stored)
+    throw new ImportError(`${st.base}: ${stored} rows converted but ${r.stored} stored; the import stopped`);
   return {
-    file, read: counts.read, stored, inserted: r.inserted, duplicates: r.duplicates,
-    rejected: counts.rejected, columns: names ? names.length : 0, retries: r.retries,
+    file,
+    read: counts.read,
+    stored,
+    inserted: r.inserted,
+    duplicates: r.duplicates,
+    rejected: counts.rejected,
+    columns: names ? names.length : 0,
+    retries: r.retries,
     kinds: names && kinds ? Object.fromEntries(names.map((n, i) => [n, kinds[i]])) : {},
   };
 }
@@ -546,7 +687,8 @@ async function importFile(coll, file, { rejects, label, key, header, encoding, k
 // that is missing or unreadable.
 function checkImportInputs(db, files, coll, encoding) {
   if (!files.length) throw new ImportError('no CSV file given');
-  if (!ENCODINGS.includes(encoding)) throw new ImportError(`--encoding ${JSON.stringify(encoding)}: expected one of ${ENCODINGS.join(', ')}`);
+  if (!ENCODINGS.includes(encoding))
+    throw new ImportError(`--encoding ${JSON.stringify(encoding)}: expected one of ${ENCODINGS.join(', ')}`);
   checkTarget(db.databaseName, coll);
   for (const f of files) {
     if (!fs.existsSync(f) || !fs.statSync(f).isFile()) throw new ImportError(`${f}: no such file`);
@@ -562,7 +704,11 @@ function checkImportInputs(db, files, coll, encoding) {
  *   progress, log, batchSize, inflight }
  * @returns {Promise<{files: object[], read, stored, inserted, duplicates, rejected, rejectsFile, ms}>}
  */
-async function importCsv(db, files, { coll = 'sensors', key, header, encoding = 'utf8', rejectsFile, progress, log = () => {}, batchSize, inflight } = {}) {
+async function importCsv(
+  db,
+  files,
+  { coll = 'sensors', key, header, encoding = 'utf8', rejectsFile, progress, log = () => {}, batchSize, inflight } = {},
+) {
   checkImportInputs(db, files, coll, encoding);
   const rejFile = rejectsFile || `${files[0]}.rejects.csv`;
   refuseRejectsAsInput(files, rejFile);
@@ -573,13 +719,23 @@ async function importCsv(db, files, { coll = 'sensors', key, header, encoding = 
   const bases = files.map((f) => path.basename(f));
   const labels = files.map((f, i) => (bases.indexOf(bases[i]) !== bases.lastIndexOf(bases[i]) ? f : bases[i]));
   const totalBytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
-  const bar = createProgress(`import ${files.length} file${files.length > 1 ? 's' : ''} (bytes)`, totalBytes, { enabled: progress });
+  const bar = createProgress(`import ${files.length} file${files.length > 1 ? 's' : ''} (bytes)`, totalBytes, {
+    enabled: progress,
+  });
   const t0 = Date.now();
   const out = [];
   try {
     for (let i = 0; i < files.length; i++) {
       const r = await importFile(db.collection(coll), files[i], {
-        rejects, label: labels[i], key, header, encoding, keysSeen, batchSize, inflight, onBytes: (n) => bar.increment(n),
+        rejects,
+        label: labels[i],
+        key,
+        header,
+        encoding,
+        keysSeen,
+        batchSize,
+        inflight,
+        onBytes: (n) => bar.increment(n),
       });
       out.push(r);
     }
@@ -589,9 +745,17 @@ async function importCsv(db, files, { coll = 'sensors', key, header, encoding = 
   }
   const sum = (k) => out.reduce((s, r) => s + r[k], 0);
   const res = {
-    db: db.databaseName, coll, files: out,
-    read: sum('read'), stored: sum('stored'), inserted: sum('inserted'), duplicates: sum('duplicates'), rejected: sum('rejected'),
-    rejectsFile: rejects.count ? rejFile : null, firstRejects: rejects.first, ms: Date.now() - t0,
+    db: db.databaseName,
+    coll,
+    files: out,
+    read: sum('read'),
+    stored: sum('stored'),
+    inserted: sum('inserted'),
+    duplicates: sum('duplicates'),
+    rejected: sum('rejected'),
+    rejectsFile: rejects.count ? rejFile : null,
+    firstRejects: rejects.first,
+    ms: Date.now() - t0,
   };
   reportImport(res, labels, rejects, rejFile, log);
   return res;
@@ -605,16 +769,27 @@ function reportImport(res, labels, rejects, rejFile, log) {
   if (out.length > 1) log(summaryLine(res, 'total'));
   for (const line of rejects.first) log(`  rejected: ${line}`);
   if (rejects.error) {
-    throw new ImportWriteError(`the rejects file ${rejFile} could not be written (${describeIoError(rejects.error)}): ` +
-      `the ${res.rejected} rejected rows are counted above but not all listed; free the space or choose another place with --rejects, and run again (stored rows are kept)`);
+    throw new ImportWriteError(
+      `the rejects file ${rejFile} could not be written (${describeIoError(rejects.error)}): ` +
+        `the ${res.rejected} rejected rows are counted above but not all listed; free the space or choose another place with --rejects, and run again (stored rows are kept)`,
+    );
   }
-  if (res.rejectsFile) log(`  all ${res.rejected} rejected rows (file, line, field, value, reason): ${res.rejectsFile}`);
+  if (res.rejectsFile)
+    log(`  all ${res.rejected} rejected rows (file, line, field, value, reason): ${res.rejectsFile}`);
 }
 
 /** An I/O error's code in words: what a person can act on. */
 function describeIoError(e) {
-  const words = { ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system',
-    EACCES: 'permission denied', EPERM: 'operation not permitted', ENOENT: 'its folder does not exist', EISDIR: 'it is a directory', EIO: 'input/output error' };
+  const words = {
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    EROFS: 'read-only file system',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOENT: 'its folder does not exist',
+    EISDIR: 'it is a directory',
+    EIO: 'input/output error',
+  };
   return e.code ? `${e.code}: ${words[e.code] || String(e.message).split('\n')[0]}` : String(e.message).split('\n')[0];
 }
 
@@ -628,8 +803,10 @@ function refuseRejectsAsInput(files, rejFile) {
     const own = path.resolve(f) === rej;
     const earlier = /\.rejects\.csv$/.test(f) && firstLine(f) === 'file,line,field,value,reason';
     if (own || earlier) {
-      throw new ImportError(`${f} is ${own ? 'this import\'s rejects file' : 'the rejects file of an earlier import'} (did a pattern like *.csv match it?): ` +
-        'leave it out of the files, or move it away, and run again');
+      throw new ImportError(
+        `${f} is ${own ? "this import's rejects file" : 'the rejects file of an earlier import'} (did a pattern like *.csv match it?): ` +
+          'leave it out of the files, or move it away, and run again',
+      );
     }
   }
 }
@@ -653,15 +830,24 @@ function firstLine(f) {
 function prepareRejectsFile(rejFile) {
   const abs = path.resolve(rejFile);
   let st = null;
-  try { st = fs.statSync(abs); } catch (e) { /* not there yet */ }
+  try {
+    st = fs.statSync(abs);
+  } catch (e) {
+    /* not there yet */
+  }
   try {
     if (st && st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    if (st && !st.isFile()) { fs.accessSync(abs, fs.constants.W_OK); return; }
+    if (st && !st.isFile()) {
+      fs.accessSync(abs, fs.constants.W_OK);
+      return;
+    }
     fs.mkdirSync(path.dirname(abs), { recursive: true });
     fs.writeFileSync(abs, '');
     fs.rmSync(abs, { force: true });
   } catch (e) {
-    throw new ImportError(`the rejects file ${rejFile} cannot be written (${describeIoError(e)}): choose another place with --rejects`);
+    throw new ImportError(
+      `the rejects file ${rejFile} cannot be written (${describeIoError(e)}): choose another place with --rejects`,
+    );
   }
 }
 
@@ -670,6 +856,19 @@ function summaryLine(r, label) {
 }
 
 module.exports = {
-  importCsv, importFile, toDocument, rowHasher, parseTimestamp, parseNumber, parseValue, inferKinds, splitRecord, fieldNames,
-  ImportError, ImportWriteError, SAMPLE_ROWS, ENCODINGS, decodeLine,
+  importCsv,
+  importFile,
+  toDocument,
+  rowHasher,
+  parseTimestamp,
+  parseNumber,
+  parseValue,
+  inferKinds,
+  splitRecord,
+  fieldNames,
+  ImportError,
+  ImportWriteError,
+  SAMPLE_ROWS,
+  ENCODINGS,
+  decodeLine,
 };

@@ -111,8 +111,10 @@ function frozenLine(uri, { pid, embedded, silentMs, leftDatabases = [] }) {
   const left = leftDatabases.length
     ? `; the database ${leftDatabases.join(', ')} this run created is left there: drop it once the server answers`
     : '';
-  return `${who} stopped answering${doing ? ` during ${doing}` : ''}: no reply to a ping for ${Math.round(silentMs / 1000)} s ` +
-    `(paused with SIGSTOP or a debugger, hung, or cut off by the network); ${what}${left}`;
+  return (
+    `${who} stopped answering${doing ? ` during ${doing}` : ''}: no reply to a ping for ${Math.round(silentMs / 1000)} s ` +
+    `(paused with SIGSTOP or a debugger, hung, or cut off by the network); ${what}${left}`
+  );
 }
 
 // host:port -> pid of the mongods this process started (lib/infra/server.js), so that a line about
@@ -149,8 +151,13 @@ function goneCause() {
 function noReplyAtConnect(err) {
   const servers = err && err.reason && err.reason.servers;
   if (!servers || typeof servers.values !== 'function' || !servers.size) return false;
-  return [...servers.values()].every((d) => d.type === 'Unknown' &&
-    (!d.error || (/NetworkTimeout/.test(d.error.name || '') && !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(String(d.error.message)))));
+  return [...servers.values()].every(
+    (d) =>
+      d.type === 'Unknown' &&
+      (!d.error ||
+        (/NetworkTimeout/.test(d.error.name || '') &&
+          !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(String(d.error.message)))),
+  );
 }
 
 function chain(err) {
@@ -160,7 +167,9 @@ function chain(err) {
 }
 
 function firstLine(s) {
-  return String(s || '').split('\n')[0].trim();
+  return String(s || '')
+    .split('\n')[0]
+    .trim();
 }
 
 /**
@@ -168,31 +177,52 @@ function firstLine(s) {
  * another error. facts: {all, text, code, codeName, where} as friendly() computed them.
  */
 function connectionLine(err, ctx, { all, text, code, codeName, where }) {
-  const unreachable = /ServerSelection/.test(err.name || '') || /ECONNREFUSED|ETIMEDOUT|Server selection timed out/i.test(text);
-  const gone = /ECONNRESET|EPIPE|connection .* closed|socket .*closed|InterruptedAtShutdown|ShutdownInProgress|MongoNetworkError/i.test(text) ||
+  const unreachable =
+    /ServerSelection/.test(err.name || '') || /ECONNREFUSED|ETIMEDOUT|Server selection timed out/i.test(text);
+  const gone =
+    /ECONNRESET|EPIPE|connection .* closed|socket .*closed|InterruptedAtShutdown|ShutdownInProgress|MongoNetworkError/i.test(
+      text,
+    ) ||
     (GONE_CODES.has(code) && !/ServerSelection/i.test(err.name || ''));
   if ((unreachable || gone) && goneCause()) return goneCause();
   // The driver's monitor got no reply on its own connection and interrupted the operations in flight.
-  if (all.some((e) => /PoolClearedOnNetworkError/.test(e.name || '') || /interrupted due to server monitor timeout/.test(e.message || ''))) {
+  if (
+    all.some(
+      (e) =>
+        /PoolClearedOnNetworkError/.test(e.name || '') ||
+        /interrupted due to server monitor timeout/.test(e.message || ''),
+    )
+  ) {
     const addr = (/Connection to (\S+) interrupted/.exec(text) || [])[1];
     const pid = embeddedPids.get(addr);
     const leftDatabases = require('./cleanup').pendingDatabases();
-    return frozenLine(ctx.uri || `mongodb://${addr || '?'}`, { pid, embedded: Boolean(pid), silentMs: CONNECT_TIMEOUT_MS, leftDatabases });
+    return frozenLine(ctx.uri || `mongodb://${addr || '?'}`, {
+      pid,
+      embedded: Boolean(pid),
+      silentMs: CONNECT_TIMEOUT_MS,
+      leftDatabases,
+    });
   }
   if (unreachable) {
     // the wait the driver really gave (a run's own clients may wait longer than the 5 s connect)
     const waited = /after (\d+) ?ms/i.exec(text);
     const secs = Math.round((waited ? Number(waited[1]) : CONNECT_TIMEOUT_MS) / 1000);
     if (noReplyAtConnect(err)) {
-      return `the server${where} stopped answering: it took the connection but sent no reply within ${secs} s ` +
-        '(paused with SIGSTOP or a debugger, hung, or a firewall dropping packets): resume or restart it (kill -CONT <its pid>), then run again';
+      return (
+        `the server${where} stopped answering: it took the connection but sent no reply within ${secs} s ` +
+        '(paused with SIGSTOP or a debugger, hung, or a firewall dropping packets): resume or restart it (kill -CONT <its pid>), then run again'
+      );
     }
-    return `cannot reach MongoDB${where} within ${secs} s: is it running, answering (not paused or overloaded) and reachable (host, port, TLS options, firewall)? ` +
-      'Without --uri the lab starts its own mongod';
+    return (
+      `cannot reach MongoDB${where} within ${secs} s: is it running, answering (not paused or overloaded) and reachable (host, port, TLS options, firewall)? ` +
+      'Without --uri the lab starts its own mongod'
+    );
   }
   if (gone) {
-    return `the server${where} went away during the run (${firstLine(codeName || err.message)}): check that it is running, then run again; ` +
-      'loads resume where they stopped';
+    return (
+      `the server${where} went away during the run (${firstLine(codeName || err.message)}): check that it is running, then run again; ` +
+      'loads resume where they stopped'
+    );
   }
   return null;
 }
@@ -209,7 +239,10 @@ function friendly(err, ctx = {}) {
   const code = all.map((e) => e.code).find((c) => typeof c === 'number');
   const codeName = all.map((e) => e.codeName).find(Boolean);
   if (err.code && String(err.code).startsWith('ERR_PARSE_ARGS')) return `${firstLine(err.message)}: see --help`;
-  if (err.code === 'ERR_INVALID_URL' || /Invalid (scheme|connection string)|URI must include|Invalid URL|MongoParseError|MongoAPIError.*URI/i.test(text)) {
+  if (
+    err.code === 'ERR_INVALID_URL' ||
+    /Invalid (scheme|connection string)|URI must include|Invalid URL|MongoParseError|MongoAPIError.*URI/i.test(text)
+  ) {
     return `the connection string is not valid (${firstLine(err.message)}): expected mongodb://host[:port][,host2...]/[authDb][?options] or mongodb+srv://...`;
   }
   if (AUTH_CODES.has(code) || /Authentication failed|auth.*failed|SCRAM/i.test(text)) {
@@ -218,8 +251,10 @@ function friendly(err, ctx = {}) {
   if (PRIVILEGE_CODES.has(code) || /not authorized|Unauthorized|requires authentication/i.test(text)) {
     // the server quotes the whole command (session ids and all): its name is what a person needs
     const said = firstLine(err.errmsg || err.message).replace(/to execute command \{ (\w+):.*\}/, 'to run $1');
-    return `the server${where} refused the operation: the user lacks a privilege (${said}); ` +
-      'the lab needs readWrite on its database (and clusterMonitor for server facts), or run it against a server of your own';
+    return (
+      `the server${where} refused the operation: the user lacks a privilege (${said}); ` +
+      'the lab needs readWrite on its database (and clusterMonitor for server facts), or run it against a server of your own'
+    );
   }
   if (/ENOTFOUND|EAI_AGAIN|querySrv|getaddrinfo/i.test(text)) {
     return `cannot resolve the server's host name${where}: check the host in the URI`;
@@ -229,12 +264,14 @@ function friendly(err, ctx = {}) {
   if (/ssl|tls|certificate/i.test(text)) {
     return `TLS handshake with the server${where} failed (${firstLine(err.message)}): check tls=, tlsCAFile= and the server's certificate`;
   }
-  if (err.code === 'EROFS') return `cannot write ${err.path || 'a file'}: read-only file system; choose a writable location`;
+  if (err.code === 'EROFS')
+    return `cannot write ${err.path || 'a file'}: read-only file system; choose a writable location`;
   if (err.code === 'EACCES' || err.code === 'EPERM') {
     return `cannot write ${err.path || 'a file'}: permission denied; choose a writable location`;
   }
   if (err.code === 'ENOENT' && err.path) return `${err.path}: no such file or directory`;
-  if (err.code === 'ENOSPC') return `no space left on the device${err.path ? ` holding ${err.path}` : ''}: free some space or use --docs smaller`;
+  if (err.code === 'ENOSPC')
+    return `no space left on the device${err.path ? ` holding ${err.path}` : ''}: free some space or use --docs smaller`;
   if (typeof code === 'number' && (err.errmsg || err.message)) {
     if (goneCause()) return goneCause(); // a server the lab started refused it as its disk filled
     return `MongoDB refused the operation${where}: ${firstLine(err.errmsg || err.message)} (${codeName || 'code ' + code})`;
@@ -243,6 +280,21 @@ function friendly(err, ctx = {}) {
 }
 
 module.exports = {
-  friendly, redact, safeArgv, clientOptions, debugEnabled, explainGone, noteEmbedded, during, frozenLine, CONNECT_TIMEOUT_MS,
-  LabError, UsageError, ForeignDataError, TargetError, LoadError, ParameterError, PARAMETER_CODE,
+  friendly,
+  redact,
+  safeArgv,
+  clientOptions,
+  debugEnabled,
+  explainGone,
+  noteEmbedded,
+  during,
+  frozenLine,
+  CONNECT_TIMEOUT_MS,
+  LabError,
+  UsageError,
+  ForeignDataError,
+  TargetError,
+  LoadError,
+  ParameterError,
+  PARAMETER_CODE,
 };

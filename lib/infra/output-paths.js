@@ -56,5 +56,4 @@ function checkWritableDir(dir, what) {
   }
 }
 
-
 module.exports = { makeDirs, checkWritableFile, checkWritableDir };

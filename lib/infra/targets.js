@@ -51,7 +51,15 @@ async function inspect(db, collName, spec) {
   const count = isColl ? await db.collection(collName).estimatedDocumentCount() : 0;
   const decision = spec ? LabFixture.decide(marker, count, spec, info) : null;
   // marker: as found (decision explains a stale one); meta: only a marker that grants ownership.
-  return { marker, meta: owner.state === 'own' ? marker : null, info, count, owner, decision, target: `${db.databaseName}.${collName}` };
+  return {
+    marker,
+    meta: owner.state === 'own' ? marker : null,
+    info,
+    count,
+    owner,
+    decision,
+    target: `${db.databaseName}.${collName}`,
+  };
 }
 
 async function assertOwned(db, collName, doing = 'write to') {
@@ -66,12 +74,18 @@ async function createOwned(db, collName, options = {}, kind = 'collection', spec
   try {
     await db.createCollection(collName, options);
   } catch (e) {
-    if (e.code === 48) throw new ForeignDataError(LabFixture.foreignMessage(target, 'appeared while the lab was creating it'));
+    if (e.code === 48)
+      throw new ForeignDataError(LabFixture.foreignMessage(target, 'appeared while the lab was creating it'));
     throw new Error(`${target}: could not create it (${String(e.message).split('\n')[0]})`, { cause: e });
   }
   const uuid = LabFixture.identity(await collInfo(db, collName));
-  if (!uuid) throw new Error(`${target}: created, but the server reports no UUID for it; the lab cannot prove it owns it and stops`);
-  await db.collection(META).replaceOne({ _id: collName }, LabFixture.marker(collName, uuid, kind, options, spec), { upsert: true });
+  if (!uuid)
+    throw new Error(
+      `${target}: created, but the server reports no UUID for it; the lab cannot prove it owns it and stops`,
+    );
+  await db
+    .collection(META)
+    .replaceOne({ _id: collName }, LabFixture.marker(collName, uuid, kind, options, spec), { upsert: true });
   return uuid;
 }
 
@@ -80,7 +94,9 @@ async function dropChecked(db, collName) {
     await db.collection(collName).drop();
   } catch (e) {
     if (e.code !== 26 && !/ns not found/i.test(e.message)) {
-      throw new Error(`could not drop ${db.databaseName}.${collName}: ${String(e.message).split('\n')[0]}`, { cause: e });
+      throw new Error(`could not drop ${db.databaseName}.${collName}: ${String(e.message).split('\n')[0]}`, {
+        cause: e,
+      });
     }
   }
   await db.collection(META).deleteOne({ _id: collName });
@@ -113,7 +129,10 @@ module.exports = { checkTarget, inspect, assertOwned, claim, createOwned, dropOw
 
 /** Whether the lab owns the database (LabFixture.dbOwnership: its marker names the markers' UUID). */
 async function ownsDatabase(db) {
-  return LabFixture.dbOwnership(await db.collection(META).findOne({ _id: LabFixture.DB_MARK }), await collInfo(db, META));
+  return LabFixture.dbOwnership(
+    await db.collection(META).findOne({ _id: LabFixture.DB_MARK }),
+    await collInfo(db, META),
+  );
 }
 
 /** Marks db as the lab's if it holds no collection at all; resolves whether the lab owns it. */
@@ -149,8 +168,10 @@ async function importTarget(db, collName, { append = false } = {}) {
     return { created: true, own: true };
   }
   if (append && (!s.info.type || s.info.type === 'collection')) return { created: false, own: false };
-  throw new ForeignDataError(`${s.target} ${s.owner.why}${s.count ? `, holds ${s.count} documents` : ', empty'}; ` +
-    'import never appends to a collection it did not make unless told: add --append to add these rows to it, or choose another --coll or --db');
+  throw new ForeignDataError(
+    `${s.target} ${s.owner.why}${s.count ? `, holds ${s.count} documents` : ', empty'}; ` +
+      'import never appends to a collection it did not make unless told: add --append to add these rows to it, or choose another --coll or --db',
+  );
 }
 
 module.exports.importTarget = importTarget;

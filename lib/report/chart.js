@@ -21,7 +21,12 @@ async function renderChart(spec, outBase, { scale = 2 } = {}) {
   fs.mkdirSync(path.dirname(path.resolve(outBase)), { recursive: true });
   fs.writeFileSync(`${outBase}.svg`, svg);
   // DejaVu Sans is the font Debian and most Linux images have; resvg also loads system fonts.
-  const png = new Resvg(svg, { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
+  const png = new Resvg(svg, {
+    fitTo: { mode: 'zoom', value: scale },
+    font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' },
+  })
+    .render()
+    .asPng();
   fs.writeFileSync(`${outBase}.png`, png);
   return { svg: `${outBase}.svg`, png: `${outBase}.png` };
 }

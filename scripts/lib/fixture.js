@@ -44,18 +44,26 @@ var LabFixture = (function () {
       throw new Error('database name ' + JSON.stringify(d) + ' is not valid: use letters, digits, _ or -');
     }
     if (SYSTEM_DBS[d.toLowerCase()]) {
-      throw new Error('database ' + JSON.stringify(d) + ' belongs to MongoDB itself; the lab never writes there: choose another database (e.g. perflab)');
+      throw new Error(
+        'database ' +
+          JSON.stringify(d) +
+          ' belongs to MongoDB itself; the lab never writes there: choose another database (e.g. perflab)'
+      );
     }
     if (collName === undefined || collName === null) return;
     var c = String(collName);
     if (!c.length || c.length > 200 || /[\x00$]/.test(c) || c.charAt(0) === '.' || c.charAt(c.length - 1) === '.') {
-      throw new Error('collection name ' + JSON.stringify(c) + ' is not valid (empty, "$", NUL, or a leading/trailing dot)');
+      throw new Error(
+        'collection name ' + JSON.stringify(c) + ' is not valid (empty, "$", NUL, or a leading/trailing dot)'
+      );
     }
     if (/^system\./i.test(c)) {
-      throw new Error('collection ' + JSON.stringify(c) + ' is a system collection; the lab never writes there: choose another name');
+      throw new Error(
+        'collection ' + JSON.stringify(c) + ' is a system collection; the lab never writes there: choose another name'
+      );
     }
     if (c === META) {
-      throw new Error('collection ' + JSON.stringify(c) + ' is the lab\'s marker collection: choose another name');
+      throw new Error('collection ' + JSON.stringify(c) + " is the lab's marker collection: choose another name");
     }
   }
 
@@ -72,7 +80,8 @@ var LabFixture = (function () {
     if (u === undefined || u === null) return null;
     var h = null;
     if (typeof u === 'string') h = u;
-    else if (typeof u.hex === 'function') h = u.hex(); // the 4.2 shell's BinData
+    else if (typeof u.hex === 'function')
+      h = u.hex(); // the 4.2 shell's BinData
     else if (typeof u.toString === 'function') h = u.toString('hex'); // bson Binary / UUID (mongosh, Node)
     h = h === null ? null : String(h).replace(/-/g, '').toLowerCase();
     return h && /^[0-9a-f]{32}$/.test(h) ? h : null;
@@ -85,49 +94,91 @@ var LabFixture = (function () {
 
   function ownership(meta, info) {
     if (!info) {
-      return { state: 'absent', stale: !!meta, why: meta ? 'its lab marker is stale (the collection is gone)' : 'does not exist' };
+      return {
+        state: 'absent',
+        stale: !!meta,
+        why: meta ? 'its lab marker is stale (the collection is gone)' : 'does not exist',
+      };
     }
     var id = identity(info);
-    if (meta && meta.uuid && id && meta.uuid === id && info.type !== 'view') return { state: 'own', stale: false, why: 'made by the lab (UUID ' + id + ')' };
-    if (info.type && info.type !== 'collection') return { state: 'foreign', stale: !!meta, why: 'is a ' + info.type + (info.type === 'view' ? '' : ' collection') + ' the lab did not make' };
+    if (meta && meta.uuid && id && meta.uuid === id && info.type !== 'view')
+      return { state: 'own', stale: false, why: 'made by the lab (UUID ' + id + ')' };
+    if (info.type && info.type !== 'collection')
+      return {
+        state: 'foreign',
+        stale: !!meta,
+        why: 'is a ' + info.type + (info.type === 'view' ? '' : ' collection') + ' the lab did not make',
+      };
     if (meta) {
-      return { state: 'foreign', stale: true, why: 'is not the collection the lab made (its lab marker names ' +
-        (meta.uuid ? 'UUID ' + meta.uuid + ', this one is ' + id + ': dropped and created again since' : 'no identity') + ')' };
+      return {
+        state: 'foreign',
+        stale: true,
+        why:
+          'is not the collection the lab made (its lab marker names ' +
+          (meta.uuid
+            ? 'UUID ' + meta.uuid + ', this one is ' + id + ': dropped and created again since'
+            : 'no identity') +
+          ')',
+      };
     }
-    return { state: 'foreign', stale: false, why: 'exists and was not made by the lab (no lab marker names its UUID ' + id + ')' };
+    return {
+      state: 'foreign',
+      stale: false,
+      why: 'exists and was not made by the lab (no lab marker names its UUID ' + id + ')',
+    };
   }
 
   // info: the collection's listCollections entry, or null when it does not exist.
   function decide(meta, count, spec, info) {
     var o = ownership(meta, info);
     if (o.state === 'absent') return { action: 'create', why: o.why, stale: o.stale };
-    if (o.state === 'foreign') return { action: 'foreign', why: o.why + (count > 0 ? ', holds ' + count + ' documents' : ', empty'), stale: o.stale };
+    if (o.state === 'foreign')
+      return {
+        action: 'foreign',
+        why: o.why + (count > 0 ? ', holds ' + count + ' documents' : ', empty'),
+        stale: o.stale,
+      };
     if (!sameSpec(meta, spec)) {
       return { action: 'regenerate', why: 'generated by the lab for ' + describe(meta) + ', now ' + describe(spec) };
     }
     if (!meta.complete) return { action: 'resume', why: 'an earlier load of ' + describe(spec) + ' did not finish' };
-    if (typeof spec.n === 'number' && count < spec.n) return { action: 'resume', why: 'marked complete but holds ' + count + ' of ' + spec.n + ' documents' };
-    if (typeof spec.n === 'number' && count > spec.n) return { action: 'regenerate', why: 'holds ' + count + ' documents, more than the ' + spec.n + ' generated' };
+    if (typeof spec.n === 'number' && count < spec.n)
+      return { action: 'resume', why: 'marked complete but holds ' + count + ' of ' + spec.n + ' documents' };
+    if (typeof spec.n === 'number' && count > spec.n)
+      return { action: 'regenerate', why: 'holds ' + count + ' documents, more than the ' + spec.n + ' generated' };
     return { action: 'reuse', why: 'complete: ' + describe(spec) };
   }
 
   // The marker of a collection the lab just created: its identity, what was made, then the spec.
   function marker(name, uuid, kind, options, spec) {
-    var m = { _id: name, uuid: uuid, made: { at: new Date(), kind: kind || 'collection', options: options || {} }, complete: false };
-    for (var k in spec || {}) if (Object.prototype.hasOwnProperty.call(spec, k) && k !== '_id' && k !== 'uuid' && k !== 'made') m[k] = spec[k];
+    var m = {
+      _id: name,
+      uuid: uuid,
+      made: { at: new Date(), kind: kind || 'collection', options: options || {} },
+      complete: false,
+    };
+    for (var k in spec || {})
+      if (Object.prototype.hasOwnProperty.call(spec, k) && k !== '_id' && k !== 'uuid' && k !== 'made') m[k] = spec[k];
     return m;
   }
 
   // The one line that refuses a foreign collection.
   function foreignMessage(target, why, doing) {
-    return target + ' ' + why + '; the lab ' + (doing ? 'would ' + doing + ' it, and ' : '') +
-      'never fills, indexes, drops or converts a collection it did not make: choose another collection name (or database), or drop it yourself';
+    return (
+      target +
+      ' ' +
+      why +
+      '; the lab ' +
+      (doing ? 'would ' + doing + ' it, and ' : '') +
+      'never fills, indexes, drops or converts a collection it did not make: choose another collection name (or database), or drop it yourself'
+    );
   }
 
   function describe(s) {
     var parts = [];
     for (var k in s) {
-      if (Object.prototype.hasOwnProperty.call(s, k) && k !== '_id' && k !== 'complete' && typeof s[k] !== 'object') parts.push(k + '=' + s[k]);
+      if (Object.prototype.hasOwnProperty.call(s, k) && k !== '_id' && k !== 'complete' && typeof s[k] !== 'object')
+        parts.push(k + '=' + s[k]);
     }
     return parts.join(' ');
   }
@@ -146,7 +197,7 @@ var LabFixture = (function () {
     var dups = 0;
     var other = [];
     for (var i = 0; i < errs.length; i++) {
-      var code = errs[i].code !== undefined ? errs[i].code : (errs[i].err && errs[i].err.code);
+      var code = errs[i].code !== undefined ? errs[i].code : errs[i].err && errs[i].err.code;
       if (code === 11000) dups++;
       else other.push(errs[i]);
     }
@@ -156,7 +207,8 @@ var LabFixture = (function () {
     else if (typeof err.nInserted === 'number') inserted = err.nInserted;
     else inserted = batchLength - errs.length;
     // A write-concern error means the server could not confirm durability: not a clean outcome.
-    if (err.writeConcernError || (err.result && err.result.writeConcernErrors && err.result.writeConcernErrors.length)) return null;
+    if (err.writeConcernError || (err.result && err.result.writeConcernErrors && err.result.writeConcernErrors.length))
+      return null;
     return { inserted: inserted, duplicates: dups, other: other };
   }
 
@@ -185,9 +237,17 @@ var LabFixture = (function () {
     var info = collInfo(dbh, name);
     var owner = ownership(meta, info);
     if (owner.stale) markers.deleteOne({ _id: name });
-    var count = info && (!info.type || info.type === 'collection') ? dbh.getCollection(name).estimatedDocumentCount() : 0;
+    var count =
+      info && (!info.type || info.type === 'collection') ? dbh.getCollection(name).estimatedDocumentCount() : 0;
     // marker: as found (decide() explains a stale one); meta: only a marker that grants ownership.
-    return { marker: meta, meta: owner.state === 'own' ? meta : null, info: info, count: count, owner: owner, target: dbh.getName() + '.' + name };
+    return {
+      marker: meta,
+      meta: owner.state === 'own' ? meta : null,
+      info: info,
+      count: count,
+      owner: owner,
+      target: dbh.getName() + '.' + name,
+    };
   }
 
   // Creates name (it must not exist), reads its UUID, writes its marker: returns the UUID.
@@ -195,13 +255,20 @@ var LabFixture = (function () {
     var target = dbh.getName() + '.' + name;
     claimDatabase(dbh); // a database the lab found empty is the lab's (only there it writes system.js)
     var res;
-    try { res = dbh.createCollection(name, options || {}); } catch (e) { res = { ok: 0, code: e.code, errmsg: errMessage(e) }; }
+    try {
+      res = dbh.createCollection(name, options || {});
+    } catch (e) {
+      res = { ok: 0, code: e.code, errmsg: errMessage(e) };
+    }
     if (res && res.ok === 0) {
       if (res.code === 48) throw new Error(foreignMessage(target, 'appeared while the lab was creating it'));
       throw new Error(target + ': could not create it (' + res.errmsg + ')');
     }
     var id = identity(collInfo(dbh, name));
-    if (!id) throw new Error(target + ': created, but the server reports no UUID for it; the lab cannot prove it owns it and stops');
+    if (!id)
+      throw new Error(
+        target + ': created, but the server reports no UUID for it; the lab cannot prove it owns it and stops'
+      );
     dbh.getCollection(META).replaceOne({ _id: name }, marker(name, id, kind, options, spec), { upsert: true });
     return id;
   }
@@ -224,7 +291,11 @@ var LabFixture = (function () {
   }
 
   function dropChecked(dbh, name, target) {
-    try { dbh.getCollection(name).drop(); } catch (e) { throw new Error(target + ': could not drop it (' + errMessage(e) + ')'); }
+    try {
+      dbh.getCollection(name).drop();
+    } catch (e) {
+      throw new Error(target + ': could not drop it (' + errMessage(e) + ')');
+    }
     dbh.getCollection(META).deleteOne({ _id: name });
   }
 
@@ -241,7 +312,9 @@ var LabFixture = (function () {
     try {
       s = inspect(dbh, name);
       if (s.owner.state === 'own') dropChecked(dbh, name, s.target);
-    } catch (e) { /* the server is gone: the marker still names the collection, a re-run resumes or drops it */ }
+    } catch (e) {
+      /* the server is gone: the marker still names the collection, a re-run resumes or drops it */
+    }
     if (s && s.owner.state === 'own' && say) say('removed ' + s.target + ' and its lab marker: ' + why);
   }
 
@@ -265,7 +338,11 @@ var LabFixture = (function () {
     if (ownsDatabase(dbh)) return true;
     if (dbh.getCollectionInfos({}, { nameOnly: true }).length) return false;
     var res;
-    try { res = dbh.createCollection(META); } catch (e) { res = { ok: 0 }; }
+    try {
+      res = dbh.createCollection(META);
+    } catch (e) {
+      res = { ok: 0 };
+    }
     if (res && res.ok === 0) return false;
     var id = identity(collInfo(dbh, META));
     if (!id) return false;
@@ -286,7 +363,8 @@ var LabFixture = (function () {
     var target = s.target;
     var count = s.count;
     var d = decide(s.marker, count, spec, s.info);
-    if (d.action === 'reuse') return { action: 'reuse', generated: false, own: true, count: count, inserted: 0, duplicates: 0, ms: 0 };
+    if (d.action === 'reuse')
+      return { action: 'reuse', generated: false, own: true, count: count, inserted: 0, duplicates: 0, ms: 0 };
     if (d.action === 'foreign') {
       if (opts.useForeign) {
         say('note: ' + target + ' ' + d.why + ': using its ' + count + ' documents as they are (read only)');
@@ -295,8 +373,13 @@ var LabFixture = (function () {
       throw new Error(foreignMessage(target, d.why, 'fill'));
     }
     if (d.action === 'create' && !opts.generate) {
-      throw new Error(target + ' does not exist; the lab generates ' + spec.n + ' documents there only when asked: ' +
-        'run again with GENERATE = true (mongosh --eval "var GENERATE = true" ...) or name an existing collection');
+      throw new Error(
+        target +
+          ' does not exist; the lab generates ' +
+          spec.n +
+          ' documents there only when asked: ' +
+          'run again with GENERATE = true (mongosh --eval "var GENERATE = true" ...) or name an existing collection'
+      );
     }
     if (d.action === 'regenerate') {
       say('note: ' + target + ' ' + d.why + ': regenerating');
@@ -331,7 +414,10 @@ var LabFixture = (function () {
     var hi = null;
     for (var i = 0; i < spec.n; i++) {
       var doc = makeDoc(next, i);
-      if (typeof doc._id !== 'number') throw new Error('LabFixture.ensure: generated documents need numeric _id (got ' + JSON.stringify(doc._id) + ')');
+      if (typeof doc._id !== 'number')
+        throw new Error(
+          'LabFixture.ensure: generated documents need numeric _id (got ' + JSON.stringify(doc._id) + ')'
+        );
       if (lo === null || doc._id < lo) lo = doc._id;
       if (hi === null || doc._id > hi) hi = doc._id;
       batch.push(doc);
@@ -346,11 +432,34 @@ var LabFixture = (function () {
     // Verify against the server before marking complete: every key this load wrote must be there.
     var stored = spec.n ? coll.countDocuments({ _id: { $gte: lo, $lte: hi } }) : 0;
     if (stored !== spec.n) {
-      throw new Error(target + ': the server holds ' + stored + ' of the ' + spec.n + ' generated documents after the load');
+      throw new Error(
+        target + ': the server holds ' + stored + ' of the ' + spec.n + ' generated documents after the load'
+      );
     }
     dbh.getCollection(META).updateOne({ _id: collName }, { $set: { complete: true, loadMs: Date.now() - t0 } });
-    if (!opts.quiet) say('generated ' + spec.n + ' documents in ' + (Date.now() - t0) + ' ms (seed ' + spec.seed + ', new ' + inserted + ', already there ' + duplicates + ')');
-    return { action: action, generated: true, own: true, count: stored, inserted: inserted, duplicates: duplicates, ms: Date.now() - t0 };
+    if (!opts.quiet)
+      say(
+        'generated ' +
+          spec.n +
+          ' documents in ' +
+          (Date.now() - t0) +
+          ' ms (seed ' +
+          spec.seed +
+          ', new ' +
+          inserted +
+          ', already there ' +
+          duplicates +
+          ')'
+      );
+    return {
+      action: action,
+      generated: true,
+      own: true,
+      count: stored,
+      inserted: inserted,
+      duplicates: duplicates,
+      ms: Date.now() - t0,
+    };
   }
 
   function insertChecked(coll, batch, target) {
@@ -362,24 +471,52 @@ var LabFixture = (function () {
     } catch (e) {
       var o = insertOutcome(e, batch.length);
       if (!o) {
-        var lost = new Error(target + ': insert failed (' + errMessage(e) + '); nothing marked complete: run again to resume');
+        var lost = new Error(
+          target + ': insert failed (' + errMessage(e) + '); nothing marked complete: run again to resume'
+        );
         lost.resumable = true;
         throw lost;
       }
       if (o.other.length) {
         var first = o.other[0];
-        var idx = first.index !== undefined ? first.index : (first.err && first.err.index);
-        throw new Error(target + ': the server refused ' + o.other.length + ' document(s), the first (_id ' +
-          JSON.stringify(idx !== undefined && batch[idx] ? batch[idx]._id : '?') + '): ' + errMessage(first) + '; the load stopped');
+        var idx = first.index !== undefined ? first.index : first.err && first.err.index;
+        throw new Error(
+          target +
+            ': the server refused ' +
+            o.other.length +
+            ' document(s), the first (_id ' +
+            JSON.stringify(idx !== undefined && batch[idx] ? batch[idx]._id : '?') +
+            '): ' +
+            errMessage(first) +
+            '; the load stopped'
+        );
       }
       return { inserted: o.inserted, duplicates: o.duplicates };
     }
   }
 
   return {
-    META: META, checkTarget: checkTarget, sameSpec: sameSpec, uuidHex: uuidHex, identity: identity, ownership: ownership,
-    decide: decide, marker: marker, foreignMessage: foreignMessage, inspect: inspect, claim: claim, owns: owns,
-    dropOwned: dropOwned, release: release, DB_MARK: DB_MARK, dbOwnership: dbOwnership, ownsDatabase: ownsDatabase, claimDatabase: claimDatabase, ensure: ensure, insertOutcome: insertOutcome, errMessage: errMessage,
+    META: META,
+    checkTarget: checkTarget,
+    sameSpec: sameSpec,
+    uuidHex: uuidHex,
+    identity: identity,
+    ownership: ownership,
+    decide: decide,
+    marker: marker,
+    foreignMessage: foreignMessage,
+    inspect: inspect,
+    claim: claim,
+    owns: owns,
+    dropOwned: dropOwned,
+    release: release,
+    DB_MARK: DB_MARK,
+    dbOwnership: dbOwnership,
+    ownsDatabase: ownsDatabase,
+    claimDatabase: claimDatabase,
+    ensure: ensure,
+    insertOutcome: insertOutcome,
+    errMessage: errMessage,
   };
 })();
 

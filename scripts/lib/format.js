@@ -35,12 +35,20 @@ var LabFormat = (function () {
   function speedWords(ratio) {
     var r = ratio;
     var faster = r.median < 1;
-    var f = function (x) { return faster ? 1 / x : x; };
+    var f = function (x) {
+      return faster ? 1 / x : x;
+    };
     var lo = faster ? f(r.max) : f(r.min);
     var hi = faster ? f(r.min) : f(r.max);
     var ci = r.ci ? (faster ? [f(r.ci[1]), f(r.ci[0])] : [f(r.ci[0]), f(r.ci[1])]) : null;
-    return { factor: f(r.median), faster: faster, lo: lo, hi: hi, ci: ci,
-      text: fmtFactor(f(r.median)) + 'x ' + (faster ? 'faster' : 'slower') };
+    return {
+      factor: f(r.median),
+      faster: faster,
+      lo: lo,
+      hi: hi,
+      ci: ci,
+      text: fmtFactor(f(r.median)) + 'x ' + (faster ? 'faster' : 'slower'),
+    };
   }
 
   // columns: [{ key, title, right }]; rows: objects holding already formatted strings.
@@ -48,21 +56,51 @@ var LabFormat = (function () {
   // apart, each repeating the first column, so a terminal of that width never wraps a row.
   function tableLines(columns, rows, width) {
     var widths = columns.map(function (c) {
-      return rows.reduce(function (w, r) { return Math.max(w, String(r[c.key] === undefined ? '' : r[c.key]).length); }, c.title.length);
+      return rows.reduce(function (w, r) {
+        return Math.max(w, String(r[c.key] === undefined ? '' : r[c.key]).length);
+      }, c.title.length);
     });
-    var blocks = width ? columnBlocks(widths, width) : [widths.map(function (w, i) { return i; })];
+    var blocks = width
+      ? columnBlocks(widths, width)
+      : [
+          widths.map(function (w, i) {
+            return i;
+          }),
+        ];
     var out = [];
     blocks.forEach(function (idx, b) {
       var line = function (cells) {
-        return idx.map(function (i) {
-          var s = String(cells[i] === undefined ? '' : cells[i]);
-          var pad = new Array(Math.max(0, widths[i] - s.length) + 1).join(' ');
-          return columns[i].right ? pad + s : s + pad;
-        }).join('  ').replace(/\s+$/, '');
+        return idx
+          .map(function (i) {
+            var s = String(cells[i] === undefined ? '' : cells[i]);
+            var pad = new Array(Math.max(0, widths[i] - s.length) + 1).join(' ');
+            return columns[i].right ? pad + s : s + pad;
+          })
+          .join('  ')
+          .replace(/\s+$/, '');
       };
       if (b) out.push('');
-      out.push(line(columns.map(function (c) { return c.title; })), line(widths.map(function (w) { return new Array(w + 1).join('-'); })));
-      rows.forEach(function (r) { out.push(line(columns.map(function (c) { return r[c.key]; }))); });
+      out.push(
+        line(
+          columns.map(function (c) {
+            return c.title;
+          })
+        ),
+        line(
+          widths.map(function (w) {
+            return new Array(w + 1).join('-');
+          })
+        )
+      );
+      rows.forEach(function (r) {
+        out.push(
+          line(
+            columns.map(function (c) {
+              return r[c.key];
+            })
+          )
+        );
+      });
     });
     return out;
   }
@@ -87,7 +125,9 @@ var LabFormat = (function () {
 
   // Printed tables fit the terminal's 100 columns.
   function table(columns, rows) {
-    tableLines(columns, rows, 100).forEach(function (l) { print(l); });
+    tableLines(columns, rows, 100).forEach(function (l) {
+      print(l);
+    });
   }
 
   function fmtAnswer(b) {
@@ -95,11 +135,11 @@ var LabFormat = (function () {
     if (typeof b === 'number') return Number.isInteger(b) ? fmtInt(b) : String(Number(b.toPrecision(6)));
     if (typeof b !== 'object') return String(b);
     if (b.rows !== undefined && Object.keys(b).length === 1) return b.rows + ' rows';
-    if (typeof b.count === 'number' && b.mean !== undefined) return 'n ' + fmtInt(b.count) + ', mean ' + (b.mean === null ? '-' : Number(b.mean.toPrecision(6)));
+    if (typeof b.count === 'number' && b.mean !== undefined)
+      return 'n ' + fmtInt(b.count) + ', mean ' + (b.mean === null ? '-' : Number(b.mean.toPrecision(6)));
     var text = JSON.stringify(b);
     return text.length > 40 ? text.slice(0, 37) + '...' : text;
   }
-
 
   // Text broken into lines of at most `width` columns at spaces; lines after the first indented.
   // The text's own leading spaces stay on its first line.
@@ -110,15 +150,17 @@ var LabFormat = (function () {
     var line = '';
     var s = String(text);
     var lead = /^ */.exec(s)[0];
-    s.slice(lead.length).split(' ').forEach(function (word) {
-      var next = line ? line + ' ' + word : lead + word;
-      if (next.length > w && line) {
-        out.push(line);
-        line = pad + word;
-      } else {
-        line = next;
-      }
-    });
+    s.slice(lead.length)
+      .split(' ')
+      .forEach(function (word) {
+        var next = line ? line + ' ' + word : lead + word;
+        if (next.length > w && line) {
+          out.push(line);
+          line = pad + word;
+        } else {
+          line = next;
+        }
+      });
     if (line) out.push(line);
     return out;
   }
@@ -126,7 +168,11 @@ var LabFormat = (function () {
   function pointLabel(axis) {
     var ks = Object.keys(axis || {});
     if (!ks.length) return '';
-    return ks.map(function (k) { return k + '=' + (typeof axis[k] === 'number' ? fmtInt(axis[k]) : axis[k]); }).join(', ');
+    return ks
+      .map(function (k) {
+        return k + '=' + (typeof axis[k] === 'number' ? fmtInt(axis[k]) : axis[k]);
+      })
+      .join(', ');
   }
 
   return {

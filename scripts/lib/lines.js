@@ -31,13 +31,21 @@ var LabLines = (function (S, F, R) {
     ran.forEach(function (r) {
       if (!r.what || seen[r.variant]) return;
       seen[r.variant] = true;
-      out = out.concat(wrap(r.variant + ': ' + r.what, WIDTH - 2, '    ').map(function (l) { return '  ' + l; }));
+      out = out.concat(
+        wrap(r.variant + ': ' + r.what, WIDTH - 2, '    ').map(function (l) {
+          return '  ' + l;
+        })
+      );
     });
     return out;
   }
 
   function fmtFor(unit) {
-    return unit === 'ms' ? fmtMs : function (x) { return fmtInt(Number(x.toPrecision(4))) + ' ' + unit; };
+    return unit === 'ms'
+      ? fmtMs
+      : function (x) {
+          return fmtInt(Number(x.toPrecision(4))) + ' ' + unit;
+        };
   }
 
   // The point table's columns, before the ones empty on every row are left out.
@@ -53,7 +61,12 @@ var LabLines = (function (S, F, R) {
       { key: 'plan', title: 'plan' },
       { key: 'engine', title: 'engine' },
     ];
-    if (ran.some(function (r) { return r.agrees !== null; })) cols.push({ key: 'agrees', title: 'agrees' });
+    if (
+      ran.some(function (r) {
+        return r.agrees !== null;
+      })
+    )
+      cols.push({ key: 'agrees', title: 'agrees' });
     return cols;
   }
 
@@ -67,11 +80,11 @@ var LabLines = (function (S, F, R) {
       time: r.runs > 1 ? fmt(r.mean) + ' ± ' + fmt(r.sd) : fmt(r.mean),
       range: fmt(r.min) + '..' + fmt(r.max),
       runs: r.runs + (r.capped ? '*' : ''),
-      vs: isBase ? 'baseline' : (w ? w.text : ''),
+      vs: isBase ? 'baseline' : w ? w.text : '',
       ci: isBase || !w || !w.ci ? '' : fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]),
       plan: r.plan ? r.plan.stage : '',
-      engine: r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : (r.where === 'node' ? 'client' : ''),
-      agrees: r.agrees === null ? '' : (r.agrees ? 'yes' : 'NO'),
+      engine: r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : r.where === 'node' ? 'client' : '',
+      agrees: r.agrees === null ? '' : r.agrees ? 'yes' : 'NO',
     };
   }
 
@@ -79,27 +92,55 @@ var LabLines = (function (S, F, R) {
   // opts: { noSummary, described }
   function pointLines(records, o) {
     var opts = o || {};
-    var ran = records.filter(function (r) { return !r.skipped; });
+    var ran = records.filter(function (r) {
+      return !r.skipped;
+    });
     var out = [];
     if (!ran.length) return skippedLines(records);
     var base = ran[0].ratio ? ran[0].ratio.to : ran[0].variant;
     var fmt = fmtFor(ran[0].unit || 'ms');
     var cols = pointColumns(ran, base);
-    var rows = ran.map(function (r) { return pointRow(r, base, fmt); });
+    var rows = ran.map(function (r) {
+      return pointRow(r, base, fmt);
+    });
     // Columns empty on every row (no plan for client-side variants, no CI below 3 rounds) are left out,
     // and the answer when every variant's was checked and agrees (the line below the table shows it).
-    var checked = ran.every(function (r) { return r.agrees === true; });
+    var checked = ran.every(function (r) {
+      return r.agrees === true;
+    });
     cols = cols.filter(function (c) {
       if (c.key === 'answer' && checked) return false;
-      return c.key === 'variant' || rows.some(function (r) { return r[c.key] !== '' && r[c.key] !== undefined; });
+      return (
+        c.key === 'variant' ||
+        rows.some(function (r) {
+          return r[c.key] !== '' && r[c.key] !== undefined;
+        })
+      );
     });
     out = out.concat(tableLines(cols, rows, WIDTH));
     if (checked) out = out.concat(wrap('all variants agree (' + fmtAnswer(ran[0].answer) + ')', WIDTH));
     out = out.concat(legendLines(ran, opts.described));
-    if (ran.some(function (r) { return r.capped; })) out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
+    if (
+      ran.some(function (r) {
+        return r.capped;
+      })
+    )
+      out.push('* warm-up run took longer than BUDGET_MS: timed by that run only');
     out = out.concat(skippedLines(records), warningLines(ran));
-    var over = ran.filter(function (r) { return typeof r.overheadMs === 'number'; }).map(function (r) { return r.overheadMs; });
-    if (over.length) out.push('harness overhead per sample (call minus timed command): median ' + fmtMs(median(over)) + ', worst ' + fmtMs(Math.max.apply(null, over)));
+    var over = ran
+      .filter(function (r) {
+        return typeof r.overheadMs === 'number';
+      })
+      .map(function (r) {
+        return r.overheadMs;
+      });
+    if (over.length)
+      out.push(
+        'harness overhead per sample (call minus timed command): median ' +
+          fmtMs(median(over)) +
+          ', worst ' +
+          fmtMs(Math.max.apply(null, over))
+      );
     out = out.concat(latencyLines(ran));
     if (!opts.noSummary) out = out.concat(summaryLines(ran, pointLabel(ran[0].axis)));
     return out;
@@ -110,17 +151,28 @@ var LabLines = (function (S, F, R) {
     var out = [];
     // Variants that do not apply here (another part of the study, a rollup asked for seconds) get one
     // line between them: a line each buried the table under a dozen "skipped".
-    var notHere = records.filter(R.isNotHere).map(function (r) { return r.variant; });
+    var notHere = records.filter(R.isNotHere).map(function (r) {
+      return r.variant;
+    });
     // Variants not measured for one reason (the SQL peer cannot start here) share one line.
     var why = {};
     var order = [];
-    records.filter(function (r) { return r.skipped && !R.isNotHere(r); }).forEach(function (r) {
-      var reason = R.skipText(r.skipped);
-      if (!why[reason]) { why[reason] = []; order.push(reason); }
-      why[reason].push(r.variant);
-    });
+    records
+      .filter(function (r) {
+        return r.skipped && !R.isNotHere(r);
+      })
+      .forEach(function (r) {
+        var reason = R.skipText(r.skipped);
+        if (!why[reason]) {
+          why[reason] = [];
+          order.push(reason);
+        }
+        why[reason].push(r.variant);
+      });
     order.forEach(function (reason) {
-      out = out.concat(wrap(why[reason].join(', ') + ': ' + (/not measured/.test(reason) ? reason : 'skipped (' + reason + ')'), WIDTH));
+      out = out.concat(
+        wrap(why[reason].join(', ') + ': ' + (/not measured/.test(reason) ? reason : 'skipped (' + reason + ')'), WIDTH)
+      );
     });
     if (notHere.length) out = out.concat(wrap(NOT_HERE + ': ' + notHere.join(', '), WIDTH));
     return out;
@@ -130,37 +182,95 @@ var LabLines = (function (S, F, R) {
   function warningLines(ran) {
     var out = [];
     var has = function (code) {
-      return ran.filter(function (r) { return R.warningsOf(r, code).length > 0; });
+      return ran.filter(function (r) {
+        return R.warningsOf(r, code).length > 0;
+      });
     };
     var spread = has(R.WARN.spread);
     var first = has(R.WARN.firstRun);
     var busy = has(R.WARN.busy);
-    if (spread.length) out.push('warning: large spread (σ > 25% of the mean) for ' + spread.map(function (r) { return r.variant; }).join(', ') + ': a busy machine? more RUNS');
+    if (spread.length)
+      out.push(
+        'warning: large spread (σ > 25% of the mean) for ' +
+          spread
+            .map(function (r) {
+              return r.variant;
+            })
+            .join(', ') +
+          ': a busy machine? more RUNS'
+      );
     if (busy.length) out.push('warning: ' + R.warningsOf(busy[0], R.WARN.busy)[0].text);
-    if (first.length) out.push('warning: first timed run over 2x slower than the rest for ' + first.map(function (r) { return r.variant; }).join(', ') + ': caches still filling? more WARMUP');
-    if (ran.length && ran.every(function (r) { return isEmptyAnswer(r.answer); })) {
-      out.push('warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?');
+    if (first.length)
+      out.push(
+        'warning: first timed run over 2x slower than the rest for ' +
+          first
+            .map(function (r) {
+              return r.variant;
+            })
+            .join(', ') +
+          ': caches still filling? more WARMUP'
+      );
+    if (
+      ran.length &&
+      ran.every(function (r) {
+        return isEmptyAnswer(r.answer);
+      })
+    ) {
+      out.push(
+        'warning: every variant answered nothing (0, empty): is the collection, field or filter the one you meant?'
+      );
     }
-    return [].concat.apply([], out.map(function (l) { return wrap(l, WIDTH); }));
+    return [].concat.apply(
+      [],
+      out.map(function (l) {
+        return wrap(l, WIDTH);
+      })
+    );
   }
 
   // Points of one part where one variant ran each (write concerns, cold reads): one table whose rows
   // and columns are the axes that vary between them, instead of a one-row table per point.
   function pivotLines(records, o) {
     var opts = o || {};
-    var ran = records.filter(function (r) { return !r.skipped; });
+    var ran = records.filter(function (r) {
+      return !r.skipped;
+    });
     var keys = varyingKeys(ran);
     if (ran.length < 2 || !keys.length) return pointLines(records, opts);
-    var values = function (k) { return axisValues(ran, k); };
-    var colKey = keys.length > 1 ? keys.slice().sort(function (a, b) { return values(a).length - values(b).length; })[0] : null;
-    var rowKeys = keys.filter(function (k) { return k !== colKey; });
+    var values = function (k) {
+      return axisValues(ran, k);
+    };
+    var colKey =
+      keys.length > 1
+        ? keys.slice().sort(function (a, b) {
+            return values(a).length - values(b).length;
+          })[0]
+        : null;
+    var rowKeys = keys.filter(function (k) {
+      return k !== colKey;
+    });
     var fmt = fmtFor(ran[0].unit || 'ms');
     var rows = pivotRows(ran, rowKeys, colKey, fmt);
-    var cols = rowKeys.map(function (k) { return { key: k, title: k }; });
-    if (colKey) values(colKey).forEach(function (v) { cols.push({ key: 'c:' + v, title: colKey + '=' + (typeof v === 'number' ? fmtInt(v) : v), right: true }); });
-    else cols.push({ key: 'median', title: 'median', right: true }, { key: 'runs', title: 'runs', right: true }, { key: 'agrees', title: 'agrees' });
+    var cols = rowKeys.map(function (k) {
+      return { key: k, title: k };
+    });
+    if (colKey)
+      values(colKey).forEach(function (v) {
+        cols.push({ key: 'c:' + v, title: colKey + '=' + (typeof v === 'number' ? fmtInt(v) : v), right: true });
+      });
+    else
+      cols.push(
+        { key: 'median', title: 'median', right: true },
+        { key: 'runs', title: 'runs', right: true },
+        { key: 'agrees', title: 'agrees' }
+      );
     var out = pivotHeading(ran, keys);
-    out = out.concat(tableLines(cols, rows, WIDTH), legendLines(ran, opts.described), skippedLines(records), warningLines(ran));
+    out = out.concat(
+      tableLines(cols, rows, WIDTH),
+      legendLines(ran, opts.described),
+      skippedLines(records),
+      warningLines(ran)
+    );
     return out.concat(pivotLatencyLines(ran, keys));
   }
 
@@ -169,7 +279,13 @@ var LabLines = (function (S, F, R) {
     var keys = [];
     ran.forEach(function (r) {
       Object.keys(r.axis || {}).forEach(function (k) {
-        if (keys.indexOf(k) < 0 && ran.some(function (x) { return JSON.stringify(x.axis[k]) !== JSON.stringify(r.axis[k]); })) keys.push(k);
+        if (
+          keys.indexOf(k) < 0 &&
+          ran.some(function (x) {
+            return JSON.stringify(x.axis[k]) !== JSON.stringify(r.axis[k]);
+          })
+        )
+          keys.push(k);
       });
     });
     return keys;
@@ -178,21 +294,41 @@ var LabLines = (function (S, F, R) {
   // The values one axis takes, in the order they first appear.
   function axisValues(ran, k) {
     var seen = [];
-    ran.forEach(function (r) { if (seen.indexOf(r.axis[k]) < 0) seen.push(r.axis[k]); });
+    ran.forEach(function (r) {
+      if (seen.indexOf(r.axis[k]) < 0) seen.push(r.axis[k]);
+    });
     return seen;
   }
 
   // The pivot's rows: one per combination of the row axes, a cell per value of the column axis
   // (or median, runs and agrees when there is no column axis).
   function pivotRows(ran, rowKeys, colKey, fmt) {
-    var rowId = function (r) { return rowKeys.map(function (k) { return String(r.axis[k]); }).join('|'); };
+    var rowId = function (r) {
+      return rowKeys
+        .map(function (k) {
+          return String(r.axis[k]);
+        })
+        .join('|');
+    };
     var rows = [];
     ran.forEach(function (r) {
-      var row = rows.filter(function (x) { return x.id === rowId(r); })[0];
-      if (!row) { row = { id: rowId(r) }; rowKeys.forEach(function (k) { row[k] = typeof r.axis[k] === 'number' ? fmtInt(r.axis[k]) : String(r.axis[k]); }); rows.push(row); }
+      var row = rows.filter(function (x) {
+        return x.id === rowId(r);
+      })[0];
+      if (!row) {
+        row = { id: rowId(r) };
+        rowKeys.forEach(function (k) {
+          row[k] = typeof r.axis[k] === 'number' ? fmtInt(r.axis[k]) : String(r.axis[k]);
+        });
+        rows.push(row);
+      }
       var cell = fmt(r.median) + (r.agrees === false ? ' NO' : '');
       if (colKey) row['c:' + r.axis[colKey]] = cell;
-      else { row.median = cell; row.runs = String(r.runs); row.agrees = r.agrees === null ? '' : (r.agrees ? 'yes' : 'NO'); }
+      else {
+        row.median = cell;
+        row.runs = String(r.runs);
+        row.agrees = r.agrees === null ? '' : r.agrees ? 'yes' : 'NO';
+      }
     });
     return rows;
   }
@@ -200,34 +336,78 @@ var LabLines = (function (S, F, R) {
   // The line above the pivot: the variants, the runs, the axes that do not vary, and the agreement.
   function pivotHeading(ran, keys) {
     var variants = [];
-    ran.forEach(function (r) { if (variants.indexOf(r.variant) < 0) variants.push(r.variant); });
+    ran.forEach(function (r) {
+      if (variants.indexOf(r.variant) < 0) variants.push(r.variant);
+    });
     var fixed = {};
-    Object.keys(ran[0].axis || {}).forEach(function (k) { if (keys.indexOf(k) < 0) fixed[k] = ran[0].axis[k]; });
-    return wrap('median time of ' + variants.join(', ') + ' (' + ran[0].runs + ' runs each' + (pointLabel(fixed) ? '; ' + pointLabel(fixed) : '') + ')' +
-      (ran.every(function (r) { return r.agrees !== false; }) && ran.some(function (r) { return r.agrees === true; }) ? '; every answer agrees' : ''), WIDTH);
+    Object.keys(ran[0].axis || {}).forEach(function (k) {
+      if (keys.indexOf(k) < 0) fixed[k] = ran[0].axis[k];
+    });
+    return wrap(
+      'median time of ' +
+        variants.join(', ') +
+        ' (' +
+        ran[0].runs +
+        ' runs each' +
+        (pointLabel(fixed) ? '; ' + pointLabel(fixed) : '') +
+        ')' +
+        (ran.every(function (r) {
+          return r.agrees !== false;
+        }) &&
+        ran.some(function (r) {
+          return r.agrees === true;
+        })
+          ? '; every answer agrees'
+          : ''),
+      WIDTH
+    );
   }
 
   // The latency table of the pivot: each record named by its point on the varying axes.
   function pivotLatencyLines(ran, keys) {
-    var lat = ran.filter(function (r) { return r.latency && r.latency.count; }).map(function (r) {
-      var label = {};
-      keys.forEach(function (k) { label[k] = r.axis[k]; });
-      return Object.assign({}, r, { variant: pointLabel(label) });
-    });
+    var lat = ran
+      .filter(function (r) {
+        return r.latency && r.latency.count;
+      })
+      .map(function (r) {
+        var label = {};
+        keys.forEach(function (k) {
+          label[k] = r.axis[k];
+        });
+        return Object.assign({}, r, { variant: pointLabel(label) });
+      });
     return latencyLines(lat);
   }
 
   // The tail a DBA watches: per-operation latency percentiles of the variants that timed their
   // operations (records' `latency`, an HdrHistogram over the timed rounds).
   function latencyLines(ran) {
-    var withLat = ran.filter(function (r) { return r.latency && r.latency.count; });
+    var withLat = ran.filter(function (r) {
+      return r.latency && r.latency.count;
+    });
     if (!withLat.length) return [];
-    var cols = [{ key: 'variant', title: 'latency per operation' }, { key: 'count', title: 'ops', right: true }];
-    ['p50', 'p95', 'p99', 'max'].forEach(function (k) { cols.push({ key: k, title: k, right: true }); });
-    return tableLines(cols, withLat.map(function (r) {
-      var l = r.latency;
-      return { variant: r.variant, count: fmtInt(l.count), p50: fmtMs(l.p50), p95: fmtMs(l.p95), p99: fmtMs(l.p99), max: fmtMs(l.max) };
-    }), WIDTH);
+    var cols = [
+      { key: 'variant', title: 'latency per operation' },
+      { key: 'count', title: 'ops', right: true },
+    ];
+    ['p50', 'p95', 'p99', 'max'].forEach(function (k) {
+      cols.push({ key: k, title: k, right: true });
+    });
+    return tableLines(
+      cols,
+      withLat.map(function (r) {
+        var l = r.latency;
+        return {
+          variant: r.variant,
+          count: fmtInt(l.count),
+          p50: fmtMs(l.p50),
+          p95: fmtMs(l.p95),
+          p99: fmtMs(l.p99),
+          max: fmtMs(l.max),
+        };
+      }),
+      WIDTH
+    );
   }
 
   function isEmptyAnswer(b) {
@@ -238,17 +418,47 @@ var LabLines = (function (S, F, R) {
 
   // hyperfine's summary: every variant against the named baseline, at this axis point.
   function summaryLines(ran, label) {
-    var withRatio = ran.filter(function (r) { return r.ratio && r.variant !== r.ratio.to; });
+    var withRatio = ran.filter(function (r) {
+      return r.ratio && r.variant !== r.ratio.to;
+    });
     if (!withRatio.length) return [];
     var base = withRatio[0].ratio.to;
-    var out = wrap('Summary' + (label ? ' at ' + label : '') + ' (median of per-round time ratios [range, 95% CI])', WIDTH);
-    withRatio.slice().sort(function (a, b) { return a.ratio.median - b.ratio.median; }).forEach(function (r) {
-      var w = speedWords(r.ratio);
-      var range = r.ratio.perRound ? ' [' + fmtFactor(w.lo) + '..' + fmtFactor(w.hi) + (w.ci ? ', CI ' + fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]) : '') + ']'
-        : ' [single runs: ratio of medians]';
-      out = out.concat(wrap(r.variant + ' ran ' + fmtFactor(w.factor) + ' times ' + (w.faster ? 'faster' : 'slower') + ' than ' + base + range, WIDTH - 2, '    ')
-        .map(function (l) { return '  ' + l; }));
-    });
+    var out = wrap(
+      'Summary' + (label ? ' at ' + label : '') + ' (median of per-round time ratios [range, 95% CI])',
+      WIDTH
+    );
+    withRatio
+      .slice()
+      .sort(function (a, b) {
+        return a.ratio.median - b.ratio.median;
+      })
+      .forEach(function (r) {
+        var w = speedWords(r.ratio);
+        var range = r.ratio.perRound
+          ? ' [' +
+            fmtFactor(w.lo) +
+            '..' +
+            fmtFactor(w.hi) +
+            (w.ci ? ', CI ' + fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]) : '') +
+            ']'
+          : ' [single runs: ratio of medians]';
+        out = out.concat(
+          wrap(
+            r.variant +
+              ' ran ' +
+              fmtFactor(w.factor) +
+              ' times ' +
+              (w.faster ? 'faster' : 'slower') +
+              ' than ' +
+              base +
+              range,
+            WIDTH - 2,
+            '    '
+          ).map(function (l) {
+            return '  ' + l;
+          })
+        );
+      });
     return out;
   }
 
@@ -267,6 +477,10 @@ var LabLines = (function (S, F, R) {
     legendLines: legendLines,
     emit: emit,
   };
-})(typeof LabStats !== 'undefined' ? LabStats : require('./stats'), typeof LabFormat !== 'undefined' ? LabFormat : require('./format'), typeof LabRecords !== 'undefined' ? LabRecords : require('./records'));
+})(
+  typeof LabStats !== 'undefined' ? LabStats : require('./stats'),
+  typeof LabFormat !== 'undefined' ? LabFormat : require('./format'),
+  typeof LabRecords !== 'undefined' ? LabRecords : require('./records')
+);
 
 if (typeof module !== 'undefined' && module.exports) module.exports = LabLines;

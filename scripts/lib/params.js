@@ -8,22 +8,64 @@ var LabParams = (function () {
   //   mongosh random --eval 'var N = 100000, RUNS = 3' scripts/where_vs_agg.js
   // They are validated here and only ever used as values, never pasted into JavaScript source.
   var KINDS = {
-    count: { test: function (v) { return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0; }, what: 'a whole number >= 0' },
-    positive: { test: function (v) { return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1; }, what: 'a whole number >= 1' },
-    number: { test: function (v) { return typeof v === 'number' && isFinite(v); }, what: 'a finite number' },
-    name: { test: function (v) { return typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(v) && v.indexOf('system.') !== 0; }, what: 'a collection or field name ([A-Za-z0-9_.-], not system.*)' },
-    names: { test: function (v) { return typeof v === 'string' && /^[A-Za-z0-9_,.-]*$/.test(v); }, what: 'a comma-separated list of names' },
-    bool: { test: function (v) { return typeof v === 'boolean'; }, what: 'true or false' },
+    count: {
+      test: function (v) {
+        return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+      },
+      what: 'a whole number >= 0',
+    },
+    positive: {
+      test: function (v) {
+        return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
+      },
+      what: 'a whole number >= 1',
+    },
+    number: {
+      test: function (v) {
+        return typeof v === 'number' && isFinite(v);
+      },
+      what: 'a finite number',
+    },
+    name: {
+      test: function (v) {
+        return typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_.-]{0,100}$/.test(v) && v.indexOf('system.') !== 0;
+      },
+      what: 'a collection or field name ([A-Za-z0-9_.-], not system.*)',
+    },
+    names: {
+      test: function (v) {
+        return typeof v === 'string' && /^[A-Za-z0-9_,.-]*$/.test(v);
+      },
+      what: 'a comma-separated list of names',
+    },
+    bool: {
+      test: function (v) {
+        return typeof v === 'boolean';
+      },
+      what: 'true or false',
+    },
   };
 
   // Parameters every study has; a study may declare its own default for any of them.
   var COMMON = {
     RUNS: { kind: 'count', def: 5, what: 'timed rounds per axis point after the warm-up (0: one run each)' },
     WARMUP: { kind: 'count', def: 1, what: 'untimed warm-up rounds' },
-    BUDGET_MS: { kind: 'number', def: 30000, what: 'a variant whose warm-up run takes longer is timed by that run only' },
+    BUDGET_MS: {
+      kind: 'number',
+      def: 30000,
+      what: 'a variant whose warm-up run takes longer is timed by that run only',
+    },
     VARIANTS: { kind: 'names', def: '', what: 'comma-separated variants to run (default: all)' },
-    LAB_LINES: { kind: 'bool', def: false, what: 'print one machine-readable @@LAB line per result (for scripts reading the output)' },
-    GENERATE: { kind: 'bool', def: false, what: 'let the script generate its data into a collection name you gave (its default name needs no asking)' },
+    LAB_LINES: {
+      kind: 'bool',
+      def: false,
+      what: 'print one machine-readable @@LAB line per result (for scripts reading the output)',
+    },
+    GENERATE: {
+      kind: 'bool',
+      def: false,
+      what: 'let the script generate its data into a collection name you gave (its default name needs no asking)',
+    },
   };
 
   function globalValue(name) {
@@ -39,11 +81,15 @@ var LabParams = (function () {
     var k = KINDS[kind];
     if (!k) throw new Error('lab: unknown parameter kind ' + kind);
     if (!k.test(v)) {
-      throw new Error('parameter ' + name + ': expected ' + k.what + ', got ' + JSON.stringify(v) + ' (' + typeof v + ')');
+      throw new Error(
+        'parameter ' + name + ': expected ' + k.what + ', got ' + JSON.stringify(v) + ' (' + typeof v + ')'
+      );
     }
     var max = LIMITS[name] || MAX_COUNT;
     if ((kind === 'count' || kind === 'positive') && v > max) {
-      throw new Error('parameter ' + name + ': ' + v + ' is over the lab\'s limit of ' + max + ' (the CLI\'s too): give a smaller value');
+      throw new Error(
+        'parameter ' + name + ': ' + v + " is over the lab's limit of " + max + " (the CLI's too): give a smaller value"
+      );
     }
     return v;
   }
@@ -109,16 +155,33 @@ var LabParams = (function () {
 
   // Throws one line naming the first global in `given` that is not in `names` (nor COMMON).
   function refuseUnknown(given, names, where) {
-    var known = Object.keys(COMMON).concat(names.filter(function (n) { return !Object.prototype.hasOwnProperty.call(COMMON, n); }));
-    var unknown = (given || []).filter(function (k) { return known.indexOf(k) < 0; });
+    var known = Object.keys(COMMON).concat(
+      names.filter(function (n) {
+        return !Object.prototype.hasOwnProperty.call(COMMON, n);
+      })
+    );
+    var unknown = (given || []).filter(function (k) {
+      return known.indexOf(k) < 0;
+    });
     if (!unknown.length) return;
     var near = nearest(unknown[0], known);
-    throw new Error('parameter ' + unknown[0] + ': ' + (where || 'this script') + ' has no such parameter' +
-      (near ? ' (did you mean ' + near + '?)' : '') + '; nothing was run');
+    throw new Error(
+      'parameter ' +
+        unknown[0] +
+        ': ' +
+        (where || 'this script') +
+        ' has no such parameter' +
+        (near ? ' (did you mean ' + near + '?)' : '') +
+        '; nothing was run'
+    );
   }
 
   function list(csv) {
-    return csv ? csv.split(',').filter(function (s) { return s.length > 0; }) : [];
+    return csv
+      ? csv.split(',').filter(function (s) {
+          return s.length > 0;
+        })
+      : [];
   }
 
   return {

@@ -19,13 +19,17 @@ var LabServer = (function () {
       try {
         var q = admin.runCommand({ getParameter: 1, internalQueryForceClassicEngine: 1 });
         framework = q.internalQueryForceClassicEngine ? 'forceClassicEngine' : 'trySbeEngine';
-      } catch (e2) { /* before 5.1: classic only */ }
+      } catch (e2) {
+        /* before 5.1: classic only */
+      }
     }
     var topology = 'standalone';
     try {
       var hello = admin.runCommand({ hello: 1 });
       topology = hello.msg === 'isdbgrid' ? 'sharded' : hello.setName ? 'replicaSet' : 'standalone';
-    } catch (e3) { /* older servers: isMaster */ }
+    } catch (e3) {
+      /* older servers: isMaster */
+    }
     var cache = status.wiredTiger ? status.wiredTiger.cache['maximum bytes configured'] : null;
     return {
       version: build.version,
@@ -36,7 +40,6 @@ var LabServer = (function () {
       host: status.host,
     };
   }
-
 
   function versionAtLeast(version, min) {
     if (!min) return true;
@@ -51,9 +54,17 @@ var LabServer = (function () {
   }
 
   function headerLine(info) {
-    return 'server ' + info.version + ' | ' + info.topology + ' | storage ' + info.storageEngine +
-      ' | query framework ' + (info.queryFramework || 'classic') +
-      (info.cacheBytes ? ' | cache ' + (info.cacheBytes / 1073741824).toFixed(2) + ' GB' : '');
+    return (
+      'server ' +
+      info.version +
+      ' | ' +
+      info.topology +
+      ' | storage ' +
+      info.storageEngine +
+      ' | query framework ' +
+      (info.queryFramework || 'classic') +
+      (info.cacheBytes ? ' | cache ' + (info.cacheBytes / 1073741824).toFixed(2) + ' GB' : '')
+    );
   }
 
   function header(title, dbh, extra) {

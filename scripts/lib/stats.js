@@ -12,7 +12,11 @@ var LabStats = (function () {
     return Date.now();
   }
 
-  function sorted(xs) { return xs.slice().sort(function (a, b) { return a - b; }); }
+  function sorted(xs) {
+    return xs.slice().sort(function (a, b) {
+      return a - b;
+    });
+  }
 
   function median(xs) {
     var s = sorted(xs);
@@ -25,22 +29,38 @@ var LabStats = (function () {
     if (!s.length) return NaN;
     var h = (s.length - 1) * q;
     var lo = Math.floor(h);
-    return s[lo] + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)]) - s[lo]);
+    return s[lo] + (h - lo) * (s[Math.min(lo + 1, s.length - 1)] - s[lo]);
   }
 
   // mean ± σ (sample), median, min..max.
   function summarize(times) {
     var n = times.length;
-    var mean = times.reduce(function (a, b) { return a + b; }, 0) / n;
-    var variance = n > 1 ? times.reduce(function (a, t) { return a + (t - mean) * (t - mean); }, 0) / (n - 1) : 0;
-    return { runs: n, mean: mean, sd: Math.sqrt(variance), median: median(times), min: Math.min.apply(null, times), max: Math.max.apply(null, times) };
+    var mean =
+      times.reduce(function (a, b) {
+        return a + b;
+      }, 0) / n;
+    var variance =
+      n > 1
+        ? times.reduce(function (a, t) {
+            return a + (t - mean) * (t - mean);
+          }, 0) /
+          (n - 1)
+        : 0;
+    return {
+      runs: n,
+      mean: mean,
+      sd: Math.sqrt(variance),
+      median: median(times),
+      min: Math.min.apply(null, times),
+      max: Math.max.apply(null, times),
+    };
   }
 
   // A small seeded generator for resampling, so that the same times give the same interval.
   function rng(seed) {
     var s = seed >>> 0;
     return function () {
-      s = (s + 0x6D2B79F5) >>> 0;
+      s = (s + 0x6d2b79f5) >>> 0;
       var t = Math.imul(s ^ (s >>> 15), s | 1);
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -70,20 +90,32 @@ var LabStats = (function () {
   // fewest rounds an interval is given for, and closer from there on).
   function normalQuantile(p) {
     // Acklam's rational approximation (relative error < 1.2e-9).
-    var a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.3577518672690, -30.66479806614716, 2.506628277459239];
+    var a = [
+      -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+      2.506628277459239,
+    ];
     var b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-    var c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+    var c = [
+      -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+      2.938163982698783,
+    ];
     var d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
     var q;
     var r;
     if (p < 0.02425) {
       q = Math.sqrt(-2 * Math.log(p));
-      return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+      return (
+        (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+      );
     }
     if (p > 1 - 0.02425) return -normalQuantile(1 - p);
     q = p - 0.5;
     r = q * q;
-    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    return (
+      ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+      (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    );
   }
 
   function tQuantile(p, df) {
@@ -91,10 +123,10 @@ var LabStats = (function () {
     if (df === 2) return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
     var z = normalQuantile(p);
     var z2 = z * z;
-    var g1 = (z2 + 1) * z / 4;
-    var g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
-    var g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
-    var g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
+    var g1 = ((z2 + 1) * z) / 4;
+    var g2 = (((5 * z2 + 16) * z2 + 3) * z) / 96;
+    var g3 = ((((3 * z2 + 19) * z2 + 17) * z2 - 15) * z) / 384;
+    var g4 = (((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z) / 92160;
     return z + g1 / df + g2 / (df * df) + g3 / (df * df * df) + g4 / (df * df * df * df);
   }
 
@@ -108,14 +140,36 @@ var LabStats = (function () {
   function ratioInterval(ratios, level) {
     var lv = level || 0.95;
     var n = ratios.length;
-    var logs = ratios.map(function (x) { return Math.log(x); });
-    var m = logs.reduce(function (s, x) { return s + x; }, 0) / Math.max(n, 1);
-    if (n < MIN_ROUNDS || !ratios.every(function (x) { return x > 0 && isFinite(x); })) {
-      return { mid: n ? Math.exp(m) : null, lo: null, hi: null, n: n, level: lv, method: 't-log',
-        why: 'too few rounds for an interval: ' + n + ' (needs ' + MIN_ROUNDS + ')' };
+    var logs = ratios.map(function (x) {
+      return Math.log(x);
+    });
+    var m =
+      logs.reduce(function (s, x) {
+        return s + x;
+      }, 0) / Math.max(n, 1);
+    if (
+      n < MIN_ROUNDS ||
+      !ratios.every(function (x) {
+        return x > 0 && isFinite(x);
+      })
+    ) {
+      return {
+        mid: n ? Math.exp(m) : null,
+        lo: null,
+        hi: null,
+        n: n,
+        level: lv,
+        method: 't-log',
+        why: 'too few rounds for an interval: ' + n + ' (needs ' + MIN_ROUNDS + ')',
+      };
     }
-    var sd = Math.sqrt(logs.reduce(function (s, x) { return s + (x - m) * (x - m); }, 0) / (n - 1));
-    var half = tQuantile(1 - (1 - lv) / 2, n - 1) * sd / Math.sqrt(n);
+    var sd = Math.sqrt(
+      logs.reduce(function (s, x) {
+        return s + (x - m) * (x - m);
+      }, 0) /
+        (n - 1)
+    );
+    var half = (tQuantile(1 - (1 - lv) / 2, n - 1) * sd) / Math.sqrt(n);
     return { mid: Math.exp(m), lo: Math.exp(m - half), hi: Math.exp(m + half), n: n, level: lv, method: 't-log' };
   }
 
@@ -123,15 +177,23 @@ var LabStats = (function () {
   // same round saw the same machine), else of medians with no interval.
   function ratioOf(times, baseTimes, capped, to) {
     if (!capped && times.length === baseTimes.length && times.length > 0) {
-      var per = times.map(function (t, i) { return t / baseTimes[i]; });
+      var per = times.map(function (t, i) {
+        return t / baseTimes[i];
+      });
       var iv = ratioInterval(per);
-      return { to: to, median: median(per), min: Math.min.apply(null, per), max: Math.max.apply(null, per),
-        ci: iv.lo === null ? null : [iv.lo, iv.hi], ciMethod: 't-log', perRound: true };
+      return {
+        to: to,
+        median: median(per),
+        min: Math.min.apply(null, per),
+        max: Math.max.apply(null, per),
+        ci: iv.lo === null ? null : [iv.lo, iv.hi],
+        ciMethod: 't-log',
+        perRound: true,
+      };
     }
     var x = median(times) / median(baseTimes);
     return { to: to, median: x, min: x, max: x, ci: null, perRound: false };
   }
-
 
   return {
     now: now,

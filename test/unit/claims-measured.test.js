@@ -198,7 +198,9 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
       expect(h.figure).to.match(/^one collection [\d,]+ writes\/s, one per metric [\d,]+: 1\.0\dx \(95% CI/);
       expect(verdictOf(counters, '004-collections-wash', wash(20)).verdict).to.equal(VERDICT.REVERSED);
       expect(verdictOf(counters, '004-collections-wash', wash(5)).verdict).to.equal(VERDICT.REVERSED);
-      expect(verdictOf(counters, '004-collections-wash', []).why).to.match(/^not measured here: .*counters --profile quick/);
+      expect(verdictOf(counters, '004-collections-wash', []).why).to.match(
+        /^not measured here: .*counters --profile quick/,
+      );
     });
   });
 

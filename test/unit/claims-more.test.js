@@ -14,11 +14,31 @@ const { mergeDocs } = require('../../lib/core/findings');
 const { VERDICT } = claims;
 const DATA = path.join(__dirname, '..', '..', 'docs', 'data');
 const read = (f) => JSON.parse(fs.readFileSync(path.join(DATA, f), 'utf8'));
-const AB = { H: 'holds', S: 'stronger', W: 'weaker', R: 'reversed', G: 'gone', N: 'not-reproduced', M: 'not-measured', I: 'inconclusive' };
+const AB = {
+  H: 'holds',
+  S: 'stronger',
+  W: 'weaker',
+  R: 'reversed',
+  G: 'gone',
+  N: 'not-reproduced',
+  M: 'not-measured',
+  I: 'inconclusive',
+};
 
 // The seed-scale column of docs/findings (its command is at the top of docs/findings/findings.md).
-const SEED = ['mapreduce-seed.json', 'findings-seed-where-joins.json', 'bigagg-1m.json', 'bigagg-10m.json', 'bigagg-10m-cache.json', 'inserts-seed.json',
-  'coherency-seed.json', 'tasks-seed.json', 'timeseries-seed.json', 'timeseries-5m-smallcache.json', 'counters-seed-run.json'];
+const SEED = [
+  'mapreduce-seed.json',
+  'findings-seed-where-joins.json',
+  'bigagg-1m.json',
+  'bigagg-10m.json',
+  'bigagg-10m-cache.json',
+  'inserts-seed.json',
+  'coherency-seed.json',
+  'tasks-seed.json',
+  'timeseries-seed.json',
+  'timeseries-5m-smallcache.json',
+  'counters-seed-run.json',
+];
 
 // The quick column: the all-studies quick run, with the studies that measure more claims since
 // taken from their own quick runs (lib/studies/verdicts-doc.js QUICK; mergeDocs: a later file
@@ -27,7 +47,9 @@ const { QUICK } = require('../../lib/studies/verdicts-doc');
 const quickColumn = () => mergeDocs(QUICK.map(read), QUICK);
 
 function judged(doc) {
-  return studies.filter((e) => doc.results.some((r) => r.study === e.name)).flatMap((e) => claims.judge(e, doc.results, doc.environment, doc.params));
+  return studies
+    .filter((e) => doc.results.some((r) => r.study === e.name))
+    .flatMap((e) => claims.judge(e, doc.results, doc.environment, doc.params));
 }
 const byId = (js) => Object.fromEntries(js.map((j) => [j.id, j.verdict]));
 
@@ -35,40 +57,66 @@ describe('claims ledger: the documented runs', function () {
   describe('each documented result file keeps its verdicts', function () {
     // Claims with no measurement in the lab ("not measured here", "gone" by definition) are left out.
     const EXPECTED = {
-      "mapreduce-seed.json": "000-python-2x: R, 000-jsmode: G, 000-client-acc: H, 000-stored: W, 000-peak: W, 000-small-python: S, 000-parallel: I, 000-spread: I, 000-postgres: H",
-      "where-seed.json": "001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S",
-      "findings-seed-where-joins.json": "001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S, 002-joins: H, 002-no-joins: G",
-      "bigagg-1m.json": "001-bigagg-one-thread: H, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: I, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I",
-      "bigagg-10m.json": "001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W",
-      "bigagg-10m-cache.json": "001-bigagg-one-thread: I, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I",
-      "inserts-doc-run.json": "002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I",
-      "inserts-seed.json": "002-bulk: S, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: H, 002-shared-connection: H",
-      "inserts-quick-claims.json": "002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-conn-default: R, 002-doc-16mb: H, 002-large-bulk-timeout: I",
-      "coherency-doc-run.json": "002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I",
-      "coherency-grid-doc-run.json": "002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I",
-      "coherency-54-processes-doc-run.json": "002-coherency: I, 002-coherency-acid: I, 002-dups-vs-n: I, 002-dups-vs-size: I",
-      "coherency-seed.json": "002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I",
-      "tasks-doc-run.json": "002-few-collisions: I, 002-random-pick: I",
-      "tasks-seed.json": "002-few-collisions: I, 002-random-pick: W",
-      "joins-doc-run.json": "002-joins: H, 002-no-joins: G",
-      "joins-20k-doc-run.json": "002-joins: I, 002-no-joins: G",
-      "timeseries-seed.json": "003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: I",
-      "timeseries-quick-claims.json": "003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: N, 003-working-set: H, 003-compressed-model: H",
-      "timeseries-5m-smallcache.json": "003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: I, 003-compressed-model: I",
-      "counters-seed-run.json": "004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I",
-      "counters-seed-w0.json": "004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I",
-      "counters-scan-quiet.json": "004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H",
-      "counters-quick-claims.json": "004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: I, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: H",
-      "mapreduce-quick-claims.json": "000-python-2x: I, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc: I, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: S, 000-chunks: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 000-pg-insert: I",
-      "where-quick-claims.json": "001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-where-js-functional: G, 001-bson-typed: H",
-      "bigagg-quick-claims.json": "001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I",
-      "quick-run.json": "000-python-2x: I, 000-jsmode: G, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: H, 004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H",
+      'mapreduce-seed.json':
+        '000-python-2x: R, 000-jsmode: G, 000-client-acc: H, 000-stored: W, 000-peak: W, 000-small-python: S, 000-parallel: I, 000-spread: I, 000-postgres: H',
+      'where-seed.json':
+        '001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S',
+      'findings-seed-where-joins.json':
+        '001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S, 002-joins: H, 002-no-joins: G',
+      'bigagg-1m.json':
+        '001-bigagg-one-thread: H, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: I, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
+      'bigagg-10m.json':
+        '001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W',
+      'bigagg-10m-cache.json':
+        '001-bigagg-one-thread: I, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
+      'inserts-doc-run.json':
+        '002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I',
+      'inserts-seed.json':
+        '002-bulk: S, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: H, 002-shared-connection: H',
+      'inserts-quick-claims.json':
+        '002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-conn-default: R, 002-doc-16mb: H, 002-large-bulk-timeout: I',
+      'coherency-doc-run.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
+      'coherency-grid-doc-run.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
+      'coherency-54-processes-doc-run.json':
+        '002-coherency: I, 002-coherency-acid: I, 002-dups-vs-n: I, 002-dups-vs-size: I',
+      'coherency-seed.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
+      'tasks-doc-run.json': '002-few-collisions: I, 002-random-pick: I',
+      'tasks-seed.json': '002-few-collisions: I, 002-random-pick: W',
+      'joins-doc-run.json': '002-joins: H, 002-no-joins: G',
+      'joins-20k-doc-run.json': '002-joins: I, 002-no-joins: G',
+      'timeseries-seed.json':
+        '003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: I',
+      'timeseries-quick-claims.json':
+        '003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: N, 003-working-set: H, 003-compressed-model: H',
+      'timeseries-5m-smallcache.json':
+        '003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: I, 003-compressed-model: I',
+      'counters-seed-run.json':
+        '004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I',
+      'counters-seed-w0.json':
+        '004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I',
+      'counters-scan-quiet.json':
+        '004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
+      'counters-quick-claims.json':
+        '004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: I, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: H',
+      'mapreduce-quick-claims.json':
+        '000-python-2x: I, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc: I, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: S, 000-chunks: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 000-pg-insert: I',
+      'where-quick-claims.json':
+        '001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-where-js-functional: G, 001-bson-typed: H',
+      'bigagg-quick-claims.json':
+        '001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
+      'quick-run.json':
+        '000-python-2x: I, 000-jsmode: G, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: H, 004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
     };
     for (const [file, want] of Object.entries(EXPECTED)) {
       it(file, function () {
         const got = {};
         for (const v of judged(read(file))) if (!/^(not measured here|gone): /.test(v.why)) got[v.id] = v.verdict;
-        const exp = Object.fromEntries(want.split(', ').map((x) => x.split(': ')).map(([id, v]) => [id, AB[v]]));
+        const exp = Object.fromEntries(
+          want
+            .split(', ')
+            .map((x) => x.split(': '))
+            .map(([id, v]) => [id, AB[v]]),
+        );
         expect(got).to.deep.equal(exp);
       });
     }
@@ -94,7 +142,10 @@ describe('claims ledger: the documented runs', function () {
     // not-measured (and not-reproduced) abstain: beside a decisive verdict of the other column they are no contradiction
     for (const v of [VERDICT.NOT_MEASURED, VERDICT.NOT_REPRODUCED]) expect(claims.DECISIVE).to.not.include(v);
     const quick = judged(quickColumn());
-    const contradictions = quick.filter((q) => claims.DECISIVE.includes(q.verdict) && claims.DECISIVE.includes(seed[q.id]) && seed[q.id] !== q.verdict)
+    const contradictions = quick
+      .filter(
+        (q) => claims.DECISIVE.includes(q.verdict) && claims.DECISIVE.includes(seed[q.id]) && seed[q.id] !== q.verdict,
+      )
       .map((q) => `${q.id}: seed ${seed[q.id]}, quick ${q.verdict}`);
     expect(contradictions).to.deep.equal([]);
   });
@@ -104,7 +155,11 @@ describe('claims ledger: the documented runs', function () {
   it('the seed-scale column gives the same verdicts whatever order its files are merged in', function () {
     const base = byId(judged(mergeDocs(SEED.map(read), SEED)));
     const [first, ...rest] = SEED;
-    const orders = [[first, ...rest.slice().reverse()], [first, ...rest.slice(5), ...rest.slice(0, 5)], [first, ...rest.slice().sort()]];
+    const orders = [
+      [first, ...rest.slice().reverse()],
+      [first, ...rest.slice(5), ...rest.slice(0, 5)],
+      [first, ...rest.slice().sort()],
+    ];
     for (const o of orders) expect(byId(judged(mergeDocs(o.map(read), o)))).to.deep.equal(base);
   });
 
@@ -125,7 +180,8 @@ describe('claims ledger: the documented runs', function () {
     const doc = quickColumn();
     const tiny = judged({ ...doc, environment: { ...doc.environment, profile: 'tiny' } });
     for (const j of tiny) {
-      if (j.verdict === VERDICT.INCONCLUSIVE) expect(j.why, j.id).to.match(/^test scale|needs the source's scale|too few|straddles|did not|needs|no /);
+      if (j.verdict === VERDICT.INCONCLUSIVE)
+        expect(j.why, j.id).to.match(/^test scale|needs the source's scale|too few|straddles|did not|needs|no /);
       else expect([VERDICT.NOT_REPRODUCED, VERDICT.NOT_MEASURED, VERDICT.GONE], j.id).to.include(j.verdict);
     }
     expect(tiny.filter((j) => /^test scale/.test(j.why)).length).to.be.above(5);

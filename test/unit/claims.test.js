@@ -19,11 +19,20 @@ function records(study, medians, baseline, axis = {}, { rounds = 5, jitter = () 
   const names = Object.keys(medians);
   const h = lab.harness(names, { warmup: 0, rounds, baseline });
   let step;
-  while ((step = h.next()) !== null) h.record(step, medians[step.variant] * (1 + 0.01 * step.round) * (step.variant === baseline ? 1 : jitter(step.round)), 1);
+  while ((step = h.next()) !== null)
+    h.record(
+      step,
+      medians[step.variant] * (1 + 0.01 * step.round) * (step.variant === baseline ? 1 : jitter(step.round)),
+      1,
+    );
   return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, {});
 }
 
-const ENV = { server: { version: '6.0.5', cacheBytes: 12 * 1024 ** 3 }, host: { cores: 2, memoryGB: 23.5 }, profile: 'seed' };
+const ENV = {
+  server: { version: '6.0.5', cacheBytes: 12 * 1024 ** 3 },
+  host: { cores: 2, memoryGB: 23.5 },
+  profile: 'seed',
+};
 const SEED_WHERE = { where: { N: 1000000 } };
 
 function verdictOf(entry, id, recs, env = ENV, params = {}) {
@@ -34,7 +43,16 @@ function verdictOf(entry, id, recs, env = ENV, params = {}) {
 
 describe('claims: one vocabulary, decided from an interval', function () {
   it('exports the vocabulary as constants, the decisive subset and a label for each', function () {
-    expect(claims.VERDICTS).to.deep.equal(['holds', 'stronger', 'weaker', 'reversed', 'gone', 'not-reproduced', 'not-measured', 'inconclusive']);
+    expect(claims.VERDICTS).to.deep.equal([
+      'holds',
+      'stronger',
+      'weaker',
+      'reversed',
+      'gone',
+      'not-reproduced',
+      'not-measured',
+      'inconclusive',
+    ]);
     expect(claims.DECISIVE).to.deep.equal(['holds', 'stronger', 'weaker', 'reversed', 'gone']);
     for (const v of claims.VERDICTS) expect(claims.LABEL[v]).to.be.a('string');
     expect(Object.isFrozen(claims.VERDICT)).to.equal(true);
@@ -65,13 +83,36 @@ describe('claims: one vocabulary, decided from an interval', function () {
 
   it('judge returns exactly the fields findings.json is written from', function () {
     const [j] = claims.judge(where, records('where', { where: 10000, plain: 100 }, 'where'), ENV, SEED_WHERE);
-    expect(Object.keys(j)).to.deep.equal(['study', 'id', 'claim', 'published', 'verdict', 'figure', 'interval', 'setting', 'why']);
+    expect(Object.keys(j)).to.deep.equal([
+      'study',
+      'id',
+      'claim',
+      'published',
+      'verdict',
+      'figure',
+      'interval',
+      'setting',
+      'why',
+    ]);
     expect(Object.keys(j.interval)).to.deep.equal(['lo', 'hi', 'level', 'n']);
     expect(Object.keys(j.setting)).to.deep.equal(['needed', 'here', 'ok']);
   });
 
   it('a rule that throws is reported as inconclusive, with the reason', function () {
-    const entry = { name: 'x', claims: [{ id: 'x1', claim: 'c', published: '1', setting: 's', verdict: () => { throw new Error('boom'); } }] };
+    const entry = {
+      name: 'x',
+      claims: [
+        {
+          id: 'x1',
+          claim: 'c',
+          published: '1',
+          setting: 's',
+          verdict: () => {
+            throw new Error('boom');
+          },
+        },
+      ],
+    };
     expect(claims.judge(entry, [], ENV)[0]).to.include({ verdict: VERDICT.INCONCLUSIVE, why: 'the rule failed: boom' });
   });
 
@@ -86,7 +127,14 @@ describe('claims: one vocabulary, decided from an interval', function () {
 
 describe('claims: the rules of where, mapreduce and timeseries', function () {
   it('$where vs a scan: holds at 100x, stronger at 1,000x, inconclusive when the rounds scatter across 300x', function () {
-    const at = (x, o) => verdictOf(where, '001-where-vs-scan', records('where', { where: 100 * x, plain: 100 }, 'where', {}, o), ENV, SEED_WHERE);
+    const at = (x, o) =>
+      verdictOf(
+        where,
+        '001-where-vs-scan',
+        records('where', { where: 100 * x, plain: 100 }, 'where', {}, o),
+        ENV,
+        SEED_WHERE,
+      );
     expect(at(100).verdict).to.equal(VERDICT.HOLDS);
     expect(at(1000).verdict).to.equal(VERDICT.STRONGER);
     expect(at(10).verdict).to.equal(VERDICT.WEAKER);
@@ -96,8 +144,10 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     expect(scattered.interval.hi).to.be.above(300);
   });
 
-  it('$where vs a scan abstains below the source\'s 1,000,000 documents, whatever its figure', function () {
-    const v = verdictOf(where, '001-where-vs-scan', records('where', { where: 100000, plain: 100 }, 'where'), ENV, { where: { N: 50000 } });
+  it("$where vs a scan abstains below the source's 1,000,000 documents, whatever its figure", function () {
+    const v = verdictOf(where, '001-where-vs-scan', records('where', { where: 100000, plain: 100 }, 'where'), ENV, {
+      where: { N: 50000 },
+    });
     expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
     expect(v.why).to.match(/needs the source's scale: 50,000 documents/);
   });
@@ -110,29 +160,55 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     expect(verdictOf(mapreduce, '000-jsmode', none, { server: { version: '4.2.0' } }).verdict).to.equal(VERDICT.WEAKER);
   });
 
-  it('stored functions at 10^6: holds at 3x, weaker at 1.05x; abstains at 10^4 (the source\'s figure is at 10^6)', function () {
-    const at = (stored, batch = 1e6) => verdictOf(mapreduce, '000-stored', records('mapreduce', { group: 10, mr: 300, 'mr-stored': stored }, 'group', { batch }));
+  it("stored functions at 10^6: holds at 3x, weaker at 1.05x; abstains at 10^4 (the source's figure is at 10^6)", function () {
+    const at = (stored, batch = 1e6) =>
+      verdictOf(
+        mapreduce,
+        '000-stored',
+        records('mapreduce', { group: 10, mr: 300, 'mr-stored': stored }, 'group', { batch }),
+      );
     expect(at(100).verdict).to.equal(VERDICT.HOLDS);
     expect(at(285).verdict).to.equal(VERDICT.WEAKER);
     expect(at(100, 1e4).verdict).to.equal(VERDICT.INCONCLUSIVE);
   });
 
-  it('the parallel client is judged against the source\'s own methods, $group only beside it', function () {
-    const v = verdictOf(mapreduce, '000-parallel', records('mapreduce', { group: 10, mr: 300, 'mr-stored': 250, 'client-acc': 200, 'client-chunked': 220, 'client-parallel': 120 }, 'group', { batch: 1e6 }));
+  it("the parallel client is judged against the source's own methods, $group only beside it", function () {
+    const v = verdictOf(
+      mapreduce,
+      '000-parallel',
+      records(
+        'mapreduce',
+        { group: 10, mr: 300, 'mr-stored': 250, 'client-acc': 200, 'client-chunked': 220, 'client-parallel': 120 },
+        'group',
+        { batch: 1e6 },
+      ),
+    );
     expect(v.verdict).to.equal(VERDICT.HOLDS);
     expect(v.why).to.match(/fastest of the source's own methods here: client-acc; today's \$group is 12\.?0?x faster/);
   });
 
   // The time-series states: one record per (state, grain), times = the five intervals T1..T5.
   function states(means, { cache, cacheBytes, dataBytes = 3.2e9, indexBytes = 2.7e9, events = 5e7 } = {}) {
-    const recs = Object.entries(means).map(([state, ts]) => ({ type: 'result', study: 'timeseries', variant: 'raw', axis: { grain: 'hours', state, ...(cache ? { cache } : {}) },
-      times: ts, median: lab.median(ts), ratio: null, extra: cacheBytes ? { setting: { cacheBytes, dataBytes, indexBytes, events } } : undefined }));
+    const recs = Object.entries(means).map(([state, ts]) => ({
+      type: 'result',
+      study: 'timeseries',
+      variant: 'raw',
+      axis: { grain: 'hours', state, ...(cache ? { cache } : {}) },
+      times: ts,
+      median: lab.median(ts),
+      ratio: null,
+      extra: cacheBytes ? { setting: { cacheBytes, dataBytes, indexBytes, events } } : undefined,
+    }));
     const ax = cache ? { cache } : {};
-    return recs.concat(cacheBytes ? [] : [
-      { type: 'measure', study: 'timeseries', name: 'events', variant: null, axis: ax, value: events },
-      { type: 'measure', study: 'timeseries', name: 'dataSize', variant: 'raw', axis: ax, value: dataBytes },
-      { type: 'measure', study: 'timeseries', name: 'indexSize', variant: 'raw', axis: ax, value: indexBytes },
-    ]);
+    return recs.concat(
+      cacheBytes
+        ? []
+        : [
+            { type: 'measure', study: 'timeseries', name: 'events', variant: null, axis: ax, value: events },
+            { type: 'measure', study: 'timeseries', name: 'dataSize', variant: 'raw', axis: ax, value: dataBytes },
+            { type: 'measure', study: 'timeseries', name: 'indexSize', variant: 'raw', axis: ax, value: indexBytes },
+          ],
+    );
   }
   const five = (x) => [x, x * 1.02, x * 0.98, x * 1.01, x * 0.99];
 
@@ -142,14 +218,23 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(v.setting.ok).to.equal(false);
     expect(v.why).to.match(/--cache-gb 0\.25/);
-    const small = states({ cold: five(10), 'warm-both': five(40) }, { cache: '0.25GB', cacheBytes: 0.25 * 1024 ** 3, dataBytes: 245e6, indexBytes: 118e6, events: 5e6 });
+    const small = states(
+      { cold: five(10), 'warm-both': five(40) },
+      { cache: '0.25GB', cacheBytes: 0.25 * 1024 ** 3, dataBytes: 245e6, indexBytes: 118e6, events: 5e6 },
+    );
     expect(verdictOf(timeseries, '003-touch-both', fits.concat(small)).verdict).to.equal(VERDICT.HOLDS);
     expect(verdictOf(timeseries, '003-touch-both', small.concat(fits)).verdict).to.equal(VERDICT.HOLDS);
   });
 
   it('touch data: judged on the intervals paired T1..T5, so one slow cold interval widens the interval instead of deciding', function () {
-    expect(verdictOf(timeseries, '003-touch-data', states({ cold: five(13), 'warm-data': five(10) })).verdict).to.equal(VERDICT.HOLDS);
-    const one = verdictOf(timeseries, '003-touch-data', states({ cold: [45, 10.2, 9.8, 10.1, 9.9], 'warm-data': five(10) }));
+    expect(verdictOf(timeseries, '003-touch-data', states({ cold: five(13), 'warm-data': five(10) })).verdict).to.equal(
+      VERDICT.HOLDS,
+    );
+    const one = verdictOf(
+      timeseries,
+      '003-touch-data',
+      states({ cold: [45, 10.2, 9.8, 10.1, 9.9], 'warm-data': five(10) }),
+    );
     expect(one.verdict).to.equal(VERDICT.INCONCLUSIVE);
   });
 });

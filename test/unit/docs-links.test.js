@@ -24,11 +24,21 @@ function markdownFiles() {
 }
 
 // GitHub's heading ids: lower case, punctuation dropped, spaces to hyphens.
-const slug = (heading) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+const slug = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 
 function anchorsOf(file) {
   const text = fs.readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
-  return new Set(text.split('\n').filter((l) => /^#{1,6} /.test(l)).map((l) => slug(l.replace(/^#+ /, ''))));
+  return new Set(
+    text
+      .split('\n')
+      .filter((l) => /^#{1,6} /.test(l))
+      .map((l) => slug(l.replace(/^#+ /, ''))),
+  );
 }
 
 /** Problems with one relative link target (file#anchor) seen from `from`. */
@@ -36,7 +46,8 @@ function checkTarget(from, target) {
   const [file, anchor] = target.split('#');
   const abs = file ? path.resolve(path.dirname(from), decodeURIComponent(file)) : from;
   if (!fs.existsSync(abs)) return `${path.relative(ROOT, from)}: ${target} does not exist`;
-  if (anchor && abs.endsWith('.md') && !anchorsOf(abs).has(anchor)) return `${path.relative(ROOT, from)}: ${target} has no such section`;
+  if (anchor && abs.endsWith('.md') && !anchorsOf(abs).has(anchor))
+    return `${path.relative(ROOT, from)}: ${target} has no such section`;
   return null;
 }
 
@@ -45,7 +56,10 @@ describe('documentation links', function () {
     const problems = [];
     let seen = 0;
     for (const f of markdownFiles()) {
-      const text = fs.readFileSync(f, 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+      const text = fs
+        .readFileSync(f, 'utf8')
+        .replace(/```[\s\S]*?```/g, '')
+        .replace(/`[^`\n]*`/g, '');
       for (const m of text.matchAll(/!?\[[^\]\n]*\]\(([^)\s]+)\)/g)) {
         const target = m[1];
         if (/^[a-z]+:/i.test(target)) continue; // http(s):, mailto:
@@ -58,15 +72,17 @@ describe('documentation links', function () {
     expect(problems).to.deep.equal([]);
   });
 
-  it('every study\'s write-up (its declaration\'s writeUp, or docs/studies/<name>.md) exists, section included', function () {
+  it("every study's write-up (its declaration's writeUp, or docs/studies/<name>.md) exists, section included", function () {
     for (const entry of studies) {
       const target = entry.writeUp || `docs/studies/${entry.name}.md`;
       expect(checkTarget(path.join(ROOT, 'README.md'), target), entry.name).to.equal(null);
     }
   });
 
-  it('the heading ids are GitHub\'s', function () {
-    expect(slug('3. Random selection of an unprocessed task, and claiming it')).to.equal('3-random-selection-of-an-unprocessed-task-and-claiming-it');
+  it("the heading ids are GitHub's", function () {
+    expect(slug('3. Random selection of an unprocessed task, and claiming it')).to.equal(
+      '3-random-selection-of-an-unprocessed-task-and-claiming-it',
+    );
     expect(slug('Where `touch` went')).to.equal('where-touch-went');
   });
 });

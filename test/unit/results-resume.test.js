@@ -8,9 +8,19 @@ const { ResultFile, pointKey, settingDiff } = require('../../lib/core/results');
 
 function env(over = {}) {
   return {
-    type: 'environment', profile: 'seed', startedAt: new Date().toISOString(),
-    server: { version: '6.0.5', storageEngine: 'wiredTiger', queryFramework: 'trySbeEngine', cacheBytes: 1e9, topology: 'standalone' },
-    host: { cores: 2, loadavgStart: [1, 1, 1] }, software: { node: 'v20', driver: '7', mongosh: '2' }, lab: { commit: 'abc' },
+    type: 'environment',
+    profile: 'seed',
+    startedAt: new Date().toISOString(),
+    server: {
+      version: '6.0.5',
+      storageEngine: 'wiredTiger',
+      queryFramework: 'trySbeEngine',
+      cacheBytes: 1e9,
+      topology: 'standalone',
+    },
+    host: { cores: 2, loadavgStart: [1, 1, 1] },
+    software: { node: 'v20', driver: '7', mongosh: '2' },
+    lab: { commit: 'abc' },
     ...over,
   };
 }
@@ -18,7 +28,9 @@ const rec = (study, axis, variant = 'a') => ({ type: 'result', study, variant, a
 
 describe('result file: resuming', function () {
   let dir;
-  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rf-')); });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rf-'));
+  });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   function interrupted(file, e = env()) {

@@ -4,14 +4,34 @@
 const { expect } = require('chai');
 const { verdictDifferences } = require('../../bench/stability');
 
-const report = (verdicts) => ({ claims: verdicts.map(([id, verdict]) => ({ study: 'toy', id, claim: id, column: 1, verdict, figure: null })) });
+const report = (verdicts) => ({
+  claims: verdicts.map(([id, verdict]) => ({ study: 'toy', id, claim: id, column: 1, verdict, figure: null })),
+});
 
 describe('bench/stability: what counts as a flip', function () {
   it('two decisive verdicts that disagree are a flip; inconclusive beside a decisive one is not', function () {
     const d = verdictDifferences([
-      report([['a', 'holds'], ['b', 'holds'], ['c', 'holds'], ['d', 'not-reproduced'], ['e', 'stronger']]),
-      report([['a', 'holds'], ['b', 'inconclusive'], ['c', 'reversed'], ['d', 'not-reproduced'], ['e', 'stronger']]),
-      report([['a', 'holds'], ['b', 'holds'], ['c', 'holds'], ['d', 'holds'], ['e', 'inconclusive']]),
+      report([
+        ['a', 'holds'],
+        ['b', 'holds'],
+        ['c', 'holds'],
+        ['d', 'not-reproduced'],
+        ['e', 'stronger'],
+      ]),
+      report([
+        ['a', 'holds'],
+        ['b', 'inconclusive'],
+        ['c', 'reversed'],
+        ['d', 'not-reproduced'],
+        ['e', 'stronger'],
+      ]),
+      report([
+        ['a', 'holds'],
+        ['b', 'holds'],
+        ['c', 'holds'],
+        ['d', 'holds'],
+        ['e', 'inconclusive'],
+      ]),
     ]);
     expect(d.claims).to.equal(5);
     expect(d.flips.map((r) => r.id)).to.deep.equal(['c', 'd']);

@@ -33,12 +33,16 @@ async function restartWithCache(server, name) {
   if (!Object.prototype.hasOwnProperty.call(CACHES, name)) {
     throw new Error(`cache ${JSON.stringify(name)}: expected one of ${Object.keys(CACHES).join(', ')}`);
   }
-  if (!canRestart(server)) throw new Error('the cache size can only be changed on a mongod the lab started (not with MONGODB_URI)');
+  if (!canRestart(server))
+    throw new Error('the cache size can only be changed on a mongod the lab started (not with MONGODB_URI)');
   const inst = instanceOf(server);
   const args = [];
   const old = inst.instanceOpts.args || [];
   for (let j = 0; j < old.length; j++) {
-    if (CACHE_FLAGS.includes(old[j])) { j++; continue; }
+    if (CACHE_FLAGS.includes(old[j])) {
+      j++;
+      continue;
+    }
     args.push(old[j]);
   }
   const before = old.slice();

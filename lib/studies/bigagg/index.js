@@ -35,14 +35,19 @@ function oracleOf(p) {
 function compressorsOf(p) {
   const list = lab.list(p.COMPRESSORS);
   for (const c of list) {
-    if (!B.COMPRESSORS.includes(c)) throw new Error(`parameter COMPRESSORS: unknown compressor ${JSON.stringify(c)} (known: ${B.COMPRESSORS.join(', ')})`);
+    if (!B.COMPRESSORS.includes(c))
+      throw new Error(
+        `parameter COMPRESSORS: unknown compressor ${JSON.stringify(c)} (known: ${B.COMPRESSORS.join(', ')})`,
+      );
   }
   return list.length ? list : B.COMPRESSORS;
 }
 
 function partsOf(p) {
   const list = lab.list(p.PARTS);
-  for (const x of list) if (!PARTS.includes(x)) throw new Error(`parameter PARTS: unknown part ${JSON.stringify(x)} (known: ${PARTS.join(', ')})`);
+  for (const x of list)
+    if (!PARTS.includes(x))
+      throw new Error(`parameter PARTS: unknown part ${JSON.stringify(x)} (known: ${PARTS.join(', ')})`);
   return list.length ? list : PARTS;
 }
 
@@ -78,12 +83,21 @@ async function withClient(ctx, fn) {
   const { MongoClient } = require('mongodb'); // required here: `list` reads this module without a server
   const c = new MongoClient(ctx.server.uri);
   await c.connect();
-  try { return await fn(c.db(ctx.dbName)); } finally { await c.close(); }
+  try {
+    return await fn(c.db(ctx.dbName));
+  } finally {
+    await c.close();
+  }
 }
 
 async function timedAgg(ctx, db, point, pipeline) {
   const m = await B.measured(db, ctx.server.pid, () => B.aggregate(db, coll(ctx.p, point), pipeline));
-  return lab.took(m.ms, m.answer, { cpuSeconds: m.cpuSeconds, bytesReadIntoCache: m.bytesReadIntoCache, diskReadBytes: m.diskReadBytes, cacheMaxBytes: m.cacheMaxBytes });
+  return lab.took(m.ms, m.answer, {
+    cpuSeconds: m.cpuSeconds,
+    bytesReadIntoCache: m.bytesReadIntoCache,
+    diskReadBytes: m.diskReadBytes,
+    cacheMaxBytes: m.cacheMaxBytes,
+  });
 }
 
 function splitVariant(k, weights) {
@@ -112,7 +126,10 @@ function togetherVariant(c) {
       const answers = await B.concurrent(ctx.db, coll(p, point), LabBands.groupPipeline(), c);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       const agree = answers.every((a) => B.same(a, answers[0]));
-      return lab.took(ms, agree ? answers[0] : { disagree: answers }, { copies: c, aggregationsPerSecond: (1000 * c) / ms });
+      return lab.took(ms, agree ? answers[0] : { disagree: answers }, {
+        copies: c,
+        aggregationsPerSecond: (1000 * c) / ms,
+      });
     },
   };
 }
@@ -143,9 +160,16 @@ module.exports = defineStudy({
     }
     if (partsOf(p).includes('split') && clusteredOk(ctx)) {
       const name = `${p.COLL}_clustered`;
-      const r = await B.loadMot(ctx.db, name, { n: p.N, seed: p.SEED, compressor: FORMS_COMPRESSOR, clustered: true, progress: ctx.progress });
+      const r = await B.loadMot(ctx.db, name, {
+        n: p.N,
+        seed: p.SEED,
+        compressor: FORMS_COMPRESSOR,
+        clustered: true,
+        progress: ctx.progress,
+      });
       out.collections.clustered = r;
-      if (r.generated) ctx.log(`bigagg: ${name} (clustered on _id): ${lab.fmtInt(r.inserted)} records in ${lab.fmtMs(r.ms)}`);
+      if (r.generated)
+        ctx.log(`bigagg: ${name} (clustered on _id): ${lab.fmtInt(r.inserted)} records in ${lab.fmtMs(r.ms)}`);
     }
     ctx.bigagg = { restarted: false, args: null };
     return out;
@@ -163,16 +187,24 @@ module.exports = defineStudy({
     if (parts.includes('compression')) for (const c of comps) pts.push({ part: 'compression', compressor: c });
     const restartable = canRestart(ctx.server);
     if (!restartable && (parts.includes('cold') || parts.includes('cache'))) {
-      ctx.log('bigagg: cold and cache parts skipped: they restart mongod, which only works on a server the lab started (not with --uri)');
+      ctx.log(
+        'bigagg: cold and cache parts skipped: they restart mongod, which only works on a server the lab started (not with --uri)',
+      );
     }
     if (restartable && parts.includes('cold')) for (const c of comps) pts.push({ part: 'cold', compressor: c });
     if (parts.includes('split')) {
-      pts.push(clusteredOk(ctx) ? { part: 'split', compressor: FORMS_COMPRESSOR, clustered: true } : { part: 'split', compressor: pick(comps, FORMS_COMPRESSOR) });
+      pts.push(
+        clusteredOk(ctx)
+          ? { part: 'split', compressor: FORMS_COMPRESSOR, clustered: true }
+          : { part: 'split', compressor: pick(comps, FORMS_COMPRESSOR) },
+      );
     }
     if (topo.mongos) pts.push({ part: 'sharded', compressor: pick(comps, FORMS_COMPRESSOR), shards: topo.shards });
     if (parts.includes('concurrent')) pts.push({ part: 'concurrent', compressor: pick(comps, FORMS_COMPRESSOR) });
     // last: the cache part restarts mongod with other cache arguments
-    if (restartable && parts.includes('cache')) for (const cache of ['default', '0.25GB', '2MB']) pts.push({ part: 'cache', cache, compressor: pick(comps, CACHE_COMPRESSOR) });
+    if (restartable && parts.includes('cache'))
+      for (const cache of ['default', '0.25GB', '2MB'])
+        pts.push({ part: 'cache', cache, compressor: pick(comps, CACHE_COMPRESSOR) });
     return pts;
   },
 
@@ -227,7 +259,8 @@ module.exports = defineStudy({
         const answer = await B.aggregate(ctx.db, coll(p, point), LabBands.groupPipeline());
         return lab.took(Number(process.hrtime.bigint() - t0) / 1e6, answer, { shards: point.shards });
       },
-      explain: (ctx, p, point) => ctx.db.collection(coll(p, point)).aggregate(LabBands.groupPipeline()).explain('queryPlanner'),
+      explain: (ctx, p, point) =>
+        ctx.db.collection(coll(p, point)).aggregate(LabBands.groupPipeline()).explain('queryPlanner'),
     },
     ...[1, 2, 4].map(togetherVariant),
   ],
@@ -235,7 +268,8 @@ module.exports = defineStudy({
   /** Storage and load time per compressor, and the data size against the cache, as measure records. */
   async measures(ctx, p, point) {
     const out = [];
-    const add = (name, value, unit, what) => out.push(lab.measureRecord({ study: 'bigagg', name, axis: point, value, unit, what }));
+    const add = (name, value, unit, what) =>
+      out.push(lab.measureRecord({ study: 'bigagg', name, axis: point, value, unit, what }));
     if (point.part === 'compression') {
       const st = await B.storage(ctx.db, coll(p, point));
       add('dataBytes', st.dataBytes, 'bytes', 'uncompressed BSON (collStats size)');
@@ -243,14 +277,29 @@ module.exports = defineStudy({
       add('indexBytes', st.indexBytes, 'bytes', '_id index on disk');
       add('ratio', st.ratio, 'x', 'BSON / storage');
       const f = ctx.fixture && ctx.fixture.collections && ctx.fixture.collections[point.compressor];
-      if (f && f.loadMs) add('loadMs', f.loadMs, 'ms', `streaming load of ${lab.fmtInt(p.N)} records (Node driver, 4 batches of 10,000 in flight)`);
+      if (f && f.loadMs)
+        add(
+          'loadMs',
+          f.loadMs,
+          'ms',
+          `streaming load of ${lab.fmtInt(p.N)} records (Node driver, 4 batches of 10,000 in flight)`,
+        );
       // The same records as CSV text (001-bigagg-bson-vs-csv): computed once, beside the first
       // compressor's sizes, and only where the collection holds exactly the generated records.
       if (!ctx.bigaggCsv) {
         const csv = csvBytes(p.N, p.SEED);
         ctx.bigaggCsv = true;
-        if (csv.rows === st.count) add('csvBytes', csv.bytes, 'bytes', `the same ${lab.fmtInt(csv.rows)} records as CSV: 14 columns, a header line`);
-        else ctx.log(`bigagg: no CSV size: the collection holds ${lab.fmtInt(st.count)} documents, the generator ${lab.fmtInt(csv.rows)}`);
+        if (csv.rows === st.count)
+          add(
+            'csvBytes',
+            csv.bytes,
+            'bytes',
+            `the same ${lab.fmtInt(csv.rows)} records as CSV: 14 columns, a header line`,
+          );
+        else
+          ctx.log(
+            `bigagg: no CSV size: the collection holds ${lab.fmtInt(st.count)} documents, the generator ${lab.fmtInt(csv.rows)}`,
+          );
       }
     }
     if (point.part === 'cache') {
@@ -259,14 +308,24 @@ module.exports = defineStudy({
     }
     if (point.part === 'sharded') {
       const split = await B.shardedSplit(ctx.db, coll(p, point));
-      add('splitPipeline', split ? JSON.stringify(split).length : 0, 'chars', split ? `shardsPart ${split.shardsPart.map((s) => Object.keys(s)[0]).join(',')} / mergerPart ${split.mergerPart.map((s) => Object.keys(s)[0]).join(',')}` : 'no split (one shard?)');
+      add(
+        'splitPipeline',
+        split ? JSON.stringify(split).length : 0,
+        'chars',
+        split
+          ? `shardsPart ${split.shardsPart.map((s) => Object.keys(s)[0]).join(',')} / mergerPart ${split.mergerPart.map((s) => Object.keys(s)[0]).join(',')}`
+          : 'no split (one shard?)',
+      );
     }
     return out;
   },
 
   async after(ctx, p, records) {
     // leave the lab's server as it was started
-    if (ctx.bigagg && ctx.bigagg.args) { await restartWithArgs(ctx.server, ctx.bigagg.args); ctx.bigagg.args = null; }
+    if (ctx.bigagg && ctx.bigagg.args) {
+      await restartWithArgs(ctx.server, ctx.bigagg.args);
+      ctx.bigagg.args = null;
+    }
     const lines = ['', '-- bigagg: tables --'];
     for (const t of module.exports.tables) {
       const recs = records.filter((r) => r.type === 'result' && t.filter(r));
@@ -274,10 +333,17 @@ module.exports = defineStudy({
     }
     const st = storageTable(records);
     if (st) lines.push('', 'Storage and load per block compressor', st);
-    lines.push('', '-- bigagg: the source\'s claims on this server --');
-    const env = { server: { version: ctx.server.version, cacheBytes: ctx.server.cacheBytes }, host: { cores: os.cpus().length, memoryGB: os.totalmem() / 1073741824 } };
+    lines.push('', "-- bigagg: the source's claims on this server --");
+    const env = {
+      server: { version: ctx.server.version, cacheBytes: ctx.server.cacheBytes },
+      host: { cores: os.cpus().length, memoryGB: os.totalmem() / 1073741824 },
+    };
     for (const v of judge({ name: 'bigagg', claims }, records, env, { bigagg: p })) {
-      const said = [`${v.id}: ${v.verdict.toUpperCase()} | ours: ${v.figure === null ? '-' : v.figure} | source: ${v.published}`, `  ${v.claim}`, `  why: ${v.why}`];
+      const said = [
+        `${v.id}: ${v.verdict.toUpperCase()} | ours: ${v.figure === null ? '-' : v.figure} | source: ${v.published}`,
+        `  ${v.claim}`,
+        `  why: ${v.why}`,
+      ];
       for (const l of said) lines.push(...require('../../../scripts/lib/format').wrap(l, 100, '    '));
     }
     ctx.echo(lines.join('\n'));
@@ -288,18 +354,90 @@ module.exports = defineStudy({
   claims,
 
   tables: [
-    { title: 'Pipeline forms (median ms)', filter: (r) => !r.skipped && r.axis.part === 'forms', rows: 'variant', cols: 'compressor', value: 'median' },
-    { title: 'Pipeline forms (vs the source\'s pipeline)', filter: (r) => !r.skipped && r.axis.part === 'forms', rows: 'variant', cols: 'compressor', value: 'ratio' },
-    { title: 'Warm aggregation per block compressor (median ms)', filter: (r) => !r.skipped && r.axis.part === 'compression', rows: 'variant', cols: 'compressor', value: 'median' },
-    { title: 'Cold WiredTiger cache (restarted mongod) per compressor (median ms)', filter: (r) => !r.skipped && r.axis.part === 'cold', rows: 'variant', cols: 'compressor', value: 'median' },
-    { title: 'Cold: mongod CPU seconds per run', filter: (r) => !r.skipped && r.axis.part === 'cold', rows: 'variant', cols: 'compressor', value: 'extra.cpuSeconds' },
-    { title: 'Cache size (median ms)', filter: (r) => !r.skipped && r.axis.part === 'cache', rows: 'variant', cols: 'cache', value: 'median' },
-    { title: 'Cache size: mongod CPU seconds per run', filter: (r) => !r.skipped && r.axis.part === 'cache', rows: 'variant', cols: 'cache', value: 'extra.cpuSeconds' },
-    { title: 'Cache size: bytes read into the cache per run', filter: (r) => !r.skipped && r.axis.part === 'cache', rows: 'variant', cols: 'cache', value: 'extra.bytesReadIntoCache' },
-    { title: 'Cache size: bytes mongod read from the disk per run (/proc/<pid>/io; page-cache hits excluded)', filter: (r) => !r.skipped && r.axis.part === 'cache', rows: 'variant', cols: 'cache', value: 'extra.diskReadBytes' },
-    { title: 'Cold: bytes mongod read from the disk per run', filter: (r) => !r.skipped && r.axis.part === 'cold', rows: 'variant', cols: 'compressor', value: 'extra.diskReadBytes' },
-    { title: 'k _id ranges at once, merged (vs k = 1)', filter: (r) => !r.skipped && r.axis.part === 'split', rows: 'variant', cols: 'part', value: 'ratio' },
-    { title: 'Several aggregations at once (median ms until all finish)', filter: (r) => !r.skipped && r.axis.part === 'concurrent', rows: 'variant', cols: 'part', value: 'median' },
+    {
+      title: 'Pipeline forms (median ms)',
+      filter: (r) => !r.skipped && r.axis.part === 'forms',
+      rows: 'variant',
+      cols: 'compressor',
+      value: 'median',
+    },
+    {
+      title: "Pipeline forms (vs the source's pipeline)",
+      filter: (r) => !r.skipped && r.axis.part === 'forms',
+      rows: 'variant',
+      cols: 'compressor',
+      value: 'ratio',
+    },
+    {
+      title: 'Warm aggregation per block compressor (median ms)',
+      filter: (r) => !r.skipped && r.axis.part === 'compression',
+      rows: 'variant',
+      cols: 'compressor',
+      value: 'median',
+    },
+    {
+      title: 'Cold WiredTiger cache (restarted mongod) per compressor (median ms)',
+      filter: (r) => !r.skipped && r.axis.part === 'cold',
+      rows: 'variant',
+      cols: 'compressor',
+      value: 'median',
+    },
+    {
+      title: 'Cold: mongod CPU seconds per run',
+      filter: (r) => !r.skipped && r.axis.part === 'cold',
+      rows: 'variant',
+      cols: 'compressor',
+      value: 'extra.cpuSeconds',
+    },
+    {
+      title: 'Cache size (median ms)',
+      filter: (r) => !r.skipped && r.axis.part === 'cache',
+      rows: 'variant',
+      cols: 'cache',
+      value: 'median',
+    },
+    {
+      title: 'Cache size: mongod CPU seconds per run',
+      filter: (r) => !r.skipped && r.axis.part === 'cache',
+      rows: 'variant',
+      cols: 'cache',
+      value: 'extra.cpuSeconds',
+    },
+    {
+      title: 'Cache size: bytes read into the cache per run',
+      filter: (r) => !r.skipped && r.axis.part === 'cache',
+      rows: 'variant',
+      cols: 'cache',
+      value: 'extra.bytesReadIntoCache',
+    },
+    {
+      title: 'Cache size: bytes mongod read from the disk per run (/proc/<pid>/io; page-cache hits excluded)',
+      filter: (r) => !r.skipped && r.axis.part === 'cache',
+      rows: 'variant',
+      cols: 'cache',
+      value: 'extra.diskReadBytes',
+    },
+    {
+      title: 'Cold: bytes mongod read from the disk per run',
+      filter: (r) => !r.skipped && r.axis.part === 'cold',
+      rows: 'variant',
+      cols: 'compressor',
+      value: 'extra.diskReadBytes',
+    },
+    {
+      title: 'k _id ranges at once, merged (vs k = 1)',
+      filter: (r) => !r.skipped && r.axis.part === 'split',
+      rows: 'variant',
+      cols: 'part',
+      value: 'ratio',
+    },
+    {
+      title: 'Several aggregations at once (median ms until all finish)',
+      filter: (r) => !r.skipped && r.axis.part === 'concurrent',
+      rows: 'variant',
+      cols: 'part',
+      value: 'median',
+    },
   ],
 
   charts: [
@@ -317,9 +455,17 @@ function storageTable(records) {
   const comps = [...new Set(ms.map((r) => r.axis.compressor))];
   const get = (c, n) => (ms.find((r) => r.axis.compressor === c && r.name === n) || {}).value;
   const mb = (b) => (b === undefined ? '' : (b / 1e6).toFixed(1));
-  return md(['compressor', 'BSON MB', 'on disk MB', '_id index MB', 'BSON / disk', 'load'],
-    comps.map((c) => [c, mb(get(c, 'dataBytes')), mb(get(c, 'storageBytes')), mb(get(c, 'indexBytes')),
-      get(c, 'ratio') ? get(c, 'ratio').toFixed(2) + 'x' : '', get(c, 'loadMs') ? lab.fmtMs(get(c, 'loadMs')) : '(reused)']));
+  return md(
+    ['compressor', 'BSON MB', 'on disk MB', '_id index MB', 'BSON / disk', 'load'],
+    comps.map((c) => [
+      c,
+      mb(get(c, 'dataBytes')),
+      mb(get(c, 'storageBytes')),
+      mb(get(c, 'indexBytes')),
+      get(c, 'ratio') ? get(c, 'ratio').toFixed(2) + 'x' : '',
+      get(c, 'loadMs') ? lab.fmtMs(get(c, 'loadMs')) : '(reused)',
+    ]),
+  );
 }
 
 function subtitle(doc, env) {
@@ -331,11 +477,29 @@ function subtitle(doc, env) {
 function compressorChart(records, env, doc) {
   const vals = [];
   for (const r of records) {
-    if (r.type === 'measure' && r.axis.part === 'compression' && (r.name === 'storageBytes' || r.name === 'dataBytes')) {
-      vals.push({ compressor: r.axis.compressor, panel: 'storage, MB', series: r.name === 'dataBytes' ? 'BSON (uncompressed)' : 'on disk', value: r.value / 1e6 });
+    if (
+      r.type === 'measure' &&
+      r.axis.part === 'compression' &&
+      (r.name === 'storageBytes' || r.name === 'dataBytes')
+    ) {
+      vals.push({
+        compressor: r.axis.compressor,
+        panel: 'storage, MB',
+        series: r.name === 'dataBytes' ? 'BSON (uncompressed)' : 'on disk',
+        value: r.value / 1e6,
+      });
     }
-    if (r.type === 'result' && !r.skipped && ((r.axis.part === 'compression' && r.variant === 'seed') || (r.axis.part === 'cold' && r.variant === 'cold'))) {
-      vals.push({ compressor: r.axis.compressor, panel: "source's pipeline, s", series: r.axis.part === 'cold' ? 'cold cache' : 'warm cache', value: r.median / 1000 });
+    if (
+      r.type === 'result' &&
+      !r.skipped &&
+      ((r.axis.part === 'compression' && r.variant === 'seed') || (r.axis.part === 'cold' && r.variant === 'cold'))
+    ) {
+      vals.push({
+        compressor: r.axis.compressor,
+        panel: "source's pipeline, s",
+        series: r.axis.part === 'cold' ? 'cold cache' : 'warm cache',
+        value: r.median / 1000,
+      });
     }
   }
   if (!vals.length) return null;
@@ -347,13 +511,20 @@ function compressorChart(records, env, doc) {
     facet: { column: { field: 'panel', type: 'nominal', title: null, sort: ['storage, MB', "source's pipeline, s"] } },
     resolve: { scale: { y: 'independent', color: 'independent' } },
     spec: {
-      width: 260, height: 260,
+      width: 260,
+      height: 260,
       mark: { type: 'bar' },
       encoding: {
         x: { field: 'compressor', type: 'nominal', sort: order, title: 'block compressor', axis: { labelAngle: 0 } },
         xOffset: { field: 'series', type: 'nominal' },
         y: { field: 'value', type: 'quantitative', title: null },
-        color: { field: 'series', type: 'nominal', scale: { range: [PALETTE[0], PALETTE[1], PALETTE[2], PALETTE[6]] }, title: null, legend: { orient: 'bottom' } },
+        color: {
+          field: 'series',
+          type: 'nominal',
+          scale: { range: [PALETTE[0], PALETTE[1], PALETTE[2], PALETTE[6]] },
+          title: null,
+          legend: { orient: 'bottom' },
+        },
       },
     },
   };
@@ -361,22 +532,41 @@ function compressorChart(records, env, doc) {
 
 /** Speedup of k concurrent _id ranges over k = 1 (median of per-round ratios), with the ideal. */
 function speedupChart(records, env, doc) {
-  const pts = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.part === 'split' && /^split-\d+$/.test(r.variant) && r.ratio);
+  const pts = records.filter(
+    (r) => r.type === 'result' && !r.skipped && r.axis.part === 'split' && /^split-\d+$/.test(r.variant) && r.ratio,
+  );
   if (!pts.length) return null;
   const cores = env.host.cores || os.cpus().length;
   const vals = pts.map((r) => {
     const k = Number(r.variant.split('-')[1]);
-    return { k, speedup: 1 / r.ratio.median, lo: r.ratio.ci ? 1 / r.ratio.ci[1] : null, hi: r.ratio.ci ? 1 / r.ratio.ci[0] : null, series: 'measured (median of rounds)' };
+    return {
+      k,
+      speedup: 1 / r.ratio.median,
+      lo: r.ratio.ci ? 1 / r.ratio.ci[1] : null,
+      hi: r.ratio.ci ? 1 / r.ratio.ci[0] : null,
+      series: 'measured (median of rounds)',
+    };
   });
-  const SERIES = ['measured (median of per-round ratios, 95% CI)', `ideal on ${cores} cores`, 'source 2015: k shards on 16 CPUs'];
+  const SERIES = [
+    'measured (median of per-round ratios, 95% CI)',
+    `ideal on ${cores} cores`,
+    'source 2015: k shards on 16 CPUs',
+  ];
   const ideal = KS.map((k) => ({ k, speedup: Math.min(k, cores), series: SERIES[1] }));
   for (const v of vals) v.series = SERIES[0];
   // The source's shard runs on one 16-CPU host, zlib, against its single mongod (23:12 = 1392 s).
-  const source = [[1, 1392], [2, 931], [4, 512], [8, 276], [16, 215]].map(([k, s]) => ({ k, speedup: 1392 / s, series: SERIES[2] }));
+  const source = [
+    [1, 1392],
+    [2, 931],
+    [4, 512],
+    [8, 276],
+    [16, 215],
+  ].map(([k, s]) => ({ k, speedup: 1392 / s, series: SERIES[2] }));
   return {
     name: 'speedup',
     title: { text: 'MOT banding: k _id ranges at once, merged like a sharded $group', subtitle: subtitle(doc, env) },
-    width: 460, height: 300,
+    width: 460,
+    height: 300,
     layer: speedupLayers(vals, vals.concat(ideal, source), SERIES),
   };
 }
@@ -384,14 +574,49 @@ function speedupChart(records, env, doc) {
 // The speedup chart's layers: the measured points' intervals as rules, and every series' line.
 function speedupLayers(vals, lines, SERIES) {
   return [
-    { data: { values: vals.filter((v) => v.lo !== null) }, mark: { type: 'rule', color: PALETTE[0] },
-      encoding: { x: { field: 'k', type: 'quantitative' }, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-    { data: { values: lines }, mark: { type: 'line', point: true },
+    {
+      data: { values: vals.filter((v) => v.lo !== null) },
+      mark: { type: 'rule', color: PALETTE[0] },
       encoding: {
-        x: { field: 'k', type: 'quantitative', title: 'k ranges or shards (log 2)', scale: { type: 'log', base: 2 }, axis: { values: [1, 2, 4, 8, 16] } },
+        x: { field: 'k', type: 'quantitative' },
+        y: { field: 'lo', type: 'quantitative' },
+        y2: { field: 'hi' },
+      },
+    },
+    {
+      data: { values: lines },
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: {
+          field: 'k',
+          type: 'quantitative',
+          title: 'k ranges or shards (log 2)',
+          scale: { type: 'log', base: 2 },
+          axis: { values: [1, 2, 4, 8, 16] },
+        },
         y: { field: 'speedup', type: 'quantitative', title: 'speedup over k = 1 (x)' },
-        color: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [PALETTE[0], PALETTE[6], PALETTE[3]] }, title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } },
-        strokeDash: { field: 'series', type: 'nominal', scale: { domain: SERIES, range: [[1, 0], [6, 3], [2, 2]] }, title: null, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 } },
-      } },
+        color: {
+          field: 'series',
+          type: 'nominal',
+          scale: { domain: SERIES, range: [PALETTE[0], PALETTE[6], PALETTE[3]] },
+          title: null,
+          legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 },
+        },
+        strokeDash: {
+          field: 'series',
+          type: 'nominal',
+          scale: {
+            domain: SERIES,
+            range: [
+              [1, 0],
+              [6, 3],
+              [2, 2],
+            ],
+          },
+          title: null,
+          legend: { orient: 'bottom', direction: 'vertical', labelLimit: 400 },
+        },
+      },
+    },
   ];
 }

@@ -47,12 +47,16 @@ function exactSum() {
   return {
     add(x) {
       if (typeof x === 'number') {
-        if (Number.isSafeInteger(x)) ints += BigInt(x); else dbl += x;
+        if (Number.isSafeInteger(x)) ints += BigInt(x);
+        else dbl += x;
       } else if (x && (x._bsontype === 'Long' || x._bsontype === 'Int32')) {
         ints += BigInt(x.toString());
       } else if (x && x._bsontype === 'Decimal128') {
         const m = /^(-?)(\d*)\.?(\d*)(?:E([+-]?\d+))?$/i.exec(x.toString());
-        if (!m) { dbl += parseFloat(x.toString()); return; }
+        if (!m) {
+          dbl += parseFloat(x.toString());
+          return;
+        }
         const exp = Number(m[4] || 0) - m[3].length;
         const digits = BigInt((m[1] || '') + (m[2] + m[3] || '0'));
         dec += exp + SCALE >= 0 ? digits * 10n ** BigInt(exp + SCALE) : digits / 10n ** BigInt(-(exp + SCALE));
@@ -84,12 +88,15 @@ function oracleOf(docs) {
     g.count++;
     g.sum.add(d.m);
   }
-  return [...by.values()].map((g) => ({ _id: g._id, count: g.count, miles: g.sum.value() })).sort((a, b) => a._id - b._id);
+  return [...by.values()]
+    .map((g) => ({ _id: g._id, count: g.count, miles: g.sum.value() }))
+    .sort((a, b) => a._id - b._id);
 }
 
 /** Server rows as plain numbers (int32, double, Long and Decimal128 keys/sums alike), sorted by band. */
 function normalize(rows) {
-  return rows.map((r) => ({ _id: bsonNumber(r._id), count: bsonNumber(r.count), miles: bsonNumber(r.miles) }))
+  return rows
+    .map((r) => ({ _id: bsonNumber(r._id), count: bsonNumber(r.count), miles: bsonNumber(r.miles) }))
     .sort((a, b) => a._id - b._id);
 }
 
@@ -113,7 +120,11 @@ function assertCompressor(c) {
  * the streaming load, since an implicit create would take the server's default (snappy).
  * Returns ensureFixture's { generated, count, inserted, ms }.
  */
-async function loadMot(db, name, { n, seed = 1, compressor = 'snappy', clustered = false, progress, batchSize = 10000, inflight = 4 } = {}) {
+async function loadMot(
+  db,
+  name,
+  { n, seed = 1, compressor = 'snappy', clustered = false, progress, batchSize = 10000, inflight = 4 } = {},
+) {
   assertCompressor(compressor);
   const spec = { fixture: 'mot', n, seed, compressor, clustered };
   // ensureFixture creates it (explicitly, with these options) only where no collection exists, drops
@@ -131,7 +142,10 @@ async function loadMot(db, name, { n, seed = 1, compressor = 'snappy', clustered
 async function storage(db, name) {
   // storageSize counts checkpointed blocks only: a fresh load reads as 4 KB until a checkpoint.
   await db.admin().command({ fsync: 1 });
-  const [s] = await db.collection(name).aggregate([{ $collStats: { storageStats: {} } }]).toArray();
+  const [s] = await db
+    .collection(name)
+    .aggregate([{ $collStats: { storageStats: {} } }])
+    .toArray();
   const st = s.storageStats;
   const m = /block_compressor=(\w*)/.exec((st.wiredTiger && st.wiredTiger.creationString) || '');
   return {
@@ -141,7 +155,7 @@ async function storage(db, name) {
     indexBytes: st.totalIndexSize,
     avgObjBytes: st.avgObjSize,
     ratio: st.size / st.storageSize,
-    compressor: m ? (m[1] || 'none') : null,
+    compressor: m ? m[1] || 'none' : null,
   };
 }
 
@@ -163,14 +177,22 @@ async function serverRanges(db, name, k, weights) {
   if (rangeCache.has(key)) return rangeCache.get(key);
   const count = await coll.countDocuments({});
   const at = async (pos, dir = 1) => {
-    const [d] = await coll.find({}, { projection: { _id: 1 }, promoteLongs: false }).sort({ _id: dir }).skip(pos).limit(1).toArray();
+    const [d] = await coll
+      .find({}, { projection: { _id: 1 }, promoteLongs: false })
+      .sort({ _id: dir })
+      .skip(pos)
+      .limit(1)
+      .toArray();
     return d ? d._id : undefined;
   };
   const cuts = [];
   for (const pos of LabBands.cutPositions(count, k, weights)) cuts.push(pos < count ? await at(pos) : undefined);
   const first = await at(0);
   const last = await at(0, -1);
-  const r = { ranges: LabBands.rangesFromCuts(cuts), oneClass: count === 0 || LabBands.typeClass(first) === LabBands.typeClass(last) };
+  const r = {
+    ranges: LabBands.rangesFromCuts(cuts),
+    oneClass: count === 0 || LabBands.typeClass(first) === LabBands.typeClass(last),
+  };
   rangeCache.set(key, r);
   return r;
 }
@@ -186,9 +208,17 @@ async function serverRanges(db, name, k, weights) {
  */
 async function splitMerge(db, name, { k, lo, hi, weights, serverMerge = false }) {
   const numeric = typeof lo === 'number' && typeof hi === 'number';
-  const { ranges, oneClass } = numeric ? { ranges: LabBands.ranges(lo, hi, k, weights), oneClass: true } : await serverRanges(db, name, k, weights);
-  const partials = await Promise.all(ranges.map(([a, b]) =>
-    db.collection(name).aggregate(LabBands.shardPart(a, b, oneClass), { allowDiskUse: true, promoteLongs: false }).toArray()));
+  const { ranges, oneClass } = numeric
+    ? { ranges: LabBands.ranges(lo, hi, k, weights), oneClass: true }
+    : await serverRanges(db, name, k, weights);
+  const partials = await Promise.all(
+    ranges.map(([a, b]) =>
+      db
+        .collection(name)
+        .aggregate(LabBands.shardPart(a, b, oneClass), { allowDiskUse: true, promoteLongs: false })
+        .toArray(),
+    ),
+  );
   return normalize(await mergeExact(db, partials, serverMerge));
 }
 
@@ -214,7 +244,11 @@ async function concurrent(db, name, pipeline, c) {
 let clkTck = null;
 function ticksPerSecond() {
   if (clkTck === null) {
-    try { clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100; } catch (e) { clkTck = 100; }
+    try {
+      clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch (e) {
+      clkTck = 100;
+    }
   }
   return clkTck;
 }
@@ -300,6 +334,26 @@ async function shardedSplit(db, name) {
 }
 
 module.exports = {
-  COMPRESSORS, motDocs, oracle, oracleOf, bsonNumber, serverRanges, mergeExact, normalize, same, collName, loadMot, storage, aggregate, splitMerge,
-  concurrent, cpuSeconds, diskReadBytes, cacheCounters, measured, topology, shardedSplit, assertCompressor,
+  COMPRESSORS,
+  motDocs,
+  oracle,
+  oracleOf,
+  bsonNumber,
+  serverRanges,
+  mergeExact,
+  normalize,
+  same,
+  collName,
+  loadMot,
+  storage,
+  aggregate,
+  splitMerge,
+  concurrent,
+  cpuSeconds,
+  diskReadBytes,
+  cacheCounters,
+  measured,
+  topology,
+  shardedSplit,
+  assertCompressor,
 };

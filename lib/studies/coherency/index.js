@@ -14,7 +14,7 @@ const { dupsOf, fmtDups } = require('./records');
 const { RACE_INDEX: INDEX } = require('../../../fixtures/inserts-gen'); // one table for shell and Node
 
 const WHAT = {
-  'check-then-insert': 'the source\'s pattern: findOne by key, insertOne when absent (plain index on key)',
+  'check-then-insert': "the source's pattern: findOne by key, insertOne when absent (plain index on key)",
   'unique-insert': 'fixed: unique index on key, insertOne, duplicate-key error 11000 = already there',
   'upsert-unique': 'fixed: updateOne({key}, {$setOnInsert}, {upsert: true}) with a unique index',
   'upsert-index': 'upsert $setOnInsert with a plain (non-unique) index on key',
@@ -58,17 +58,44 @@ function raceVariant(pattern) {
       if (INDEX[pattern]) await coll.createIndex({ key: 1 }, { unique: INDEX[pattern].unique });
       const guards = `${name}_guards`;
       if (pattern === 'txn-guard') await scratch(target.db, guards);
-      const job = { kind: 'race', db: ctx.dbName, coll: name, guards, pattern, n: point.n, chars: point.chars, seed: p.SEED };
+      const job = {
+        kind: 'race',
+        db: ctx.dbName,
+        coll: name,
+        guards,
+        pattern,
+        n: point.n,
+        chars: point.chars,
+        seed: p.SEED,
+      };
       const r = await runWorkers({ uri: target.uri, mode: p.MODE, W: p.W, job });
-      const [d] = await coll.aggregate([{ $group: { _id: '$key', n: { $sum: 1 } } }, { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } }]).toArray();
+      const [d] = await coll
+        .aggregate([
+          { $group: { _id: '$key', n: { $sum: 1 } } },
+          { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } },
+        ])
+        .toArray();
       const dups = d.docs - d.keys;
       const inserted = r.results.reduce((a, x) => a + x.inserted, 0);
-      if (inserted !== d.docs) throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${d.docs}`);
+      if (inserted !== d.docs)
+        throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${d.docs}`);
       const attempts = r.results.reduce((a, x) => a + (x.attempts || 0), 0);
-      return Object.assign(lab.took(r.ms, { keys: d.keys }, {
-        duplicates: dups, duplicatesPerRun: note(pattern, point, dups), docs: d.docs, W: p.W, mode: p.MODE,
-        opsPerSec: Math.round(p.W * point.n / r.ms * 1000), ...(attempts ? { txnAttempts: attempts } : {}),
-      }), { latency: r.latency });
+      return Object.assign(
+        lab.took(
+          r.ms,
+          { keys: d.keys },
+          {
+            duplicates: dups,
+            duplicatesPerRun: note(pattern, point, dups),
+            docs: d.docs,
+            W: p.W,
+            mode: p.MODE,
+            opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
+            ...(attempts ? { txnAttempts: attempts } : {}),
+          },
+        ),
+        { latency: r.latency },
+      );
     },
   };
 }
@@ -83,10 +110,18 @@ function pgVariant(pattern, what) {
     async run(ctx, p, point) {
       const pgs = await postgres(ctx);
       const r = await pgPeer.race(pgs, { n: point.n, chars: point.chars, seed: p.SEED, W: p.W, pattern });
-      return lab.took(r.ms, { keys: r.keys }, {
-        duplicates: r.duplicates, duplicatesPerRun: note(`pg-${pattern}`, point, r.duplicates), docs: r.docs, W: p.W,
-        opsPerSec: Math.round(p.W * point.n / r.ms * 1000), postgres: pgs.version,
-      });
+      return lab.took(
+        r.ms,
+        { keys: r.keys },
+        {
+          duplicates: r.duplicates,
+          duplicatesPerRun: note(`pg-${pattern}`, point, r.duplicates),
+          docs: r.docs,
+          W: p.W,
+          opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
+          postgres: pgs.version,
+        },
+      );
     },
   };
 }
@@ -128,8 +163,17 @@ module.exports = defineStudy({
     for (const [k, d] of seen) {
       if (!k.endsWith(` ${JSON.stringify(point)}`)) continue;
       const variant = k.slice(0, k.indexOf(' '));
-      out.push(lab.measureRecord({ study: 'coherency', name: 'duplicates', variant, axis: point, value: median(d), unit: 'documents',
-        what: `duplicates per race (median of ${d.length}: ${d.join(', ')}) with W=${p.W} ${p.MODE}` }));
+      out.push(
+        lab.measureRecord({
+          study: 'coherency',
+          name: 'duplicates',
+          variant,
+          axis: point,
+          value: median(d),
+          unit: 'documents',
+          what: `duplicates per race (median of ${d.length}: ${d.join(', ')}) with W=${p.W} ${p.MODE}`,
+        }),
+      );
     }
     return out;
   },
@@ -137,12 +181,27 @@ module.exports = defineStudy({
   claims: require('./claims'),
 
   tables: [
-    { title: 'duplicates per race, every pattern (median, min..max over the runs)', rows: 'variant', cols: 'n', value: fmtDups,
-      filter: (r) => !r.skipped && atDefault(r) },
-    { title: 'operations per second (W x N entries / race time, last race)', rows: 'variant', cols: 'n', value: (r) => (r.extra ? lab.fmtInt(r.extra.opsPerSec) : ''),
-      filter: (r) => !r.skipped && atDefault(r) },
-    { title: 'the source\'s grid: check-then-insert duplicates, entry size (rows) x keys (columns)', rows: 'chars', cols: 'n', value: fmtDups,
-      filter: (r) => !r.skipped && r.variant === 'check-then-insert' },
+    {
+      title: 'duplicates per race, every pattern (median, min..max over the runs)',
+      rows: 'variant',
+      cols: 'n',
+      value: fmtDups,
+      filter: (r) => !r.skipped && atDefault(r),
+    },
+    {
+      title: 'operations per second (W x N entries / race time, last race)',
+      rows: 'variant',
+      cols: 'n',
+      value: (r) => (r.extra ? lab.fmtInt(r.extra.opsPerSec) : ''),
+      filter: (r) => !r.skipped && atDefault(r),
+    },
+    {
+      title: "the source's grid: check-then-insert duplicates, entry size (rows) x keys (columns)",
+      rows: 'chars',
+      cols: 'n',
+      value: fmtDups,
+      filter: (r) => !r.skipped && r.variant === 'check-then-insert',
+    },
   ],
 
   charts: [
@@ -151,29 +210,49 @@ module.exports = defineStudy({
       // made again from a result file).
       const fixedRec = records.find((r) => r.type === 'result' && !r.skipped && r.variant === 'unique-insert');
       const at = fixedRec ? fixedRec.axis : defaultPoint;
-      const recs = records.filter((r) => r.type === 'result' && !r.skipped && dupsOf(r) && r.axis.chars === at.chars && r.axis.n === at.n);
+      const recs = records.filter(
+        (r) => r.type === 'result' && !r.skipped && dupsOf(r) && r.axis.chars === at.chars && r.axis.n === at.n,
+      );
       if (!recs.length) return null;
-      const values = recs.map((r) => ({ variant: r.variant, dups: median(dupsOf(r)), store: r.variant.startsWith('pg-') ? 'PostgreSQL' : 'MongoDB'}));
+      const values = recs.map((r) => ({
+        variant: r.variant,
+        dups: median(dupsOf(r)),
+        store: r.variant.startsWith('pg-') ? 'PostgreSQL' : 'MongoDB',
+      }));
       const order = values.map((v) => v.variant);
       // The "alone-" variants run one worker and record no W: the race's figures come from a racing one.
       const race = recs.find((r) => r.extra && r.extra.W > 1) || recs[0];
       return {
         name: 'duplicates',
-        title: { text: 'The price of coherency: duplicates per race, by pattern',
-          subtitle: [`${race.extra.W || '?'} workers (${race.extra.mode || 'sessions'}) at a barrier, each inserting the same ${lab.fmtInt(recs[0].axis.n)} keys of ${lab.fmtInt(recs[0].axis.chars)} chars; median of the races`,
-            `MongoDB ${env.server.version} (transactions on a 1-member replica set) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`] },
-        width: 520, height: 300,
+        title: {
+          text: 'The price of coherency: duplicates per race, by pattern',
+          subtitle: [
+            `${race.extra.W || '?'} workers (${race.extra.mode || 'sessions'}) at a barrier, each inserting the same ${lab.fmtInt(recs[0].axis.n)} keys of ${lab.fmtInt(recs[0].axis.chars)} chars; median of the races`,
+            `MongoDB ${env.server.version} (transactions on a 1-member replica set) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
+          ],
+        },
+        width: 520,
+        height: 300,
         data: { values },
         layer: [
-          { mark: { type: 'bar' }, encoding: {
-            x: { field: 'variant', type: 'nominal', sort: order, title: null, axis: { labelAngle: -30 } },
-            y: { field: 'dups', type: 'quantitative', title: 'duplicate documents (median)' },
-            color: { field: 'store', type: 'nominal', scale: { range: ['#332288', '#DDCC77'] }, title: 'store' } } },
-          { mark: { type: 'text', dy: -6 }, encoding: {
-            x: { field: 'variant', type: 'nominal', sort: order }, y: { field: 'dups', type: 'quantitative' }, text: { field: 'dups', type: 'quantitative', format: ',d' } } },
+          {
+            mark: { type: 'bar' },
+            encoding: {
+              x: { field: 'variant', type: 'nominal', sort: order, title: null, axis: { labelAngle: -30 } },
+              y: { field: 'dups', type: 'quantitative', title: 'duplicate documents (median)' },
+              color: { field: 'store', type: 'nominal', scale: { range: ['#332288', '#DDCC77'] }, title: 'store' },
+            },
+          },
+          {
+            mark: { type: 'text', dy: -6 },
+            encoding: {
+              x: { field: 'variant', type: 'nominal', sort: order },
+              y: { field: 'dups', type: 'quantitative' },
+              text: { field: 'dups', type: 'quantitative', format: ',d' },
+            },
+          },
         ],
       };
     },
   ],
-
 });

@@ -11,7 +11,8 @@ const WRITE_CONCERNS = { w1: { w: 1 }, w0: { w: 0 }, majority: { w: 'majority' }
 
 function writeConcern(name) {
   const wc = WRITE_CONCERNS[name];
-  if (!wc) throw new Error(`unknown write concern ${JSON.stringify(name)} (known: ${Object.keys(WRITE_CONCERNS).join(', ')})`);
+  if (!wc)
+    throw new Error(`unknown write concern ${JSON.stringify(name)} (known: ${Object.keys(WRITE_CONCERNS).join(', ')})`);
   return wc;
 }
 
@@ -38,11 +39,13 @@ async function runSlot(writers, t, hits, wc, lat) {
   const shares = Array.from({ length: W }, () => []);
   hits.forEach((h, k) => shares[k % W].push(h));
   const t0 = performance.now();
-  await Promise.all(shares.map(async (share, i) => {
-    if (!share.length) return;
-    await t.write(writers.dbs[i], share, wc, lat);
-    if (wc.w === 0) await writers.dbs[i].command({ ping: 1 });
-  }));
+  await Promise.all(
+    shares.map(async (share, i) => {
+      if (!share.length) return;
+      await t.write(writers.dbs[i], share, wc, lat);
+      if (wc.w === 0) await writers.dbs[i].command({ ping: 1 });
+    }),
+  );
   return performance.now() - t0;
 }
 
@@ -53,7 +56,8 @@ async function runSlot(writers, t, hits, wc, lat) {
 async function prepare(db, names, o, prefix) {
   const targets = names.map((n) => target(n, prefix));
   await ownCollections(db, targets);
-  for (const t of targets) if (t.preallocates) await t.preallocateDay(db, (o.start === undefined ? gen.START : o.start), o.metrics);
+  for (const t of targets)
+    if (t.preallocates) await t.preallocateDay(db, o.start === undefined ? gen.START : o.start, o.metrics);
   return targets;
 }
 
@@ -75,7 +79,7 @@ async function simulateDay(a) {
       const order = i % 2 === 0 ? targets : [...targets].reverse();
       for (const t of order) {
         const ms = await runSlot(writers, t, hits, wc);
-        samples.push({ schema: t.name, day, minute, ms, hits: hits.length, wps: hits.length / ms * 1000 });
+        samples.push({ schema: t.name, day, minute, ms, hits: hits.length, wps: (hits.length / ms) * 1000 });
       }
       if (a.onSlot) a.onSlot(i + 1, slots.length);
     }
@@ -94,15 +98,20 @@ function hourly(samples, baseline = 'preallocated') {
   const groups = new Map();
   for (const s of samples) {
     const k = `${s.schema}|${s.day}|${Math.floor(s.minute / 60)}`;
-    if (!groups.has(k)) groups.set(k, { schema: s.schema, day: s.day, hour: Math.floor(s.minute / 60), wps: [], ratios: [] });
+    if (!groups.has(k))
+      groups.set(k, { schema: s.schema, day: s.day, hour: Math.floor(s.minute / 60), wps: [], ratios: [] });
     const g = groups.get(k);
     g.wps.push(s.wps);
     const b = base.get(`${s.day}|${s.minute}`);
     if (b) g.ratios.push(s.wps / b.wps);
   }
   return [...groups.values()].map((g) => ({
-    schema: g.schema, day: g.day, hour: g.hour, minutes: g.wps.length,
-    wps: median(g.wps), ratio: g.ratios.length ? median(g.ratios) : null,
+    schema: g.schema,
+    day: g.day,
+    hour: g.hour,
+    minutes: g.wps.length,
+    wps: median(g.wps),
+    ratio: g.ratios.length ? median(g.ratios) : null,
   }));
 }
 
@@ -111,16 +120,29 @@ async function sizes(db, targets, metricDays) {
   await db.admin().command({ fsync: 1 });
   const out = {};
   for (const t of targets) {
-    const [st] = await db.collection(t.coll).aggregate([{ $collStats: { storageStats: {} } }]).toArray();
+    const [st] = await db
+      .collection(t.coll)
+      .aggregate([{ $collStats: { storageStats: {} } }])
+      .toArray();
     const s = st.storageStats;
-    const [bs] = t.kind === 'counter'
-      ? await db.collection(t.coll).aggregate([{ $group: { _id: null, avg: { $avg: { $bsonSize: '$$ROOT' } }, max: { $max: { $bsonSize: '$$ROOT' } } } }]).toArray()
-      : [null];
+    const [bs] =
+      t.kind === 'counter'
+        ? await db
+            .collection(t.coll)
+            .aggregate([
+              { $group: { _id: null, avg: { $avg: { $bsonSize: '$$ROOT' } }, max: { $max: { $bsonSize: '$$ROOT' } } } },
+            ])
+            .toArray()
+        : [null];
     const count = s.count !== undefined ? s.count : await db.collection(t.coll).estimatedDocumentCount();
     out[t.name] = {
-      docs: count, dataSize: s.size, storageSize: s.storageSize, indexSize: s.totalIndexSize,
+      docs: count,
+      dataSize: s.size,
+      storageSize: s.storageSize,
+      indexSize: s.totalIndexSize,
       perMetricDay: (s.storageSize + s.totalIndexSize) / metricDays,
-      avgBsonSize: bs ? bs.avg : null, maxBsonSize: bs ? bs.max : null,
+      avgBsonSize: bs ? bs.avg : null,
+      maxBsonSize: bs ? bs.max : null,
     };
   }
   return out;
@@ -135,7 +157,8 @@ async function readCost(db, targets, dayMs, metrics, expected, rounds = 5) {
   const times = Object.fromEntries(targets.map((t) => [t.name, []]));
   let wrong = Object.fromEntries(targets.map((t) => [t.name, 0]));
   const names = Array.from({ length: metrics }, (_, k) => gen.metricName(k));
-  for (let r = 0; r <= rounds; r++) {   // round 0 warms up and checks the answers
+  for (let r = 0; r <= rounds; r++) {
+    // round 0 warms up and checks the answers
     const order = r % 2 === 0 ? targets : [...targets].reverse();
     for (const t of order) {
       const t0 = performance.now();
@@ -153,7 +176,9 @@ async function readCost(db, targets, dayMs, metrics, expected, rounds = 5) {
   for (const t of targets) {
     const base = times.preallocated || times[targets[0].name];
     out[t.name] = {
-      msPerRead: median(times[t.name]), times: times[t.name], wrongReads: wrong[t.name],
+      msPerRead: median(times[t.name]),
+      times: times[t.name],
+      wrongReads: wrong[t.name],
       ratio: median(times[t.name].map((x, i) => x / base[i])),
     };
   }

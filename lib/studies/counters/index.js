@@ -42,7 +42,7 @@ const state = new WeakMap();
 function minuteOfHour(p, k) {
   const n = p.RUNS + p.WARMUP;
   if (n > 1 && k === n - 1) return 59;
-  return Math.floor(k * 60 / n);
+  return Math.floor((k * 60) / n);
 }
 
 const streamOf = (p) => ({ seed: p.SEED, metrics: p.METRICS, perMinute: p.PER_MINUTE });
@@ -50,7 +50,8 @@ const streamOf = (p) => ({ seed: p.SEED, metrics: p.METRICS, perMinute: p.PER_MI
 function slotsOf(p) {
   const out = [];
   for (let d = 0; d < p.DAYS; d++) {
-    for (let h = 0; h < 24; h++) for (let k = 0; k < p.RUNS + p.WARMUP; k++) out.push({ day: d, minute: h * 60 + minuteOfHour(p, k) });
+    for (let h = 0; h < 24; h++)
+      for (let k = 0; k < p.RUNS + p.WARMUP; k++) out.push({ day: d, minute: h * 60 + minuteOfHour(p, k) });
   }
   return out;
 }
@@ -90,13 +91,16 @@ function nodeVariant(schema) {
       const lat = new Latency();
       const ms = await day.runSlot(st.writers, t, hits, day.writeConcern(p.WC), lat);
       const answer = k === n - 1 ? await hourAnswer(ctx.db, t, p, point) : { hits: hits.length };
-      return Object.assign(lab.took(ms, answer, { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC }), { latency: lat });
+      return Object.assign(lab.took(ms, answer, { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC }), {
+        latency: lat,
+      });
     },
   };
 }
 
 // ---- after the day ---------------------------------------------------------------------------
-const M = (name, variant, axis, value, unit, what) => lab.measureRecord({ study: 'counters', name, variant, axis, value, unit, what });
+const M = (name, variant, axis, value, unit, what) =>
+  lab.measureRecord({ study: 'counters', name, variant, axis, value, unit, what });
 
 // Storage per layout: bytes per metric-day, documents, average BSON size.
 function storageRecords(targets, sizes) {
@@ -104,9 +108,28 @@ function storageRecords(targets, sizes) {
   for (const t of targets) {
     const s = sizes[t.name];
     const axis = { part: 'storage' };
-    out.push(M('bytes-per-metric-day', `node-${t.name}`, axis, Math.round(s.perMetricDay), 'bytes', 'storage + index bytes after fsync, per metric-day that received hits (preallocated tomorrows included)'));
+    out.push(
+      M(
+        'bytes-per-metric-day',
+        `node-${t.name}`,
+        axis,
+        Math.round(s.perMetricDay),
+        'bytes',
+        'storage + index bytes after fsync, per metric-day that received hits (preallocated tomorrows included)',
+      ),
+    );
     out.push(M('documents', `node-${t.name}`, axis, s.docs, 'docs', 'documents in the collection'));
-    if (s.avgBsonSize) out.push(M('avg-bson-bytes', `node-${t.name}`, axis, Math.round(s.avgBsonSize), 'bytes', 'average BSON size of a document'));
+    if (s.avgBsonSize)
+      out.push(
+        M(
+          'avg-bson-bytes',
+          `node-${t.name}`,
+          axis,
+          Math.round(s.avgBsonSize),
+          'bytes',
+          'average BSON size of a document',
+        ),
+      );
   }
   return out;
 }
@@ -120,19 +143,34 @@ async function storageAndReads(ctx, p, targets) {
   // per-minute total over metrics, checked against the tally.
   const dayMs = gen.START;
   const expected = new Array(1440).fill(0);
-  for (let k = 0; k < p.METRICS; k++) oracle.dayMinutes(tally, dayMs, gen.metricName(k)).forEach((n, i) => { expected[i] += n; });
+  for (let k = 0; k < p.METRICS; k++)
+    oracle.dayMinutes(tally, dayMs, gen.metricName(k)).forEach((n, i) => {
+      expected[i] += n;
+    });
   const runners = targets.map((t) => ({
     name: `node-${t.name}`,
     run: async () => {
       const totals = new Array(1440).fill(0);
       const t0 = process.hrtime.bigint();
-      for (let k = 0; k < p.METRICS; k++) (await t.readDay(ctx.db, dayMs, gen.metricName(k))).forEach((n, i) => { totals[i] += n; });
+      for (let k = 0; k < p.METRICS; k++)
+        (await t.readDay(ctx.db, dayMs, gen.metricName(k))).forEach((n, i) => {
+          totals[i] += n;
+        });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6 / p.METRICS;
       return { ms, answer: totals };
     },
   }));
-  const res = await interleave(runners, { warmup: 1, rounds: Math.max(3, Math.min(p.RUNS, 7)), baseline: 'node-preallocated' });
-  const meta = Object.fromEntries(targets.map((t) => [`node-${t.name}`, { what: `read one metric-day's 1,440 minutes: ${WHAT[t.name]}`, where: 'node' }]));
+  const res = await interleave(runners, {
+    warmup: 1,
+    rounds: Math.max(3, Math.min(p.RUNS, 7)),
+    baseline: 'node-preallocated',
+  });
+  const meta = Object.fromEntries(
+    targets.map((t) => [
+      `node-${t.name}`,
+      { what: `read one metric-day's 1,440 minutes: ${WHAT[t.name]}`, where: 'node' },
+    ]),
+  );
   out.push(...lab.pointRecords({ name: 'counters', unit: 'ms' }, p, { part: 'read-day' }, res, {}, { expected, meta }));
   return out;
 }
@@ -143,12 +181,21 @@ async function storageAndReads(ctx, p, targets) {
  * @param {object} [opt] { docs, bulk, single, rounds, layouts, modes } (defaults: the documented run's)
  */
 async function scan(ctx, p, opt = {}) {
-  const o = { docs: 200, bulk: 1000, single: 200, rounds: p.SCAN_ROUNDS || 9, layouts: micro.LAYOUTS, modes: micro.MODES, ...opt };
+  const o = {
+    docs: 200,
+    bulk: 1000,
+    single: 200,
+    rounds: p.SCAN_ROUNDS || 9,
+    layouts: micro.LAYOUTS,
+    modes: micro.MODES,
+    ...opt,
+  };
   await micro.prepareMicro(ctx.db, o.docs);
   // One untimed pass over every layout and mode first: the freshly written documents, the
   // checkpoint after them and the first commands would otherwise all land on the first layout.
   await ctx.db.admin().command({ fsync: 1 });
-  for (const layout of o.layouts) for (const mode of o.modes) for (const at of ['first', 'last']) await micro.runOnce(ctx.db, layout, mode, at, o);
+  for (const layout of o.layouts)
+    for (const mode of o.modes) for (const at of ['first', 'last']) await micro.runOnce(ctx.db, layout, mode, at, o);
   const out = [];
   for (const layout of o.layouts) {
     for (const mode of o.modes) {
@@ -166,11 +213,23 @@ async function scan(ctx, p, opt = {}) {
         'minute-0': { what: `$inc ${micro.fieldOf(layout, 'first')} (${mode})`, where: 'node' },
         'minute-1439': { what: `$inc ${micro.fieldOf(layout, 'last')} (${mode})`, where: 'node' },
       };
-      const recs = lab.pointRecords({ name: 'counters', unit: 'ms' }, p, { part: 'scan', layout, mode }, res, {}, { meta });
+      const recs = lab.pointRecords(
+        { name: 'counters', unit: 'ms' },
+        p,
+        { part: 'scan', layout, mode },
+        res,
+        {},
+        { meta },
+      );
       for (const r of recs) {
         const at = r.variant === 'minute-0' ? 'first' : 'last';
-        const timed = server[at].slice(1);   // the first sample is the warm-up
-        r.extra = { ...r.extra, usPerUpdate: r.median * 1000 / r.extra.updates, serverUsPerUpdate: lab.median(timed), serverUsSamples: timed };
+        const timed = server[at].slice(1); // the first sample is the warm-up
+        r.extra = {
+          ...r.extra,
+          usPerUpdate: (r.median * 1000) / r.extra.updates,
+          serverUsPerUpdate: lab.median(timed),
+          serverUsSamples: timed,
+        };
       }
       out.push(...recs);
     }
@@ -183,13 +242,42 @@ async function writersSweep(ctx, p, { uri, dbName, db, configs, label }) {
   const out = [];
   const schemas = COUNTERS;
   for (const { writers, wc } of configs) {
-    const r = await day.simulateDay({ db, uri, dbName, schemas, prefix: `${p.PREFIX}sweep_`, stream: streamOf(p), days: 1, every: 60, writers, wc });
+    const r = await day.simulateDay({
+      db,
+      uri,
+      dbName,
+      schemas,
+      prefix: `${p.PREFIX}sweep_`,
+      stream: streamOf(p),
+      days: 1,
+      every: 60,
+      writers,
+      wc,
+    });
     for (const s of schemas) {
       const xs = r.samples.filter((x) => x.schema === s);
       const base = new Map(r.samples.filter((x) => x.schema === 'preallocated').map((x) => [x.minute, x]));
       const axis = { part: label, writers, wc };
-      out.push(M('writes-per-s', `node-${s}`, axis, Math.round(lab.median(xs.map((x) => x.wps))), 'writes/s', `median over ${xs.length} simulated minutes (one in 60)`));
-      out.push(M('ratio-to-preallocated', `node-${s}`, axis, Number(lab.median(xs.map((x) => x.wps / base.get(x.minute).wps)).toFixed(3)), 'x', 'median per-minute writes/s ratio'));
+      out.push(
+        M(
+          'writes-per-s',
+          `node-${s}`,
+          axis,
+          Math.round(lab.median(xs.map((x) => x.wps))),
+          'writes/s',
+          `median over ${xs.length} simulated minutes (one in 60)`,
+        ),
+      );
+      out.push(
+        M(
+          'ratio-to-preallocated',
+          `node-${s}`,
+          axis,
+          Number(lab.median(xs.map((x) => x.wps / base.get(x.minute).wps)).toFixed(3)),
+          'x',
+          'median per-minute writes/s ratio',
+        ),
+      );
     }
     ctx.log(`counters: ${label} writers=${writers} wc=${wc} done`);
   }
@@ -206,7 +294,13 @@ async function replsetSweep(ctx, p) {
     await client.connect();
     const configs = [];
     for (const writers of [1, 16]) for (const wc of ['w1', 'majority']) configs.push({ writers, wc });
-    return await writersSweep(ctx, p, { uri: rs.uri, dbName: ctx.dbName, db: client.db(ctx.dbName), configs, label: 'replset' });
+    return await writersSweep(ctx, p, {
+      uri: rs.uri,
+      dbName: ctx.dbName,
+      db: client.db(ctx.dbName),
+      configs,
+      label: 'replset',
+    });
   } finally {
     await client.close();
     await rs.stop();
@@ -225,7 +319,15 @@ async function after(ctx, p, records) {
   if (p.SWEEP) {
     const configs = [];
     for (const writers of [1, 4, 16]) for (const wc of ['w1', 'w0']) configs.push({ writers, wc });
-    out.push(...(await writersSweep(ctx, p, { uri: ctx.server.uri, dbName: ctx.dbName, db: ctx.db, configs, label: 'writers' })));
+    out.push(
+      ...(await writersSweep(ctx, p, {
+        uri: ctx.server.uri,
+        dbName: ctx.dbName,
+        db: ctx.db,
+        configs,
+        label: 'writers',
+      })),
+    );
   }
   if (p.REPLSET) out.push(...(await replsetSweep(ctx, p)));
   // (the day table is printed by the script's report, which the runner calls before this; the
@@ -242,13 +344,40 @@ function scanLines(out) {
   const lines = [];
   const scanRecs = out.filter((r) => r.type === 'result' && r.axis.part === 'scan' && r.variant === 'minute-1439');
   if (scanRecs.length) {
-    lines.push('', 'minute 0 vs minute 1439 (per update: client us, server us from opLatencies; ratio = median of per-round ratios)');
-    lines.push(...lab.tableLines(['layout', 'mode', 'first', 'last', 'srvFirst', 'srvLast', 'ratio'].map((k, i) => ({ key: k, title: ['layout', 'mode', 'minute 0 us', 'minute 1439 us', 'server us (0)', 'server us (1439)', '1439 / 0'][i], right: i > 1 })),
-      scanRecs.map((r) => {
-        const first = out.find((x) => x.variant === 'minute-0' && x.axis.part === 'scan' && x.axis.layout === r.axis.layout && x.axis.mode === r.axis.mode);
-        return { layout: r.axis.layout, mode: r.axis.mode, first: first.extra.usPerUpdate.toFixed(1), last: r.extra.usPerUpdate.toFixed(1),
-          srvFirst: first.extra.serverUsPerUpdate.toFixed(1), srvLast: r.extra.serverUsPerUpdate.toFixed(1), ratio: `${r.ratio.median.toFixed(2)}x` };
-      }), 100));
+    lines.push(
+      '',
+      'minute 0 vs minute 1439 (per update: client us, server us from opLatencies; ratio = median of per-round ratios)',
+    );
+    lines.push(
+      ...lab.tableLines(
+        ['layout', 'mode', 'first', 'last', 'srvFirst', 'srvLast', 'ratio'].map((k, i) => ({
+          key: k,
+          title: ['layout', 'mode', 'minute 0 us', 'minute 1439 us', 'server us (0)', 'server us (1439)', '1439 / 0'][
+            i
+          ],
+          right: i > 1,
+        })),
+        scanRecs.map((r) => {
+          const first = out.find(
+            (x) =>
+              x.variant === 'minute-0' &&
+              x.axis.part === 'scan' &&
+              x.axis.layout === r.axis.layout &&
+              x.axis.mode === r.axis.mode,
+          );
+          return {
+            layout: r.axis.layout,
+            mode: r.axis.mode,
+            first: first.extra.usPerUpdate.toFixed(1),
+            last: r.extra.usPerUpdate.toFixed(1),
+            srvFirst: first.extra.serverUsPerUpdate.toFixed(1),
+            srvLast: r.extra.serverUsPerUpdate.toFixed(1),
+            ratio: `${r.ratio.median.toFixed(2)}x`,
+          };
+        }),
+        100,
+      ),
+    );
   }
   return lines;
 }
@@ -259,14 +388,31 @@ function storageLines(out) {
   const reads = out.filter((r) => r.type === 'result' && r.axis.part === 'read-day');
   if (sizes.length) {
     lines.push('', 'storage and reading one metric-day back');
-    lines.push(...lab.tableLines([{ key: 'v', title: 'variant' }, { key: 'b', title: 'bytes / metric-day', right: true }, { key: 'd', title: 'documents', right: true },
-      { key: 'r', title: 'read 1,440 minutes', right: true }, { key: 'x', title: 'vs node-preallocated', right: true }, { key: 'a', title: 'agrees' }],
-    sizes.map((s) => {
-      const rd = reads.find((r) => r.variant === s.variant);
-      const docs = out.find((r) => r.name === 'documents' && r.variant === s.variant);
-      return { v: s.variant, b: lab.fmtInt(s.value), d: docs ? lab.fmtInt(docs.value) : '', r: rd ? lab.fmtMs(rd.median) : '',
-        x: rd && rd.ratio ? lab.speedWords(rd.ratio).text : '', a: rd ? (rd.agrees ? 'yes' : 'NO') : '' };
-    }), 100));
+    lines.push(
+      ...lab.tableLines(
+        [
+          { key: 'v', title: 'variant' },
+          { key: 'b', title: 'bytes / metric-day', right: true },
+          { key: 'd', title: 'documents', right: true },
+          { key: 'r', title: 'read 1,440 minutes', right: true },
+          { key: 'x', title: 'vs node-preallocated', right: true },
+          { key: 'a', title: 'agrees' },
+        ],
+        sizes.map((s) => {
+          const rd = reads.find((r) => r.variant === s.variant);
+          const docs = out.find((r) => r.name === 'documents' && r.variant === s.variant);
+          return {
+            v: s.variant,
+            b: lab.fmtInt(s.value),
+            d: docs ? lab.fmtInt(docs.value) : '',
+            r: rd ? lab.fmtMs(rd.median) : '',
+            x: rd && rd.ratio ? lab.speedWords(rd.ratio).text : '',
+            a: rd ? (rd.agrees ? 'yes' : 'NO') : '',
+          };
+        }),
+        100,
+      ),
+    );
   }
   return lines;
 }
@@ -278,11 +424,21 @@ function sweepLines(out) {
     lines.push('', 'writers and write concerns (thinned day: one minute in 60; median writes/s)');
     const keys = [...new Set(sweep.map((r) => `${r.axis.part} W=${r.axis.writers} ${r.axis.wc}`))];
     const vars = [...new Set(sweep.map((r) => r.variant))];
-    lines.push(...lab.tableLines([{ key: 'k', title: 'setting' }, ...vars.map((v) => ({ key: v, title: v, right: true }))],
-      keys.map((k) => Object.assign({ k }, ...vars.map((v) => {
-        const r = sweep.find((x) => x.variant === v && `${x.axis.part} W=${x.axis.writers} ${x.axis.wc}` === k);
-        return { [v]: r ? lab.fmtInt(r.value) : '' };
-      }))), 100));
+    lines.push(
+      ...lab.tableLines(
+        [{ key: 'k', title: 'setting' }, ...vars.map((v) => ({ key: v, title: v, right: true }))],
+        keys.map((k) =>
+          Object.assign(
+            { k },
+            ...vars.map((v) => {
+              const r = sweep.find((x) => x.variant === v && `${x.axis.part} W=${x.axis.writers} ${x.axis.wc}` === k);
+              return { [v]: r ? lab.fmtInt(r.value) : '' };
+            }),
+          ),
+        ),
+        100,
+      ),
+    );
   }
   return lines;
 }
@@ -290,8 +446,10 @@ function sweepLines(out) {
 // ---- charts ----------------------------------------------------------------------------------
 function subtitle(env, doc) {
   const p = (doc && doc.params && doc.params.counters) || {};
-  return `${p.METRICS} metrics, ${p.PER_MINUTE} hits/min, ${p.WRITERS} writer(s) ${p.WC} | MongoDB ${env.server.version} | ` +
-    `${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`;
+  return (
+    `${p.METRICS} metrics, ${p.PER_MINUTE} hits/min, ${p.WRITERS} writer(s) ${p.WC} | MongoDB ${env.server.version} | ` +
+    `${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`
+  );
 }
 
 function scatterChart(records, env, doc) {
@@ -300,23 +458,46 @@ function scatterChart(records, env, doc) {
   const names = [...new Set(recs.map((r) => r.variant))];
   const p = (doc && doc.params && doc.params.counters) || { RUNS: 60, WARMUP: 0 };
   // times[i] of an hour is its (WARMUP + i)-th simulated minute
-  const values = recs.flatMap((r) => r.times.map((_, i) => ({
-    schema: r.variant, wps: Math.round(wpsOf(r, i)),
-    hour: r.axis.day * 24 + r.axis.hour + minuteOfHour(p, p.WARMUP + i) / 60,
-  })));
+  const values = recs.flatMap((r) =>
+    r.times.map((_, i) => ({
+      schema: r.variant,
+      wps: Math.round(wpsOf(r, i)),
+      hour: r.axis.day * 24 + r.axis.hour + minuteOfHour(p, p.WARMUP + i) / 60,
+    })),
+  );
   const span = Math.max(...values.map((v) => v.wps)) / Math.max(1, Math.min(...values.map((v) => v.wps)));
   return {
     name: 'day',
-    title: { text: 'Writes per second through the simulated day, per schema (each dot one simulated minute)', subtitle: subtitle(env, doc) },
+    title: {
+      text: 'Writes per second through the simulated day, per schema (each dot one simulated minute)',
+      subtitle: subtitle(env, doc),
+    },
     data: { values },
     mark: { type: 'point', filled: true, size: 9, opacity: 0.6 },
     encoding: {
-      x: { field: 'hour', type: 'quantitative', title: 'simulated time of day (hours)', scale: { domain: [0, 24 * Math.max(1, ...recs.map((r) => r.axis.day + 1))] } },
-      y: { field: 'wps', type: 'quantitative', title: `writes/s${span > 30 ? ' (log)' : ''}`, scale: span > 30 ? { type: 'log' } : { zero: false } },
+      x: {
+        field: 'hour',
+        type: 'quantitative',
+        title: 'simulated time of day (hours)',
+        scale: { domain: [0, 24 * Math.max(1, ...recs.map((r) => r.axis.day + 1))] },
+      },
+      y: {
+        field: 'wps',
+        type: 'quantitative',
+        title: `writes/s${span > 30 ? ' (log)' : ''}`,
+        scale: span > 30 ? { type: 'log' } : { zero: false },
+      },
       color: { field: 'schema', type: 'nominal', sort: names, scale: { range: PALETTE }, legend: null },
-      row: { field: 'schema', type: 'nominal', sort: names, title: null, header: { labelAngle: 0, labelAlign: 'left' } },
+      row: {
+        field: 'schema',
+        type: 'nominal',
+        sort: names,
+        title: null,
+        header: { labelAngle: 0, labelAlign: 'left' },
+      },
     },
-    width: 640, height: 90,
+    width: 640,
+    height: 90,
     resolve: { scale: { y: 'shared' } },
   };
 }
@@ -325,30 +506,69 @@ function ratioChart(records, env, doc) {
   const recs = dayResults(records);
   if (!recs.length) return null;
   const names = [...new Set(recs.map((r) => r.variant))];
-  const values = recs.filter((r) => r.ratio).map((r) => ({
-    schema: r.variant, hour: r.axis.day * 24 + r.axis.hour + 0.5, ratio: 1 / r.ratio.median,
-    kind: /timeseries|minute-docs|bulk/.test(r.variant) ? 'today\'s alternative' : 'source\'s schema',
-  }));
+  const values = recs
+    .filter((r) => r.ratio)
+    .map((r) => ({
+      schema: r.variant,
+      hour: r.axis.day * 24 + r.axis.hour + 0.5,
+      ratio: 1 / r.ratio.median,
+      kind: /timeseries|minute-docs|bulk/.test(r.variant) ? "today's alternative" : "source's schema",
+    }));
   const span = Math.max(...values.map((v) => v.ratio)) / Math.min(...values.map((v) => v.ratio));
   return {
     name: 'ratios',
-    title: { text: `Writes/s ratio to ${recs[0].ratio.to} per simulated hour (median of per-minute ratios)`, subtitle: subtitle(env, doc) },
+    title: {
+      text: `Writes/s ratio to ${recs[0].ratio.to} per simulated hour (median of per-minute ratios)`,
+      subtitle: subtitle(env, doc),
+    },
     data: { values },
     mark: { type: 'line', strokeWidth: 2 },
     encoding: {
       x: { field: 'hour', type: 'quantitative', title: 'simulated time of day (hours)' },
-      y: { field: 'ratio', type: 'quantitative', title: `writes/s ratio to ${recs[0].ratio.to}${span > 30 ? ' (log)' : ''}`, scale: span > 30 ? { type: 'log' } : { zero: false } },
+      y: {
+        field: 'ratio',
+        type: 'quantitative',
+        title: `writes/s ratio to ${recs[0].ratio.to}${span > 30 ? ' (log)' : ''}`,
+        scale: span > 30 ? { type: 'log' } : { zero: false },
+      },
       color: { field: 'schema', type: 'nominal', sort: names, scale: { range: PALETTE }, title: 'schema' },
-      strokeDash: { field: 'kind', type: 'nominal', title: 'line', scale: { domain: ['source\'s schema', 'today\'s alternative'], range: [[1, 0], [6, 3]] } },
+      strokeDash: {
+        field: 'kind',
+        type: 'nominal',
+        title: 'line',
+        scale: {
+          domain: ["source's schema", "today's alternative"],
+          range: [
+            [1, 0],
+            [6, 3],
+          ],
+        },
+      },
     },
-    width: 640, height: 360,
+    width: 640,
+    height: 360,
   };
 }
 
 // Each scan record twice: as the client measured it and as the server's opLatencies did.
 function scanValues(recs) {
-  return recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.usPerUpdate, side: 'client' }))
-    .concat(recs.map((r) => ({ layout: r.axis.layout, mode: r.axis.mode, at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)', us: r.extra.serverUsPerUpdate, side: 'server (opLatencies)' })));
+  return recs
+    .map((r) => ({
+      layout: r.axis.layout,
+      mode: r.axis.mode,
+      at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)',
+      us: r.extra.usPerUpdate,
+      side: 'client',
+    }))
+    .concat(
+      recs.map((r) => ({
+        layout: r.axis.layout,
+        mode: r.axis.mode,
+        at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)',
+        us: r.extra.serverUsPerUpdate,
+        side: 'server (opLatencies)',
+      })),
+    );
 }
 
 function scanChart(records, env, doc) {
@@ -357,20 +577,45 @@ function scanChart(records, env, doc) {
   const values = scanValues(recs);
   return {
     name: 'scan',
-    title: { text: 'Cost of one $inc: first vs last minute of the day, per layout and way of sending (log scale)',
-      subtitle: [`1,000 updates per bulk, 200 single round trips, updateMany over 200 documents; median of ${recs[0].runs} interleaved rounds`,
-        `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`] },
+    title: {
+      text: 'Cost of one $inc: first vs last minute of the day, per layout and way of sending (log scale)',
+      subtitle: [
+        `1,000 updates per bulk, 200 single round trips, updateMany over 200 documents; median of ${recs[0].runs} interleaved rounds`,
+        `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`,
+      ],
+    },
     data: { values },
     mark: { type: 'point', filled: true, size: 70 },
     encoding: {
-      x: { field: 'layout', type: 'nominal', title: null, sort: ['flat', 'hierarchical', 'array'], axis: { labelAngle: 0 } },
-      y: { field: 'us', type: 'quantitative', title: 'microseconds per update (log)',
-        scale: { type: 'log', domain: [0.8 * Math.min(...values.map((v) => v.us)), 1.25 * Math.max(...values.map((v) => v.us))], nice: false } },
+      x: {
+        field: 'layout',
+        type: 'nominal',
+        title: null,
+        sort: ['flat', 'hierarchical', 'array'],
+        axis: { labelAngle: 0 },
+      },
+      y: {
+        field: 'us',
+        type: 'quantitative',
+        title: 'microseconds per update (log)',
+        scale: {
+          type: 'log',
+          domain: [0.8 * Math.min(...values.map((v) => v.us)), 1.25 * Math.max(...values.map((v) => v.us))],
+          nice: false,
+        },
+      },
       color: { field: 'at', type: 'nominal', title: 'field updated', scale: { range: ['#332288', '#CC6677'] } },
-      shape: { field: 'side', type: 'nominal', title: 'measured by', scale: { range: ['circle', 'triangle-up'] }, legend: { labelLimit: 300 } },
+      shape: {
+        field: 'side',
+        type: 'nominal',
+        title: 'measured by',
+        scale: { range: ['circle', 'triangle-up'] },
+        legend: { labelLimit: 300 },
+      },
       column: { field: 'mode', type: 'nominal', title: null, sort: ['bulk', 'updateMany', 'single'] },
     },
-    width: 180, height: 300,
+    width: 180,
+    height: 300,
   };
 }
 
@@ -378,11 +623,46 @@ module.exports = defineStudy({
   name: 'counters',
   script: 'counters_day.js',
   profiles: {
-    tiny: { METRICS: 5, PER_MINUTE: 10, RUNS: 2, WARMUP: 0, WRITERS: 3, VARIANTS: NODE_VARIANTS, SCAN: true, SCAN_ROUNDS: 5, SWEEP: false, REPLSET: false, SIZE_DAYS: 60 }, // for the test suite
+    tiny: {
+      METRICS: 5,
+      PER_MINUTE: 10,
+      RUNS: 2,
+      WARMUP: 0,
+      WRITERS: 3,
+      VARIANTS: NODE_VARIANTS,
+      SCAN: true,
+      SCAN_ROUNDS: 5,
+      SWEEP: false,
+      REPLSET: false,
+      SIZE_DAYS: 60,
+    }, // for the test suite
     // Quick: 20 metrics, 4 minutes per hour, 4 writers (~1-2 min). Seed scale: every minute of the
     // day, 100 metrics, 16 writers, plus the writers/write-concern sweep and the replica set.
-    quick: { METRICS: 10, PER_MINUTE: 20, RUNS: 3, WARMUP: 0, WRITERS: 4, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: false, REPLSET: false, SIZE_DAYS: 500, WASH_PER_HOUR: 2 },
-    seed: { METRICS: 100, PER_MINUTE: 100, RUNS: 60, WARMUP: 0, WRITERS: 16, VARIANTS: NODE_VARIANTS, SCAN: true, SWEEP: true, REPLSET: true, WASH_PER_HOUR: 4 },
+    quick: {
+      METRICS: 10,
+      PER_MINUTE: 20,
+      RUNS: 3,
+      WARMUP: 0,
+      WRITERS: 4,
+      VARIANTS: NODE_VARIANTS,
+      SCAN: true,
+      SWEEP: false,
+      REPLSET: false,
+      SIZE_DAYS: 500,
+      WASH_PER_HOUR: 2,
+    },
+    seed: {
+      METRICS: 100,
+      PER_MINUTE: 100,
+      RUNS: 60,
+      WARMUP: 0,
+      WRITERS: 16,
+      VARIANTS: NODE_VARIANTS,
+      SCAN: true,
+      SWEEP: true,
+      REPLSET: true,
+      WASH_PER_HOUR: 4,
+    },
   },
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
   expected: '~45 s',
@@ -390,8 +670,12 @@ module.exports = defineStudy({
 
   /** The Node variants' collections (the lab's own, re-created) and their writers' connections. */
   async load(ctx, p) {
-    if (!['w1', 'w0', 'majority'].includes(p.WC)) throw new Error(`parameter WC: expected w1, w0 or majority, got ${JSON.stringify(p.WC)}`);
-    if (p.RUNS + p.WARMUP < 1 || p.RUNS + p.WARMUP > 60) throw new Error(`parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60, got ${p.RUNS + p.WARMUP}`);
+    if (!['w1', 'w0', 'majority'].includes(p.WC))
+      throw new Error(`parameter WC: expected w1, w0 or majority, got ${JSON.stringify(p.WC)}`);
+    if (p.RUNS + p.WARMUP < 1 || p.RUNS + p.WARMUP > 60)
+      throw new Error(
+        `parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60, got ${p.RUNS + p.WARMUP}`,
+      );
     const names = chosenNode(p);
     const prefix = `${p.PREFIX}node_`;
     const targets = new Map(names.map((n) => [n, target(n, prefix)]));
@@ -422,8 +706,13 @@ module.exports = defineStudy({
   after,
   claims: require('./claims'),
   tables: [
-    { title: 'writes/s per simulated hour (median of its minutes)', rows: 'hour', cols: 'variant',
-      filter: (r) => r.axis && r.axis.hour !== undefined && !r.skipped, value: (r) => lab.fmtInt(Math.round(lab.median(r.times.map((_, i) => wpsOf(r, i))))) },
+    {
+      title: 'writes/s per simulated hour (median of its minutes)',
+      rows: 'hour',
+      cols: 'variant',
+      filter: (r) => r.axis && r.axis.hour !== undefined && !r.skipped,
+      value: (r) => lab.fmtInt(Math.round(lab.median(r.times.map((_, i) => wpsOf(r, i))))),
+    },
   ],
   charts: [scatterChart, ratioChart, scanChart],
   // used by its tests, its write-up and its other modules; never read by the core

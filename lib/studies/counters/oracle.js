@@ -31,7 +31,16 @@ function tally(o, slots, { preallocate = false, preallocatedDays = [] } = {}) {
     const id = `${dayId(ms)}/${metric}`;
     let d = docs.get(id);
     if (!d) {
-      d = { id, date: dayStart(ms), metric, daily: 0, hourly: new Array(24).fill(0), minute: new Array(1440).fill(0), preallocated: false, hits: 0 };
+      d = {
+        id,
+        date: dayStart(ms),
+        metric,
+        daily: 0,
+        hourly: new Array(24).fill(0),
+        minute: new Array(1440).fill(0),
+        preallocated: false,
+        hits: 0,
+      };
       docs.set(id, d);
     }
     return d;
@@ -58,7 +67,9 @@ function expectedDoc(schema, d) {
   // An array document is always whole: a hit on a missing one preallocates it first.
   const full = schema === 'array' || (d.preallocated && schema !== 'initial');
   const hourly = {};
-  d.hourly.forEach((n, h) => { if (full || n) hourly[pad(h, 2)] = n; });
+  d.hourly.forEach((n, h) => {
+    if (full || n) hourly[pad(h, 2)] = n;
+  });
   let minute;
   if (schema === 'array') {
     minute = d.minute.slice();
@@ -71,14 +82,21 @@ function expectedDoc(schema, d) {
     });
   } else {
     minute = {};
-    d.minute.forEach((n, m) => { if (full || n) minute[pad(m, 4)] = n; });
+    d.minute.forEach((n, m) => {
+      if (full || n) minute[pad(m, 4)] = n;
+    });
   }
   return { _id: d.id, metadata: { date: d.date, metric: d.metric }, daily: d.daily, hourly, minute };
 }
 
 /** A stored document in the same plain form (Date -> ms, numbers as numbers). */
 function normalizeDoc(doc) {
-  const num = (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? mapValues(v, num) : Array.isArray(v) ? v.map(Number) : Number(v));
+  const num = (v) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? mapValues(v, num)
+      : Array.isArray(v)
+        ? v.map(Number)
+        : Number(v);
   return {
     _id: doc._id,
     metadata: { date: +doc.metadata.date, metric: doc.metadata.metric },

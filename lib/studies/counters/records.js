@@ -2,8 +2,9 @@
 // Reading the day's records back: shared by the study's tables and its claims.
 const lab = require('../../../scripts/lib/lab');
 
-const dayResults = (records) => records.filter((r) => r.type === 'result' && !r.skipped && r.axis && r.axis.hour !== undefined);
-const wpsOf = (r, i) => (r.extra ? r.extra.hitsPerMinute : 0) * 1000 / r.times[i];
+const dayResults = (records) =>
+  records.filter((r) => r.type === 'result' && !r.skipped && r.axis && r.axis.hour !== undefined);
+const wpsOf = (r, i) => ((r.extra ? r.extra.hitsPerMinute : 0) * 1000) / r.times[i];
 
 // Node's variant when the run has it, else the shell's.
 function pick(records, schema) {
@@ -12,13 +13,14 @@ function pick(records, schema) {
   return node.length ? node : recs.filter((r) => r.variant === schema);
 }
 
-
 /** Median writes/s of a schema over the given hours of the last simulated day. */
 function wpsOver(records, schema, hours) {
   const recs = pick(records, schema);
   if (!recs.length) return null;
   const lastDay = Math.max(...recs.map((r) => r.axis.day));
-  const xs = recs.filter((r) => r.axis.day === lastDay && hours.includes(r.axis.hour)).flatMap((r) => r.times.map((_, i) => wpsOf(r, i)));
+  const xs = recs
+    .filter((r) => r.axis.day === lastDay && hours.includes(r.axis.hour))
+    .flatMap((r) => r.times.map((_, i) => wpsOf(r, i)));
   return xs.length ? lab.median(xs) : null;
 }
 
@@ -31,7 +33,10 @@ function ratiosOver(records, schema, base, hours) {
   const xs = [];
   for (const r of a.filter((x) => x.axis.day === lastDay && hours.includes(x.axis.hour))) {
     const q = b.find((x) => x.axis.day === r.axis.day && x.axis.hour === r.axis.hour);
-    if (q) r.times.forEach((t, i) => { if (q.times[i]) xs.push(q.times[i] / t); });
+    if (q)
+      r.times.forEach((t, i) => {
+        if (q.times[i]) xs.push(q.times[i] / t);
+      });
   }
   return xs;
 }
@@ -43,7 +48,14 @@ function ratioOver(records, schema, base, hours) {
 }
 
 function scanRatio(records, layout, mode) {
-  const r = records.find((x) => x.type === 'result' && x.variant === 'minute-1439' && x.axis.part === 'scan' && x.axis.layout === layout && x.axis.mode === mode);
+  const r = records.find(
+    (x) =>
+      x.type === 'result' &&
+      x.variant === 'minute-1439' &&
+      x.axis.part === 'scan' &&
+      x.axis.layout === layout &&
+      x.axis.mode === mode,
+  );
   return r && r.ratio ? r.ratio.median : null;
 }
 

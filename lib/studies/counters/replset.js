@@ -16,9 +16,21 @@ async function startReplSet({ members = 3, log = () => {} } = {}) {
   });
   await rs.waitUntilRunning();
   const stop = () => rs.stop({ doCleanup: true, force: true });
-  const onExit = () => { for (const s of rs.servers) { const p = s.instanceInfo && s.instanceInfo.instance && s.instanceInfo.instance.mongodProcess; if (p && p.exitCode === null) p.kill('SIGKILL'); } };
+  const onExit = () => {
+    for (const s of rs.servers) {
+      const p = s.instanceInfo && s.instanceInfo.instance && s.instanceInfo.instance.mongodProcess;
+      if (p && p.exitCode === null) p.kill('SIGKILL');
+    }
+  };
   process.once('exit', onExit);
-  return { uri: rs.getUri(), members, stop: async () => { process.removeListener('exit', onExit); await stop(); } };
+  return {
+    uri: rs.getUri(),
+    members,
+    stop: async () => {
+      process.removeListener('exit', onExit);
+      await stop();
+    },
+  };
 }
 
 module.exports = { startReplSet };

@@ -11,7 +11,11 @@ const OWNER = 'counters-004';
 const { assertOwned, createOwned, dropOwned, META } = require('../../infra/targets');
 
 function isDup(e) {
-  return e && (e.code === 11000 || (Array.isArray(e.writeErrors) && e.writeErrors.length > 0 && e.writeErrors.every((w) => w.code === 11000)));
+  return (
+    e &&
+    (e.code === 11000 ||
+      (Array.isArray(e.writeErrors) && e.writeErrors.length > 0 && e.writeErrors.every((w) => w.code === 11000)))
+  );
 }
 
 // Two first upserts of the same new _id can race; the loser fails with E11000 and retries.
@@ -40,7 +44,8 @@ function docMinutes(schema, doc) {
   if (!doc || !doc.minute) return out;
   if (schema === 'array') return doc.minute.map(Number);
   if (schema === 'hierarchical' || schema === 'bulk') {
-    for (const [hh, mins] of Object.entries(doc.minute)) for (const [mm, n] of Object.entries(mins)) out[+hh * 60 + +mm] = Number(n);
+    for (const [hh, mins] of Object.entries(doc.minute))
+      for (const [mm, n] of Object.entries(mins)) out[+hh * 60 + +mm] = Number(n);
   } else {
     for (const [k, n] of Object.entries(doc.minute)) out[+k] = Number(n);
   }
@@ -91,7 +96,9 @@ function counterTarget(schema, prefix = 'counters_') {
       }
     },
     async readDay(db, dayMs, metric) {
-      const doc = await db.collection(this.coll).findOne({ _id: C.key(dayMs, metric)._id }, { projection: { minute: 1 } });
+      const doc = await db
+        .collection(this.coll)
+        .findOne({ _id: C.key(dayMs, metric)._id }, { projection: { minute: 1 } });
       return docMinutes(layout, doc);
     },
   };
@@ -117,10 +124,13 @@ function bulkTarget(prefix) {
       const minute = Math.floor(hit.t / 60000);
       const k = `${minute}|${hit.metric}`;
       const a = agg.get(k);
-      if (a) a.n++; else agg.set(k, { t: minute * 60000, metric: hit.metric, n: 1 });
+      if (a) a.n++;
+      else agg.set(k, { t: minute * 60000, metric: hit.metric, n: 1 });
     }
     for (const a of agg.values()) {
-      ops.push({ updateOne: { filter: C.key(a.t, a.metric), update: C.hitUpdate('hierarchical', a.t, a.n), upsert: true } });
+      ops.push({
+        updateOne: { filter: C.key(a.t, a.metric), update: C.hitUpdate('hierarchical', a.t, a.n), upsert: true },
+      });
     }
     if (!ops.length) return;
     await timed(lat, async () => {
@@ -145,18 +155,28 @@ function timeseriesTarget(prefix = 'counters_') {
     kind: 'alternative',
     preallocates: false,
     async create(db) {
-      await createOwned(db, this.coll, { timeseries: { timeField: 't', metaField: 'metric', granularity: 'minutes' } }, OWNER, { fixture: OWNER });
+      await createOwned(
+        db,
+        this.coll,
+        { timeseries: { timeField: 't', metaField: 'metric', granularity: 'minutes' } },
+        OWNER,
+        { fixture: OWNER },
+      );
     },
     async write(db, hits, wc, lat) {
       const coll = db.collection(this.coll);
-      for (const hit of hits) await timed(lat, () => coll.insertOne({ t: new Date(hit.t), metric: hit.metric }, { writeConcern: wc }));
+      for (const hit of hits)
+        await timed(lat, () => coll.insertOne({ t: new Date(hit.t), metric: hit.metric }, { writeConcern: wc }));
     },
     async readDay(db, dayMs, metric) {
       const start = new Date(dayMs);
-      const rows = await db.collection(this.coll).aggregate([
-        { $match: { metric, t: { $gte: start, $lt: new Date(dayMs + DAY) } } },
-        { $group: { _id: { $floor: { $divide: [{ $subtract: ['$t', start] }, 60000] } }, n: { $sum: 1 } } },
-      ]).toArray();
+      const rows = await db
+        .collection(this.coll)
+        .aggregate([
+          { $match: { metric, t: { $gte: start, $lt: new Date(dayMs + DAY) } } },
+          { $group: { _id: { $floor: { $divide: [{ $subtract: ['$t', start] }, 60000] } }, n: { $sum: 1 } } },
+        ])
+        .toArray();
       const out = zeros();
       for (const r of rows) out[r._id] = r.n;
       return out;
@@ -179,12 +199,21 @@ function minuteDocsTarget(prefix = 'counters_') {
       const coll = db.collection(this.coll);
       for (const hit of hits) {
         const minute = new Date(Math.floor(hit.t / 60000) * 60000);
-        await timed(lat, () => retryDup(() => coll.updateOne({ metric: hit.metric, minute }, { $inc: { n: 1 } }, { upsert: true, writeConcern: wc })));
+        await timed(lat, () =>
+          retryDup(() =>
+            coll.updateOne({ metric: hit.metric, minute }, { $inc: { n: 1 } }, { upsert: true, writeConcern: wc }),
+          ),
+        );
       }
     },
     async readDay(db, dayMs, metric) {
-      const docs = await db.collection(this.coll).find(
-        { metric, minute: { $gte: new Date(dayMs), $lt: new Date(dayMs + DAY) } }, { projection: { _id: 0, minute: 1, n: 1 } }).toArray();
+      const docs = await db
+        .collection(this.coll)
+        .find(
+          { metric, minute: { $gte: new Date(dayMs), $lt: new Date(dayMs + DAY) } },
+          { projection: { _id: 0, minute: 1, n: 1 } },
+        )
+        .toArray();
       const out = zeros();
       for (const d of docs) out[(d.minute - dayMs) / 60000] = Number(d.n);
       return out;
@@ -224,4 +253,12 @@ async function ownCollections(db, targets) {
   }
 }
 
-module.exports = { target, ALL, COUNTERS: ['initial', 'preallocated', 'hierarchical', 'array'], ownCollections, docMinutes, retryDup, OWNER };
+module.exports = {
+  target,
+  ALL,
+  COUNTERS: ['initial', 'preallocated', 'hierarchical', 'array'],
+  ownCollections,
+  docMinutes,
+  retryDup,
+  OWNER,
+};

@@ -15,7 +15,7 @@ const { limits } = require('./limits');
 const peer = { available: false };
 
 function docsAt(p, size) {
-  return Math.max(1, Math.min(p.N, Math.floor(p.MAX_MB * 1048576 / size)));
+  return Math.max(1, Math.min(p.N, Math.floor((p.MAX_MB * 1048576) / size)));
 }
 
 function workers(mode, what) {
@@ -25,38 +25,87 @@ function workers(mode, what) {
     minVersion: '3.2',
     able: (p, point) => mode === 'async' || !point.server,
     async run(ctx, p, point) {
-      const target = point.server === 'replset' ? await replSet(ctx) : { uri: ctx.server.uri, client: ctx.client, db: ctx.db };
+      const target =
+        point.server === 'replset' ? await replSet(ctx) : { uri: ctx.server.uri, client: ctx.client, db: ctx.db };
       const n = docsAt(p, point.size);
       const name = `${p.COLL}_${mode}`;
       await scratch(target.db, name);
-      const job = { kind: 'insert', db: ctx.dbName, coll: name, from: 0, to: n, size: point.size, seed: p.SEED, batch: point.batch, ordered: true };
+      const job = {
+        kind: 'insert',
+        db: ctx.dbName,
+        coll: name,
+        from: 0,
+        to: n,
+        size: point.size,
+        seed: p.SEED,
+        batch: point.batch,
+        ordered: true,
+      };
       if (point.server === 'replset') job.w = point.w;
-      const r = await runWorkers({ uri: target.uri, mode, W: point.W, job, client: mode === 'async' ? target.client : undefined });
+      const r = await runWorkers({
+        uri: target.uri,
+        mode,
+        W: point.W,
+        job,
+        client: mode === 'async' ? target.client : undefined,
+      });
       const count = await target.db.collection(name).countDocuments({});
-      return Object.assign(lab.took(r.ms, count, { docs: count, docsPerSec: Math.round(count / r.ms * 1000), ops: r.latency.count }), { latency: r.latency });
+      return Object.assign(
+        lab.took(r.ms, count, { docs: count, docsPerSec: Math.round((count / r.ms) * 1000), ops: r.latency.count }),
+        { latency: r.latency },
+      );
     },
   };
 }
 
 // The server's own insert rate ($merge inside the server) at this document size, or null.
 function serverCeiling(records, size) {
-  const ceil = records.filter((r) => r.type === 'result' && !r.skipped && r.variant === 'server-copy' && r.axis.size === size)
-    .map(docsPerSec).filter(Boolean);
+  const ceil = records
+    .filter((r) => r.type === 'result' && !r.skipped && r.variant === 'server-copy' && r.axis.size === size)
+    .map(docsPerSec)
+    .filter(Boolean);
   return ceil.length ? Math.max(...ceil) : null;
 }
 
 // The docs-per-s chart's panel: one line per writer count W, and the server's ceiling dotted.
 function docsPerSecLayers(Ws) {
   return [
-    { transform: [{ filter: "datum.kind === 'writers'" }], mark: { type: 'line', point: true },
+    {
+      transform: [{ filter: "datum.kind === 'writers'" }],
+      mark: { type: 'line', point: true },
       encoding: {
-        x: { field: 'batch', type: 'quantitative', scale: { type: 'log' }, title: 'batch size (log)', axis: { values: [1, 10, 100, 1000, 10000] } },
+        x: {
+          field: 'batch',
+          type: 'quantitative',
+          scale: { type: 'log' },
+          title: 'batch size (log)',
+          axis: { values: [1, 10, 100, 1000, 10000] },
+        },
         y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents/s (log)' },
         color: { field: 'W', type: 'ordinal', sort: Ws, scale: { range: PALETTE }, title: 'writers W' },
-        strokeDash: { field: 'W', type: 'ordinal', sort: Ws, scale: { range: [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 4], [1, 3]] }, title: 'writers W' },
-      } },
-    { transform: [{ filter: "datum.kind === 'ceiling'" }], mark: { type: 'rule', color: '#888888', strokeDash: [2, 2] },
-      encoding: { y: { field: 'rate', type: 'quantitative' } } },
+        strokeDash: {
+          field: 'W',
+          type: 'ordinal',
+          sort: Ws,
+          scale: {
+            range: [
+              [1, 0],
+              [6, 3],
+              [2, 2],
+              [8, 2, 2, 2],
+              [4, 4],
+              [1, 3],
+            ],
+          },
+          title: 'writers W',
+        },
+      },
+    },
+    {
+      transform: [{ filter: "datum.kind === 'ceiling'" }],
+      mark: { type: 'rule', color: '#888888', strokeDash: [2, 2] },
+      encoding: { y: { field: 'rate', type: 'quantitative' } },
+    },
   ];
 }
 
@@ -64,19 +113,37 @@ module.exports = defineStudy({
   name: 'inserts',
   script: 'inserts_bulk.js',
   profiles: {
-    tiny: { N: 500, BATCHES: '1,1000', WRITERS: '1,2', SIZES: '1024,', WCONCERN: false, RUNS: 1, WARMUP: 0, BULK_MB: '1,10', BULK_TRIES: 2 }, // for the test suite
+    tiny: {
+      N: 500,
+      BATCHES: '1,1000',
+      WRITERS: '1,2',
+      SIZES: '1024,',
+      WCONCERN: false,
+      RUNS: 1,
+      WARMUP: 0,
+      BULK_MB: '1,10',
+      BULK_TRIES: 2,
+    }, // for the test suite
     // npm start runs every study in under ~5 min: small here; --profile seed for the documented scale.
     // Large bulks: 50 tries bound a failure rate of 0 below 6 % (one-sided 95 %); 8 tries do not (inconclusive).
     quick: { N: 2000, BATCHES: '1,10,100,1000', WRITERS: '1,4,16', SIZES: '1024,16384', RUNS: 3, BULK_TRIES: 8 }, // batch 10: the source's ~10 KB batches; 3 rounds: an interval
     // The source inserted 2^14 matrix rows per run; its concurrency went to 64 processes on 12 cores.
-    seed: { N: 16384, BATCHES: '1,10,100,1000,10000', WRITERS: '1,2,4,8,16', SIZES: '128,1024,4096,16384', RUNS: 3, BULK_TRIES: 50 },
+    seed: {
+      N: 16384,
+      BATCHES: '1,10,100,1000,10000',
+      WRITERS: '1,2,4,8,16',
+      SIZES: '128,1024,4096,16384',
+      RUNS: 3,
+      BULK_TRIES: 50,
+    },
   },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~45 s',
   seedExpected: '~9 min (measured: 16,384 documents over the whole grid)',
 
   /** The end-of-run summary speaks of one writer at batch 1000 (mongosh, Node, PostgreSQL, the ceiling). */
-  headline: (points) => points.find((x) => x.part === 'batch' && x.W === 1 && x.batch === 1000) || points[points.length - 1],
+  headline: (points) =>
+    points.find((x) => x.part === 'batch' && x.W === 1 && x.batch === 1000) || points[points.length - 1],
 
   /** Every variant must leave exactly the point's documents in its collection or table. */
   oracle: (p, point) => docsAt(p, point.size),
@@ -95,9 +162,9 @@ module.exports = defineStudy({
   after: (ctx, p) => limits(ctx, p),
 
   variants: [
-    workers('async', 'Node: W async loops sharing one client (the source\'s threads)'),
+    workers('async', "Node: W async loops sharing one client (the source's threads)"),
     workers('connections', 'Node: W clients of one connection each'),
-    workers('processes', 'Node: W child processes, a client each (the source\'s processes)'),
+    workers('processes', "Node: W child processes, a client each (the source's processes)"),
     {
       name: 'pg',
       what: 'PostgreSQL: INSERT per row (batch 1) or multi-row INSERT, W sessions',
@@ -106,8 +173,18 @@ module.exports = defineStudy({
       skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
       async run(ctx, p, point) {
         const pgs = await postgres(ctx);
-        const r = await pgPeer.insert(pgs, { n: docsAt(p, point.size), size: point.size, seed: p.SEED, batch: point.batch, W: point.W });
-        return lab.took(r.ms, r.rows, { docs: r.rows, docsPerSec: Math.round(r.rows / r.ms * 1000), postgres: pgs.version });
+        const r = await pgPeer.insert(pgs, {
+          n: docsAt(p, point.size),
+          size: point.size,
+          seed: p.SEED,
+          batch: point.batch,
+          W: point.W,
+        });
+        return lab.took(r.ms, r.rows, {
+          docs: r.rows,
+          docsPerSec: Math.round((r.rows / r.ms) * 1000),
+          postgres: pgs.version,
+        });
       },
     },
   ],
@@ -115,41 +192,98 @@ module.exports = defineStudy({
   claims: require('./claims'),
 
   tables: [
-    { title: 'docs/s by batch size, one writer (size = SIZE)', rows: 'variant', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.axis.W === 1 },
-    { title: 'docs/s by batch size and writers: separate processes', rows: 'W', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'processes' },
-    { title: 'docs/s by batch size and writers: async loops on one client', rows: 'W', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'async' },
-    { title: 'docs/s by batch size and writers: one connection per writer', rows: 'W', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'connections' },
-    { title: 'docs/s by document size (bytes), batch 1000, one writer', rows: 'variant', cols: 'size', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => !r.skipped && r.axis.part === 'size' },
-    { title: 'docs/s by write concern (replica set of 1), one writer', rows: 'w', cols: 'batch', value: (r) => fmtRate(docsPerSec(r)),
-      filter: (r) => !r.skipped && r.axis.part === 'wc' },
+    {
+      title: 'docs/s by batch size, one writer (size = SIZE)',
+      rows: 'variant',
+      cols: 'batch',
+      value: (r) => fmtRate(docsPerSec(r)),
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.axis.W === 1,
+    },
+    {
+      title: 'docs/s by batch size and writers: separate processes',
+      rows: 'W',
+      cols: 'batch',
+      value: (r) => fmtRate(docsPerSec(r)),
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'processes',
+    },
+    {
+      title: 'docs/s by batch size and writers: async loops on one client',
+      rows: 'W',
+      cols: 'batch',
+      value: (r) => fmtRate(docsPerSec(r)),
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'async',
+    },
+    {
+      title: 'docs/s by batch size and writers: one connection per writer',
+      rows: 'W',
+      cols: 'batch',
+      value: (r) => fmtRate(docsPerSec(r)),
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'connections',
+    },
+    {
+      title: 'docs/s by document size (bytes), batch 1000, one writer',
+      rows: 'variant',
+      cols: 'size',
+      value: (r) => fmtRate(docsPerSec(r)),
+      filter: (r) => !r.skipped && r.axis.part === 'size',
+    },
+    {
+      title: 'docs/s by write concern (replica set of 1), one writer',
+      rows: 'w',
+      cols: 'batch',
+      value: (r) => fmtRate(docsPerSec(r)),
+      filter: (r) => !r.skipped && r.axis.part === 'wc',
+    },
   ],
 
   charts: [
     (records, env) => {
-      const recs = records.filter((r) => r.type === 'result' && !r.skipped && r.axis.part === 'batch' &&
-        ['async', 'connections', 'processes', 'pg', 'shell'].includes(r.variant) && docsPerSec(r));
+      const recs = records.filter(
+        (r) =>
+          r.type === 'result' &&
+          !r.skipped &&
+          r.axis.part === 'batch' &&
+          ['async', 'connections', 'processes', 'pg', 'shell'].includes(r.variant) &&
+          docsPerSec(r),
+      );
       if (!recs.length) return null;
-      const panels = ['shell', 'async', 'connections', 'processes', 'pg'].filter((v) => recs.some((r) => r.variant === v));
-      const label = { shell: 'mongosh (1 writer)', async: 'async loops, one client', connections: 'one connection each', processes: 'one process each', pg: 'PostgreSQL sessions' };
+      const panels = ['shell', 'async', 'connections', 'processes', 'pg'].filter((v) =>
+        recs.some((r) => r.variant === v),
+      );
+      const label = {
+        shell: 'mongosh (1 writer)',
+        async: 'async loops, one client',
+        connections: 'one connection each',
+        processes: 'one process each',
+        pg: 'PostgreSQL sessions',
+      };
       const ceiling = serverCeiling(records, recs[0].axis.size);
-      const values = recs.map((r) => ({ panel: label[r.variant], batch: r.axis.batch, W: r.axis.W, rate: docsPerSec(r), kind: 'writers' }));
+      const values = recs.map((r) => ({
+        panel: label[r.variant],
+        batch: r.axis.batch,
+        W: r.axis.W,
+        rate: docsPerSec(r),
+        kind: 'writers',
+      }));
       if (ceiling) for (const v of panels) values.push({ panel: label[v], rate: ceiling, kind: 'ceiling' });
       const Ws = [...new Set(recs.map((r) => r.axis.W))].sort((a, b) => a - b);
       return {
         name: 'docs-per-s',
-        title: { text: 'Inserts: documents per second against batch size, by concurrent writers',
-          subtitle: [`${lab.fmtInt(recs[0].answer)} documents of ${lab.fmtInt(recs[0].axis.size)} B per run; median of rounds; log scales` +
-            (ceiling ? `; dotted: the server's own insert rate ($merge inside the server) ${lab.fmtInt(Math.round(ceiling))}/s` : ''),
-          `MongoDB ${env.server.version} standalone (wiredTiger) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`] },
+        title: {
+          text: 'Inserts: documents per second against batch size, by concurrent writers',
+          subtitle: [
+            `${lab.fmtInt(recs[0].answer)} documents of ${lab.fmtInt(recs[0].axis.size)} B per run; median of rounds; log scales` +
+              (ceiling
+                ? `; dotted: the server's own insert rate ($merge inside the server) ${lab.fmtInt(Math.round(ceiling))}/s`
+                : ''),
+            `MongoDB ${env.server.version} standalone (wiredTiger) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
+          ],
+        },
         data: { values },
         facet: { column: { field: 'panel', type: 'nominal', sort: panels.map((v) => label[v]), title: null } },
         spec: {
-          width: 190, height: 260,
+          width: 190,
+          height: 260,
           layer: docsPerSecLayers(Ws),
         },
         resolve: { scale: { y: 'shared' } },
@@ -157,6 +291,4 @@ module.exports = defineStudy({
       };
     },
   ],
-
 });
-

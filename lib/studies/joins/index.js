@@ -36,9 +36,19 @@ function summarize(pairs) {
 
 // The times chart's bars: each variant's median, its engine and its plan's stage.
 function timesValues(recs) {
-  const kind = (v) => (v === 'pg-join' ? 'PostgreSQL' : v === 'client' || v === 'node-map' ? 'MongoDB, join in the client' : 'MongoDB, $lookup in the server');
+  const kind = (v) =>
+    v === 'pg-join'
+      ? 'PostgreSQL'
+      : v === 'client' || v === 'node-map'
+        ? 'MongoDB, join in the client'
+        : 'MongoDB, $lookup in the server';
   const engine = (r) => (r.plan ? ` · ${r.plan.stage}${r.plan.explainVersion === '2' ? ' (SBE)' : ''}` : '');
-  return recs.map((r) => ({ variant: r.variant, ms: r.median, kind: kind(r.variant), label: `${lab.fmtMs(r.median)}${engine(r)}` }));
+  return recs.map((r) => ({
+    variant: r.variant,
+    ms: r.median,
+    kind: kind(r.variant),
+    label: `${lab.fmtMs(r.median)}${engine(r)}`,
+  }));
 }
 
 async function lookupRows(ctx, p, on) {
@@ -46,11 +56,13 @@ async function lookupRows(ctx, p, on) {
   const foreign = on === '_id' ? '_id' : on === 'indexed' ? 'code' : 'alias';
   const local = on === '_id' ? 'cust' : 'custCode';
   const acc = {};
-  const cur = ctx.db.collection(c.orders).aggregate([
-    { $project: { cust: 1, custCode: 1, cents: 1 } },
-    { $lookup: { from: c.customers, localField: local, foreignField: foreign, as: 'c' } },
-    { $project: { cents: 1, region: { $arrayElemAt: ['$c.region', 0] } } },
-  ]);
+  const cur = ctx.db
+    .collection(c.orders)
+    .aggregate([
+      { $project: { cust: 1, custCode: 1, cents: 1 } },
+      { $lookup: { from: c.customers, localField: local, foreignField: foreign, as: 'c' } },
+      { $project: { cents: 1, region: { $arrayElemAt: ['$c.region', 0] } } },
+    ]);
   for await (const o of cur) G.joinSummaryAdd(acc, o.region, o.cents);
   return G.joinSummaryRows(acc);
 }
@@ -71,8 +83,20 @@ module.exports = defineStudy({
 
   async load(ctx, p) {
     const c = colls(p);
-    const f = await ensureFixture(ctx.db, c.orders, { fixture: `join-orders-${p.CUSTOMERS}`, n: p.ORDERS, seed: p.SEED + 1 }, () => orders(p), { progress: ctx.progress });
-    await ensureFixture(ctx.db, c.customers, { fixture: 'join-customers', n: p.CUSTOMERS, seed: p.SEED }, () => customers(p), { progress: ctx.progress });
+    const f = await ensureFixture(
+      ctx.db,
+      c.orders,
+      { fixture: `join-orders-${p.CUSTOMERS}`, n: p.ORDERS, seed: p.SEED + 1 },
+      () => orders(p),
+      { progress: ctx.progress },
+    );
+    await ensureFixture(
+      ctx.db,
+      c.customers,
+      { fixture: 'join-customers', n: p.CUSTOMERS, seed: p.SEED },
+      () => customers(p),
+      { progress: ctx.progress },
+    );
     await ctx.db.collection(c.customers).createIndex({ code: 1 });
     return { ...f, own: true, coll: c.orders };
   },
@@ -99,18 +123,24 @@ module.exports = defineStudy({
 
   variants: [
     {
-      name: 'node-map', what: 'Node driver: customers into a Map, orders streamed and joined in the client', minVersion: '2.0',
+      name: 'node-map',
+      what: 'Node driver: customers into a Map, orders streamed and joined in the client',
+      minVersion: '2.0',
       async run(ctx, p) {
         const c = colls(p);
         const region = new Map();
-        for await (const d of ctx.db.collection(c.customers).find({}, { projection: { region: 1 } })) region.set(d._id, d.region);
+        for await (const d of ctx.db.collection(c.customers).find({}, { projection: { region: 1 } }))
+          region.set(d._id, d.region);
         const acc = {};
-        for await (const o of ctx.db.collection(c.orders).find({}, { projection: { cust: 1, cents: 1 } })) G.joinSummaryAdd(acc, region.get(o.cust), o.cents);
+        for await (const o of ctx.db.collection(c.orders).find({}, { projection: { cust: 1, cents: 1 } }))
+          G.joinSummaryAdd(acc, region.get(o.cust), o.cents);
         return G.joinSummaryRows(acc);
       },
     },
     {
-      name: 'lookup-unindexed-classic', what: '$lookup on the unindexed field with the classic engine forced (internalQueryForceClassicEngine)', minVersion: '5.1',
+      name: 'lookup-unindexed-classic',
+      what: '$lookup on the unindexed field with the classic engine forced (internalQueryForceClassicEngine)',
+      minVersion: '5.1',
       able: () => peer.ownServer,
       skippedWhy: () => 'only on a mongod the lab started (the engine switch is server-wide)',
       async explain(ctx, p) {
@@ -127,7 +157,9 @@ module.exports = defineStudy({
       },
     },
     {
-      name: 'pg-join', what: 'PostgreSQL: SELECT region, cents FROM orders JOIN customers ON id, rows summed in the client', minVersion: '0',
+      name: 'pg-join',
+      what: 'PostgreSQL: SELECT region, cents FROM orders JOIN customers ON id, rows summed in the client',
+      minVersion: '0',
       able: () => peer.available,
       skippedWhy: (ctx) => ctx.pgNote || 'PostgreSQL unavailable',
       async explain(ctx) {
@@ -156,21 +188,47 @@ module.exports = defineStudy({
       const hi = Math.max(...values.map((v) => v.ms)) * 8;
       return {
         name: 'times',
-        title: { text: 'Joins: every order joined to its customer, all rows to the client',
-          subtitle: [`${lab.fmtInt(params.ORDERS || 0)} orders x ${lab.fmtInt(params.CUSTOMERS || 0)} customers; median of the rounds; log scale`,
-            `MongoDB ${env.server.version} standalone, PostgreSQL peer | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`] },
-        width: 560, height: 28 * values.length,
+        title: {
+          text: 'Joins: every order joined to its customer, all rows to the client',
+          subtitle: [
+            `${lab.fmtInt(params.ORDERS || 0)} orders x ${lab.fmtInt(params.CUSTOMERS || 0)} customers; median of the rounds; log scale`,
+            `MongoDB ${env.server.version} standalone, PostgreSQL peer | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
+          ],
+        },
+        width: 560,
+        height: 28 * values.length,
         data: { values },
         layer: [
-          { mark: { type: 'bar' }, encoding: {
-            y: { field: 'variant', type: 'nominal', sort: order, title: null },
-            x: { field: 'ms', type: 'quantitative', stack: null, scale: { type: 'log', domain: [lo, hi] }, title: 'median time, ms (log)' },
-            color: { field: 'kind', type: 'nominal', scale: { range: ['#332288', '#88CCEE', '#DDCC77'] }, title: null, legend: { labelLimit: 400, orient: 'bottom' } } } },
-          { mark: { type: 'text', align: 'left', dx: 4 }, encoding: {
-            y: { field: 'variant', type: 'nominal', sort: order }, x: { field: 'ms', type: 'quantitative' }, text: { field: 'label' } } },
+          {
+            mark: { type: 'bar' },
+            encoding: {
+              y: { field: 'variant', type: 'nominal', sort: order, title: null },
+              x: {
+                field: 'ms',
+                type: 'quantitative',
+                stack: null,
+                scale: { type: 'log', domain: [lo, hi] },
+                title: 'median time, ms (log)',
+              },
+              color: {
+                field: 'kind',
+                type: 'nominal',
+                scale: { range: ['#332288', '#88CCEE', '#DDCC77'] },
+                title: null,
+                legend: { labelLimit: 400, orient: 'bottom' },
+              },
+            },
+          },
+          {
+            mark: { type: 'text', align: 'left', dx: 4 },
+            encoding: {
+              y: { field: 'variant', type: 'nominal', sort: order },
+              x: { field: 'ms', type: 'quantitative' },
+              text: { field: 'label' },
+            },
+          },
         ],
       };
     },
   ],
-
 });

@@ -79,9 +79,16 @@ async function clientChunked(coll, n, field, { chunks = 10 } = {}) {
     const size = Math.floor((n * (c + 1)) / k) - Math.floor((n * c) / k);
     const s = emptyStats();
     const filter = last === undefined ? {} : { _id: { $gt: last } };
-    const cursor = coll.find(filter, { projection: { _id: 1, [field]: 1 } }).sort({ _id: 1 }).limit(size);
+    const cursor = coll
+      .find(filter, { projection: { _id: 1, [field]: 1 } })
+      .sort({ _id: 1 })
+      .limit(size);
     let got = 0;
-    for await (const d of cursor) { add(s, d[field]); last = d._id; got++; }
+    for await (const d of cursor) {
+      add(s, d[field]);
+      last = d._id;
+      got++;
+    }
     total = merge(total, s);
     if (got < size) break; // the collection ended
   }
@@ -93,10 +100,17 @@ async function clientChunked(coll, n, field, { chunks = 10 } = {}) {
  * Queries run concurrently; skip walks index keys without fetching documents.
  */
 async function idsAt(coll, positions) {
-  return Promise.all(positions.map(async (p) => {
-    const r = await coll.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).skip(p).limit(1).toArray();
-    return r.length ? r[0]._id : null;
-  }));
+  return Promise.all(
+    positions.map(async (p) => {
+      const r = await coll
+        .find({}, { projection: { _id: 1 } })
+        .sort({ _id: 1 })
+        .skip(p)
+        .limit(1)
+        .toArray();
+      return r.length ? r[0]._id : null;
+    }),
+  );
 }
 
 /** k concurrent cursors, each over its own _id range of the batch. */
@@ -106,17 +120,19 @@ async function clientParallel(coll, n, field, { parallel = 4 } = {}) {
   for (let j = 1; j <= k; j++) cuts.push(Math.floor((n * j) / k));
   // bounds[j] = first _id of range j+1; the last one is the first _id after the batch.
   const bounds = await idsAt(coll, cuts);
-  const parts = await Promise.all(bounds.map(async (hi, j) => {
-    const lo = j === 0 ? undefined : bounds[j - 1];
-    if (j > 0 && lo === null) return emptyStats(); // batch larger than the collection
-    const range = {};
-    if (lo !== undefined) range.$gte = lo;
-    if (hi !== null) range.$lt = hi;
-    const filter = Object.keys(range).length ? { _id: range } : {};
-    const s = emptyStats();
-    for await (const d of coll.find(filter, { projection: { _id: 0, [field]: 1 } })) add(s, d[field]);
-    return s;
-  }));
+  const parts = await Promise.all(
+    bounds.map(async (hi, j) => {
+      const lo = j === 0 ? undefined : bounds[j - 1];
+      if (j > 0 && lo === null) return emptyStats(); // batch larger than the collection
+      const range = {};
+      if (lo !== undefined) range.$gte = lo;
+      if (hi !== null) range.$lt = hi;
+      const filter = Object.keys(range).length ? { _id: range } : {};
+      const s = emptyStats();
+      for await (const d of coll.find(filter, { projection: { _id: 0, [field]: 1 } })) add(s, d[field]);
+      return s;
+    }),
+  );
   return finish(parts.reduce(merge, emptyStats()));
 }
 
@@ -138,6 +154,16 @@ function statsDiffer(a, b, rel = 1e-9) {
 }
 
 module.exports = {
-  clientList, clientFieldList, clientAcc, clientChunked, clientParallel, idsAt, CLIENT_VARIANTS, statsDiffer,
-  emptyStats, add, merge, finish,
+  clientList,
+  clientFieldList,
+  clientAcc,
+  clientChunked,
+  clientParallel,
+  idsAt,
+  CLIENT_VARIANTS,
+  statsDiffer,
+  emptyStats,
+  add,
+  merge,
+  finish,
 };

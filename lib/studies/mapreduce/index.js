@@ -24,7 +24,8 @@ async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log
   const spec = { fixture: sensors.FIXTURE, n, seed };
   const { decision: d, count, target } = await inspect(db, coll, spec);
   if (d.action === 'reuse') return { generated: false, own: true, count, ...spec };
-  if (d.action === 'foreign') throw new ForeignDataError(LabFixture.foreignMessage(target, d.why, 'import sensor rows into'));
+  if (d.action === 'foreign')
+    throw new ForeignDataError(LabFixture.foreignMessage(target, d.why, 'import sensor rows into'));
   // resume: the rows' _id is their timestamp, so importing the same files again adds only what is missing.
   if (d.action === 'regenerate') await dropOwned(db, coll);
   if (d.action !== 'resume') await createOwned(db, coll, {}, 'fixture', spec);
@@ -36,7 +37,14 @@ async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log
     // One batch in flight: documents get record ids in file order, so the first n documents in
     // natural order (what `$limit n` reads) are the first n rows, and the first n by _id as well.
     const { importCsv } = require('../../infra/csv-import'); // required here: `list` reads this module without a server
-    const r = await importCsv(db, files, { coll, key: 'timestamp', progress, log, inflight: 1, rejectsFile: path.join(dir, 'rejects.csv') });
+    const r = await importCsv(db, files, {
+      coll,
+      key: 'timestamp',
+      progress,
+      log,
+      inflight: 1,
+      rejectsFile: path.join(dir, 'rejects.csv'),
+    });
     if (r.rejected) throw new Error(`the generated CSV had ${r.rejected} rejected rows: ${r.firstRejects.join('; ')}`);
     await db.collection(META).updateOne({ _id: coll }, { $set: { complete: true, importMs: r.ms } });
     return { generated: true, own: true, count: await db.collection(coll).countDocuments(), importMs: r.ms, ...spec };
@@ -48,8 +56,13 @@ async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log
 const oracleCache = new Map();
 
 function clientVariant(v) {
-  return { name: v.name, what: v.what, where: 'node', minVersion: '3.6',
-    run: (ctx, p, point) => v.fn(ctx.db.collection(p.COLL), point.batch, p.FIELD) };
+  return {
+    name: v.name,
+    what: v.what,
+    where: 'node',
+    minVersion: '3.6',
+    run: (ctx, p, point) => v.fn(ctx.db.collection(p.COLL), point.batch, p.FIELD),
+  };
 }
 
 function isInsert(r) {
@@ -61,7 +74,8 @@ function fmtRate(x) {
 }
 
 // Where a variant computes, drawn as its line's dashes.
-const whereDrawn = (r) => (/^pg-/.test(r.variant) ? 'PostgreSQL' : r.where === 'node' ? 'client (Node driver)' : 'in MongoDB');
+const whereDrawn = (r) =>
+  /^pg-/.test(r.variant) ? 'PostgreSQL' : r.where === 'node' ? 'client (Node driver)' : 'in MongoDB';
 
 module.exports = defineStudy({
   name: 'mapreduce',
@@ -78,7 +92,13 @@ module.exports = defineStudy({
   seedExpected: '~25 min (measured: 10^0..10^6, 10 rounds, 13 variants)',
 
   async load(ctx, p) {
-    const f = await prepareSensors(ctx.db, { n: p.N, seed: p.SEED, coll: p.COLL, progress: ctx.progress, log: ctx.log });
+    const f = await prepareSensors(ctx.db, {
+      n: p.N,
+      seed: p.SEED,
+      coll: p.COLL,
+      progress: ctx.progress,
+      log: ctx.log,
+    });
     const only = lab.list(p.VARIANTS);
     if (!only.length || only.some((v) => /^(pg-|insert-pg)/.test(v))) await sql.prepare(ctx, p);
     return { ...f, coll: p.COLL };
@@ -96,36 +116,86 @@ module.exports = defineStudy({
   variants: [...client.CLIENT_VARIANTS.map(clientVariant), ...sql.VARIANTS, ...inserts.VARIANTS],
 
   // The source's table: documents per millisecond by batch size (higher is better).
-  tables: [{ title: 'documents per millisecond at the median time (higher is better), the source\'s table', rows: 'batch', cols: 'variant',
-    filter: (r) => !isInsert(r), value: (r) => fmtRate(r.axis.batch / r.median) },
-  { title: 'row-by-row inserts, one statement per row, of the first `batch` rows (median ms; 000-pg-insert)', rows: 'batch', cols: 'variant',
-    filter: (r) => isInsert(r) && !r.skipped, value: 'median' }],
+  tables: [
+    {
+      title: "documents per millisecond at the median time (higher is better), the source's table",
+      rows: 'batch',
+      cols: 'variant',
+      filter: (r) => !isInsert(r),
+      value: (r) => fmtRate(r.axis.batch / r.median),
+    },
+    {
+      title: 'row-by-row inserts, one statement per row, of the first `batch` rows (median ms; 000-pg-insert)',
+      rows: 'batch',
+      cols: 'variant',
+      filter: (r) => isInsert(r) && !r.skipped,
+      value: 'median',
+    },
+  ],
 
-  charts: [(records, env) => {
-    // Thirteen lines: the palette's colours run out, so the PostgreSQL peers get black and grey
-    // (and dots) rather than a colour that repeats a MongoDB variant's.
-    const { PALETTE } = require('../../report/report');
-    const PG_COLOURS = { 'pg-jsonb': '#888888', 'pg-typed': '#000000' };
-    const colourOf = (v, i) => PG_COLOURS[v] || PALETTE[i % PALETTE.length];
-    const recs = records.filter((r) => r.type === 'result' && !r.skipped && !isInsert(r));
-    const variants = [...new Set(recs.map((r) => r.variant))];
-    const n = Math.max(...recs.map((r) => r.axis.batch));
-    return {
-      title: { text: 'Statistics of one field: documents per millisecond by batch size',
-        subtitle: [`up to ${lab.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
-          'solid lines: computed in MongoDB; dashed: in the client (Node driver)', 'dotted: PostgreSQL (the SQL peer); higher is better'] },
-      width: 640, height: 400,
-      data: { values: recs.map((r) => ({ variant: r.variant, batch: r.axis.batch, rate: r.axis.batch / r.median, where: whereDrawn(r) })) },
-      mark: { type: 'line', point: true },
-      encoding: {
-        x: { field: 'batch', type: 'quantitative', scale: { type: 'log' }, title: 'documents per batch (log)', axis: { format: '~s' } },
-        y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents per millisecond (log)' },
-        color: { field: 'variant', type: 'nominal', sort: variants, scale: { domain: variants, range: variants.map(colourOf) }, title: 'variant' },
-        strokeDash: { field: 'where', type: 'nominal', legend: null, scale: { domain: ['in MongoDB', 'client (Node driver)', 'PostgreSQL'], range: [[1, 0], [6, 3], [2, 2]] } },
-      },
-    };
-  }],
-
+  charts: [
+    (records, env) => {
+      // Thirteen lines: the palette's colours run out, so the PostgreSQL peers get black and grey
+      // (and dots) rather than a colour that repeats a MongoDB variant's.
+      const { PALETTE } = require('../../report/report');
+      const PG_COLOURS = { 'pg-jsonb': '#888888', 'pg-typed': '#000000' };
+      const colourOf = (v, i) => PG_COLOURS[v] || PALETTE[i % PALETTE.length];
+      const recs = records.filter((r) => r.type === 'result' && !r.skipped && !isInsert(r));
+      const variants = [...new Set(recs.map((r) => r.variant))];
+      const n = Math.max(...recs.map((r) => r.axis.batch));
+      return {
+        title: {
+          text: 'Statistics of one field: documents per millisecond by batch size',
+          subtitle: [
+            `up to ${lab.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
+            'solid lines: computed in MongoDB; dashed: in the client (Node driver)',
+            'dotted: PostgreSQL (the SQL peer); higher is better',
+          ],
+        },
+        width: 640,
+        height: 400,
+        data: {
+          values: recs.map((r) => ({
+            variant: r.variant,
+            batch: r.axis.batch,
+            rate: r.axis.batch / r.median,
+            where: whereDrawn(r),
+          })),
+        },
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: {
+            field: 'batch',
+            type: 'quantitative',
+            scale: { type: 'log' },
+            title: 'documents per batch (log)',
+            axis: { format: '~s' },
+          },
+          y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents per millisecond (log)' },
+          color: {
+            field: 'variant',
+            type: 'nominal',
+            sort: variants,
+            scale: { domain: variants, range: variants.map(colourOf) },
+            title: 'variant',
+          },
+          strokeDash: {
+            field: 'where',
+            type: 'nominal',
+            legend: null,
+            scale: {
+              domain: ['in MongoDB', 'client (Node driver)', 'PostgreSQL'],
+              range: [
+                [1, 0],
+                [6, 3],
+                [2, 2],
+              ],
+            },
+          },
+        },
+      };
+    },
+  ],
 
   claims: require('./claims'),
   // used by its tests, its write-up and its other modules; never read by the core

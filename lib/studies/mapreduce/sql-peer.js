@@ -24,7 +24,10 @@ function marker(n, seed) {
 }
 
 async function tableState(client, table) {
-  const r = await client.query('SELECT obj_description(to_regclass($1), \'pg_class\') AS c, to_regclass($1) IS NOT NULL AS e', [table]);
+  const r = await client.query(
+    "SELECT obj_description(to_regclass($1), 'pg_class') AS c, to_regclass($1) IS NOT NULL AS e",
+    [table],
+  );
   return { exists: r.rows[0].e, comment: r.rows[0].c };
 }
 
@@ -39,9 +42,11 @@ async function load(client, { n, seed, log }) {
       throw new Error(`PostgreSQL table ${table} exists and was not made by the lab: not replacing it`);
     }
     await client.query(`DROP TABLE IF EXISTS ${table}`);
-    await client.query(kind === 'jsonb'
-      ? `CREATE TABLE ${table} (id bigint PRIMARY KEY, doc jsonb NOT NULL)`
-      : `CREATE TABLE ${table} (id bigint PRIMARY KEY, ts timestamptz, ${names.map((c) => `${ident(c)} double precision`).join(', ')})`);
+    await client.query(
+      kind === 'jsonb'
+        ? `CREATE TABLE ${table} (id bigint PRIMARY KEY, doc jsonb NOT NULL)`
+        : `CREATE TABLE ${table} (id bigint PRIMARY KEY, ts timestamptz, ${names.map((c) => `${ident(c)} double precision`).join(', ')})`,
+    );
     const next = LabSensorGen.rng(seed);
     let i = 0;
     // Text COPY format: tab-separated, \N for NULL; jsonb text has no tabs or newlines to escape.
@@ -51,10 +56,14 @@ async function load(client, { n, seed, log }) {
           const row = LabSensorGen.row(next, i);
           if (kind === 'jsonb') {
             const doc = { timestamp: new Date(row.t).toISOString() };
-            names.forEach((c, j) => { if (row.values[j] !== null) doc[c] = row.values[j]; });
+            names.forEach((c, j) => {
+              if (row.values[j] !== null) doc[c] = row.values[j];
+            });
             this.push(`${i}\t${JSON.stringify(doc).replace(/\\/g, '\\\\')}\n`);
           } else {
-            this.push(`${i}\t${new Date(row.t).toISOString()}\t${row.values.map((v) => (v === null ? '\\N' : String(v))).join('\t')}\n`);
+            this.push(
+              `${i}\t${new Date(row.t).toISOString()}\t${row.values.map((v) => (v === null ? '\\N' : String(v))).join('\t')}\n`,
+            );
           }
         }
         if (i >= n) this.push(null);
@@ -80,7 +89,9 @@ async function prepare(ctx, p) {
   }
   const client = await pgs.connect();
   ctx.cleanups.push(async () => {
-    await client.end().catch(() => { /* dropped by the server already: stopping the server is what matters */ });
+    await client.end().catch(() => {
+      /* dropped by the server already: stopping the server is what matters */
+    });
     await pgs.stop();
   });
   try {
@@ -96,7 +107,13 @@ async function prepare(ctx, p) {
 function stats(row) {
   const count = Number(row.count);
   const sum = row.sum === null ? 0 : Number(row.sum);
-  return { sum, min: row.min === null ? null : Number(row.min), max: row.max === null ? null : Number(row.max), count, mean: count ? sum / count : null };
+  return {
+    sum,
+    min: row.min === null ? null : Number(row.min),
+    max: row.max === null ? null : Number(row.max),
+    count,
+    mean: count ? sum / count : null,
+  };
 }
 
 function variant(kind, what) {
@@ -110,7 +127,8 @@ function variant(kind, what) {
       const col = kind === 'jsonb' ? `(doc->>'${p.FIELD.replace(/'/g, "''")}')::float8` : ident(p.FIELD);
       const r = await ctx.pg.client.query(
         `SELECT sum(v) AS sum, min(v) AS min, max(v) AS max, count(v) AS count FROM (SELECT ${col} AS v FROM ${TABLES[kind]} ORDER BY id LIMIT $1) t`,
-        [point.batch]);
+        [point.batch],
+      );
       return stats(r.rows[0]);
     },
   };

@@ -20,8 +20,11 @@ async function scratch(db, name, options) {
 
 /** "1,10,100" -> [1, 10, 100], each a whole number in min..max, else an Error naming the parameter. */
 function ints(name, csv, min, max) {
-  const items = String(csv).split(',').filter((s) => s.length);
-  if (!items.length) throw new Error(`parameter ${name}: expected a comma-separated list of whole numbers, got ${JSON.stringify(csv)}`);
+  const items = String(csv)
+    .split(',')
+    .filter((s) => s.length);
+  if (!items.length)
+    throw new Error(`parameter ${name}: expected a comma-separated list of whole numbers, got ${JSON.stringify(csv)}`);
   return items.map((s) => {
     const n = Number(s);
     if (!/^[0-9]+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
@@ -63,8 +66,12 @@ async function postgres(ctx) {
 /** Stops what replSet() and postgres() started (the `after` hook of each study). */
 async function stopPeers(ctx) {
   if (ctx.replset) {
-    await ctx.replset.client.close().catch(() => { /* the set is stopped next: its client's close changes nothing */ });
-    await ctx.replset.stop().catch((e) => ctx.log(`replica set: could not stop it cleanly (${e.message.split('\n')[0]})`));
+    await ctx.replset.client.close().catch(() => {
+      /* the set is stopped next: its client's close changes nothing */
+    });
+    await ctx.replset
+      .stop()
+      .catch((e) => ctx.log(`replica set: could not stop it cleanly (${e.message.split('\n')[0]})`));
     ctx.replset = null;
   }
   if (ctx.pg) {

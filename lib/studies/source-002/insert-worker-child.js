@@ -26,7 +26,10 @@ process.on('message', async (m) => {
     }
   } catch (e) {
     process.send({ error: e.message.split('\n')[0] });
-    if (client) await client.close().catch(() => { /* exiting: a failed close (server gone) changes nothing reported */ });
+    if (client)
+      await client.close().catch(() => {
+        /* exiting: a failed close (server gone) changes nothing reported */
+      });
     process.exit(1);
   }
 });

@@ -17,8 +17,15 @@ const G = require('../../../fixtures/inserts-gen');
 const { Latency, merged } = require('../../core/latency');
 
 const MODES = ['async', 'connections', 'processes'];
-const RACE_PATTERNS = ['check-then-insert', 'unique-insert', 'upsert-unique', 'upsert-index', 'upsert-noindex',
-  'txn-check-insert', 'txn-guard'];
+const RACE_PATTERNS = [
+  'check-then-insert',
+  'unique-insert',
+  'upsert-unique',
+  'upsert-index',
+  'upsert-noindex',
+  'txn-check-insert',
+  'txn-guard',
+];
 
 function now() {
   const t = process.hrtime.bigint();
@@ -26,7 +33,9 @@ function now() {
 }
 
 function isDuplicateKey(e) {
-  return !!e && (e.code === 11000 || (e.writeErrors && e.writeErrors.some && e.writeErrors.some((x) => x.code === 11000)));
+  return (
+    !!e && (e.code === 11000 || (e.writeErrors && e.writeErrors.some && e.writeErrors.some((x) => x.code === 11000)))
+  );
 }
 
 // ---- what one worker does ------------------------------------------------------------------
@@ -124,7 +133,10 @@ async function raceWork(client, coll, job, input, w, lat) {
 async function claimOne(coll, w, x) {
   const update = { $set: { processed: 1, by: w } };
   if (x === null) return coll.findOneAndUpdate({ processed: 0 }, update, { sort: { r: 1 }, projection: { _id: 1 } });
-  const doc = await coll.findOneAndUpdate({ processed: 0, r: { $gte: x } }, update, { sort: { r: 1 }, projection: { _id: 1 } });
+  const doc = await coll.findOneAndUpdate({ processed: 0, r: { $gte: x } }, update, {
+    sort: { r: 1 },
+    projection: { _id: 1 },
+  });
   if (doc) return doc;
   return coll.findOneAndUpdate({ processed: 0, r: { $lt: x } }, update, { sort: { r: 1 }, projection: { _id: 1 } });
 }
@@ -165,8 +177,14 @@ async function runInProcess({ uri, mode, W, job, client }) {
   const own = [];
   const clients = [];
   for (let w = 0; w < W; w++) {
-    if (mode === 'async' && client) { clients.push(client); continue; }
-    if (mode === 'async' && w > 0) { clients.push(clients[0]); continue; }
+    if (mode === 'async' && client) {
+      clients.push(client);
+      continue;
+    }
+    if (mode === 'async' && w > 0) {
+      clients.push(clients[0]);
+      continue;
+    }
     const { MongoClient } = require('mongodb'); // required here: `list` reads the studies without a server
     const c = new MongoClient(uri, mode === 'connections' ? { maxPoolSize: 1 } : { maxPoolSize: Math.max(W, 10) });
     await c.connect();
@@ -206,7 +224,10 @@ function runProcesses({ uri, W, job }) {
       const k = fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       kids.push(k);
       k.on('error', fail);
-      k.on('exit', (code) => { if (code && !failed && results[w] === undefined) fail(new Error(`worker process ${w} exited with code ${code}`)); });
+      k.on('exit', (code) => {
+        if (code && !failed && results[w] === undefined)
+          fail(new Error(`worker process ${w} exited with code ${code}`));
+      });
       k.on('message', (m) => {
         if (m.error) return fail(new Error(`worker process ${w}: ${m.error}`));
         if (m.ready) {
@@ -238,7 +259,8 @@ function runProcesses({ uri, W, job }) {
  * @returns {Promise<{ms, results: object[], latency: Latency}>} latency: every worker's operations
  */
 async function runWorkers(o) {
-  if (!MODES.includes(o.mode)) throw new Error(`mode: expected one of ${MODES.join(', ')}, got ${JSON.stringify(o.mode)}`);
+  if (!MODES.includes(o.mode))
+    throw new Error(`mode: expected one of ${MODES.join(', ')}, got ${JSON.stringify(o.mode)}`);
   if (!Number.isInteger(o.W) || o.W < 1) throw new Error(`W: expected a whole number >= 1, got ${JSON.stringify(o.W)}`);
   let out;
   if (o.mode === 'processes') out = await runProcesses(o);

@@ -6,25 +6,36 @@ var LabInsertsLab = (function () {
   // when absent, dropped and created again when the lab's marker names it. A collection of the same
   // name the lab did not make (empty or not) stops the script with one line. options: createCollection's.
   function scratch(dbh, name, options) {
-    LabFixture.claim(dbh, name, { kind: 'scratch', fresh: true, options: options, doing: 'empty (drop) as a scratch collection' });
+    LabFixture.claim(dbh, name, {
+      kind: 'scratch',
+      fresh: true,
+      options: options,
+      doing: 'empty (drop) as a scratch collection',
+    });
     return dbh.getCollection(name);
   }
 
   // "1,10,100" -> [1, 10, 100]; every item a whole number within [min, max], else a clear error.
   function ints(name, csv, min, max) {
     var items = lab.list(csv);
-    if (!items.length) throw new Error('parameter ' + name + ': expected a comma-separated list of whole numbers, got ' + JSON.stringify(csv));
+    if (!items.length)
+      throw new Error(
+        'parameter ' + name + ': expected a comma-separated list of whole numbers, got ' + JSON.stringify(csv),
+      );
     return items.map(function (s) {
       var n = Number(s);
       if (!/^[0-9]+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
-        throw new Error('parameter ' + name + ': ' + JSON.stringify(s) + ' is not a whole number in ' + min + '..' + max);
+        throw new Error(
+          'parameter ' + name + ': ' + JSON.stringify(s) + ' is not a whole number in ' + min + '..' + max,
+        );
       }
       return n;
     });
   }
 
-  function elapsed(t0) { return lab.now() - t0; }
+  function elapsed(t0) {
+    return lab.now() - t0;
+  }
 
   return { scratch: scratch, ints: ints, elapsed: elapsed };
 })();
-

@@ -28,13 +28,27 @@ async function sessions(pgs, W) {
 }
 
 async function endAll(cs) {
-  await Promise.all(cs.map((c) => c.end().catch(() => { /* already dropped by the server: nothing to report */ })));
+  await Promise.all(
+    cs.map((c) =>
+      c.end().catch(() => {
+        /* already dropped by the server: nothing to report */
+      }),
+    ),
+  );
 }
 
 // INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) ... for rows of equal length.
 function multiInsert(table, cols, rows, suffix = '') {
   const params = [];
-  const tuples = rows.map((r) => `(${r.map((v) => { params.push(v); return `$${params.length}`; }).join(', ')})`);
+  const tuples = rows.map(
+    (r) =>
+      `(${r
+        .map((v) => {
+          params.push(v);
+          return `$${params.length}`;
+        })
+        .join(', ')})`,
+  );
   return { text: `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${tuples.join(', ')}${suffix}`, values: params };
 }
 
@@ -56,16 +70,21 @@ async function insert(pgs, { n, size, seed, batch, W = 1 }) {
     await admin.query('DROP TABLE IF EXISTS ins');
     await admin.query('CREATE TABLE ins (id integer PRIMARY KEY, k integer NOT NULL, pad text NOT NULL)');
     const per = Math.ceil(n / W);
-    const slices = cs.map((c, w) => G.payloadDocs(seed, w * per, Math.min(n, (w + 1) * per), size).map((d) => [d._id, d.k, d.pad]));
+    const slices = cs.map((c, w) =>
+      G.payloadDocs(seed, w * per, Math.min(n, (w + 1) * per), size).map((d) => [d._id, d.k, d.pad]),
+    );
     const t0 = now();
-    await Promise.all(cs.map(async (c, w) => {
-      const rows = slices[w];
-      if (batch === 1) {
-        for (const r of rows) await c.query('INSERT INTO ins (id, k, pad) VALUES ($1, $2, $3)', r);
-      } else {
-        for (let i = 0; i < rows.length; i += batch) await c.query(multiInsert('ins', ['id', 'k', 'pad'], rows.slice(i, i + batch)));
-      }
-    }));
+    await Promise.all(
+      cs.map(async (c, w) => {
+        const rows = slices[w];
+        if (batch === 1) {
+          for (const r of rows) await c.query('INSERT INTO ins (id, k, pad) VALUES ($1, $2, $3)', r);
+        } else {
+          for (let i = 0; i < rows.length; i += batch)
+            await c.query(multiInsert('ins', ['id', 'k', 'pad'], rows.slice(i, i + batch)));
+        }
+      }),
+    );
     const ms = now() - t0;
     const rows = Number((await admin.query('SELECT count(*) AS n FROM ins')).rows[0].n);
     return { ms, rows };
@@ -85,22 +104,30 @@ async function race(pgs, { n, chars, seed, W, pattern }) {
   const cs = await sessions(pgs, W);
   try {
     await admin.query('DROP TABLE IF EXISTS race');
-    await admin.query('CREATE TABLE race (id bigserial PRIMARY KEY, key integer NOT NULL, data text NOT NULL, by integer)');
+    await admin.query(
+      'CREATE TABLE race (id bigserial PRIMARY KEY, key integer NOT NULL, data text NOT NULL, by integer)',
+    );
     if (pattern === 'on-conflict') await admin.query('CREATE UNIQUE INDEX race_key ON race (key)');
     else if (pattern === 'check-then-insert') await admin.query('CREATE INDEX race_key ON race (key)');
     else throw new Error(`unknown SQL race pattern ${pattern}`);
     const entries = G.raceEntries(seed, n, chars);
     const t0 = now();
-    await Promise.all(cs.map(async (c, w) => {
-      for (const e of entries) {
-        if (pattern === 'on-conflict') {
-          await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING', [e.key, e.data, w]);
-        } else {
-          const r = await c.query('SELECT 1 FROM race WHERE key = $1 LIMIT 1', [e.key]);
-          if (!r.rowCount) await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3)', [e.key, e.data, w]);
+    await Promise.all(
+      cs.map(async (c, w) => {
+        for (const e of entries) {
+          if (pattern === 'on-conflict') {
+            await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING', [
+              e.key,
+              e.data,
+              w,
+            ]);
+          } else {
+            const r = await c.query('SELECT 1 FROM race WHERE key = $1 LIMIT 1', [e.key]);
+            if (!r.rowCount) await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3)', [e.key, e.data, w]);
+          }
         }
-      }
-    }));
+      }),
+    );
     const ms = now() - t0;
     const r = (await admin.query('SELECT count(*) AS docs, count(DISTINCT key) AS keys FROM race')).rows[0];
     const docs = Number(r.docs);
@@ -121,19 +148,32 @@ async function loadJoin(pgs, { orders, customers, seed }) {
     if (have.rowCount && have.rows[0].spec === spec) return;
     await c.query('DROP TABLE IF EXISTS orders');
     await c.query('DROP TABLE IF EXISTS customers');
-    await c.query('CREATE TABLE customers (id integer PRIMARY KEY, code text NOT NULL, region text NOT NULL, name text NOT NULL)');
-    await c.query('CREATE TABLE orders (id integer PRIMARY KEY, cust integer NOT NULL, cust_code text NOT NULL, cents integer NOT NULL)');
+    await c.query(
+      'CREATE TABLE customers (id integer PRIMARY KEY, code text NOT NULL, region text NOT NULL, name text NOT NULL)',
+    );
+    await c.query(
+      'CREATE TABLE orders (id integer PRIMARY KEY, cust integer NOT NULL, cust_code text NOT NULL, cents integer NOT NULL)',
+    );
     const nextC = G.rng(seed);
     const cRows = [];
-    for (let i = 0; i < customers; i++) { const d = G.customerDoc(nextC, i); cRows.push([d._id, d.code, d.region, d.name]); }
+    for (let i = 0; i < customers; i++) {
+      const d = G.customerDoc(nextC, i);
+      cRows.push([d._id, d.code, d.region, d.name]);
+    }
     await loadRows(c, 'customers', ['id', 'code', 'region', 'name'], cRows);
     const nextO = G.rng(seed + 1);
     const oRows = [];
-    for (let i = 0; i < orders; i++) { const d = G.orderDoc(nextO, i, customers); oRows.push([d._id, d.cust, d.custCode, d.cents]); }
+    for (let i = 0; i < orders; i++) {
+      const d = G.orderDoc(nextO, i, customers);
+      oRows.push([d._id, d.cust, d.custCode, d.cents]);
+    }
     await loadRows(c, 'orders', ['id', 'cust', 'cust_code', 'cents'], oRows);
     await c.query('ANALYZE customers');
     await c.query('ANALYZE orders');
-    await c.query('INSERT INTO fixtures (name, spec) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET spec = EXCLUDED.spec', ['join', spec]);
+    await c.query(
+      'INSERT INTO fixtures (name, spec) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET spec = EXCLUDED.spec',
+      ['join', spec],
+    );
   } finally {
     await c.end();
   }
@@ -153,7 +193,8 @@ async function join(pgs) {
     const acc = {};
     for (const [region, cents] of res.rows) G.joinSummaryAdd(acc, region, cents);
     const ms = now() - t0;
-    const plan = (await c.query(`EXPLAIN ${sql}`)).rows.map((r) => r['QUERY PLAN']).find((l) => /Join|Nested Loop/.test(l)) || '?';
+    const plan =
+      (await c.query(`EXPLAIN ${sql}`)).rows.map((r) => r['QUERY PLAN']).find((l) => /Join|Nested Loop/.test(l)) || '?';
     return { ms, rows: G.joinSummaryRows(acc), plan: plan.trim().replace(/\s+\(cost.*$/, '') };
   } finally {
     await c.end();
@@ -169,14 +210,22 @@ async function loadTasks(pgs, { n, seed, doneFraction }) {
     const have = await c.query('SELECT spec FROM fixtures WHERE name = $1', ['tasks']);
     if (have.rowCount && have.rows[0].spec === spec) return;
     await c.query('DROP TABLE IF EXISTS tasks');
-    await c.query('CREATE TABLE tasks (id integer PRIMARY KEY, processed smallint NOT NULL, r double precision NOT NULL, payload text NOT NULL)');
+    await c.query(
+      'CREATE TABLE tasks (id integer PRIMARY KEY, processed smallint NOT NULL, r double precision NOT NULL, payload text NOT NULL)',
+    );
     const next = G.rng(seed);
     const rows = [];
-    for (let i = 0; i < n; i++) { const d = G.taskDoc(next, i, doneFraction); rows.push([d._id, d.processed, d.r, d.payload]); }
+    for (let i = 0; i < n; i++) {
+      const d = G.taskDoc(next, i, doneFraction);
+      rows.push([d._id, d.processed, d.r, d.payload]);
+    }
     await loadRows(c, 'tasks', ['id', 'processed', 'r', 'payload'], rows);
     await c.query('CREATE INDEX tasks_processed_r ON tasks (processed, r)');
     await c.query('ANALYZE tasks');
-    await c.query('INSERT INTO fixtures (name, spec) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET spec = EXCLUDED.spec', ['tasks', spec]);
+    await c.query(
+      'INSERT INTO fixtures (name, spec) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET spec = EXCLUDED.spec',
+      ['tasks', spec],
+    );
   } finally {
     await c.end();
   }

@@ -14,7 +14,6 @@ const pgPeer = require('../source-002/pg-peer');
 
 const peer = { available: false };
 
-
 function* taskDocs(n, seed, done) {
   const next = G.rng(seed);
   for (let i = 0; i < n; i++) yield G.taskDoc(next, i, done);
@@ -40,24 +39,40 @@ function claimVariant(name, random, what) {
       await coll.insertMany(docs, { ordered: false });
       await coll.createIndex({ processed: 1, r: 1 });
       const wc0 = await writeConflicts(ctx.db);
-      const r = await runWorkers({ uri: ctx.server.uri, mode: 'connections', W: point.W,
-        job: { kind: 'claim', db: ctx.dbName, coll: collName, random, seed: p.SEED } });
+      const r = await runWorkers({
+        uri: ctx.server.uri,
+        mode: 'connections',
+        W: point.W,
+        job: { kind: 'claim', db: ctx.dbName, coll: collName, random, seed: p.SEED },
+      });
       const wc1 = await writeConflicts(ctx.db);
       // The exact check: every id claimed once, by the worker the document names, none left over.
       const owner = new Map();
       let double = 0;
-      r.results.forEach((res, w) => res.ids.forEach((id) => {
-        if (owner.has(id)) double++;
-        owner.set(id, w);
-      }));
+      r.results.forEach((res, w) =>
+        res.ids.forEach((id) => {
+          if (owner.has(id)) double++;
+          owner.set(id, w);
+        }),
+      );
       const left = await coll.countDocuments({ processed: 0 });
       let mismatched = 0;
       for await (const d of coll.find({}, { projection: { by: 1 } })) if (owner.get(d._id) !== d.by) mismatched++;
       const claimed = owner.size;
-      return Object.assign(lab.took(r.ms, { claimed, double, lost: p.CLAIM_N - claimed, left, mismatched }, {
-        claimsPerSec: Math.round(claimed / r.ms * 1000), writeConflicts: wc0 === null ? null : wc1 - wc0, W: point.W,
-        perWorker: r.results.map((x) => x.claims), ops: r.latency.count,
-      }), { latency: r.latency });
+      return Object.assign(
+        lab.took(
+          r.ms,
+          { claimed, double, lost: p.CLAIM_N - claimed, left, mismatched },
+          {
+            claimsPerSec: Math.round((claimed / r.ms) * 1000),
+            writeConflicts: wc0 === null ? null : wc1 - wc0,
+            W: point.W,
+            perWorker: r.results.map((x) => x.claims),
+            ops: r.latency.count,
+          },
+        ),
+        { latency: r.latency },
+      );
     },
   };
 }
@@ -77,7 +92,13 @@ module.exports = defineStudy({
 
   async load(ctx, p) {
     if (!(p.DONE >= 0 && p.DONE < 1)) throw new Error(`parameter DONE: expected a fraction in [0, 1), got ${p.DONE}`);
-    const f = await ensureFixture(ctx.db, p.COLL, { fixture: `tasks-${p.DONE}`, n: p.N, seed: p.SEED }, () => taskDocs(p.N, p.SEED, p.DONE), { progress: ctx.progress });
+    const f = await ensureFixture(
+      ctx.db,
+      p.COLL,
+      { fixture: `tasks-${p.DONE}`, n: p.N, seed: p.SEED },
+      () => taskDocs(p.N, p.SEED, p.DONE),
+      { progress: ctx.progress },
+    );
     await ctx.db.collection(p.COLL).createIndex({ processed: 1, r: 1 });
     return { ...f, own: true, coll: p.COLL };
   },
@@ -95,7 +116,11 @@ module.exports = defineStudy({
   },
 
   variants: [
-    claimVariant('claim-first', false, 'W workers: findOneAndUpdate({processed: 0}, sort {r: 1}): all go for the first task'),
+    claimVariant(
+      'claim-first',
+      false,
+      'W workers: findOneAndUpdate({processed: 0}, sort {r: 1}): all go for the first task',
+    ),
     claimVariant('claim-random', true, 'W workers: findOneAndUpdate from a random r, wrapping: workers spread out'),
     {
       name: 'pg-offset',
@@ -105,17 +130,26 @@ module.exports = defineStudy({
       skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
       async run(ctx, p) {
         const pgs = await postgres(ctx);
-        const unprocessed = Number((await (async () => {
-          const c = await pgPeer.session(pgs);
-          try { return (await c.query('SELECT count(*) AS n FROM tasks WHERE processed = 0')).rows[0].n; } finally { await c.end(); }
-        })()));
-        const next = G.rng((p.SEED * 7919 + (++pgCalls) * 104729) >>> 0);
+        const unprocessed = Number(
+          await (async () => {
+            const c = await pgPeer.session(pgs);
+            try {
+              return (await c.query('SELECT count(*) AS n FROM tasks WHERE processed = 0')).rows[0].n;
+            } finally {
+              await c.end();
+            }
+          })(),
+        );
+        const next = G.rng((p.SEED * 7919 + ++pgCalls * 104729) >>> 0);
         const offsets = [];
         for (let i = 0; i < p.PICKS; i++) offsets.push(Math.floor(next() * unprocessed));
         const r = await pgPeer.pickByOffset(pgs, offsets);
         const ids = new Set(r.picks.map((x) => x.id));
-        return lab.took(r.ms, { picks: r.picks.length, unprocessed: r.picks.filter((x) => Number(x.processed) === 0).length },
-          { distinct: ids.size, msPerPick: r.ms / r.picks.length, postgres: pgs.version });
+        return lab.took(
+          r.ms,
+          { picks: r.picks.length, unprocessed: r.picks.filter((x) => Number(x.processed) === 0).length },
+          { distinct: ids.size, msPerPick: r.ms / r.picks.length, postgres: pgs.version },
+        );
       },
     },
   ],
@@ -123,14 +157,28 @@ module.exports = defineStudy({
   claims: require('./claims'),
 
   tables: [
-    { title: 'time per pick (median run / PICKS)', rows: 'variant', cols: 'part', value: (r) => (r.answer && r.answer.picks ? lab.fmtMs(r.median / r.answer.picks) : ''),
-      filter: (r) => !r.skipped && r.axis.part === 'pick' },
-    { title: 'claims/s by workers W', rows: 'variant', cols: 'W', value: (r) => (r.extra ? lab.fmtInt(r.extra.claimsPerSec) : ''),
-      filter: (r) => !r.skipped && r.axis.part === 'claim' },
-    { title: 'write conflicts per run by workers W', rows: 'variant', cols: 'W', value: (r) => (r.extra ? lab.fmtInt(r.extra.writeConflicts) : ''),
-      filter: (r) => !r.skipped && r.axis.part === 'claim' },
+    {
+      title: 'time per pick (median run / PICKS)',
+      rows: 'variant',
+      cols: 'part',
+      value: (r) => (r.answer && r.answer.picks ? lab.fmtMs(r.median / r.answer.picks) : ''),
+      filter: (r) => !r.skipped && r.axis.part === 'pick',
+    },
+    {
+      title: 'claims/s by workers W',
+      rows: 'variant',
+      cols: 'W',
+      value: (r) => (r.extra ? lab.fmtInt(r.extra.claimsPerSec) : ''),
+      filter: (r) => !r.skipped && r.axis.part === 'claim',
+    },
+    {
+      title: 'write conflicts per run by workers W',
+      rows: 'variant',
+      cols: 'W',
+      value: (r) => (r.extra ? lab.fmtInt(r.extra.writeConflicts) : ''),
+      filter: (r) => !r.skipped && r.axis.part === 'claim',
+    },
   ],
-
 });
 
 let pgCalls = 0;

@@ -21,25 +21,70 @@ const MIN_EVENTS_PER_MINUTE = 5;
 // The source's published figures: aggregation time in seconds, MongoDB 2.4.6 (MMAPv1), 50,000,000
 // events, 8 GB RAM workstation; per state, [seconds in a minute, minutes in an hour, hours in a day].
 const SOURCE_FIGURES = {
-  cold: { T1: [0.02, 0.097, 1.771], T2: [0.01, 0.089, 1.366], T3: [0.02, 0.089, 1.216], T4: [0.01, 0.084, 1.135], T5: [0.02, 0.082, 1.078], Average: [0.016, 0.088, 1.3132] },
-  'warm-both': { T1: [0.016, 0.359, 5.694], T2: [0, 0.343, 5.336], T3: [0.015, 0.375, 5.179], T4: [0.01, 0.359, 5.351], T5: [0.016, 0.343, 5.366], Average: [0.009, 0.355, 5.385] },
-  'warm-data': { T1: [0, 0.047, 1.014], T2: [0, 0.047, 0.968], T3: [0.016, 0.047, 1.045], T4: [0, 0.047, 0.983], T5: [0, 0.046, 0.951], Average: [0.003, 0.046, 0.992] },
-  'warm-year': { T1: [0, 0.032, 0.905], T2: [0, 0.046, 0.858], T3: [0, 0.047, 0.952], T4: [0, 0.031, 0.873], T5: [0, 0.047, 0.858], Average: [0, 0.040, 0.889] },
+  cold: {
+    T1: [0.02, 0.097, 1.771],
+    T2: [0.01, 0.089, 1.366],
+    T3: [0.02, 0.089, 1.216],
+    T4: [0.01, 0.084, 1.135],
+    T5: [0.02, 0.082, 1.078],
+    Average: [0.016, 0.088, 1.3132],
+  },
+  'warm-both': {
+    T1: [0.016, 0.359, 5.694],
+    T2: [0, 0.343, 5.336],
+    T3: [0.015, 0.375, 5.179],
+    T4: [0.01, 0.359, 5.351],
+    T5: [0.016, 0.343, 5.366],
+    Average: [0.009, 0.355, 5.385],
+  },
+  'warm-data': {
+    T1: [0, 0.047, 1.014],
+    T2: [0, 0.047, 0.968],
+    T3: [0.016, 0.047, 1.045],
+    T4: [0, 0.047, 0.983],
+    T5: [0, 0.046, 0.951],
+    Average: [0.003, 0.046, 0.992],
+  },
+  'warm-year': {
+    T1: [0, 0.032, 0.905],
+    T2: [0, 0.046, 0.858],
+    T3: [0, 0.047, 0.952],
+    T4: [0, 0.031, 0.873],
+    T5: [0, 0.047, 0.858],
+    Average: [0, 0.04, 0.889],
+  },
 };
-const SOURCE_WARMUP = { 'warm-both': 'touch {data, index}: 15.9 s', 'warm-data': 'touch {data}: 14.0 s', 'warm-year': 'year aggregation: 299.7 s' };
+const SOURCE_WARMUP = {
+  'warm-both': 'touch {data, index}: 15.9 s',
+  'warm-data': 'touch {data}: 14.0 s',
+  'warm-year': 'year aggregation: 299.7 s',
+};
 const SOURCE_SETTING = 'MongoDB 2.4.6 (MMAPv1), 50,000,000 events, 8 GB RAM';
 
 // The source's states: a restart, then a warm-up (none for cold, where every grain starts from a restart).
 const STATES = [
   { name: 'cold', title: 'cold (restart before each grain)', warm: null },
   { name: 'warm-data', title: 'after warming the data (warmup_data.js)', warm: 'data' },
-  { name: 'warm-indexes', title: 'after warming the indexes (warmup_indexes.js; no source counterpart)', warm: 'indexes' },
-  { name: 'warm-both', title: 'after warming data and indexes (warmup.js; the source\'s touch)', warm: 'both' },
-  { name: 'warm-no-id', title: 'after warming the data and the created_on index only (no _id_: the source\'s advice)', warm: 'data-no-id' },
-  { name: 'warm-year', title: 'after the year aggregation (agg_year.js; the source\'s preload)', warm: 'year' },
+  {
+    name: 'warm-indexes',
+    title: 'after warming the indexes (warmup_indexes.js; no source counterpart)',
+    warm: 'indexes',
+  },
+  { name: 'warm-both', title: "after warming data and indexes (warmup.js; the source's touch)", warm: 'both' },
+  {
+    name: 'warm-no-id',
+    title: "after warming the data and the created_on index only (no _id_: the source's advice)",
+    warm: 'data-no-id',
+  },
+  { name: 'warm-year', title: "after the year aggregation (agg_year.js; the source's preload)", warm: 'year' },
 ];
 const STATE_GRAINS = ['seconds', 'minutes', 'hours'];
-const GRAIN_TITLES = { seconds: 'seconds in a minute', minutes: 'minutes in an hour', hours: 'hours in a day', days: 'days in the year' };
+const GRAIN_TITLES = {
+  seconds: 'seconds in a minute',
+  minutes: 'minutes in an hour',
+  hours: 'hours in a day',
+  days: 'days in the year',
+};
 const DESIGNS = ['raw', 'dateTrunc', 'bucket', 'timeseries', 'rollup'];
 
 /** Same groups, counts, min and max; averages equal up to the rounding of another summation order. */
@@ -47,8 +92,13 @@ function sameRows(a, b) {
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
   return a.every((x, i) => {
     const y = b[i];
-    return x.t.getTime() === y.t.getTime() && Number(x.count) === Number(y.count) && x.min === y.min && x.max === y.max &&
-      Math.abs(x.avg - y.avg) <= 1e-9 * Math.max(1, Math.abs(x.avg));
+    return (
+      x.t.getTime() === y.t.getTime() &&
+      Number(x.count) === Number(y.count) &&
+      x.min === y.min &&
+      x.max === y.max &&
+      Math.abs(x.avg - y.avg) <= 1e-9 * Math.max(1, Math.abs(x.avg))
+    );
   });
 }
 
@@ -58,7 +108,9 @@ function intervals(grain) {
   return tsFixture.START_TIMES.map((s) => ref.calibrate(s, tsFixture.GRAINS[grain].width));
 }
 
-function groupOf(grain) { return grain === 'days' ? tsFixture.DAY : tsFixture.GRAINS[grain].group; }
+function groupOf(grain) {
+  return grain === 'days' ? tsFixture.DAY : tsFixture.GRAINS[grain].group;
+}
 
 /**
  * Every interval's rows in T order, over the given events (any iterable: the seeded generator
@@ -78,7 +130,9 @@ function oracle(p, point) {
   return oracleCache.get(key);
 }
 
-function perMinute(events) { return events / MINUTES_IN_2012; }
+function perMinute(events) {
+  return events / MINUTES_IN_2012;
+}
 
 function measure(name, value, unit, what, o = {}) {
   return lab.measureRecord({ study: NAME, name, variant: o.variant || null, axis: o.axis || {}, value, unit, what });
@@ -112,8 +166,10 @@ async function pass(ctx, p, grain, state, check) {
 async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check = true } = {}) {
   const out = [];
   const restarts = states.reduce((n, s) => n + (s.warm === null ? grains.length : 1), 0);
-  ctx.log(`${NAME}: cold and warm states: ${states.length} states x ${grains.length} grains, one pass each as the source did, ` +
-    `${restarts} server restarts (about ${restarts * 2} s plus the warm-ups)`);
+  ctx.log(
+    `${NAME}: cold and warm states: ${states.length} states x ${grains.length} grains, one pass each as the source did, ` +
+      `${restarts} server restarts (about ${restarts * 2} s plus the warm-ups)`,
+  );
   for (const state of states) {
     if (state.warm === null) {
       for (const g of grains) {
@@ -129,8 +185,20 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
     const axis = { state: state.name };
     out.push(
       measure('warmupMs', w.ms, 'ms', `warm-up: ${w.method}`, { axis }),
-      measure('dataCachedAfterWarmup', w.after.cached, 'bytes', 'collection bytes in the WiredTiger cache after the warm-up', { axis }),
-      measure('indexCachedAfterWarmup', idx(w.after), 'bytes', 'index bytes in the WiredTiger cache after the warm-up', { axis }),
+      measure(
+        'dataCachedAfterWarmup',
+        w.after.cached,
+        'bytes',
+        'collection bytes in the WiredTiger cache after the warm-up',
+        { axis },
+      ),
+      measure(
+        'indexCachedAfterWarmup',
+        idx(w.after),
+        'bytes',
+        'index bytes in the WiredTiger cache after the warm-up',
+        { axis },
+      ),
     );
     for (const g of grains) out.push(await pass(ctx, p, g, state, check));
   }
@@ -142,13 +210,25 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
  * with the declaration loaded and configured, reopened after every restart.
  * params: the script's (COLL, N, SEED ...). Returns runStates' records.
  */
-async function statesOnServer({ server, dbName, params = {}, echo = () => {}, log = () => {}, grains, states, check = false }) {
+async function statesOnServer({
+  server,
+  dbName,
+  params = {},
+  echo = () => {},
+  log = () => {},
+  grains,
+  states,
+  check = false,
+}) {
   const { studySession } = require('../../core/run-study');
   const ctx = await studySession(module.exports, { server, dbName, values: params, echo, log });
   try {
     return await runStates(ctx, ctx.p, { grains, states, check });
   } finally {
-    if (ctx.session) await ctx.session.close().catch(() => { /* clean-up must not hide the states' own error */ });
+    if (ctx.session)
+      await ctx.session.close().catch(() => {
+        /* clean-up must not hide the states' own error */
+      });
   }
 }
 
@@ -156,7 +236,10 @@ async function statesOnServer({ server, dbName, params = {}, echo = () => {}, lo
 function stateTableLines(records, grains) {
   const recs = records.filter((r) => r.type === 'result' && r.axis.state && !r.axis.cache); // a converted small-cache run has its own file
   const warm = records.filter((r) => r.type === 'measure' && r.name === 'warmupMs');
-  const cols = [{ key: 'state', title: 'state' }, { key: 'warm', title: 'warm-up', right: true }];
+  const cols = [
+    { key: 'state', title: 'state' },
+    { key: 'warm', title: 'warm-up', right: true },
+  ];
   for (const g of grains) {
     cols.push({ key: g, title: GRAIN_TITLES[g], right: true }, { key: `${g}-src`, title: 'source', right: true });
   }
@@ -180,15 +263,19 @@ function scaleNotes(events, sizes, cacheBytes) {
   const notes = [];
   if (raw && cacheBytes) {
     const need = raw.dataSize + raw.indexSize;
-    notes.push(need < cacheBytes
-      ? `At ${lab.fmtInt(events)} events the collection and its indexes (${fmtBytes(need)}) fit in the WiredTiger cache (${fmtBytes(cacheBytes)}): ` +
-        'a restart empties that cache but not the operating system\'s page cache, so "cold" here means refilling the cache from memory, not reading a disk. ' +
-        `The source's ${lab.fmtInt(SOURCE_EVENTS)} events did not fit its 8 GB of RAM; for its "warming does more harm than good" use --docs 5000000 --cache-gb 0.25.`
-      : `At ${lab.fmtInt(events)} events the collection and its indexes (${fmtBytes(need)}) do NOT fit in the WiredTiger cache (${fmtBytes(cacheBytes)}): warming it all evicts part of what a query needs, as in the source.`);
+    notes.push(
+      need < cacheBytes
+        ? `At ${lab.fmtInt(events)} events the collection and its indexes (${fmtBytes(need)}) fit in the WiredTiger cache (${fmtBytes(cacheBytes)}): ` +
+            'a restart empties that cache but not the operating system\'s page cache, so "cold" here means refilling the cache from memory, not reading a disk. ' +
+            `The source's ${lab.fmtInt(SOURCE_EVENTS)} events did not fit its 8 GB of RAM; for its "warming does more harm than good" use --docs 5000000 --cache-gb 0.25.`
+        : `At ${lab.fmtInt(events)} events the collection and its indexes (${fmtBytes(need)}) do NOT fit in the WiredTiger cache (${fmtBytes(cacheBytes)}): warming it all evicts part of what a query needs, as in the source.`,
+    );
   }
   if (perMinute(events) < MIN_EVENTS_PER_MINUTE) {
-    notes.push(`Seconds in a minute is left out: ${lab.fmtInt(events)} events put ~${perMinute(events).toPrecision(2)} events in a minute ` +
-      `(the source's ${lab.fmtInt(SOURCE_EVENTS)}: ~${Math.round(perMinute(SOURCE_EVENTS))}); it shows from ~${lab.fmtInt(MIN_EVENTS_PER_MINUTE * MINUTES_IN_2012)} events (--docs), e.g. --profile seed.`);
+    notes.push(
+      `Seconds in a minute is left out: ${lab.fmtInt(events)} events put ~${perMinute(events).toPrecision(2)} events in a minute ` +
+        `(the source's ${lab.fmtInt(SOURCE_EVENTS)}: ~${Math.round(perMinute(SOURCE_EVENTS))}); it shows from ~${lab.fmtInt(MIN_EVENTS_PER_MINUTE * MINUTES_IN_2012)} events (--docs), e.g. --profile seed.`,
+    );
   }
   return notes;
 }
@@ -203,7 +290,11 @@ function runFacts(records, env, doc) {
   const p = ((doc && doc.params) || {})[NAME] || {};
   const ev = records.find((r) => r.type === 'measure' && r.name === 'events');
   const events = ev ? ev.value : p.N;
-  return { p, events, line: `${lab.fmtInt(events)} events | MongoDB ${env.server.version} | ${String(env.startedAt).slice(0, 10)} | ${env.host.cores} cores` };
+  return {
+    p,
+    events,
+    line: `${lab.fmtInt(events)} events | MongoDB ${env.server.version} | ${String(env.startedAt).slice(0, 10)} | ${env.host.cores} cores`,
+  };
 }
 
 /** Bars with their value written above them, one panel per grain, each panel with its own scale. */
@@ -211,31 +302,47 @@ function panels({ name, title, subtitle, values, x, xSort, color, colorSort, yTi
   const grains = Object.values(GRAIN_TITLES).filter((g) => values.some((v) => v.grain === g));
   // Two lines: a y title longer than the 260-pixel plot makes vega stretch every panel to fit it,
   // leaving empty bands above and below the bars.
-  const y = { field: 'ms', type: 'quantitative', stack: null, title: log ? [yTitle, '(log scale)'] : yTitle, scale: { type: log ? 'log' : 'linear' } };
+  const y = {
+    field: 'ms',
+    type: 'quantitative',
+    stack: null,
+    title: log ? [yTitle, '(log scale)'] : yTitle,
+    scale: { type: log ? 'log' : 'linear' },
+  };
   return {
     name,
     title: { text: title, subtitle },
     data: { values: values.map((v) => ({ ...v, label: lab.fmtMs(v.ms) })) },
     facet: { column: { field: 'grain', type: 'nominal', sort: grains, title: null, header: { labelFontSize: 12 } } },
     spec: {
-      width: Math.max(150, 34 * xSort.length * (color === x ? 1 : colorSort.length) / 1.5),
+      width: Math.max(150, (34 * xSort.length * (color === x ? 1 : colorSort.length)) / 1.5),
       height: 260,
       layer: [
-        { mark: { type: 'bar' },
+        {
+          mark: { type: 'bar' },
           encoding: {
             x: { field: x, type: 'nominal', sort: xSort, title: null, axis: { labelAngle: -35 } },
             ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
             y,
-            color: { field: color, type: 'nominal', sort: colorSort, title: color === 'series' ? null : color, scale: { domain: colorSort, range: PALETTE },
-              legend: { labelLimit: 320, orient: color === 'series' ? 'bottom' : 'right' } },
-          } },
-        { mark: { type: 'text', dy: -5, fontSize: 9 },
+            color: {
+              field: color,
+              type: 'nominal',
+              sort: colorSort,
+              title: color === 'series' ? null : color,
+              scale: { domain: colorSort, range: PALETTE },
+              legend: { labelLimit: 320, orient: color === 'series' ? 'bottom' : 'right' },
+            },
+          },
+        },
+        {
+          mark: { type: 'text', dy: -5, fontSize: 9 },
           encoding: {
             x: { field: x, type: 'nominal', sort: xSort },
             ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
             y,
             text: { field: 'label' },
-          } },
+          },
+        },
       ],
     },
     resolve: { scale: { y: 'independent' } },
@@ -251,9 +358,17 @@ function designsChart(records, env, doc) {
   return panels({
     name: 'designs',
     title: 'Time series (source 003): time per interval by design',
-    subtitle: [f.line, `median of ${f.p.RUNS === undefined ? '?' : f.p.RUNS} interleaved rounds; days = one aggregation of the whole year by day`],
+    subtitle: [
+      f.line,
+      `median of ${f.p.RUNS === undefined ? '?' : f.p.RUNS} interleaved rounds; days = one aggregation of the whole year by day`,
+    ],
     values: recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], variant: r.variant, ms: r.median })),
-    x: 'variant', xSort: designs, color: 'variant', colorSort: designs, yTitle: 'ms per interval (median)', log,
+    x: 'variant',
+    xSort: designs,
+    color: 'variant',
+    colorSort: designs,
+    yTitle: 'ms per interval (median)',
+    log,
   });
 }
 
@@ -263,7 +378,12 @@ function statesChart(records, env, doc) {
   const f = runFacts(records, env, doc);
   const ours = `this run (${lab.fmtInt(f.events)} events)`;
   const theirs = 'source (2.4.6, 50M events)';
-  const values = recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], state: r.axis.state, series: ours, ms: r.mean }));
+  const values = recs.map((r) => ({
+    grain: GRAIN_TITLES[r.axis.grain],
+    state: r.axis.state,
+    series: ours,
+    ms: r.mean,
+  }));
   for (const r of recs) {
     const src = SOURCE_FIGURES[r.axis.state];
     const v = src && src.Average[STATE_GRAINS.indexOf(r.axis.grain)];
@@ -273,8 +393,17 @@ function statesChart(records, env, doc) {
   return panels({
     name: 'states',
     title: 'Time series (source 003): cold and warm states, raw design',
-    subtitle: [f.line, 'mean aggregation time of T1..T5, one pass per state', `beside ours, the source's: ${SOURCE_SETTING}`],
-    values, x: 'state', xSort: states, color: 'series', colorSort: [ours, theirs], yTitle: 'ms per interval (mean of T1..T5)',
+    subtitle: [
+      f.line,
+      'mean aggregation time of T1..T5, one pass per state',
+      `beside ours, the source's: ${SOURCE_SETTING}`,
+    ],
+    values,
+    x: 'state',
+    xSort: states,
+    color: 'series',
+    colorSort: [ours, theirs],
+    yTitle: 'ms per interval (mean of T1..T5)',
     log: spanOf(values.map((v) => v.ms)) > 30,
   });
 }
@@ -297,7 +426,10 @@ module.exports = defineStudy({
   /** The Node loader streams the same seeded events as the shell's generator, faster. */
   async load(ctx, p) {
     const f = await tsFixture.load(ctx.db, { n: p.N, seed: p.SEED, coll: p.COLL, progress: ctx.progress });
-    if (f.generated) ctx.log(`${NAME}: ${lab.fmtInt(f.count)} events loaded in ${lab.fmtMs(f.ms)}, index on created_on in ${lab.fmtMs(f.indexMs)}`);
+    if (f.generated)
+      ctx.log(
+        `${NAME}: ${lab.fmtInt(f.count)} events loaded in ${lab.fmtMs(f.ms)}, index on created_on in ${lab.fmtMs(f.indexMs)}`,
+      );
     return { ...f, own: true, coll: p.COLL };
   },
 
@@ -326,46 +458,78 @@ module.exports = defineStudy({
     const sizes = await ctx.session.call('tsDesigns.storage', p);
     for (const s of sizes) {
       const o = { variant: s.variant };
-      out.push(measure('totalSize', s.totalSize, 'bytes', `storage + indexes on disk (${s.colls.join(', ')})`, o),
+      out.push(
+        measure('totalSize', s.totalSize, 'bytes', `storage + indexes on disk (${s.colls.join(', ')})`, o),
         measure('storageSize', s.storageSize, 'bytes', 'compressed on disk', o),
         measure('indexSize', s.indexSize, 'bytes', 'indexes on disk', o),
         measure('dataSize', s.dataSize, 'bytes', 'uncompressed', o),
-        measure('documents', s.docs, 'documents', 'documents (buckets for a time-series collection)', o));
-      if (s.buildMs !== null) out.push(measure('buildMs', s.buildMs, 'ms', 'time to build this design from the events', o));
+        measure('documents', s.docs, 'documents', 'documents (buckets for a time-series collection)', o),
+      );
+      if (s.buildMs !== null)
+        out.push(measure('buildMs', s.buildMs, 'ms', 'time to build this design from the events', o));
     }
     // The table itself is printed once, by the declaration's report (the same in drop-in mode).
     const cacheBytes = ctx.server.cacheSizeBytes || ctx.server.cacheBytes;
     const grains = STATE_GRAINS.filter((g) => g !== 'seconds' || perMinute(events) >= MIN_EVENTS_PER_MINUTE);
     if (typeof ctx.server.restart !== 'function') {
       ctx.echo('');
-      ctx.note('the cold and warm states restart the server: skipped on a server the lab did not start (run without --uri)');
+      ctx.note(
+        'the cold and warm states restart the server: skipped on a server the lab did not start (run without --uri)',
+      );
       return out;
     }
     const states = await runStates(ctx, p, { grains, check: !!(ctx.fixture && ctx.fixture.own !== false) });
     out.push(...states);
     const notes = scaleNotes(events, sizes, cacheBytes).filter((n) => !/^Seconds/.test(n));
-    ctx.echo(['', `cold and warm states: raw design, one pass over T1..T5 after each state, mean aggregation time per interval ` +
-      `(the source: ${SOURCE_SETTING}, in seconds)`, ...stateTableLines(out, grains), ...notes.map((n) => `note: ${n}`)].join('\n'));
+    ctx.echo(
+      [
+        '',
+        `cold and warm states: raw design, one pass over T1..T5 after each state, mean aggregation time per interval ` +
+          `(the source: ${SOURCE_SETTING}, in seconds)`,
+        ...stateTableLines(out, grains),
+        ...notes.map((n) => `note: ${n}`),
+      ].join('\n'),
+    );
     const wrong = states.filter((r) => r.agrees === false);
-    if (wrong.length) ctx.echo(`STATES DISAGREE with the Node computation: ${wrong.map((r) => lab.pointLabel(r.axis)).join('; ')}`);
+    if (wrong.length)
+      ctx.echo(`STATES DISAGREE with the Node computation: ${wrong.map((r) => lab.pointLabel(r.axis)).join('; ')}`);
     return out;
   },
-
 
   claims: require('./claims'),
 
   tables: [
-    { title: 'Designs: median time per interval (T1..T5; days: one aggregation of the year), and against raw (median of per-round ratios)',
-      rows: 'variant', cols: 'grain', filter: (r) => !r.axis.state,
-      value: (r) => lab.fmtMs(r.median) + (r.ratio && r.ratio.to !== r.variant ? ` (${lab.speedWords(r.ratio).text})` : '') },
-    { title: `State x grain: raw design, one pass, mean aggregation time of T1..T5 (the source's figure in brackets: ${SOURCE_SETTING})`,
-      rows: 'state', cols: 'grain', filter: (r) => !!r.axis.state && !r.axis.cache,
+    {
+      title:
+        'Designs: median time per interval (T1..T5; days: one aggregation of the year), and against raw (median of per-round ratios)',
+      rows: 'variant',
+      cols: 'grain',
+      filter: (r) => !r.axis.state,
+      value: (r) =>
+        lab.fmtMs(r.median) + (r.ratio && r.ratio.to !== r.variant ? ` (${lab.speedWords(r.ratio).text})` : ''),
+    },
+    {
+      title: `State x grain: raw design, one pass, mean aggregation time of T1..T5 (the source's figure in brackets: ${SOURCE_SETTING})`,
+      rows: 'state',
+      cols: 'grain',
+      filter: (r) => !!r.axis.state && !r.axis.cache,
       value: (r) => {
         const src = SOURCE_FIGURES[r.axis.state];
         return lab.fmtMs(r.mean) + (src ? ` (${src.Average[STATE_GRAINS.indexOf(r.axis.grain)]} s)` : '');
-      } },
+      },
+    },
   ],
   charts: [designsChart, statesChart],
   // used by its tests, its write-up and its other modules; never read by the core
-  helpers: { SOURCE_FIGURES, SOURCE_WARMUP, SOURCE_SETTING, STATES, sameRows, expectedRows, runStates, statesOnServer, stateTableLines },
+  helpers: {
+    SOURCE_FIGURES,
+    SOURCE_WARMUP,
+    SOURCE_SETTING,
+    STATES,
+    sameRows,
+    expectedRows,
+    runStates,
+    statesOnServer,
+    stateTableLines,
+  },
 });

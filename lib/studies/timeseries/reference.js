@@ -18,14 +18,18 @@ function aggregator(from, to, group) {
       if (t < f || t >= e) return;
       const k = t - (((t % group) + group) % group);
       let g = groups.get(k);
-      if (!g) { g = { t: k, count: 0, min: Infinity, max: -Infinity, sum: 0 }; groups.set(k, g); }
+      if (!g) {
+        g = { t: k, count: 0, min: Infinity, max: -Infinity, sum: 0 };
+        groups.set(k, g);
+      }
       g.count++;
       g.sum += ev.value;
       if (ev.value < g.min) g.min = ev.value;
       if (ev.value > g.max) g.max = ev.value;
     },
     rows() {
-      return [...groups.values()].sort((a, b) => a.t - b.t)
+      return [...groups.values()]
+        .sort((a, b) => a.t - b.t)
         .map((g) => ({ t: new Date(g.t), count: g.count, min: g.min, max: g.max, avg: g.sum / g.count }));
     },
   };
