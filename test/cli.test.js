@@ -10,8 +10,12 @@ const { testUri } = require('./helpers');
 
 const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
 // Runs write results/<date-time>/ under LAB_RESULTS_DIR: keep them out of the checkout and of os.tmpdir()'s root.
-const RESULTS = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-results-'));
-after(() => fs.rmSync(RESULTS, { recursive: true, force: true }));
+// Made when a test of this file runs (a run that selects none of them leaves nothing).
+let RESULTS;
+before(() => {
+  RESULTS = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-results-'));
+});
+after(() => RESULTS && fs.rmSync(RESULTS, { recursive: true, force: true }));
 
 function cli(args, { env = {}, onStderr } = {}) {
   return new Promise((resolve) => {
