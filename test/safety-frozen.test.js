@@ -274,7 +274,7 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
       cwd: tmp,
       env,
       onOutput: (io) => {
-        const m = /^server: embedded mongod \(pid (\d+), data (\S+)\)/m.exec(io.err);
+        const m = /^server: embedded mongod \(pid (\d+), data (\S+)\)/m.exec(io.err.replace(/\n +/g, ' ')); // run wraps at 100 columns
         if (m && pid === null && /^=== where:/m.test(io.out)) {
           pid = Number(m[1]);
           process.kill(pid, 'SIGSTOP');
@@ -297,7 +297,7 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
       expect(at - stoppedAt).to.be.below(BOUND_MS);
       for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
       expect(alive(pid), 'the frozen mongod is killed').to.equal(false);
-      const dataDir = /data (\S+)\)/.exec(r.io.err)[1];
+      const dataDir = /data (\S+)\)/.exec(r.io.err.replace(/\n +/g, ' '))[1];
       expect(fs.existsSync(dataDir), dataDir).to.equal(false);
     } finally {
       if (pid && alive(pid)) {

@@ -125,7 +125,7 @@ describe('safety: nothing of its own left behind', function () {
     const seen = new Promise((resolve, reject) => {
       child.stderr.on('data', (d) => {
         err += d;
-        const m = /^server: embedded mongod \(pid (\d+), data (\S+)\) \| MongoDB/m.exec(err);
+        const m = /^server: embedded mongod \(pid (\d+), data (\S+)\)/m.exec(err.replace(/\n +/g, ' '));
         if (m) resolve({ pid: Number(m[1]), dbPath: m[2] });
       });
       child.on('exit', () => reject(new Error(`run ended before its server line: ${err}`)));

@@ -113,7 +113,8 @@ async function run(o) {
   checkColumns(o, fromGroup);
   const outDir = outDirOf(o, 'findings-');
   checkWritable(path.join(outDir, 'findings.md'), '--out');
-  const tracked = await prepareRun(o);
+  // A findings report read from result files connects to no server: nothing to track or drop.
+  const tracked = o.from.length ? null : await prepareRun(o);
   const log = (t) => {
     if (!o.quiet) process.stderr.write(t + '\n');
   };
