@@ -229,11 +229,10 @@ async function trackDatabase(uri, name) {
     const c = new MongoClient(uri, clientOptions(uri));
     try {
       const db = c.db(name);
-      // Only a database the lab wrote to (it holds the lab's marker) is dropped.
-      const marked = (await db.listCollections({ name: 'perflab_fixtures' }, { nameOnly: true }).toArray()).length > 0;
+      // Only a database whose every collection the lab made, each proven by its UUID, is dropped.
       const colls = await db.listCollections({}, { nameOnly: true }).toArray();
-      if (colls.length && !marked) {
-        log(`cleanup: left database ${name} in place: it holds collections the lab did not mark as its own`);
+      if (colls.length && !(await require('./targets').ownsAll(db))) {
+        log(`cleanup: left database ${name} in place: it holds collections the lab cannot prove it made`);
         return;
       }
       // A write still in flight (a shell evaluating) can re-create the database right after the

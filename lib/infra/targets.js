@@ -151,7 +151,21 @@ async function claimDatabase(db) {
   return true;
 }
 
+/**
+ * Whether every collection of db is the lab's by identity: the database's marker names the markers'
+ * UUID and each other collection's marker names its UUID (system.* collections are the server's).
+ */
+async function ownsAll(db) {
+  if (!(await ownsDatabase(db))) return false;
+  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+  for (const name of names.filter((n) => n !== META && !n.startsWith('system.'))) {
+    if ((await inspect(db, name)).owner.state !== 'own') return false;
+  }
+  return true;
+}
+
 module.exports.ownsDatabase = ownsDatabase;
+module.exports.ownsAll = ownsAll;
 module.exports.claimDatabase = claimDatabase;
 
 /**

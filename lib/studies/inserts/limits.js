@@ -9,6 +9,7 @@
 const lab = require('../../../scripts/lib/lab');
 const G = require('../../../fixtures/inserts-gen');
 const { scratch, ints } = require('../source-002/common');
+const { dropOwned } = require('../../infra/targets');
 
 const MIB = 1048576;
 const DOC_LIMIT = 16 * MIB;
@@ -119,7 +120,7 @@ async function documentLimit(ctx, p) {
       ),
     );
   }
-  await coll.deleteMany({});
+  await dropOwned(ctx.db, coll.collectionName);
   return out;
 }
 
@@ -174,7 +175,7 @@ async function largeBulks(ctx, p) {
       ),
     );
   }
-  await ctx.db.collection(`${p.COLL}_bulk`).deleteMany({});
+  await dropOwned(ctx.db, `${p.COLL}_bulk`);
   return out;
 }
 
