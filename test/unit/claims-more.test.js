@@ -26,24 +26,11 @@ const AB = {
 };
 
 // The seed-scale column of docs/findings (its command is at the top of docs/findings/findings.md).
-const SEED = [
-  'mapreduce-seed.json',
-  'findings-seed-where-joins.json',
-  'bigagg-1m.json',
-  'bigagg-10m.json',
-  'bigagg-10m-cache.json',
-  'inserts-seed.json',
-  'coherency-seed.json',
-  'tasks-seed.json',
-  'timeseries-seed.json',
-  'timeseries-5m-smallcache.json',
-  'counters-seed-run.json',
-];
 
 // The quick column: the all-studies quick run, with the studies that measure more claims since
 // taken from their own quick runs (lib/studies/verdicts-doc.js QUICK; mergeDocs: a later file
 // replaces a study's records).
-const { QUICK } = require('../../lib/studies/verdicts-doc');
+const { SEED, QUICK } = require('../../lib/studies/verdicts-doc');
 const quickColumn = () => mergeDocs(QUICK.map(read), QUICK);
 
 function judged(doc) {
