@@ -36,52 +36,25 @@
 })();
 
 var lab = (function () {
-  var KINDS = LabParams.KINDS,
-    COMMON = LabParams.COMMON,
-    globalValue = LabParams.globalValue,
-    param = LabParams.param,
-    params = LabParams.params,
-    list = LabParams.list;
-  var now = LabStats.now,
-    median = LabStats.median,
-    percentile = LabStats.percentile,
-    summarize = LabStats.summarize,
-    rng = LabStats.rng,
-    bootstrap = LabStats.bootstrap,
-    ratioOf = LabStats.ratioOf,
-    ratioInterval = LabStats.ratioInterval,
-    tQuantile = LabStats.tQuantile;
-  var harness = LabHarness.harness,
-    took = LabHarness.took,
-    timeCall = LabHarness.timeCall;
-  var num = LabFormat.num,
-    fmtMs = LabFormat.fmtMs,
-    fmtInt = LabFormat.fmtInt,
-    fmtFactor = LabFormat.fmtFactor,
-    fmtAnswer = LabFormat.fmtAnswer,
-    speedWords = LabFormat.speedWords,
-    tableLines = LabFormat.tableLines,
-    table = LabFormat.table,
-    pointLabel = LabFormat.pointLabel;
-  var FORMAT = LabRecords.FORMAT,
-    FORMAT_VERSION = LabRecords.FORMAT_VERSION,
-    NOT_HERE = LabRecords.NOT_HERE,
-    same = LabRecords.same,
-    brief = LabRecords.brief,
-    resultRecord = LabRecords.resultRecord,
-    measureRecord = LabRecords.measureRecord,
-    warnings = LabRecords.warnings,
-    plan = LabRecords.plan;
-  var PREFIX = LabLines.PREFIX,
-    pointLines = LabLines.pointLines,
-    summaryLines = LabLines.summaryLines,
-    emit = LabLines.emit;
+  // What lab exports from its parts, each under the part's own name (lab.fmtMs is LabFormat.fmtMs):
+  // the one list of those names. The code below calls them through their part.
+  var REEXPORTED = [
+    [LabParams, 'KINDS COMMON param params list'],
+    [LabStats, 'now median percentile summarize rng bootstrap ratioOf ratioInterval tQuantile'],
+    [LabHarness, 'harness took timeCall'],
+    [LabFormat, 'num fmtMs fmtInt fmtFactor fmtAnswer speedWords tableLines table pointLabel'],
+    [
+      LabRecords,
+      'FORMAT FORMAT_VERSION NOT_HERE same brief resultRecord timesRecord measureRecord warnings busyMachine ' +
+        'isBusy busyText plan',
+    ],
+    [LabLines, 'PREFIX pointLines pivotLines summaryLines emit'],
+    [LabServer, 'serverInfo versionAtLeast headerLine header'],
+    [LabPlan, 'SKIP skipText notHere'],
+  ];
+  var globalValue = LabParams.globalValue;
   // The parameters the user set, taken as this file loads: before the script assigns its own constants.
   var given = LabParams.userGlobals();
-  var serverInfo = LabServer.serverInfo,
-    versionAtLeast = LabServer.versionAtLeast,
-    headerLine = LabServer.headerLine,
-    header = LabServer.header;
 
   // ---- fixtures -----------------------------------------------------------------------------
   // Data the lab generated is marked in <db>.perflab_fixtures (scripts/lib/fixture.js, the one
@@ -131,7 +104,7 @@ var lab = (function () {
   var registry = {};
 
   function stepsFor(study, p) {
-    var only = list(p.VARIANTS);
+    var only = LabParams.list(p.VARIANTS);
     only.forEach(function (name) {
       if (
         !study.variants.some(function (v) {
@@ -162,7 +135,7 @@ var lab = (function () {
   function explainOf(v, p, point) {
     if (!v.explain) return null;
     try {
-      return plan(v.explain(p, point));
+      return LabRecords.plan(v.explain(p, point));
     } catch (e) {
       return { stage: '?', explainVersion: '?', error: String(e.message || e) };
     }
@@ -172,13 +145,13 @@ var lab = (function () {
   // is what every answer must equal, else the baseline's answer.
   function pointRecords(study, p, point, res, plans, o) {
     var opts = o || {};
-    var sameFn = study.same || same;
+    var sameFn = study.same || LabRecords.same;
     var has = Object.prototype.hasOwnProperty.call(opts, 'expected');
     var ref = has ? opts.expected : (res.variants[res.baseline] || {}).answer;
     return Object.keys(res.variants).map(function (name) {
       var s = res.variants[name];
       var meta = (opts.meta && opts.meta[name]) || {};
-      return resultRecord({
+      return LabRecords.resultRecord({
         study: study.name,
         variant: name,
         what: meta.what,
@@ -231,7 +204,7 @@ var lab = (function () {
         ' warm-up + ' +
         p.RUNS +
         ' timed rounds per point, order alternating' +
-        (fixture ? ' | ' + fixture.coll + ': ' + fmtInt(fixture.count) + ' documents' : ''),
+        (fixture ? ' | ' + fixture.coll + ': ' + LabFormat.fmtInt(fixture.count) + ' documents' : ''),
       100
     ).forEach(function (l) {
       print(l);
@@ -241,7 +214,7 @@ var lab = (function () {
   // The harness over the variants that run at a point; a slow step prints its time and the time
   // left, since mongosh cannot redraw a bar.
   function timePoint(study, p, point, run) {
-    var h = harness(
+    var h = LabHarness.harness(
       run.map(function (v) {
         return v.name;
       }),
@@ -254,7 +227,7 @@ var lab = (function () {
     var step;
     var left = timeLeft(h.plan());
     while ((step = h.next()) !== null) {
-      var r = timeCall(function () {
+      var r = LabHarness.timeCall(function () {
         return byName[step.variant].run(p, point);
       });
       h.record(step, r.ms, r.answer, r.extra);
@@ -264,13 +237,13 @@ var lab = (function () {
           '  ' +
             step.variant +
             ': ' +
-            fmtMs(r.ms) +
+            LabFormat.fmtMs(r.ms) +
             ' (' +
             step.phase +
             ' ' +
             (step.round + 1) +
             ')' +
-            (est === null ? '' : ', ~' + fmtMs(est) + ' left at this point')
+            (est === null ? '' : ', ~' + LabFormat.fmtMs(est) + ' left at this point')
         );
     }
     return h.result();
@@ -280,8 +253,8 @@ var lab = (function () {
   // when every answer was checked and agrees).
   function printPoint(study, point, recs, described) {
     print('');
-    if (Object.keys(point).length) print('-- ' + pointLabel(point) + ' --');
-    pointLines(recs, { described: described }).forEach(function (l) {
+    if (Object.keys(point).length) print('-- ' + LabFormat.pointLabel(point) + ' --');
+    LabLines.pointLines(recs, { described: described }).forEach(function (l) {
       print(l);
     });
     var disagree = recs.filter(function (r) {
@@ -308,7 +281,7 @@ var lab = (function () {
     ) {
       print(
         'all variants agree' +
-          (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + fmtAnswer(ranRecs[0].answer) + ')' : '')
+          (ranRecs[0] && ranRecs[0].answer !== null ? ' (' + LabFormat.fmtAnswer(ranRecs[0].answer) + ')' : '')
       );
     }
   }
@@ -332,7 +305,7 @@ var lab = (function () {
       skipped
     );
     printPoint(study, point, recs, described);
-    if (p.LAB_LINES) recs.forEach(emit);
+    if (p.LAB_LINES) recs.forEach(LabLines.emit);
     return recs;
   }
 
@@ -360,8 +333,8 @@ var lab = (function () {
   // Drop-in mode: what `mongosh random scripts/x.js` does.
   function runDropIn(study) {
     LabParams.refuseUnknown(given, Object.keys(study.params || {}), study.name);
-    var p = params(study.params);
-    var info = header(
+    var p = LabParams.params(study.params);
+    var info = LabServer.header(
       study.title + (study.source ? ' (source ' + study.source.id + ')' : ''),
       db,
       'database ' + db.getName()
@@ -371,7 +344,8 @@ var lab = (function () {
     var chosen = stepsFor(study, p);
     var points = study.axes ? study.axes(p) : [{}];
     printPlan(study, p, chosen, fixture);
-    if (p.LAB_LINES) emit({ type: 'environment', study: study.name, server: info, params: p, fixture: fixture });
+    if (p.LAB_LINES)
+      LabLines.emit({ type: 'environment', study: study.name, server: info, params: p, fixture: fixture });
     var all = [];
     var described = {};
     points.forEach(function (point) {
@@ -427,7 +401,7 @@ var lab = (function () {
           source: s.source || null,
           baseline: s.baseline,
           unit: s.unit || 'ms',
-          params: Object.assign({}, COMMON, s.params || {}),
+          params: Object.assign({}, LabParams.COMMON, s.params || {}),
           variants: s.variants.map(function (v) {
             return { name: v.name, what: v.what || '', minVersion: v.minVersion || null };
           }),
@@ -439,7 +413,7 @@ var lab = (function () {
       var s = study(name);
       s.nodeVariants = nodeVariants || [];
       var v = values || {};
-      var known = Object.assign({}, COMMON, s.params || {});
+      var known = Object.assign({}, LabParams.COMMON, s.params || {});
       Object.keys(v).forEach(function (k) {
         if (!Object.prototype.hasOwnProperty.call(known, k)) {
           throw new Error(
@@ -453,7 +427,7 @@ var lab = (function () {
           );
         }
       });
-      var p = params(s.params, function (k) {
+      var p = LabParams.params(s.params, function (k) {
         return v[k];
       });
       state[name] = { p: p };
@@ -498,7 +472,7 @@ var lab = (function () {
     sample: function (name, variant, point) {
       var v = variantOf(study(name), variant);
       var p = state[name].p;
-      return timeCall(function () {
+      return LabHarness.timeCall(function () {
         return v.run(p, point);
       });
     },
@@ -508,71 +482,27 @@ var lab = (function () {
       return true;
     },
     serverInfo: function () {
-      return serverInfo(db);
+      return LabServer.serverInfo(db);
     },
   };
 
-  return {
-    PREFIX: PREFIX,
-    FORMAT: FORMAT,
-    FORMAT_VERSION: FORMAT_VERSION,
-    KINDS: KINDS,
-    COMMON: COMMON,
-    param: param,
-    params: params,
-    list: list,
-    now: now,
-    median: median,
-    percentile: percentile,
-    summarize: summarize,
-    rng: rng,
-    bootstrap: bootstrap,
-    ratioOf: ratioOf,
-    ratioInterval: ratioInterval,
-    tQuantile: tQuantile,
-    harness: harness,
-    took: took,
-    timeCall: timeCall,
-    same: same,
-    brief: brief,
-    resultRecord: resultRecord,
-    timesRecord: LabRecords.timesRecord,
-    measureRecord: measureRecord,
-    pointRecords: pointRecords,
-    warnings: warnings,
-    busyMachine: LabRecords.busyMachine,
-    isBusy: LabRecords.isBusy,
-    busyText: LabRecords.busyText,
-    pointLabel: pointLabel,
-    num: num,
-    fmtMs: fmtMs,
-    fmtInt: fmtInt,
-    fmtFactor: fmtFactor,
-    fmtAnswer: fmtAnswer,
-    speedWords: speedWords,
-    tableLines: tableLines,
-    table: table,
-    pointLines: pointLines,
-    pivotLines: LabLines.pivotLines,
-    summaryLines: summaryLines,
-    emit: emit,
-    serverInfo: serverInfo,
-    versionAtLeast: versionAtLeast,
-    NOT_HERE: NOT_HERE,
-    SKIP: LabPlan.SKIP,
-    skipText: LabPlan.skipText,
-    notHere: LabPlan.notHere,
-    headerLine: headerLine,
-    header: header,
-    plan: plan,
+  var api = {
     ensureFixture: ensureFixture,
     mayGenerate: mayGenerate,
     prepareFixture: prepareFixture,
+    pointRecords: pointRecords,
     main: main,
     declare: declare,
     node: node,
     registry: registry,
   };
+  REEXPORTED.forEach(function (entry) {
+    entry[1].split(' ').forEach(function (name) {
+      if (entry[0][name] === undefined) throw new Error('lab.js: its part has no ' + name + ' to export');
+      api[name] = entry[0][name];
+    });
+  });
+  return api;
 })();
 
 // The pure helpers (harness, statistics, records, formatting) are shared with the Node layer.
