@@ -1,0 +1,238 @@
+'use strict';
+// Issue 18, the derived and scratch names: every collection a study or drop-in creates besides its
+// fixture (rollups, per-minute buckets, time-series copies, per-compressor copies, workers' and
+// limits' scratch, join inputs, claims, per-variant counters, map/reduce inserts...) may already be
+// the user's. No list of those names is written here: each path first runs on an empty database
+// with the server's profiler on, and every collection it created or wrote, but for its fixture, is
+// a derived name; a name a study adds later is covered without editing this file. Then a foreign
+// collection (documents and an index of the user's) stands under every such name and the path runs
+// again: each foreign collection stays byte-identical (count, dbHash, indexes, options, UUID), no
+// marker names it, and the run either refuses in one line naming it (that name is then left to the
+// lab and the path runs again with the others) or finishes having named each one it worked around.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { testUri } = require('./helpers');
+const { runCli, ROOT } = require('../lib/core/shell-runner');
+const { studies } = require('../lib/studies');
+const LabFixture = require('../scripts/lib/fixture');
+
+const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
+
+// Smaller than the tiny profile where the size does not change which collections a run makes: a
+// path runs once per name here.
+const SMALLER = {
+  where: { N: 300, RUNS: 1 },
+  bigagg: { N: 300, RUNS: 1 },
+  timeseries: { N: 300 },
+  tasks: { N: 300, CLAIM_N: 50, WRITERS: '1,2' },
+  mapreduce: { N: 300, K: 2, RUNS: 1 },
+  joins: { ORDERS: 300, CUSTOMERS: 30 },
+  inserts: { N: 200, BULK_MB: '1', BULK_TRIES: 1 },
+  counters: { METRICS: 3, PER_MINUTE: 5, WRITERS: 1, RUNS: 1, SCAN_ROUNDS: 1 },
+};
+
+// The study's own data (its COLL, as its script declares it) is the fixture the other safety tests
+// plant under (test/safety-ownership.test.js); every other name a run writes is derived from it.
+function fixtureName(script) {
+  const m = /\bCOLL: \{ kind: 'name', def: '([^']+)'/.exec(fs.readFileSync(path.join(ROOT, 'scripts', script), 'utf8'));
+  return m ? m[1] : null;
+}
+
+// Every study through the CLI at its tiny profile, and its drop-in with the same values (but the
+// profile's VARIANTS, which name the Node side's variants).
+const PATHS = studies.flatMap((s) => {
+  const small = SMALLER[s.name] || {};
+  const { VARIANTS, ...tiny } = s.profiles.tiny;
+  const sets = Object.entries(small).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+  const fixture = fixtureName(s.script);
+  return [
+    {
+      label: `mongo-perf-lab run ${s.name} --profile tiny`,
+      cli: ['run', s.name, '--profile', 'tiny', ...sets],
+      fixture,
+    },
+    { label: `mongosh ${s.script}`, script: s.script, params: { ...tiny, ...small }, fixture },
+  ];
+});
+const AT_ONCE = 3;
+
+// The operations that create or change a collection, as the profiler records them.
+const WRITE_OPS = ['insert', 'update', 'remove'];
+const WRITE_COMMANDS = ['create', 'createIndexes', 'drop', 'findAndModify', 'collMod', 'insert', 'update', 'delete'];
+
+function collOf(ns) {
+  return ns.slice(ns.indexOf('.') + 1);
+}
+
+// The collection an aggregate's $out/$merge or a mapReduce's out writes into (same database).
+function outputOf(command) {
+  const last = (command.pipeline || [])[Math.max(0, (command.pipeline || []).length - 1)] || {};
+  const target = last.$out || (last.$merge && last.$merge.into) || (command.mapReduce && command.out);
+  if (!target || target.inline) return null;
+  if (typeof target === 'string') return target;
+  return target.coll || target.replace || target.merge || target.reduce || null;
+}
+
+// Every collection the profiled operations wrote, the lab's markers and the server's own left out.
+async function writtenNames(db) {
+  const names = new Set();
+  const ops = db.collection('system.profile').find({}, { projection: { op: 1, ns: 1, command: 1 } });
+  for await (const op of ops) {
+    const c = op.command || {};
+    if (WRITE_OPS.includes(op.op)) names.add(collOf(op.ns));
+    else if (op.op === 'command') {
+      const verb = WRITE_COMMANDS.find((k) => typeof c[k] === 'string');
+      if (verb) names.add(c[verb]);
+      const out = outputOf(c);
+      if (out) names.add(out);
+    }
+  }
+  return [...names].filter((n) => n !== LabFixture.META && !n.startsWith('system.')).sort();
+}
+
+// The profiler, on before the path runs, records every write to the database (reads left out).
+async function profileAll(db) {
+  await db.createCollection('system.profile', { capped: true, size: 64 * 1024 * 1024 });
+  await db.command({ profile: 2, filter: { op: { $in: [...WRITE_OPS, 'command'] } } });
+}
+
+// What "the user" made under a name: documents and an index of their own.
+async function plant(db, name) {
+  await db.createCollection(name);
+  await db.collection(name).insertMany([
+    { _id: 1, user: 'mine', name },
+    { _id: 2, user: 'mine', at: new Date(0) },
+  ]);
+  await db.collection(name).createIndex({ user: 1 }, { name: 'users_own_index' });
+}
+
+// Everything that makes the user's collection what it is.
+async function snapshot(db, name) {
+  const [info] = await db.listCollections({ name }).toArray();
+  if (!info) return null;
+  const h = await db.command({ dbHash: 1, collections: [name] });
+  return {
+    count: await db.collection(name).countDocuments(),
+    md5: h.collections[name],
+    indexes: JSON.stringify(await db.collection(name).listIndexes().toArray()),
+    options: JSON.stringify(info.options),
+    uuid: LabFixture.identity(info),
+  };
+}
+
+function runBin(args, { cwd, env }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('safety: every derived and scratch name the lab makes, against a foreign collection under it', function () {
+  this.timeout(600000);
+  let uri;
+  let client;
+  let tmp;
+  const used = [];
+
+  before(async function () {
+    uri = testUri();
+    client = await MongoClient.connect(uri);
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labtest-scratch-'));
+  });
+
+  after(async function () {
+    for (const name of used)
+      await client
+        .db(name)
+        .dropDatabase()
+        .catch(() => {});
+    if (client) await client.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  // A fresh database for one run of a path, with the foreign collections planted.
+  async function freshDb(dbName, foreign) {
+    used.push(dbName);
+    const db = client.db(dbName);
+    await db.dropDatabase();
+    await profileAll(db);
+    for (const n of foreign) await plant(db, n);
+    return db;
+  }
+
+  function runPath(p, dbName) {
+    if (p.script) return runCli(p.script, { uri, db: dbName, params: p.params });
+    const out = path.join(tmp, `out-${dbName}`);
+    return runBin([...p.cli, '--uri', uri, '--db', dbName, '--no-progress', '--out', out], {
+      cwd: tmp,
+      env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') },
+    });
+  }
+
+  // The path on an empty database: the names it writes but for its fixture.
+  async function derivedNames(p, dbName) {
+    const db = await freshDb(dbName, []);
+    const res = await runPath(p, dbName);
+    expect(res.code, `${p.label} on an empty database\n${res.stdout.slice(-1500)}\n${res.stderr}`).to.equal(0);
+    const names = (await writtenNames(db)).filter((n) => n !== p.fixture);
+    await db.dropDatabase();
+    return names;
+  }
+
+  // One run with `foreign` planted: each is left as it was and no marker names it; resolves the
+  // names the run refused (one line) or, when it finished, null.
+  async function runAgainst(p, dbName, foreign) {
+    const db = await freshDb(dbName, foreign);
+    const before = {};
+    for (const n of foreign) before[n] = await snapshot(db, n);
+    const res = await runPath(p, dbName);
+    const said = `${p.label}, exit ${res.code}\n${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`;
+    for (const n of foreign) {
+      expect(await snapshot(db, n), `${n} after ${said}`).to.deep.equal(before[n]);
+      const marker = await db.collection(LabFixture.META).findOne({ $or: [{ _id: n }, { uuid: before[n].uuid }] });
+      expect(marker, `a lab marker names ${n}\n${said}`).to.equal(null);
+    }
+    await db.dropDatabase();
+    if (res.code === 0) {
+      const text = `${res.stdout}\n${res.stderr}`;
+      for (const n of foreign) expect(text, `${n} worked around without a word\n${said}`).to.contain(n);
+      return null;
+    }
+    // The CLI's errors start with its name (its progress notes go to stderr too); mongosh prints one line.
+    const lines = res.stderr.split('\n').filter((l) => (p.script ? l.trim() : /^mongo-perf-lab/.test(l)));
+    expect(lines, `a refusal is one line\n${said}`).to.have.length(1);
+    expect(res.stderr, `no stack trace\n${said}`).to.not.match(/^\s+at /m);
+    const named = foreign.filter((n) => lines[0].includes(`${dbName}.${n}`));
+    expect(named, `the refusal names a foreign collection\n${said}`).to.have.length.greaterThan(0);
+    return named;
+  }
+
+  // Each name alone in a database of its own, AT_ONCE at a time: a run stops at the first foreign
+  // collection it meets, so each name needs its own run to be reached.
+  PATHS.forEach((p, i) => {
+    it(`${p.label}: every name it derives, foreign`, async function () {
+      const names = await derivedNames(p, `labtest_scratch_${i}_found`);
+      const refused = [];
+      const around = [];
+      for (let k = 0; k < names.length; k += AT_ONCE) {
+        const batch = names.slice(k, k + AT_ONCE);
+        const said = await Promise.all(batch.map((n, j) => runAgainst(p, `labtest_scratch_${i}_${k + j}`, [n])));
+        batch.forEach((n, j) => (said[j] ? refused : around).push(n));
+      }
+      this.test.title += ` [refused: ${refused.join(', ') || '-'}; worked around: ${around.join(', ') || '-'}]`;
+    });
+  });
+});
