@@ -60,13 +60,15 @@ function bigaggForm(name, minVersion) {
     name: name,
     what: form.what,
     minVersion: minVersion,
-    // Node's points name the part they measure; the forms run where a part wants them.
+    // Node's points name the part they measure; the forms run where a part wants them. A
+    // compression point timedIn 'forms' has its seed and group forms timed by the forms point
+    // (the same collection): only its sizes are measured there.
     able: function (p, point) {
       return (
         !point ||
         !point.part ||
         point.part === 'forms' ||
-        (point.part === 'compression' && (name === 'seed' || name === 'group'))
+        (point.part === 'compression' && !point.timedIn && (name === 'seed' || name === 'group'))
       );
     },
     run: function (p, point) {
