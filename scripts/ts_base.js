@@ -445,6 +445,38 @@ var TS = (function () {
     });
   }
 
+  // The rollups of a whole build, from the per-minute buckets just built from the same events: a
+  // bucket already holds its minute's count, sum, min and max (the same $group over the same events
+  // in the same order), so the minute rollup is the buckets without their events, and the events are
+  // read once for both designs instead of twice (each read goes through the created_on index).
+  function rollupsFromBuckets(dbh, coll) {
+    var n = names(coll);
+    LabFixture.claim(dbh, n.rollupMinute, {
+      kind: 'timeseries-rollup',
+      fresh: true,
+      doing: 'write per-minute rollups into',
+    });
+    LabFixture.claim(dbh, n.rollupHour, {
+      kind: 'timeseries-rollup',
+      fresh: true,
+      doing: 'write per-hour rollups into',
+    });
+    dbh
+      .getCollection(n.bucket)
+      .aggregate([
+        { $project: { count: 1, sum: 1, min: 1, max: 1 } },
+        { $merge: { into: n.rollupMinute, whenMatched: 'replace', whenNotMatched: 'insert' } },
+      ])
+      .toArray();
+    dbh
+      .getCollection(n.rollupMinute)
+      .aggregate([
+        { $group: Object.assign({ _id: { $toDate: arithmeticKey('$_id', HOUR) } }, MERGE) },
+        { $merge: { into: n.rollupHour, whenMatched: 'replace', whenNotMatched: 'insert' } },
+      ])
+      .toArray();
+  }
+
   // A time-series collection of the same events, copied in created_on order one page at a time (a
   // day, or an hour when days are crowded: pages of at most a few thousand documents on average,
   // so memory does not grow with the data), so the server's buckets fill up one after the other
@@ -549,6 +581,7 @@ var TS = (function () {
     ensureEvents: ensureEvents,
     buildBuckets: buildBuckets,
     refreshRollups: refreshRollups,
+    rollupsFromBuckets: rollupsFromBuckets,
     buildTimeseries: buildTimeseries,
     storage: storage,
     fmtBytes: fmtBytes,
