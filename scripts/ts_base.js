@@ -401,7 +401,10 @@ var TS = (function () {
   // Re-aggregates the events of [from, to) (whole hours) into the per-minute rollup, then those
   // minutes into the per-hour rollup: $merge replaces the rows it recomputes, so running it again
   // over the hours that received events keeps the rollups current. Without from and to it
-  // (re)builds everything, one day at a time.
+  // (re)builds everything in one pass over the collection in its own order: a year of minute
+  // groups without their events is small (527,040 rows), and a scan in record order costs a
+  // fraction of fetching every event through the created_on index (one read per event, in random
+  // record order: 50,000,000 of them are the source's year aggregation, ~20x a scan).
   function refreshRollups(dbh, coll, from, to) {
     var n = names(coll);
     var whole = !(from && to);
@@ -416,12 +419,12 @@ var TS = (function () {
       fresh: whole,
       doing: 'write per-hour rollups into',
     });
-    var spans = whole ? days(dbh, n.raw) : [{ from: from, to: to }];
+    var spans = whole ? [null] : [{ from: from, to: to }];
     spans.forEach(function (span) {
       dbh
         .getCollection(n.raw)
         .aggregate([
-          { $match: { created_on: range(span.from, span.to) } },
+          { $match: span ? { created_on: range(span.from, span.to) } : {} },
           {
             $group: {
               _id: minuteKey('$created_on'),
@@ -437,7 +440,7 @@ var TS = (function () {
       dbh
         .getCollection(n.rollupMinute)
         .aggregate([
-          { $match: { _id: range(span.from, span.to) } },
+          { $match: span ? { _id: range(span.from, span.to) } : {} },
           { $group: Object.assign({ _id: { $toDate: arithmeticKey('$_id', HOUR) } }, MERGE) },
           { $merge: { into: n.rollupHour, whenMatched: 'replace', whenNotMatched: 'insert' } },
         ])
