@@ -101,6 +101,11 @@ var STUDY = {
     COLL: { kind: 'name', def: 'mot', what: 'collection (Node: prefix of <COLL>_<compressor>)' },
     COMPRESSORS: { kind: 'names', def: 'none,snappy,zlib,zstd', what: 'block compressors compared (Node runner)' },
     PARTS: { kind: 'names', def: 'forms,compression,cold,cache,split,concurrent', what: 'parts to run (Node runner)' },
+    COLD_COMPRESSORS: {
+      kind: 'names',
+      def: '',
+      what: 'block compressors of the cold part, each a restart per run (Node runner; default: COMPRESSORS)',
+    },
     RUNS: { kind: 'count', def: 3, what: 'timed rounds per axis point after the warm-up' },
     BUDGET_MS: {
       kind: 'number',
