@@ -51,15 +51,19 @@ function partsOf(p) {
   return list.length ? list : PARTS;
 }
 
-/** The cold part's compressors: COLD_COMPRESSORS (of those loaded), else every loaded one. */
+/**
+ * The cold part's compressors: those of COLD_COMPRESSORS that are loaded (COMPRESSORS), or every
+ * loaded one when it names none of them (a profile's default must not empty an explicit choice).
+ */
 function coldOf(p, comps) {
   const list = lab.list(p.COLD_COMPRESSORS);
   for (const c of list)
-    if (!comps.includes(c))
+    if (!B.COMPRESSORS.includes(c))
       throw new Error(
-        `parameter COLD_COMPRESSORS: ${JSON.stringify(c)} is not among the loaded COMPRESSORS (${comps.join(', ')})`,
+        `parameter COLD_COMPRESSORS: unknown compressor ${JSON.stringify(c)} (known: ${B.COMPRESSORS.join(', ')})`,
       );
-  return list.length ? list : comps;
+  const both = comps.filter((c) => list.includes(c));
+  return both.length ? both : comps;
 }
 
 function pick(list, preferred) {
@@ -171,7 +175,7 @@ module.exports = defineStudy({
   /** One collection per block compressor, streamed by the Node driver; load times are measures. */
   async load(ctx, p) {
     const out = { own: true, collections: {} };
-    coldOf(p, compressorsOf(p)); // refuses a bad COLD_COMPRESSORS before 5 collections are loaded
+    coldOf(p, compressorsOf(p)); // refuses an unknown COLD_COMPRESSORS before the loads
     for (const c of compressorsOf(p)) {
       const name = `${p.COLL}_${c}`;
       const r = await B.loadMot(ctx.db, name, { n: p.N, seed: p.SEED, compressor: c, progress: ctx.progress });
