@@ -60,15 +60,15 @@ function bigaggForm(name, minVersion) {
     name: name,
     what: form.what,
     minVersion: minVersion,
-    // Node's points name the part they measure; the forms run where a part wants them. A
-    // compression point timedIn 'forms' has its seed and group forms timed by the forms point
-    // (the same collection): only its sizes are measured there.
+    // Node's points name the part they measure; the forms run where a part wants them: the
+    // compression part times the source's pipeline per compressor, except at a point timedIn
+    // 'forms', whose collection the forms point times already (only its sizes are measured there).
     able: function (p, point) {
       return (
         !point ||
         !point.part ||
         point.part === 'forms' ||
-        (point.part === 'compression' && !point.timedIn && (name === 'seed' || name === 'group'))
+        (point.part === 'compression' && !point.timedIn && name === 'seed')
       );
     },
     run: function (p, point) {

@@ -160,11 +160,13 @@ module.exports = defineStudy({
     // cold claims read (001-bigagg-compressor-speed, 001-bigagg-cache-uncompressed).
     quick: { N: 50000, RUNS: 3, BUDGET_MS: 20000, COLD_COMPRESSORS: 'none,zlib' },
     // Seed: every variant a claim or the headline reads. split-8, split-4-uneven and together-4
-    // (past the 2 cores; read by no claim) would add ~4 min at 10M records: --set VARIANTS= runs them.
+    // (past the 2 cores; read by no claim) would add ~4 min at 10M records: --set VARIANTS= runs
+    // them; the cold part as in quick (--set COLD_COMPRESSORS=none,snappy,zlib,zstd: ~4 min more).
     seed: {
       N: 10000000,
       RUNS: 3,
       BUDGET_MS: 60000,
+      COLD_COMPRESSORS: 'none,zlib',
       VARIANTS: 'seed,switch,group,bucket,pairs,cold,scan-cpu,split-1,split-2,split-4,mongos,together-1,together-2',
     },
   },
@@ -210,8 +212,8 @@ module.exports = defineStudy({
     const pts = [];
     const formsAt = parts.includes('forms') ? pick(comps, FORMS_COMPRESSOR) : null;
     if (formsAt) pts.push({ part: 'forms', compressor: formsAt });
-    // The forms point times seed and group on its compressor's collection already: that
-    // compressor's compression point measures its sizes only (the tables read the forms' times).
+    // The forms point times seed on its compressor's collection already: that compressor's
+    // compression point measures its sizes only (the tables read the forms' time).
     if (parts.includes('compression'))
       for (const c of comps)
         pts.push(
@@ -491,11 +493,11 @@ module.exports = defineStudy({
 });
 
 /**
- * A warm time per compressor: the compression part's, or the forms part's seed and group on its
- * compressor (a compression point timedIn 'forms' does not time them again).
+ * A warm time per compressor: the compression part's, or the forms part's seed on its compressor
+ * (a compression point timedIn 'forms' does not time it again).
  */
 function warmPerCompressor(r) {
-  return r.axis.part === 'compression' || (r.axis.part === 'forms' && (r.variant === 'seed' || r.variant === 'group'));
+  return r.axis.part === 'compression' || (r.axis.part === 'forms' && r.variant === 'seed');
 }
 
 /** Storage, ratio and load time per compressor, from the measure records. */
