@@ -83,7 +83,7 @@ function tsGrains(p) {
 // What builds each derived design from the events; raw and dateTrunc read the events themselves.
 var TS_BUILDERS = {
   bucket: {
-    what: 'one $group + $merge per day into per-minute buckets',
+    what: 'one $group + $merge per span of ~500,000 events into per-minute buckets',
     run: function (p) {
       TS.buildBuckets(db, p.COLL);
     },
@@ -95,7 +95,7 @@ var TS_BUILDERS = {
     },
   },
   rollup: {
-    what: 'one $group + $merge per day into per-minute, then per-hour rollups',
+    what: 'one $group over the events in record order + $merge into per-minute, then per-hour rollups',
     // When this run has just built the buckets from the same events, the rollups come from them.
     fromBuckets: 'the buckets just built, without their events, then $group + $merge per hour',
     run: function (p) {
