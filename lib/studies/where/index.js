@@ -19,7 +19,7 @@ module.exports = defineStudy({
     seed: { N: 1000000, RUNS: 5, BUDGET_MS: 30000 },
   },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
-  expected: '~20 s',
+  expected: '~12 s',
   // docs/data/findings-seed-where-joins.json: where and joins in 8.7 min; where's share is its one
   // timed $where (262 s at 1,000,000 documents; ~100 s on 2 quiet cores), the load and ~10 s of the rest.
   seedExpected: '~4.5 min (measured: 1,000,000 documents, $where timed once)',
