@@ -81,6 +81,7 @@ module.exports = defineStudy({
     seed: { ORDERS: 100000, CUSTOMERS: 10000, RUNS: 3, BUDGET_MS: 30000 },
   },
   cli: { docs: 'ORDERS', runs: 'RUNS', seed: 'SEED' },
+  peers: ['postgres'],
   expected: '~25 s',
   // docs/data/findings-seed-where-joins.json: where and joins in 8.7 min; joins' share is the classic
   // nested loop timed once (209 s), ~30 s of the other variants' rounds and the loads.

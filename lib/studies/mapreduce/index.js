@@ -94,6 +94,7 @@ module.exports = defineStudy({
     seed: { N: 1000000, K: 6, RUNS: 10, BUDGET_MS: 30000 },
   },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
+  peers: ['postgres'],
   expected: '~17 s',
   // Derived from docs/data/mapreduce-seed.json (24.5 min, 13 variants, 10 rounds): its timed work per
   // variant, plus today's client-field-list, mr-range and mr-chunked at their measured rates (~+4 min),

@@ -91,6 +91,7 @@ module.exports = defineStudy({
     seed: { N: 1000000, PICKS: 20, WRITERS: '1,4,16', CLAIM_N: 16000, RUNS: 3 },
   },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
+  peers: ['postgres'],
   expected: '~17 s',
   // docs/data/tasks-seed.json took 4.6 min with W 1,2,4,8,16; its W 2 and 8 rounds (~72 s timed, plus
   // their scratch loads) are not measured now.
