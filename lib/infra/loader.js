@@ -2,7 +2,8 @@
 // The one write path for every bulk load of the lab (fixtures, CSV import, benchmarks).
 //
 //   streamInsert(coll, docs, opts) -> {read, stored, inserted, duplicates, retries, keys, ms}
-//     docs: any (async) iterable. opts: batchSize (10000), inflight (4), total, label, progress,
+//     docs: any (async) iterable of documents, or with chunked: true an (async) iterable of arrays of
+//     documents (a parser's rows per chunk read). opts: batchSize (10000), inflight (4), total, label, progress,
 //     retryMs (60000): how long a batch keeps retrying a retryable failure (step-down, restart,
 //     network) before the load stops; verify ('retried' | 'all' | false): count each batch's _ids
 //     on the server after it settled ('retried': only batches whose first outcome was unknown);
@@ -167,10 +168,28 @@ async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
   }
 }
 
-/** Batches of `size` documents (the last may be shorter): synchronously from a synchronous iterable. */
-function batchesOf(docs, size) {
+/**
+ * Batches of `size` documents (the last may be shorter): synchronously from a synchronous iterable;
+ * from an async iterable of arrays of documents (chunked) with one await per array.
+ */
+function batchesOf(docs, size, chunked) {
+  if (chunked) return chunkBatches(docs, size);
   const sync = typeof docs[Symbol.iterator] === 'function' && typeof docs[Symbol.asyncIterator] !== 'function';
   return sync ? syncBatches(docs, size) : asyncBatches(docs, size);
+}
+
+async function* chunkBatches(chunks, size) {
+  let batch = [];
+  for await (const chunk of chunks) {
+    for (const d of chunk) {
+      batch.push(d);
+      if (batch.length === size) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length) yield batch;
 }
 
 function* syncBatches(docs, size) {
@@ -308,6 +327,7 @@ async function streamInsert(
     describe,
     onAcked,
     log,
+    chunked = false,
   } = {},
 ) {
   const bar = createProgress(label, total, { enabled: progress });
@@ -325,7 +345,7 @@ async function streamInsert(
   try {
     // Whole batches from the source: a synchronous generator (every fixture) is read without a
     // promise per document, which cost more than generating the documents.
-    for await (const b of batchesOf(docs, batchSize)) {
+    for await (const b of batchesOf(docs, batchSize, chunked)) {
       if (sender.failure) break;
       trackKeys(out.keys, b);
       out.read += b.length;
