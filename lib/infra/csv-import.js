@@ -93,6 +93,8 @@ function parseValue(s) {
   }
   const n = Number(s);
   if (!Number.isFinite(n)) return { error: 'number out of the range of a double (and of this importer)' };
+  // At most 15 characters hold at most 15 significant digits: exact in a double, no need to count.
+  if (s.length <= 15 && n !== 0) return { value: n };
   const digits = significantDigits(s);
   if (n === 0 && digits > 0) return { error: 'number too small for a double (it would become 0)' };
   if (digits <= 15) return { value: n };
