@@ -309,6 +309,19 @@ function quoteCount(s) {
 }
 
 /**
+ * A record that holds a line of bad bytes (bad: line -> reason, lines up to lineNo read) is
+ * rejected at that line, never stored with U+FFFD.
+ */
+function badBytesReject(bad, lineNo, r) {
+  if (!bad.size || r.error) return r;
+  const at = [...bad.keys()].find((l) => l >= r.line && l <= lineNo);
+  if (at === undefined) return r;
+  const out = { error: bad.get(at), line: at };
+  for (const l of [...bad.keys()]) if (l <= lineNo) bad.delete(l);
+  return out;
+}
+
+/**
  * Records of a file, a chunk's worth at a time: yields arrays of {record, line} (line = where the
  * record starts) or {error, line}. A quoted field may span lines; a quote never closed (or not
  * closed within MAX_RECORD_LINES) costs the record it opened, and reading resumes on the line after it.
@@ -350,15 +363,7 @@ async function* recordChunks(file, onBytes, encoding = 'utf8') {
     }
   }
 
-  // A record that holds a line of bad bytes is rejected at that line, never stored with U+FFFD.
-  const checked = (r) => {
-    if (!bad.size || r.error) return r;
-    const at = [...bad.keys()].find((l) => l >= r.line && l <= lineNo);
-    if (at === undefined) return r;
-    const out = { error: bad.get(at), line: at };
-    for (const l of [...bad.keys()]) if (l <= lineNo) bad.delete(l);
-    return out;
-  };
+  const checked = (r) => badBytesReject(bad, lineNo, r);
   for await (const lines of lineChunks(file)) {
     const out = [];
     for (const bytes of lines) {
