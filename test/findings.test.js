@@ -36,6 +36,7 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
   const names = ['where', 'mapreduce'];
 
   before(async function () {
+    this.timeout(600000); // an end-to-end run of two studies: over 180 s at a load average of 40
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-findings-'));
     // its own PostgreSQL database on a shared server (the CLIs inherit PG_URI): the SQL peers' tables have fixed names
     pg = await ownPostgres('findings');
