@@ -188,14 +188,14 @@ describe('mapreduce study (source 000)', function () {
     it('rejects a bad parameter with a clear message', async function () {
       let err;
       try {
-        await t.run('mr_variants.js', { VARIANTS: 'mr,nope', SIZES: '10' });
+        await t.run('mr_variants.js', { ...SHELL, VARIANTS: 'mr,nope', SIZES: '10' });
       } catch (e) {
         err = e;
       }
       expect(String(err && err.message)).to.contain('unknown variant "nope"');
       err = null;
       try {
-        await t.run('mr_variants.js', { FIELD: 'a; drop()', SIZES: '10' });
+        await t.run('mr_variants.js', { ...SHELL, FIELD: 'a; drop()', SIZES: '10' });
       } catch (e) {
         err = e;
       }
