@@ -99,6 +99,7 @@ describe('latency percentiles (HdrHistogram)', function () {
         N: 60,
         BATCHES: '1,20',
         WRITERS: '2',
+        WRITERS_AT: '1,20', // W > 1 at both batches (the quick profile, runStudy's default, has it at 1 only)
         SIZES: '1024,',
         WCONCERN: false,
         RUNS,
