@@ -11,7 +11,7 @@ const path = require('path');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { FROZEN_AFTER_MS } = require('../lib/infra/liveness');
-const { sleep, alive, lab, labSync, ownLines, ownMongod } = require('./helpers');
+const { sleep, alive, until, lab, labSync, ownLines, ownMongod } = require('./helpers');
 
 // The freeze window: the first test runs with the real default (12 s), the others with the window
 // shortened through LAB_FROZEN_AFTER_MS to a hello's timeout (4 s, the shortest it takes), so that
@@ -182,15 +182,19 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
       cwd: tmp,
       env: SHORT,
     });
-    // freeze once an insert is being held: the import is then surely mid-way
-    for (let i = 0; i < 300; i++) {
-      const ops = await c
-        .db('admin')
-        .aggregate([{ $currentOp: {} }, { $match: { ns: 'labtest_frozen_imp.held', 'command.insert': 'held' } }])
-        .toArray();
-      if (ops.length) break;
-      await sleep(100);
-    }
+    // freeze once an insert is being held: the import is then surely mid-way. A command held by
+    // failCommand shows in $currentOp on the database's $cmd namespace, not on the collection's.
+    const held = async () =>
+      (
+        await c
+          .db('admin')
+          .aggregate([
+            { $currentOp: {} },
+            { $match: { 'command.insert': 'held', 'command.$db': 'labtest_frozen_imp' } },
+          ])
+          .toArray()
+      ).length > 0;
+    expect(await until(held, 60000, 100), r.io.err).to.equal(true);
     await c.close();
     frozen();
     const stoppedAt = Date.now();
