@@ -199,9 +199,11 @@ describe('CLI', function () {
     const studies = require('../lib/studies').studies.map((x) => x.name);
     const files = fs.readdirSync(out).sort();
     expect(files).to.include.members(['report.md', 'results.json', 'where.png', 'where.svg']);
+    // a chart is <study>.png/.svg, or <study>-<name> when a study draws several (lib/report/report.js)
     for (const f of files) {
-      const chart = /^(.+)\.(png|svg)$/.exec(f);
+      const chart = /^([a-z0-9]+)(-[a-z0-9-]+)?\.(png|svg)$/.exec(f);
       expect(['report.md', 'results.json'].includes(f) || (chart && studies.includes(chart[1])), f).to.equal(true);
+      if (chart) expect(files, f).to.include(f.replace(/(png|svg)$/, (x) => (x === 'png' ? 'svg' : 'png')));
     }
     const e = embeddedFrom(r.stderr);
     expect(e, r.stderr).to.exist;

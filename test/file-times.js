@@ -125,7 +125,7 @@ function parallelTimes(runner, { meta, started, out }) {
     load1.min = Math.min(load1.min, l);
     load1.max = Math.max(load1.max, l);
   });
-  runner.once(C.EVENT_RUN_END, () => {
+  const figures = () => {
     const files = new Map();
     files.set(SETUP, { ms: runBegin - started, hookMs: runBegin - started, tests: 0, cpu: setupCpu });
     for (const line of fs.readFileSync(spool, 'utf8').split('\n').filter(Boolean)) {
@@ -134,16 +134,23 @@ function parallelTimes(runner, { meta, started, out }) {
       files.set(file, { ms, cpu, tests: t.n, hookMs: Math.max(0, ms - t.ms) });
     }
     files.set(SHARED_MONGOD, { ms: 0, hookMs: 0, tests: 0, cpu: mongodCpu() - mongod0 });
+    return { list: rows(files), total: ((Date.now() - runBegin) / 1000).toFixed(1) };
+  };
+  // rewritten as each file's events arrive (at its end), so that a run stopped part-way keeps them
+  const write = (done) => {
+    if (!out || out === '1') return;
+    const { list, total } = figures();
+    const doc = { ...meta, parallel: true, wallSeconds: +total, loadNow: load(), load1, complete: done, files: list };
+    fs.writeFileSync(out, JSON.stringify(doc, null, 1) + '\n');
+  };
+  runner.on(C.EVENT_SUITE_END, (suite) => {
+    if (suite.file && runBegin) write(false);
+  });
+  runner.once(C.EVENT_RUN_END, () => {
+    write(true);
+    const { list, total } = figures();
     fs.rmSync(spool, { force: true });
-    const list = rows(files);
     const cpu = list.reduce((a, r) => a + r.cpuSeconds, 0).toFixed(0);
-    const total = ((Date.now() - runBegin) / 1000).toFixed(1);
-    if (out && out !== '1')
-      fs.writeFileSync(
-        out,
-        JSON.stringify({ ...meta, parallel: true, wallSeconds: +total, load1, complete: true, files: list }, null, 1) +
-          '\n',
-      );
     process.stdout.write(
       `\n  Time per test file (hooks included), ${total} s after setup, files two at a time (the seconds of ` +
         `files that ran together overlap) (${cpu} CPU seconds), 1-min load average ` +
