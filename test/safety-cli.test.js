@@ -240,7 +240,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
       run.child.kill('SIGINT');
       await Promise.race([run.done, deadline(60000)]);
       expect(run.code, run.stderr).to.not.equal(0);
-      expect(await databases(uri)).to.not.include(name);
+      expect(await databases(uri), run.stderr).to.not.include(name);
       expect((await databases(uri)).filter((d) => !before.includes(d) && !d.startsWith('labtest_'))).to.deep.equal([]);
       await expectNothingLeft(dir, 'uri run');
     });
