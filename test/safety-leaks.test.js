@@ -10,11 +10,10 @@ const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri, BIN, alive, until, labSync, startLabServer } = require('./helpers');
+const { testUri, BIN, alive, until, labSync, startLabServer: startServer } = require('./helpers');
 const { ResultFile } = require('../lib/core/results');
 
 const ROOT = path.resolve(__dirname, '..');
-const startServer = (args) => startLabServer(args);
 
 /**
  * The unix socket a mongod on `port` would leave in /tmp (mongod puts it there whatever TMPDIR

@@ -9,10 +9,9 @@ const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { MONGOSH_BIN } = require('../lib/core/shell-runner');
-const { BIN, alive, startLabServer } = require('./helpers');
+const { BIN, alive, startLabServer: startServer } = require('./helpers');
 
 const ROOT = path.resolve(__dirname, '..');
-const startServer = (args) => startLabServer(args);
 
 /** Ctrl-C (or another stop signal), then the exit code; SIGKILL after 30 s. */
 async function interrupt(s, sig = 'SIGINT') {
