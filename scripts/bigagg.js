@@ -60,13 +60,15 @@ function bigaggForm(name, minVersion) {
     name: name,
     what: form.what,
     minVersion: minVersion,
-    // Node's points name the part they measure; the forms run where a part wants them.
+    // Node's points name the part they measure; the forms run where a part wants them: the
+    // compression part times the source's pipeline per compressor, except at a point timedIn
+    // 'forms', whose collection the forms point times already (only its sizes are measured there).
     able: function (p, point) {
       return (
         !point ||
         !point.part ||
         point.part === 'forms' ||
-        (point.part === 'compression' && (name === 'seed' || name === 'group'))
+        (point.part === 'compression' && !point.timedIn && name === 'seed')
       );
     },
     run: function (p, point) {
@@ -99,6 +101,11 @@ var STUDY = {
     COLL: { kind: 'name', def: 'mot', what: 'collection (Node: prefix of <COLL>_<compressor>)' },
     COMPRESSORS: { kind: 'names', def: 'none,snappy,zlib,zstd', what: 'block compressors compared (Node runner)' },
     PARTS: { kind: 'names', def: 'forms,compression,cold,cache,split,concurrent', what: 'parts to run (Node runner)' },
+    COLD_COMPRESSORS: {
+      kind: 'names',
+      def: '',
+      what: 'block compressors of the cold part, each a restart per run (Node runner; default: COMPRESSORS)',
+    },
     RUNS: { kind: 'count', def: 3, what: 'timed rounds per axis point after the warm-up' },
     BUDGET_MS: {
       kind: 'number',

@@ -23,7 +23,7 @@
 //   WARMUP      of those, untimed minutes at the start of each hour          (default 0)
 //   VARIANTS    comma-separated schemas to run                                (default: all four)
 //   LAB_LINES   true prints the machine-readable @@LAB lines
-//   WRITERS, WC, SWEEP, REPLSET, SCAN, SCAN_ROUNDS, IDREGEX, WASH, WASH_PER_HOUR, PG_SIZE, SIZE_DAYS are read by the Node
+//   WRITERS, WC, SWEEP, REPLSET, SCAN, SCAN_ROUNDS, SCAN_PAIRS, IDREGEX, WASH, WASH_PER_HOUR, PG_SIZE, SIZE_DAYS are read by the Node
 //   side only (mongo-perf-lab run counters).
 // The collections are the lab's own (marked in perflab_fixtures) and are re-created on every run;
 // a collection of that name the lab did not make is never touched.
@@ -121,6 +121,11 @@ var STUDY = {
       kind: 'positive',
       def: 9,
       what: 'Node side: timed rounds of minute 0 vs 1439 per layout and way of sending',
+    },
+    SCAN_PAIRS: {
+      kind: 'names',
+      def: '',
+      what: 'Node side: layout-mode pairs of minute 0 vs 1439, e.g. flat-bulk,flat-single (default: all 9)',
     },
     IDREGEX: {
       kind: 'bool',

@@ -83,7 +83,7 @@ function tsGrains(p) {
 // What builds each derived design from the events; raw and dateTrunc read the events themselves.
 var TS_BUILDERS = {
   bucket: {
-    what: 'one $group + $merge per day into per-minute buckets',
+    what: 'one $group + $merge per span of ~500,000 events into per-minute buckets',
     run: function (p) {
       TS.buildBuckets(db, p.COLL);
     },
@@ -95,9 +95,12 @@ var TS_BUILDERS = {
     },
   },
   rollup: {
-    what: 'one $group + $merge per day into per-minute, then per-hour rollups',
+    what: 'one $group over the events in record order + $merge into per-minute, then per-hour rollups',
+    // When this run has just built the buckets from the same events, the rollups come from them.
+    fromBuckets: 'the buckets just built, without their events, then $group + $merge per hour',
     run: function (p) {
-      TS.refreshRollups(db, p.COLL);
+      if (tsDesigns.builds.bucket !== undefined) TS.rollupsFromBuckets(db, p.COLL);
+      else TS.refreshRollups(db, p.COLL);
     },
   },
 };
@@ -111,10 +114,15 @@ var tsDesigns = {
   prepare: function (p) {
     var f = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, STUDY.params));
     tsDesigns.events = f.count;
-    TS.chosen(p.VARIANTS).forEach(function (v) {
+    // In TS.VARIANTS order whatever order VARIANTS names them: the buckets before the rollups.
+    var chosen = TS.chosen(p.VARIANTS);
+    TS.VARIANTS.filter(function (v) {
+      return chosen.indexOf(v) >= 0;
+    }).forEach(function (v) {
       var b = TS_BUILDERS[v];
       if (!b || (!p.REBUILD && TS.available(db, p.COLL, v))) return;
-      print('building design ' + v + ' from ' + lab.fmtInt(f.count) + ' events: ' + b.what + ' ...');
+      var how = b.fromBuckets && tsDesigns.builds.bucket !== undefined ? b.fromBuckets : b.what;
+      print('building design ' + v + ' from ' + lab.fmtInt(f.count) + ' events: ' + how + ' ...');
       var t0 = lab.now();
       b.run(p);
       tsDesigns.builds[v] = lab.now() - t0;
@@ -221,6 +229,11 @@ var STUDY = {
       what: 'grains: seconds, minutes, hours (in a minute, hour, day), days (the year)',
     },
     RUNS: { kind: 'count', def: 3, what: 'timed rounds after the warm-up' },
+    STATES: {
+      kind: 'names',
+      def: '',
+      what: 'Node side: cold and warm states to run after the designs (default or all: the six)',
+    },
     REBUILD: { kind: 'bool', def: false, what: 'rebuild the designs even when they exist' },
     BUILD_ONLY: { kind: 'bool', def: false, what: 'build the designs and stop' },
   },

@@ -140,7 +140,7 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     const res = await runStudy(findStudy('timeseries'), {
       server,
       dbName: 'tsrunner',
-      params: { N: 20000, SEED: 2, RUNS: 1, VARIANTS: 'raw,rollup' },
+      params: { N: 20000, SEED: 2, RUNS: 1, VARIANTS: 'raw,rollup', STATES: 'all' },
       echo: (x) => shown.push(x),
     });
     client = new MongoClient(server.uri);

@@ -113,6 +113,21 @@ function washRule() {
   });
 }
 
+/**
+ * A rule judged only on records where the part ran: an older result file, from before the part
+ * existed, says so and how to measure it instead of reading as a missing measurement.
+ */
+function whenPartRan(part, none, inner) {
+  return whenMeasured(
+    (records) => records.some((r) => r.type === 'result' && r.axis && r.axis.part === part),
+    {
+      here: `${none} in these results (a run before the part existed)`,
+      measure: `counters --profile quick (the ${part} part)`,
+    },
+    inner,
+  );
+}
+
 /** (a) of 004-id-regex-prefix: the regex reads an _id index range holding the day's keys only. */
 function tightScan(plan, metrics) {
   return (
@@ -397,14 +412,7 @@ module.exports = [
     setting: SETTING,
     boundary:
       'parity: rate(one collection, M metrics) / rate(M collections) = time(per metric) / time(one), the same simulated minutes (one an hour), the same writers, per minute: holds inside [0.8x, 1.25x]; outside it either way: reversed (not a wash)',
-    verdict: whenMeasured(
-      (records) => records.some((r) => r.type === 'result' && r.axis && r.axis.part === 'wash'),
-      {
-        here: 'no one-collection vs per-metric day in these results (a run before the part existed)',
-        measure: 'counters --profile quick (the wash part)',
-      },
-      washRule(),
-    ),
+    verdict: whenPartRan('wash', 'no one-collection vs per-metric day', washRule()),
   },
   {
     id: '004-id-regex-prefix',
@@ -415,14 +423,7 @@ module.exports = [
     setting: SETTING,
     boundary:
       "(a) explain of one day's regex: an IXSCAN on _id examining at most the day's keys + 1 and fetching only the day's documents, else reversed (it scans); (b) time(regex prefix on _id) / time(equality on an indexed metadata.date), one day of M metrics, per round: holds inside [0.5x, 2x]; weaker above 2x (slower than the index on the date); stronger below 0.5x",
-    verdict: whenMeasured(
-      (records) => records.some((r) => r.type === 'result' && r.axis && r.axis.part === 'id-regex'),
-      {
-        here: 'no _id regex part in these results (a run before the part existed)',
-        measure: 'counters --profile quick (the id-regex part)',
-      },
-      idRegexRule(),
-    ),
+    verdict: whenPartRan('id-regex', 'no _id regex part', idRegexRule()),
   },
   {
     id: '004-bson-vs-relational-size',
