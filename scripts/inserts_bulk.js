@@ -14,6 +14,7 @@
 //   SIZES    sizes for the size points, batch 1000 (default "128,1024,4096,16384")
 //   BATCHES  batch sizes; 1 means insertOne per document (default "1,10,100,1000,10000")
 //   WRITERS  concurrent writers (Node runs them; this script alone runs the W=1 points)
+//   WRITERS_AT  batch sizes at which W > 1 writers run (default: every batch)
 //   MAX_MB   at most this many MB of documents per run (default 64): N is cut for big documents
 //   SEED     generator seed (default 1)
 //   COLL     prefix of the scratch collections the script creates and empties (default perflab_ins)
@@ -77,6 +78,11 @@ var STUDY = {
     SIZES: { kind: 'names', def: '128,1024,4096,16384', what: 'document sizes at batch 1000' },
     BATCHES: { kind: 'names', def: '1,10,100,1000,10000', what: 'batch sizes (1: insertOne per document)' },
     WRITERS: { kind: 'names', def: '1,2,4,8,16', what: 'concurrent writers (W > 1: Node only)' },
+    WRITERS_AT: {
+      kind: 'names',
+      def: '',
+      what: 'batch sizes at which W > 1 writers run (default: every batch in BATCHES)',
+    },
     WCONCERN: { kind: 'bool', def: true, what: 'add w: 0 / 1 / majority points on a replica set (Node only)' },
     MAX_MB: { kind: 'positive', def: 64, what: 'at most this many MB of documents per run' },
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
@@ -106,15 +112,18 @@ var STUDY = {
         'parameter SIZE: expected ' + LabInserts.MIN_SIZE + '..' + LabInserts.MAX_SIZE + ' bytes, got ' + p.SIZE
       );
     }
+    var writersAt = lab.list(p.WRITERS_AT).length ? LabInsertsLab.ints('WRITERS_AT', p.WRITERS_AT, 1, 100000) : batches;
     var points = [];
     writers.forEach(function (W) {
       if (W > 1 && !nodeMode) return;
       batches.forEach(function (b) {
-        points.push({ part: 'batch', batch: b, W: W, size: p.SIZE, w: 1 });
+        if (W === 1 || writersAt.indexOf(b) >= 0) points.push({ part: 'batch', batch: b, W: W, size: p.SIZE, w: 1 });
       });
     });
+    // The size SIZE at batch 1000 by one writer is already a batch point: measured once, shown in both tables.
+    var sizeTwin = writers.indexOf(1) >= 0 && batches.indexOf(1000) >= 0;
     sizes.forEach(function (s) {
-      points.push({ part: 'size', batch: 1000, W: 1, size: s, w: 1 });
+      if (!(sizeTwin && s === p.SIZE)) points.push({ part: 'size', batch: 1000, W: 1, size: s, w: 1 });
     });
     if (nodeMode && p.WCONCERN) {
       [1, 1000].forEach(function (b) {

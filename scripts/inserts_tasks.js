@@ -76,6 +76,44 @@ function taskSkip(p, hint) {
 
 var TASK_INDEX = { processed: 1, r: 1 };
 
+// A pick variant: runs only at the pick point (and where `o.able()` says so), each timed run making
+// PICKS picks with the function `o.pick(p)` returns; `o.explain(p)` (optional) gives its plan.
+function taskPickVariant(name, what, o) {
+  var v = {
+    name: name,
+    what: what,
+    minVersion: '3.2',
+    able: function (p, point) {
+      return point.part === 'pick' && (!o.able || o.able());
+    },
+    run: function (p) {
+      return taskPicks(p, name, o.pick(p));
+    },
+  };
+  if (o.explain) v.explain = o.explain;
+  return v;
+}
+
+// The source's skip(R) through `hint`: a collection scan ({$natural: 1}) or the index; its plan is
+// explained at the middle of the unprocessed tasks.
+function taskSkipVariant(name, what, hint, able) {
+  return taskPickVariant(name, what, {
+    able: able,
+    pick: function (p) {
+      return taskSkip(p, hint);
+    },
+    explain: function (p) {
+      return db
+        .getCollection(p.COLL)
+        .find({ processed: 0 })
+        .skip(Math.floor(taskUnprocessed(p) / 2))
+        .limit(1)
+        .hint(hint)
+        .explain();
+    },
+  });
+}
+
 var STUDY = {
   name: 'tasks',
   title: 'random selection of an unprocessed task: skip(R), $sample, a random field; claiming with findOneAndUpdate',
@@ -140,70 +178,24 @@ var STUDY = {
   baseline: 'skip-scan',
   unit: 'ms',
   variants: [
-    {
-      name: 'skip-scan',
-      what: "the source's find({processed: 0}).skip(R).limit(1), collection scan",
-      minVersion: '3.2',
-      able: function (p, point) {
-        return point.part === 'pick';
-      },
-      run: function (p) {
-        return taskPicks(p, 'skip-scan', taskSkip(p, { $natural: 1 }));
-      },
-      explain: function (p) {
-        return db
-          .getCollection(p.COLL)
-          .find({ processed: 0 })
-          .skip(Math.floor(taskUnprocessed(p) / 2))
-          .limit(1)
-          .hint({ $natural: 1 })
-          .explain();
-      },
-    },
-    {
-      name: 'skip-index',
-      what: 'the same skip(R) over the index {processed: 1, r: 1}',
-      minVersion: '3.2',
-      able: function (p, point) {
-        return point.part === 'pick' && taskState.indexed;
-      },
-      run: function (p) {
-        return taskPicks(p, 'skip-index', taskSkip(p, TASK_INDEX));
-      },
-      explain: function (p) {
-        return db
-          .getCollection(p.COLL)
-          .find({ processed: 0 })
-          .skip(Math.floor(taskUnprocessed(p) / 2))
-          .limit(1)
-          .hint(TASK_INDEX)
-          .explain();
-      },
-    },
-    {
-      name: 'sample-first',
-      what: '$sample {size: 1} of the collection, retried until unprocessed',
-      minVersion: '3.2',
-      able: function (p, point) {
-        return point.part === 'pick';
-      },
-      run: function (p) {
-        return taskPicks(p, 'sample-first', function () {
+    taskSkipVariant('skip-scan', "the source's find({processed: 0}).skip(R).limit(1), collection scan", {
+      $natural: 1,
+    }),
+    taskSkipVariant('skip-index', 'the same skip(R) over the index {processed: 1, r: 1}', TASK_INDEX, function () {
+      return taskState.indexed;
+    }),
+    taskPickVariant('sample-first', '$sample {size: 1} of the collection, retried until unprocessed', {
+      pick: function (p) {
+        return function () {
           return pickBySampleFirst(db.getCollection(p.COLL), 1000);
-        });
+        };
       },
-    },
-    {
-      name: 'match-sample',
-      what: '$match {processed: 0}, then $sample {size: 1}',
-      minVersion: '3.2',
-      able: function (p, point) {
-        return point.part === 'pick';
-      },
-      run: function (p) {
-        return taskPicks(p, 'match-sample', function () {
+    }),
+    taskPickVariant('match-sample', '$match {processed: 0}, then $sample {size: 1}', {
+      pick: function (p) {
+        return function () {
           return pickByMatchSample(db.getCollection(p.COLL));
-        });
+        };
       },
       explain: function (p) {
         return db
@@ -211,28 +203,26 @@ var STUDY = {
           .explain()
           .aggregate([{ $match: { processed: 0 } }, { $sample: { size: 1 } }]);
       },
-    },
-    {
-      name: 'random-field',
-      what: 'first unprocessed task with r >= random x (index {processed: 1, r: 1}), wrapping',
-      minVersion: '3.2',
-      able: function (p, point) {
-        return point.part === 'pick';
-      },
-      run: function (p) {
-        return taskPicks(p, 'random-field', function (x) {
-          return pickByRandomField(db.getCollection(p.COLL), x);
-        });
-      },
-      explain: function (p) {
-        return db
-          .getCollection(p.COLL)
-          .find({ processed: 0, r: { $gte: 0.5 } })
-          .sort({ r: 1 })
-          .limit(1)
-          .explain();
-      },
-    },
+    }),
+    taskPickVariant(
+      'random-field',
+      'first unprocessed task with r >= random x (index {processed: 1, r: 1}), wrapping',
+      {
+        pick: function (p) {
+          return function (x) {
+            return pickByRandomField(db.getCollection(p.COLL), x);
+          };
+        },
+        explain: function (p) {
+          return db
+            .getCollection(p.COLL)
+            .find({ processed: 0, r: { $gte: 0.5 } })
+            .sort({ r: 1 })
+            .limit(1)
+            .explain();
+        },
+      }
+    ),
   ],
 };
 

@@ -7,7 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { testDatabase, testUri } = require('./helpers');
 const { tryPostgres, embeddedProblem, platformPackage } = require('../lib/infra/postgres');
 const report = require('../lib/report/report');
 const { findStudy } = require('../lib/studies');
@@ -87,5 +87,107 @@ describe('the SQL peer when it cannot start', function () {
     const md = report.markdown({ environment: { software: {}, lab: {} }, results: r.records }, [findStudy('tasks')]);
     expect(md.match(/^Not measured: pg-offset \(SQL peer not measured: /gm)).to.have.length(1);
     expect(md).to.not.match(/\| pg-offset \|/);
+  });
+});
+
+// `run` and `findings` start one PostgreSQL for every study that declares `peers: ['postgres']`
+// (each started its own, several seconds apiece) and stop it at the end or on SIGTERM: through
+// the real CLI, counted from the line each embedded start prints.
+describe('one PostgreSQL per run, shared by the studies that use it', function () {
+  const { spawn } = require('child_process');
+  const BIN = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
+  const STARTED = /^embedded PostgreSQL \S+ started \(port \d+, data in (\S+)\)$/gm;
+  let tmp;
+  before(function () {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-pg-shared-'));
+  });
+  after(function () {
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** `run ARGS` on the test server, no PG_URI: { child, done: Promise<{code, err}> }. */
+  function run(args) {
+    const env = { ...process.env };
+    delete env.PG_URI;
+    delete env.LAB_PG_PACKAGE_DIR;
+    const child = spawn(process.execPath, [BIN, 'run', ...args, '--uri', testUri(), '--no-progress'], {
+      cwd: tmp,
+      env,
+    });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.stdout.resume();
+    const done = new Promise((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal, err: () => err })),
+    );
+    // The CLI wraps its log lines at 100 columns, continuing them indented.
+    return { child, done, err: () => err.replace(/\n +/g, ' ') };
+  }
+
+  /** Pids of processes whose command line names `dir` (the postgres server and its workers). */
+  function processesIn(dir) {
+    return fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir);
+        } catch {
+          return false;
+        }
+      });
+  }
+
+  it('run inserts coherency: one embedded PostgreSQL, gone with its data folder at the end', async function () {
+    this.timeout(600000);
+    const r = run([
+      'inserts',
+      'coherency',
+      '--profile',
+      'tiny',
+      '--db',
+      'labtest_pgshared',
+      '--out',
+      path.join(tmp, 'both'),
+    ]);
+    const { code } = await r.done;
+    const err = r.err();
+    expect(code, err).to.equal(0);
+    const starts = [...err.matchAll(STARTED)];
+    expect(starts, err).to.have.length(1);
+    expect(err).to.include('one for the whole run');
+    // Both studies measured their SQL peer on it.
+    const doc = JSON.parse(fs.readFileSync(path.join(tmp, 'both', 'results.json'), 'utf8'));
+    for (const [study, variant] of [
+      ['inserts', 'pg'],
+      ['coherency', 'pg-check-then-insert'],
+    ])
+      expect(
+        doc.results.some((x) => x.study === study && x.variant === variant && !x.skipped),
+        study,
+      ).to.equal(true);
+    const dir = starts[0][1];
+    expect(fs.existsSync(dir), dir).to.equal(false);
+    expect(processesIn(dir), 'postgres processes left').to.deep.equal([]);
+  });
+
+  it('SIGTERM mid-run: the shared PostgreSQL stops and its data folder goes', async function () {
+    this.timeout(300000);
+    const r = run(['coherency', '--profile', 'tiny', '--db', 'labtest_pgshared2', '--out', path.join(tmp, 'killed')]);
+    const dir = await new Promise((resolve, reject) => {
+      const look = () => {
+        const m = /^embedded PostgreSQL \S+ started \(port \d+, data in (\S+)\)$/m.exec(r.err());
+        if (m) resolve(m[1]);
+      };
+      r.child.stderr.on('data', look);
+      r.done.then(() => reject(new Error(`run ended before PostgreSQL started: ${r.err()}`)));
+    });
+    r.child.kill('SIGTERM');
+    const { code } = await r.done;
+    expect(code, r.err()).to.equal(128 + 15);
+    expect(fs.existsSync(dir), dir).to.equal(false);
+    expect(processesIn(dir), 'postgres processes left').to.deep.equal([]);
   });
 });

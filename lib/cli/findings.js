@@ -106,7 +106,7 @@ async function run(o) {
   const { checkWritable } = require('../core/results');
   const { fmtMs } = require('../../scripts/lib/lab');
   const { ParameterError } = require('../infra/errors');
-  const { prepareRun, announceSeed, outDirOf, fileLines } = require('./study-run');
+  const { prepareRun, sharedPeers, announceSeed, outDirOf, fileLines } = require('./study-run');
   const { renderTableLines } = require('../report/render-terminal');
   const t0 = Date.now();
   const entries = o.args.length ? opt.chooseStudies(o.args) : require('../studies').studies;
@@ -120,6 +120,8 @@ async function run(o) {
   };
   if (o.profile === 'seed' && !o.from.length) announceSeed(entries, log);
   let res;
+  // Results read from files (--from) need no server of any kind.
+  const stopPeers = o.from.length ? async () => {} : await sharedPeers(entries, log);
   try {
     res = await ParameterError.from(() =>
       findings({
@@ -141,6 +143,7 @@ async function run(o) {
       }),
     );
   } finally {
+    await stopPeers();
     // Like `run`: the database findings created on the user's server goes when it is done.
     if (tracked && tracked.created) await tracked.drop();
   }

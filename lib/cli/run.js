@@ -147,7 +147,7 @@ function printSummary(doc, chosen, o, { written, ms }) {
 async function run(o) {
   const { checkWritable } = require('../core/results');
   const { runSession } = require('../core/session');
-  const { prepareRun, outDirOf } = require('./study-run');
+  const { prepareRun, sharedPeers, outDirOf } = require('./study-run');
   const { humanLines, fitLines } = require('../core/lab-lines');
   const { safeArgv } = require('../infra/errors');
   const t0 = Date.now();
@@ -163,6 +163,7 @@ async function run(o) {
     if (!o.quiet) process.stderr.write(fitLines(t.split('\n')).join('\n') + '\n');
   };
   let doc;
+  const stopPeers = await sharedPeers(chosen, log);
   try {
     doc = await runSession({
       entries: chosen,
@@ -179,6 +180,7 @@ async function run(o) {
       log,
     });
   } finally {
+    await stopPeers();
     // The database this run created on the user's server (never one that existed): see cleanup.js.
     if (tracked && tracked.created) await tracked.drop();
   }

@@ -1,7 +1,7 @@
 'use strict';
 // What `run` and `findings` share before any study starts: the results folder checked, every temp
 // dir of the run kept in one run dir that is removed on any exit, and a database the run creates
-// dropped on interrupt; the warning before a seed-profile run.
+// dropped on interrupt; one PostgreSQL for the studies that use it; the warning before a seed-profile run.
 const path = require('path');
 
 /** Prepares the process for a run of studies (may connect to o.uri to see which databases exist). */
@@ -13,6 +13,35 @@ async function prepareRun(o) {
   const uri = o.uri || process.env.MONGODB_URI;
   // {created, drop}: the database the command created, to drop when it is done (findings), or null.
   return uri && !o.keep ? cleanup.trackDatabase(uri, o.db) : null;
+}
+
+/**
+ * One embedded PostgreSQL for every chosen study that declares `peers: ['postgres']` (each started
+ * its own, several seconds apiece): started before the first study and handed to all of them as
+ * PG_URI, which lib/infra/postgres.js getPostgres reads. A PG_URI of the user's wins; none is
+ * started when no chosen study asks for one. Returns stop(): the server stopped and its data dir
+ * removed, also on Ctrl-C/SIGTERM (the clean-up's async step; its sync step kills it at any exit).
+ */
+async function sharedPeers(entries, log) {
+  const none = async () => {};
+  if (process.env.PG_URI || !entries.some((e) => (e.peers || []).includes('postgres'))) return none;
+  const { tryPostgres } = require('../infra/postgres');
+  const { pgs, note } = await tryPostgres({ log });
+  if (!pgs) {
+    log(`${note} (each study that uses it says so)`);
+    return none;
+  }
+  process.env.PG_URI = pgs.uri;
+  log(`PostgreSQL for the SQL peers: ${pgs.version}, embedded, one for the whole run`);
+  const cleanup = require('../infra/cleanup');
+  let removeStep = () => {};
+  const stop = async () => {
+    removeStep();
+    if (process.env.PG_URI === pgs.uri) delete process.env.PG_URI;
+    await pgs.stop();
+  };
+  removeStep = cleanup.add(stop);
+  return stop;
 }
 
 /** Before a seed-profile run: how long each chosen study takes at the sources' scales, so nobody starts hours by surprise. */
@@ -39,4 +68,4 @@ function fileLines(files) {
   return files.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n');
 }
 
-module.exports = { prepareRun, announceSeed, outDirOf, fileLines };
+module.exports = { prepareRun, sharedPeers, announceSeed, outDirOf, fileLines };

@@ -36,7 +36,11 @@ const KEYS = {
   tables: { type: 'array' },
   charts: { type: 'array' },
   helpers: { type: 'object' },
+  peers: { type: 'array' },
 };
+// Servers beside MongoDB a study may ask the run for (`peers`): `run` and `findings` start one of
+// each for every study that names it (lib/cli/study-run.js sharedPeers).
+const PEERS = ['postgres'];
 const VARIANT_KEYS = {
   name: { type: 'string', required: true },
   what: { type: 'string', required: true },
@@ -198,6 +202,11 @@ function defineStudy(def) {
   if (!/^[a-z0-9-]+$/.test(def.name)) throw new StudyDefinitionError(`${where}: name must be [a-z0-9-]`);
   checkProfiles(def);
   checkCli(def);
+  for (const peer of def.peers || [])
+    if (!PEERS.includes(peer))
+      throw new StudyDefinitionError(
+        `${where}: peers: unknown peer ${JSON.stringify(peer)} (known: ${PEERS.join(', ')})`,
+      );
   (def.variants || []).forEach((v, i) =>
     checkKeys(v, VARIANT_KEYS, `${where}: variants[${i}]${v.name ? ` (${v.name})` : ''}`),
   );
@@ -234,4 +243,4 @@ function registry(studies) {
   return { studies, findStudy };
 }
 
-module.exports = { defineStudy, registry, studyFromFile, StudyDefinitionError, PROFILES };
+module.exports = { defineStudy, registry, studyFromFile, StudyDefinitionError, PROFILES, PEERS };

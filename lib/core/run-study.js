@@ -302,8 +302,9 @@ async function runStudy(
     if (entry.after) keep((await entry.after(ctx, p, records)) || []);
     times.afterMs = Date.now() - a0;
     times.totalMs = Date.now() - started;
-    log(timesLine(entry, times, points.length - already));
+    // The line comes once the file counts the study as done: a Ctrl-C after it keeps the study whole.
     if (results && results.studyDone) results.studyDone(entry.name, times);
+    log(timesLine(entry, times, points.length - already));
     return { records, params: p, fixture: ctx.fixture, points, resumed: already };
   } finally {
     for (const undo of ctx.cleanups.reverse())

@@ -215,6 +215,8 @@ async function startEmbedded({ log = () => {} } = {}) {
   running.add(server);
   installShutdownHooks();
   server.version = await describe(server.uri);
+  // One line per server started: a run's log says how many PostgreSQL servers it paid for.
+  log(`embedded PostgreSQL ${server.version} started (port ${port}, data in ${tmp})`);
   return server;
 }
 
@@ -226,6 +228,10 @@ async function startEmbedded({ log = () => {} } = {}) {
 async function getPostgres(o = {}) {
   const uri = o.uri || process.env.PG_URI;
   if (uri) {
+    // The embedded server this process started for the whole run (lib/cli/study-run.js): a handle
+    // that says so, whose stop() leaves it running for the next study.
+    const own = [...running].find((s) => s.uri === uri);
+    if (own) return new PgServer({ uri, version: own.version, embedded: true });
     let version;
     try {
       version = await describe(uri);

@@ -4,7 +4,59 @@ const { expect } = require('chai');
 const { BSON } = require('mongodb');
 const G = require('../../fixtures/inserts-gen');
 
+/** scripts/inserts_bulk.js's STUDY as Node reads it (LAB_MODE = 'node'; no server, no `db`). */
+function insertsDeclaration() {
+  const fs = require('fs');
+  const path = require('path');
+  const vm = require('vm');
+  const ctx = vm.createContext({ LAB_MODE: 'node', print() {}, printjson() {} });
+  ctx.load = (file) => {
+    const abs = path.resolve(file);
+    const outer = ctx.__dirname;
+    ctx.__dirname = path.dirname(abs);
+    try {
+      vm.runInContext(fs.readFileSync(abs, 'utf8'), ctx, { filename: abs });
+    } finally {
+      ctx.__dirname = outer;
+    }
+    return true;
+  };
+  ctx.load(path.join(__dirname, '..', '..', 'scripts', 'inserts_bulk.js'));
+  return ctx.STUDY;
+}
+
 describe('study 002: inserts, coherency, tasks and joins', function () {
+  describe('inserts: the axis points of a profile', function () {
+    const study = insertsDeclaration();
+    const defaults = Object.fromEntries(Object.entries(study.params).map(([k, v]) => [k, v.def]));
+    const points = (profile) => {
+      const { profiles } = require('../../lib/studies/inserts');
+      return study.axes({ ...defaults, ...profiles[profile] });
+    };
+    const key = (x) => `${x.part} b${x.batch} W${x.W} s${x.size} w${x.w}`;
+
+    it('quick: only the points a claim or the headline reads', function () {
+      expect(points('quick').map(key)).to.deep.equal([
+        'batch b1 W1 s1024 w1',
+        'batch b10 W1 s1024 w1',
+        'batch b1000 W1 s1024 w1',
+        'batch b1 W4 s1024 w1',
+        'batch b1 W16 s1024 w1',
+      ]);
+    });
+
+    it('seed: the whole grid, and the size SIZE at batch 1000 measured once (as a batch point)', function () {
+      const all = points('seed').map(key);
+      expect(all.filter((k) => k.startsWith('batch '))).to.have.length(25);
+      expect(all.filter((k) => k.startsWith('size '))).to.deep.equal([
+        'size b1000 W1 s128 w1',
+        'size b1000 W1 s4096 w1',
+        'size b1000 W1 s16384 w1',
+      ]);
+      expect(all.filter((k) => k.startsWith('wc '))).to.have.length(6);
+    });
+  });
+
   describe('generators (fixtures/inserts-gen.js)', function () {
     it('payload documents have exactly the requested BSON size, and a set split over workers is the same set', function () {
       for (const size of [31, 128, 1024, 16384])

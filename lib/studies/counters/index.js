@@ -681,6 +681,7 @@ module.exports = defineStudy({
     },
   },
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
+  peers: ['postgres'],
   expected: '~45 s',
   seedExpected: '~15 min (measured)',
 

@@ -173,25 +173,34 @@ async function waitForCount(coll, expected, timeoutMs = 120000) {
   }
 }
 
+/** W clients opened at once; when one fails, the others are closed and its error thrown. */
+async function openAll(W, open) {
+  const got = await Promise.allSettled(Array.from({ length: W }, open));
+  const bad = got.find((g) => g.status === 'rejected');
+  if (!bad) return got.map((g) => g.value);
+  const opened = got.filter((g) => g.status === 'fulfilled').map((g) => g.value);
+  await Promise.all(
+    opened.map((c) =>
+      c.close().catch(() => {
+        /* the failed open's error is the one reported */
+      }),
+    ),
+  );
+  throw bad.reason;
+}
+
 async function runInProcess({ uri, mode, W, job, client }) {
-  const own = [];
-  const clients = [];
-  for (let w = 0; w < W; w++) {
-    if (mode === 'async' && client) {
-      clients.push(client);
-      continue;
-    }
-    if (mode === 'async' && w > 0) {
-      clients.push(clients[0]);
-      continue;
-    }
-    const { MongoClient } = require('mongodb'); // required here: `list` reads the studies without a server
+  const { MongoClient } = require('mongodb'); // required here: `list` reads the studies without a server
+  const open = async () => {
     const c = new MongoClient(uri, mode === 'connections' ? { maxPoolSize: 1 } : { maxPoolSize: Math.max(W, 10) });
     await c.connect();
     await c.db('admin').command({ ping: 1 });
-    own.push(c);
-    clients.push(c);
-  }
+    return c;
+  };
+  // async: one client for every loop (the caller's, else one of its own); connections: one each,
+  // opened together rather than one after the other (their handshakes are untimed setup).
+  const own = mode === 'async' ? (client ? [] : [await open()]) : await openAll(W, open);
+  const clients = mode === 'async' ? new Array(W).fill(client || own[0]) : own;
   try {
     const inputs = [];
     for (let w = 0; w < W; w++) inputs.push(prepare(job, w, W));
@@ -206,29 +215,85 @@ async function runInProcess({ uri, mode, W, job, client }) {
 
 const CHILD = path.join(__dirname, 'insert-worker-child.js');
 
+// Worker processes are kept between races and rounds: forking 16 (or the source's 54) Node
+// processes that each load the driver cost more CPU than many of the races they run. A process
+// connects once per server (its own connection, as the source's processes), takes one job at a
+// time, and waits idle in `idle`; stopWorkerPool() ends them, and they end themselves when this
+// process goes (IPC disconnect) or after IDLE_MS without a job.
+const IDLE_MS = 60000;
+const idle = [];
+
+function forkWorker() {
+  const k = fork(CHILD, [String(IDLE_MS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  k.on('exit', () => {
+    const i = idle.indexOf(k);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  k.on('error', () => {
+    /* a job's own listener reports it; an idle worker that fails is dropped at its exit */
+  });
+  // An idle worker holds neither the event loop nor the IPC channel: a finished process exits.
+  k.unref();
+  k.channel.unref();
+  return k;
+}
+
+function takeWorkers(W) {
+  const kids = idle.splice(0, W).filter((k) => k.exitCode === null && k.connected);
+  while (kids.length < W) kids.push(forkWorker());
+  for (const k of kids) k.channel.ref();
+  return kids;
+}
+
+function giveBack(kids) {
+  for (const k of kids) {
+    k.channel.unref();
+    idle.push(k);
+  }
+}
+
+/** Ends every kept worker process (a study's clean-up; they also end on their own). */
+async function stopWorkerPool() {
+  const kids = idle.splice(0);
+  await Promise.all(
+    kids.map(
+      (k) =>
+        new Promise((resolve) => {
+          if (k.exitCode !== null || !k.connected) return resolve();
+          k.once('exit', resolve);
+          k.send({ exit: true });
+          setTimeout(() => k.kill('SIGKILL'), 5000).unref();
+        }),
+    ),
+  );
+}
+
 function runProcesses({ uri, W, job }) {
   return new Promise((resolve, reject) => {
-    const kids = [];
+    const kids = takeWorkers(W);
     const results = new Array(W);
     let ready = 0;
     let done = 0;
     let t0 = 0;
     let failed = false;
+    const listeners = [];
+    const listen = (k, ev, fn) => {
+      k.on(ev, fn);
+      listeners.push(() => k.off(ev, fn));
+    };
     const fail = (err) => {
       if (failed) return;
       failed = true;
+      for (const off of listeners) off();
       for (const k of kids) if (k.exitCode === null) k.kill('SIGKILL');
       reject(err);
     };
-    for (let w = 0; w < W; w++) {
-      const k = fork(CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      kids.push(k);
-      k.on('error', fail);
-      k.on('exit', (code) => {
-        if (code && !failed && results[w] === undefined)
-          fail(new Error(`worker process ${w} exited with code ${code}`));
+    kids.forEach((k, w) => {
+      listen(k, 'error', fail);
+      listen(k, 'exit', (code) => {
+        if (!failed && results[w] === undefined) fail(new Error(`worker process ${w} exited with code ${code}`));
       });
-      k.on('message', (m) => {
+      listen(k, 'message', (m) => {
         if (m.error) return fail(new Error(`worker process ${w}: ${m.error}`));
         if (m.ready) {
           ready++;
@@ -241,13 +306,14 @@ function runProcesses({ uri, W, job }) {
           done++;
           if (done === W) {
             const ms = now() - t0;
-            for (const kk of kids) kk.send({ exit: true });
+            for (const off of listeners) off();
+            giveBack(kids);
             resolve({ ms, results });
           }
         }
       });
       k.send({ uri, job, w, W });
-    }
+    });
   });
 }
 
@@ -279,4 +345,4 @@ async function runWorkers(o) {
   return out;
 }
 
-module.exports = { runWorkers, prepare, work, MODES, RACE_PATTERNS, isDuplicateKey };
+module.exports = { runWorkers, stopWorkerPool, prepare, work, MODES, RACE_PATTERNS, isDuplicateKey };

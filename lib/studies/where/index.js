@@ -11,13 +11,18 @@ module.exports = defineStudy({
   script: 'where_vs_agg.js',
   profiles: {
     tiny: { N: 3000, RUNS: 2, BUDGET_MS: 5000 }, // for the test suite
-    // 50,000 documents keep $where near 10 s; the source's 1,000,000 takes ~2 min for $where alone.
-    quick: { N: 50000, RUNS: 5, BUDGET_MS: 10000 },
+    // 50,000 documents keep $where near 5 s a run; the source's 1,000,000 takes ~2 min for $where alone.
+    // A 2 s budget times $where by its warm-up run alone (~5 s instead of 6 runs' ~30 s): every claim
+    // that reads it needs the source's 1,000,000 documents and abstains here anyway; the other six
+    // variants stay far below 2 s and keep their 5 rounds.
+    quick: { N: 50000, RUNS: 5, BUDGET_MS: 2000 },
     seed: { N: 1000000, RUNS: 5, BUDGET_MS: 30000 },
   },
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
-  expected: '~40 s',
-  seedExpected: '~4 min (measured: 1,000,000 documents)',
+  expected: '~12 s',
+  // docs/data/findings-seed-where-joins.json: where and joins in 8.7 min; where's share is its one
+  // timed $where (262 s at 1,000,000 documents; ~100 s on 2 quiet cores), the load and ~10 s of the rest.
+  seedExpected: '~4.5 min (measured: 1,000,000 documents, $where timed once)',
 
   /** The Node loader streams the same seeded documents faster than the shell's generator. */
   async load(ctx, p) {
