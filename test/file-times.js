@@ -136,16 +136,15 @@ function parallelTimes(runner, { meta, started, out }) {
     files.set(SHARED_MONGOD, { ms: 0, hookMs: 0, tests: 0, cpu: mongodCpu() - mongod0 });
     return { list: rows(files), total: ((Date.now() - runBegin) / 1000).toFixed(1) };
   };
-  // rewritten as each file's events arrive (at its end), so that a run stopped part-way keeps them
+  // rewritten as each file's events arrive, so that a run stopped part-way keeps its figures
   const write = (done) => {
     if (!out || out === '1') return;
     const { list, total } = figures();
     const doc = { ...meta, parallel: true, wallSeconds: +total, loadNow: load(), load1, complete: done, files: list };
     fs.writeFileSync(out, JSON.stringify(doc, null, 1) + '\n');
   };
-  runner.on(C.EVENT_SUITE_END, (suite) => {
-    if (suite.file && runBegin) write(false);
-  });
+  // (a file's events arrive together when it ends: the first of its tests finds its spool line)
+  runner.on(C.EVENT_TEST_END, () => write(false));
   runner.once(C.EVENT_RUN_END, () => {
     write(true);
     const { list, total } = figures();
