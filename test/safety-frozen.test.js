@@ -82,7 +82,7 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     expect(code, r.io.err).to.equal(1);
     const lines = ownLines(r.io.err);
     expect(lines, r.io.err).to.have.length(1);
-    expect(lines[0]).to.match(
+    expect(lines[0], r.io.err).to.match(
       new RegExp(
         `^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering during study where: ` +
           'no reply to a ping for \\d+ s \\(paused with SIGSTOP or a debugger, hung, or cut off by the network\\); check that it is running and not paused',
