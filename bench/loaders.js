@@ -22,7 +22,7 @@ const path = require('path');
 const { MongoClient } = require('mongodb');
 const { getServer } = require('../lib/infra/server');
 const { streamInsert } = require('../lib/infra/loader');
-const { dropOwned, checkTarget, META } = require('../lib/infra/targets');
+const { dropOwned, checkTarget, createOwned } = require('../lib/infra/targets');
 const readline = require('readline');
 const {
   importCsv,
@@ -99,11 +99,14 @@ async function bareCsv(coll, files) {
   if (batch.length) await coll.insertMany(batch);
 }
 
-/** Marks a collection as the lab's (so dropOwned may drop it), as every lab load does. */
-async function mark(db, name, n) {
-  await db
-    .collection(META)
-    .replaceOne({ _id: name }, { _id: name, fixture: 'bench-bare', n, complete: false }, { upsert: true });
+const SNAPPY = { storageEngine: { wiredTiger: { configString: 'block_compressor=snappy' } } };
+
+/**
+ * Creates a side's collection as the lab's, its UUID in the marker (so dropOwned may drop it), for
+ * the sides that do not create their own: the bare loops, streamInsert alone and the importer.
+ */
+async function own(db, name, c) {
+  await createOwned(db, name, name === c.colls[0] ? c.bareOptions : {}, 'bench', { fixture: 'bench', n: c.n });
 }
 
 /** The cases: prepare() untimed, bare() and loader() timed. */
@@ -131,10 +134,8 @@ function cases({ n, csvN, tmp }) {
     mot: {
       what: "bigagg's loadMot (snappy)",
       n,
+      bareOptions: SNAPPY,
       bare: async (db) => {
-        await db.createCollection('mot_bare', {
-          storageEngine: { wiredTiger: { configString: 'block_compressor=snappy' } },
-        });
         await bareLoop(
           db.collection('mot_bare'),
           (function* () {
@@ -153,6 +154,7 @@ function cases({ n, csvN, tmp }) {
       bare: (db) => bareLoop(db.collection('stream_bare'), tsFixture.events(n, seed)),
       loader: (db) => streamInsert(db.collection('stream_loader'), tsFixture.events(n, seed), { progress: false }),
       colls: ['stream_bare', 'stream_loader'],
+      ownLoader: true,
     },
     csv: {
       what: 'lib/infra/csv-import.js importCsv (41 columns; bare: the same parse and conversion, awaited insertMany)',
@@ -163,6 +165,7 @@ function cases({ n, csvN, tmp }) {
       bare: (db) => bareCsv(db.collection('csv_bare'), csvFiles),
       loader: (db) => importCsv(db, csvFiles, { coll: 'csv_loader', rejectsFile: path.join(tmp, 'rejects.csv') }),
       colls: ['csv_bare', 'csv_loader'],
+      ownLoader: true,
     },
   };
 }
@@ -173,7 +176,7 @@ async function timed(fn) {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-/** Drops the case's collections: each was marked as the lab's right after it was written. */
+/** Drops the case's collections: each is the lab's by UUID (created by its loader or by own()). */
 async function reset(db, colls) {
   for (const c of colls) await dropOwned(db, c);
 }
@@ -192,10 +195,9 @@ async function runCase(db, name, c, pairs, log) {
     const order = i % 2 === 0 ? ['bare', 'loader'] : ['loader', 'bare'];
     for (const side of order) {
       await reset(db, c.colls);
-      if (side === 'bare') await mark(db, c.colls[0], c.n);
-      runs[side].push(await timed(() => c[side](db)));
       const coll = side === 'bare' ? c.colls[0] : c.colls[1];
-      if (!(await db.collection(META).findOne({ _id: coll }))) await mark(db, coll, c.n); // the importer writes no marker
+      if (side === 'bare' || c.ownLoader) await own(db, coll, c);
+      runs[side].push(await timed(() => c[side](db)));
       const count = await db.collection(coll).countDocuments();
       if (count !== c.n) throw new Error(`${name} ${side}: ${count} documents stored, ${c.n} expected`);
     }

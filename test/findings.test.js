@@ -6,7 +6,7 @@ const os = require('os');
 const path = require('path');
 const { spawn } = require('child_process');
 const { expect } = require('chai');
-const { testUri } = require('./helpers');
+const { testUri, ownPostgres } = require('./helpers');
 const { studies } = require('../lib/studies');
 
 const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
@@ -32,10 +32,14 @@ function cli(args) {
 describe('findings: every claim judged, one Markdown and one self-contained HTML report', function () {
   let out;
   let run;
+  let pg;
   const names = ['where', 'mapreduce'];
 
   before(async function () {
+    this.timeout(600000); // an end-to-end run of two studies: over 180 s at a load average of 40
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-findings-'));
+    // its own PostgreSQL database on a shared server (the CLIs inherit PG_URI): the SQL peers' tables have fixed names
+    pg = await ownPostgres('findings');
     run = await cli([
       'findings',
       ...names,
@@ -50,8 +54,9 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
       '--quiet',
     ]);
   });
-  after(function () {
+  after(async function () {
     if (out) fs.rmSync(out, { recursive: true, force: true });
+    if (pg) await pg.close();
   });
 
   it('runs end to end and gives every claim of the studies a verdict', function () {

@@ -141,7 +141,43 @@ function splitCases(stdout, n) {
   return out;
 }
 
-module.exports = { testUri, testDatabase, parseLabLines, cliBatch };
+/**
+ * A PostgreSQL database of a test file's own on the run's shared server (PG_URI, from
+ * test/global-setup.js), made this process's PG_URI (and so that of the CLIs and workers it starts)
+ * until close(). The SQL peers' tables have fixed names (perflab_sensors_jsonb, orders, race, ...)
+ * and a peer replaces a table it made for another size: two files at once (mocha --parallel) in one
+ * database replaced each other's rows. Without a shared server it does nothing: each peer then
+ * starts a PostgreSQL of its own, as before.
+ */
+async function ownPostgres(name) {
+  const shared = process.env.PG_URI;
+  if (!shared) return { uri: undefined, async close() {} };
+  const dbName = `labtest_${name}`;
+  const admin = async (sql) => {
+    const pg = require('pg');
+    const c = new pg.Client({ connectionString: shared });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${dbName}`);
+  const uri = new URL(shared);
+  uri.pathname = `/${dbName}`;
+  process.env.PG_URI = uri.toString();
+  return {
+    uri: uri.toString(),
+    async close() {
+      process.env.PG_URI = shared;
+      await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    },
+  };
+}
+
+module.exports = { testUri, testDatabase, parseLabLines, cliBatch, ownPostgres };
 
 // ---- The lab's CLI as a child process, and mongods of a test file's own (the safety files,
 // userdata-import, server-command): one copy of what those files each carried.

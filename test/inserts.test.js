@@ -2,7 +2,7 @@
 // Source 002: inserts, the price of coherency, random task selection and simulated joins.
 // Real races on a real server: W workers start at a barrier; duplicates are counted exactly.
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { testDatabase, ownPostgres } = require('./helpers');
 const { describeServer } = require('../lib/infra/server');
 const { runWorkers } = require('../lib/studies/source-002/insert-workers');
 const { getReplSet } = require('../lib/infra/replset');
@@ -44,13 +44,17 @@ async function race(uri, db, name, pattern, { W = 8, n = 256, chars = 256, mode 
 
 describe('study 002: inserts, coherency, tasks and joins', function () {
   let t;
+  let pg;
   let server;
   before(async function () {
     t = await testDatabase('inserts');
+    // its own PostgreSQL database on a shared server: the SQL peers' tables have fixed names
+    pg = await ownPostgres('inserts');
     server = { uri: t.uri, ...(await describeServer(t.uri)), embedded: false };
   });
   after(async function () {
     if (t) await t.close();
+    if (pg) await pg.close();
   });
 
   // The generators' check that needs no server: test/unit/inserts.test.js.

@@ -6,7 +6,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { testDatabase, ownPostgres } = require('./helpers');
 const { describeServer } = require('../lib/infra/server');
 const { runWorkers } = require('../lib/studies/source-002/insert-workers');
 const { Latency } = require('../lib/core/latency');
@@ -20,13 +20,17 @@ const lab = require('../scripts/lib/lab');
 
 describe('latency percentiles (HdrHistogram)', function () {
   let t;
+  let pg;
   let server;
   before(async function () {
     t = await testDatabase('latency');
+    // its own PostgreSQL database on a shared server: the SQL peers' tables have fixed names
+    pg = await ownPostgres('latency');
     server = { uri: t.uri, ...(await describeServer(t.uri)), embedded: false };
   });
   after(async function () {
     if (t) await t.close();
+    if (pg) await pg.close();
   });
 
   // Merging and percentiles alone (no server): test/unit/latency.test.js.
@@ -95,6 +99,7 @@ describe('latency percentiles (HdrHistogram)', function () {
         N: 60,
         BATCHES: '1,20',
         WRITERS: '2',
+        WRITERS_AT: '1,20', // W > 1 at both batches (the quick profile, runStudy's default, has it at 1 only)
         SIZES: '1024,',
         WCONCERN: false,
         RUNS,

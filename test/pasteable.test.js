@@ -2,16 +2,17 @@
 // Every function of the files the README calls paste-able, proven as a user would use it: its own
 // source text (with the helpers its comment names, found by the names it calls, and nothing else
 // of the lab) evaluated in a fresh real mongosh against the test server, then called, and its
-// return value asserted. Each file must parse as ES2017 (Robo 3T's 4.2 shell has nothing newer),
+// return value asserted. A file's cases share one mongosh process, each in a scope of its own and
+// only after the script checked that no earlier case left anything behind (inFreshMongosh). Each file must parse as ES2017 (Robo 3T's 4.2 shell has nothing newer),
 // and a function added without a case here fails the suite.
 const fs = require('fs');
 const path = require('path');
-const { spawn } = require('child_process');
+const os = require('os');
 const acorn = require('acorn');
 const { expect } = require('chai');
 const { EJSON } = require('bson');
 const { testDatabase } = require('./helpers');
-const { MONGOSH_BIN } = require('../lib/core/shell-runner');
+const { runCli } = require('../lib/core/shell-runner');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -48,40 +49,61 @@ function pasteText(decls, name) {
     .join('\n');
 }
 
-/** Runs `text` in a fresh mongosh on the test database; resolves the EJSON value it printed last. */
-function inFreshMongosh(uri, dbName, text) {
-  const script = `db = db.getSiblingDB(${JSON.stringify(dbName)});\n${text}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MONGOSH_BIN, uri, '--quiet', '--norc', '--eval', script], {
-      cwd: '/',
-      env: { ...process.env, MONGOSH_NO_TELEMETRY: '1' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out
-        .split('\n')
-        .filter((l) => l.startsWith('@@R '))
-        .pop();
-      if (code !== 0 || !line) return reject(new Error(`mongosh exit ${code}: ${out}${err}`));
-      resolve(EJSON.parse(line.slice(4), { relaxed: false }));
-    });
-  });
+/**
+ * Runs a file's cases in ONE fresh mongosh (a mongosh start is ~1.5 s of CPU, and the file started
+ * one per case): `mongosh URI --quiet --norc <script>`, from `/`, on the test database. Each case is
+ * still pasted alone into a fresh shell: its text (and the helpers it names) goes into a function
+ * scope of its own, so nothing it declares outlives it, and before it runs the script checks that
+ * the shell is as it started: no global added since (a case that assigned one), none of the file's
+ * names visible. A case that finds the shell otherwise is not run and fails with what it found.
+ * Resolves Map case name -> { r } (the value it returned, EJSON, canonical) or an Error.
+ */
+async function inFreshMongosh(uri, dbName, names, pastes) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-pasteable-'));
+  const file = path.join(dir, 'cases.js');
+  const head =
+    `db = db.getSiblingDB(${JSON.stringify(dbName)});\n` +
+    `globalThis.${FRESH} = { keys: Object.keys(globalThis), names: ${JSON.stringify(names)} };\n`;
+  fs.writeFileSync(file, head + pastes.map(({ c, paste }, i) => caseScript(i, paste, c)).join('\n') + '\n');
+  try {
+    const r = await runCli(file, { uri, cwd: '/' });
+    return resultsOf(r, pastes);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-/** The body around a case: its setup, the call (errors become {error}), the value printed as EJSON. */
-function caseScript(paste, c) {
+const FRESH = '__labFreshShell';
+
+/** The process's lines cut into the cases' results: the `@@R i` line each case printed, or why not. */
+function resultsOf({ code, stdout, stderr }, pastes) {
+  const out = new Map();
+  const lines = stdout.split('\n');
+  pastes.forEach(({ c }, i) => {
+    const line = lines.find((l) => l.startsWith(`@@R ${i} `));
+    if (!line) out.set(c.name, new Error(`mongosh exit ${code}, no answer for ${c.name}: ${stdout}${stderr}`));
+    else {
+      const v = EJSON.parse(line.slice(`@@R ${i} `.length), { relaxed: false });
+      out.set(c.name, v.shell ? new Error(`${c.name}: ${v.shell}`) : v);
+    }
+  });
+  return out;
+}
+
+/**
+ * A case in its own function scope: the fresh-shell check, its paste, its setup, the call (errors
+ * become {error}), the value printed as EJSON. A throw outside the call (the setup) is its answer too.
+ */
+function caseScript(i, paste, c) {
+  const fresh = `(function (f) { var added = Object.keys(globalThis).filter(function (k) { return k !== '${FRESH}' && f.keys.indexOf(k) < 0; });
+  var seen = f.names.filter(function (n) { return typeof globalThis[n] !== 'undefined'; });
+  return added.length || seen.length ? 'not a fresh shell: globals added ' + JSON.stringify(added) + ', names visible ' + JSON.stringify(seen) : null; })(globalThis.${FRESH})`;
+  const R = (v) => `print('@@R ${i} ' + EJSON.stringify(${v}, { relaxed: false }));`;
   return (
+    `try { (function () {\nvar __stale = ${fresh};\nif (__stale) { ${R('{ shell: __stale }')} return; }\n` +
     `${paste}\nvar C = db.getCollection('p_${c.name}'); C.drop();\n${c.setup || ''}\n` +
     `var __r; try { __r = (function () { ${c.call} })(); } catch (e) { __r = { error: String(e.message || e) }; }\n` +
-    `print('@@R ' + EJSON.stringify({ r: __r === undefined ? null : __r }, { relaxed: false }));`
+    `${R('{ r: __r === undefined ? null : __r }')}\n})(); } catch (e) { ${R("{ shell: 'threw outside the call: ' + String(e.message || e) }")} }`
   );
 }
 
@@ -432,18 +454,15 @@ describe('paste-able functions, each pasted alone into a fresh real mongosh', fu
         expect(src).to.not.match(/Object\.fromEntries|\.flat\(|\bBigInt\b|\brequire\(['"]|\bconsole\./);
       });
 
-      // each case in its own fresh mongosh, a few at once (one CLI start is 2-8 s on a busy machine)
-      const results = new Map();
+      // the file's cases in one fresh mongosh, each in a scope of its own (inFreshMongosh)
+      let results;
       before(async function () {
         this.timeout(600000);
-        const queue = cases.slice();
-        const worker = async () => {
-          for (let c = queue.shift(); c; c = queue.shift()) {
-            const paste = [c.name, ...(c.with || [])].map((n) => pasteText(decls, n)).join('\n');
-            results.set(c.name, await inFreshMongosh(t.uri, t.dbName, caseScript(paste, c)).catch((e) => e));
-          }
-        };
-        await Promise.all([worker(), worker(), worker(), worker()]);
+        const pastes = cases.map((c) => ({
+          c,
+          paste: [c.name, ...(c.with || [])].map((n) => pasteText(decls, n)).join('\n'),
+        }));
+        results = await inFreshMongosh(t.uri, t.dbName, [...decls.keys()], pastes);
       });
 
       for (const c of cases) {

@@ -93,6 +93,8 @@ function parseValue(s) {
   }
   const n = Number(s);
   if (!Number.isFinite(n)) return { error: 'number out of the range of a double (and of this importer)' };
+  // At most 15 characters hold at most 15 significant digits: exact in a double, no need to count.
+  if (s.length <= 15 && n !== 0) return { value: n };
   const digits = significantDigits(s);
   if (n === 0 && digits > 0) return { error: 'number too small for a double (it would become 0)' };
   if (digits <= 15) return { value: n };
@@ -307,16 +309,28 @@ function quoteCount(s) {
 }
 
 /**
- * Records of a file: yields {record, line} (line = where the record starts) or {error, line}.
- * A quoted field may span lines; a quote never closed (or not closed within MAX_RECORD_LINES)
- * costs the record it opened, and reading resumes on the line after it.
+ * A record that holds a line of bad bytes (bad: line -> reason, lines up to lineNo read) is
+ * rejected at that line, never stored with U+FFFD.
  */
-async function* records(file, onBytes, encoding = 'utf8') {
+function badBytesReject(bad, lineNo, r) {
+  if (!bad.size || r.error) return r;
+  const at = [...bad.keys()].find((l) => l >= r.line && l <= lineNo);
+  if (at === undefined) return r;
+  const out = { error: bad.get(at), line: at };
+  for (const l of [...bad.keys()]) if (l <= lineNo) bad.delete(l);
+  return out;
+}
+
+/**
+ * Records of a file, a chunk's worth at a time: yields arrays of {record, line} (line = where the
+ * record starts) or {error, line}. A quoted field may span lines; a quote never closed (or not
+ * closed within MAX_RECORD_LINES) costs the record it opened, and reading resumes on the line after it.
+ */
+async function* recordChunks(file, onBytes, encoding = 'utf8') {
   let lineNo = 0;
   const bad = new Map(); // line -> reason, for lines whose bytes are not text in `encoding`
   const group = []; // [{text, line}] lines of a record whose quotes are still open
   let quotes = 0;
-  const queue = [];
 
   function* drain(final) {
     // Emits what the group allows: a whole record when quotes balance, the first line as a
@@ -349,45 +363,52 @@ async function* records(file, onBytes, encoding = 'utf8') {
     }
   }
 
-  // A record that holds a line of bad bytes is rejected at that line, never stored with U+FFFD.
-  const checked = (r) => {
-    if (!bad.size || r.error) return r;
-    const at = [...bad.keys()].find((l) => l >= r.line && l <= lineNo);
-    if (at === undefined) return r;
-    const out = { error: bad.get(at), line: at };
-    for (const l of [...bad.keys()]) if (l <= lineNo) bad.delete(l);
-    return out;
-  };
-  for await (const bytes of lineBuffers(file)) {
-    lineNo++;
-    if (onBytes) onBytes(bytes.length + 1);
-    let { text, error } = decodeLine(bytes, encoding);
-    if (error) bad.set(lineNo, error);
-    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    group.push({ text, line: lineNo });
-    quotes += quoteCount(text);
-    for (const r of drain(false)) queue.push(checked(r));
-    while (queue.length) yield queue.shift();
+  const checked = (r) => badBytesReject(bad, lineNo, r);
+  for await (const lines of lineChunks(file)) {
+    const out = [];
+    // Progress once per chunk: a progress bar's update per line cost more than reading the line.
+    if (onBytes) onBytes(lines.reduce((n, b) => n + b.length + 1, 0));
+    for (const bytes of lines) {
+      lineNo++;
+      let { text, error } = decodeLine(bytes, encoding);
+      if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      // The common line: whole valid text, no quote, no record open: a record by itself.
+      if (!error && !group.length && text.indexOf('"') < 0) {
+        out.push({ record: text.split(','), line: lineNo });
+        continue;
+      }
+      if (error) bad.set(lineNo, error);
+      group.push({ text, line: lineNo });
+      quotes += quoteCount(text);
+      for (const r of drain(false)) out.push(checked(r));
+    }
+    if (out.length) yield out;
   }
-  for (const r of drain(true)) queue.push(checked(r));
-  while (queue.length) yield queue.shift();
+  const out = [];
+  for (const r of drain(true)) out.push(checked(r));
+  if (out.length) yield out;
 }
 
-/** The lines of a file as byte buffers (split on LF, a CR before it dropped), in file order. */
-async function* lineBuffers(file) {
+/**
+ * The lines of a file as byte buffers (split on LF, a CR before it dropped), in file order: one
+ * array per chunk read, so the lines of a chunk cost one await, not one each.
+ */
+async function* lineChunks(file) {
   let rest = Buffer.alloc(0);
   for await (const chunk of fs.createReadStream(file)) {
     let buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
     let start = 0;
+    const lines = [];
     for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
       const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-      yield buf.subarray(start, end);
+      lines.push(buf.subarray(start, end));
       start = nl + 1;
     }
+    if (lines.length) yield lines;
     rest = Buffer.from(buf.subarray(start));
     buf = null;
   }
-  if (rest.length) yield rest[rest.length - 1] === 13 ? rest.subarray(0, rest.length - 1) : rest;
+  if (rest.length) yield [rest[rest.length - 1] === 13 ? rest.subarray(0, rest.length - 1) : rest];
 }
 
 const ENCODINGS = ['utf8', 'latin1'];
@@ -513,7 +534,7 @@ function importState(file, { rejects, label, key, header, keysSeen, batchSize, i
     kinds: null,
     keyIndex: -1,
     hashRow: null,
-    lines: new Map(),
+    lines: new WeakMap(), // document -> its line, to name a document the server refuses
   };
   if (header) setColumns(st, fieldNames(header, st.base, key));
   return st;
@@ -598,8 +619,7 @@ function* rowDoc(st, record, line) {
       return;
     }
   }
-  st.lines.set(JSON.stringify(r.doc._id), line);
-  if (st.lines.size > st.batchSize * (st.inflight + 2)) st.lines.delete(st.lines.keys().next().value);
+  st.lines.set(r.doc, line);
   yield r.doc;
 }
 
@@ -620,19 +640,26 @@ function* kindsThenSample(st, sample) {
   for (const s of sample) yield* rowOrReject(st, s);
 }
 
-/** The file's documents: the header, then SAMPLE_ROWS rows held until the column kinds are known. */
-async function* csvDocs(st, { onBytes, encoding }) {
+/**
+ * The file's documents, in arrays (one per chunk read: one await per chunk, not per row): the
+ * header, then SAMPLE_ROWS rows held until the column kinds are known.
+ */
+async function* csvDocChunks(st, { onBytes, encoding }) {
   const sample = [];
-  for await (const r of records(st.file, onBytes, encoding)) {
-    if (!st.names) readHeader(st, r);
-    else if (st.kinds) yield* rowOrReject(st, r);
-    else {
-      sample.push(r);
-      if (sample.length >= SAMPLE_ROWS) yield* kindsThenSample(st, sample.splice(0));
+  for await (const rs of recordChunks(st.file, onBytes, encoding)) {
+    const docs = [];
+    for (const r of rs) {
+      if (!st.names) readHeader(st, r);
+      else if (st.kinds) for (const d of rowOrReject(st, r)) docs.push(d);
+      else {
+        sample.push(r);
+        if (sample.length >= SAMPLE_ROWS) docs.push(...kindsThenSample(st, sample.splice(0)));
+      }
     }
+    if (docs.length) yield docs;
   }
   if (!st.names) throw new ImportError(`${st.base}: the file is empty (a header row is needed)`);
-  if (!st.kinds) yield* kindsThenSample(st, sample);
+  if (!st.kinds) yield [...kindsThenSample(st, sample)];
 }
 
 /**
@@ -656,13 +683,14 @@ async function importFile(
 ) {
   const st = importState(file, { rejects, label, key, header, keysSeen, batchSize, inflight });
   const describe = (doc) => {
-    const line = st.lines.get(JSON.stringify(doc._id));
+    const line = st.lines.get(doc);
     return line ? `${st.base} line ${line}` : `${st.base} _id ${JSON.stringify(doc._id)}`;
   };
-  const r = await streamInsert(coll, csvDocs(st, { onBytes, encoding }), {
+  const r = await streamInsert(coll, csvDocChunks(st, { onBytes, encoding }), {
     batchSize,
     inflight,
     progress: false,
+    chunked: true,
     verify: 'all',
     describe,
   });

@@ -2,7 +2,8 @@
 // The one write path for every bulk load of the lab (fixtures, CSV import, benchmarks).
 //
 //   streamInsert(coll, docs, opts) -> {read, stored, inserted, duplicates, retries, keys, ms}
-//     docs: any (async) iterable. opts: batchSize (10000), inflight (4), total, label, progress,
+//     docs: any (async) iterable of documents, or with chunked: true an (async) iterable of arrays of
+//     documents (a parser's rows per chunk read). opts: batchSize (10000), inflight (4), total, label, progress,
 //     retryMs (60000): how long a batch keeps retrying a retryable failure (step-down, restart,
 //     network) before the load stops; verify ('retried' | 'all' | false): count each batch's _ids
 //     on the server after it settled ('retried': only batches whose first outcome was unknown);
@@ -132,18 +133,34 @@ async function settleBatch(coll, batch, { writeConcern, retryMs, describe, log }
   }
 }
 
+/** A key telling _ids apart (a string as itself: JSON-encoding every row-hash _id cost more than the count). */
+function idKey(id) {
+  return typeof id === 'string' ? `s${id}` : `j${JSON.stringify(id)}`;
+}
+
+/**
+ * How many of these _ids the collection holds. The count command with a query counts exactly
+ * (only a count without one reads the metadata) and costs mongod ~10 % less than countDocuments'
+ * aggregation for a batch of keys.
+ */
+async function countIds(coll, ids) {
+  const db = coll.db || coll.s.db;
+  const r = await db.command({ count: coll.collectionName, query: { _id: { $in: ids } } });
+  return r.n;
+}
+
 /**
  * Counts a settled batch's _ids on the server. The count is retried like the batch (a restart or
  * step-down between the insert and the count is not a lost batch) until retryMs has passed.
  */
 async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
-  const ids = [...new Map(batch.map((d) => [JSON.stringify(d._id), d._id])).values()];
+  const ids = [...new Map(batch.map((d) => [idKey(d._id), d._id])).values()];
   const t0 = Date.now();
   let delay = 200;
   let n;
   for (let attempts = 1; ; attempts++) {
     try {
-      n = await coll.countDocuments({ _id: { $in: ids } });
+      n = await countIds(coll, ids);
       break;
     } catch (err) {
       if (!isRetryable(err)) throw err;
@@ -167,10 +184,28 @@ async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
   }
 }
 
-/** Batches of `size` documents (the last may be shorter): synchronously from a synchronous iterable. */
-function batchesOf(docs, size) {
+/**
+ * Batches of `size` documents (the last may be shorter): synchronously from a synchronous iterable;
+ * from an async iterable of arrays of documents (chunked) with one await per array.
+ */
+function batchesOf(docs, size, chunked) {
+  if (chunked) return chunkBatches(docs, size);
   const sync = typeof docs[Symbol.iterator] === 'function' && typeof docs[Symbol.asyncIterator] !== 'function';
   return sync ? syncBatches(docs, size) : asyncBatches(docs, size);
+}
+
+async function* chunkBatches(chunks, size) {
+  let batch = [];
+  for await (const chunk of chunks) {
+    for (const d of chunk) {
+      batch.push(d);
+      if (batch.length === size) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length) yield batch;
 }
 
 function* syncBatches(docs, size) {
@@ -308,6 +343,7 @@ async function streamInsert(
     describe,
     onAcked,
     log,
+    chunked = false,
   } = {},
 ) {
   const bar = createProgress(label, total, { enabled: progress });
@@ -325,7 +361,7 @@ async function streamInsert(
   try {
     // Whole batches from the source: a synchronous generator (every fixture) is read without a
     // promise per document, which cost more than generating the documents.
-    for await (const b of batchesOf(docs, batchSize)) {
+    for await (const b of batchesOf(docs, batchSize, chunked)) {
       if (sender.failure) break;
       trackKeys(out.keys, b);
       out.read += b.length;

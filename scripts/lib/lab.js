@@ -366,9 +366,10 @@ var lab = (function () {
       db,
       'database ' + db.getName()
     );
+    // An unknown variant is refused before the fixture step, which may regenerate the collection.
+    var chosen = stepsFor(study, p);
     var fixture = prepareFixture(study, p);
     if (study.setup) study.setup(p);
-    var chosen = stepsFor(study, p);
     var points = study.axes ? study.axes(p) : [{}];
     printPlan(study, p, chosen, fixture);
     if (p.LAB_LINES) emit({ type: 'environment', study: study.name, server: info, params: p, fixture: fixture });
