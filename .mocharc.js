@@ -9,10 +9,30 @@ const tierSpec = process.env.LAB_TIER === 'unit' ? [`${UNIT}**/*.test.js`] : ['t
 const spec = process.env.LAB_SPEC ? process.env.LAB_SPEC.split(',') : tierSpec;
 // The server starts only when some file of the run needs it.
 const needsServer = spec.some((f) => !f.replace(/^\.\//, '').startsWith(UNIT));
+// The whole suite runs two files at a time (mocha --parallel: one worker process per file, the one
+// mongod of test/global-setup.js shared; each file has its own database names and temp folders, and
+// the files that start servers of their own take free ports): one file waiting on a server (a
+// frozen mongod, a restart) or on a CLI lets the other use the second core. LAB_JOBS=1 runs it
+// serially; a run of chosen files (LAB_SPEC) or of the unit tier is serial unless LAB_JOBS says more.
+const jobs = Number(process.env.LAB_JOBS) || (process.env.LAB_SPEC || process.env.LAB_TIER === 'unit' ? 1 : 2);
+// Two at a time, the longest files go first (by CPU seconds in docs/testing.md "Where the suite's
+// time goes"): a long file started last would run alone at the end. Then the others, in name order.
+const LONGEST = ['mapreduce', 'cli', 'pasteable', 'safety-cli', 'safety-ownership', 'counters', 'inserts'];
+function longestFirst(globs) {
+  if (globs.length !== 1 || globs[0] !== 'test/**/*.test.js') return globs;
+  const all = require('fs')
+    .readdirSync(require('path').join(__dirname, 'test'), { recursive: true })
+    .filter((f) => f.endsWith('.test.js'))
+    .map((f) => `test/${f}`)
+    .sort();
+  const first = LONGEST.map((n) => `test/${n}.test.js`).filter((f) => all.includes(f));
+  return [...first, ...all.filter((f) => !first.includes(f))];
+}
 
 module.exports = {
-  spec,
+  spec: jobs > 1 ? longestFirst(spec) : spec,
   ...(needsServer ? { require: ['test/global-setup.js'] } : {}),
+  ...(jobs > 1 ? { parallel: true, jobs } : {}),
   timeout: 180000,
   slow: 10000,
   // LAB_FILE_TIMES=1 adds a table of the time per test file (hooks included) at the end;

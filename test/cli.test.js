@@ -163,59 +163,63 @@ describe('CLI', function () {
     for (const line of r.stdout.split('\n')) expect(line.length, line).to.be.at.most(100);
   });
 
+  // One `run all --profile tiny` on an embedded mongod serves the two tests below: it runs every
+  // study end to end (where among them) and prints all their output. Each of these tests started a
+  // run of its own (where alone, on its own embedded mongod, then all the studies).
+  let allRun = null;
+  after(async function () {
+    if (!allRun) return;
+    const { out, json } = await allRun;
+    fs.rmSync(out, { recursive: true, force: true });
+    fs.rmSync(json, { force: true });
+  });
+  const runAll = () =>
+    (allRun ||= (async () => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-all-'));
+      const json = path.join(os.tmpdir(), `lab-cli-${process.pid}.json`);
+      const r = await cli(['run', 'all', '--profile', 'tiny', '--json', json, '--out', out]);
+      return { r, out, json };
+    })());
+
   it('runs a study end to end on an embedded mongod, writes JSON, and leaves no server or data behind', async function () {
-    const json = path.join(os.tmpdir(), `lab-cli-${process.pid}.json`);
-    try {
-      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-out-'));
-      const r = await cli([
-        'run',
-        'where',
-        '--docs',
-        '3000',
-        '--runs',
-        '1',
-        '--json',
-        json,
-        '--out',
-        out,
-        '--no-progress',
-      ]);
-      expect(r.code, r.stderr).to.equal(0);
-      expect(r.stdout).to.match(/expr-find\s+\d+.*IXSCAN/);
-      expect(r.stdout).to.include('times faster than where');
-      expect(r.stdout).to.not.include('@@LAB');
-      const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
-      expect(doc.environment.server.storageEngine).to.equal('wiredTiger');
-      expect(doc.environment.server.topology).to.equal('standalone');
-      const rows = doc.results.filter((x) => x.study === 'where' && x.type === 'result');
-      expect(rows).to.have.length(7);
-      expect(new Set(rows.map((x) => x.answer)).size).to.equal(1);
-      expect(rows.every((x) => x.agrees === true)).to.equal(true);
-      expect(fs.readdirSync(out).sort()).to.deep.equal(['report.md', 'results.json', 'where.png', 'where.svg']);
-      fs.rmSync(out, { recursive: true, force: true });
-      const e = embeddedFrom(r.stderr);
-      expect(e, r.stderr).to.exist;
-      expect(alive(e.pid)).to.equal(false);
-      expect(fs.existsSync(e.dbPath)).to.equal(false);
-    } finally {
-      fs.rmSync(json, { force: true });
+    this.timeout(1200000);
+    const { r, out, json } = await runAll();
+    expect(r.code, r.stderr.slice(-2000)).to.equal(0);
+    expect(r.stdout).to.match(/expr-find\s+\d+.*IXSCAN/);
+    expect(r.stdout).to.include('times faster than where');
+    expect(r.stdout).to.not.include('@@LAB');
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(doc.environment.server.storageEngine).to.equal('wiredTiger');
+    expect(doc.environment.server.topology).to.equal('standalone');
+    const rows = doc.results.filter((x) => x.study === 'where' && x.type === 'result');
+    expect(rows).to.have.length(7);
+    expect(new Set(rows.map((x) => x.answer)).size).to.equal(1);
+    expect(rows.every((x) => x.agrees === true)).to.equal(true);
+    // the report, the result file and the charts: each study's, where's among them, and nothing else
+    const studies = require('../lib/studies').studies.map((x) => x.name);
+    const files = fs.readdirSync(out).sort();
+    expect(files).to.include.members(['report.md', 'results.json', 'where.png', 'where.svg']);
+    // a chart is <study>.png/.svg, or <study>-<name> when a study draws several (lib/report/report.js)
+    for (const f of files) {
+      const chart = /^([a-z0-9]+)(-[a-z0-9-]+)?\.(png|svg)$/.exec(f);
+      expect(['report.md', 'results.json'].includes(f) || (chart && studies.includes(chart[1])), f).to.equal(true);
+      if (chart) expect(files, f).to.include(f.replace(/(png|svg)$/, (x) => (x === 'png' ? 'svg' : 'png')));
     }
+    const e = embeddedFrom(r.stderr);
+    expect(e, r.stderr).to.exist;
+    expect(alive(e.pid)).to.equal(false);
+    expect(fs.existsSync(e.dbPath)).to.equal(false);
   });
 
   it('run all --profile tiny prints no line over 100 columns, on stdout or stderr (issue #20)', async function () {
     // Every study's printed output: drop-in shell tables and summaries, study echoes, the banner,
     // the server line, progress lines and the closing summary. A few minutes on 2 loaded cores.
     this.timeout(1200000);
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-width-'));
-    try {
-      const r = await cli(['run', 'all', '--profile', 'tiny', '--out', out]);
-      expect(r.code, r.stderr.slice(-2000)).to.equal(0);
-      expect(r.stdout).to.match(/^=== counters: /m);
-      const long = [...r.stdout.split('\n'), ...r.stderr.split('\n')].filter((l) => [...l].length > 100);
-      expect(long, long.join('\n')).to.deep.equal([]);
-    } finally {
-      fs.rmSync(out, { recursive: true, force: true });
-    }
+    const { r } = await runAll();
+    expect(r.code, r.stderr.slice(-2000)).to.equal(0);
+    expect(r.stdout).to.match(/^=== counters: /m);
+    const long = [...r.stdout.split('\n'), ...r.stderr.split('\n')].filter((l) => [...l].length > 100);
+    expect(long, long.join('\n')).to.deep.equal([]);
   });
 
   it('stops the embedded mongod and removes its data on SIGTERM', async function () {

@@ -4,6 +4,14 @@
 // where the data loads and the end-to-end runs are), so the per-file sums add up to the run.
 // `LAB_FILE_TIMES=out.json npm test` selects it (.mocharc.js); the file is rewritten after every
 // test or hook, so a run stopped part-way (Ctrl-C) still leaves the figures it had.
+//
+// In parallel mode (mocha --parallel, `npm test` of the whole suite) a file's events reach the
+// reporter only once the file is done, all at once: their times say nothing. Each worker then
+// times its own files (workerHooks below: root hooks that test/global-setup.js hands to mocha in
+// every worker) and appends one line per file to a spool file the reporter reads at the end:
+// wall seconds from the file's first hook to its last, and the CPU of the worker and of the
+// processes it ran and waited for. The shared mongod's CPU cannot be split between two files
+// running at once: it is a row of its own. The JSON file is written at the end only.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -14,6 +22,8 @@ const C = Mocha.Runner.constants;
 const ROOT = path.resolve(__dirname, '..');
 const SETUP = '(global setup: mongod, PostgreSQL)';
 const ROOT_HOOKS = '(root-level hooks)';
+const SHARED_MONGOD = '(the shared mongod, all files; parallel mode)';
+const SPOOL = 'LAB_FILE_TIMES_SPOOL';
 
 // CPU seconds, where /proc has them: this process and the children it has waited for (the CLIs and
 // mongosh processes the tests ran), and the run's shared mongod (LAB_TEST_MONGOD_PID). On a machine
@@ -32,8 +42,34 @@ function procCpu(pid) {
 function cpuNow() {
   const me = procCpu('self');
   if (!me) return 0;
+  return me.self + me.children + mongodCpu();
+}
+function mongodCpu() {
   const mongod = process.env.LAB_TEST_MONGOD_PID ? procCpu(process.env.LAB_TEST_MONGOD_PID) : null;
-  return me.self + me.children + (mongod ? mongod.self : 0);
+  return mongod ? mongod.self : 0;
+}
+const ownCpu = () => {
+  const me = procCpu('self');
+  return me ? me.self + me.children : 0;
+};
+
+/** Root hooks for a parallel worker: one spool line per file, { file, ms, cpu }. */
+function workerHooks() {
+  if (process.env.MOCHA_WORKER_ID === undefined || !process.env[SPOOL]) return null;
+  return {
+    beforeAll() {
+      const root = this.test.parent;
+      const t0 = Date.now();
+      const cpu0 = ownCpu();
+      // added now, so last: after the file's own root-level `after` hooks
+      root.afterAll(function () {
+        const first = [...root.suites, ...root.tests].find((x) => x.file);
+        const file = first ? path.relative(ROOT, first.file) : ROOT_HOOKS;
+        const line = { file, ms: Date.now() - t0, cpu: ownCpu() - cpu0 };
+        fs.appendFileSync(process.env[SPOOL], JSON.stringify(line) + '\n');
+      });
+    },
+  };
 }
 
 const fileOf = (runnable) => (runnable.file ? path.relative(ROOT, runnable.file) : ROOT_HOOKS);
@@ -64,10 +100,78 @@ function table(list, n) {
   return lines.join('\n');
 }
 
+/** Parallel mode: per-file figures from the workers' spool, test counts from the events. */
+function parallelTimes(runner, { meta, started, out }) {
+  const spool = path.join(os.tmpdir(), `lab-file-times-${process.pid}.jsonl`);
+  fs.writeFileSync(spool, '');
+  process.env[SPOOL] = spool; // read by the workers, forked after this
+  const tests = new Map();
+  const load1 = { min: Infinity, max: 0 };
+  const cpu0 = ownCpu();
+  let runBegin = null;
+  let mongod0 = 0;
+  let setupCpu = 0;
+  runner.on(C.EVENT_RUN_BEGIN, () => {
+    runBegin = Date.now();
+    mongod0 = mongodCpu(); // started by the global setup, after this reporter
+    setupCpu = ownCpu() - cpu0 + mongod0;
+  });
+  runner.on(C.EVENT_TEST_END, (t) => {
+    const f = fileOf(t);
+    const x = tests.get(f) || tests.set(f, { n: 0, ms: 0 }).get(f);
+    x.n += 1;
+    x.ms += t.duration || 0;
+    const l = os.loadavg()[0];
+    load1.min = Math.min(load1.min, l);
+    load1.max = Math.max(load1.max, l);
+  });
+  const figures = () => {
+    const files = new Map();
+    files.set(SETUP, { ms: runBegin - started, hookMs: runBegin - started, tests: 0, cpu: setupCpu });
+    for (const line of fs.readFileSync(spool, 'utf8').split('\n').filter(Boolean)) {
+      const { file, ms, cpu } = JSON.parse(line);
+      const t = tests.get(file) || { n: 0, ms: 0 };
+      files.set(file, { ms, cpu, tests: t.n, hookMs: Math.max(0, ms - t.ms) });
+    }
+    files.set(SHARED_MONGOD, { ms: 0, hookMs: 0, tests: 0, cpu: mongodCpu() - mongod0 });
+    return { list: rows(files), total: ((Date.now() - runBegin) / 1000).toFixed(1) };
+  };
+  // rewritten as each file's events arrive, so that a run stopped part-way keeps its figures
+  const write = (done) => {
+    if (!out || out === '1') return;
+    const { list, total } = figures();
+    const doc = { ...meta, parallel: true, wallSeconds: +total, loadNow: load(), load1, complete: done, files: list };
+    fs.writeFileSync(out, JSON.stringify(doc, null, 1) + '\n');
+  };
+  // (a file's events arrive together when it ends: the first of its tests finds its spool line)
+  runner.on(C.EVENT_TEST_END, () => write(false));
+  runner.once(C.EVENT_RUN_END, () => {
+    write(true);
+    const { list, total } = figures();
+    fs.rmSync(spool, { force: true });
+    const cpu = list.reduce((a, r) => a + r.cpuSeconds, 0).toFixed(0);
+    process.stdout.write(
+      `\n  Time per test file (hooks included), ${total} s after setup, files two at a time (the seconds of ` +
+        `files that ran together overlap) (${cpu} CPU seconds), 1-min load average ` +
+        `${load1.min.toFixed(1)}-${load1.max.toFixed(1)} on ${meta.cores} cores:\n\n`,
+    );
+    process.stdout.write(table(list, 60).replace(/^/gm, '  ') + '\n');
+  });
+}
+
 class FileTimes extends Spec {
   constructor(runner, options) {
     super(runner, options);
     const out = process.env.LAB_FILE_TIMES;
+    if (options && options.parallel) {
+      const started = Date.now();
+      parallelTimes(runner, {
+        meta: { started: new Date(started).toISOString(), loadAtStart: load(), cores: os.cpus().length },
+        started,
+        out,
+      });
+      return;
+    }
     const files = new Map();
     const started = Date.now();
     const cpuStart = cpuNow();
@@ -150,3 +254,4 @@ class FileTimes extends Spec {
 
 module.exports = FileTimes;
 module.exports.table = table;
+module.exports.workerHooks = workerHooks;

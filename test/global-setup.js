@@ -7,7 +7,10 @@
 // before any test file loads the shell runtime, and in every node process the tests start.
 const { PRELOAD } = require('./rewrite-cache');
 
-process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--require ${JSON.stringify(PRELOAD)}`].filter(Boolean).join(' ');
+const preload = `--require ${JSON.stringify(PRELOAD)}`;
+// (a parallel worker inherits it from the main process)
+if (!(process.env.NODE_OPTIONS || '').includes(preload))
+  process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' ');
 
 const { getServer } = require('../lib/infra/server');
 const cleanup = require('../lib/infra/cleanup');
@@ -66,3 +69,9 @@ exports.mochaGlobalTeardown = async function () {
     await postgres.stop();
   }
 };
+
+// In a worker of a parallel run (mocha --parallel: `npm test` of the whole suite), where this file
+// is loaded too (mocha runs the two functions above in the main process only): each file's time
+// for LAB_FILE_TIMES (test/file-times.js).
+const workerHooks = require('./file-times').workerHooks();
+if (workerHooks) exports.mochaHooks = workerHooks;

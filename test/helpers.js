@@ -178,3 +178,164 @@ async function ownPostgres(name) {
 }
 
 module.exports = { testUri, testDatabase, parseLabLines, cliBatch, ownPostgres };
+
+// ---- The lab's CLI as a child process, and mongods of a test file's own (the safety files,
+// userdata-import, server-command): one copy of what those files each carried.
+const { spawn, spawnSync } = require('child_process');
+const net = require('net');
+
+const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether a process exists (EPERM: it does, someone else's). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/** Polls pred (sync or async) every step ms until it holds or ms have passed; resolves its last value. */
+async function until(pred, ms, step = 200) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    if (await pred()) return true;
+    await sleep(step);
+  }
+  return pred();
+}
+
+/** A TCP port free on 127.0.0.1 just now. */
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+/**
+ * `mongo-perf-lab ARGS` as a child process: { child, io: {out, err}, done }; onOutput(io) is called
+ * on every chunk of output. done resolves { code, signal, ms (since spawn), at (Date.now() at exit) }.
+ */
+function lab(args, { cwd = os.tmpdir(), env = {}, onOutput = () => {} } = {}) {
+  const t0 = Date.now();
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const io = { out: '', err: '' };
+  child.stdout.on('data', (d) => {
+    io.out += d;
+    onOutput(io);
+  });
+  child.stderr.on('data', (d) => {
+    io.err += d;
+    onOutput(io);
+  });
+  const done = new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, ms: Date.now() - t0, at: Date.now() })),
+  );
+  return { child, io, done };
+}
+
+/** `mongo-perf-lab ARGS` run to its end: spawnSync's { status, stdout, stderr } (utf8). */
+function labSync(args, { cwd = os.tmpdir(), env = {}, timeoutMs = 600000 } = {}) {
+  return spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    env: { ...process.env, ...env },
+  });
+}
+
+/** The lines a command printed as its own (not progress): "mongo-perf-lab...:" lines. */
+const ownLines = (text) => text.split('\n').filter((l) => /^mongo-perf-lab( server)?:/.test(l));
+
+/**
+ * `mongo-perf-lab server ARGS`, resolved once it printed its ready text on both pipes:
+ * { child, io, exited, uri, members: [{ port, pid, dbPath }] }; exited resolves { code, signal }.
+ */
+function startLabServer(args, { env = {} } = {}) {
+  const e = { ...process.env, ...env };
+  if (env.MONGODB_URI === undefined) delete e.MONGODB_URI;
+  const child = spawn(process.execPath, [BIN, 'server', ...args], { cwd: ROOT, env: e });
+  const io = { out: '', err: '' };
+  child.stdout.on('data', (d) => {
+    io.out += d;
+  });
+  child.stderr.on('data', (d) => {
+    io.err += d;
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      // stdout and stderr are separate pipes: wait for both
+      if (/Ctrl-C stops/.test(io.err) && io.out.includes('\n')) {
+        const members = [...io.err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({
+          port: Number(m[1]),
+          pid: Number(m[2]),
+          dbPath: m[3],
+        }));
+        resolve({ child, io, exited, uri: io.out.split('\n')[0], members });
+      }
+    };
+    child.stderr.on('data', check);
+    child.stdout.on('data', check);
+    exited.then((r) => reject(new Error(`server exited early (${JSON.stringify(r)}): ${io.err}`)));
+  });
+}
+
+/**
+ * A mongod of the test's own (to pause, kill or hold with fail points: enableTestCommands), on a
+ * free port or the given one, data in dbpath. Resolves { proc, port, uri, kill9() } once it answers.
+ */
+async function ownMongod(dbpath, { port } = {}) {
+  const { findMongod } = require('../lib/infra/mongod-binary');
+  const p = port || (await freePort());
+  const uri = `mongodb://127.0.0.1:${p}`;
+  const args = ['--port', String(p), '--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--nounixsocket'];
+  const proc = spawn(
+    findMongod().binary,
+    [...args, '--wiredTigerCacheSizeGB', '0.25', '--quiet', '--setParameter', 'enableTestCommands=1'],
+    { stdio: 'ignore' },
+  );
+  const kill9 = () =>
+    proc.exitCode !== null || proc.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          proc.once('exit', resolve);
+          proc.kill('SIGKILL');
+        });
+  for (let i = 0; i < 300; i++) {
+    const c = new MongoClient(uri, { serverSelectionTimeoutMS: 300 });
+    try {
+      await c.db('admin').command({ ping: 1 });
+      return { proc, port: p, uri, kill9 };
+    } catch (e) {
+      await sleep(100);
+    } finally {
+      await c.close();
+    }
+  }
+  await kill9();
+  throw new Error('mongod did not come up');
+}
+
+Object.assign(module.exports, {
+  BIN,
+  sleep,
+  alive,
+  until,
+  freePort,
+  lab,
+  labSync,
+  ownLines,
+  startLabServer,
+  ownMongod,
+});

@@ -132,6 +132,10 @@ describe('safety: CLI stops, errors and foreign data', function () {
           return false;
         }
       });
+    // "During the load" is after the run printed its server line: its mongod has started and the
+    // study's data is being loaded (400,000 documents: many seconds). A fixed time after mongod's
+    // process appeared is not: at a load average of 20 its start can take longer than that.
+    const serving = (run) => () => /^server: embedded mongod \(pid \d+/m.test(run.stderr);
     const cases = [
       { name: 'SIGINT 0.3 s after launch', signals: ['SIGINT'], at: async () => sleep(300) },
       {
@@ -147,24 +151,24 @@ describe('safety: CLI stops, errors and foreign data', function () {
       {
         name: 'SIGINT during the load',
         signals: ['SIGINT'],
-        at: async (dir) => {
-          await waitFor(mongodUp(dir), 30000);
+        at: async (dir, run) => {
+          await waitFor(serving(run), 60000);
           await sleep(2500);
         },
       },
       {
         name: 'Ctrl-C twice during the load',
         signals: ['SIGINT', 'SIGINT'],
-        at: async (dir) => {
-          await waitFor(mongodUp(dir), 30000);
+        at: async (dir, run) => {
+          await waitFor(serving(run), 60000);
           await sleep(2500);
         },
       },
       {
         name: 'SIGTERM during the load',
         signals: ['SIGTERM'],
-        at: async (dir) => {
-          await waitFor(mongodUp(dir), 30000);
+        at: async (dir, run) => {
+          await waitFor(serving(run), 60000);
           await sleep(1500);
         },
       },
@@ -186,7 +190,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
       it(c.name, async function () {
         const dir = privateTmp(`intr${i}`);
         const run = startCli(['run', 'where', '--docs', '400000', '--runs', '1', '--no-progress'], dir);
-        await c.at(dir);
+        await c.at(dir, run);
         for (const s of c.signals) {
           run.child.kill(s);
           await sleep(150);
@@ -236,7 +240,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
       run.child.kill('SIGINT');
       await Promise.race([run.done, deadline(60000)]);
       expect(run.code, run.stderr).to.not.equal(0);
-      expect(await databases(uri)).to.not.include(name);
+      expect(await databases(uri), run.stderr).to.not.include(name);
       expect((await databases(uri)).filter((d) => !before.includes(d) && !d.startsWith('labtest_'))).to.deep.equal([]);
       await expectNothingLeft(dir, 'uri run');
     });

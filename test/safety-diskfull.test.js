@@ -7,21 +7,9 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const { expect } = require('chai');
-
-const ROOT = path.resolve(__dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
-  }
-}
+const { sleep, alive, lab, ownLines } = require('./helpers');
 
 let fillers = 0;
 
@@ -44,27 +32,6 @@ function keepFull(dir) {
   const t = setInterval(() => fill(dir), 250);
   return () => clearInterval(t);
 }
-
-function lab(args, { cwd, env = {}, onOutput = () => {} }) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const io = { out: '', err: '' };
-  child.stdout.on('data', (d) => {
-    io.out += d;
-    onOutput(io);
-  });
-  child.stderr.on('data', (d) => {
-    io.err += d;
-    onOutput(io);
-  });
-  const done = new Promise((resolve) => child.on('close', (code) => resolve({ code, at: Date.now() })));
-  return { child, io, done };
-}
-
-const ownLines = (text) => text.split('\n').filter((l) => /^mongo-perf-lab( server)?:/.test(l));
 
 describe('safety: a disk that fills under a mongod the lab started is named', function () {
   this.timeout(240000);

@@ -10,56 +10,10 @@ const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri } = require('./helpers');
+const { testUri, BIN, alive, until, labSync, startLabServer: startServer } = require('./helpers');
 const { ResultFile } = require('../lib/core/results');
 
 const ROOT = path.resolve(__dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
-  }
-}
-
-async function until(pred, ms) {
-  const t0 = Date.now();
-  while (Date.now() - t0 < ms) {
-    if (await pred()) return true;
-    await sleep(200);
-  }
-  return pred();
-}
-
-/** `mongo-perf-lab server ARGS`, resolved once it printed its members (pid, data folder). */
-function startServer(args) {
-  const env = { ...process.env };
-  delete env.MONGODB_URI;
-  const child = spawn(process.execPath, [BIN, 'server', ...args], { cwd: ROOT, env });
-  let err = '';
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (d) => {
-      err += d;
-      if (/Ctrl-C stops/.test(err)) {
-        const members = [...err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({
-          port: Number(m[1]),
-          pid: Number(m[2]),
-          dbPath: m[3],
-        }));
-        resolve({ child, members, out });
-      }
-    });
-    child.on('exit', (code, signal) => reject(new Error(`server exited early (${code} ${signal}): ${err}`)));
-  });
-}
 
 /**
  * The unix socket a mongod on `port` would leave in /tmp (mongod puts it there whatever TMPDIR
@@ -67,14 +21,7 @@ function startServer(args) {
  */
 const socketOf = (port) => `/tmp/mongodb-${port}.sock`;
 
-function cli(args, cwd, env = {}) {
-  return spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    encoding: 'utf8',
-    timeout: 600000,
-    env: { ...process.env, ...env },
-  });
-}
+const cli = (args, cwd, env = {}) => labSync(args, { cwd, env });
 
 describe('safety: nothing of its own left behind', function () {
   this.timeout(300000);

@@ -11,14 +11,12 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri } = require('./helpers');
+const { testUri, cliBatch, lab } = require('./helpers');
 const { runCli, ROOT } = require('../lib/core/shell-runner');
 const LabFixture = require('../scripts/lib/fixture');
 
-const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const KINDS = ['empty', 'capped', 'stale', 'validated', 'timeseries', 'full'];
 const TS = [
   'randomData',
@@ -171,20 +169,10 @@ async function snapshot(db, name) {
   };
 }
 
-function runBin(args, { cwd, env }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+async function runBin(args, { cwd, env }) {
+  const r = lab(args, { cwd, env });
+  const { code } = await r.done;
+  return { code, stdout: r.io.out, stderr: r.io.err };
 }
 
 describe('safety: ownership by identity, every write path against foreign collections', function () {
@@ -215,53 +203,95 @@ describe('safety: ownership by identity, every write path against foreign collec
 
   // One rotation per path, shifted from path to path: the default names meet every kind across the
   // table (the suite runs on a busy 2-core machine: one run per path keeps it to minutes).
-  PATHS.forEach((p, i) =>
-    [i % KINDS.length].forEach((rot) => {
-      const label = p.script ? `${p.script} ${JSON.stringify(p.params)}` : `mongo-perf-lab ${p.cli.join(' ')}`;
-      const kinds = p.names.map((n, k) => KINDS[(rot + k) % KINDS.length]);
-      it(`${label}: ${p.names.map((n, k) => `${n}=${kinds[k]}`).join(', ')}`, async function () {
-        const dbName = `labtest_own_${i}_${rot}`;
-        used.push(dbName);
-        const db = client.db(dbName);
-        await db.dropDatabase();
-        for (let k = 0; k < p.names.length; k++) await plant(db, p.names[k], kinds[k]);
-        const before = {};
-        for (const n of p.names) before[n] = await snapshot(db, n);
+  const kindsOf = (p, i) => p.names.map((n, k) => KINDS[((i % KINDS.length) + k) % KINDS.length]);
+  const dbOf = (i) => `labtest_own_${i}_${i % KINDS.length}`;
+  const labelOf = (p) => (p.script ? `${p.script} ${JSON.stringify(p.params)}` : `mongo-perf-lab ${p.cli.join(' ')}`);
 
-        let res;
-        if (p.script) {
-          res = await runCli(p.script, { uri, db: dbName, params: { ...SHELL, ...p.params } });
-        } else {
-          const args = p.cli.map((a) => (a === 'CSV' ? csv : a));
-          const more =
-            args[0] === 'run'
-              ? ['--keep', '--out', path.join(tmp, `out${i}${rot}`)]
-              : ['--rejects', path.join(tmp, `rej${i}${rot}.csv`)];
-          res = await runBin([...args, '--uri', uri, '--db', dbName, '--no-progress', ...more], {
-            cwd: tmp,
-            env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') },
-          });
-        }
-        const said = `exit ${res.code}\n${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`;
+  /** Plants the user's collections of path i in its own database; resolves their snapshots. */
+  async function plantFor(p, i) {
+    const dbName = dbOf(i);
+    used.push(dbName);
+    const db = client.db(dbName);
+    await db.dropDatabase();
+    const kinds = kindsOf(p, i);
+    for (let k = 0; k < p.names.length; k++) await plant(db, p.names[k], kinds[k]);
+    const before = {};
+    for (const n of p.names) before[n] = await snapshot(db, n);
+    return before;
+  }
 
-        for (const n of p.names) expect(await snapshot(db, n), `${n} after ${label}\n${said}`).to.deep.equal(before[n]);
-        for (const n of p.names) {
-          const marker = await db.collection(LabFixture.META).findOne({ _id: n });
-          const [info] = await db.listCollections({ name: n }).toArray();
-          expect(LabFixture.ownership(marker, info).state, `a lab marker grants ${n}`).to.not.equal('own');
-        }
-        expect(await db.listCollections({ name: 'system.js' }).toArray(), `system.js written\n${said}`).to.have.length(
-          0,
-        );
-        if (res.code !== 0) {
-          // The CLI's errors start with its name (its progress notes go to stderr too); mongosh prints one error line.
-          const lines = res.stderr.split('\n').filter((l) => (p.script ? l.trim() : /^mongo-perf-lab/.test(l)));
-          expect(lines, `a refusal is one line\n${said}`).to.have.length(1);
-          expect(res.stderr, `no stack trace\n${said}`).to.not.match(/^\s+at /m);
-        }
-      });
-    }),
-  );
+  // The drop-ins' paths all run in ONE real mongosh process (cliBatch in test/helpers.js: each
+  // script as a fresh mongosh would see it, on the database of its path), planted first: a mongosh
+  // start per path was most of this file's time. A refusal is the error the script threw.
+  let scriptRuns = null;
+  const scriptBatch = () =>
+    (scriptRuns ||= (async () => {
+      const paths = PATHS.map((p, i) => ({ p, i })).filter(({ p }) => p.script);
+      const befores = new Map();
+      for (const { p, i } of paths) befores.set(i, await plantFor(p, i));
+      const batch = await cliBatch(
+        uri,
+        paths.map(({ p, i }) => ({ script: p.script, db: dbOf(i), params: { ...SHELL, ...p.params } })),
+        { cwd: tmp },
+      );
+      const byPath = new Map(paths.map(({ i }, k) => [i, batch.cases[k]]));
+      return { batch, befores, byPath };
+    })());
+
+  /** Path i of the CLI: planted, then its own `mongo-perf-lab` process. */
+  async function cliPath(p, i) {
+    const before = await plantFor(p, i);
+    const args = p.cli.map((a) => (a === 'CSV' ? csv : a));
+    const rot = i % KINDS.length;
+    const more =
+      args[0] === 'run'
+        ? ['--keep', '--out', path.join(tmp, `out${i}${rot}`)]
+        : ['--rejects', path.join(tmp, `rej${i}${rot}.csv`)];
+    const res = await runBin([...args, '--uri', uri, '--db', dbOf(i), '--no-progress', ...more], {
+      cwd: tmp,
+      env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') },
+    });
+    const said = `exit ${res.code}\n${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`;
+    if (res.code !== 0) {
+      // The CLI's errors start with its name (its progress notes go to stderr too).
+      const lines = res.stderr.split('\n').filter((l) => /^mongo-perf-lab/.test(l));
+      expect(lines, `a refusal is one line\n${said}`).to.have.length(1);
+      expect(res.stderr, `no stack trace\n${said}`).to.not.match(/^\s+at /m);
+    }
+    return { before, said };
+  }
+
+  /** A drop-in's path: its case of the batch. */
+  async function scriptPath(p, i) {
+    const { batch, befores, byPath } = await scriptBatch();
+    const run = byPath.get(i);
+    const said = `error ${JSON.stringify(run.error)}\n${run.stdout.slice(-1500)}\n(batch stderr) ${batch.stderr.slice(-1500)}`;
+    if (run.error !== null) {
+      // mongosh's own report of a script's error is the one line of its message.
+      expect(
+        run.error.split('\n').filter((l) => l.trim()),
+        `a refusal is one line\n${said}`,
+      ).to.have.length(1);
+      expect(run.stdout + batch.stderr, `no stack trace\n${said}`).to.not.match(/^\s+at /m);
+    }
+    return { before: befores.get(i), said };
+  }
+
+  PATHS.forEach((p, i) => {
+    const kinds = kindsOf(p, i);
+    it(`${labelOf(p)}: ${p.names.map((n, k) => `${n}=${kinds[k]}`).join(', ')}`, async function () {
+      const { before, said } = p.script ? await scriptPath(p, i) : await cliPath(p, i);
+      const db = client.db(dbOf(i));
+      for (const n of p.names)
+        expect(await snapshot(db, n), `${n} after ${labelOf(p)}\n${said}`).to.deep.equal(before[n]);
+      for (const n of p.names) {
+        const marker = await db.collection(LabFixture.META).findOne({ _id: n });
+        const [info] = await db.listCollections({ name: n }).toArray();
+        expect(LabFixture.ownership(marker, info).state, `a lab marker grants ${n}`).to.not.equal('own');
+      }
+      expect(await db.listCollections({ name: 'system.js' }).toArray(), `system.js written\n${said}`).to.have.length(0);
+    });
+  });
 
   it('system.* and admin/local/config are never written: mr_store_functions.js with DB = "admin" refuses in one line', async function () {
     const res = await runCli('mr_store_functions.js', { uri, db: 'labtest_own_admin', params: { DB: 'admin', N: 10 } });

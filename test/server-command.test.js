@@ -5,53 +5,13 @@ const fs = require('fs');
 const os = require('os');
 const net = require('net');
 const path = require('path');
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { MONGOSH_BIN } = require('../lib/core/shell-runner');
+const { BIN, alive, startLabServer: startServer } = require('./helpers');
 
 const ROOT = path.resolve(__dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return false;
-  }
-}
-
-/** Starts `mongo-perf-lab server ARGS`; resolves once it printed its ready text. */
-function startServer(args) {
-  const env = { ...process.env };
-  delete env.MONGODB_URI;
-  const child = spawn(process.execPath, [BIN, 'server', ...args], { cwd: ROOT, env });
-  const io = { out: '', err: '' };
-  child.stdout.on('data', (d) => {
-    io.out += d;
-  });
-  child.stderr.on('data', (d) => {
-    io.err += d;
-  });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      // stdout and stderr are separate pipes: wait for both
-      if (/Ctrl-C stops/.test(io.err) && io.out.includes('\n')) {
-        const members = [...io.err.matchAll(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/g)].map((m) => ({
-          port: Number(m[1]),
-          pid: Number(m[2]),
-          dbPath: m[3],
-        }));
-        resolve({ child, io, exited, uri: io.out.split('\n')[0], members });
-      }
-    };
-    child.stderr.on('data', check);
-    child.stdout.on('data', check);
-    exited.then((r) => reject(new Error(`server exited early (${JSON.stringify(r)}): ${io.err}`)));
-  });
-}
 
 /** Ctrl-C (or another stop signal), then the exit code; SIGKILL after 30 s. */
 async function interrupt(s, sig = 'SIGINT') {

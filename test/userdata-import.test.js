@@ -6,22 +6,14 @@
 // importer counts a written batch, back 3 s later, does not end the import.
 const fs = require('fs');
 const os = require('os');
-const net = require('net');
 const path = require('path');
-const { spawn, spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testDatabase } = require('./helpers');
+const { testDatabase, BIN, sleep, labSync, ownMongod, freePort } = require('./helpers');
 const { importCsv, ImportError, ImportWriteError } = require('../lib/infra/csv-import');
-const { findMongod } = require('../lib/infra/mongod-binary');
 
-const ROOT = path.join(__dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function cli(args) {
-  return spawnSync(process.execPath, [BIN, 'import', ...args, '--no-progress'], { encoding: 'utf8', timeout: 120000 });
-}
+const cli = (args) => labSync(['import', ...args, '--no-progress'], { cwd: process.cwd(), timeoutMs: 120000 });
 
 describe("import of a user's files: every row stored or rejected with its reason", function () {
   let t;
@@ -155,61 +147,21 @@ describe("import of a user's files: every row stored or rejected with its reason
 
   describe('mongod killed while the importer counts a written batch, back 3 s later', function () {
     this.timeout(300000);
-    let proc;
+    let mongod;
     let port;
     let dbpath;
     const start = async () => {
-      proc = spawn(
-        findMongod().binary,
-        [
-          '--port',
-          String(port),
-          '--dbpath',
-          dbpath,
-          '--bind_ip',
-          '127.0.0.1',
-          '--nounixsocket',
-          '--wiredTigerCacheSizeGB',
-          '0.25',
-          '--quiet',
-          '--setParameter',
-          'enableTestCommands=1',
-        ],
-        { stdio: 'ignore' },
-      );
-      for (let i = 0; i < 300; i++) {
-        const c = new MongoClient(`mongodb://127.0.0.1:${port}`, { serverSelectionTimeoutMS: 300 });
-        try {
-          await c.connect();
-          await c.db('admin').command({ ping: 1 });
-          return;
-        } catch (e) {
-          await sleep(100);
-        } finally {
-          await c.close();
-        }
-      }
-      throw new Error('mongod did not come up');
+      mongod = await ownMongod(dbpath, { port });
     };
-    const kill9 = () =>
-      new Promise((resolve) => {
-        proc.once('exit', resolve);
-        proc.kill('SIGKILL');
-      });
+    const kill9 = () => mongod.kill9();
 
     before(async function () {
-      port = await new Promise((resolve) => {
-        const s = net.createServer();
-        s.listen(0, '127.0.0.1', () => {
-          const p = s.address().port;
-          s.close(() => resolve(p));
-        });
-      });
+      port = await freePort();
       dbpath = fs.mkdtempSync(path.join(tmp, 'db-'));
       await start();
     });
     after(async function () {
-      if (proc && proc.exitCode === null) await kill9();
+      if (mongod) await kill9();
     });
 
     it('the import finishes: rows read = stored, every row there (the count check is retried like the batch)', async function () {

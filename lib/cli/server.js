@@ -348,7 +348,7 @@ function stopOrDeath(server, stopRequested) {
 function endLine(server, how) {
   if (how.frozen) {
     const who = server.members.map((m) => `pid ${m.pid}, port ${m.port}`).join('; ');
-    return `mongod (${who}) stopped answering: no reply to a ping for ${Math.round(require('../infra/liveness').FROZEN_AFTER_MS / 1000)} s (paused with SIGSTOP or a debugger, or hung); it is killed; start the server again`;
+    return `mongod (${who}) stopped answering: no reply to a ping for ${Math.round(require('../infra/liveness').frozenAfterMs() / 1000)} s (paused with SIGSTOP or a debugger, or hung); it is killed; start the server again`;
   }
   const disk = server.disk && server.disk.line();
   const why = disk ? `: ${disk}` : '';

@@ -22,6 +22,9 @@
 //   pendingDatabases()         names of the databases trackDatabase will still drop (a frozen server's
 //                              report says they are left)
 //   interrupted()              true once a signal arrived
+//   killUsingSync(dir)         SIGKILLs every process whose command line names dir and waits (at most
+//                              a few seconds) until none of them runs: for a mongod still starting,
+//                              of which no handle exists yet
 //
 // Signals: the first runs the async steps (at most STEP_BUDGET_MS), then the sync steps, and
 // exits 128+signal. A second one says what is still being done and keeps going, so a double
@@ -311,13 +314,34 @@ function processesUsing(dir) {
   return out;
 }
 
+/** Whether pid still runs (not gone, not a zombie: a killed child its dead parent never reaped). */
+function running(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] !== 'Z';
+  } catch (e) {
+    return false;
+  }
+}
+
+function killUsingSync(dir, waitMs = 5000) {
+  const pids = processesUsing(dir);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch (e) {
+      /* gone */
+    }
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const t0 = Date.now(); pids.some(running) && Date.now() - t0 < waitMs;) Atomics.wait(pause, 0, 0, 20);
+}
+
 async function watch(parentPid, dir) {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  for (;;) {
-    if (!fs.existsSync(dir)) return; // the run cleaned up itself
-    if (!alive(parentPid)) break;
-    await sleep(300);
-  }
+  // Until the parent is gone, even when the run directory went first: a mongod the run could not
+  // stop (still starting) creates its data folders again, the whole path down from the run
+  // directory, when its diagnostic data capture writes next.
+  while (alive(parentPid)) await sleep(300);
   for (let round = 0; round < 20; round++) {
     const pids = [...new Set([...processesUsing(dir), ...watchedPids(dir)])];
     if (!pids.length) break;
@@ -355,6 +379,7 @@ module.exports = {
   pendingDatabases,
   runDir,
   processesUsing,
+  killUsingSync,
   watchPid,
   STEP_BUDGET_MS,
 };

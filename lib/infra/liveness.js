@@ -16,12 +16,13 @@
 //   during(text)              what the command is doing now ("study where"), for the line
 //   fail(err)                 a failure found elsewhere (an embedded mongod died): rejects failed()
 //   failed() -> Promise       never resolves; rejects with the first ServerFrozenError/ServerGoneError
-//   FROZEN_AFTER_MS           how long without a reply makes a server frozen
+//   FROZEN_AFTER_MS           how long without a reply makes a server frozen (the default)
+//   frozenAfterMs()           the window in force: FROZEN_AFTER_MS, or LAB_FROZEN_AFTER_MS
 //
 // A blocked event loop (a long synchronous step in this process) is not the server's silence:
 // any lag of the loop over LAG_MS restarts the count.
 
-const { LabError, frozenLine } = require('./errors');
+const { LabError, UsageError, frozenLine } = require('./errors');
 
 const FROZEN_AFTER_MS = 12000;
 const HEARTBEAT_MS = 1000;
@@ -42,7 +43,24 @@ failure.catch(() => {
   /* awaited by the command line only; a library user who never enables the watch never sees it */
 });
 
+/**
+ * The window in force. LAB_FROZEN_AFTER_MS shortens it for the test suite, whose frozen servers
+ * would otherwise cost 12 s each; no shorter than a hello's timeout, since a silence is only known
+ * once a hello has timed out.
+ */
+function frozenAfterMs() {
+  const v = process.env.LAB_FROZEN_AFTER_MS;
+  if (v === undefined || v === '') return FROZEN_AFTER_MS;
+  if (!/^\d+$/.test(v) || Number(v) < HELLO_TIMEOUT_MS)
+    throw new UsageError(
+      `LAB_FROZEN_AFTER_MS: expected a whole number of milliseconds >= ${HELLO_TIMEOUT_MS}, got "${v}": ` +
+        `unset it for the default (${FROZEN_AFTER_MS})`,
+    );
+  return Number(v);
+}
+
 function enable(what) {
+  frozenAfterMs(); // a bad LAB_FROZEN_AFTER_MS is refused before any work
   enabled = what || 'the command';
   require('./errors').during(enabled);
 }
@@ -82,6 +100,7 @@ function watch(uri, { pid, embedded = false, onFailure } = {}) {
   const noop = { pause() {}, resume() {}, stop() {} };
   if (!enabled && !onFailure) return noop;
   const { MongoClient } = require('mongodb');
+  const frozenAfter = frozenAfterMs();
   const client = new MongoClient(uri, {
     serverMonitoringMode: 'poll',
     heartbeatFrequencyMS: HEARTBEAT_MS,
@@ -106,7 +125,7 @@ function watch(uri, { pid, embedded = false, onFailure } = {}) {
     const lag = now - st.lastTick - TICK_MS;
     st.lastTick = now;
     if (lag > LAG_MS || st.paused) st.silentSince = null;
-    if (st.silentSince === null || now - st.silentSince < FROZEN_AFTER_MS) return;
+    if (st.silentSince === null || now - st.silentSince < frozenAfter) return;
     const leftDatabases = require('./cleanup').pendingDatabases();
     const err = new ServerFrozenError(
       frozenLine(uri, { pid, embedded, silentMs: now - st.silentSince, leftDatabases }),
@@ -146,4 +165,5 @@ module.exports = {
   ServerFrozenError,
   ServerGoneError,
   FROZEN_AFTER_MS,
+  frozenAfterMs,
 };

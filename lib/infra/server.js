@@ -264,6 +264,9 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
     const info = mms.instanceInfo;
     const child = info && info.instance && info.instance.mongodProcess;
     if (child && child.exitCode === null) child.kill('SIGKILL');
+    // Still starting, mongodb-memory-server gives no handle on it: it is found by its data dir, and
+    // must be gone before that dir is removed (its diagnostic data capture would make it again).
+    else cleanup.killUsingSync(dbPath);
     fs.rmSync(dbPath, { recursive: true, force: true });
   });
   try {
