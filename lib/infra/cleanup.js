@@ -22,6 +22,8 @@
 //   pendingDatabases()         names of the databases trackDatabase will still drop (a frozen server's
 //                              report says they are left)
 //   interrupted()              true once a signal arrived
+//   unbroken(promise)          a step an interrupt lets finish (at most UNBROKEN_WAIT_MS) before its own
+//                              steps: creating a collection and writing the marker that names its UUID
 //   killUsingSync(dir)         SIGKILLs every process whose command line names dir and waits (at most
 //                              a few seconds) until none of them runs: for a mongod still starting,
 //                              of which no handle exists yet
@@ -39,6 +41,11 @@ const STEP_BUDGET_MS = 10000;
 const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
 
 const steps = [];
+// Between a collection's creation and the marker naming its UUID, the lab cannot prove it made the
+// collection: an interrupt landing there (a busy machine widens the gap) would leave the run's
+// database behind. The interrupt waits for such steps first; they take milliseconds.
+const UNBROKEN_WAIT_MS = 5000;
+const unbrokenSteps = new Set();
 const syncSteps = [];
 const pendingDrops = new Set();
 let installed = false;
@@ -97,15 +104,37 @@ async function runAsync() {
   clearTimeout(timer);
 }
 
+function unbroken(promise) {
+  const p = Promise.resolve(promise);
+  const entry = p.catch(() => {});
+  unbrokenSteps.add(entry);
+  entry.finally(() => unbrokenSteps.delete(entry));
+  return p;
+}
+
+async function settleUnbroken() {
+  if (!unbrokenSteps.size) return;
+  let timer;
+  await Promise.race([
+    Promise.all([...unbrokenSteps]),
+    new Promise((r) => {
+      timer = setTimeout(r, UNBROKEN_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 function onSignal(sig) {
   signalCount++;
   const code = 128 + SIGNALS[sig];
   if (signalCount === 1) {
     log(`\ninterrupted (${sig}): stopping and cleaning up...`);
-    runAsync().finally(() => {
-      runSync();
-      process.exit(code);
-    });
+    settleUnbroken()
+      .then(runAsync)
+      .finally(() => {
+        runSync();
+        process.exit(code);
+      });
   } else if (signalCount === 2) {
     log('still cleaning up (the server and temporary files are removed in any case); once more to skip the rest');
   } else {
@@ -232,6 +261,8 @@ async function trackDatabase(uri, name) {
     const c = new MongoClient(uri, clientOptions(uri));
     try {
       const db = c.db(name);
+      // A creation still finishing (its marker on the way) is let through before the proof.
+      await settleUnbroken();
       // Only a database whose every collection the lab made, each proven by its UUID, is dropped.
       const colls = await db.listCollections({}, { nameOnly: true }).toArray();
       if (colls.length && !(await require('./targets').ownsAll(db))) {
@@ -376,6 +407,7 @@ module.exports = {
   addDir,
   trackDatabase,
   interrupted,
+  unbroken,
   pendingDatabases,
   runDir,
   processesUsing,

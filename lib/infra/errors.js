@@ -4,7 +4,7 @@
 //
 //   friendly(err, {uri}) -> string      one line, no stack; the URI's password is never shown
 //   LabError(message)                   an error whose message is already the line to show
-//   ForeignDataError, TargetError, LoadError, UsageError: LabError kinds (instanceof checks)
+//   ForeignDataError, TargetError, LoadError (InterruptedLoad), UsageError: LabError kinds (instanceof checks)
 //   debugEnabled(argv)                  --debug or DEBUG containing mongo-perf-lab
 //   CONNECT_TIMEOUT_MS (5000)           default server selection / connect timeout
 //   clientOptions(uri)                  MongoClient options with that timeout, unless the URI sets its own
@@ -28,6 +28,8 @@ class UsageError extends LabError {}
 class ForeignDataError extends LabError {}
 class TargetError extends LabError {}
 class LoadError extends LabError {}
+// A load stopped by an interrupt: its acknowledged prefix stays marked, so a re-run resumes it.
+class InterruptedLoad extends LoadError {}
 
 // The code the shell side (scripts/lib/lab.js) puts on an error about a study parameter: a value of
 // the wrong kind, an unknown name, an unknown variant. Such an error is the user's input, not a bug.
@@ -295,6 +297,7 @@ module.exports = {
   ForeignDataError,
   TargetError,
   LoadError,
+  InterruptedLoad,
   ParameterError,
   PARAMETER_CODE,
 };

@@ -29,7 +29,7 @@
 
 const { createProgress } = require('./progress');
 const LabFixture = require('../../scripts/lib/fixture');
-const { ForeignDataError, LoadError } = require('./errors');
+const { ForeignDataError, LoadError, InterruptedLoad } = require('./errors');
 const { inspect, createOwned, dropOwned, release } = require('./targets');
 
 const META = LabFixture.META;
@@ -361,8 +361,11 @@ async function streamInsert(
   try {
     // Whole batches from the source: a synchronous generator (every fixture) is read without a
     // promise per document, which cost more than generating the documents.
+    // Once interrupted, no new batch: the clean-up then finds the database still (no write
+    // re-creating it after its drop) and does its work within its time budget.
+    const stopping = require('./cleanup').interrupted;
     for await (const b of batchesOf(docs, batchSize, chunked)) {
-      if (sender.failure) break;
+      if (sender.failure || stopping()) break;
       trackKeys(out.keys, b);
       out.read += b.length;
       await sender.send(b);
@@ -373,6 +376,8 @@ async function streamInsert(
     bar.stop();
   }
   if (sender.failure) throw sender.failure;
+  if (require('./cleanup').interrupted())
+    throw new InterruptedLoad(`${coll.namespace}: the load stopped at ${out.stored} documents (interrupted)`);
   out.ms = Date.now() - t0;
   return out;
 }
@@ -417,7 +422,7 @@ async function ensureFixture(db, collName, spec, makeDocs, opts = {}) {
   } catch (e) {
     // Refused documents (a validator, a full capped collection...) will be refused again: what this
     // load wrote goes. An unknown outcome (the server went away) keeps the marker: a re-run resumes.
-    if (!isRetryable(e) && !(e.cause && isRetryable(e.cause)))
+    if (!(e instanceof InterruptedLoad) && !isRetryable(e) && !(e.cause && isRetryable(e.cause)))
       await release(db, collName, String(e.message).split('\n')[0], log || ((m) => process.stderr.write(`${m}\n`)));
     throw e;
   }

@@ -68,7 +68,16 @@ async function assertOwned(db, collName, doing = 'write to') {
   return s;
 }
 
-async function createOwned(db, collName, options = {}, kind = 'collection', spec = {}) {
+/** Creates db.collName and marks it with its UUID; an interrupt lets the two finish together. */
+function createOwned(db, collName, options = {}, kind = 'collection', spec = {}) {
+  const cleanup = require('./cleanup');
+  // Once interrupted, no new collection: the clean-up is about to prove what the run made.
+  if (cleanup.interrupted())
+    return Promise.reject(new TargetError(`${db.databaseName}.${collName}: not created, the run is stopping`));
+  return cleanup.unbroken(createAndMark(db, collName, options, kind, spec));
+}
+
+async function createAndMark(db, collName, options, kind, spec) {
   const target = `${db.databaseName}.${collName}`;
   await claimDatabase(db); // a database the lab found empty is the lab's (only there it writes system.js)
   try {
