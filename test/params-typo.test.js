@@ -82,6 +82,13 @@ describe('unknown parameters', function () {
     });
   });
 
+  it('an unknown VARIANTS name is refused before the fixture step: nothing generated', async function () {
+    const s = await t.shell();
+    const err = await s.run('where_vs_agg.js', { N: 200, RUNS: 0, VARIANTS: 'expr-fnd' }).catch((e) => e);
+    expect(String(err && err.message)).to.match(/parameter VARIANTS: unknown variant "expr-fnd"/);
+    expect(await t.db.listCollections().toArray()).to.deep.equal([]);
+  });
+
   it('in-process runs: a parameter of an earlier run is not taken for a typo in the next', async function () {
     const s = await t.shell();
     await s.run('where_vs_agg.js', { N: 200, RUNS: 0, VARIANTS: 'expr-find' }).catch((e) => e);
