@@ -151,6 +151,23 @@ function splitCases(stdout, n) {
  */
 async function ownPostgres(name) {
   const shared = process.env.PG_URI;
+  const own = await postgresDatabase(name);
+  if (own.uri) process.env.PG_URI = own.uri;
+  return {
+    uri: own.uri,
+    async close() {
+      if (own.uri) process.env.PG_URI = shared;
+      await own.close();
+    },
+  };
+}
+
+/**
+ * A PostgreSQL database labtest_<name> of its own on the shared PG_URI (none without one), for runs
+ * that go at the same time inside one file: their SQL peers' tables have fixed names.
+ */
+async function postgresDatabase(name) {
+  const shared = process.env.PG_URI;
   if (!shared) return { uri: undefined, async close() {} };
   const dbName = `labtest_${name}`;
   const admin = async (sql) => {
@@ -167,17 +184,15 @@ async function ownPostgres(name) {
   await admin(`CREATE DATABASE ${dbName}`);
   const uri = new URL(shared);
   uri.pathname = `/${dbName}`;
-  process.env.PG_URI = uri.toString();
   return {
     uri: uri.toString(),
     async close() {
-      process.env.PG_URI = shared;
       await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     },
   };
 }
 
-module.exports = { testUri, testDatabase, parseLabLines, cliBatch, ownPostgres };
+module.exports = { testUri, testDatabase, parseLabLines, cliBatch, ownPostgres, postgresDatabase };
 
 // ---- The lab's CLI as a child process, and mongods of a test file's own (the safety files,
 // userdata-import, server-command): one copy of what those files each carried.

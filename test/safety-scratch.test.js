@@ -15,7 +15,7 @@ const path = require('path');
 const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri } = require('./helpers');
+const { testUri, postgresDatabase } = require('./helpers');
 const { runCli, ROOT } = require('../lib/core/shell-runner');
 const { studies } = require('../lib/studies');
 const LabFixture = require('../scripts/lib/fixture');
@@ -173,13 +173,19 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
     return db;
   }
 
-  function runPath(p, dbName) {
+  // Runs go AT_ONCE at a time: each CLI run gets a PostgreSQL database of its own for its SQL peer.
+  async function runPath(p, dbName) {
     if (p.script) return runCli(p.script, { uri, db: dbName, params: p.params });
     const out = path.join(tmp, `out-${dbName}`);
-    return runBin([...p.cli, '--uri', uri, '--db', dbName, '--no-progress', '--out', out], {
-      cwd: tmp,
-      env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') },
-    });
+    const pg = await postgresDatabase(dbName);
+    try {
+      return await runBin([...p.cli, '--uri', uri, '--db', dbName, '--no-progress', '--out', out], {
+        cwd: tmp,
+        env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results'), ...(pg.uri ? { PG_URI: pg.uri } : {}) },
+      });
+    } finally {
+      await pg.close();
+    }
   }
 
   // The path on an empty database: the names it writes but for its fixture.
