@@ -145,6 +145,7 @@ async function run(o) {
   } finally {
     await stopPeers();
     // Like `run`: the database findings created on the user's server goes when it is done.
+    // trackDatabase's drop proves first that every collection in it is the lab's by UUID (targets.ownsAll).
     if (tracked && tracked.created) await tracked.drop();
   }
   if (o.readme) updateReadme(path.join(__dirname, '..', '..', 'README.md'), res.glance);

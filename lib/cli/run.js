@@ -182,6 +182,7 @@ async function run(o) {
   } finally {
     await stopPeers();
     // The database this run created on the user's server (never one that existed): see cleanup.js.
+    // trackDatabase's drop proves first that every collection in it is the lab's by UUID (targets.ownsAll).
     if (tracked && tracked.created) await tracked.drop();
   }
   const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir))];

@@ -106,6 +106,8 @@ async function runAsync() {
 
 function unbroken(promise) {
   const p = Promise.resolve(promise);
+  // Deliberately quiet: the caller gets `p` itself and sees its failure; the entry only marks when
+  // the step has settled, failed or not, for settleUnbroken.
   const entry = p.catch(() => {});
   unbrokenSteps.add(entry);
   entry.finally(() => unbrokenSteps.delete(entry));

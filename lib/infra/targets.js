@@ -98,7 +98,17 @@ async function createAndMark(db, collName, options, kind, spec) {
   return uuid;
 }
 
-async function dropChecked(db, collName) {
+/**
+ * Drops db.collName only when `s` (from inspect) found it the lab's and the collection there now is
+ * still the one its marker names by UUID; otherwise refuses (ForeignDataError) and drops nothing.
+ */
+async function dropProven(db, collName, s) {
+  const now = LabFixture.identity(await collInfo(db, collName));
+  if (s.owner.state !== 'own' || !s.meta || (now && now !== s.meta.uuid))
+    throw new ForeignDataError(
+      LabFixture.foreignMessage(`${db.databaseName}.${collName}`, 'is not the one its marker names', 'drop'),
+    );
+  if (!now) return db.collection(META).deleteOne({ _id: collName }); // already gone: only the marker is left
   try {
     await db.collection(collName).drop();
   } catch (e) {
@@ -114,20 +124,20 @@ async function dropChecked(db, collName) {
 async function claim(db, collName, { kind = 'collection', options, fresh = false, doing = 'write into', spec } = {}) {
   const s = await assertOwned(db, collName, doing);
   if (s.owner.state === 'own' && !fresh) return { created: false, uuid: s.meta.uuid };
-  if (s.owner.state === 'own') await dropChecked(db, collName);
+  if (s.owner.state === 'own') await dropProven(db, collName, s);
   return { created: true, uuid: await createOwned(db, collName, options, kind, spec) };
 }
 
 async function dropOwned(db, collName) {
   const s = await assertOwned(db, collName, 'drop');
-  if (s.owner.state === 'own') await dropChecked(db, collName);
+  if (s.owner.state === 'own') await dropProven(db, collName, s);
 }
 
 async function release(db, collName, why, log) {
   let s;
   try {
     s = await inspect(db, collName);
-    if (s.owner.state === 'own') await dropChecked(db, collName);
+    if (s.owner.state === 'own') await dropProven(db, collName, s);
   } catch (e) {
     return; // the server is gone: the marker still names the collection, a re-run resumes or drops it
   }
