@@ -536,11 +536,23 @@ var TS = (function () {
         .toArray()[0].storageStats;
       out.docs += lab.num(s.count || (s.timeseries ? s.timeseries.bucketCount : 0) || 0);
       out.dataSize += lab.num(s.size || 0);
-      out.storageSize += lab.num(s.storageSize || 0);
+      // A checkpoint taken while a collection was being filled leaves blocks in its file that
+      // WiredTiger will reuse but not give back: the file's size then depends on when checkpoints
+      // happened to fall (another client's fsync, the 60 s timer), not on the design. Count the
+      // bytes in use, the file minus its reusable blocks, for the collection and each index.
+      out.storageSize += lab.num(s.storageSize || 0) - reusableBytes(s.wiredTiger);
       out.indexSize += lab.num(s.totalIndexSize || 0);
+      Object.keys(s.indexDetails || {}).forEach(function (k) {
+        out.indexSize -= reusableBytes(s.indexDetails[k]);
+      });
     });
     out.totalSize = out.storageSize + out.indexSize;
     return out;
+  }
+
+  function reusableBytes(wt) {
+    var bm = wt && wt['block-manager'];
+    return bm ? lab.num(bm['file bytes available for reuse'] || 0) : 0;
   }
 
   function fmtBytes(b) {

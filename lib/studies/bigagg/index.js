@@ -320,7 +320,7 @@ module.exports = defineStudy({
     if (point.part === 'compression') {
       const st = await B.storage(ctx.db, coll(p, point));
       add('dataBytes', st.dataBytes, 'bytes', 'uncompressed BSON (collStats size)');
-      add('storageBytes', st.storageBytes, 'bytes', 'on disk (collStats storageSize)');
+      add('storageBytes', st.storageBytes, 'bytes', 'in use on disk (collStats storageSize less reusable blocks)');
       add('indexBytes', st.indexBytes, 'bytes', '_id index on disk');
       add('ratio', st.ratio, 'x', 'BSON / storage');
       const f = ctx.fixture && ctx.fixture.collections && ctx.fixture.collections[point.compressor];
