@@ -97,6 +97,26 @@ describe('compare: decisions on result files', function () {
     expect(r.stdout).to.match(/^0 clearly slower, 0 clearly faster beyond ±10%/m);
   });
 
+  it("a copy whose baseline moved too (the machine's load changed): a ratio change within that move is not called", async function () {
+    // The baseline 1.6x slower and the variant 2.56x: its ratio 1.6x, as identical runs beside two
+    // CPU-bound processes showed for millisecond queries against a long baseline. Within the
+    // baseline's move it is not called; with --absolute (runs declared comparable) it is.
+    const isBase = (r) => r.study === target.study && r.variant === 'minute-0' && sameAxis(r.axis, target.axis);
+    const moved = copyWith(quick, path.join(dir, 'moved.json'), (d) => {
+      d.results.find(isBase).times = d.results.find(isBase).times.map((t) => t * 1.6);
+      d.results.find(isTarget).times = d.results.find(isTarget).times.map((t) => t * 2.56);
+    });
+    const r = await cli(['compare', QUICK, moved, '--json', path.join(dir, 'moved-cmp.json')]);
+    expect(r.code, r.stdout + r.stderr).to.equal(0);
+    const row = JSON.parse(fs.readFileSync(path.join(dir, 'moved-cmp.json'), 'utf8')).rows.find(isTarget);
+    expect(row.measure).to.equal('ratio');
+    expect(row.ci[0]).to.be.above(1.1);
+    expect(row.verdict).to.equal('unclear');
+    expect(row.why).to.match(/baseline minute-0 itself moved \+60% between the runs/);
+    const abs = await cli(['compare', QUICK, moved, '--absolute']);
+    expect(rowOf(abs.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(/ SLOWER$/);
+  });
+
   it('a copy with one variant 30 % slower: that row SLOWER, no other, exit 1', async function () {
     const slow = copyWith(quick, path.join(dir, 'slow.json'), (d) => {
       const r = d.results.find(isTarget);
