@@ -16,7 +16,8 @@ describe('safety: the drop of a database the run created proves every collection
     cleanup.install({ signals: false, log: (m) => logs.push(m) });
   });
   after(async function () {
-    for (const n of ['labtest_drop_owned', 'labtest_drop_foreign']) await client.db(n).dropDatabase();
+    for (const n of ['labtest_drop_owned', 'labtest_drop_foreign', 'labtest_drop_again'])
+      await client.db(n).dropDatabase();
     await client.close();
     cleanup.install({ signals: false, log: (m) => process.stderr.write(m + '\n') });
   });
@@ -40,5 +41,19 @@ describe('safety: the drop of a database the run created proves every collection
     expect(await exists('labtest_drop_foreign')).to.equal(true);
     expect(await db.collection('theirs').find().toArray()).to.deep.equal([{ _id: 1, keep: true }]);
     expect(logs.join('\n')).to.match(/left database labtest_drop_foreign in place/);
+  });
+
+  it('what re-appears after the drop is dropped again only under the same proof: a foreign collection survives', async function () {
+    const name = 'labtest_drop_again';
+    const tracked = await cleanup.trackDatabase(testUri(), name);
+    await createOwned(client.db(name), 'mine');
+    // Someone writes into the database the moment it is gone (the drop loop looks again 250 ms on).
+    const planted = (async () => {
+      for (let i = 0; i < 500 && (await exists(name)); i++) await new Promise((r) => setTimeout(r, 5));
+      await client.db(name).collection('theirs').insertOne({ _id: 'x', keep: true });
+    })();
+    await Promise.all([tracked.drop(), planted]);
+    expect(await client.db(name).collection('theirs').find().toArray()).to.deep.equal([{ _id: 'x', keep: true }]);
+    expect(logs.join('\n')).to.match(new RegExp(`database ${name} re-appeared after its drop holding theirs`));
   });
 });

@@ -272,7 +272,9 @@ async function trackDatabase(uri, name) {
         return;
       }
       // A write still in flight (a shell evaluating) can re-create the database right after the
-      // drop: drop until it stays gone for two checks in a row.
+      // drop: watch until it stays gone for two checks in a row. What re-appears is dropped again
+      // only under the same proof as the first time: a collection made after the drop carries no
+      // marker of this run, and may as well be someone else's.
       const exists = async () =>
         (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
       let absentChecks = 0;
@@ -280,6 +282,13 @@ async function trackDatabase(uri, name) {
       for (let i = 0; i < 20 && absentChecks < 2; i++) {
         if (await exists()) {
           absentChecks = 0;
+          if (dropped && !(await require('./targets').ownsAll(db))) {
+            const left = (await db.listCollections({}, { nameOnly: true }).toArray()).map((x) => x.name);
+            log(
+              `cleanup: database ${name} re-appeared after its drop holding ${left.join(', ') || 'nothing yet'}, which the lab cannot prove it made: left in place; look at it and drop it yourself if it is the run's`,
+            );
+            return;
+          }
           await db.dropDatabase();
           dropped = true;
         } else {

@@ -299,11 +299,15 @@ function batchSender(coll, out, bar, write, { inflight, onAcked }) {
     failure: null,
     async send(b) {
       const no = nextBatch++;
-      const p = (async () => {
-        await writeBatch(coll, b, out, write);
-        acked.settle(no, b.length);
-        bar.increment(b.length);
-      })();
+      // A batch in flight when a signal comes finishes before the clean-up's ownership proof and
+      // drop: sent after the drop, it would re-create the database as a collection with no marker.
+      const p = require('./cleanup').unbroken(
+        (async () => {
+          await writeBatch(coll, b, out, write);
+          acked.settle(no, b.length);
+          bar.increment(b.length);
+        })(),
+      );
       track(
         pending,
         p.catch((e) => {
