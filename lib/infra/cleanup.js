@@ -252,6 +252,39 @@ async function databaseExisted(uri, name) {
   return existed;
 }
 
+/**
+ * Drops database `name` (already proven the lab's) and watches until it stays gone; returns whether
+ * it dropped anything.
+ */
+async function dropUntilGone(c, db, name) {
+  // A write still in flight (a shell evaluating) can re-create the database right after the
+  // drop: watch until it stays gone for two checks in a row. What re-appears is dropped again
+  // only under the same proof as the first time: a collection made after the drop carries no
+  // marker of this run, and may as well be someone else's.
+  const exists = async () =>
+    (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
+  let absentChecks = 0;
+  let dropped = false;
+  for (let i = 0; i < 20 && absentChecks < 2; i++) {
+    if (await exists()) {
+      absentChecks = 0;
+      if (dropped && !(await require('./targets').ownsAll(db))) {
+        const left = (await db.listCollections({}, { nameOnly: true }).toArray()).map((x) => x.name);
+        log(
+          `cleanup: database ${name} re-appeared after its drop holding ${left.join(', ') || 'nothing yet'}, which the lab cannot prove it made: left in place; look at it and drop it yourself if it is the run's`,
+        );
+        return dropped;
+      }
+      await db.dropDatabase();
+      dropped = true;
+    } else {
+      absentChecks++;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return dropped;
+}
+
 async function trackDatabase(uri, name) {
   const { MongoClient } = require('mongodb');
   const { clientOptions } = require('./errors');
@@ -271,31 +304,7 @@ async function trackDatabase(uri, name) {
         log(`cleanup: left database ${name} in place: it holds collections the lab cannot prove it made`);
         return;
       }
-      // A write still in flight (a shell evaluating) can re-create the database right after the
-      // drop: watch until it stays gone for two checks in a row. What re-appears is dropped again
-      // only under the same proof as the first time: a collection made after the drop carries no
-      // marker of this run, and may as well be someone else's.
-      const exists = async () =>
-        (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
-      let absentChecks = 0;
-      let dropped = false;
-      for (let i = 0; i < 20 && absentChecks < 2; i++) {
-        if (await exists()) {
-          absentChecks = 0;
-          if (dropped && !(await require('./targets').ownsAll(db))) {
-            const left = (await db.listCollections({}, { nameOnly: true }).toArray()).map((x) => x.name);
-            log(
-              `cleanup: database ${name} re-appeared after its drop holding ${left.join(', ') || 'nothing yet'}, which the lab cannot prove it made: left in place; look at it and drop it yourself if it is the run's`,
-            );
-            return;
-          }
-          await db.dropDatabase();
-          dropped = true;
-        } else {
-          absentChecks++;
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const dropped = await dropUntilGone(c, db, name);
       // A user who may not write created nothing: nothing to report.
       if (dropped) log(`cleanup: dropped database ${name}, which this run created`);
     } catch (e) {
