@@ -9,6 +9,9 @@
 // again: each foreign collection stays byte-identical (count, dbHash, indexes, options, UUID), no
 // marker names it, and the run either refuses in one line naming it (that name is then left to the
 // lab and the path runs again with the others) or finishes having named each one it worked around.
+// A study's Node part declares those names (`derived(p)`) and its run checks them all before any
+// work: every name its run writes must be declared, and a refusal of a declared name leaves nothing
+// of the run's in the database (it came before the fixture).
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -54,6 +57,7 @@ const PATHS = studies.flatMap((s) => {
       label: `mongo-perf-lab run ${s.name} --profile tiny`,
       cli: ['run', s.name, '--profile', 'tiny', ...sets],
       fixture,
+      study: s,
     },
     { label: `mongosh ${s.script}`, script: s.script, params: { ...tiny, ...small }, fixture },
   ];
@@ -188,14 +192,29 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
     }
   }
 
-  // The path on an empty database: the names it writes but for its fixture.
+  // The path on an empty database: the names it writes but for its fixture. A study's run declares
+  // them (`derived(p)`, checked before any work): every name written must be declared.
   async function derivedNames(p, dbName) {
     const db = await freshDb(dbName, []);
     const res = await runPath(p, dbName);
     expect(res.code, `${p.label} on an empty database\n${res.stdout.slice(-1500)}\n${res.stderr}`).to.equal(0);
     const names = (await writtenNames(db)).filter((n) => n !== p.fixture);
     await db.dropDatabase();
+    if (p.study) {
+      const doc = JSON.parse(fs.readFileSync(path.join(tmp, `out-${dbName}`, 'results.json'), 'utf8'));
+      const declared = p.study.derived(doc.params[p.study.name]);
+      expect(
+        names.filter((n) => !declared.includes(n)),
+        `${p.label}: written, not declared by derived(p)`,
+      ).to.deep.equal([]);
+    }
     return names;
+  }
+
+  // What a run left in the database besides the planted collections and the server's own.
+  async function labNamesIn(dbName, foreign = []) {
+    const all = await client.db(dbName).listCollections({}, { nameOnly: true }).toArray();
+    return all.map((c) => c.name).filter((n) => !foreign.includes(n) && !n.startsWith('system.'));
   }
 
   // One run with `foreign` planted: each is left as it was and no marker names it; resolves the
@@ -205,6 +224,7 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
     const before = {};
     for (const n of foreign) before[n] = await snapshot(db, n);
     const res = await runPath(p, dbName);
+    const left = p.study ? await labNamesIn(dbName, foreign) : [];
     const said = `${p.label}, exit ${res.code}\n${res.stdout.slice(-1500)}\n${res.stderr.slice(-1500)}`;
     for (const n of foreign) {
       expect(await snapshot(db, n), `${n} after ${said}`).to.deep.equal(before[n]);
@@ -223,6 +243,8 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
     expect(res.stderr, `no stack trace\n${said}`).to.not.match(/^\s+at /m);
     const named = foreign.filter((n) => lines[0].includes(`${dbName}.${n}`));
     expect(named, `the refusal names a foreign collection\n${said}`).to.have.length.greaterThan(0);
+    // A study's run refuses a declared name before any work: nothing of its own was written.
+    if (p.study) expect(left, `written before the refusal\n${said}`).to.deep.equal([]);
     return named;
   }
 

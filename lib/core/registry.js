@@ -23,6 +23,7 @@ const KEYS = {
   cli: { type: 'object' },
   writeUp: { type: 'string' },
   load: { type: 'function' },
+  derived: { type: 'function' },
   oracle: { type: 'function' },
   same: { type: 'function' },
   points: { type: 'function' },

@@ -170,6 +170,8 @@ module.exports = defineStudy({
       VARIANTS: 'seed,switch,group,bucket,pairs,cold,scan-cpu,split-1,split-2,split-4,mongos,together-1,together-2',
     },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  derived: (p) => [...compressorsOf(p).map((c) => `${p.COLL}_${c}`), `${p.COLL}_clustered`],
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~50 s',
   // 5 loads of 10M (~6 min, docs/data/bigagg-10m.json) and ~70 scans of the records: ~38 s each at

@@ -156,6 +156,12 @@ module.exports = defineStudy({
     // The source: 54 processes, the 3x3 grid of entry size x n.
     seed: { N: 1024, CHARS: 1024, W: 54, MODE: 'processes', GRID: true, RUNS: 3 },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  // (the races on this server: the transaction patterns run on a replica set of their own)
+  derived: (p) =>
+    [...RACE_PATTERNS.filter((x) => !x.startsWith('txn-')), 'alone-cti', 'alone-unique', 'alone-upsert'].map(
+      (x) => `${p.COLL}_${x.replace(/-/g, '_')}`,
+    ),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
   // 33 min measured (2026-11-22) minus ~3 min of the 810 forks of 54 worker processes now kept

@@ -18,7 +18,7 @@ const { PALETTE } = require('../../report/report');
 const { dayResults, wpsOf, wpsOver, ratioOver, scanRatio } = require('./records');
 const { idRegex } = require('./id-regex');
 const { wash } = require('./wash');
-const { pgSize } = require('./pg-size');
+const { pgSize, LAYOUTS: pgSizeLayouts } = require('./pg-size');
 
 // node-preallocated first: when the shell's schemas are not run, the harness takes the first
 // variant as the baseline, and every ratio of the Node day is then to node-preallocated.
@@ -36,6 +36,20 @@ const WHAT = {
 const NODE_VARIANTS = NODE_SCHEMAS.map((s) => `node-${s}`).join(',');
 
 const state = new WeakMap();
+
+/** Every collection of this server the parts write (the replica-set part writes on its own server). */
+function derivedNames(p) {
+  const coll = (schema, prefix) => target(schema, prefix).coll;
+  return [
+    ...NODE_SCHEMAS.map((s) => coll(s, `${p.PREFIX}node_`)),
+    ...COUNTERS.map((s) => coll(s, `${p.PREFIX}sweep_`)),
+    coll('preallocated', `${p.PREFIX}wash_one_`),
+    ...Array.from({ length: p.METRICS }, (_, k) => coll('preallocated', `${p.PREFIX}wash_m${k}_`)),
+    ...pgSizeLayouts.map((l) => `${p.PREFIX}size_${l}`),
+    ...micro.LAYOUTS.map((l) => micro.collOf(l)),
+    `${p.PREFIX}idregex`,
+  ];
+}
 
 // The same schedule as the script's countersMinuteOfHour: RUNS + WARMUP minutes spread over the
 // hour, the last one always minute 59.
@@ -680,6 +694,8 @@ module.exports = defineStudy({
       WASH_PER_HOUR: 4,
     },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  derived: derivedNames,
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~45 s',

@@ -150,6 +150,12 @@ module.exports = defineStudy({
       BULK_TRIES: 50,
     },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  // (the Node writers' modes, the script's shell variants and copy source, the limits part)
+  derived: (p) =>
+    ['async', 'connections', 'processes', 'shell', 'shell_unordered', 'server_copy', 'src', 'limit', 'bulk'].map(
+      (s) => `${p.COLL}_${s}`,
+    ),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~45 s',
   // 8.7 min measured (2026-11-22, before the limits part), minus ~2 min of the 632 worker-process

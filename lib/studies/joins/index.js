@@ -80,6 +80,8 @@ module.exports = defineStudy({
     // The scale: 100k orders x 10k customers.
     seed: { ORDERS: 100000, CUSTOMERS: 10000, RUNS: 3, BUDGET_MS: 30000 },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  derived: (p) => Object.values(colls(p)),
   cli: { docs: 'ORDERS', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~25 s',

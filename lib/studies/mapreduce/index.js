@@ -93,6 +93,8 @@ module.exports = defineStudy({
     // machine a capped one has no interval: its claim abstains).
     seed: { N: 1000000, K: 6, RUNS: 10, BUDGET_MS: 30000 },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  derived: (p) => [`${p.COLL}_inserts`],
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~17 s',

@@ -90,6 +90,8 @@ module.exports = defineStudy({
     // read by nothing and took ~1.5 min (docs/data/tasks-seed.json).
     seed: { N: 1000000, PICKS: 20, WRITERS: '1,4,16', CLAIM_N: 16000, RUNS: 3 },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  derived: (p) => [`${p.COLL}_claims`],
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~17 s',

@@ -437,6 +437,8 @@ module.exports = defineStudy({
     // take ~45 min more (--set VARIANTS=all builds and times every design).
     seed: { N: SOURCE_EVENTS, RUNS: 3, VARIANTS: 'raw,rollup' },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  derived: (p) => ['bucket_minute', 'ts', 'rollup_minute', 'rollup_hour'].map((s) => `${p.COLL}_${s}`),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
   // 16 min measured with VARIANTS=raw at 50M (docs/data/timeseries-seed.json) plus the rollups:

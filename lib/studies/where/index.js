@@ -18,6 +18,8 @@ module.exports = defineStudy({
     quick: { N: 50000, RUNS: 5, BUDGET_MS: 2000 },
     seed: { N: 1000000, RUNS: 5, BUDGET_MS: 30000 },
   },
+  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
+  derived: (p) => [`${p.COLL}_types`],
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~12 s',
   // docs/data/findings-seed-where-joins.json: where and joins in 8.7 min; where's share is its one
