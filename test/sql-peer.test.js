@@ -173,17 +173,19 @@ describe('one PostgreSQL per run, shared by the studies that use it', function (
     expect(processesIn(dir), 'postgres processes left').to.deep.equal([]);
   });
 
-  it('SIGTERM mid-run: the shared PostgreSQL stops and its data folder goes', async function () {
+  it('SIGTERM mid-run: the shared PostgreSQL stops and its data folder goes; it made no unix socket', async function () {
     this.timeout(300000);
     const r = run(['coherency', '--profile', 'tiny', '--db', 'labtest_pgshared2', '--out', path.join(tmp, 'killed')]);
-    const dir = await new Promise((resolve, reject) => {
+    const [dir, port] = await new Promise((resolve, reject) => {
       const look = () => {
-        const m = /^embedded PostgreSQL \S+ started \(port \d+, data in (\S+)\)$/m.exec(r.err());
-        if (m) resolve(m[1]);
+        const m = /^embedded PostgreSQL \S+ started \(port (\d+), data in (\S+)\)$/m.exec(r.err());
+        if (m) resolve([m[2], m[1]]);
       };
       r.child.stderr.on('data', look);
       r.done.then(() => reject(new Error(`run ended before PostgreSQL started: ${r.err()}`)));
     });
+    // TCP only: a socket in /tmp would outlive a kill of the whole process group.
+    for (const d of ['/tmp', os.tmpdir()]) expect(fs.existsSync(path.join(d, `.s.PGSQL.${port}`)), d).to.equal(false);
     r.child.kill('SIGTERM');
     const { code } = await r.done;
     expect(code, r.err()).to.equal(128 + 15);

@@ -6,7 +6,8 @@
 //       root: true -> a run directory mongo-perf-lab-run-<pid>-XXXXXX under the system temp dir,
 //                     and TMPDIR pointed at it, so every temp dir made by any module (CSV files,
 //                     mongodb-memory-server's mongo-mem-* data dirs, mongosh) lands inside it and
-//                     goes with it. Returns its path (runDir()).
+//                     goes with it. Returns its path (runDir()). First removes the run directories
+//                     of runs killed with their watchdog (sweepAbandoned).
 //       watchdog: true -> a detached watcher process that, once this process is gone (even by
 //                     SIGKILL), kills what still runs from the run directory (mongod) and removes it.
 //       signals: false -> no signal handlers (a command with its own graceful stop, `server`);
@@ -173,6 +174,7 @@ function install(opts = {}) {
   }
   if (opts.root && !root) {
     const base = os.tmpdir();
+    sweepAbandoned(base);
     root = fs.mkdtempSync(path.join(base, `mongo-perf-lab-run-${process.pid}-`));
     // Traverse-only for others: an embedded PostgreSQL runs initdb as the `postgres` user, which must
     // reach its password file and data folder in here, but may not list what else the run keeps.
@@ -182,6 +184,36 @@ function install(opts = {}) {
     if (opts.watchdog) startWatchdog(root);
   }
   return root;
+}
+
+// A run killed together with its watchdog (a container stopped, a CI job cancelled) cannot clean up
+// after itself: the next run removes such a directory once its owner process is gone and nothing
+// still runs from it. A directory some process still uses is left alone and named.
+function sweepAbandoned(base, say = log) {
+  let names;
+  try {
+    names = fs.readdirSync(base);
+  } catch (e) {
+    return;
+  }
+  for (const name of names) {
+    const m = /^mongo-perf-lab-run-(\d+)-[A-Za-z0-9]{6}$/.exec(name);
+    if (!m || alive(Number(m[1]))) continue;
+    const dir = path.join(base, name);
+    try {
+      const st = fs.lstatSync(dir);
+      if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) continue;
+      const users = processesUsing(dir);
+      if (users.length) {
+        say(`cleanup: ${dir} was left by a killed run and is still used by process ${users.join(', ')}: not removed`);
+        continue;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+      say(`cleanup: removed ${dir}, left by a run that was killed (process ${m[1]} is gone)`);
+    } catch (e) {
+      say(`cleanup: could not remove ${dir} (${e.code || e.message})`);
+    }
+  }
 }
 
 const PIDS_FILE = '.watch-pids';
@@ -431,6 +463,7 @@ module.exports = {
   pendingDatabases,
   runDir,
   processesUsing,
+  sweepAbandoned,
   killUsingSync,
   watchPid,
   STEP_BUDGET_MS,

@@ -189,6 +189,8 @@ async function startEmbedded({ log = () => {} } = {}) {
     persistent: false,
     // The lab measures the database, not fsync on a shared disk: both servers keep their
     // defaults (durable commits) so the comparison with MongoDB's j:false default is stated, not hidden.
+    // TCP only: a Unix socket would live in /tmp, outside the run's directory, and outlive a kill.
+    postgresFlags: ['-c', 'unix_socket_directories='],
     onLog: () => {},
     onError: (m) => log(`postgres: ${String(m && m.message ? m.message : m).trim()}`),
   });
