@@ -224,12 +224,13 @@ async function until(pred, ms, step = 200) {
 
 /** A TCP port free on 127.0.0.1 just now. */
 function freePort() {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.listen(0, '127.0.0.1', () => {
       const p = s.address().port;
       s.close(() => resolve(p));
     });
+    s.on('error', reject);
   });
 }
 
@@ -257,6 +258,65 @@ function lab(args, { cwd = os.tmpdir(), env = {}, onOutput = () => {} } = {}) {
     child.on('close', (code, signal) => resolve({ code, signal, ms: Date.now() - t0, at: Date.now() })),
   );
   return { child, io, done };
+}
+
+/**
+ * lab() as one object: { child, stdout, stderr (so far), done }, done resolving the same object
+ * with { code, signal }. For the resume tests, which read the output while the run goes on.
+ */
+function labRun(args, opts) {
+  const { child, io, done } = lab(args, opts);
+  const r = {
+    child,
+    get stdout() {
+      return io.out;
+    },
+    get stderr() {
+      return io.err;
+    },
+  };
+  r.done = done.then(({ code, signal }) => Object.assign(r, { code, signal }));
+  return r;
+}
+
+/**
+ * Inside a describe: a temp dir made before its tests (h.dir) and, after them, removed with the
+ * test database dbName dropped. Returns h.
+ */
+function scratchDirAndDb(prefix, dbName) {
+  const h = {};
+  before(() => {
+    h.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  after(async () => {
+    fs.rmSync(h.dir, { recursive: true, force: true });
+    const c = new MongoClient(testUri());
+    try {
+      await c.db(dbName).dropDatabase();
+    } finally {
+      await c.close();
+    }
+  });
+  return h;
+}
+
+/** The error a promise rejects with; throws when it resolves. */
+async function rejects(p) {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** A JSON file's content, or null while it is missing or half-written. */
+function readJsonOrNull(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    return null;
+  }
 }
 
 /** `mongo-perf-lab ARGS` run to its end: spawnSync's { status, stdout, stderr } (utf8). */
@@ -349,6 +409,10 @@ Object.assign(module.exports, {
   until,
   freePort,
   lab,
+  labRun,
+  readJsonOrNull,
+  rejects,
+  scratchDirAndDb,
   labSync,
   ownLines,
   startLabServer,

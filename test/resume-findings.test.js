@@ -6,12 +6,9 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
-const { MongoClient } = require('mongodb');
-const { testUri } = require('./helpers');
+const { testUri, labRun, readJsonOrNull, scratchDirAndDb } = require('./helpers');
 
-const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
 const DB = 'labtest_resume_findings';
 // Two small studies with no PostgreSQL peer (their SQL rows are skipped, which resuming does not
 // care about): where (one point and its functional checks), then joins (one point).
@@ -19,27 +16,12 @@ const STUDIES = ['where', 'joins'];
 
 function start(out, studies = STUDIES) {
   const args = ['findings', ...studies, '--profile', 'tiny', '--uri', testUri(), '--db', DB, '--out', out];
-  const env = { ...process.env, LAB_PG_PACKAGE_DIR: path.join(os.tmpdir(), 'lab-no-postgres-here') };
-  delete env.MONGODB_URI;
-  delete env.PG_URI;
-  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: os.tmpdir() });
-  const r = { stdout: '', stderr: '', child };
-  child.stdout.on('data', (d) => {
-    r.stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    r.stderr += d;
-  });
-  r.done = new Promise((resolve) => child.on('close', (code, signal) => resolve(Object.assign(r, { code, signal }))));
-  return r;
-}
-
-function readDoc(file) {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    return null;
-  }
+  const env = {
+    LAB_PG_PACKAGE_DIR: path.join(os.tmpdir(), 'lab-no-postgres-here'),
+    MONGODB_URI: undefined,
+    PG_URI: undefined,
+  };
+  return labRun(args, { env });
 }
 
 /** Stderr with the wrapped lines joined (a line over 100 columns continues indented). */
@@ -48,22 +30,10 @@ function said(r) {
 }
 
 describe('resuming findings: the same --out keeps the studies it finished', function () {
-  let dir;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-resume-findings-'));
-  });
-  after(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    const c = new MongoClient(testUri());
-    try {
-      await c.db(DB).dropDatabase();
-    } finally {
-      await c.close();
-    }
-  });
+  const scratch = scratchDirAndDb('lab-resume-findings-', DB);
 
   it('SIGINT after the first study, then the same command: the first is kept, the second measured; another setting starts over', async function () {
-    const out = path.join(dir, 'out');
+    const out = path.join(scratch.dir, 'out');
     const file = path.join(out, 'column-1', 'results.json');
     const first = start(out);
     // The first study's result line ("where: 6.1 s (data ...)") comes once its end is in the file.
@@ -74,7 +44,7 @@ describe('resuming findings: the same --out keeps the studies it finished', func
     first.child.kill('SIGINT');
     await first.done;
     expect(first.code, first.stderr).to.not.equal(0);
-    const stopped = readDoc(file);
+    const stopped = readJsonOrNull(file);
     expect(stopped.complete).to.equal(false);
     expect(stopped.progress.done).to.deep.equal(['where']);
     const kept = stopped.results.filter((r) => r.study === 'where');
@@ -89,13 +59,13 @@ describe('resuming findings: the same --out keeps the studies it finished', func
     // where was not measured again: no line of its points, its records as they were.
     expect(second.stderr).to.not.match(/^where: .*variants x/m);
     expect(second.stderr).to.match(/^joins: .* points measured/m);
-    const end = readDoc(file);
+    const end = readJsonOrNull(file);
     expect(end.complete).to.equal(true);
     expect(end.progress.done).to.deep.equal(STUDIES);
     expect(end.progress.sessions.length).to.equal(2);
     expect(end.results.filter((r) => r.study === 'where')).to.deep.equal(kept);
     expect(end.results.some((r) => r.study === 'joins' && r.type === 'result')).to.equal(true);
-    const fj = readDoc(path.join(out, 'findings.json'));
+    const fj = readJsonOrNull(path.join(out, 'findings.json'));
     for (const st of STUDIES)
       expect(
         fj.claims.some((c) => c.study === st),
@@ -115,8 +85,8 @@ describe('resuming findings: the same --out keeps the studies it finished', func
     expect(third.stderr).to.match(/^where: .*variants x/m);
     const aside = fs.readdirSync(path.join(out, 'column-1')).filter((f) => /^results-.+\.json$/.test(f));
     expect(aside.length).to.equal(1);
-    expect(readDoc(path.join(out, 'column-1', aside[0])).results).to.deep.equal(end.results);
-    const redone = readDoc(file);
+    expect(readJsonOrNull(path.join(out, 'column-1', aside[0])).results).to.deep.equal(end.results);
+    const redone = readJsonOrNull(file);
     expect(redone.complete).to.equal(true);
     expect(redone.progress.sessions.length).to.equal(1);
     expect(redone.progress.done).to.deep.equal(['where']);

@@ -1,16 +1,11 @@
 'use strict';
 // A run stopped with Ctrl-C and started again with the same --out keeps the axis points it had
 // finished (not measured again) and measures the rest: the end file is complete and whole.
-const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
-const { MongoClient } = require('mongodb');
-const { testUri } = require('./helpers');
+const { testUri, labRun, readJsonOrNull, scratchDirAndDb } = require('./helpers');
 const { pointKey } = require('../lib/core/results');
 
-const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
 const DB = 'labtest_resume';
 // Twelve small axis points of two variants (no PostgreSQL): the first is written within seconds,
 // the last several seconds later even on a quiet machine (six were all done before the Ctrl-C).
@@ -35,58 +30,27 @@ function start(out) {
     out,
     '--no-progress',
   ];
-  const env = { ...process.env };
-  delete env.MONGODB_URI;
-  const child = spawn(process.execPath, [CLI, ...args], { env, cwd: os.tmpdir() });
-  const r = { stdout: '', stderr: '', child };
-  child.stdout.on('data', (d) => {
-    r.stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    r.stderr += d;
-  });
-  r.done = new Promise((resolve) => child.on('close', (code, signal) => resolve(Object.assign(r, { code, signal }))));
-  return r;
-}
-
-function readDoc(file) {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    return null;
-  }
+  return labRun(args, { env: { MONGODB_URI: undefined } });
 }
 
 describe('resuming a run: the same --out keeps the finished axis points', function () {
-  let dir;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-resume-'));
-  });
-  after(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    const c = new MongoClient(testUri());
-    try {
-      await c.db(DB).dropDatabase();
-    } finally {
-      await c.close();
-    }
-  });
+  const scratch = scratchDirAndDb('lab-resume-', DB);
 
   it('SIGINT after the first point, then the same command: only the missing points are measured', async function () {
-    const out = path.join(dir, 'out');
+    const out = path.join(scratch.dir, 'out');
     const file = path.join(out, 'results.json');
     const first = start(out);
     let doc;
     const t0 = Date.now();
     while (Date.now() - t0 < 120000) {
       await new Promise((r) => setTimeout(r, 10));
-      doc = readDoc(file);
+      doc = readJsonOrNull(file);
       if (doc && doc.progress && (doc.progress.points.mapreduce || []).length >= 1) break;
     }
     first.child.kill('SIGINT');
     await first.done;
     expect(first.code, first.stderr).to.not.equal(0);
-    const stopped = readDoc(file);
+    const stopped = readJsonOrNull(file);
     expect(stopped.complete).to.equal(false);
     const keptKeys = stopped.progress.points.mapreduce;
     expect(keptKeys.length).to.be.within(1, N - 1);
@@ -97,7 +61,7 @@ describe('resuming a run: the same --out keeps the finished axis points', functi
     expect(second.stderr.replace(/\n +/g, ' ')).to.contain(
       `resuming: ${keptKeys.length} of ${N} points of mapreduce already measured in ${file}`,
     );
-    const end = readDoc(file);
+    const end = readJsonOrNull(file);
     expect(end.complete).to.equal(true);
     expect(end.progress.done).to.deep.equal(['mapreduce']);
     expect(end.progress.sessions.length).to.equal(2);
@@ -119,6 +83,6 @@ describe('resuming a run: the same --out keeps the finished axis points', functi
     expect(third.stderr.replace(/\n +/g, ' ')).to.contain(
       `resuming: ${N} of ${N} points of mapreduce already measured in ${file}: nothing left to measure`,
     );
-    expect(readDoc(file).results).to.deep.equal(end.results);
+    expect(readJsonOrNull(file).results).to.deep.equal(end.results);
   });
 });

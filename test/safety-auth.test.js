@@ -4,27 +4,12 @@
 // mongodb+srv host as what it is. One line each, no stack.
 const fs = require('fs');
 const os = require('os');
-const net = require('net');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { findMongod } = require('../lib/infra/mongod-binary');
-const { ROOT } = require('../lib/core/shell-runner');
-
-const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+const { BIN, sleep, freePort } = require('./helpers');
 
 describe('safety: access control and host names', function () {
   this.timeout(120000);
@@ -46,6 +31,7 @@ describe('safety: access control and host names', function () {
         path.join(tmp, 'db'),
         '--bind_ip',
         '127.0.0.1',
+        '--nounixsocket',
         '--wiredTigerCacheSizeGB',
         '0.25',
         '--quiet',

@@ -5,7 +5,6 @@
 // through the driver, the in-process shell, the mongosh CLI and the import command.
 const fs = require('fs');
 const os = require('os');
-const net = require('net');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
@@ -15,25 +14,13 @@ const { findMongod } = require('../lib/infra/mongod-binary');
 const { ensureFixture } = require('../lib/infra/loader');
 const { importCsv } = require('../lib/infra/csv-import');
 const { describeServer } = require('../lib/infra/server');
-const { ShellSession, runCli, ROOT } = require('../lib/core/shell-runner');
+const { ShellSession, runCli } = require('../lib/core/shell-runner');
+const { BIN, sleep, freePort } = require('./helpers');
 const LabGen = require('../fixtures/gen');
 
 function* whereDocs(n, seed = 1) {
   const next = LabGen.rng(seed);
   for (let i = 0; i < n; i++) yield LabGen.whereDoc(next, i);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 /** A bare mongod of our own, so that it can be SIGKILLed and restarted on the same files. */
@@ -52,6 +39,7 @@ class KillableMongod {
         this.dbpath,
         '--bind_ip',
         '127.0.0.1',
+        '--nounixsocket',
         '--wiredTigerCacheSizeGB',
         '0.25',
         '--quiet',
@@ -185,7 +173,7 @@ describe('safety: faults during loads and standard connection strings', function
       const found = findMongod();
       rs = await MongoMemoryReplSet.create({
         binary: { systemBinary: found.binary, version: found.version },
-        replSet: { count: 3, storageEngine: 'wiredTiger', args: ['--wiredTigerCacheSizeGB', '0.25'] },
+        replSet: { count: 3, storageEngine: 'wiredTiger', args: ['--nounixsocket', '--wiredTigerCacheSizeGB', '0.25'] },
       });
       await rs.waitUntilRunning();
     });
@@ -250,18 +238,7 @@ describe('safety: faults during loads and standard connection strings', function
       fs.writeFileSync(f, 'a,b\n1,2\n3,4\n');
       const res = spawnSync(
         process.execPath,
-        [
-          path.join(ROOT, 'bin', 'mongo-perf-lab.js'),
-          'import',
-          f,
-          '--uri',
-          uri,
-          '--db',
-          'uridb',
-          '--coll',
-          'csv',
-          '--no-progress',
-        ],
+        [BIN, 'import', f, '--uri', uri, '--db', 'uridb', '--coll', 'csv', '--no-progress'],
         { encoding: 'utf8', timeout: 60000 },
       );
       expect(res.status, res.stderr).to.equal(0);

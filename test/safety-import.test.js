@@ -8,20 +8,11 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { Long, Decimal128 } = require('mongodb');
-const { testDatabase } = require('./helpers');
+const { testDatabase, rejects } = require('./helpers');
 const { importCsv, parseValue, splitRecord } = require('../lib/infra/csv-import');
 const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
-
-async function rejects(p) {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('safety: CSV import', function () {
   let t;

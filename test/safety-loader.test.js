@@ -7,7 +7,7 @@ const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { UUID, Binary } = require('mongodb');
-const { testDatabase } = require('./helpers');
+const { testDatabase, rejects } = require('./helpers');
 const { streamInsert, ensureFixture } = require('../lib/infra/loader');
 const { checkTarget, assertOwned, dropOwned } = require('../lib/infra/targets');
 const LabFixture = require('../scripts/lib/fixture');
@@ -20,15 +20,6 @@ function* whereDocs(n, seed = 1, from = 0) {
     const d = LabGen.whereDoc(next, i);
     if (i >= from) yield d;
   }
-}
-
-async function rejects(p) {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('safety: loader and marker protocol', function () {

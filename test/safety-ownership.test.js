@@ -13,7 +13,7 @@ const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri, cliBatch, lab } = require('./helpers');
+const { testUri, cliBatch, labRun } = require('./helpers');
 const { runCli, ROOT } = require('../lib/core/shell-runner');
 const LabFixture = require('../scripts/lib/fixture');
 
@@ -169,11 +169,7 @@ async function snapshot(db, name) {
   };
 }
 
-async function runBin(args, { cwd, env }) {
-  const r = lab(args, { cwd, env });
-  const { code } = await r.done;
-  return { code, stdout: r.io.out, stderr: r.io.err };
-}
+const runBin = (args, opts) => labRun(args, opts).done;
 
 describe('safety: ownership by identity, every write path against foreign collections', function () {
   this.timeout(600000);
