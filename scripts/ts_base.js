@@ -414,16 +414,7 @@ var TS = (function () {
     var n = names(coll);
     var whole = !(from && to);
     // A whole build starts from empty rollups; a refresh of some hours keeps the lab's own rollups.
-    LabFixture.claim(dbh, n.rollupMinute, {
-      kind: 'timeseries-rollup',
-      fresh: whole,
-      doing: 'write per-minute rollups into',
-    });
-    LabFixture.claim(dbh, n.rollupHour, {
-      kind: 'timeseries-rollup',
-      fresh: whole,
-      doing: 'write per-hour rollups into',
-    });
+    claimRollups(dbh, n, whole);
     var spans = whole ? [null] : [{ from: from, to: to }];
     spans.forEach(function (span) {
       dbh
@@ -442,15 +433,34 @@ var TS = (function () {
           { $merge: { into: n.rollupMinute, whenMatched: 'replace', whenNotMatched: 'insert' } },
         ])
         .toArray();
-      dbh
-        .getCollection(n.rollupMinute)
-        .aggregate([
-          { $match: span ? { _id: range(span.from, span.to) } : {} },
-          { $group: Object.assign({ _id: { $toDate: arithmeticKey('$_id', HOUR) } }, MERGE) },
-          { $merge: { into: n.rollupHour, whenMatched: 'replace', whenNotMatched: 'insert' } },
-        ])
-        .toArray();
+      hoursFromMinutes(dbh, n, span);
     });
+  }
+
+  // The lab's two rollup collections, emptied first when fresh.
+  function claimRollups(dbh, n, fresh) {
+    LabFixture.claim(dbh, n.rollupMinute, {
+      kind: 'timeseries-rollup',
+      fresh: fresh,
+      doing: 'write per-minute rollups into',
+    });
+    LabFixture.claim(dbh, n.rollupHour, {
+      kind: 'timeseries-rollup',
+      fresh: fresh,
+      doing: 'write per-hour rollups into',
+    });
+  }
+
+  // The per-hour rollup recomputed from the per-minute one, over span's hours (all when null).
+  function hoursFromMinutes(dbh, n, span) {
+    dbh
+      .getCollection(n.rollupMinute)
+      .aggregate([
+        { $match: span ? { _id: range(span.from, span.to) } : {} },
+        { $group: Object.assign({ _id: { $toDate: arithmeticKey('$_id', HOUR) } }, MERGE) },
+        { $merge: { into: n.rollupHour, whenMatched: 'replace', whenNotMatched: 'insert' } },
+      ])
+      .toArray();
   }
 
   // The rollups of a whole build, from the per-minute buckets just built from the same events: a
@@ -459,16 +469,7 @@ var TS = (function () {
   // read once for both designs instead of twice (each read goes through the created_on index).
   function rollupsFromBuckets(dbh, coll) {
     var n = names(coll);
-    LabFixture.claim(dbh, n.rollupMinute, {
-      kind: 'timeseries-rollup',
-      fresh: true,
-      doing: 'write per-minute rollups into',
-    });
-    LabFixture.claim(dbh, n.rollupHour, {
-      kind: 'timeseries-rollup',
-      fresh: true,
-      doing: 'write per-hour rollups into',
-    });
+    claimRollups(dbh, n, true);
     dbh
       .getCollection(n.bucket)
       .aggregate([
@@ -476,13 +477,7 @@ var TS = (function () {
         { $merge: { into: n.rollupMinute, whenMatched: 'replace', whenNotMatched: 'insert' } },
       ])
       .toArray();
-    dbh
-      .getCollection(n.rollupMinute)
-      .aggregate([
-        { $group: Object.assign({ _id: { $toDate: arithmeticKey('$_id', HOUR) } }, MERGE) },
-        { $merge: { into: n.rollupHour, whenMatched: 'replace', whenNotMatched: 'insert' } },
-      ])
-      .toArray();
+    hoursFromMinutes(dbh, n, null);
   }
 
   // A time-series collection of the same events, copied in created_on order one page at a time
