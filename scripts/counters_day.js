@@ -158,6 +158,12 @@ var STUDY = {
     for (var d = 0; d < p.DAYS; d++) for (var h = 0; h < 24; h++) out.push({ day: d, hour: h });
     return out;
   },
+  // One collection per chosen schema, re-created on every run.
+  derived: function (p) {
+    return countersChosen(p).map(function (s) {
+      return p.PREFIX + s;
+    });
+  },
   baseline: 'preallocated',
   unit: 'ms',
   setup: function (p) {

@@ -134,6 +134,17 @@ var STUDY = {
     }
     return points;
   },
+  // The scratch collections of the chosen variants (server-copy also keeps its source there).
+  derived: function (p, chosen) {
+    var of = { shell: ['shell'], 'shell-unordered': ['shell_unordered'], 'server-copy': ['server_copy', 'src'] };
+    return chosen.reduce(function (all, v) {
+      return all.concat(
+        (of[v] || []).map(function (s) {
+          return p.COLL + '_' + s;
+        })
+      );
+    }, []);
+  },
   baseline: 'shell',
   unit: 'ms',
   variants: [

@@ -47,6 +47,20 @@ function raceAlone(p, point, name, pattern, step) {
   );
 }
 
+// One worker alone through the pattern, into its scratch collection.
+function raceAloneVariant(pattern, what, scratch, step) {
+  return {
+    name: 'alone-' + pattern,
+    what: 'one worker: ' + what,
+    minVersion: '3.2',
+    able: raceDefault,
+    scratch: scratch,
+    run: function (p, point) {
+      return raceAlone(p, point, scratch, pattern, step);
+    },
+  };
+}
+
 var STUDY = {
   name: 'coherency',
   title: 'the price of coherency: check-then-insert races and the patterns that fix them',
@@ -80,36 +94,22 @@ var STUDY = {
     }
     return points;
   },
+  // The scratch collection of each chosen variant.
+  derived: function (p, chosen) {
+    return STUDY.variants
+      .filter(function (v) {
+        return chosen.indexOf(v.name) >= 0;
+      })
+      .map(function (v) {
+        return p.COLL + '_' + v.scratch;
+      });
+  },
   baseline: 'check-then-insert',
   unit: 'ms',
   variants: [
-    {
-      name: 'alone-check-then-insert',
-      what: 'one worker: findOne by key, insertOne when absent',
-      minVersion: '3.2',
-      able: raceDefault,
-      run: function (p, point) {
-        return raceAlone(p, point, 'alone_cti', 'check-then-insert', checkThenInsert);
-      },
-    },
-    {
-      name: 'alone-unique-insert',
-      what: 'one worker: unique index, insertOne, 11000 = already there',
-      minVersion: '3.2',
-      able: raceDefault,
-      run: function (p, point) {
-        return raceAlone(p, point, 'alone_unique', 'unique-insert', insertUnique);
-      },
-    },
-    {
-      name: 'alone-upsert-unique',
-      what: 'one worker: unique index, updateOne $setOnInsert upsert',
-      minVersion: '3.2',
-      able: raceDefault,
-      run: function (p, point) {
-        return raceAlone(p, point, 'alone_upsert', 'upsert-unique', upsertOnce);
-      },
-    },
+    raceAloneVariant('check-then-insert', 'findOne by key, insertOne when absent', 'alone_cti', checkThenInsert),
+    raceAloneVariant('unique-insert', 'unique index, insertOne, 11000 = already there', 'alone_unique', insertUnique),
+    raceAloneVariant('upsert-unique', 'unique index, updateOne $setOnInsert upsert', 'alone_upsert', upsertOnce),
   ],
 };
 

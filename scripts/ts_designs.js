@@ -245,6 +245,14 @@ var STUDY = {
           return { grain: g };
         });
   },
+  // The collections the chosen designs are built into (raw and dateTrunc read the events).
+  derived: function (p, chosen) {
+    var n = TS.names(p.COLL);
+    var of = { bucket: [n.bucket], timeseries: [n.timeseries], rollup: [n.rollupMinute, n.rollupHour] };
+    return chosen.reduce(function (all, v) {
+      return all.concat(of[v] || []);
+    }, []);
+  },
   baseline: 'raw',
   unit: 'ms',
   variants: [

@@ -15,15 +15,12 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri, postgresDatabase } = require('./helpers');
+const { testUri, postgresDatabase, labRun } = require('./helpers');
 const { runCli, ROOT } = require('../lib/core/shell-runner');
 const { studies } = require('../lib/studies');
 const LabFixture = require('../scripts/lib/fixture');
-
-const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 
 // Smaller than the tiny profile where the size does not change which collections a run makes: a
 // path runs once per name here.
@@ -45,6 +42,13 @@ function fixtureName(script) {
   return m ? m[1] : null;
 }
 
+// A drop-in whose declaration lists the collections it derives checks them before any work.
+function declaresDerived(script) {
+  return /^ {2}derived: function/m.test(fs.readFileSync(path.join(ROOT, 'scripts', script), 'utf8'));
+}
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 // Every study through the CLI at its tiny profile, and its drop-in with the same values (but the
 // profile's VARIANTS, which name the Node side's variants).
 const PATHS = studies.flatMap((s) => {
@@ -58,8 +62,15 @@ const PATHS = studies.flatMap((s) => {
       cli: ['run', s.name, '--profile', 'tiny', ...sets],
       fixture,
       study: s,
+      upfront: true,
     },
-    { label: `mongosh ${s.script}`, script: s.script, params: { ...tiny, ...small }, fixture },
+    {
+      label: `mongosh ${s.script}`,
+      script: s.script,
+      params: { ...tiny, ...small },
+      fixture,
+      upfront: declaresDerived(s.script),
+    },
   ];
 });
 const AT_ONCE = 3;
@@ -128,22 +139,6 @@ async function snapshot(db, name) {
   };
 }
 
-function runBin(args, { cwd, env }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('safety: every derived and scratch name the lab makes, against a foreign collection under it', function () {
   this.timeout(600000);
   let uri;
@@ -183,10 +178,10 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
     const out = path.join(tmp, `out-${dbName}`);
     const pg = await postgresDatabase(dbName);
     try {
-      return await runBin([...p.cli, '--uri', uri, '--db', dbName, '--no-progress', '--out', out], {
+      return await labRun([...p.cli, '--uri', uri, '--db', dbName, '--no-progress', '--out', out], {
         cwd: tmp,
         env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results'), ...(pg.uri ? { PG_URI: pg.uri } : {}) },
-      });
+      }).done;
     } finally {
       await pg.close();
     }
@@ -241,25 +236,40 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
     const lines = res.stderr.split('\n').filter((l) => (p.script ? l.trim() : /^mongo-perf-lab/.test(l)));
     expect(lines, `a refusal is one line\n${said}`).to.have.length(1);
     expect(res.stderr, `no stack trace\n${said}`).to.not.match(/^\s+at /m);
-    const named = foreign.filter((n) => lines[0].includes(`${dbName}.${n}`));
+    // A name followed by what ends it: perflab_ins_shell is not named by perflab_ins_shell_unordered.
+    const named = foreign.filter((n) => new RegExp(`${escapeRe(`${dbName}.${n}`)}(?=[,: ]|$)`).test(lines[0]));
     expect(named, `the refusal names a foreign collection\n${said}`).to.have.length.greaterThan(0);
     // A study's run refuses a declared name before any work: nothing of its own was written.
     if (p.study) expect(left, `written before the refusal\n${said}`).to.deep.equal([]);
     return named;
   }
 
-  // Each name alone in a database of its own, AT_ONCE at a time: a run stops at the first foreign
-  // collection it meets, so each name needs its own run to be reached.
+  // A drop-in stops at the first foreign collection it meets, so each name needs a run of its own to
+  // be reached: each alone in a database of its own, AT_ONCE at a time.
+  async function oneByOne(p, i, names, refused, around) {
+    for (let k = 0; k < names.length; k += AT_ONCE) {
+      const batch = names.slice(k, k + AT_ONCE);
+      const said = await Promise.all(batch.map((n, j) => runAgainst(p, `labtest_scratch_${i}_${k + j}`, [n])));
+      batch.forEach((n, j) => (said[j] ? refused : around).push(n));
+    }
+  }
+
+  // A study's run, and a drop-in that declares its derived names, check each one before any work and
+  // name every foreign one in their one line: all planted at once, the line must name them all.
+  async function allAtOnce(p, i, names, refused) {
+    if (!names.length) return;
+    const said = await runAgainst(p, `labtest_scratch_${i}_all`, names);
+    expect(said, `${p.label}: one refusal naming each of ${names.join(', ')}`).to.have.members(names);
+    refused.push(...said);
+  }
+
   PATHS.forEach((p, i) => {
     it(`${p.label}: every name it derives, foreign`, async function () {
       const names = await derivedNames(p, `labtest_scratch_${i}_found`);
       const refused = [];
       const around = [];
-      for (let k = 0; k < names.length; k += AT_ONCE) {
-        const batch = names.slice(k, k + AT_ONCE);
-        const said = await Promise.all(batch.map((n, j) => runAgainst(p, `labtest_scratch_${i}_${k + j}`, [n])));
-        batch.forEach((n, j) => (said[j] ? refused : around).push(n));
-      }
+      await (p.upfront ? allAtOnce : oneByOne)(p, i, names, refused, around);
+      refused.sort();
       this.test.title += ` [refused: ${refused.join(', ') || '-'}; worked around: ${around.join(', ') || '-'}]`;
     });
   });

@@ -4,7 +4,7 @@
 // variants (lib/studies/<name>/index.js) are timed here, and both go through the one harness
 // (scripts/lib/lab.js). Every axis point's records are appended to the result file as they finish.
 const os = require('os');
-const { assertOwned } = require('../infra/targets');
+const { assertAllOwned } = require('../infra/targets');
 const { MongoClient } = require('mongodb');
 const { roundsProgress } = require('../infra/progress');
 const { wrap } = require('../../scripts/lib/format');
@@ -111,8 +111,9 @@ function reopener(ctx, entry, valuesOf) {
 async function prepare(ctx, entry, p, times = {}) {
   const t0 = Date.now();
   // Every collection the study will derive or scratch-write, proven the lab's or absent before any
-  // work: a foreign one met half-way would refuse the run after minutes spent on the others.
-  if (entry.derived) for (const name of entry.derived(p)) await assertOwned(ctx.db, name, 'write derived data into');
+  // work: a foreign one met half-way would refuse the run after minutes spent on the others. All of
+  // them are named at once, so one rename or drop clears the way.
+  if (entry.derived) await assertAllOwned(ctx.db, entry.derived(p), 'write derived data into');
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
   times.loadMs = Date.now() - t0;
   if (times.loadMs > SLOW_MS) ctx.log(`${entry.name}: data ready in ${lab.fmtMs(times.loadMs)}`);

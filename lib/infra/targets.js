@@ -9,6 +9,8 @@
 //   inspect(db, collName, spec?)        -> {marker, meta, info, count, owner, decision}; removes a stale marker
 //   assertOwned(db, collName, doing)    throws ForeignDataError unless the collection is absent or
 //                                       the lab's (an EMPTY foreign collection is foreign too)
+//   assertAllOwned(db, names, doing)    the same for several, one ForeignDataError naming every
+//                                       foreign one: the user renames or drops them in one go
 //   claim(db, collName, opts)           creates (or, fresh, re-creates) a collection the lab owns:
 //                                       opts {kind, options, fresh, doing, spec}; -> {created, uuid}
 //   createOwned(db, collName, options, kind, spec)  create, read the UUID, write the marker
@@ -66,6 +68,15 @@ async function assertOwned(db, collName, doing = 'write to') {
   const s = await inspect(db, collName);
   if (s.owner.state === 'foreign') throw new ForeignDataError(LabFixture.foreignMessage(s.target, s.owner.why, doing));
   return s;
+}
+
+async function assertAllOwned(db, collNames, doing = 'write to') {
+  const found = [];
+  for (const name of collNames) {
+    const s = await inspect(db, name);
+    if (s.owner.state === 'foreign') found.push({ target: s.target, why: s.owner.why });
+  }
+  if (found.length) throw new ForeignDataError(LabFixture.foreignManyMessage(found, doing));
 }
 
 /** Creates db.collName and marks it with its UUID; an interrupt lets the two finish together. */
@@ -144,7 +155,7 @@ async function release(db, collName, why, log) {
   if (s.owner.state === 'own' && log) log(`removed ${s.target} and its lab marker: ${why}`);
 }
 
-module.exports = { checkTarget, inspect, assertOwned, claim, createOwned, dropOwned, release, META };
+module.exports = { checkTarget, inspect, assertOwned, assertAllOwned, claim, createOwned, dropOwned, release, META };
 
 /** Whether the lab owns the database (LabFixture.dbOwnership: its marker names the markers' UUID). */
 async function ownsDatabase(db) {

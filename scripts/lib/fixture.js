@@ -174,6 +174,27 @@ var LabFixture = (function () {
     );
   }
 
+  // Several collections in the way, in one line: the user renames or drops them in one go.
+  // found: [{target, why}].
+  function foreignManyMessage(found, doing) {
+    if (found.length === 1) return foreignMessage(found[0].target, found[0].why, doing);
+    var targets = found.map(function (f) {
+      return f.target;
+    });
+    return (
+      targets.join(', ') +
+      ': ' +
+      found.length +
+      ' collections the lab did not make (' +
+      found[0].target +
+      ' ' +
+      found[0].why +
+      '); the lab would ' +
+      doing +
+      ' them, and never fills, indexes, drops or converts a collection it did not make: choose another collection name (or database), or drop them yourself'
+    );
+  }
+
   function describe(s) {
     var parts = [];
     for (var k in s) {
@@ -297,6 +318,17 @@ var LabFixture = (function () {
       throw new Error(target + ': could not drop it (' + errMessage(e) + ')');
     }
     dbh.getCollection(META).deleteOne({ _id: name });
+  }
+
+  // Every name absent or the lab's, checked before a run does any work; else one line naming each
+  // foreign one, so a run does not stop at the first after minutes spent on the others.
+  function assertAllOwned(dbh, names, doing) {
+    var found = [];
+    names.forEach(function (name) {
+      var s = inspect(dbh, name);
+      if (s.owner.state === 'foreign') found.push({ target: s.target, why: s.owner.why });
+    });
+    if (found.length) throw new Error(foreignManyMessage(found, doing));
   }
 
   // Drops a collection the lab owns and its marker; refuses a foreign one; nothing when absent.
@@ -505,6 +537,8 @@ var LabFixture = (function () {
     decide: decide,
     marker: marker,
     foreignMessage: foreignMessage,
+    foreignManyMessage: foreignManyMessage,
+    assertAllOwned: assertAllOwned,
     inspect: inspect,
     claim: claim,
     owns: owns,

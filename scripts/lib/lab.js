@@ -341,6 +341,19 @@ var lab = (function () {
     );
     // An unknown variant is refused before the fixture step, which may regenerate the collection.
     var chosen = stepsFor(study, p);
+    // Every collection the chosen variants write besides the data, proven absent or the lab's
+    // before any work (the Node side does the same with its studies' derived(p)).
+    if (study.derived)
+      LabFixture.assertAllOwned(
+        db,
+        study.derived(
+          p,
+          chosen.map(function (v) {
+            return v.name;
+          })
+        ),
+        'write derived data into'
+      );
     var fixture = prepareFixture(study, p);
     if (study.setup) study.setup(p);
     var points = study.axes ? study.axes(p) : [{}];
