@@ -12,20 +12,9 @@ const { studies } = require('.');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DATA = path.join(ROOT, 'docs', 'data');
-// The documented columns (the same as docs/findings: its command is at the top of findings.md).
-const SEED = [
-  'mapreduce-seed.json',
-  'findings-seed-where-joins.json',
-  'bigagg-1m.json',
-  'bigagg-10m.json',
-  'bigagg-10m-cache.json',
-  'inserts-seed.json',
-  'coherency-seed.json',
-  'tasks-seed.json',
-  'timeseries-seed.json',
-  'timeseries-5m-smallcache.json',
-  'counters-seed-run.json',
-];
+// The documented columns (the same as docs/findings: its command is at the top of findings.md). The
+// seed-scale column is one run of `findings --profile seed` (docs/testing.md, 2026-11-24).
+const SEED = ['seed-run/column-1/results.json'];
 // The quick column: the all-studies quick run, with the studies that measure more claims since
 // taken from their own quick runs (mergeDocs: a later file replaces a study's records).
 const QUICK = [

@@ -164,9 +164,8 @@ module.exports = defineStudy({
     ),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
-  // 33 min measured (2026-11-22) minus ~3 min of the 810 forks of 54 worker processes now kept
-  // (0.4 s CPU a fork, measured); the races themselves stay.
-  seedExpected: '~30 min (estimated from the 33 min measured run and the fork rate: docs/testing.md)',
+  // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
+  seedExpected: '~33 min (measured 2026-11-24: 54-process races, the measurement itself)',
   peers: ['postgres'],
 
   /** Whatever the pattern, every key must be there (none lost); duplicates are in extra. */

@@ -699,7 +699,7 @@ module.exports = defineStudy({
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~45 s',
-  seedExpected: '~15 min (measured)',
+  seedExpected: '~7 min (measured 2026-11-24 in the documented seed run)',
 
   /** The Node variants' collections (the lab's own, re-created) and their writers' connections. */
   async load(ctx, p) {

@@ -161,9 +161,8 @@ module.exports = defineStudy({
     ),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
-  // 8.7 min measured (2026-11-22, before the limits part), minus ~2 min of the 632 worker-process
-  // forks now kept (0.4 s CPU a fork, measured), plus ~2.5 min of 50 large-bulk tries (2.9 s a set).
-  seedExpected: '~9 min (estimated from the 8.7 min measured run and measured rates: docs/testing.md)',
+  // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
+  seedExpected: '~8.5 min (measured 2026-11-24 in the documented seed run)',
   peers: ['postgres'],
 
   /** The end-of-run summary speaks of one writer at batch 1000 (mongosh, Node, PostgreSQL, the ceiling). */

@@ -88,7 +88,7 @@ module.exports = defineStudy({
   // docs/data/findings-seed-where-joins.json: where and joins in 8.7 min; joins' share is the classic
   // nested loop timed once (209 s), ~30 s of the other variants' rounds and the loads.
   seedExpected:
-    '~4.5 min (measured; most of it one unindexed $lookup in the classic engine, forced on a server the lab started)',
+    '~7.5 min (measured 2026-11-24; most of it one unindexed $lookup in the classic engine, forced on a server the lab started)',
 
   async load(ctx, p) {
     const c = colls(p);

@@ -443,7 +443,7 @@ module.exports = defineStudy({
   expected: '~1 min',
   // 16 min measured with VARIANTS=raw at 50M (docs/data/timeseries-seed.json) plus the rollups:
   // one pass over 50M events (~2.7 us each for the minute key, FACTS) and 527,040 merged rows, ~3 min.
-  seedExpected: '~20 min (estimated: raw + rollup; 16 min measured with raw alone; VARIANTS=all ~1.5 h)',
+  seedExpected: '~21 min (measured 2026-11-24: raw + rollup; VARIANTS=all ~1.5 h, estimated)',
 
   /** The Node loader streams the same seeded events as the shell's generator, faster. */
   async load(ctx, p) {
