@@ -242,8 +242,10 @@ function parseOptions() {
       db: { type: 'string', default: 'perflab_bench' },
       json: { type: 'string' },
       debug: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) return { help: true };
   const n = whole(values, 'n', 1);
   const csvN = whole(values, 'csv-n', 1);
   const pairs = whole(values, 'pairs', 1);
@@ -272,8 +274,24 @@ function summaryLines(out) {
   return lines;
 }
 
+const USAGE = `npm run bench:loaders -- [options]
+Each fixture loader against a bare awaited insertMany loop of the same documents, in ABBA pairs;
+prints bare and loader rates and loader/bare (above 1.0x the loader is faster). Minutes of load:
+run it on a quiet machine, not beside a test suite.
+  --n N          documents per fixture case (default 500000)
+  --csv-n N      CSV rows for the importer case (default 100000)
+  --pairs N      ABBA pairs per case (default 2)
+  --only LIST    cases: ts,where,mot,stream,csv (default all)
+  --uri URI      your server (default: an embedded mongod, removed at the end)
+  --db NAME      database for the cases' collections (default perflab_bench)
+  --json FILE    also write the figures as JSON
+  --debug        a stack trace with an error
+`;
+
 async function main() {
-  const { values, n, csvN, pairs, only } = parseOptions();
+  const opts = parseOptions();
+  if (opts.help) return void process.stdout.write(USAGE);
+  const { values, n, csvN, pairs, only } = opts;
   // The run directory first: the CSV files then live in it and go with it, however the bench ends.
   cleanup.install({ root: true, watchdog: true });
   const tmp = fs.mkdtempSync(path.join(cleanup.runDir(), 'bench-loaders-'));
@@ -318,6 +336,6 @@ main().then(
   (e) => {
     process.stderr.write(`bench:loaders: ${friendly(e)}\n`);
     if (debugEnabled()) process.stderr.write(`${e.stack}\n`);
-    process.exit(e instanceof UsageError ? 2 : 1);
+    process.exit(e instanceof UsageError || String(e.code || '').startsWith('ERR_PARSE_ARGS') ? 2 : 1);
   },
 );

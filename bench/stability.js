@@ -114,6 +114,14 @@ function markdown(diff, runs, command) {
   ].join('\n');
 }
 
+const USAGE = `npm run bench:stability -- [STUDY...] [options]
+Runs findings three times on this build (the third beside two CPU-bound processes) and counts the
+claims whose decisive verdicts differ; exit 1 when one flips. ~10 min at the quick profile.
+  --profile NAME  tiny, quick (default) or seed
+  --out DIR       keep the three runs and stability.md/.json in DIR (default results/stability-<time>)
+  --uri URI       your server (default: an embedded mongod per run)
+`;
+
 async function main(argv) {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -122,8 +130,13 @@ async function main(argv) {
       out: { type: 'string' },
       profile: { type: 'string', default: 'quick' },
       uri: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const out = path.resolve(
     values.out || path.join(ROOT, 'results', `stability-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}`),
   );
@@ -175,7 +188,8 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (e) => {
-      process.stderr.write(`bench/stability: ${e.message}\n`);
+      const usage = String(e.code || '').startsWith('ERR_PARSE_ARGS');
+      process.stderr.write(`bench:stability: ${usage ? `${e.message.split('. ')[0]}: see --help` : e.message}\n`);
       process.exitCode = 2;
     },
   );
