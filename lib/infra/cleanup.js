@@ -204,6 +204,8 @@ function sweepAbandoned(base, say = log) {
       const st = fs.lstatSync(dir);
       if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) continue;
       const users = processesUsing(dir);
+      // Its own watchdog is still at work on it: that one removes it.
+      if (users.some((pid) => /--watch/.test(cmdlineOf(pid) || ''))) continue;
       if (users.length) {
         say(`cleanup: ${dir} was left by a killed run and is still used by process ${users.join(', ')}: not removed`);
         continue;
