@@ -152,13 +152,15 @@ async function countIds(coll, ids) {
 /**
  * Counts a settled batch's _ids on the server. The count is retried like the batch (a restart or
  * step-down between the insert and the count is not a lost batch) until retryMs has passed.
+ * Resolves how many times the count was sent again.
  */
 async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
   const ids = [...new Map(batch.map((d) => [idKey(d._id), d._id])).values()];
   const t0 = Date.now();
   let delay = 200;
   let n;
-  for (let attempts = 1; ; attempts++) {
+  let attempts = 1;
+  for (; ; attempts++) {
     try {
       n = await countIds(coll, ids);
       break;
@@ -182,6 +184,7 @@ async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
       `${coll.namespace}: the server acknowledged a batch of ${ids.length} keys but holds ${n} of them; the load stopped`,
     );
   }
+  return attempts - 1;
 }
 
 /**
@@ -274,11 +277,13 @@ function ackedPrefix(onAcked) {
 /** Writes one batch, verified when asked (verify 'all', or 'retried' after a retry), and counts it into out. */
 async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, verify }) {
   const r = await settleBatch(coll, b, { writeConcern, retryMs, describe, log });
-  if (verify === 'all' || (verify === 'retried' && r.attempts > 1)) await verifyBatch(coll, b, { retryMs, log });
+  // A count sent again (the server went away after the batch settled) is a retry the load saw too.
+  const countRetries =
+    verify === 'all' || (verify === 'retried' && r.attempts > 1) ? await verifyBatch(coll, b, { retryMs, log }) : 0;
   out.inserted += r.inserted;
   out.duplicates += r.duplicates;
   out.stored += b.length;
-  out.retries += r.attempts - 1;
+  out.retries += r.attempts - 1 + countRetries;
 }
 
 /** Holds a promise in `pending` until it settles. */
