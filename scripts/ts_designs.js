@@ -234,6 +234,11 @@ var STUDY = {
       def: '',
       what: 'Node side: cold and warm states to run after the designs (default or all: the six)',
     },
+    STATES_CACHE: {
+      kind: 'name',
+      def: 'default',
+      what: "Node side: the states' cache: default, or source (data + indexes fill it as the source's 8 GB)",
+    },
     REBUILD: { kind: 'bool', def: false, what: 'rebuild the designs even when they exist' },
     BUILD_ONLY: { kind: 'bool', def: false, what: 'build the designs and stop' },
   },

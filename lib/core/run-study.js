@@ -189,6 +189,7 @@ async function measurePoint(ctx, entry, p, point, own) {
       rounds: p.RUNS,
       budgetMs: p.BUDGET_MS,
       baseline: ctx.desc.baseline,
+      warmOnce: ctx.desc.warmOnce,
       progress: (steps) =>
         roundsProgress(`${entry.name}${ctx.pointLabel ? ` ${ctx.pointLabel.replace(/, $/, '')}` : ''}`, steps, {
           enabled: ctx.progress === false ? false : undefined,

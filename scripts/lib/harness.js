@@ -32,12 +32,31 @@ var LabHarness = (function (S) {
     return out;
   }
 
+  // Who runs the warm-up rounds: every variant, or (warmOnce) only the first, where the variants
+  // of a point read the same data and one run warms the cache for all of them.
+  function warmers(names, warmOnce) {
+    return warmOnce ? names.slice(0, 1) : names;
+  }
+
+  // A run's time in its variant's samples: a warm-up (or, with warmOnce, an unwarmed variant's
+  // first timed run) over the budget caps the variant, that run its only sample.
+  function keepTime(s, phase, ms, o) {
+    var first = phase === 'warmup' || (o.warmOnce && !s.warm.length && !s.times.length);
+    if (phase === 'warmup') s.warm.push(ms);
+    if (first && (ms > o.budget || (phase === 'warmup' && o.rounds === 0))) {
+      s.capped = true;
+      s.times = [ms];
+    } else if (phase !== 'warmup') {
+      s.times.push(ms);
+    }
+  }
+
   // Every step in the order the harness gives them, before any variant is capped (progress estimates).
-  function plannedSteps(names, warmup, rounds) {
+  function plannedSteps(names, warmup, rounds, warmOnce) {
     var out = [];
     var r;
     var add = function (ph, rr) {
-      alternating(names, rr).forEach(function (n) {
+      alternating(ph === 'warmup' ? warmers(names, warmOnce) : names, rr).forEach(function (n) {
         out.push({ variant: n, phase: ph, round: rr });
       });
     };
@@ -60,12 +79,14 @@ var LabHarness = (function (S) {
   // so that drift in the machine's speed (other work on shared cores, cache state, CPU frequency)
   // hits every variant alike. A variant whose warm-up run took longer than budgetMs is measured by
   // that run only (capped), so a 100 s $where does not turn a 1 s comparison into a 10 minute one.
+  // With warmOnce a variant that had no warm-up run is capped by its first timed run instead.
   function harness(names, o) {
     var opts = o || {};
     var rounds = opts.rounds === undefined ? 5 : opts.rounds;
     // With no timed rounds each variant still runs once: the warm-up run is then the sample.
     var warmup = rounds === 0 ? Math.max(1, opts.warmup || 0) : opts.warmup === undefined ? 1 : opts.warmup;
     var budget = opts.budgetMs || Infinity;
+    var warmOnce = !!opts.warmOnce && warmup > 0 && rounds > 0;
     var baseline = opts.baseline && names.indexOf(opts.baseline) >= 0 ? opts.baseline : names[0];
     var st = freshStates(names);
     var phase = warmup > 0 ? 'warmup' : 'timed';
@@ -85,7 +106,7 @@ var LabHarness = (function (S) {
           continue;
         }
         if (seq === null)
-          seq = alternating(names, round).filter(function (n) {
+          seq = alternating(phase === 'warmup' ? warmers(names, warmOnce) : names, round).filter(function (n) {
             return !st[n].capped;
           });
         if (idx >= seq.length) {
@@ -103,15 +124,7 @@ var LabHarness = (function (S) {
       s.answer = answer;
       if (extra !== undefined) s.extra = extra;
       if (typeof overheadMs === 'number') s.overhead.push(overheadMs);
-      if (step.phase === 'warmup') {
-        s.warm.push(ms);
-        if (ms > budget || rounds === 0) {
-          s.capped = true;
-          s.times = [ms];
-        }
-      } else {
-        s.times.push(ms);
-      }
+      keepTime(s, step.phase, ms, { budget: budget, rounds: rounds, warmOnce: warmOnce });
     }
 
     function result() {
@@ -119,7 +132,7 @@ var LabHarness = (function (S) {
     }
 
     function plan() {
-      return plannedSteps(names, warmup, rounds);
+      return plannedSteps(names, warmup, rounds, warmOnce);
     }
 
     return { next: next, record: record, result: result, plan: plan, baseline: baseline };

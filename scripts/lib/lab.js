@@ -218,7 +218,13 @@ var lab = (function () {
       run.map(function (v) {
         return v.name;
       }),
-      { warmup: p.WARMUP, rounds: p.RUNS, budgetMs: p.BUDGET_MS, baseline: study.baseline }
+      {
+        warmup: p.WARMUP,
+        rounds: p.RUNS,
+        budgetMs: p.BUDGET_MS,
+        baseline: study.baseline,
+        warmOnce: !!study.warmOnce,
+      }
     );
     var byName = {};
     run.forEach(function (v) {
@@ -414,6 +420,7 @@ var lab = (function () {
           title: s.title,
           source: s.source || null,
           baseline: s.baseline,
+          warmOnce: !!s.warmOnce,
           unit: s.unit || 'ms',
           params: Object.assign({}, LabParams.COMMON, s.params || {}),
           variants: s.variants.map(function (v) {

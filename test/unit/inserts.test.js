@@ -29,9 +29,9 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
   describe('inserts: the axis points of a profile', function () {
     const study = insertsDeclaration();
     const defaults = Object.fromEntries(Object.entries(study.params).map(([k, v]) => [k, v.def]));
-    const points = (profile) => {
+    const points = (profile, set = {}) => {
       const { profiles } = require('../../lib/studies/inserts');
-      return study.axes({ ...defaults, ...profiles[profile] });
+      return study.axes({ ...defaults, ...profiles[profile], ...set });
     };
     const key = (x) => `${x.part} b${x.batch} W${x.W} s${x.size} w${x.w}`;
 
@@ -45,7 +45,7 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       ]);
     });
 
-    it('seed: the whole grid, and the size SIZE at batch 1000 measured once (as a batch point)', function () {
+    it('seed: the whole grid, the size SIZE at batch 1000 measured once (as a batch point), no write-concern part', function () {
       const all = points('seed').map(key);
       expect(all.filter((k) => k.startsWith('batch '))).to.have.length(25);
       expect(all.filter((k) => k.startsWith('size '))).to.deep.equal([
@@ -53,7 +53,9 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
         'size b1000 W1 s4096 w1',
         'size b1000 W1 s16384 w1',
       ]);
-      expect(all.filter((k) => k.startsWith('wc '))).to.have.length(6);
+      expect(all.filter((k) => k.startsWith('wc '))).to.deep.equal([]);
+      const wc = points('seed', { WCONCERN: true }).map(key);
+      expect(wc.filter((k) => k.startsWith('wc '))).to.have.length(6);
     });
   });
 

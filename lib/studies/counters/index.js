@@ -692,6 +692,8 @@ module.exports = defineStudy({
       SWEEP: true,
       REPLSET: true,
       WASH_PER_HOUR: 4,
+      // the source's writer: unacknowledged upserts (the day's read-back still checks every counter)
+      WC: 'w0',
     },
   },
   // Collections it writes besides its data, checked before any work (lib/core/run-study.js).

@@ -144,7 +144,10 @@ module.exports = defineStudy({
       BULK_TRIES: 3,
     },
     // The source inserted 2^14 matrix rows per run; its concurrency went to 64 processes on 12 cores.
+    // No write-concern part (w 0 / 1 / majority on a replica set: ~2 min, read by no claim):
+    // --set WCONCERN=true adds it.
     seed: {
+      WCONCERN: false,
       N: 16384,
       BATCHES: '1,10,100,1000,10000',
       WRITERS: '1,2,4,8,16',

@@ -97,7 +97,7 @@ function stateCheck(needed, ok, reproduce) {
 const PAST_CACHE = stateCheck(
   'data + indexes larger than the cache (>= 85 % of it)',
   pastCache,
-  'npx mongo-perf-lab run timeseries --docs 5000000 --cache-gb 0.25 (documented: docs/data/timeseries-5m-smallcache.json)',
+  "npx mongo-perf-lab run timeseries --docs 5000000 --set STATES_CACHE=source (the cache sized as the source's memory; --profile seed does it at 50,000,000 events)",
 );
 const DATA_FITS = stateCheck(
   'the data fits in the cache',
@@ -172,7 +172,7 @@ function idIndexRule() {
   const setting = stateCheck(
     'data + indexes larger than the cache (>= 85 % of it)',
     pastCache,
-    'npx mongo-perf-lab run timeseries --docs 5000000 --cache-gb 0.25 (docs/data/timeseries-5m-smallcache.json predates the warm-no-id state)',
+    'npx mongo-perf-lab run timeseries --docs 5000000 --set STATES_CACHE=source (--profile seed does it at 50,000,000 events)',
   );
   return rule({ holds: [1.1, Infinity], more: MORE, setting, interval: states('warm-both', 'warm-no-id', pastCache) });
 }
@@ -305,7 +305,7 @@ module.exports = [
       (records) => records.some((r) => r.axis && r.axis.state === 'warm-no-id'),
       {
         here: 'no warm-no-id state in these results (a run before the state existed)',
-        measure: 'npx mongo-perf-lab run timeseries --docs 5000000 --cache-gb 0.25',
+        measure: 'npx mongo-perf-lab run timeseries --docs 5000000 --set STATES_CACHE=source',
       },
       idIndexRule(),
     ),

@@ -11,6 +11,7 @@ const ref = require('./reference');
 const lab = require('../../../scripts/lib/lab');
 const LabGen = require('../../../fixtures/gen');
 const { PALETTE } = require('../../report/report');
+const { canRestart, restartWithCacheFlags, restartWithArgs } = require('../../infra/restart-args');
 
 const NAME = 'timeseries';
 const MINUTES_IN_2012 = 366 * 24 * 60;
@@ -60,6 +61,10 @@ const SOURCE_WARMUP = {
   'warm-year': 'year aggregation: 299.7 s',
 };
 const SOURCE_SETTING = 'MongoDB 2.4.6 (MMAPv1), 50,000,000 events, 8 GB RAM';
+// The source's data + indexes (5.9 GB + overhead: 7.13 GB) over its 8 GB of RAM. STATES_CACHE=source
+// sizes the WiredTiger cache so that this run's data + indexes fill it as much: the source's setting
+// (data fits, data + indexes nearly fill the memory) at any scale, without a machine of 8 GB.
+const SOURCE_FILL = 7.13 / 8;
 
 // The source's states: a restart, then a warm-up (none for cold, where every grain starts from a restart).
 const STATES = [
@@ -232,6 +237,53 @@ async function statesOnServer({
   }
 }
 
+/** The WiredTiger cache the lab's mongod runs with now (serverStatus), waiting out a restart. */
+async function cacheMaxBytes(db) {
+  for (let i = 0; ; i++) {
+    try {
+      const st = await db.admin().command({ serverStatus: 1 });
+      return st.wiredTiger.cache['maximum bytes configured'];
+    } catch (e) {
+      if (i >= 50) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/**
+ * The states with the cache sized as the source's memory was (SOURCE_FILL), then the server back
+ * on its own arguments. Every state record names that cache on its axis and carries the setting
+ * (cache, data and index bytes, events) the claims judge it by.
+ */
+async function statesAtSourceFill(ctx, p, opts, sizes, events) {
+  const raw = sizes.find((s) => s.variant === 'raw');
+  if (!raw || !canRestart(ctx.server))
+    throw new Error('parameter STATES_CACHE=source: needs the raw design and a mongod the lab started');
+  const need = raw.dataSize + raw.indexSize;
+  const gb = Math.max(0.25, Math.ceil((need / SOURCE_FILL / 1073741824) * 100) / 100);
+  const before = await restartWithCacheFlags(ctx.server, ['--wiredTigerCacheSizeGB', String(gb)]);
+  let records;
+  let cacheBytes;
+  try {
+    await ctx.reopen();
+    cacheBytes = await cacheMaxBytes(ctx.db);
+    records = await runStates(ctx, p, opts);
+  } finally {
+    await restartWithArgs(ctx.server, before);
+    await ctx.reopen();
+  }
+  const cache = `${gb}GB`;
+  const setting = { cacheBytes, dataBytes: raw.dataSize, indexBytes: raw.indexSize, events };
+  for (const r of records) {
+    r.axis = { ...r.axis, cache };
+    if (r.type === 'result') r.extra = { ...(r.extra || {}), setting };
+  }
+  const note =
+    `States with a ${fmtBytes(cacheBytes)} WiredTiger cache (STATES_CACHE=source): data + indexes ` +
+    `(${fmtBytes(need)}) fill ${Math.round((need / cacheBytes) * 100)} % of it, as the source's 7.13 GB filled its 8 GB.`;
+  return { records, note };
+}
+
 /** The states STATES names (all six when empty), in the source's order; an unknown name is refused. */
 function chosenStates(p) {
   const only = p.STATES === 'all' ? [] : lab.list(p.STATES || '');
@@ -245,7 +297,7 @@ function chosenStates(p) {
 
 /** The one state x grain table, with the source's figures beside ours. */
 function stateTableLines(records, grains) {
-  const recs = records.filter((r) => r.type === 'result' && r.axis.state && !r.axis.cache); // a converted small-cache run has its own file
+  const recs = records.filter((r) => r.type === 'result' && r.axis.state);
   const warm = records.filter((r) => r.type === 'measure' && r.name === 'warmupMs');
   const cols = [
     { key: 'state', title: 'state' },
@@ -278,7 +330,7 @@ function scaleNotes(events, sizes, cacheBytes) {
       need < cacheBytes
         ? `At ${lab.fmtInt(events)} events the collection and its indexes (${fmtBytes(need)}) fit in the WiredTiger cache (${fmtBytes(cacheBytes)}): ` +
             'a restart empties that cache but not the operating system\'s page cache, so "cold" here means refilling the cache from memory, not reading a disk. ' +
-            `The source's ${lab.fmtInt(SOURCE_EVENTS)} events did not fit its 8 GB of RAM; for its "warming does more harm than good" use --docs 5000000 --cache-gb 0.25.`
+            `The source's ${lab.fmtInt(SOURCE_EVENTS)} events did not fit its 8 GB of RAM; for its "warming does more harm than good" use --set STATES_CACHE=source (the cache sized as its memory was).`
         : `At ${lab.fmtInt(events)} events the collection and its indexes (${fmtBytes(need)}) do NOT fit in the WiredTiger cache (${fmtBytes(cacheBytes)}): warming it all evicts part of what a query needs, as in the source.`,
     );
   }
@@ -435,7 +487,8 @@ module.exports = defineStudy({
     // Seed: the source's design (raw) and the rollups, the two the headline (the year by day) and
     // 003-compressed-model read; building buckets and the time-series copy from 50M events would
     // take ~45 min more (--set VARIANTS=all builds and times every design).
-    seed: { N: SOURCE_EVENTS, RUNS: 3, VARIANTS: 'raw,rollup' },
+    // The states run with the cache sized as the source's memory was (STATES_CACHE=source).
+    seed: { N: SOURCE_EVENTS, RUNS: 3, VARIANTS: 'raw,rollup', STATES_CACHE: 'source' },
   },
   // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
   derived: (p) => ['bucket_minute', 'ts', 'rollup_minute', 'rollup_hour'].map((s) => `${p.COLL}_${s}`),
@@ -462,6 +515,8 @@ module.exports = defineStudy({
   /** Leaves out the grains this scale cannot show (says so once). */
   async points(ctx, p, points) {
     chosenStates(p); // refuses an unknown state before anything is timed
+    if (!['default', 'source'].includes(p.STATES_CACHE))
+      throw new Error(`parameter STATES_CACHE: expected default or source, got ${JSON.stringify(p.STATES_CACHE)}`);
     const events = ctx.fixture ? ctx.fixture.count : p.N;
     if (perMinute(events) >= MIN_EVENTS_PER_MINUTE || !points.some((x) => x.grain === 'seconds')) return points;
     ctx.echo('');
@@ -501,13 +556,11 @@ module.exports = defineStudy({
       );
       return out;
     }
-    const states = await runStates(ctx, p, {
-      grains,
-      states: chosenStates(p),
-      check: !!(ctx.fixture && ctx.fixture.own !== false),
-    });
+    const opts = { grains, states: chosenStates(p), check: !!(ctx.fixture && ctx.fixture.own !== false) };
+    const sized = p.STATES_CACHE === 'source' ? await statesAtSourceFill(ctx, p, opts, sizes, events) : null;
+    const states = sized ? sized.records : await runStates(ctx, p, opts);
     out.push(...states);
-    const notes = scaleNotes(events, sizes, cacheBytes).filter((n) => !/^Seconds/.test(n));
+    const notes = sized ? [sized.note] : scaleNotes(events, sizes, cacheBytes).filter((n) => !/^Seconds/.test(n));
     ctx.echo(
       [
         '',
