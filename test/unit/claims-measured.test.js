@@ -311,7 +311,7 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
     it('not reproduced (with the command) when data and indexes fit the cache', function () {
       const v = verdictOf(timeseries, '003-id-index-unneeded', run(1.8, { cacheBytes: 12 * 1024 ** 3 }));
       expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
-      expect(v.why).to.match(/--cache-gb 0\.25/);
+      expect(v.why).to.match(/--set STATES_CACHE=source/);
     });
   });
 });

@@ -217,7 +217,7 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     const v = verdictOf(timeseries, '003-touch-both', fits);
     expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(v.setting.ok).to.equal(false);
-    expect(v.why).to.match(/--cache-gb 0\.25/);
+    expect(v.why).to.match(/--set STATES_CACHE=source/);
     const small = states(
       { cold: five(10), 'warm-both': five(40) },
       { cache: '0.25GB', cacheBytes: 0.25 * 1024 ** 3, dataBytes: 245e6, indexBytes: 118e6, events: 5e6 },
