@@ -160,7 +160,9 @@ describe('claims ledger: the documented runs', function () {
     const seed = judged(mergeDocs(SEED.map(read), SEED));
     const touch = seed.find((j) => j.id === '003-touch-both');
     expect(touch.verdict).to.equal(VERDICT.NOT_REPRODUCED);
-    expect(touch.why).to.match(/to reproduce: npx mongo-perf-lab run timeseries --docs 5000000 --set STATES_CACHE=source/);
+    expect(touch.why).to.match(
+      /to reproduce: npx mongo-perf-lab run timeseries --docs 5000000 --set STATES_CACHE=source/,
+    );
     const disk = seed.find((j) => j.id === '001-bigagg-compressor-speed');
     expect(disk.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(disk.setting.here).to.match(/read [\d,]+ MB of 1,571 MB from disk .*\(CPU-bound/);
