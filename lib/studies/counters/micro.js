@@ -12,7 +12,7 @@ const gen = require('../../../fixtures/counters-gen');
 const LAYOUTS = ['flat', 'hierarchical', 'array'];
 const MODES = ['bulk', 'single', 'updateMany'];
 const OWNER = 'counters-004';
-const { assertOwned, claim, META } = require('../../infra/targets');
+const { assertAllOwned, claim, META } = require('../../infra/targets');
 
 const schemaOf = (layout) => (layout === 'flat' ? 'preallocated' : layout);
 const collOf = (layout) => `counters_micro_${layout}`;
@@ -21,7 +21,7 @@ const fieldOf = (layout, at) => C.minuteField(schemaOf(layout), at === 'first' ?
 /** One collection of `docs` preallocated documents per layout (the lab's own, marked). */
 async function prepareMicro(db, docs) {
   const marks = db.collection(META);
-  for (const layout of LAYOUTS) await assertOwned(db, collOf(layout), 'drop and re-create');
+  await assertAllOwned(db, LAYOUTS.map(collOf), 'drop and re-create');
   for (const layout of LAYOUTS) {
     const name = collOf(layout);
     await claim(db, name, { kind: OWNER, fresh: true, spec: { fixture: OWNER }, doing: 'drop and re-create' });

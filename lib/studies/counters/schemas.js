@@ -8,7 +8,7 @@ const gen = require('../../../fixtures/counters-gen');
 
 const DAY = gen.DAY_MS;
 const OWNER = 'counters-004';
-const { assertOwned, createOwned, dropOwned, META } = require('../../infra/targets');
+const { assertAllOwned, createOwned, dropOwned, META } = require('../../infra/targets');
 
 function isDup(e) {
   return (
@@ -244,8 +244,13 @@ function target(name, prefix) {
  * lib/infra/targets.js): a collection the lab did not make, empty or not, is never touched.
  */
 async function ownCollections(db, targets) {
-  // Every target is checked before any is touched: one foreign collection stops the run with nothing dropped.
-  for (const t of targets) await assertOwned(db, t.coll, 'drop and re-create');
+  // Every target is checked before any is touched: a foreign collection stops the run with nothing
+  // dropped, and one line names every foreign one.
+  await assertAllOwned(
+    db,
+    targets.map((t) => t.coll),
+    'drop and re-create',
+  );
   for (const t of targets) {
     await dropOwned(db, t.coll);
     await t.create(db); // createOwned: create, read the UUID, mark
