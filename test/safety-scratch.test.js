@@ -20,6 +20,7 @@ const { MongoClient } = require('mongodb');
 const { testUri, postgresDatabase, labRun } = require('./helpers');
 const { runCli, ROOT } = require('../lib/core/shell-runner');
 const { studies } = require('../lib/studies');
+const { readDeclaration } = require('../lib/core/registry');
 const LabFixture = require('../scripts/lib/fixture');
 
 // Smaller than the tiny profile where the size does not change which collections a run makes: a
@@ -197,10 +198,20 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
     await db.dropDatabase();
     if (p.study) {
       const doc = JSON.parse(fs.readFileSync(path.join(tmp, `out-${dbName}`, 'results.json'), 'utf8'));
-      const declared = p.study.derived(doc.params[p.study.name]);
+      const params = doc.params[p.study.name];
+      const shell = readDeclaration(p.study.script);
+      const declared = [
+        ...(p.study.derived ? p.study.derived(params) : []),
+        ...(shell.derived
+          ? shell.derived(
+              params,
+              shell.variants.map((v) => v.name),
+            )
+          : []),
+      ];
       expect(
         names.filter((n) => !declared.includes(n)),
-        `${p.label}: written, not declared by derived(p)`,
+        `${p.label}: written, not declared by derived(p) or the script's derived(p, variants)`,
       ).to.deep.equal([]);
     }
     return names;

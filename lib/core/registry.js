@@ -244,4 +244,4 @@ function registry(studies) {
   return { studies, findStudy };
 }
 
-module.exports = { defineStudy, registry, studyFromFile, StudyDefinitionError, PROFILES, PEERS };
+module.exports = { defineStudy, registry, studyFromFile, readDeclaration, StudyDefinitionError, PROFILES, PEERS };

@@ -112,8 +112,13 @@ async function prepare(ctx, entry, p, times = {}) {
   const t0 = Date.now();
   // Every collection the study will derive or scratch-write, proven the lab's or absent before any
   // work: a foreign one met half-way would refuse the run after minutes spent on the others. All of
-  // them are named at once, so one rename or drop clears the way.
-  if (entry.derived) await assertAllOwned(ctx.db, entry.derived(p), 'write derived data into');
+  // them are named at once, so one rename or drop clears the way. The shell declaration names what
+  // its variants write, the Node entry what only its Node part writes.
+  const derived = new Set([
+    ...(await ctx.session.call('lab.node.derived', entry.name)),
+    ...(entry.derived ? entry.derived(p) : []),
+  ]);
+  if (derived.size) await assertAllOwned(ctx.db, [...derived], 'write derived data into');
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
   times.loadMs = Date.now() - t0;
   if (times.loadMs > SLOW_MS) ctx.log(`${entry.name}: data ready in ${lab.fmtMs(times.loadMs)}`);

@@ -466,6 +466,18 @@ var lab = (function () {
       var s = study(name);
       return JSON.parse(JSON.stringify(s.axes ? s.axes(state[name].p) : [{}]));
     },
+    // The collections the chosen shell variants write besides the data (the declaration's derived).
+    derived: function (name) {
+      var s = study(name);
+      var p = state[name].p;
+      if (!s.derived) return [];
+      return s.derived(
+        p,
+        stepsFor(s, p).map(function (v) {
+          return v.name;
+        })
+      );
+    },
     fixture: function (name) {
       return prepareFixture(study(name), state[name].p);
     },

@@ -156,12 +156,9 @@ module.exports = defineStudy({
       BULK_TRIES: 50,
     },
   },
-  // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
-  // (the Node writers' modes, the script's shell variants and copy source, the limits part)
-  derived: (p) =>
-    ['async', 'connections', 'processes', 'shell', 'shell_unordered', 'server_copy', 'src', 'limit', 'bulk'].map(
-      (s) => `${p.COLL}_${s}`,
-    ),
+  // Collections its Node part writes besides its data, checked before any work with the ones the
+  // script's shell variants name (lib/core/run-study.js): the Node writers' modes, the limits part.
+  derived: (p) => ['async', 'connections', 'processes', 'limit', 'bulk'].map((s) => `${p.COLL}_${s}`),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
   // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
