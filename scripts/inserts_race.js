@@ -17,6 +17,7 @@
 //   MODE   how Node runs them: connections (default) or processes
 //   SEED   generator seed (default 1)
 //   COLL   prefix of the scratch collections the script creates and empties (default perflab_race)
+//   PG_GRID (Node only) true: PostgreSQL races check-then-insert at every grid cell too (default true)
 //   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 
 load(__dirname + '/../fixtures/inserts-gen.js');
@@ -79,6 +80,11 @@ var STUDY = {
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
     COLL: { kind: 'name', def: 'perflab_race', what: 'prefix of the scratch collections' },
     RUNS: { kind: 'count', def: 3, what: 'timed races after the warm-up' },
+    PG_GRID: {
+      kind: 'bool',
+      def: true,
+      what: "Node side: PostgreSQL's check-then-insert at every cell of the grid too (false: the default cell)",
+    },
   },
   axes: function (p) {
     if (p.MODE !== 'connections' && p.MODE !== 'processes')

@@ -34,6 +34,8 @@
 //   RUNS       timed rounds per batch size after one warm-up round (default 10, as the source)
 //   BUDGET_MS  a variant whose warm-up takes longer is timed by that one run (default 60000)
 //   VARIANTS   comma-separated variants, e.g. 'mr,group' (default: all)
+//   TOP_VARIANTS  at batches of 10^6 and more, only these variants and group run, e.g.
+//              'mr,mr-stored' (default: all); the claims read a few variants there, a run takes seconds
 //   N, SEED    documents to generate when the lab creates the collection (default 10^K), seed 1
 //   STORE_FUNCTIONS  true: stop (one line) unless mr-stored* can run. The lab saves the three
 //              labStats* functions in <DB>.system.js only in a database it made; in yours, mr-stored*
@@ -133,6 +135,9 @@ function mrRangeVariant(name, what, chunked) {
     name: name,
     what: what,
     minVersion: '2.0',
+    able: function (p, point) {
+      return mrAtPoint(p, point, name);
+    },
     run: function (p, point) {
       var ids = cuts(p, point);
       if (ids[0] === null) return MR_EMPTY;
@@ -205,16 +210,20 @@ function mrPipeline(name, p, n) {
   ]);
 }
 
+// TOP_VARIANTS: at batches of 10^6 and more only the named variants and the baseline run.
+function mrAtPoint(p, point, name) {
+  if (!p.TOP_VARIANTS || point.batch < 1000000 || name === 'group') return true;
+  return LabParams.list(p.TOP_VARIANTS).indexOf(name) >= 0;
+}
+
 function mrVariant(name, what, minVersion, stored, jsMode) {
   return {
     name: name,
     what: what,
     minVersion: minVersion,
-    able: stored
-      ? function () {
-          return mrState.stored;
-        }
-      : undefined,
+    able: function (p, point) {
+      return (!stored || mrState.stored) && mrAtPoint(p, point, name);
+    },
     run: function (p, point) {
       return mrRun(p, mrCommand(p, point.batch, stored, jsMode));
     },
@@ -229,6 +238,9 @@ function aggVariant(name, what, minVersion) {
     name: name,
     what: what,
     minVersion: minVersion,
+    able: function (p, point) {
+      return mrAtPoint(p, point, name);
+    },
     run: function (p, point) {
       return mrAggStats(p, mrPipeline(name, p, point.batch));
     },
@@ -257,6 +269,7 @@ var STUDY = {
     FIELD: { kind: 'name', def: 'engine_rpm', what: 'numeric field' },
     K: { kind: 'count', def: 5, what: "batches 10^0 .. 10^K, capped at the collection's size" },
     SIZES: { kind: 'names', def: '', what: 'explicit batch sizes instead, e.g. 1000,50000' },
+    TOP_VARIANTS: { kind: 'names', def: '', what: 'at batches of 10^6 and more, only these variants and group' },
     N: { kind: 'count', def: 100000, what: 'documents to generate when the lab creates the collection' },
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
     RUNS: { kind: 'count', def: 10, what: 'timed rounds per batch size (10, as the source)' },
@@ -274,6 +287,15 @@ var STUDY = {
   // labStats* functions there only where it owns the data (or when told to): system.js is the
   // user's code otherwise.
   setup: function (p) {
+    var known = STUDY.variants.concat(STUDY.nodeVariants || []).map(function (v) {
+      return typeof v === 'string' ? v : v.name;
+    });
+    LabParams.list(p.TOP_VARIANTS).forEach(function (n) {
+      if (known.indexOf(n) < 0)
+        throw new Error(
+          'parameter TOP_VARIANTS: unknown variant ' + JSON.stringify(n) + ' (known: ' + known.join(', ') + ')'
+        );
+    });
     var d = mrDb(p);
     if (LabFixture.ownsDatabase(d)) {
       mrState.stored = true;

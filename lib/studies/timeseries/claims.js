@@ -77,6 +77,16 @@ function chooseRun(records, env, ok) {
   return { runs, run: good[0] || null };
 }
 
+/**
+ * The state run the warm-up claims read: the one the state rules choose (nearest the source's
+ * scale, in a setting they judge), else any; null without states. Its key selects its measures.
+ */
+function warmupRun(records, env) {
+  const { runs, run } = chooseRun(records, env, (r) => dataFits(r) || pastCache(r));
+  return run || runs[0] || null;
+}
+const inRun = (run) => (r) => !!run && (r.axis.cache || 'default') === run.key;
+
 function stateCheck(needed, ok, reproduce) {
   return {
     needed,
@@ -269,10 +279,11 @@ module.exports = [
     verdict: rule({
       holds: [7.1, 64],
       scale,
-      interval: (records) => {
+      interval: (records, env) => {
+        const run = warmupRun(records, env);
         const w = (state) =>
           records
-            .filter((r) => r.type === 'measure' && r.name === 'warmupMs' && r.axis.state === state && !r.axis.cache)
+            .filter((r) => r.type === 'measure' && r.name === 'warmupMs' && r.axis.state === state && inRun(run)(r))
             .map((r) => r.value);
         const year = w('warm-year');
         const data = w('warm-data');
@@ -326,13 +337,14 @@ module.exports = [
       above: VERDICT.REVERSED,
       fmt: (x) => `${(100 * x).toFixed(0)} %`,
       interval: (records, env) => {
+        const run = warmupRun(records, env);
         const m = (name) =>
           records
-            .filter((r) => r.type === 'measure' && r.name === name && r.axis.state === 'warm-year' && !r.axis.cache)
+            .filter((r) => r.type === 'measure' && r.name === name && r.axis.state === 'warm-year' && inRun(run)(r))
             .map((r) => r.value)[0];
         const data = m('dataCachedAfterWarmup');
         const index = m('indexCachedAfterWarmup');
-        const cache = setting.cacheBytes(env);
+        const cache = run && run.cacheBytes;
         if (data === undefined || index === undefined || !cache)
           return { iv: null, missing: 'no cache residency after the year preload in these records' };
         const x = (data + index) / cache;
