@@ -116,7 +116,7 @@ module.exports = defineStudy({
   peers: ['postgres'],
   expected: '~17 s',
   // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
-  seedExpected: '~23 min (measured 2026-11-24 in the documented seed run: 10^0..10^6, 10 rounds)',
+  seedExpected: '~15 min (estimated: 19.7 min measured 2026-11-27 with 16 variants at 10^6, now 11)',
 
   async load(ctx, p) {
     const f = await prepareSensors(ctx.db, {

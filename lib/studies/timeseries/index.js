@@ -506,9 +506,8 @@ module.exports = defineStudy({
   derived: (p) => ['bucket_minute', 'ts', 'rollup_minute', 'rollup_hour'].map((s) => `${p.COLL}_${s}`),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
-  // 16 min measured with VARIANTS=raw at 50M (docs/data/timeseries-seed.json) plus the rollups:
-  // one pass over 50M events (~2.7 us each for the minute key, FACTS) and 527,040 merged rows, ~3 min.
-  seedExpected: '~21 min (measured 2026-11-24: raw + rollup; VARIANTS=all ~1.5 h, estimated)',
+  // run timeseries --profile seed alone on a 2.5 GHz Xeon, 2026-11-27 (docs/testing.md).
+  seedExpected: '~23 min (measured 2026-11-27: load 5.6, rollup build 5.1, states at the sized cache 10.4)',
 
   /** The Node loader streams the same seeded events as the shell's generator, faster. */
   async load(ctx, p) {
