@@ -69,12 +69,15 @@ describe('claims ledger: the documented runs', function () {
       'coherency-54-processes-doc-run.json':
         '002-coherency: I, 002-coherency-acid: I, 002-dups-vs-n: I, 002-dups-vs-size: I',
       'coherency-seed.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
+      'coherency-seed-cut.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
       'tasks-doc-run.json': '002-few-collisions: I, 002-random-pick: I',
       'tasks-seed.json': '002-few-collisions: I, 002-random-pick: W',
       'joins-doc-run.json': '002-joins: H, 002-no-joins: G',
       'joins-20k-doc-run.json': '002-joins: I, 002-no-joins: G',
       'timeseries-seed.json':
         '003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: I',
+      'timeseries-seed-sizedcache.json':
+        '003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: I, 003-working-set: R, 003-compressed-model: H',
       'timeseries-quick-claims.json':
         '003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: N, 003-working-set: H, 003-compressed-model: H',
       'timeseries-5m-smallcache.json':
