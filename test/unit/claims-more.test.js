@@ -56,6 +56,8 @@ describe('claims ledger: the documented runs', function () {
         '001-bigagg-one-thread: H, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: I, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
       'bigagg-10m.json':
         '001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W',
+      'bigagg-seed-5m.json':
+        '001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: H, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W',
       'bigagg-10m-cache.json':
         '001-bigagg-one-thread: I, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
       'inserts-doc-run.json':
