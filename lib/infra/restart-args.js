@@ -44,4 +44,20 @@ async function restartWithArgs(server, args) {
   await server.restart();
 }
 
-module.exports = { canRestart, restartWithCacheFlags, restartWithArgs };
+/**
+ * Waits until a client's pool works again after the server restarted (its old sockets died with
+ * the old mongod): pings for up to ~5 s, then gives up with the last error.
+ */
+async function usable(db) {
+  for (let i = 0; ; i++) {
+    try {
+      await db.command({ ping: 1 });
+      return;
+    } catch (e) {
+      if (i >= 50) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+module.exports = { canRestart, restartWithCacheFlags, restartWithArgs, usable };

@@ -14,6 +14,7 @@ const LabBands = require('../../../scripts/bigagg_pipelines');
 const B = require('./mot');
 const { csvBytes } = require('./csv');
 const { restartWithCache, restartWithArgs, canRestart } = require('./cache');
+const { usable } = require('../../infra/restart-args');
 const { META } = require('../../infra/loader');
 const { PALETTE, pivot, md } = require('../../report/report');
 const claims = require('./claims');
@@ -79,18 +80,6 @@ function coll(p, point) {
 // would go through the _id index and fetch (~1.4x the CPU per document).
 function clusteredOk(ctx) {
   return lab.versionAtLeast(ctx.server.version, '5.3');
-}
-
-async function usable(db) {
-  for (let i = 0; ; i++) {
-    try {
-      await db.command({ ping: 1 });
-      return;
-    } catch (e) {
-      if (i >= 50) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 }
 
 // A fresh connection for work right after a restart (the run's pooled client may hold dead sockets).

@@ -11,7 +11,7 @@ const ref = require('./reference');
 const lab = require('../../../scripts/lib/lab');
 const LabGen = require('../../../fixtures/gen');
 const { PALETTE } = require('../../report/report');
-const { canRestart, restartWithCacheFlags, restartWithArgs } = require('../../infra/restart-args');
+const { canRestart, restartWithCacheFlags, restartWithArgs, usable } = require('../../infra/restart-args');
 
 const NAME = 'timeseries';
 const MINUTES_IN_2012 = 366 * 24 * 60;
@@ -239,15 +239,9 @@ async function statesOnServer({
 
 /** The WiredTiger cache the lab's mongod runs with now (serverStatus), waiting out a restart. */
 async function cacheMaxBytes(db) {
-  for (let i = 0; ; i++) {
-    try {
-      const st = await db.admin().command({ serverStatus: 1 });
-      return st.wiredTiger.cache['maximum bytes configured'];
-    } catch (e) {
-      if (i >= 50) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await usable(db);
+  const st = await db.admin().command({ serverStatus: 1 });
+  return st.wiredTiger.cache['maximum bytes configured'];
 }
 
 /**
