@@ -25,7 +25,15 @@ function makeDirs(dir) {
   if (!fs.statSync(d).isDirectory()) throw Object.assign(new Error(`${d} is not a directory`), { code: 'ENOTDIR' });
   if (/^\/(proc|sys)(\/|$)/.test(d)) throw Object.assign(new Error(`${d} is a kernel file system`), { code: 'EACCES' });
   fs.accessSync(d, fs.constants.W_OK);
-  for (const m of missing) fs.mkdirSync(m);
+  // Two runs started at once in a fresh folder both find it missing: the one that loses the race to
+  // create it finds a directory there, which is what it wanted.
+  for (const m of missing) {
+    try {
+      fs.mkdirSync(m);
+    } catch (e) {
+      if (e.code !== 'EEXIST' || !fs.statSync(m).isDirectory()) throw e;
+    }
+  }
 }
 
 /** Output paths are checked before any work: a run's results are never lost at the end. */
