@@ -214,6 +214,8 @@ describe('CLI', function () {
   it('run all --profile tiny prints no line over 100 columns, on stdout or stderr (issue #20)', async function () {
     // Every study's printed output: drop-in shell tables and summaries, study echoes, the banner,
     // the server line, progress lines and the closing summary. A few minutes on 2 loaded cores.
+    // The restart parts the tiny profiles leave out (bigagg's cold and cache tables, timeseries'
+    // other states) are checked where they run: test/bigagg.test.js, test/timeseries-cache.test.js.
     this.timeout(1200000);
     const { r } = await runAll();
     expect(r.code, r.stderr.slice(-2000)).to.equal(0);

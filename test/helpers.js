@@ -5,7 +5,7 @@ const os = require('os');
 const path = require('path');
 const { MongoClient } = require('mongodb');
 const { ShellSession, runCli, paramsToShell, ROOT } = require('../lib/core/shell-runner');
-const { parseLabLines } = require('../lib/core/lab-lines');
+const { parseLabLines, humanLines, fitLines } = require('../lib/core/lab-lines');
 const { describeServer } = require('../lib/infra/server');
 const { runStudy } = require('../lib/core/run-study');
 const { findStudy } = require('../lib/studies');
@@ -333,6 +333,16 @@ function labSync(args, { cwd = os.tmpdir(), env = {}, timeoutMs = 600000 } = {})
 const ownLines = (text) => text.split('\n').filter((l) => /^mongo-perf-lab( server)?:/.test(l));
 
 /**
+ * The lines over 100 columns that `run` would print of an in-process run's echo and log: the same
+ * treatment as lib/cli/run.js (the @@LAB lines left out, prose wrapped, table rows left whole), so
+ * a study part too slow for `run all --profile tiny` still has its printed width checked where it runs.
+ */
+function linesOver100({ echoed = [], logged = [] }) {
+  const printed = [...fitLines(humanLines(echoed.join('\n'))), ...fitLines(logged.join('\n').split('\n'))];
+  return printed.filter((l) => [...l].length > 100);
+}
+
+/**
  * `mongo-perf-lab server ARGS`, resolved once it printed its ready text on both pipes:
  * { child, io, exited, uri, members: [{ port, pid, dbPath }] }; exited resolves { code, signal }.
  */
@@ -415,6 +425,7 @@ Object.assign(module.exports, {
   scratchDirAndDb,
   labSync,
   ownLines,
+  linesOver100,
   startLabServer,
   ownMongod,
 });

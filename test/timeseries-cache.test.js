@@ -9,6 +9,7 @@ const { runCli } = require('../lib/core/shell-runner');
 const { parseLabLines } = require('../lib/core/lab-lines');
 const tsFixture = require('../fixtures/timeseries');
 const timeseries = require('../lib/studies/timeseries');
+const { linesOver100 } = require('./helpers');
 
 const N = 100000;
 const DB = 'tscache';
@@ -137,11 +138,13 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     const { findStudy } = require('../lib/studies');
     await client.close();
     const shown = [];
+    const logged = [];
     const res = await runStudy(findStudy('timeseries'), {
       server,
       dbName: 'tsrunner',
       params: { N: 20000, SEED: 2, RUNS: 1, VARIANTS: 'raw,rollup', STATES: 'all' },
       echo: (x) => shown.push(x),
+      log: (x) => logged.push(x),
     });
     client = new MongoClient(server.uri);
     await client.connect();
@@ -150,6 +153,10 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     expect(text.match(/Seconds in a minute is left out/g)).to.have.length(1);
     expect(text).to.not.include('grain=seconds');
     expect(text.match(/^state\s+warm-up/gm)).to.have.length(1);
+    // Every state's row as `run` would print it, within 100 columns (issue #20): the tiny profile
+    // runs one state, so `run all --profile tiny`'s width check sees a table of one row.
+    const long = linesOver100({ echoed: shown, logged });
+    expect(long, long.join('\n')).to.deep.equal([]);
     expect(text).to.match(/storage per design/);
     const states = res.records.filter((r) => r.type === 'result' && r.axis.state);
     expect(states).to.have.length(timeseries.helpers.STATES.length * 2);
