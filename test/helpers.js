@@ -93,8 +93,10 @@ async function testDatabase(name, uri = testUri()) {
  * ends the process as in a run of its own, so its exit code and stderr show how mongosh reports a
  * refused script (non-zero exit, the line, no stack trace).
  *
- * cases: [{ script, params, db }]. Resolves { code, stderr, stdout, cases: [{ error, lines, records,
- * stdout }] }; a case's `error` is the message it threw (null when it ran through).
+ * cases: [{ script, params, db }]. Resolves { code, stderr, stdout, cases: [{ error, more, reached,
+ * lines, records, stdout }] }; a case's `error` is the message it threw (null when it ran through);
+ * `more`, which of the properties mongosh prints on lines after an uncaught error's message the
+ * error had (MORE); `reached`, whether the process got to the case at all.
  */
 async function cliBatch(uri, cases, { cwd = os.tmpdir(), lastUncaught = false, timeoutMs = 600000 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cli-batch-'));
@@ -110,7 +112,8 @@ async function cliBatch(uri, cases, { cwd = os.tmpdir(), lastUncaught = false, t
       `  if (/^[A-Z][A-Z0-9_]*$/.test(k) && keep.indexOf(k) < 0 && (t === 'number' || t === 'string' || t === 'boolean')) globalThis[k] = undefined; }); })(${keep}.concat(${names}));`,
       last
         ? run
-        : `try { ${run} } catch (e) { print(${JSON.stringify(`${CASE_ERROR} `)} + JSON.stringify(String((e && e.message) || e))); }`,
+        : `try { ${run} } catch (e) { print(${JSON.stringify(`${CASE_ERROR} `)} + JSON.stringify(String((e && e.message) || e)));` +
+          ` print(${JSON.stringify(`${CASE_MORE} `)} + JSON.stringify(${JSON.stringify(MORE)}.filter(function (k) { return !!(e && e[k]); }))); }`,
     ].join('\n');
   });
   fs.writeFileSync(driver, body.join('\n') + '\n');
@@ -124,13 +127,21 @@ async function cliBatch(uri, cases, { cwd = os.tmpdir(), lastUncaught = false, t
 
 const CASE = '@@BATCH-CASE';
 const CASE_ERROR = '@@BATCH-ERROR';
+const CASE_MORE = '@@BATCH-ERROR-MORE';
+// What mongosh prints of an uncaught error besides its name and message, each on lines of its own
+// (formatError in @mongosh/cli-repl's format-output.js): a run of its own that threw an error
+// carrying one of them printed more than one line.
+const MORE = ['errInfo', 'result', 'writeErrors', 'violations', 'cause'];
 
-/** The batch's stdout cut at its case markers: [{ error, lines, records, stdout }]. */
+/** The batch's stdout cut at its case markers: [{ error, more, reached, lines, records, stdout }]. */
 function splitCases(stdout, n) {
-  const out = Array.from({ length: n }, () => ({ error: null, lines: [] }));
+  const out = Array.from({ length: n }, () => ({ error: null, more: [], reached: false, lines: [] }));
   let cur = null;
   for (const line of stdout.replace(/\n$/, '').split('\n')) {
-    if (line.startsWith(`${CASE} `)) cur = out[Number(line.slice(CASE.length + 1))];
+    if (line.startsWith(`${CASE} `)) {
+      cur = out[Number(line.slice(CASE.length + 1))];
+      cur.reached = true;
+    } else if (cur && line.startsWith(`${CASE_MORE} `)) cur.more = JSON.parse(line.slice(CASE_MORE.length + 1));
     else if (cur && line.startsWith(`${CASE_ERROR} `)) cur.error = JSON.parse(line.slice(CASE_ERROR.length + 1));
     else if (cur) cur.lines.push(line);
   }
