@@ -15,9 +15,22 @@ const needsServer = spec.some((f) => !f.replace(/^\.\//, '').startsWith(UNIT));
 // frozen mongod, a restart) or on a CLI lets the other use the second core. LAB_JOBS=1 runs it
 // serially; a run of chosen files (LAB_SPEC) or of the unit tier is serial unless LAB_JOBS says more.
 const jobs = Number(process.env.LAB_JOBS) || (process.env.LAB_SPEC || process.env.LAB_TIER === 'unit' ? 1 : 2);
-// Two at a time, the longest files go first (by CPU seconds in docs/testing.md "Where the suite's
-// time goes"): a long file started last would run alone at the end. Then the others, in name order.
-const LONGEST = ['mapreduce', 'cli', 'pasteable', 'safety-cli', 'safety-ownership', 'counters', 'inserts'];
+// Two at a time, the longest files go first (by wall seconds in the last measured runs): a long file
+// started last would run alone at the end. Then the others, in name order. The first two start
+// together: safety-scratch keeps more than one core busy (several CLI runs at once) and
+// safety-frozen mostly waits on frozen servers, so each leaves the other room; cli starts when the
+// shorter of them ends.
+const LONGEST = [
+  'safety-scratch',
+  'safety-frozen',
+  'cli',
+  'mapreduce',
+  'safety-cli',
+  'counters',
+  'timeseries',
+  'findings',
+  'sql-peer',
+];
 function longestFirst(globs) {
   if (globs.length !== 1 || globs[0] !== 'test/**/*.test.js') return globs;
   const all = require('fs')

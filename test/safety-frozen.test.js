@@ -11,7 +11,7 @@ const path = require('path');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { FROZEN_AFTER_MS } = require('../lib/infra/liveness');
-const { sleep, alive, until, lab, labSync, ownLines, ownMongod } = require('./helpers');
+const { sleep, alive, until, freePort, lab, labSync, ownLines, ownMongod } = require('./helpers');
 
 // The freeze window: the first test runs with the real default (12 s), the others with the window
 // shortened through LAB_FROZEN_AFTER_MS to a hello's timeout (4 s, the shortest it takes), so that
@@ -31,9 +31,49 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
   const thawed = () => mongod.proc.kill('SIGCONT');
   const running = () => mongod && mongod.proc.exitCode === null && mongod.proc.signalCode === null;
 
+  // This file is mostly waiting (freeze windows, a connect timeout, a held insert), little CPU. So
+  // every test but the first and the last runs on a server of its own (a mongod of its own, the
+  // embedded one, `server`'s), started together in the first hook, while the first test waits out
+  // its 12 s window on `mongod`; each test awaits its own (its assertions inside, as written).
+  const early = new Map();
+  const startEarly = (name, fn) => {
+    const p = fn();
+    p.catch(() => {}); // reported by the test that awaits it
+    early.set(name, p);
+  };
+  // Ports handed out here are never handed out again in this file: two of its mongods on one port
+  // would freeze each other.
+  const taken = new Set();
+  const ownPort = async () => {
+    for (;;) {
+      const p = await freePort();
+      if (!taken.has(p)) {
+        taken.add(p);
+        return p;
+      }
+    }
+  };
+  /** fn(m) with a mongod of its own (ownMongod), resumed and killed once fn is done. */
+  const withOwnMongod = async (name, fn) => {
+    const m = await ownMongod(fs.mkdtempSync(path.join(tmp, `db-${name}-`)), { port: await ownPort() });
+    try {
+      return await fn(m);
+    } finally {
+      if (m.proc.exitCode === null && m.proc.signalCode === null) m.proc.kill('SIGCONT');
+      await m.kill9();
+    }
+  };
+
   before(async function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labtest-frozen-'));
-    mongod = await ownMongod(fs.mkdtempSync(path.join(tmp, 'db-')));
+    // the first test's mongod first: that test is the longest
+    const first = ownPort().then((p) => ownMongod(fs.mkdtempSync(path.join(tmp, 'db-')), { port: p }));
+    startEarly('connect', frozenBeforeConnect);
+    startEarly('held', heldNotFrozen);
+    startEarly('import', frozenWhileInsertHeld);
+    startEarly('embedded', embeddedFrozen);
+    startEarly('server', serverFrozen);
+    mongod = await first;
     ({ port, uri } = mongod);
   });
   // (no fail point is turned off here: mongod waits for every thread a fail point holds to leave it)
@@ -41,6 +81,7 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     if (running()) thawed();
   });
   after(async function () {
+    await Promise.allSettled(early.values());
     if (running()) {
       thawed();
       await mongod.kill9();
@@ -100,25 +141,25 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     await c.close();
   });
 
-  describe('the server frozen before the command connects', function () {
-    // The three commands wait at once (each on its own connect timeout): started together here,
-    // each test reads its own.
-    const commands = [
-      ['run', ['run', 'where', '--profile', 'tiny', '--db', 'labtest_frozen_x']],
-      ['findings', ['findings', 'where', '--profile', 'tiny', '--db', 'labtest_frozen_x', '--quiet']],
-      ['import', ['import', 'FILE', '--db', 'labtest_frozen_x', '--no-progress']],
-    ];
-    const runs = new Map();
-    before(async function () {
+  // The three commands wait at once (each on its own connect timeout), on a mongod of their own
+  // frozen before any of them starts; each test reads its own.
+  const commands = [
+    ['run', ['run', 'where', '--profile', 'tiny', '--db', 'labtest_frozen_x']],
+    ['findings', ['findings', 'where', '--profile', 'tiny', '--db', 'labtest_frozen_x', '--quiet']],
+    ['import', ['import', 'FILE', '--db', 'labtest_frozen_x', '--no-progress']],
+  ];
+  function frozenBeforeConnect() {
+    return withOwnMongod('connect', async (m) => {
       const file = path.join(tmp, 'small.csv');
       fs.writeFileSync(file, 'a,b\n1,2\n');
-      frozen();
+      m.proc.kill('SIGSTOP');
+      const runs = new Map();
       for (const [label, args] of commands) {
         const r = lab(
           [
             ...args.map((a) => (a === 'FILE' ? file : a)),
             '--uri',
-            uri,
+            m.uri,
             ...(label === 'import' ? [] : ['--out', path.join(tmp, `out-${label}`)]),
           ],
           { cwd: tmp },
@@ -126,6 +167,15 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
         runs.set(label, { r, done: r.done });
       }
       for (const run of runs.values()) run.result = await run.done;
+      return { port: m.port, runs };
+    });
+  }
+
+  describe('the server frozen before the command connects', function () {
+    let frozenPort;
+    let runs;
+    before(async function () {
+      ({ port: frozenPort, runs } = await early.get('connect'));
     });
 
     for (const [label] of commands) {
@@ -137,7 +187,7 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
         expect(lines, r.io.err).to.have.length(1);
         expect(lines[0]).to.match(
           new RegExp(
-            `^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering: it took the connection ` +
+            `^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${frozenPort}/? stopped answering: it took the connection ` +
               'but sent no reply within 5 s \\(paused with SIGSTOP or a debugger, hung, or a firewall dropping packets\\): resume or restart it',
           ),
         );
@@ -147,72 +197,85 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
     }
   });
 
-  it('a server that answers pings while it holds an operation for twice the window is not frozen: the import finishes', async function () {
-    const holdMs = 2 * SHORT_MS + 2000;
-    const file = path.join(tmp, 'slow.csv');
-    fs.writeFileSync(file, 'k,v\n1,2\n3,4\n');
-    const c = await MongoClient.connect(uri);
-    await c.db('admin').command({
-      configureFailPoint: 'failCommand',
-      mode: { times: 1 },
-      data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: holdMs },
+  function heldNotFrozen() {
+    return withOwnMongod('held', async (m) => {
+      const holdMs = 2 * SHORT_MS + 2000;
+      const file = path.join(tmp, 'slow.csv');
+      fs.writeFileSync(file, 'k,v\n1,2\n3,4\n');
+      const c = await MongoClient.connect(m.uri);
+      await c.db('admin').command({
+        configureFailPoint: 'failCommand',
+        mode: { times: 1 },
+        data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: holdMs },
+      });
+      await c.close();
+      const r = lab(
+        ['import', file, '--uri', m.uri, '--db', 'labtest_frozen_slow', '--coll', 'slow', '--no-progress'],
+        {
+          cwd: tmp,
+          env: SHORT,
+        },
+      );
+      const { code, ms } = await r.done;
+      expect(code, r.io.err).to.equal(0);
+      expect(ms).to.be.at.least(holdMs);
+      expect(r.io.out).to.contain('rows read 2 = stored 2');
     });
-    await c.close();
-    const r = lab(['import', file, '--uri', uri, '--db', 'labtest_frozen_slow', '--coll', 'slow', '--no-progress'], {
-      cwd: tmp,
-      env: SHORT,
-    });
-    const { code, ms } = await r.done;
-    expect(code, r.io.err).to.equal(0);
-    expect(ms).to.be.at.least(holdMs);
-    expect(r.io.out).to.contain('rows read 2 = stored 2');
+  }
+  it('a server that answers pings while it holds an operation for twice the window is not frozen: the import finishes', function () {
+    return early.get('held');
   });
 
-  it('import, frozen while the server holds its inserts: one line naming the import, within the bound', async function () {
-    const file = path.join(tmp, 'rows.csv');
-    fs.writeFileSync(file, 'k,v\n' + Array.from({ length: 20000 }, (_, i) => `${i},${i * 3}`).join('\n') + '\n');
-    const c = await MongoClient.connect(uri);
-    // the first insert held 40 s: the server is paused while it holds it
-    await c.db('admin').command({
-      configureFailPoint: 'failCommand',
-      mode: { times: 1 },
-      data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 40000 },
+  function frozenWhileInsertHeld() {
+    return withOwnMongod('import', async (m) => {
+      const file = path.join(tmp, 'rows.csv');
+      fs.writeFileSync(file, 'k,v\n' + Array.from({ length: 20000 }, (_, i) => `${i},${i * 3}`).join('\n') + '\n');
+      const c = await MongoClient.connect(m.uri);
+      // the first insert held 40 s: the server is paused while it holds it
+      await c.db('admin').command({
+        configureFailPoint: 'failCommand',
+        mode: { times: 1 },
+        data: { failCommands: ['insert'], blockConnection: true, blockTimeMS: 40000 },
+      });
+      const r = lab(['import', file, '--uri', m.uri, '--db', 'labtest_frozen_imp', '--coll', 'held', '--no-progress'], {
+        cwd: tmp,
+        env: SHORT,
+      });
+      // freeze once an insert of the import is being held (the first one: its claim of the database,
+      // in perflab_fixtures). A command held by failCommand shows in $currentOp on the database's $cmd
+      // namespace, not on a collection's.
+      const held = async () =>
+        (
+          await c
+            .db('admin')
+            .aggregate([
+              { $currentOp: {} },
+              { $match: { 'command.insert': { $exists: true }, 'command.$db': 'labtest_frozen_imp' } },
+            ])
+            .toArray()
+        ).length > 0;
+      expect(await until(held, 60000, 100), r.io.err).to.equal(true);
+      await c.close();
+      m.proc.kill('SIGSTOP');
+      const stoppedAt = Date.now();
+      const { code, at } = await r.done;
+      expect(code, r.io.err).to.equal(1);
+      const lines = ownLines(r.io.err);
+      expect(lines, r.io.err).to.have.length(1);
+      expect(lines[0]).to.match(
+        new RegExp(
+          `^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${m.port}/? stopped answering during the import into labtest_frozen_imp\\.held: no reply to a ping`,
+        ),
+      );
+      expect(r.io.err).to.not.match(/\n\s+at /);
+      expect(at - stoppedAt, `reported ${at - stoppedAt} ms after the freeze`).to.be.below(boundMs(SHORT_MS));
     });
-    const r = lab(['import', file, '--uri', uri, '--db', 'labtest_frozen_imp', '--coll', 'held', '--no-progress'], {
-      cwd: tmp,
-      env: SHORT,
-    });
-    // freeze once an insert of the import is being held (the first one: its claim of the database,
-    // in perflab_fixtures). A command held by failCommand shows in $currentOp on the database's $cmd
-    // namespace, not on a collection's.
-    const held = async () =>
-      (
-        await c
-          .db('admin')
-          .aggregate([
-            { $currentOp: {} },
-            { $match: { 'command.insert': { $exists: true }, 'command.$db': 'labtest_frozen_imp' } },
-          ])
-          .toArray()
-      ).length > 0;
-    expect(await until(held, 60000, 100), r.io.err).to.equal(true);
-    await c.close();
-    frozen();
-    const stoppedAt = Date.now();
-    const { code, at } = await r.done;
-    expect(code, r.io.err).to.equal(1);
-    const lines = ownLines(r.io.err);
-    expect(lines, r.io.err).to.have.length(1);
-    expect(lines[0]).to.match(
-      new RegExp(
-        `^mongo-perf-lab: the server at mongodb://127\\.0\\.0\\.1:${port}/? stopped answering during the import into labtest_frozen_imp\\.held: no reply to a ping`,
-      ),
-    );
-    expect(r.io.err).to.not.match(/\n\s+at /);
-    expect(at - stoppedAt, `reported ${at - stoppedAt} ms after the freeze`).to.be.below(boundMs(SHORT_MS));
+  }
+  it('import, frozen while the server holds its inserts: one line naming the import, within the bound', function () {
+    return early.get('import');
   });
 
-  it('run on its embedded mongod, frozen mid-run: one line with its pid; it is killed and its data removed', async function () {
+  async function embeddedFrozen() {
     let pid = null;
     let stoppedAt = null;
     const r = lab(['run', 'where', '--profile', 'tiny', '--out', path.join(tmp, 'run2'), '--no-progress'], {
@@ -250,9 +313,12 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
         process.kill(pid, 'SIGKILL');
       }
     }
+  }
+  it('run on its embedded mongod, frozen mid-run: one line with its pid; it is killed and its data removed', function () {
+    return early.get('embedded');
   });
 
-  it('server: its mongod frozen: one line, exit 1, the mongod killed', async function () {
+  async function serverFrozen() {
     let member = null;
     let stoppedAt = null;
     const r = lab(['server'], {
@@ -284,6 +350,9 @@ describe('safety: a frozen server is reported in one line, in bounded time', fun
         process.kill(member.pid, 'SIGKILL');
       }
     }
+  }
+  it('server: its mongod frozen: one line, exit 1, the mongod killed', function () {
+    return early.get('server');
   });
 
   it('a LAB_FROZEN_AFTER_MS that is not a whole number of ms >= 4000 is refused in one line, before any work', function () {

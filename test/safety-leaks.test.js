@@ -26,42 +26,63 @@ const cli = (args, cwd, env = {}) => labSync(args, { cwd, env });
 describe('safety: nothing of its own left behind', function () {
   this.timeout(300000);
   let tmp;
+  // The first four tests mostly wait (mongods starting, a replica set electing its primary, the
+  // watchdogs' kills): they start together in the first hook, and each test awaits its own (its
+  // assertions inside, as written). Each has servers, ports and folders of its own; the tests after
+  // them block this process (spawnSync) and run once these are done.
+  const early = new Map();
+  const startEarly = (name, fn) => {
+    const p = fn();
+    p.catch(() => {}); // reported by the test that awaits it
+    early.set(name, p);
+  };
+  const SERVERS = [
+    ['standalone', []],
+    ['--replset 2', ['--replset', '2']],
+  ];
   before(function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labtest-leaks-'));
+    for (const [label, args] of SERVERS) startEarly(label, () => serverKilled(args));
+    startEarly('kept', keptKilled);
+    startEarly('run', runKilled);
   });
-  after(function () {
+  after(async function () {
+    await Promise.allSettled(early.values());
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  for (const [label, args] of [
-    ['standalone', []],
-    ['--replset 2', ['--replset', '2']],
-  ]) {
-    it(`server (${label}) killed with SIGKILL: its mongods die and their data folders go, and no /tmp/mongodb-<port>.sock`, async function () {
-      const s = await startServer(args);
-      expect(s.members).to.have.length(args.length ? 2 : 1);
-      for (const m of s.members) expect(fs.existsSync(m.dbPath), m.dbPath).to.equal(true);
-      for (const m of s.members)
-        expect(fs.existsSync(socketOf(m.port)), `mongod ${m.port} makes no unix socket`).to.equal(false);
-      s.child.kill('SIGKILL');
-      const gone = await until(() => s.members.every((m) => !alive(m.pid) && !fs.existsSync(m.dbPath)), 60000);
-      expect(
-        gone,
-        JSON.stringify(s.members.map((m) => ({ ...m, alive: alive(m.pid), dir: fs.existsSync(m.dbPath) }))),
-      ).to.equal(true);
-      for (const m of s.members) expect(fs.existsSync(socketOf(m.port)), socketOf(m.port)).to.equal(false);
+  async function serverKilled(args) {
+    const s = await startServer(args);
+    expect(s.members).to.have.length(args.length ? 2 : 1);
+    for (const m of s.members) expect(fs.existsSync(m.dbPath), m.dbPath).to.equal(true);
+    for (const m of s.members)
+      expect(fs.existsSync(socketOf(m.port)), `mongod ${m.port} makes no unix socket`).to.equal(false);
+    s.child.kill('SIGKILL');
+    const gone = await until(() => s.members.every((m) => !alive(m.pid) && !fs.existsSync(m.dbPath)), 60000);
+    expect(
+      gone,
+      JSON.stringify(s.members.map((m) => ({ ...m, alive: alive(m.pid), dir: fs.existsSync(m.dbPath) }))),
+    ).to.equal(true);
+    for (const m of s.members) expect(fs.existsSync(socketOf(m.port)), socketOf(m.port)).to.equal(false);
+  }
+  for (const [label] of SERVERS) {
+    it(`server (${label}) killed with SIGKILL: its mongods die and their data folders go, and no /tmp/mongodb-<port>.sock`, function () {
+      return early.get(label);
     });
   }
 
-  it('server --dbpath killed with SIGKILL: its mongod dies, the data it was told to keep stays', async function () {
+  async function keptKilled() {
     const dir = path.join(tmp, 'kept');
     const s = await startServer(['--dbpath', dir]);
     s.child.kill('SIGKILL');
     expect(await until(() => s.members.every((m) => !alive(m.pid)), 60000)).to.equal(true);
     expect(fs.existsSync(path.join(dir, 'WiredTiger'))).to.equal(true);
+  }
+  it('server --dbpath killed with SIGKILL: its mongod dies, the data it was told to keep stays', function () {
+    return early.get('kept');
   });
 
-  it('run killed with SIGKILL mid-run: its embedded mongod dies, and leaves no /tmp/mongodb-<port>.sock', async function () {
+  async function runKilled() {
     const env = { ...process.env, MONGODB_URI: '' };
     const child = spawn(
       process.execPath,
@@ -83,6 +104,9 @@ describe('safety: nothing of its own left behind', function () {
     child.kill('SIGKILL');
     expect(await until(() => !alive(m.pid) && !fs.existsSync(m.dbPath), 60000)).to.equal(true);
     expect(fs.existsSync(socketOf(port)), socketOf(port)).to.equal(false);
+  }
+  it('run killed with SIGKILL mid-run: its embedded mongod dies, and leaves no /tmp/mongodb-<port>.sock', function () {
+    return early.get('run');
   });
 
   it('findings <study> --uri --db X drops the database it created, like run', async function () {
