@@ -79,7 +79,7 @@ describe('claims ledger: the documented runs', function () {
       'timeseries-seed.json':
         '003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: I',
       'timeseries-seed-sizedcache.json':
-        '003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: I, 003-working-set: R, 003-compressed-model: H',
+        '003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: I, 003-working-set: I, 003-compressed-model: H',
       'timeseries-quick-claims.json':
         '003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: N, 003-working-set: H, 003-compressed-model: H',
       'timeseries-5m-smallcache.json':

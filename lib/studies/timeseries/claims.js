@@ -329,12 +329,15 @@ module.exports = [
       '"each memory page is about 4k, so our estimated working set is about 4k * 1130387 = 4521548k = 4.31GB, ensuring us the current working set fits our RAM."',
     derivation: '4 KiB x 1,130,387 = 4,521,548 KiB = 4.31 GiB',
     setting: SETTING,
+    // WiredTiger's eviction threads start at 80 % of the cache (eviction_target) and hold a cache
+    // whose working set does not fit around 80-95 %: a fill above 80 % looks the same whether the
+    // year fits or is being evicted, so this proxy can confirm the claim but never reverse it.
     boundary:
-      "serverStatus({workingSet: 1}) is gone (removed in 3.0 with MMAPv1); proxy, deterministic: bytes of data and indexes in the WiredTiger cache after the year preload / the cache's maximum: holds at or below 0.8; reversed above",
+      "serverStatus({workingSet: 1}) is gone (removed in 3.0 with MMAPv1); proxy, deterministic: bytes of data and indexes in the WiredTiger cache after the year preload / the cache's maximum: holds at or below 0.8 (WiredTiger's eviction target); inconclusive above, where a cache that fits and one being evicted look alike",
     verdict: rule({
       holds: [0, 0.8],
       floor: 0,
-      above: VERDICT.REVERSED,
+      above: VERDICT.INCONCLUSIVE,
       fmt: (x) => `${(100 * x).toFixed(0)} %`,
       interval: (records, env) => {
         const run = warmupRun(records, env);
@@ -351,7 +354,7 @@ module.exports = [
         return {
           iv: exact(x),
           figure: `${sizeOf(data + index)} of the ${sizeOf(cache)} cache after the year preload (${(100 * x).toFixed(0)} %)`,
-          note: "the source's own estimate: 4 KB x 1,130,387 pages = 4.31 GB of 8 GB; the workingSet command itself is gone",
+          note: `${x > 0.8 ? "above WiredTiger's eviction target (80 % of the cache) the fill cannot tell a working set that fits from one being evicted; " : ''}the source's own estimate: 4 KB x 1,130,387 pages = 4.31 GB of 8 GB; the workingSet command itself is gone`,
         };
       },
     }),
