@@ -37,9 +37,21 @@ const SMALLER = {
   // keys, the entries' size or how many workers race.
   coherency: { N: 32, CHARS: 8, W: 2 },
   // SCAN_PAIRS: the scan creates every layout's collection (counters_micro_<layout>) before it times
-  // any pair. SIZE_DAYS: both PREFIX size_<layout> collections are written at any length. IDREGEX
-  // and WASH stay on: PREFIX idregex and PREFIX wash_* are written by nothing else.
-  counters: { METRICS: 3, PER_MINUTE: 5, WRITERS: 1, RUNS: 1, SCAN_ROUNDS: 1, SCAN_PAIRS: 'flat-bulk', SIZE_DAYS: 1 },
+  // any pair. SIZE_DAYS: both PREFIX size_<layout> collections are written at any length. IDREGEX,
+  // WASH and PG_SIZE on (the tiny profile leaves them off): PREFIX idregex, PREFIX wash_* and PREFIX
+  // size_* are written by nothing else.
+  counters: {
+    METRICS: 3,
+    PER_MINUTE: 5,
+    WRITERS: 1,
+    RUNS: 1,
+    SCAN_ROUNDS: 1,
+    SCAN_PAIRS: 'flat-bulk',
+    SIZE_DAYS: 1,
+    IDREGEX: true,
+    WASH: true,
+    PG_SIZE: true,
+  },
 };
 
 // On the CLI path only (a drop-in knows its own variants only). Coherency's transaction patterns
