@@ -128,7 +128,9 @@ describe('safety: faults during loads and standard connection strings', function
   });
 
   it('mongod SIGKILLed and restarted during a fixture load: exact count, same documents, marked complete', async function () {
-    const n = 60000;
+    // 12 batches of 2,000: the server lets six insert commands through and holds the rest until the
+    // kill at 8,000 documents (armKill), so the kill lands mid-load at any size past seven batches.
+    const n = 24000;
     const db = client.db('faults');
     const { killed } = await armKill(m, 'faults', 'fx', { inserts: 6, after: 8000 });
     const r = await ensureFixture(db, 'fx', { fixture: 'where-ab', n, seed: 5 }, () => whereDocs(n, 5), {
@@ -146,9 +148,10 @@ describe('safety: faults during loads and standard connection strings', function
   });
 
   it('mongod SIGKILLed and restarted during a CSV import: read = stored + rejected, all stored rows there', async function () {
-    const rows = 30000;
+    // 12 batches of 1,000 (held as above after six); a row every 2,000 rejected, six in all.
+    const rows = 12000;
     const lines = ['k,v,w'];
-    for (let i = 0; i < rows; i++) lines.push(i % 5000 === 17 ? `${i},oops,${i}` : `${i},${i * 2},w${i}`);
+    for (let i = 0; i < rows; i++) lines.push(i % 2000 === 17 ? `${i},oops,${i}` : `${i},${i * 2},w${i}`);
     const f = path.join(tmp, 'load.csv');
     fs.writeFileSync(f, lines.join('\n') + '\n');
     const db = client.db('faults');
