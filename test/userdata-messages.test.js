@@ -70,7 +70,7 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
           {
             script: 'inserts_joins.js',
             db: joinsDb(),
-            params: { ORDERS: 2000, CUSTOMERS: 100, RUNS: 1, WARMUP: 0, LAB_LINES: false },
+            params: { ORDERS: 500, CUSTOMERS: 100, RUNS: 1, WARMUP: 0, LAB_LINES: false },
           },
           {
             script: 'inserts_tasks.js',
