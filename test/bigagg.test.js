@@ -19,6 +19,15 @@ const SEED = 5;
 describe('bigagg (seed 001, second half): the MOT banding aggregation', function () {
   let t;
   const want = B.oracle(N, SEED);
+  // One mongod of this file's own for the two checks that restart it (the cache sizes, then the
+  // runner's cold and cache parts, each leaving it on the arguments it started with): started by
+  // the first to need it, stopped when the file ends. A start and a stop each cost a mongod's
+  // start-up and shutdown (and mongodb-memory-server's watchdog process).
+  let own = null;
+  const ownServer = async () => {
+    if (!own) own = await startEmbedded();
+    return own;
+  };
 
   before(async function () {
     t = await testDatabase('bigagg');
@@ -26,6 +35,7 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
   });
   after(async function () {
     if (t) await t.close();
+    if (own) await own.stop();
   });
 
   // The generator's and the oracle's checks that need no server: test/unit/bigagg.test.js.
@@ -132,21 +142,24 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
   describe('cache size on the same data files (own embedded server)', function () {
     let server;
     let client;
+    // the arguments the server started with, while a cache restart has replaced them
+    let original;
     before(async function () {
-      server = await startEmbedded();
+      server = await ownServer();
       client = new MongoClient(server.uri);
       await client.connect();
       await B.loadMot(client.db('perflab_test'), 'mot_zlib', { n: 5000, seed: SEED, compressor: 'zlib' });
     });
     after(async function () {
       if (client) await client.close();
-      if (server) await server.stop();
+      // The runner's check below uses the same server: give it back as started if the test stopped
+      // half-way.
+      if (original) await restartWithArgs(server, original);
     });
 
     it("0.25 GB and the seed's cache_size=2M start, report their cache size, and give the same answer", async function () {
       const small = B.oracle(5000, SEED);
       const sizes = {};
-      let original;
       for (const cache of ['0.25GB', '2MB']) {
         await client.close();
         const before = await restartWithCache(server, cache);
@@ -164,6 +177,7 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       expect(sizes['2MB']).to.equal(2 * 1024 ** 2);
       await client.close();
       await restartWithArgs(server, original);
+      original = null;
       client = new MongoClient(server.uri);
       await client.connect();
       const c = await B.cacheCounters(client.db('perflab_test'));
@@ -254,43 +268,39 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
     });
 
     it('runner on its own embedded server: cold (restarts) and the three cache sizes, answers equal the oracle', async function () {
-      const server = await startEmbedded();
-      try {
-        const out = [];
-        const logged = [];
-        const r = await runStudy(findStudy('bigagg'), {
-          server,
-          dbName: 'perflab_bigagg_test',
-          echo: (x) => out.push(x),
-          log: (x) => logged.push(x),
-          params: { N: 5000, SEED, RUNS: 1, WARMUP: 0, PARTS: 'cold,cache', COMPRESSORS: 'zlib' },
-        });
-        const res = r.records.filter((x) => x.type === 'result' && !x.skipped);
-        expect(res.map((x) => `${x.variant}@${x.axis.cache || x.axis.part}`)).to.have.members([
-          'cold@cold',
-          'scan-cpu@default',
-          'scan-cpu@0.25GB',
-          'scan-cpu@2MB',
-        ]);
-        for (const x of res) expect(x.agrees, x.variant).to.equal(true);
-        const cache = r.records.filter((x) => x.type === 'measure' && x.name === 'cacheMaxBytes').map((x) => x.value);
-        expect(cache.slice(1)).to.deep.equal([0.25 * 1024 ** 3, 2 * 1024 ** 2]);
-        expect(res.find((x) => x.variant === 'cold').extra.bytesReadIntoCache).to.be.greaterThan(0);
-        // the server is left as it was started (default cache)
-        const c = new MongoClient(server.uri);
-        await c.connect();
-        expect((await B.cacheCounters(c.db('admin'))).maxBytes).to.be.greaterThan(256 * 1024 ** 2);
-        await c.close();
-        expect(out.join('\n')).to.match(/001-bigagg-2mb-cache: HOLDS/);
-        // The cold and cache tables as `run` would print them, within 100 columns (issue #20): the
-        // tiny profile leaves these parts out, so `run all --profile tiny`'s width check does not see them.
-        expect(out.join('\n')).to.include('Cold WiredTiger cache (restarted mongod) per compressor');
-        expect(out.join('\n')).to.include('Cache size (median ms)');
-        const long = linesOver100({ echoed: out, logged });
-        expect(long, long.join('\n')).to.deep.equal([]);
-      } finally {
-        await server.stop();
-      }
+      const server = await ownServer();
+      const out = [];
+      const logged = [];
+      const r = await runStudy(findStudy('bigagg'), {
+        server,
+        dbName: 'perflab_bigagg_test',
+        echo: (x) => out.push(x),
+        log: (x) => logged.push(x),
+        params: { N: 5000, SEED, RUNS: 1, WARMUP: 0, PARTS: 'cold,cache', COMPRESSORS: 'zlib' },
+      });
+      const res = r.records.filter((x) => x.type === 'result' && !x.skipped);
+      expect(res.map((x) => `${x.variant}@${x.axis.cache || x.axis.part}`)).to.have.members([
+        'cold@cold',
+        'scan-cpu@default',
+        'scan-cpu@0.25GB',
+        'scan-cpu@2MB',
+      ]);
+      for (const x of res) expect(x.agrees, x.variant).to.equal(true);
+      const cache = r.records.filter((x) => x.type === 'measure' && x.name === 'cacheMaxBytes').map((x) => x.value);
+      expect(cache.slice(1)).to.deep.equal([0.25 * 1024 ** 3, 2 * 1024 ** 2]);
+      expect(res.find((x) => x.variant === 'cold').extra.bytesReadIntoCache).to.be.greaterThan(0);
+      // the server is left as it was started (default cache)
+      const c = new MongoClient(server.uri);
+      await c.connect();
+      expect((await B.cacheCounters(c.db('admin'))).maxBytes).to.be.greaterThan(256 * 1024 ** 2);
+      await c.close();
+      expect(out.join('\n')).to.match(/001-bigagg-2mb-cache: HOLDS/);
+      // The cold and cache tables as `run` would print them, within 100 columns (issue #20): the
+      // tiny profile leaves these parts out, so `run all --profile tiny`'s width check does not see them.
+      expect(out.join('\n')).to.include('Cold WiredTiger cache (restarted mongod) per compressor');
+      expect(out.join('\n')).to.include('Cache size (median ms)');
+      const long = linesOver100({ echoed: out, logged });
+      expect(long, long.join('\n')).to.deep.equal([]);
     });
   });
 
@@ -305,7 +315,11 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       await B.loadMot(t.db, 'mot_speed', { n, seed: 1, compressor: 'snappy', clustered: true });
     });
 
-    /** The most aggregations on mot_speed the server ran at once while fn ran. */
+    /**
+     * The most aggregations on mot_speed the server ran at once while fn ran. Looked at every ~5 ms:
+     * a range of 75,000 documents takes a hundred ms and more, and a look with no pause kept a core
+     * busy (the watcher and mongod answering it) beside the two ranges it watches.
+     */
     async function mostAtOnce(fn) {
       const watcher = new MongoClient(t.uri);
       let most = 0;
@@ -320,6 +334,7 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
             ])
             .toArray();
           most = Math.max(most, ops.length);
+          if (!done) await new Promise((resolve) => setTimeout(resolve, 5));
         }
       })();
       try {

@@ -2,9 +2,10 @@
 // Every function of the files the README calls paste-able, proven as a user would use it: its own
 // source text (with the helpers its comment names, found by the names it calls, and nothing else
 // of the lab) evaluated in a fresh real mongosh against the test server, then called, and its
-// return value asserted. A file's cases share one mongosh process, each in a scope of its own and
-// only after the script checked that no earlier case left anything behind (inFreshMongosh). Each file must parse as ES2017 (Robo 3T's 4.2 shell has nothing newer),
-// and a function added without a case here fails the suite.
+// return value asserted. Every file's cases share one mongosh process, each in a scope of its own
+// and only after the script checked that no earlier case left anything behind (inFreshMongosh).
+// Each file must parse as ES2017 (Robo 3T's 4.2 shell has nothing newer), and a function added
+// without a case here fails the suite.
 const fs = require('fs');
 const path = require('path');
 const os = require('os');
@@ -50,13 +51,14 @@ function pasteText(decls, name) {
 }
 
 /**
- * Runs a file's cases in ONE fresh mongosh (a mongosh start is ~1.5 s of CPU, and the file started
- * one per case): `mongosh URI --quiet --norc <script>`, from `/`, on the test database. Each case is
- * still pasted alone into a fresh shell: its text (and the helpers it names) goes into a function
- * scope of its own, so nothing it declares outlives it, and before it runs the script checks that
- * the shell is as it started: no global added since (a case that assigned one), none of the file's
- * names visible. A case that finds the shell otherwise is not run and fails with what it found.
- * Resolves Map case name -> { r } (the value it returned, EJSON, canonical) or an Error.
+ * Runs the cases in ONE fresh mongosh (a mongosh start costs ~1.1-1.5 s of CPU, far more than a
+ * case): `mongosh URI --quiet --norc <script>`, from `/`, on the test database. Each case is still
+ * pasted alone into a fresh shell: its text (and the helpers it names) goes into a function scope
+ * of its own, so nothing it declares outlives it, and before it runs the script checks that the
+ * shell is as it started: no global added since (a case that assigned one), none of the names in
+ * `names` visible (every paste-able file's, so a name one file leaked fails the next case of any
+ * file). A case that finds the shell otherwise is not run and fails with what it found. Resolves,
+ * in the order of `pastes`, { r } (the value it returned, EJSON, canonical) or an Error.
  */
 async function inFreshMongosh(uri, dbName, names, pastes) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-pasteable-'));
@@ -77,17 +79,13 @@ const FRESH = '__labFreshShell';
 
 /** The process's lines cut into the cases' results: the `@@R i` line each case printed, or why not. */
 function resultsOf({ code, stdout, stderr }, pastes) {
-  const out = new Map();
   const lines = stdout.split('\n');
-  pastes.forEach(({ c }, i) => {
+  return pastes.map(({ c }, i) => {
     const line = lines.find((l) => l.startsWith(`@@R ${i} `));
-    if (!line) out.set(c.name, new Error(`mongosh exit ${code}, no answer for ${c.name}: ${stdout}${stderr}`));
-    else {
-      const v = EJSON.parse(line.slice(`@@R ${i} `.length), { relaxed: false });
-      out.set(c.name, v.shell ? new Error(`${c.name}: ${v.shell}`) : v);
-    }
+    if (!line) return new Error(`mongosh exit ${code}, no answer for ${c.name}: ${stdout}${stderr}`);
+    const v = EJSON.parse(line.slice(`@@R ${i} `.length), { relaxed: false });
+    return v.shell ? new Error(`${c.name}: ${v.shell}`) : v;
   });
-  return out;
 }
 
 /**
@@ -432,8 +430,27 @@ const CASES = {
 
 describe('paste-able functions, each pasted alone into a fresh real mongosh', function () {
   let t;
+  // file -> its top-level declarations (read as each file's describe is defined below)
+  const declsOf = new Map();
+  // file -> Map case name -> what inFreshMongosh resolved for it
+  const results = new Map();
+  // Every file's cases in one fresh mongosh, each in a scope of its own (inFreshMongosh).
   before(async function () {
+    this.timeout(600000);
     t = await testDatabase('pasteable');
+    const pastes = Object.entries(CASES).flatMap(([file, cases]) =>
+      cases.map((c) => ({
+        file,
+        c,
+        paste: [c.name, ...(c.with || [])].map((n) => pasteText(declsOf.get(file), n)).join('\n'),
+      })),
+    );
+    const names = [...new Set([...declsOf.values()].flatMap((d) => [...d.keys()]))];
+    const answers = await inFreshMongosh(t.uri, t.dbName, names, pastes);
+    pastes.forEach(({ file, c }, i) => {
+      if (!results.has(file)) results.set(file, new Map());
+      results.get(file).set(c.name, answers[i]);
+    });
   });
   after(async function () {
     if (t) await t.close();
@@ -442,6 +459,7 @@ describe('paste-able functions, each pasted alone into a fresh real mongosh', fu
   for (const [file, cases] of Object.entries(CASES)) {
     describe(file, function () {
       const decls = declarations(file);
+      declsOf.set(file, decls);
 
       it('parses as ES2017 and every top-level function or value has a case here', function () {
         const names = [...decls.keys()].filter((n) => !/^module$/.test(n));
@@ -454,20 +472,9 @@ describe('paste-able functions, each pasted alone into a fresh real mongosh', fu
         expect(src).to.not.match(/Object\.fromEntries|\.flat\(|\bBigInt\b|\brequire\(['"]|\bconsole\./);
       });
 
-      // the file's cases in one fresh mongosh, each in a scope of its own (inFreshMongosh)
-      let results;
-      before(async function () {
-        this.timeout(600000);
-        const pastes = cases.map((c) => ({
-          c,
-          paste: [c.name, ...(c.with || [])].map((n) => pasteText(decls, n)).join('\n'),
-        }));
-        results = await inFreshMongosh(t.uri, t.dbName, [...decls.keys()], pastes);
-      });
-
       for (const c of cases) {
         it(`${c.name}: its own text (and the helpers it names) in a fresh mongosh, called, answers as its name says`, async function () {
-          const r = results.get(c.name);
+          const r = results.get(file).get(c.name);
           if (r instanceof Error) throw r;
           if (r.r && r.r.error && !c.throws) throw new Error(`${c.name} threw in mongosh: ${r.r.error}`);
           c.check(r.r);
