@@ -713,7 +713,7 @@ module.exports = defineStudy({
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~45 s',
-  seedExpected: '~9 min (measured 6.7 min on 2026-11-24; x1.3 on a 2.5 GHz Xeon)',
+  seedExpected: '~8.5 min (measured 2026-11-27 on a 2.5 GHz Xeon: the day at w:0, sweep, replica set)',
 
   /** The Node variants' collections (the lab's own, re-created) and their writers' connections. */
   async load(ctx, p) {

@@ -165,7 +165,7 @@ module.exports = defineStudy({
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
   // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
-  seedExpected: '~8 min (estimated: 8.4 min on 2026-11-24 without the write-concern part, x1.3 on a 2.5 GHz Xeon)',
+  seedExpected: '~10 min (measured 2026-11-27 on a 2.5 GHz Xeon: 28 points, up to 16 writer processes)',
   peers: ['postgres'],
 
   /** The end-of-run summary speaks of one writer at batch 1000 (mongosh, Node, PostgreSQL, the ceiling). */

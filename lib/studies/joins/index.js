@@ -99,7 +99,7 @@ module.exports = defineStudy({
   expected: '~25 s',
   // docs/data/findings-seed-where-joins.json: joins' share was the classic nested loop timed once
   // (209 s), ~30 s of the other variants' rounds and the loads; the seed profile leaves the loop out.
-  seedExpected: "~2 min (estimated: the other variants' rounds and the loads)",
+  seedExpected: '~1.5 min (measured 2026-11-27: 100,000 orders x 10,000 customers)',
 
   async load(ctx, p) {
     const c = colls(p);

@@ -100,7 +100,7 @@ module.exports = defineStudy({
   expected: '~17 s',
   // docs/data/tasks-seed.json took 4.6 min with W 1,2,4,8,16; its W 2 and 8 rounds (~72 s timed, plus
   // their scratch loads) are not measured now.
-  seedExpected: '~5.5 min (measured 4.2 min on 2026-11-24: 1M tasks, W 1,4,16; x1.3 on a 2.5 GHz Xeon)',
+  seedExpected: '~5.5 min (measured 5.3 min on 2026-11-27: 1M tasks, W 1,4,16)',
 
   async load(ctx, p) {
     if (!(p.DONE >= 0 && p.DONE < 1)) throw new Error(`parameter DONE: expected a fraction in [0, 1), got ${p.DONE}`);

@@ -506,7 +506,7 @@ module.exports = defineStudy({
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
   // run timeseries --profile seed alone on a 2.5 GHz Xeon, 2026-11-27 (docs/testing.md).
-  seedExpected: '~23 min (measured 2026-11-27: load 5.6, rollup build 5.1, states at the sized cache 10.4)',
+  seedExpected: '~25 min (measured 2026-11-27: load 5.9, states at the sized cache 12.1)',
 
   /** The Node loader streams the same seeded events as the shell's generator, faster. */
   async load(ctx, p) {
