@@ -290,7 +290,8 @@ describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)',
     ]) {
       const r = await cli(['compare', runs[x], runs[y]]);
       expect(r.code, r.stdout).to.equal(0);
-      expect(r.stdout).to.match(/^0 clearly slower, 0 clearly faster/m);
+      // the whole table on a failure: which row was called, its interval and the baseline's drift
+      expect(r.stdout, `compare ${x} ${y}:\n${r.stdout}`).to.match(/^0 clearly slower, 0 clearly faster/m);
       expect(r.stdout).to.match(/^where: -; ratio: each round's time over where's$/m);
       expect(rowOf(r.stdout, 'where', '-', 'plain')).to.match(/^plain .* ratio /);
     }
