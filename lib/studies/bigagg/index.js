@@ -174,7 +174,7 @@ module.exports = defineStudy({
   derived: (p) => [...compressorsOf(p).map((c) => `${p.COLL}_${c}`), `${p.COLL}_clustered`],
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~50 s',
-  // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~28 min (measured 2026-11-27 on a 2.5 GHz Xeon: four 5M loads 2.8 min, scans of ~26 s)',
 
   /** One collection per block compressor, streamed by the Node driver; load times are measures. */

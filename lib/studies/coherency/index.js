@@ -180,7 +180,7 @@ module.exports = defineStudy({
   derived: (p) => RACE_PATTERNS.filter((x) => !x.startsWith('txn-')).map((x) => `${p.COLL}_${x.replace(/-/g, '_')}`),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
-  // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~17 min (measured 2026-11-27 on a 2.5 GHz Xeon: 54-process races, the measurement)',
   peers: ['postgres'],
 

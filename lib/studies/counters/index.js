@@ -713,6 +713,7 @@ module.exports = defineStudy({
   cli: { docs: 'METRICS', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~45 s',
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~8.5 min (measured 2026-11-27 on a 2.5 GHz Xeon: the day at w:0, sweep, replica set)',
 
   /** The Node variants' collections (the lab's own, re-created) and their writers' connections. */

@@ -164,7 +164,7 @@ module.exports = defineStudy({
   derived: (p) => ['async', 'connections', 'processes', 'limit', 'bulk'].map((s) => `${p.COLL}_${s}`),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
-  // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~10 min (measured 2026-11-27 on a 2.5 GHz Xeon: 28 points, up to 16 writer processes)',
   peers: ['postgres'],
 

@@ -97,8 +97,7 @@ module.exports = defineStudy({
   cli: { docs: 'ORDERS', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~25 s',
-  // docs/data/findings-seed-where-joins.json: joins' share was the classic nested loop timed once
-  // (209 s), ~30 s of the other variants' rounds and the loads; the seed profile leaves the loop out.
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~1.5 min (measured 2026-11-27: 100,000 orders x 10,000 customers)',
 
   async load(ctx, p) {

@@ -119,7 +119,7 @@ module.exports = defineStudy({
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~17 s',
-  // The documented seed-scale run's time for this study (docs/testing.md, 2026-11-24).
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~16 min (measured 2026-11-27 on a 2.5 GHz Xeon: data 3.3 min, ten variants at 10^6)',
 
   async load(ctx, p) {

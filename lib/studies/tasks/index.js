@@ -98,8 +98,7 @@ module.exports = defineStudy({
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   peers: ['postgres'],
   expected: '~17 s',
-  // docs/data/tasks-seed.json took 4.6 min with W 1,2,4,8,16; its W 2 and 8 rounds (~72 s timed, plus
-  // their scratch loads) are not measured now.
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~5.5 min (measured 5.3 min on 2026-11-27: 1M tasks, W 1,4,16)',
 
   async load(ctx, p) {

@@ -505,7 +505,7 @@ module.exports = defineStudy({
   derived: (p) => ['bucket_minute', 'ts', 'rollup_minute', 'rollup_hour'].map((s) => `${p.COLL}_${s}`),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
-  // run timeseries --profile seed alone on a 2.5 GHz Xeon, 2026-11-27 (docs/testing.md).
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~25 min (measured 2026-11-27: load 5.9, states at the sized cache 12.1)',
 
   /** The Node loader streams the same seeded events as the shell's generator, faster. */

@@ -22,8 +22,7 @@ module.exports = defineStudy({
   derived: (p) => [`${p.COLL}_types`],
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~12 s',
-  // docs/data/findings-seed-where-joins.json: where and joins in 8.7 min; where's share is its one
-  // timed $where (262 s at 1,000,000 documents; ~100 s on 2 quiet cores), the load and ~10 s of the rest.
+  // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected: '~1.5 min (measured 2026-11-27: 88 s, 1,000,000 documents, $where timed once)',
 
   /** The Node loader streams the same seeded documents faster than the shell's generator. */
