@@ -93,7 +93,7 @@ function reopener(ctx, entry, valuesOf) {
       await ctx.session.close().catch(() => {
         /* after a restart its connections are gone: nothing to close */
       });
-    ctx.session = await ShellSession.open(ctx.server.uri, ctx.dbName);
+    ctx.session = await ShellSession.open(ctx.server.uri, ctx.dbName, { patient: true });
     await ctx.session.loadStudy(entry.script, { echo: ctx.echo });
     ctx.desc = await ctx.session.call('lab.node.describe', entry.name);
     const values = valuesOf(ctx.desc);

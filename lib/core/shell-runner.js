@@ -55,24 +55,31 @@ function selectDb(db) {
   return `db = db.getSiblingDB(${JSON.stringify(db)}); void 0;`;
 }
 
-/** Driver options for the lab's shell connections: fail within 5 s unless the URI says otherwise. */
-function shellDriverOptions(uri) {
+/**
+ * Driver options for the lab's shell connections: fail within 5 s unless the URI says otherwise.
+ * patient: the driver's own timeouts (30 s), as the study's own client has them. A study's session
+ * opens mid-run, on a server that has answered already: a silence then is the liveness watch's to
+ * report (lib/infra/liveness.js, within its window, naming the study and the database left). With
+ * 5 s, a server paused as a study began was reported as one that never answered, before the watch.
+ */
+function shellDriverOptions(uri, { patient = false } = {}) {
   const o = { productName: 'mongo-perf-lab', productDocsLink: 'https://www.mongodb.com/docs/mongodb-shell/' };
+  if (patient) return o;
   if (!/[?&]serverSelectionTimeoutMS=/i.test(uri)) o.serverSelectionTimeoutMS = 5000;
   if (!/[?&]connectTimeoutMS=/i.test(uri)) o.connectTimeoutMS = 5000;
   return o;
 }
 
 class ShellSession {
-  /** Connects once; evaluate many files. */
-  static async open(uri, db) {
+  /** Connects once; evaluate many files. o.patient: see shellDriverOptions. */
+  static async open(uri, db, { patient = false } = {}) {
     const bus = new EventEmitter();
     // The driver's connect awaits work that holds no ref'd handle, and mongodb-memory-server
     // unrefs its mongod: without a handle of our own Node may find an empty event loop and exit.
     const keepAlive = setInterval(() => {}, 1 << 30);
     try {
       const pick = selectDb(db);
-      const sp = await NodeDriverServiceProvider.connect(uri, shellDriverOptions(uri), {}, bus);
+      const sp = await NodeDriverServiceProvider.connect(uri, shellDriverOptions(uri, { patient }), {}, bus);
       const session = new ShellSession(sp, bus);
       session.keepAlive = keepAlive;
       if (pick) {
@@ -242,4 +249,4 @@ function runCli(file, { uri, db, params, cwd = process.cwd(), timeoutMs = 600000
   });
 }
 
-module.exports = { ShellSession, runCli, paramsToShell, MONGOSH_BIN, ROOT };
+module.exports = { ShellSession, runCli, paramsToShell, shellDriverOptions, MONGOSH_BIN, ROOT };

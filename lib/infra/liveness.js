@@ -99,27 +99,14 @@ function isNoAnswer(err) {
 function watch(uri, { pid, embedded = false, onFailure } = {}) {
   const noop = { pause() {}, resume() {}, stop() {} };
   if (!enabled && !onFailure) return noop;
-  const { MongoClient } = require('mongodb');
   const frozenAfter = frozenAfterMs();
-  const client = new MongoClient(uri, {
-    serverMonitoringMode: 'poll',
-    heartbeatFrequencyMS: HEARTBEAT_MS,
-    connectTimeoutMS: HELLO_TIMEOUT_MS,
-    // it only listens: connect() waits as long as the server is away, with the monitor running
-    serverSelectionTimeoutMS: 24 * 3600 * 1000,
-    maxPoolSize: 1,
-  });
-  const st = { silentSince: null, paused: false, stopped: false, lastTick: Date.now() };
-  client.on('serverHeartbeatSucceeded', () => {
-    st.silentSince = null;
-  });
-  client.on('serverHeartbeatFailed', (ev) => {
-    if (!isNoAnswer(ev.failure)) st.silentSince = null;
-    else if (st.silentSince === null) st.silentSince = Date.now() - (ev.duration || 0);
-  });
-  client.connect().catch(() => {
-    /* closed by stop(), or never selectable: the heartbeat events above are what counts */
-  });
+  const st = { silentSince: null, paused: false, stopped: false, lastTick: Date.now(), client: null, retry: null };
+  /** A check that got no reply for ms extends the silence (or starts it); any other failure ends it. */
+  const unanswered = (err, ms) => {
+    if (!isNoAnswer(err)) st.silentSince = null;
+    else if (st.silentSince === null) st.silentSince = Date.now() - (ms || 0);
+  };
+  listen(uri, st, unanswered);
   const timer = setInterval(() => {
     const now = Date.now();
     const lag = now - st.lastTick - TICK_MS;
@@ -138,7 +125,8 @@ function watch(uri, { pid, embedded = false, onFailure } = {}) {
     if (st.stopped) return;
     st.stopped = true;
     clearInterval(timer);
-    client.close().catch(() => {
+    clearTimeout(st.retry);
+    st.client.close().catch(() => {
       /* a watcher's close: nothing depends on it */
     });
   }
@@ -153,6 +141,43 @@ function watch(uri, { pid, embedded = false, onFailure } = {}) {
     },
     stop,
   };
+}
+
+/**
+ * The watching client (st.client): the driver's monitor, in poll mode, reports each hello through
+ * unanswered(err, ms) or a success. Its connect() does more than start the monitor: once the monitor
+ * has its first reply, the driver opens one pooled connection, and when that connection's handshake
+ * fails it closes the whole client, monitor included. A server frozen between the two replies (the
+ * watch starts just before a run's first study, which is when a server is paused) left the watch
+ * deaf for good, and the run waited on the driver's 30 s instead. So that failure counts like an
+ * unanswered hello (its handshake waited HELLO_TIMEOUT_MS), and a new client takes over, a heartbeat
+ * later (a server that answers the monitor but refuses the connection is not retried in a loop).
+ */
+function listen(uri, st, unanswered) {
+  if (st.stopped) return;
+  const { MongoClient } = require('mongodb');
+  const client = new MongoClient(uri, {
+    serverMonitoringMode: 'poll',
+    heartbeatFrequencyMS: HEARTBEAT_MS,
+    connectTimeoutMS: HELLO_TIMEOUT_MS,
+    // it only listens: connect() waits as long as the server is away, with the monitor running
+    serverSelectionTimeoutMS: 24 * 3600 * 1000,
+    maxPoolSize: 1,
+  });
+  st.client = client;
+  // a client given up may still report its last hello (on its own closed connection): not news
+  client.on('serverHeartbeatSucceeded', () => {
+    if (st.client === client) st.silentSince = null;
+  });
+  client.on('serverHeartbeatFailed', (ev) => {
+    if (st.client === client) unanswered(ev.failure, ev.duration);
+  });
+  client.connect().catch((err) => {
+    if (st.stopped) return; // closed by stop()
+    unanswered(err, HELLO_TIMEOUT_MS);
+    st.retry = setTimeout(() => listen(uri, st, unanswered), HEARTBEAT_MS);
+    st.retry.unref();
+  });
 }
 
 module.exports = {
