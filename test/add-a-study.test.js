@@ -185,19 +185,20 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
   it('compare: two runs of the same build exit 0; a deliberately slowed variant exits 1', async function () {
     const runToy = async (out) =>
       expect(
-        (await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', out, '--runs', '7'])).code,
+        (await cli(dir, ['run', 'toy', '--uri', uri, '--db', db, '--keep', '--out', out, '--runs', '7', '--no-charts']))
+          .code,
       ).to.equal(0);
     const [same1, same2, slow] = ['same1', 'same2', 'slow'].map((x) => path.join(dir, x));
     await runToy(same1);
     await runToy(same2);
     // A slower build, same parameters (compare refuses to call a change between different
-    // workloads): the copy's slow-count sleeps a second in its code for one run. The baseline, a
+    // workloads): the copy's slow-count sleeps 250 ms in its code for one run. The baseline, a
     // count of a few milliseconds, is mostly the machine's noise under load (its rounds spread 4-7x
-    // at load 20, and compare then calls only a change beyond that): a second is far beyond it.
+    // at load 20, and compare then calls only a change beyond that): 250 ms is far beyond it.
     const script = path.join(dir, 'scripts', 'toy_count.js');
     const original = fs.readFileSync(script, 'utf8');
     expect(original).to.contain('if (p.DELAY_MS) sleep(p.DELAY_MS);');
-    fs.writeFileSync(script, original.replace('if (p.DELAY_MS) sleep(p.DELAY_MS);', 'sleep(1000);'));
+    fs.writeFileSync(script, original.replace('if (p.DELAY_MS) sleep(p.DELAY_MS);', 'sleep(250);'));
     try {
       await runToy(slow);
     } finally {

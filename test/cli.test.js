@@ -269,11 +269,14 @@ describe('CLI', function () {
         '--runs',
         '0',
         '--no-progress',
+        '--no-charts',
         '--out',
         out,
       ]);
       expect(r.code, r.stderr).to.equal(0);
       expect(await databaseNames(uri)).to.not.include('labtest_cli_owned');
+      // --no-charts: the result file and the report, no drawing
+      expect(fs.readdirSync(out).sort()).to.deep.equal(['report.md', 'results.json']);
       const saved = fs.readFileSync(path.join(out, 'results.json'), 'utf8');
       expect(JSON.parse(saved).environment.argv).to.include.members(['--uri', '...']);
       expect(saved + fs.readFileSync(path.join(out, 'report.md'), 'utf8')).to.not.contain('labSecretMarker');

@@ -262,6 +262,7 @@ describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)',
         out,
         '--quiet',
         '--no-progress',
+        '--no-charts',
       ]);
       expect(r.code, r.stderr).to.equal(0);
       runs.push(out);

@@ -29,6 +29,7 @@ function start(out) {
     '--out',
     out,
     '--no-progress',
+    '--no-charts',
   ];
   return labRun(args, { env: { MONGODB_URI: undefined } });
 }

@@ -398,7 +398,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
       const outputs = [];
       const runStudy = async (study, extra) => {
         const run = startCli(
-          ['run', study, '--uri', uri, '--docs', '300', '--runs', '1', '--no-progress', ...extra],
+          ['run', study, '--uri', uri, '--docs', '300', '--runs', '1', '--no-progress', '--no-charts', ...extra],
           dir,
         );
         await Promise.race([run.done, deadline(300000)]);

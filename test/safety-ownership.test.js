@@ -241,7 +241,7 @@ describe('safety: ownership by identity, every write path against foreign collec
     const rot = i % KINDS.length;
     const more =
       args[0] === 'run'
-        ? ['--keep', '--out', path.join(tmp, `out${i}${rot}`)]
+        ? ['--keep', '--no-charts', '--out', path.join(tmp, `out${i}${rot}`)]
         : ['--rejects', path.join(tmp, `rej${i}${rot}.csv`)];
     const res = await runBin([...args, '--uri', uri, '--db', dbOf(i), '--no-progress', ...more], {
       cwd: tmp,

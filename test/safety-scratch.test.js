@@ -215,7 +215,7 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
     const out = path.join(tmp, `out-${dbName}`);
     const pg = await postgresDatabase(dbName);
     try {
-      return await labRun([...p.cli, '--uri', uri, '--db', dbName, '--no-progress', '--out', out], {
+      return await labRun([...p.cli, '--uri', uri, '--db', dbName, '--no-progress', '--no-charts', '--out', out], {
         cwd: tmp,
         env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results'), ...(pg.uri ? { PG_URI: pg.uri } : {}) },
       }).done;

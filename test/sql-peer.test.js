@@ -110,7 +110,7 @@ describe('one PostgreSQL per run, shared by the studies that use it', function (
     const env = { ...process.env };
     delete env.PG_URI;
     delete env.LAB_PG_PACKAGE_DIR;
-    const child = spawn(process.execPath, [BIN, 'run', ...args, '--uri', testUri(), '--no-progress'], {
+    const child = spawn(process.execPath, [BIN, 'run', ...args, '--uri', testUri(), '--no-progress', '--no-charts'], {
       cwd: tmp,
       env,
     });

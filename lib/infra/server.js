@@ -9,7 +9,6 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { MongoMemoryServer } = require('mongodb-memory-server-core');
 const { MongoClient } = require('mongodb');
 const { findMongod, NoMongodError } = require('./mongod-binary');
 const cleanup = require('./cleanup');
@@ -19,6 +18,10 @@ const { clientOptions, friendly, explainGone, noteEmbedded, LabError } = require
 // No /tmp/mongodb-<port>.sock: nothing of the lab connects through it, and a mongod killed with
 // SIGKILL leaves it behind in the system's /tmp, outside the run directory that goes with the run.
 const NO_SOCKET = ['--nounixsocket'];
+
+// Loaded when a mongod is started, not before: a run on --uri never needs it (~0.1 s of every
+// such CLI process, which the test suite starts by the dozen).
+const memoryServer = () => require('mongodb-memory-server-core');
 
 const running = new Set();
 let hooksInstalled = false;
@@ -255,6 +258,7 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
   // The data dir is made here, not by mongodb-memory-server, which forgets its own when the start
   // fails: so it is known, and removed, from the first moment.
   const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-mem-'));
+  const { MongoMemoryServer } = memoryServer();
   const mms = new MongoMemoryServer({
     binary,
     instance: { storageEngine: 'wiredTiger', args: extra, launchTimeout: 60000, dbPath },
@@ -419,7 +423,7 @@ function binaryFor(found) {
 // under mongodb-memory-server 11 with 6.0.5 (the member found itself REMOVED at start-up and stayed
 // so after the forced reconfig), so `server --replset --dbpath` is refused rather than half-working.
 async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'perflab', log = () => {} } = {}) {
-  const { MongoMemoryReplSet } = require('mongodb-memory-server-core');
+  const { MongoMemoryReplSet } = memoryServer();
   const found = findMongod({ log });
   const args = [...NO_SOCKET, ...(cacheSizeGB ? ['--wiredTigerCacheSizeGB', String(cacheSizeGB)] : [])];
   const instanceOpts = [];
@@ -456,6 +460,7 @@ async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {
     require('./output-paths').makeDirs(dbPath);
     instance.dbPath = dbPath;
   }
+  const { MongoMemoryServer } = memoryServer();
   const mms = new MongoMemoryServer({ binary: binaryFor(found), instance });
   await quietStart(mms);
   let info;
