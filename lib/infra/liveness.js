@@ -174,6 +174,11 @@ function listen(uri, st, unanswered) {
   });
   client.connect().catch((err) => {
     if (st.stopped) return; // closed by stop()
+    // closed already by the driver in the case above; closed here in any other, so that a client
+    // given up never keeps a monitor polling beside its successor
+    client.close().catch(() => {
+      /* a watcher's close: nothing depends on it */
+    });
     unanswered(err, HELLO_TIMEOUT_MS);
     st.retry = setTimeout(() => listen(uri, st, unanswered), HEARTBEAT_MS);
     st.retry.unref();
