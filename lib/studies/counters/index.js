@@ -206,7 +206,7 @@ function scanPairs(p, o) {
 
 /**
  * Minute 0 vs minute 1439 through the one harness: per layout and way of sending, the two fields
- * alternate round by round; records carry client and server (opLatencies) microseconds per update.
+ * alternate round by round; records carry client and server (the collection's latencyStats) microseconds per update.
  * @param {object} [opt] { docs, bulk, single, rounds, layouts, modes } (defaults: the documented run's)
  */
 async function scan(ctx, p, opt = {}) {
@@ -229,11 +229,13 @@ async function scan(ctx, p, opt = {}) {
   const out = [];
   for (const { layout, mode } of pairs) {
     const server = { first: [], last: [] };
+    const serverOps = { first: [], last: [] };
     const runners = ['first', 'last'].map((at) => ({
       name: at === 'first' ? 'minute-0' : 'minute-1439',
       run: async () => {
         const r = await micro.runOnce(ctx.db, layout, mode, at, o);
         server[at].push(r.serverUs / r.updates);
+        serverOps[at].push(r.serverOps);
         return { ms: r.ms, answer: r.updates, extra: { updates: r.updates, field: micro.fieldOf(layout, at) } };
       },
     }));
@@ -258,6 +260,7 @@ async function scan(ctx, p, opt = {}) {
         usPerUpdate: (r.median * 1000) / r.extra.updates,
         serverUsPerUpdate: lab.median(timed),
         serverUsSamples: timed,
+        serverOpsSamples: serverOps[at].slice(1),
       };
     }
     out.push(...recs);
@@ -374,7 +377,7 @@ function scanLines(out) {
   if (scanRecs.length) {
     lines.push(
       '',
-      'minute 0 vs minute 1439 (per update: client us, server us from opLatencies; ratio = median of per-round ratios)',
+      'minute 0 vs minute 1439 (per update: client us, server us from the collection latencyStats; ratio = median of per-round ratios)',
     );
     lines.push(
       ...lab.tableLines(
@@ -578,7 +581,7 @@ function ratioChart(records, env, doc) {
   };
 }
 
-// Each scan record twice: as the client measured it and as the server's opLatencies did.
+// Each scan record twice: as the client measured it and as the server's latencyStats did.
 function scanValues(recs) {
   return recs
     .map((r) => ({
@@ -594,7 +597,7 @@ function scanValues(recs) {
         mode: r.axis.mode,
         at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)',
         us: r.extra.serverUsPerUpdate,
-        side: 'server (opLatencies)',
+        side: 'server (latencyStats)',
       })),
     );
 }

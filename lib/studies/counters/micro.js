@@ -4,7 +4,9 @@
 // ways: many updates in one bulk (server work dominates), one round trip each (client and
 // network dominate), and updateMany over many documents. First and last alternate round by round
 // (A B, B A, ...) in the one harness (lib/studies/counters/index.js); the server's own time comes from
-// serverStatus().opLatencies.writes.
+// the collection's latencyStats ($collStats), not serverStatus().opLatencies: the server-wide sum
+// takes in every other client's writes made during the run, so on a shared server it could exceed
+// the client's own wall time several times over. Only the lab writes to its own collection.
 const { performance } = require('perf_hooks');
 const C = require('../../../scripts/counters_functions');
 const gen = require('../../../fixtures/counters-gen');
@@ -35,18 +37,26 @@ async function prepareMicro(db, docs) {
   }
 }
 
-async function writeLatency(db) {
-  const s = await db.admin().command({ serverStatus: 1, opLatencies: 1, repl: 0, metrics: 0, locks: 0, wiredTiger: 0 });
-  return { us: Number(s.opLatencies.writes.latency), ops: Number(s.opLatencies.writes.ops) };
+// Summed over the documents $collStats returns (one per shard behind a mongos).
+async function writeLatency(coll) {
+  const rows = await coll.aggregate([{ $collStats: { latencyStats: {} } }]).toArray();
+  let us = 0;
+  let ops = 0;
+  for (const r of rows) {
+    us += Number(r.latencyStats.writes.latency);
+    ops += Number(r.latencyStats.writes.ops);
+  }
+  return { us, ops };
 }
 
-// One timed run: resolves to { ms, updates, serverUs } (serverUs: the writes' server-side
-// latency sum over the run, from opLatencies).
+// One timed run: resolves to { ms, updates, serverUs, serverOps } (serverUs: the server-side
+// latency of this collection's writes over the run; serverOps: the write statements it counted,
+// one per update in a bulk, one for an updateMany).
 async function runOnce(db, layout, mode, at, o) {
   const coll = db.collection(collOf(layout));
   const field = fieldOf(layout, at);
   const id = C.key(gen.START, gen.metricName(0))._id;
-  const before = await writeLatency(db);
+  const before = await writeLatency(coll);
   const t0 = performance.now();
   let updates;
   if (mode === 'bulk') {
@@ -62,7 +72,7 @@ async function runOnce(db, layout, mode, at, o) {
     updates = r.modifiedCount;
   }
   const ms = performance.now() - t0;
-  const after = await writeLatency(db);
+  const after = await writeLatency(coll);
   return { ms, updates, serverUs: after.us - before.us, serverOps: after.ops - before.ops };
 }
 
