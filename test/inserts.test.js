@@ -225,6 +225,28 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       expect(md).to.not.contain(lab.NOT_HERE);
     });
 
+    it("tasks: another client's writes during a claim run make its write-conflict count not the run's own", async function () {
+      const other = t.client.db(`${t.dbName}_other_writer`).collection('w');
+      let writing = true;
+      const loop = (async () => {
+        while (writing) await other.insertOne({ at: new Date() });
+      })();
+      let r;
+      try {
+        r = await run('tasks', { N: 500, PICKS: 1, WRITERS: '4', CLAIM_N: 300, RUNS: 1, WARMUP: 0 });
+      } finally {
+        writing = false;
+        await loop;
+        await other.db.dropDatabase();
+      }
+      const claim = results(r.records).find((x) => x.variant === 'claim-random' && !x.skipped);
+      expect(claim.agrees).to.equal(true);
+      expect(claim.extra.writeConflicts).to.equal(null);
+      expect(claim.extra.conflictsWhy).to.match(/other clients wrote on the server during the run \(\d+ inserted/);
+      const c = claims.judge(findStudy('tasks'), r.records).find((x) => x.id === '002-few-collisions');
+      expect(c.verdict).to.equal(claims.VERDICT.INCONCLUSIVE);
+    });
+
     it('inserts: every variant leaves exactly N documents (or rows), docs/s recorded, verdicts made', async function () {
       const r = await run('inserts', {
         N: 400,

@@ -59,17 +59,19 @@ module.exports = [
           : null;
       },
       interval: (records) => {
-        const rs = results(records).filter(
-          (x) => x.variant === 'claim-random' && x.extra && x.extra.W > 1 && typeof x.extra.writeConflicts === 'number',
-        );
-        if (!rs.length) return { iv: null, missing: 'the claim part did not run with W > 1' };
+        const ran = results(records).filter((x) => x.variant === 'claim-random' && x.extra && x.extra.W > 1);
+        const rs = ran.filter((x) => typeof x.extra.writeConflicts === 'number');
+        if (!rs.length) {
+          const why = ran.map((x) => x.extra.conflictsWhy).find(Boolean);
+          return { iv: null, missing: why || 'the claim part did not run with W > 1' };
+        }
         const r = rs.reduce((a, b) => (b.extra.W > a.extra.W ? b : a));
         const iv = proportion(r.extra.writeConflicts, r.answer.claimed);
         const first = results(records).find((x) => x.variant === 'claim-first' && x.axis.W === r.axis.W);
         return {
           iv,
           figure: `${pct(iv.mid)} write conflicts per claim (95% CI ${pct(iv.lo)} to ${pct(iv.hi)}), W=${r.extra.W}, K=${lab.fmtInt(r.answer.claimed)}`,
-          note: `${first && first.extra ? `all going for the first task instead: ${pct(first.extra.writeConflicts / first.answer.claimed)}; ` : ''}each claim is an atomic findOneAndUpdate, so no task was claimed twice (${r.answer.double === 0 && r.answer.lost === 0 ? 'checked' : 'DOUBLE CLAIMS OR LOSSES'})`,
+          note: `${first && first.extra && typeof first.extra.writeConflicts === 'number' ? `all going for the first task instead: ${pct(first.extra.writeConflicts / first.answer.claimed)}; ` : ''}each claim is an atomic findOneAndUpdate, so no task was claimed twice (${r.answer.double === 0 && r.answer.lost === 0 ? 'checked' : 'DOUBLE CLAIMS OR LOSSES'})`,
         };
       },
     }),
