@@ -2,8 +2,11 @@
 // A mistyped parameter is refused before anything touches the server: through the real mongosh CLI,
 // a typo in each drop-in script's main parameter is refused (a run of its own exits non-zero) with
 // one line naming it and the nearest known name, and the database stays absent.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { testDatabase, lab } = require('./helpers');
 
 // script -> [the typo, the name it should suggest]
 const TYPOS = {
@@ -87,6 +90,27 @@ describe('unknown parameters', function () {
     const err = await s.run('where_vs_agg.js', { N: 200, RUNS: 0, VARIANTS: 'expr-fnd' }).catch((e) => e);
     expect(String(err && err.message)).to.match(/parameter VARIANTS: unknown variant "expr-fnd"/);
     expect(await t.db.listCollections().toArray()).to.deep.equal([]);
+  });
+
+  it('the lab CLI: a parameter the second study refuses is refused before the first runs, no PostgreSQL started, nothing written', async function () {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-typo-'));
+    const db = `${t.dbName}_cli`;
+    try {
+      // VARIANTS=plain is one of where's variants and none of joins'.
+      const args = ['run', 'where', 'joins', '--uri', t.uri, '--db', db, '--set', 'VARIANTS=plain', '--out', out];
+      const { io, done } = lab(args, { env: { PG_URI: '' } });
+      const r = await done;
+      const text = `${io.out}\n${io.err}`;
+      expect(r.code, text).to.equal(2);
+      expect(io.err).to.match(/^mongo-perf-lab: parameter VARIANTS: unknown variant "plain"/m);
+      expect(text).to.not.contain('=== where');
+      expect(text).to.not.contain('PostgreSQL');
+      expect(text).to.not.match(/^\s+at /m);
+      expect(fs.readdirSync(out)).to.deep.equal([]);
+      expect(await databaseExists(db), `${db} was created`).to.equal(false);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('in-process runs: a parameter of an earlier run is not taken for a typo in the next', async function () {

@@ -106,7 +106,7 @@ async function run(o) {
   const { checkWritable } = require('../core/results');
   const { fmtMs } = require('../../scripts/lib/lab');
   const { ParameterError } = require('../infra/errors');
-  const { prepareRun, sharedPeers, announceSeed, outDirOf, fileLines } = require('./study-run');
+  const { prepareRun, lazyPeers, announceSeed, outDirOf, fileLines } = require('./study-run');
   const { renderTableLines } = require('../report/render-terminal');
   const t0 = Date.now();
   const entries = o.args.length ? opt.chooseStudies(o.args) : require('../studies').studies;
@@ -120,8 +120,8 @@ async function run(o) {
   };
   if (o.profile === 'seed' && !o.from.length) announceSeed(entries, log);
   let res;
-  // Results read from files (--from) need no server of any kind.
-  const stopPeers = o.from.length ? async () => {} : await sharedPeers(entries, log);
+  // Results read from files (--from) start no server of any kind: `ready` is never called.
+  const peers = lazyPeers(entries, log);
   try {
     res = await ParameterError.from(() =>
       findings({
@@ -136,6 +136,7 @@ async function run(o) {
         outDir,
         dbName: o.db,
         cacheSizeGB: o.cacheSizeGB,
+        ready: peers.start,
         log,
         echo: (text) => {
           if (!o.quiet) process.stdout.write(humanLines(text).join('\n') + '\n');
@@ -143,7 +144,7 @@ async function run(o) {
       }),
     );
   } finally {
-    await stopPeers();
+    await peers.stop();
     // Like `run`: the database findings created on the user's server goes when it is done.
     // trackDatabase's drop proves first that every collection in it is the lab's by UUID (targets.ownsAll).
     if (tracked && tracked.created) await tracked.drop();

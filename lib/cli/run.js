@@ -149,7 +149,7 @@ function printSummary(doc, chosen, o, { written, ms }) {
 async function run(o) {
   const { checkWritable } = require('../core/results');
   const { runSession } = require('../core/session');
-  const { prepareRun, sharedPeers, outDirOf } = require('./study-run');
+  const { prepareRun, lazyPeers, outDirOf } = require('./study-run');
   const { humanLines, fitLines } = require('../core/lab-lines');
   const { safeArgv } = require('../infra/errors');
   const t0 = Date.now();
@@ -165,7 +165,7 @@ async function run(o) {
     if (!o.quiet) process.stderr.write(fitLines(t.split('\n')).join('\n') + '\n');
   };
   let doc;
-  const stopPeers = await sharedPeers(chosen, log);
+  const peers = lazyPeers(chosen, log);
   try {
     doc = await runSession({
       entries: chosen,
@@ -176,13 +176,14 @@ async function run(o) {
       file: jsonFile,
       argv: safeArgv(process.argv.slice(2)),
       paramsOf: (entry) => studyParams(entry, o),
+      ready: peers.start,
       progress: o.progress,
       echo: (text) => say(fitLines(humanLines(text)).join('\n')),
       say,
       log,
     });
   } finally {
-    await stopPeers();
+    await peers.stop();
     // The database this run created on the user's server (never one that existed): see cleanup.js.
     // trackDatabase's drop proves first that every collection in it is the lab's by UUID (targets.ownsAll).
     if (tracked && tracked.created) await tracked.drop();

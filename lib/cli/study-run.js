@@ -44,6 +44,20 @@ async function sharedPeers(entries, log) {
   return stop;
 }
 
+/**
+ * sharedPeers started on first need: `start` (idempotent) once the run's parameters are accepted,
+ * so a refused run starts no PostgreSQL; `stop` stops it if it was started.
+ */
+function lazyPeers(entries, log) {
+  let started = null;
+  return {
+    start: () => (started = started || sharedPeers(entries, log)),
+    stop: async () => {
+      if (started) await (await started)();
+    },
+  };
+}
+
 /** Before a seed-profile run: how long each chosen study takes at the sources' scales, so nobody starts hours by surprise. */
 function announceSeed(entries, log) {
   log(
@@ -68,4 +82,4 @@ function fileLines(files) {
   return files.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n');
 }
 
-module.exports = { prepareRun, sharedPeers, announceSeed, outDirOf, fileLines };
+module.exports = { prepareRun, sharedPeers, lazyPeers, announceSeed, outDirOf, fileLines };

@@ -36,7 +36,7 @@ async function setEngine(client, engine, version) {
 }
 
 /** Runs the chosen studies on one server (and engine), into outDir/results.json. */
-async function runColumn({ entries, server, label, engine, profile, dbName, outDir, log, echo }) {
+async function runColumn({ entries, server, label, engine, profile, dbName, outDir, log, echo, ready }) {
   fs.mkdirSync(outDir, { recursive: true });
   const { MongoClient } = require('mongodb');
   if (engine && engine !== 'default') {
@@ -57,6 +57,7 @@ async function runColumn({ entries, server, label, engine, profile, dbName, outD
     log,
     env: { label, engine: engine || 'default', argv: safeArgv(process.argv.slice(2)) },
     announce: (entry) => log(`[${label}] ${entry.name}: ${entry.title}`),
+    ready,
   });
 }
 
@@ -295,6 +296,7 @@ async function runColumns(o) {
             outDir: path.join(outDir, `column-${docs.length + 1}`),
             log,
             echo,
+            ready: o.ready,
           }),
         );
       }
@@ -307,7 +309,8 @@ async function runColumns(o) {
 
 /**
  * @param {object} o { entries, profile, uris: (string|undefined)[], engines: string[], from: string[], labels, outDir, dbName, log, echo, cacheSizeGB,
- *   command: the command line to print in the report (without connection strings) }
+ *   command: the command line to print in the report (without connection strings),
+ *   ready: async, before a column's first study, once its parameters are accepted (e.g. the peers' start) }
  * @returns {Promise<{md: string, html: string, docs: object[], judged: object[][]}>}
  */
 async function findings(o) {

@@ -107,6 +107,32 @@ function reopener(ctx, entry, valuesOf) {
   };
 }
 
+/**
+ * Every chosen study's parameters configured, in its own shell session, before any study works: a
+ * parameter the third study refuses is refused before the first two run for minutes, and before a
+ * PostgreSQL is started for them. Configuring reads no collection and writes nothing.
+ */
+async function checkParams(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}) }) {
+  for (const entry of entries) {
+    const session = await ShellSession.open(server.uri, dbName, { patient: true });
+    try {
+      await session.loadStudy(entry.script, { echo: () => {} });
+      const desc = await session.call('lab.node.describe', entry.name);
+      const values = configValues(entry, desc, profile, paramsOf(entry));
+      await session.call(
+        'lab.node.configure',
+        entry.name,
+        values,
+        (entry.variants || []).map((v) => v.name),
+      );
+    } finally {
+      await session.close().catch(() => {
+        /* the refusal, not a failed close, is what the user needs to see */
+      });
+    }
+  }
+}
+
 /** The fixture, the setup and the axis points; the fixture's time goes into times.loadMs. */
 async function prepare(ctx, entry, p, times = {}) {
   const t0 = Date.now();
@@ -386,4 +412,4 @@ function markLoad(recs, load) {
   }
 }
 
-module.exports = { runStudy, studySession, markLoad };
+module.exports = { runStudy, checkParams, studySession, markLoad };
