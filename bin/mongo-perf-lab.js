@@ -3,6 +3,8 @@
 // mongo-perf-lab: dispatch only. Each command is a module of lib/cli/ with its own options, help
 // and run; only the chosen command's module is loaded, and it loads the driver and the studies
 // itself, when it needs them.
+// Before anything loads mongosh's runtime: its Babel rewrite of each script, answered from a cache.
+require('../lib/infra/rewrite-cache');
 const { parseCommand, commandHelp } = require('../lib/cli/options');
 const { commandModule, overview } = require('../lib/cli/help');
 const { friendly, debugEnabled, UsageError } = require('../lib/infra/errors');

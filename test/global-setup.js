@@ -3,9 +3,9 @@
 // and hands its URI to the test files through the environment. LAB_BURNERS=N adds N CPU-bound
 // processes for the whole run (test/burners.js): the speed claims must hold beside them.
 
-// First: mongosh's async rewriter answered from a cache (test/rewrite-cache.js), in this process
-// before any test file loads the shell runtime, and in every node process the tests start.
-const { PRELOAD } = require('./rewrite-cache');
+// First: mongosh's async rewriter answered from a cache (lib/infra/rewrite-cache.js), in this
+// process before any test file loads the shell runtime, and in every node process the tests start.
+const { PRELOAD } = require('../lib/infra/rewrite-cache');
 
 const preload = `--require ${JSON.stringify(PRELOAD)}`;
 // (a parallel worker inherits it from the main process)

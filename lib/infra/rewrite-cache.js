@@ -1,31 +1,31 @@
 'use strict';
-// A cache for mongosh's async rewriter, for the test run only: loaded in the mocha process by
-// test/global-setup.js and, through NODE_OPTIONS=--require, in every node process the tests start
-// (the real mongosh CLI, the lab's CLI, workers).
+// A cache for mongosh's async rewriter, installed by the lab's CLI (bin/mongo-perf-lab.js) before it
+// loads the shell runtime, and by the test run (test/global-setup.js) in the mocha process and,
+// through NODE_OPTIONS=--require, in every node process the tests start (the real mongosh CLI,
+// the lab's CLI, workers).
 //
 // Why: before it runs a line of a script, mongosh rewrites the script's whole text with Babel
-// (@mongosh/async-rewriter2: four Babel passes) so that its shell calls can be awaited. A drop-in
-// loads lab.js and its eight library files, ~90 KB: measured in one `mongosh ... where_vs_agg.js`
-// run, 12 rewrites took ~2.5 s of the process's 3.6 s of CPU, and each in-process run and each lab
-// CLI run of a study pays them again. The rewrite is a pure function of the text (Babel with a
-// fixed set of plugins), so its output is kept, keyed by the SHA-256 of the text and the versions
-// of the rewriter and Babel, in memory and, for texts of 512 characters or more (the scripts, not
-// the one-line parameter statements), under ~/.cache/mongo-perf-lab/mongosh-rewrite/. A miss runs
-// the real rewriter; only its output is stored, so what mongosh evaluates is byte for byte what
-// it would have evaluated. Babel itself is loaded only on a miss.
+// (@mongosh/async-rewriter2: four Babel passes) so that its shell calls can be awaited. A study's
+// shell session loads lab.js and its library files, ~90 KB, and a run opens one per study, again
+// after every server restart (cold-cache points) and once more to check the parameters: without
+// the cache a refused parameter cost ~7 CPU s of Babel before its one line. The rewrite is a pure
+// function of the text (Babel with a fixed set of plugins), so its output is kept, keyed by the
+// SHA-256 of the text and the versions of the rewriter and Babel, in memory and under
+// ~/.cache/mongo-perf-lab/mongosh-rewrite/ (newest 4,000 entries). A miss runs the real rewriter;
+// only its output is stored, so what mongosh evaluates is byte for byte what it would have
+// evaluated. Babel itself is loaded only on a miss. Timed commands never include a rewrite.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
 const Module = require('module');
 
-const ON_DISK_MIN_CHARS = 0;
 const MAX_FILES = 4000;
 
 let writer;
 try {
   writer = require.resolve('@mongosh/async-rewriter2/lib/async-writer-babel.js', {
-    paths: [path.join(__dirname, '..')],
+    paths: [path.join(__dirname, '..', '..')],
   });
 } catch (e) {
   writer = null; // no mongosh here: nothing to cache
@@ -53,7 +53,6 @@ function store(dir) {
     get(code) {
       const key = keyOf(code);
       if (memory.has(key)) return memory.get(key);
-      if (code.length < ON_DISK_MIN_CHARS) return undefined;
       try {
         const text = fs.readFileSync(fileOf(key), 'utf8');
         memory.set(key, text);
@@ -65,7 +64,6 @@ function store(dir) {
     put(code, text) {
       const key = keyOf(code);
       memory.set(key, text);
-      if (code.length < ON_DISK_MIN_CHARS) return;
       try {
         fs.mkdirSync(dir, { recursive: true });
         // Written aside and renamed: processes running at once see a whole entry or none.
