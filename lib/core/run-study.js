@@ -94,17 +94,18 @@ function reopener(ctx, entry, valuesOf) {
         /* after a restart its connections are gone: nothing to close */
       });
     ctx.session = await ShellSession.open(ctx.server.uri, ctx.dbName, { patient: true });
-    await ctx.session.loadStudy(entry.script, { echo: ctx.echo });
-    ctx.desc = await ctx.session.call('lab.node.describe', entry.name);
-    const values = valuesOf(ctx.desc);
-    ctx.cfg = await ctx.session.call(
-      'lab.node.configure',
-      entry.name,
-      values,
-      (entry.variants || []).map((v) => v.name),
-    );
+    Object.assign(ctx, await configureStudy(ctx.session, entry, valuesOf, ctx.echo));
     ctx.p = ctx.cfg.params;
   };
+}
+
+/** The study's script loaded in `session` and configured: { desc, cfg } (a bad parameter throws). */
+async function configureStudy(session, entry, valuesOf, echo) {
+  await session.loadStudy(entry.script, { echo });
+  const desc = await session.call('lab.node.describe', entry.name);
+  const variants = (entry.variants || []).map((v) => v.name);
+  const cfg = await session.call('lab.node.configure', entry.name, valuesOf(desc), variants);
+  return { desc, cfg };
 }
 
 /**
@@ -116,14 +117,11 @@ async function checkParams(entries, { server, dbName, profile = 'quick', paramsO
   for (const entry of entries) {
     const session = await ShellSession.open(server.uri, dbName, { patient: true });
     try {
-      await session.loadStudy(entry.script, { echo: () => {} });
-      const desc = await session.call('lab.node.describe', entry.name);
-      const values = configValues(entry, desc, profile, paramsOf(entry));
-      await session.call(
-        'lab.node.configure',
-        entry.name,
-        values,
-        (entry.variants || []).map((v) => v.name),
+      await configureStudy(
+        session,
+        entry,
+        (desc) => configValues(entry, desc, profile, paramsOf(entry)),
+        () => {},
       );
     } finally {
       await session.close().catch(() => {
