@@ -1,7 +1,9 @@
 'use strict';
 // A mistyped parameter is refused before anything touches the server: through the real mongosh CLI,
 // a typo in each drop-in script's main parameter is refused (a run of its own exits non-zero) with
-// one line naming it and the nearest known name, and the database stays absent.
+// one line naming it and the nearest known name, and the database stays absent. The lab's CLI
+// refuses a parameter, or a foreign collection under a derived name, of any chosen study before the
+// first study works.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -110,6 +112,29 @@ describe('unknown parameters', function () {
       expect(await databaseExists(db), `${db} was created`).to.equal(false);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("the lab CLI: a foreign collection under the second study's derived name is refused before the first runs", async function () {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-typo-'));
+    const db = t.client.db(`${t.dbName}_foreign`);
+    try {
+      await db.collection('perflab_tasks_claims').insertOne({ _id: 'theirs' });
+      const args = ['run', 'where', 'tasks', '--uri', t.uri, '--db', db.databaseName, '--out', out];
+      const { io, done } = lab(args, { env: { PG_URI: '' } });
+      const r = await done;
+      const text = `${io.out}\n${io.err}`;
+      expect(r.code, text).to.not.equal(0);
+      expect(io.err).to.match(/^mongo-perf-lab: .*perflab_tasks_claims/m);
+      expect(text).to.not.contain('=== where');
+      expect(text).to.not.contain('PostgreSQL');
+      expect(fs.readdirSync(out)).to.deep.equal([]);
+      const names = (await db.listCollections().toArray()).map((c) => c.name);
+      expect(names).to.deep.equal(['perflab_tasks_claims']);
+      expect(await db.collection('perflab_tasks_claims').find().toArray()).to.deep.equal([{ _id: 'theirs' }]);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+      await db.dropDatabase();
     }
   });
 

@@ -109,40 +109,51 @@ async function configureStudy(session, entry, valuesOf, echo) {
 }
 
 /**
- * Every chosen study's parameters configured, in its own shell session, before any study works: a
- * parameter the third study refuses is refused before the first two run for minutes, and before a
- * PostgreSQL is started for them. Configuring reads no collection and writes nothing.
+ * Before any study works, for every chosen study: its parameters configured (in a shell session of
+ * its own) and every collection it will derive or scratch-write proven the lab's or absent. A
+ * parameter or a foreign collection of the third study is refused before the first two run for
+ * minutes, and before a PostgreSQL is started for them. Reads only; prepare() checks again.
  */
-async function checkParams(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}) }) {
-  for (const entry of entries) {
-    const session = await ShellSession.open(server.uri, dbName, { patient: true });
-    try {
-      await configureStudy(
-        session,
-        entry,
-        (desc) => configValues(entry, desc, profile, paramsOf(entry)),
-        () => {},
-      );
-    } finally {
-      await session.close().catch(() => {
-        /* the refusal, not a failed close, is what the user needs to see */
-      });
+async function checkStudies(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}) }) {
+  const client = new MongoClient(server.uri, server.clientOptions || {});
+  try {
+    for (const entry of entries) {
+      const session = await ShellSession.open(server.uri, dbName, { patient: true });
+      try {
+        const valuesOf = (desc) => configValues(entry, desc, profile, paramsOf(entry));
+        const { cfg } = await configureStudy(session, entry, valuesOf, () => {});
+        const derived = await derivedNames(session, entry, cfg.params);
+        if (derived.length) await assertAllOwned(client.db(dbName), derived, 'write derived data into');
+      } finally {
+        await session.close().catch(() => {
+          /* the refusal, not a failed close, is what the user needs to see */
+        });
+      }
     }
+  } finally {
+    await client.close();
   }
+}
+
+/**
+ * Every collection the study will derive or scratch-write: the shell declaration names what its
+ * variants write, the Node entry what only its Node part writes.
+ */
+async function derivedNames(session, entry, p) {
+  return [
+    ...new Set([...(await session.call('lab.node.derived', entry.name)), ...(entry.derived ? entry.derived(p) : [])]),
+  ];
 }
 
 /** The fixture, the setup and the axis points; the fixture's time goes into times.loadMs. */
 async function prepare(ctx, entry, p, times = {}) {
   const t0 = Date.now();
   // Every collection the study will derive or scratch-write, proven the lab's or absent before any
-  // work: a foreign one met half-way would refuse the run after minutes spent on the others. All of
-  // them are named at once, so one rename or drop clears the way. The shell declaration names what
-  // its variants write, the Node entry what only its Node part writes.
-  const derived = new Set([
-    ...(await ctx.session.call('lab.node.derived', entry.name)),
-    ...(entry.derived ? entry.derived(p) : []),
-  ]);
-  if (derived.size) await assertAllOwned(ctx.db, [...derived], 'write derived data into');
+  // work (checkStudies did so before the run; a collection may have appeared since): a foreign one
+  // met half-way would refuse the run after minutes spent on the others. All of them are named at
+  // once, so one rename or drop clears the way.
+  const derived = await derivedNames(ctx.session, entry, p);
+  if (derived.length) await assertAllOwned(ctx.db, derived, 'write derived data into');
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
   times.loadMs = Date.now() - t0;
   if (times.loadMs > SLOW_MS) ctx.log(`${entry.name}: data ready in ${lab.fmtMs(times.loadMs)}`);
@@ -410,4 +421,4 @@ function markLoad(recs, load) {
   }
 }
 
-module.exports = { runStudy, checkParams, studySession, markLoad };
+module.exports = { runStudy, checkStudies, studySession, markLoad };

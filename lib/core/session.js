@@ -5,7 +5,7 @@
 // creates on a given server is the caller's to drop (lib/infra/cleanup.js trackDatabase), so that
 // one guarded drop serves the end of a run and an interrupt alike.
 const { ResultFile, environment } = require('./results');
-const { runStudy, checkParams } = require('./run-study');
+const { runStudy, checkStudies } = require('./run-study');
 const claims = require('./claims');
 const { ParameterError } = require('../infra/errors');
 const { wrap } = require('../../scripts/lib/format');
@@ -20,7 +20,7 @@ const liveness = require('../infra/liveness');
  * @param {Function} [o.paramsOf] entry -> parameters over the profile's
  * @param {Function} [o.announce] entry -> void, before each study
  * @param {boolean} [o.resume] keep what `file` already holds of this run (default true; lib/core/results.js)
- * @param {Function} [o.ready] async, once every study's parameters are accepted, before the first study
+ * @param {Function} [o.ready] async, once every study's parameters and names are accepted, before the first study
  * @returns {Promise<object>} the finished result document
  */
 async function runStudies({
@@ -38,7 +38,7 @@ async function runStudies({
   resume = true,
   ready = async () => {},
 }) {
-  await ParameterError.from(() => checkParams(entries, { server, dbName, profile, paramsOf }));
+  await ParameterError.from(() => checkStudies(entries, { server, dbName, profile, paramsOf }));
   await ready();
   // The same result file again resumes: the axis points it holds from the same setting are kept.
   const rf = new ResultFile(file, environment(server, { profile, ...env }), {
