@@ -147,13 +147,14 @@ function printSummary(doc, chosen, o, { written, ms }) {
 }
 
 async function run(o) {
+  const t0 = Date.now();
+  // The names first: a wrong one is refused before the driver and the shell runtime load (~1 s).
+  const chosen = chosenStudies(o.args);
   const { checkWritable } = require('../core/results');
   const { runSession } = require('../core/session');
   const { prepareRun, lazyPeers, outDirOf } = require('./study-run');
   const { humanLines, fitLines } = require('../core/lab-lines');
   const { safeArgv } = require('../infra/errors');
-  const t0 = Date.now();
-  const chosen = chosenStudies(o.args);
   const outDir = outDirOf(o);
   const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
   if (o.json && o.json !== '-') checkWritable(o.json);
