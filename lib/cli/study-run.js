@@ -53,7 +53,11 @@ function lazyPeers(entries, log) {
   return {
     start: () => (started = started || sharedPeers(entries, log)),
     stop: async () => {
-      if (started) await (await started)();
+      if (!started) return;
+      // A start that failed has already failed the run through `ready`: the stop in the run's
+      // `finally` must not throw that error again over the one being reported.
+      const stop = await started.catch(() => null);
+      if (stop) await stop();
     },
   };
 }
