@@ -11,6 +11,7 @@ const { interleave } = require('../lib/core/harness');
 const { runStudy } = require('../lib/core/run-study');
 const { findStudy } = require('../lib/studies');
 const pgPeer = require('../lib/studies/source-002/pg-peer');
+const { CONFLICTS } = require('../lib/studies/tasks/conflicts');
 const claims = require('../lib/core/claims');
 const report = require('../lib/report/report');
 const lab = require('../scripts/lib/lab');
@@ -242,6 +243,7 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       const claim = results(r.records).find((x) => x.variant === 'claim-random' && !x.skipped);
       expect(claim.agrees).to.equal(true);
       expect(claim.extra.writeConflicts).to.equal(null);
+      expect(claim.extra.conflictsState).to.equal(CONFLICTS.notOwn);
       expect(claim.extra.conflictsWhy).to.match(/other clients wrote on the server during the run \(\d+ inserted/);
       const c = claims.judge(findStudy('tasks'), r.records).find((x) => x.id === '002-few-collisions');
       expect(c.verdict).to.equal(claims.VERDICT.INCONCLUSIVE);

@@ -11,38 +11,13 @@ const { ensureFixture } = require('../../infra/loader');
 const { runWorkers } = require('../source-002/insert-workers');
 const { scratch, postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
+const { writeActivity, ownConflicts, conflictsCell } = require('./conflicts');
 
 const peer = { available: false };
 
 function* taskDocs(n, seed, done) {
   const next = G.rng(seed);
   for (let i = 0; i < n; i++) yield G.taskDoc(next, i, done);
-}
-
-// The server counts write conflicts for all its clients together: the count is the run's own only
-// when the server's document writes over the run were exactly the run's claims (one update each),
-// so another client's writes make it "not attributable" rather than a figure (null, with why).
-async function writeActivity(db) {
-  const s = await db.admin().command({ serverStatus: 1 });
-  const m = s.metrics || {};
-  const w = m.operation && m.operation.writeConflicts;
-  const d = m.document || {};
-  return {
-    conflicts: w === undefined ? null : Number(w),
-    writes: { inserted: Number(d.inserted), updated: Number(d.updated), deleted: Number(d.deleted) },
-  };
-}
-
-function ownConflicts(before, after, claimed) {
-  if (before.conflicts === null) return { writeConflicts: null, conflictsWhy: 'serverStatus has no writeConflicts' };
-  const dw = (k) => after.writes[k] - before.writes[k];
-  if (dw('inserted') === 0 && dw('deleted') === 0 && dw('updated') === claimed)
-    return { writeConflicts: after.conflicts - before.conflicts };
-  const seen = `${dw('inserted')} inserted, ${dw('updated')} updated, ${dw('deleted')} deleted`;
-  return {
-    writeConflicts: null,
-    conflictsWhy: `other clients wrote on the server during the run (${seen}; the claims updated ${claimed}): its write-conflict count is not the run's own`,
-  };
 }
 
 function claimVariant(name, random, what) {
@@ -207,8 +182,7 @@ module.exports = defineStudy({
       rows: 'variant',
       cols: 'W',
       value: (r) => {
-        if (!r.extra) return '';
-        return typeof r.extra.writeConflicts === 'number' ? lab.fmtInt(r.extra.writeConflicts) : 'not own';
+        return r.extra ? conflictsCell(r.extra, lab.fmtInt) : '';
       },
       filter: (r) => !r.skipped && r.axis.part === 'claim',
     },
