@@ -150,6 +150,8 @@ async function run(o) {
   const t0 = Date.now();
   // The names first: a wrong one is refused before the driver and the shell runtime load (~1 s).
   const chosen = chosenStudies(o.args);
+  // Then their parameters, before a server is started or reached (and again in the session).
+  require('../core/params').checkParams(chosen, { profile: o.profile, paramsOf: (entry) => studyParams(entry, o) });
   const { checkWritable } = require('../core/results');
   const { runSession } = require('../core/session');
   const { prepareRun, lazyPeers, outDirOf } = require('./study-run');

@@ -119,9 +119,9 @@ function checkCli(def) {
 /**
  * Evaluates a study's declaration the way `load()` would, with LAB_MODE = 'node': `lab.main(STUDY)`
  * then only registers the study. No server and no `db`: a declaration never touches the database at
- * its top level (docs/contract.md).
+ * its top level (docs/contract.md). Returns { STUDY, node: the context's lab.node }.
  */
-function readDeclaration(script) {
+function loadDeclaration(script) {
   const ctx = vm.createContext({ LAB_MODE: 'node', print() {}, printjson() {} });
   ctx.require = (m) => require(m.startsWith('.') ? path.resolve(ctx.__dirname, m) : m);
   ctx.load = (file) => {
@@ -139,7 +139,12 @@ function readDeclaration(script) {
   ctx.load(path.resolve(SCRIPTS, script));
   if (!ctx.STUDY)
     throw new StudyDefinitionError(`${path.isAbsolute(script) ? script : `scripts/${script}`} declares no STUDY`);
-  return ctx.STUDY;
+  return { STUDY: ctx.STUDY, node: ctx.lab.node };
+}
+
+/** The STUDY a script declares (see loadDeclaration). */
+function readDeclaration(script) {
+  return loadDeclaration(script).STUDY;
 }
 
 // What a user's own declaration may hold: what the harness reads, and no fixture, setup or
@@ -213,9 +218,10 @@ function defineStudy(def) {
   );
   (def.tables || []).forEach((t, i) => checkKeys(t, TABLE_KEYS, `${where}: tables[${i}]`));
   const study = { ...def };
-  let decl;
+  let loaded;
   const declaration = () => {
-    if (!decl) decl = readDeclaration(def.script);
+    if (!loaded) loaded = loadDeclaration(def.script);
+    const decl = loaded.STUDY;
     if (decl.name !== def.name)
       throw new StudyDefinitionError(`${where}: scripts/${def.script} declares study ${JSON.stringify(decl.name)}`);
     return decl;
@@ -225,6 +231,15 @@ function defineStudy(def) {
   Object.defineProperty(study, 'source', {
     enumerable: true,
     get: () => source || (source = sourceOf(declaration(), def.script)),
+  });
+  // The declaration's lab.node in Node (no server, no shell runtime): its parameter rules, the very
+  // code a session runs, so that a bad parameter is refused before a server is started or reached.
+  Object.defineProperty(study, 'offline', {
+    enumerable: false,
+    value: () => {
+      declaration();
+      return loaded.node;
+    },
   });
   return study;
 }

@@ -14,16 +14,9 @@ const lab = require('../../scripts/lib/lab');
 const LabPlan = require('./plan');
 const LabRecords = require('../../scripts/lib/records');
 const { pointKey } = require('./results');
+const { configValues } = require('./params');
 
 const SLOW_MS = 5000;
-
-/** The parameters of a profile (tiny, quick or seed) of a study: defineStudy() made sure each is there. */
-function profileParams(entry, profile) {
-  const sizes = entry.profiles[profile];
-  if (!sizes)
-    throw new Error(`study ${entry.name}: no profile ${JSON.stringify(profile)} (profiles: tiny, quick, seed)`);
-  return sizes;
-}
 
 /**
  * A session outside a study run (a study's own tools: the time-series states of its load bench):
@@ -68,18 +61,6 @@ async function openContext(entry, { server, dbName, results, echo, log, progress
     if (results) results.note(entry.name, text);
   };
   return ctx;
-}
-
-/** The configuration's values: the profile's, then the user's; numbers given to text parameters as text. */
-function configValues(entry, desc, profile, params) {
-  // The runner works in its own database: it may create the study's collections.
-  const values = { ...(desc.params.GENERATE ? { GENERATE: true } : {}), ...profileParams(entry, profile), ...params };
-  // A --set SIZES=100 arrives as a number: text parameters take it as the text it was.
-  for (const [k, v] of Object.entries(values)) {
-    const kind = desc.params[k] && desc.params[k].kind;
-    if (typeof v === 'number' && (kind === 'name' || kind === 'names')) values[k] = String(v);
-  }
-  return values;
 }
 
 /**
