@@ -20,7 +20,7 @@
 //   COLL     prefix of the scratch collections the script creates and empties (default perflab_ins)
 //   LIMITS, BULK_MB, BULK_TRIES are read by the Node side only (the connection and document limits,
 //            large insertMany batches: mongo-perf-lab run inserts)
-//   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
+//   RUNS, WARMUP, BUDGET_MS, MIN_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 // Scratch collections are emptied before each timed run; one that exists and was not made by the
 // lab stops the script. Concurrency (async loops, connections, processes), w: 0 / majority and the
 // PostgreSQL peer are the Node layer's: `mongo-perf-lab run inserts`.

@@ -16,7 +16,7 @@
 //   CUSTOMERS  customers to generate (default 10000)
 //   SEED       generator seed (default 1)
 //   COLL       prefix: <COLL>_orders and <COLL>_customers (default perflab_join)
-//   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
+//   RUNS, WARMUP, BUDGET_MS, MIN_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 
 load(__dirname + '/../fixtures/gen.js');
 load(__dirname + '/../fixtures/inserts-gen.js');

@@ -18,7 +18,7 @@
 //   SEED   generator seed (default 1)
 //   COLL   prefix of the scratch collections the script creates and empties (default perflab_race)
 //   PG_GRID (Node only) true: PostgreSQL races check-then-insert at every grid cell too (default true)
-//   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
+//   RUNS, WARMUP, BUDGET_MS, MIN_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 
 load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');

@@ -19,7 +19,7 @@
 //   CLAIM_N  tasks in the claiming collection (Node only; default 4000)
 //   SEED     generator seed (default 1)
 //   COLL     collection (default perflab_tasks); one the lab did not make is used as it is
-//   RUNS, WARMUP, BUDGET_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
+//   RUNS, WARMUP, BUDGET_MS, MIN_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
 
 load(__dirname + '/../fixtures/gen.js');
 load(__dirname + '/../fixtures/inserts-gen.js');

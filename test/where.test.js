@@ -216,6 +216,14 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     }
   });
 
+  it('MIN_MS adds whole timed rounds, in the drop-in and the runner alike, up to 10x RUNS', async function () {
+    const p = { N, SEED, RUNS: 1, WARMUP: 0, VARIANTS: 'plain,expr-find', MIN_MS: 1e6 };
+    const shell = byVariant((await t.run(SCRIPT, p)).records);
+    const node = byVariant((await t.study('where', p)).records);
+    for (const [side, rows] of Object.entries({ shell, node }))
+      for (const name of ['plain', 'expr-find']) expect(rows[name].runs, `${side} ${name}`).to.equal(10);
+  });
+
   it('LAB_LINES=false hides the machine-readable lines', async function () {
     const r = await t.run(SCRIPT, { N, SEED, RUNS: 0, VARIANTS: 'expr-find', LAB_LINES: false });
     expect(r.lines.some((l) => l.startsWith('@@LAB'))).to.equal(false);

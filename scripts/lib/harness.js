@@ -74,6 +74,25 @@ var LabHarness = (function (S) {
     return st;
   }
 
+  // How many timed rounds a point runs. minMs (hyperfine's minimum benchmarking time): at least
+  // `rounds`, and more while the point's timed work is under minMs, up to 10x `rounds`. A point
+  // whose round takes a few milliseconds (a batch of 100 documents) then gets the samples an
+  // interval needs from a second or two of work, where a fixed count leaves it at the mercy of one
+  // slow round; a point whose rounds take longer runs `rounds` as before. The count only grows
+  // between rounds (limit() is asked when round `round` is about to start): a round once started
+  // is run through, so every variant has as many samples as the others.
+  function roundCounter(rounds, minMs) {
+    var c = { rounds: rounds, timedMs: 0 };
+    c.limit = function (round, st, names) {
+      var running = names.some(function (n) {
+        return !st[n].capped;
+      });
+      if (round >= c.rounds && round < rounds * 10 && c.timedMs < (minMs || 0) && running) c.rounds = round + 1;
+      return c.rounds;
+    };
+    return c;
+  }
+
   // A state machine, so that the shell (synchronous loop) and Node (await loop) drive the very
   // same rules: warm-up rounds first, then timed rounds in alternating order (A B C, C B A ...),
   // so that drift in the machine's speed (other work on shared cores, cache state, CPU frequency)
@@ -88,6 +107,7 @@ var LabHarness = (function (S) {
     var budget = opts.budgetMs || Infinity;
     var warmOnce = !!opts.warmOnce && warmup > 0 && rounds > 0;
     var baseline = opts.baseline && names.indexOf(opts.baseline) >= 0 ? opts.baseline : names[0];
+    var count = roundCounter(rounds, opts.minMs);
     var st = freshStates(names);
     var phase = warmup > 0 ? 'warmup' : 'timed';
     var round = 0;
@@ -96,7 +116,7 @@ var LabHarness = (function (S) {
 
     function next() {
       for (;;) {
-        var limit = phase === 'warmup' ? warmup : rounds;
+        var limit = phase === 'warmup' ? warmup : count.limit(round, st, names);
         if (round >= limit) {
           if (phase === 'timed') return null;
           phase = 'timed';
@@ -125,10 +145,17 @@ var LabHarness = (function (S) {
       if (extra !== undefined) s.extra = extra;
       if (typeof overheadMs === 'number') s.overhead.push(overheadMs);
       keepTime(s, step.phase, ms, { budget: budget, rounds: rounds, warmOnce: warmOnce });
+      if (step.phase === 'timed' && !s.capped) count.timedMs += ms;
     }
 
+    // rounds: the timed rounds run (more than asked when minMs added some).
     function result() {
-      return { baseline: baseline, rounds: rounds, warmup: warmup, variants: summaries(st, names, baseline, rounds) };
+      return {
+        baseline: baseline,
+        rounds: count.rounds,
+        warmup: warmup,
+        variants: summaries(st, names, baseline, rounds),
+      };
     }
 
     function plan() {

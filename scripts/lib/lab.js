@@ -203,7 +203,9 @@ var lab = (function () {
         p.WARMUP +
         ' warm-up + ' +
         p.RUNS +
-        ' timed rounds per point, order alternating' +
+        ' timed rounds per point' +
+        (p.MIN_MS ? ' (more while under ' + LabFormat.fmtMs(p.MIN_MS) + ' of timed work)' : '') +
+        ', order alternating' +
         (fixture ? ' | ' + fixture.coll + ': ' + LabFormat.fmtInt(fixture.count) + ' documents' : ''),
       100
     ).forEach(function (l) {
@@ -222,6 +224,7 @@ var lab = (function () {
         warmup: p.WARMUP,
         rounds: p.RUNS,
         budgetMs: p.BUDGET_MS,
+        minMs: p.MIN_MS,
         baseline: study.baseline,
         warmOnce: !!study.warmOnce,
       }

@@ -55,6 +55,11 @@ var LabParams = (function () {
       def: 30000,
       what: 'a variant whose warm-up run takes longer is timed by that run only',
     },
+    MIN_MS: {
+      kind: 'count',
+      def: 0,
+      what: 'more timed rounds while a point has had less timed work than this (at most 10x RUNS; 0: RUNS)',
+    },
     VARIANTS: { kind: 'names', def: '', what: 'comma-separated variants to run (default: all)' },
     LAB_LINES: {
       kind: 'bool',

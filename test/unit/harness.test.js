@@ -39,3 +39,30 @@ describe('harness: warm-up rounds', function () {
     expect(res.variants.a.times).to.have.length(3);
   });
 });
+
+describe('harness: a minimum of timed work (MIN_MS)', function () {
+  it('adds whole rounds while the timed work is under minMs, alternating on', function () {
+    // 2 variants x 10 ms a round: 3 rounds give 60 ms, 100 ms needs 5 rounds
+    const { steps, res } = drive(['a', 'b'], { warmup: 0, rounds: 3, minMs: 100 }, () => 10);
+    expect(res.rounds).to.equal(5);
+    expect(res.variants.a.times).to.have.length(5);
+    expect(res.variants.b.times).to.have.length(5);
+    expect(steps.slice(-4)).to.deep.equal(['t3:b', 't3:a', 't4:a', 't4:b']);
+  });
+
+  it('a round once started is run through, so every variant has as many samples', function () {
+    // the threshold is crossed by a's sample in round 3: b still runs in that round
+    const { res } = drive(['a', 'b'], { warmup: 0, rounds: 3, minMs: 65 }, (v) => (v === 'a' ? 15 : 1));
+    expect(res.variants.a.times.length).to.equal(res.variants.b.times.length);
+    expect(res.rounds).to.equal(5);
+  });
+
+  it('at most 10x the rounds; none added when the rounds already did the work, nor for capped variants', function () {
+    expect(drive(['a'], { warmup: 0, rounds: 2, minMs: 1e9 }, () => 1).res.rounds).to.equal(20);
+    expect(drive(['a', 'b'], { warmup: 1, rounds: 3, minMs: 50 }, () => 100).res.rounds).to.equal(3);
+    const capped = drive(['a'], { warmup: 1, rounds: 3, budgetMs: 10, minMs: 1e9 }, () => 50);
+    expect(capped.res.variants.a.times).to.deep.equal([50]);
+    expect(drive(['a'], { warmup: 1, rounds: 0, minMs: 1e9 }, () => 1).res.variants.a.times).to.have.length(1);
+    expect(drive(['a'], { warmup: 0, rounds: 3 }, () => 1).res.rounds).to.equal(3);
+  });
+});
