@@ -79,18 +79,22 @@ var LabHarness = (function (S) {
   // whose round takes a few milliseconds (a batch of 100 documents) then gets the samples an
   // interval needs from a second or two of work, where a fixed count leaves it at the mercy of one
   // slow round; a point whose rounds take longer runs `rounds` as before. The count only grows
-  // between rounds (limit() is asked when round `round` is about to start): a round once started
-  // is run through, so every variant has as many samples as the others.
+  // once the rounds so far are done (round >= c.rounds): a round once started is run through, so
+  // every variant has as many samples as the others.
   function roundCounter(rounds, minMs) {
     var c = { rounds: rounds, timedMs: 0 };
     c.limit = function (round, st, names) {
-      var running = names.some(function (n) {
-        return !st[n].capped;
-      });
-      if (round >= c.rounds && round < rounds * 10 && c.timedMs < (minMs || 0) && running) c.rounds = round + 1;
+      if (round >= c.rounds && round < rounds * 10 && c.timedMs < (minMs || 0) && anyRunning(st, names))
+        c.rounds = round + 1;
       return c.rounds;
     };
     return c;
+  }
+
+  function anyRunning(st, names) {
+    return names.some(function (n) {
+      return !st[n].capped;
+    });
   }
 
   // A state machine, so that the shell (synchronous loop) and Node (await loop) drive the very

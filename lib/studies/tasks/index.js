@@ -181,9 +181,7 @@ module.exports = defineStudy({
       title: 'write conflicts per run by workers W',
       rows: 'variant',
       cols: 'W',
-      value: (r) => {
-        return r.extra ? conflictsCell(r.extra, lab.fmtInt) : '';
-      },
+      value: (r) => (r.extra ? conflictsCell(r.extra, lab.fmtInt) : ''),
       filter: (r) => !r.skipped && r.axis.part === 'claim',
     },
   ],
