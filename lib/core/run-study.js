@@ -200,7 +200,7 @@ async function runnersOf(ctx, entry, p, point, variants) {
 async function measurePoint(ctx, entry, p, point, own) {
   const plan = await planPoint(ctx, entry, p, point, own);
   const { runners, meta, plans } = await runnersOf(ctx, entry, p, point, plan.run);
-  const what = `${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${p.RUNS} timed rounds${p.MIN_MS ? ` (more while under ${lab.fmtMs(p.MIN_MS)} of timed work)` : ''}`;
+  const what = `${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${p.RUNS} timed rounds${lab.minMsNote(p)}`;
   for (const line of wrap(what, 100, '    ')) ctx.log(line);
   let recs = plan.skipped;
   if (runners.length) {

@@ -175,9 +175,15 @@ var LabFormat = (function () {
       .join(', ');
   }
 
+  // What MIN_MS adds to "N timed rounds" in a header ('' when it is off): the shell's and the runner's.
+  function minMsNote(p) {
+    return p.MIN_MS ? ' (more while under ' + fmtMs(p.MIN_MS) + ' of timed work)' : '';
+  }
+
   return {
     num: num,
     fmtMs: fmtMs,
+    minMsNote: minMsNote,
     fmtInt: fmtInt,
     fmtFactor: fmtFactor,
     speedWords: speedWords,

@@ -42,7 +42,7 @@ var lab = (function () {
     [LabParams, 'KINDS COMMON param params list'],
     [LabStats, 'now median percentile summarize rng bootstrap ratioOf ratioInterval tQuantile'],
     [LabHarness, 'harness took timeCall'],
-    [LabFormat, 'num fmtMs fmtInt fmtFactor fmtAnswer speedWords tableLines table pointLabel'],
+    [LabFormat, 'num fmtMs minMsNote fmtInt fmtFactor fmtAnswer speedWords tableLines table pointLabel'],
     [
       LabRecords,
       'FORMAT FORMAT_VERSION NOT_HERE same brief resultRecord timesRecord measureRecord warnings busyMachine ' +
@@ -204,7 +204,7 @@ var lab = (function () {
         ' warm-up + ' +
         p.RUNS +
         ' timed rounds per point' +
-        (p.MIN_MS ? ' (more while under ' + LabFormat.fmtMs(p.MIN_MS) + ' of timed work)' : '') +
+        LabFormat.minMsNote(p) +
         ', order alternating' +
         (fixture ? ' | ' + fixture.coll + ': ' + LabFormat.fmtInt(fixture.count) + ' documents' : ''),
       100
