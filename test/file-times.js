@@ -53,7 +53,7 @@ const ownCpu = () => {
   return me ? me.self + me.children : 0;
 };
 
-/** Root hooks for a parallel worker: one spool line per file, { file, ms, cpu }. */
+/** Root hooks for a parallel worker: one spool line per file, { file, start, ms, cpu }. */
 function workerHooks() {
   if (process.env.MOCHA_WORKER_ID === undefined || !process.env[SPOOL]) return null;
   return {
@@ -65,7 +65,7 @@ function workerHooks() {
       root.afterAll(function () {
         const first = [...root.suites, ...root.tests].find((x) => x.file);
         const file = first ? path.relative(ROOT, first.file) : ROOT_HOOKS;
-        const line = { file, ms: Date.now() - t0, cpu: ownCpu() - cpu0 };
+        const line = { file, start: t0, ms: Date.now() - t0, cpu: ownCpu() - cpu0 };
         fs.appendFileSync(process.env[SPOOL], JSON.stringify(line) + '\n');
       });
     },
@@ -88,6 +88,8 @@ function rows(files) {
       cpuSeconds: +f.cpu.toFixed(1),
       tests: f.tests,
       hooksSeconds: +(f.hookMs / 1000).toFixed(1),
+      // parallel mode: when the file started, seconds after the run's setup (which files overlapped)
+      ...(f.start === undefined ? {} : { startSeconds: +(f.start / 1000).toFixed(1) }),
     }))
     .sort((a, b) => b.seconds - a.seconds);
 }
@@ -129,9 +131,9 @@ function parallelTimes(runner, { meta, started, out }) {
     const files = new Map();
     files.set(SETUP, { ms: runBegin - started, hookMs: runBegin - started, tests: 0, cpu: setupCpu });
     for (const line of fs.readFileSync(spool, 'utf8').split('\n').filter(Boolean)) {
-      const { file, ms, cpu } = JSON.parse(line);
+      const { file, start, ms, cpu } = JSON.parse(line);
       const t = tests.get(file) || { n: 0, ms: 0 };
-      files.set(file, { ms, cpu, tests: t.n, hookMs: Math.max(0, ms - t.ms) });
+      files.set(file, { ms, cpu, tests: t.n, hookMs: Math.max(0, ms - t.ms), start: start - runBegin });
     }
     files.set(SHARED_MONGOD, { ms: 0, hookMs: 0, tests: 0, cpu: mongodCpu() - mongod0 });
     return { list: rows(files), total: ((Date.now() - runBegin) / 1000).toFixed(1) };
@@ -151,7 +153,7 @@ function parallelTimes(runner, { meta, started, out }) {
     fs.rmSync(spool, { force: true });
     const cpu = list.reduce((a, r) => a + r.cpuSeconds, 0).toFixed(0);
     process.stdout.write(
-      `\n  Time per test file (hooks included), ${total} s after setup, files two at a time (the seconds of ` +
+      `\n  Time per test file (hooks included), ${total} s after setup, files ${meta.jobs} at a time (the seconds of ` +
         `files that ran together overlap) (${cpu} CPU seconds), 1-min load average ` +
         `${load1.min.toFixed(1)}-${load1.max.toFixed(1)} on ${meta.cores} cores:\n\n`,
     );
@@ -166,7 +168,12 @@ class FileTimes extends Spec {
     if (options && options.parallel) {
       const started = Date.now();
       parallelTimes(runner, {
-        meta: { started: new Date(started).toISOString(), loadAtStart: load(), cores: os.cpus().length },
+        meta: {
+          started: new Date(started).toISOString(),
+          loadAtStart: load(),
+          cores: os.cpus().length,
+          jobs: options.jobs,
+        },
         started,
         out,
       });
