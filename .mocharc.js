@@ -9,17 +9,19 @@ const tierSpec = process.env.LAB_TIER === 'unit' ? [`${UNIT}**/*.test.js`] : ['t
 const spec = process.env.LAB_SPEC ? process.env.LAB_SPEC.split(',') : tierSpec;
 // The server starts only when some file of the run needs it.
 const needsServer = spec.some((f) => !f.replace(/^\.\//, '').startsWith(UNIT));
-// The whole suite runs two files at a time (mocha --parallel: one worker process per file, the one
-// mongod of test/global-setup.js shared; each file has its own database names and temp folders, and
-// the files that start servers of their own take free ports): one file waiting on a server (a
-// frozen mongod, a restart) or on a CLI lets the other use the second core. LAB_JOBS=1 runs it
-// serially; a run of chosen files (LAB_SPEC) or of the unit tier is serial unless LAB_JOBS says more.
-const jobs = Number(process.env.LAB_JOBS) || (process.env.LAB_SPEC || process.env.LAB_TIER === 'unit' ? 1 : 2);
-// Two at a time, the longest files go first (by wall seconds in the last measured runs): a long file
-// started last would run alone at the end. Then the others, in name order. The first two start
-// together: safety-scratch keeps more than one core busy (several CLI runs at once) and
-// safety-frozen mostly waits on frozen servers, so each leaves the other room; cli starts when the
-// shorter of them ends.
+// The whole suite runs three files at a time (mocha --parallel: one worker process per file, the
+// one mongod of test/global-setup.js shared; each file has its own database names and temp folders,
+// and the files that start servers of their own take free ports). At two, the two cores were busy
+// ~1.65 of the time: a file waiting on a server (a frozen mongod, a restart, a replica set's
+// election) or on a CLI left one idle; a third file fills those waits (~1.85 busy). Interleaved full
+// runs, 2026-11-28: two 403-437 s, three 361-386 s, every check passing (docs/testing.md). LAB_JOBS=1
+// runs it serially; a run of chosen files (LAB_SPEC) or of the unit tier is serial unless LAB_JOBS
+// says more.
+const jobs = Number(process.env.LAB_JOBS) || (process.env.LAB_SPEC || process.env.LAB_TIER === 'unit' ? 1 : 3);
+// The longest files go first (by wall seconds at three jobs in the last measured runs), then the
+// others in name order: a long file started late would run alone at the end while the short ones
+// finish. safety-frozen, short but mostly waiting on frozen servers, starts with the first, leaving
+// the cores to safety-scratch (several CLI runs at once) and cli.
 const LONGEST = [
   'safety-scratch',
   'safety-frozen',
@@ -27,9 +29,17 @@ const LONGEST = [
   'mapreduce',
   'safety-cli',
   'counters',
-  'timeseries',
+  'inserts',
+  'bigagg',
   'findings',
+  'safety-ownership',
+  'timeseries-cache',
+  'add-a-study',
+  'timeseries',
+  'safety-faults',
   'sql-peer',
+  'compare',
+  'server-command',
 ];
 function longestFirst(globs) {
   if (globs.length !== 1 || globs[0] !== 'test/**/*.test.js') return globs;

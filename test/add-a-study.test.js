@@ -192,13 +192,14 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     await runToy(same1);
     await runToy(same2);
     // A slower build, same parameters (compare refuses to call a change between different
-    // workloads): the copy's slow-count sleeps 250 ms in its code for one run. The baseline, a
-    // count of a few milliseconds, is mostly the machine's noise under load (its rounds spread 4-7x
-    // at load 20, and compare then calls only a change beyond that): 250 ms is far beyond it.
+    // workloads): the copy's slow-count sleeps 1 s in its code for one run. The baseline, a count of
+    // a few milliseconds, is mostly the machine's noise under load (its rounds spread 4-7x with three
+    // test files on two cores or at load 20, and compare calls only a change beyond that spread):
+    // 1 s, x50 or more on the ratio to count, is far beyond it.
     const script = path.join(dir, 'scripts', 'toy_count.js');
     const original = fs.readFileSync(script, 'utf8');
     expect(original).to.contain('if (p.DELAY_MS) sleep(p.DELAY_MS);');
-    fs.writeFileSync(script, original.replace('if (p.DELAY_MS) sleep(p.DELAY_MS);', 'sleep(250);'));
+    fs.writeFileSync(script, original.replace('if (p.DELAY_MS) sleep(p.DELAY_MS);', 'sleep(1000);'));
     try {
       await runToy(slow);
     } finally {
