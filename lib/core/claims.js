@@ -406,6 +406,40 @@ const setting = {
   },
 };
 
+// The most a point's rounds may have had some task waiting for a CPU (records' loadavg.cpuWait,
+// lib/infra/cpu-wait.js) for a claim that needs the cores to itself. Measured over a whole point,
+// whose other variants may run several processes of the lab's own: with nothing else running the
+// two points these claims read waited 9 % and 18 % of their rounds; beside two CPU-bound processes
+// on 2 cores 81 % and 91 % (docs/testing.md, "Claims judged beside CPU-bound neighbours").
+const QUIET_CPU_WAIT = 0.4;
+
+/**
+ * `base` (a rule's setting) that also needs cores no other task wanted while the records `pick`
+ * returns were measured: one message at a time between a client and two different servers, where a
+ * busy machine does not slow both alike (a woken server waits its turn behind CPU-bound work, and
+ * the two servers wake differently), so the ratio there measures the scheduler, not the stores.
+ * Records without the figure (older files, systems without PSI) are judged as before.
+ */
+function quietCores(base, pick) {
+  return {
+    needed: `${base.needed}; cores no other process wanted during the rounds`,
+    check: (records, env, params) => {
+      const st = base.check ? base.check(records, env, params) : { here: 'not checked by this rule', ok: true };
+      if (!st.ok) return st;
+      const waits = pick(records)
+        .map((r) => r.loadavg && r.loadavg.cpuWait)
+        .filter((x) => typeof x === 'number');
+      const worst = waits.length ? Math.max(...waits) : null;
+      if (worst === null || worst <= QUIET_CPU_WAIT) return st;
+      return {
+        here: `other processes competed for the cores: some task waited for a CPU ${pct(worst)} of these rounds (at most ${pct(QUIET_CPU_WAIT)} for this claim)`,
+        ok: false,
+        reproduce: 'the same command on a machine with nothing else running',
+      };
+    },
+  };
+}
+
 /** Records of --profile tiny: the result file's profile (or a merged file's sources'), or a record's own. */
 function isTestScale(env, records = []) {
   return !!(
@@ -507,6 +541,8 @@ module.exports = {
   unmeasured,
   whenMeasured,
   setting,
+  quietCores,
+  QUIET_CPU_WAIT,
   isTestScale,
   judge,
   ledgerLines,

@@ -5,6 +5,7 @@
 // (scripts/lib/lab.js). Every axis point's records are appended to the result file as they finish.
 const os = require('os');
 const { assertAllOwned } = require('../infra/targets');
+const { cpuWaitWatch } = require('../infra/cpu-wait');
 const { MongoClient } = require('mongodb');
 const { roundsProgress } = require('../infra/progress');
 const { wrap } = require('../../scripts/lib/format');
@@ -205,6 +206,7 @@ async function measurePoint(ctx, entry, p, point, own) {
   let recs = plan.skipped;
   if (runners.length) {
     const load0 = os.loadavg()[0];
+    const waited = cpuWaitWatch();
     const res = await interleave(runners, {
       warmup: p.WARMUP,
       rounds: p.RUNS,
@@ -230,7 +232,7 @@ async function measurePoint(ctx, entry, p, point, own) {
       plans,
       opts,
     );
-    markLoad(ran, { start: load0, end: os.loadavg()[0], cores: os.cpus().length });
+    markLoad(ran, { start: load0, end: os.loadavg()[0], cores: os.cpus().length, cpuWait: waited.stop() });
     recs = ran.concat(plan.skipped);
   }
   if (entry.measures) recs.push(...(await entry.measures(ctx, p, point)));
@@ -393,9 +395,12 @@ function pointPrinter(entry, echo) {
 /**
  * The 1-minute load average at a point's start and end, on every record of the point, and a warning
  * when either exceeds the cores: the point's times were taken on a busy machine (inflated, noisier).
+ * cpuWait: the share of the point's rounds in which some task waited for a CPU (lib/infra/cpu-wait.js),
+ * when the system tells it; claims whose setting needs cores to themselves read it.
  */
 function markLoad(recs, load) {
   const loadavg = { start: Number(load.start.toFixed(2)), end: Number(load.end.toFixed(2)), cores: load.cores };
+  if (typeof load.cpuWait === 'number') loadavg.cpuWait = load.cpuWait;
   const busy = lab.busyMachine(loadavg);
   for (const r of recs) {
     r.loadavg = loadavg;

@@ -130,6 +130,23 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     expect(verdictOf(mapreduce, '000-pg-insert', ins(50, 100)).verdict).to.equal(VERDICT.REVERSED);
   });
 
+  it('PostgreSQL row inserts: not reproduced when other processes held the cores during those rounds; judged when quiet or unknown', function () {
+    const ins = (cpuWait) =>
+      records('mapreduce', { group: 10, 'insert-pg': 50, 'insert-mongo': 100 }, 'group', { batch: 1000 }).map((r) =>
+        cpuWait === undefined ? r : { ...r, loadavg: { start: 1, end: 1, cores: 2, cpuWait } },
+      );
+    const busy = verdictOf(mapreduce, '000-pg-insert', ins(0.9));
+    expect(busy.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(busy.why).to.match(/some task waited for a CPU 90\.0 % of these rounds \(at most 40\.0 %/);
+    expect(busy.why).to.match(/to reproduce: the same command on a machine with nothing else running/);
+    expect(busy.figure, 'the figure is still shown').to.match(/0\.5\dx/);
+    expect(busy.setting.needed).to.match(/cores no other process wanted/);
+    expect(verdictOf(mapreduce, '000-pg-insert', ins(0.05)).verdict).to.equal(VERDICT.REVERSED);
+    expect(verdictOf(mapreduce, '000-pg-insert', ins(undefined)).verdict, 'no PSI: judged as before').to.equal(
+      VERDICT.REVERSED,
+    );
+  });
+
   it('PostgreSQL row inserts: not reproduced when PostgreSQL did not run, not measured in a file without the insert variants', function () {
     const mongoOnly = records('mapreduce', { group: 10, 'insert-mongo': 100 }, 'group', { batch: 1000 });
     const v = verdictOf(mapreduce, '000-pg-insert', mongoOnly);

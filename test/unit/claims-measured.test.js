@@ -40,6 +40,26 @@ function verdictOf(entry, id, recs, env = ENV, params = {}) {
 }
 
 describe('claims measured here: 002 limits, 003 _id index, 004 collections, regex, sizes', function () {
+  describe('002-mongo-vs-sql: one message at a time to two servers, judged only on cores nobody else wanted', function () {
+    const point = { part: 'batch', W: 1, batch: 1, size: 1024, w: 1 };
+    const rows = (pg, cpuWait) =>
+      timed('inserts', { async: 100, pg }, 'async', point).map((r) =>
+        cpuWait === undefined ? r : { ...r, loadavg: { start: 1, end: 1, cores: 2, cpuWait } },
+      );
+    it('reversed at 0.1x when quiet; not reproduced at the same figure when tasks waited for a CPU 60 % of the rounds', function () {
+      expect(verdictOf(inserts, '002-mongo-vs-sql', rows(10, 0)).verdict).to.equal(VERDICT.REVERSED);
+      expect(verdictOf(inserts, '002-mongo-vs-sql', rows(1000, 0.1)).verdict).to.equal(VERDICT.HOLDS);
+      const busy = verdictOf(inserts, '002-mongo-vs-sql', rows(10, 0.6));
+      expect(busy.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(busy.why).to.match(/other processes competed for the cores: some task waited for a CPU 60\.0 %/);
+      expect(busy.setting.ok).to.equal(false);
+    });
+    it('PostgreSQL absent is still the first reason', function () {
+      const v = verdictOf(inserts, '002-mongo-vs-sql', timed('inserts', { async: 100 }, 'async', point));
+      expect(v.why).to.match(/PostgreSQL did not run/);
+    });
+  });
+
   describe('002-large-bulk-timeout: failure rates bounded (one-sided 95 % Clopper-Pearson)', function () {
     it('the bounds: 0 of n has the closed form 1 - 0.05^(1/n); 50 tries bound it below 6 %, 8 do not', function () {
       for (const n of [1, 8, 50, 200]) expect(failureBounds(0, n).hi).to.be.closeTo(1 - 0.05 ** (1 / n), 1e-9);
