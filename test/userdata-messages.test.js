@@ -18,8 +18,15 @@ const { friendly } = require('../lib/infra/errors');
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// A run's results folder is the file's own temp folder, not the checkout's results/: a run that
+// fails after its session began keeps its partial results.json, by design.
+let labResults = null;
 const lab = (args, env = {}) =>
-  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 120000, env: { ...process.env, ...env } });
+  spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    timeout: 120000,
+    env: { ...process.env, ...(labResults ? { LAB_RESULTS_DIR: labResults } : {}), ...env },
+  });
 
 /** A tmpfs of `size` (read-only when asked) for the test's life; null where mounting is not allowed. */
 function tmpfs(dir, opts) {
@@ -34,6 +41,7 @@ describe('unclear messages made clear (issue 18)', function () {
   before(async function () {
     t = await testDatabase('userdata_messages');
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'userdata-messages-'));
+    labResults = path.join(tmp, 'results');
   });
   after(async function () {
     if (t) await t.close();

@@ -75,10 +75,12 @@ function announceSeed(entries, log) {
  */
 function outDirOf(o, prefix = '') {
   const { stamp } = require('./options');
-  const { checkWritableDir } = require('../infra/output-paths');
+  const { checkWritableDir, removeIfLeftEmpty } = require('../infra/output-paths');
+  const dir = path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', `${prefix}${stamp()}`));
+  removeIfLeftEmpty(dir);
   // A command told where to write (--out) creates nothing in the results folder.
   if (!o.out) checkWritableDir(process.env.LAB_RESULTS_DIR || 'results', 'LAB_RESULTS_DIR');
-  return path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', `${prefix}${stamp()}`));
+  return dir;
 }
 
 /** The files a command wrote, relative to the current directory. */

@@ -5,6 +5,7 @@
 //   makeDirs(dir)                    mkdir -p that cannot hang (see below)
 //   checkWritableFile(file, what)    throws UsageError (one line) unless file can be written; '-' is stdout
 //   checkWritableDir(dir, what)      creates dir if needed; throws UsageError unless writable
+//   removeIfLeftEmpty(dir)           at exit, removes dir (and the folders made for it) if still empty
 const fs = require('fs');
 const path = require('path');
 const { UsageError } = require('./errors');
@@ -64,4 +65,31 @@ function checkWritableDir(dir, what) {
   }
 }
 
-module.exports = { makeDirs, checkWritableFile, checkWritableDir };
+/**
+ * The folders makeDirs would create for `dir`, deepest first, each removed at the process's exit if
+ * it is still empty: a run refused or failed before its first file (a server it cannot reach, a
+ * foreign collection) leaves no empty results/<date-time> behind. Only empty folders go (rmdir):
+ * a folder with anything in it, the run's own partial results included, is kept.
+ */
+function removeIfLeftEmpty(dir) {
+  const fresh = [];
+  let d = path.resolve(dir);
+  while (!fs.existsSync(d)) {
+    fresh.push(d);
+    const up = path.dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  if (!fresh.length) return;
+  process.once('exit', () => {
+    for (const f of fresh) {
+      try {
+        fs.rmdirSync(f);
+      } catch {
+        return; // not empty (the run wrote into it) or already gone: it and its parents stay
+      }
+    }
+  });
+}
+
+module.exports = { makeDirs, checkWritableFile, checkWritableDir, removeIfLeftEmpty };

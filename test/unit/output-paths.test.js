@@ -41,3 +41,35 @@ describe('output paths: makeDirs', function () {
     }
   });
 });
+
+describe('output paths: a run that writes nothing leaves no folder', function () {
+  let tmp;
+  beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dirs-'))));
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  // A process that asks for `dir`, creates it as a run does, writes `file` into it or not, and exits
+  // (code 1: as a refused run does).
+  const runIn = (dir, file) => {
+    const { spawnSync } = require('child_process');
+    const mod = require.resolve('../../lib/infra/output-paths');
+    const code = `const o = require(${JSON.stringify(mod)}); o.removeIfLeftEmpty(process.argv[1]);
+      o.makeDirs(process.argv[1]); if (process.argv[2]) require('fs').writeFileSync(process.argv[2], '{}');
+      process.exit(1);`;
+    const r = spawnSync(process.execPath, ['-e', code, dir, file || ''], { encoding: 'utf8' });
+    expect(r.stderr).to.equal('');
+  };
+
+  it('the folders it made for itself go when they are still empty at exit, up to the first that was there', function () {
+    runIn(path.join(tmp, 'results', '20261128-150802'));
+    expect(fs.readdirSync(tmp)).to.deep.equal([]);
+    fs.mkdirSync(path.join(tmp, 'results'));
+    fs.writeFileSync(path.join(tmp, 'results', 'older.json'), '{}');
+    runIn(path.join(tmp, 'results', '20261128-150803'));
+    expect(fs.readdirSync(path.join(tmp, 'results'))).to.deep.equal(['older.json']);
+  });
+
+  it('a folder with anything in it stays, its parents too (partial results are kept)', function () {
+    const dir = path.join(tmp, 'a', 'b');
+    runIn(dir, path.join(dir, 'results.json'));
+    expect(fs.readdirSync(dir)).to.deep.equal(['results.json']);
+  });
+});
