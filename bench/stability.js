@@ -55,8 +55,11 @@ function runFindings(args, log) {
 /**
  * The claims whose verdicts differ between the runs' findings.json documents, split into decisive
  * flips (two decisive verdicts that disagree) and the allowed kind (decisive vs undecided).
+ * busy[i]: report i was made beside CPU-bound processes. There, not-reproduced decides nothing
+ * either: the run took away on purpose the setting of the claims that need cores no other process
+ * wants (lib/core/claims.js quietCores), which a quiet run has.
  */
-function verdictDifferences(reports) {
+function verdictDifferences(reports, { busy = [] } = {}) {
   const key = (c) => `${c.study}\u0000${c.id}\u0000${c.column}`;
   const byKey = new Map();
   reports.forEach((rep, i) => {
@@ -76,7 +79,8 @@ function verdictDifferences(reports) {
     }
   });
   const rows = [...byKey.values()];
-  const decisive = (row) => row.verdicts.filter((v) => v !== null && !UNDECIDED.has(v));
+  const decided = (v, i) => v !== null && !UNDECIDED.has(v) && !(busy[i] && v === 'not-reproduced');
+  const decisive = (row) => row.verdicts.filter(decided);
   return {
     claims: rows.length,
     flips: rows.filter((r) => new Set(decisive(r)).size > 1),
@@ -156,7 +160,7 @@ async function main(argv) {
     runs.push({ ...run, seconds: Math.round((Date.now() - t0) / 1000) });
   }
   const reports = runs.map((r) => JSON.parse(fs.readFileSync(path.join(out, r.name, 'findings.json'), 'utf8')));
-  const diff = verdictDifferences(reports);
+  const diff = verdictDifferences(reports, { busy: runs.map((r) => r.burners > 0) });
   const command = `mongo-perf-lab findings ${common.filter((a) => !a.startsWith('mongodb')).join(' ')}`;
   fs.writeFileSync(path.join(out, 'stability.md'), markdown(diff, runs, command));
   fs.writeFileSync(

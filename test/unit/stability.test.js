@@ -39,6 +39,27 @@ describe('bench/stability: what counts as a flip', function () {
     expect(d.flips[0].verdicts).to.deep.equal(['holds', 'reversed', 'holds']);
   });
 
+  it('beside CPU-bound processes, not-reproduced decides nothing (the run took the quiet cores away); quiet, it does', function () {
+    const runs = [
+      report([
+        ['pg', 'weaker'],
+        ['x', 'holds'],
+      ]),
+      report([
+        ['pg', 'weaker'],
+        ['x', 'holds'],
+      ]),
+      report([
+        ['pg', 'not-reproduced'],
+        ['x', 'reversed'],
+      ]),
+    ];
+    const d = verdictDifferences(runs, { busy: [false, false, true] });
+    expect(d.flips.map((r) => r.id)).to.deep.equal(['x']);
+    expect(d.allowed.map((r) => r.id)).to.deep.equal(['pg']);
+    expect(verdictDifferences(runs).flips.map((r) => r.id)).to.deep.equal(['pg', 'x']);
+  });
+
   it('claims are matched by study, id and column; one missing in a run is not a flip', function () {
     const two = { claims: [{ study: 'toy', id: 'a', column: 2, verdict: 'weaker' }] };
     const d = verdictDifferences([report([['a', 'holds']]), { claims: [] }, two]);
