@@ -84,6 +84,9 @@ function environment(server, extra = {}) {
     host: {
       cpuModel: cpus.length ? cpus[0].model.trim() : null,
       cores: cpus.length,
+      // The cores this process (and an embedded server it starts) may run on: fewer under taskset
+      // or a cgroup cpuset, which changes what is measured (server-side JavaScript: study where).
+      usableCores: os.availableParallelism(),
       memoryGB: Number((os.totalmem() / 1073741824).toFixed(1)),
       os: `${os.type()} ${os.release()} ${os.arch()}`,
       loadavgStart: os.loadavg().map((x) => Number(x.toFixed(2))),
@@ -121,6 +124,8 @@ const SETTING = [
   ['cache size', (e) => e.server && e.server.cacheBytes],
   ['topology', (e) => e.server && e.server.topology],
   ['cores', (e) => e.host && e.host.cores],
+  // A file written before usableCores was recorded ran on all of them.
+  ['usable cores', (e) => e.host && (e.host.usableCores || e.host.cores)],
   ['Node', (e) => e.software && e.software.node],
   ['driver', (e) => e.software && e.software.driver],
   ['mongosh', (e) => e.software && e.software.mongosh],

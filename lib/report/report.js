@@ -53,7 +53,8 @@ function serverLine(env) {
   const h = env.host || {};
   return (
     `MongoDB ${s.version} (${s.topology || 'standalone'}, ${s.storageEngine}, ${s.queryFramework || 'classic'}` +
-    `${s.cacheBytes ? `, cache ${(s.cacheBytes / 1073741824).toFixed(2)} GB` : ''}) on ${h.cores} x ${h.cpuModel}, ` +
+    `${s.cacheBytes ? `, cache ${(s.cacheBytes / 1073741824).toFixed(2)} GB` : ''}) on ${h.cores} x ${h.cpuModel}` +
+    `${h.usableCores && h.usableCores < h.cores ? ` (${h.usableCores} usable)` : ''}, ` +
     `${h.memoryGB} GB, load ${(h.loadavgStart || []).join(' ')} -> ${(h.loadavgEnd || []).join(' ') || '?'}`
   );
 }

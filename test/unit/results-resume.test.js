@@ -117,6 +117,13 @@ describe('result file: resuming', function () {
     expect(settingDiff(env(), env({ lab: { commit: 'def' } }))).to.match(/lab's commit/);
   });
 
+  it('a run pinned to fewer cores (taskset) is not resumed from one that had them all, nor the reverse', function () {
+    const host = (usableCores) => env({ host: { cores: 2, ...(usableCores ? { usableCores } : {}) } });
+    expect(settingDiff(host(null), host(2)), 'a file from before usableCores ran on all').to.equal(null);
+    expect(settingDiff(host(2), host(1))).to.equal('usable cores 2 then, 1 now');
+    expect(settingDiff(host(1), host(null))).to.equal('usable cores 1 then, 2 now');
+  });
+
   it('without resume, an existing file is replaced as before', function () {
     const file = path.join(dir, 'results.json');
     interrupted(file);
