@@ -443,3 +443,6 @@ module.exports = [
     ),
   },
 ];
+
+// The per-round scan ratios, for test/counters.test.js's checks of the scan itself.
+module.exports.helpers = { scanRatios };
