@@ -55,11 +55,11 @@ function runFindings(args, log) {
 /**
  * The claims whose verdicts differ between the runs' findings.json documents, split into decisive
  * flips (two decisive verdicts that disagree) and the allowed kind (decisive vs undecided).
- * busy[i]: report i was made beside CPU-bound processes. There, not-reproduced decides nothing
- * either: the run took away on purpose the setting of the claims that need cores no other process
- * wants (lib/core/claims.js quietCores), which a quiet run has.
+ * A not-reproduced whose setting was absent because the cores were busy (setting.absent
+ * 'busy-cores', lib/core/claims.js quietCores) decides nothing either: the run beside CPU-bound
+ * processes takes those cores away on purpose. Any other not-reproduced stays decisive.
  */
-function verdictDifferences(reports, { busy = [] } = {}) {
+function verdictDifferences(reports) {
   const key = (c) => `${c.study}\u0000${c.id}\u0000${c.column}`;
   const byKey = new Map();
   reports.forEach((rep, i) => {
@@ -72,15 +72,17 @@ function verdictDifferences(reports, { busy = [] } = {}) {
           column: c.column,
           verdicts: reports.map(() => null),
           figures: reports.map(() => null),
+          busyCores: reports.map(() => false),
         });
       const row = byKey.get(key(c));
       row.verdicts[i] = c.verdict;
       row.figures[i] = c.figure;
+      row.busyCores[i] = Boolean(c.setting && c.setting.absent === 'busy-cores');
     }
   });
   const rows = [...byKey.values()];
-  const decided = (v, i) => v !== null && !UNDECIDED.has(v) && !(busy[i] && v === 'not-reproduced');
-  const decisive = (row) => row.verdicts.filter(decided);
+  const decisive = (row) =>
+    row.verdicts.filter((v, i) => v !== null && !UNDECIDED.has(v) && !(v === 'not-reproduced' && row.busyCores[i]));
   return {
     claims: rows.length,
     flips: rows.filter((r) => new Set(decisive(r)).size > 1),
@@ -99,7 +101,7 @@ function markdown(diff, runs, command) {
     `# Verdict stability: ${runs.length} runs of \`${command}\``,
     '',
     `${diff.claims} claims; **${diff.flips.length} decisive flips** (two decisive verdicts that disagree); ` +
-      `${diff.allowed.length} claims decided in one run and inconclusive in another (allowed).`,
+      `${diff.allowed.length} claims decided in one run and undecided in another (inconclusive, or not reproduced on busy cores; allowed).`,
     '',
     `Runs: ${runs.map((r) => `${r.name}${r.burners ? ` (beside ${r.burners} CPU-bound processes)` : ''}, ${r.seconds} s`).join('; ')}.`,
     '',
@@ -107,7 +109,7 @@ function markdown(diff, runs, command) {
     '',
     diff.flips.length ? [head, ...diff.flips.map(line)].join('\n') : 'None.',
     '',
-    '## Decided in one run, inconclusive in another',
+    '## Decided in one run, undecided in another',
     '',
     diff.allowed.length ? [head, ...diff.allowed.map(line)].join('\n') : 'None.',
     '',
@@ -160,7 +162,7 @@ async function main(argv) {
     runs.push({ ...run, seconds: Math.round((Date.now() - t0) / 1000) });
   }
   const reports = runs.map((r) => JSON.parse(fs.readFileSync(path.join(out, r.name, 'findings.json'), 'utf8')));
-  const diff = verdictDifferences(reports, { busy: runs.map((r) => r.burners > 0) });
+  const diff = verdictDifferences(reports);
   const command = `mongo-perf-lab findings ${common.filter((a) => !a.startsWith('mongodb')).join(' ')}`;
   fs.writeFileSync(path.join(out, 'stability.md'), markdown(diff, runs, command));
   fs.writeFileSync(

@@ -2,9 +2,10 @@
 // How much of a stretch of time some runnable task waited for a CPU: Linux's pressure stall
 // information (/proc/pressure/cpu, "some" line, microseconds since boot). The load average cannot
 // tell a busy neighbour from the lab's own writers (16 of them raise it as much as two foreign
-// loops) and lags by a minute; the stall share is read over exactly a point's rounds. A single
+// loops) and lags by a minute; the stall share is read over one point (its warm-up and all its
+// variants; it is the whole machine's, the lab's own processes and threads included). A single
 // client talking to a single server leaves the cores idle between messages, so on a machine with
-// nothing else running its rounds show ~0 stall; beside CPU-bound processes each wake-up queues.
+// nothing else running such a point shows little stall; beside CPU-bound processes each wake-up queues.
 const fs = require('fs');
 
 const PSI = '/proc/pressure/cpu';

@@ -22,7 +22,7 @@ function settingOf(j) {
   if (s === undefined || s === null) return { needed: null, here: null, ok: null };
   if (typeof s === 'string') return { needed: s, here: null, ok: null };
   const or = (x) => (x === undefined ? null : x);
-  return { needed: or(s.needed), here: or(s.here), ok: or(s.ok) };
+  return { needed: or(s.needed), here: or(s.here), ok: or(s.ok), ...(s.absent ? { absent: s.absent } : {}) };
 }
 
 /** A number of an interval, 3 significant digits (no unit: the figure beside it has one). */

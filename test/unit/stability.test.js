@@ -39,25 +39,26 @@ describe('bench/stability: what counts as a flip', function () {
     expect(d.flips[0].verdicts).to.deep.equal(['holds', 'reversed', 'holds']);
   });
 
-  it('beside CPU-bound processes, not-reproduced decides nothing (the run took the quiet cores away); quiet, it does', function () {
-    const runs = [
-      report([
-        ['pg', 'weaker'],
-        ['x', 'holds'],
-      ]),
-      report([
-        ['pg', 'weaker'],
-        ['x', 'holds'],
-      ]),
-      report([
-        ['pg', 'not-reproduced'],
-        ['x', 'reversed'],
-      ]),
-    ];
-    const d = verdictDifferences(runs, { busy: [false, false, true] });
-    expect(d.flips.map((r) => r.id)).to.deep.equal(['x']);
+  it('a not-reproduced for busy cores decides nothing (the burners run takes them away); any other not-reproduced does', function () {
+    const busy = {
+      verdict: 'not-reproduced',
+      setting: { needed: 'x', here: 'contended', ok: false, absent: 'busy-cores' },
+    };
+    const at = (id, v) => ({
+      study: 'toy',
+      id,
+      claim: id,
+      column: 1,
+      figure: null,
+      ...(typeof v === 'string' ? { verdict: v } : v),
+    });
+    const d = verdictDifferences([
+      { claims: [at('pg', 'weaker'), at('x', 'holds'), at('pg-gone', 'holds')] },
+      { claims: [at('pg', 'weaker'), at('x', 'holds'), at('pg-gone', 'holds')] },
+      { claims: [at('pg', busy), at('x', 'reversed'), at('pg-gone', 'not-reproduced')] },
+    ]);
+    expect(d.flips.map((r) => r.id)).to.deep.equal(['x', 'pg-gone']);
     expect(d.allowed.map((r) => r.id)).to.deep.equal(['pg']);
-    expect(verdictDifferences(runs).flips.map((r) => r.id)).to.deep.equal(['pg', 'x']);
   });
 
   it('claims are matched by study, id and column; one missing in a run is not a flip', function () {
