@@ -10,6 +10,9 @@ const fs = require('fs');
 const path = require('path');
 const { UsageError } = require('./errors');
 
+// The folders this process created (makeDirs): the only ones removeIfLeftEmpty may remove.
+const made = new Set();
+
 /**
  * mkdir -p without fs.mkdirSync's recursive mode, which never returns on /proc (Node 20): finds the
  * nearest existing ancestor, which must be a writable directory, then creates each level.
@@ -31,6 +34,7 @@ function makeDirs(dir) {
   for (const m of missing) {
     try {
       fs.mkdirSync(m);
+      made.add(m);
     } catch (e) {
       if (e.code !== 'EEXIST' || !fs.statSync(m).isDirectory()) throw e;
     }
@@ -66,23 +70,18 @@ function checkWritableDir(dir, what) {
 }
 
 /**
- * The folders makeDirs would create for `dir`, deepest first, each removed at the process's exit if
- * it is still empty: a run refused or failed before its first file (a server it cannot reach, a
- * foreign collection) leaves no empty results/<date-time> behind. Only empty folders go (rmdir):
- * a folder with anything in it, the run's own partial results included, is kept.
+ * At the process's exit, `dir` and the folders above it that this process created for it (and no
+ * other: a run started in the same second may share the folder) are removed while still empty: a
+ * run refused or failed before its first file (a server it cannot reach, a foreign collection)
+ * leaves no empty results/<date-time> behind. rmdir only: anything written, partial results
+ * included, keeps its folder and the folders above it.
  */
 function removeIfLeftEmpty(dir) {
-  const fresh = [];
-  let d = path.resolve(dir);
-  while (!fs.existsSync(d)) {
-    fresh.push(d);
-    const up = path.dirname(d);
-    if (up === d) break;
-    d = up;
-  }
-  if (!fresh.length) return;
+  const chain = [];
+  for (let d = path.resolve(dir); path.dirname(d) !== d; d = path.dirname(d)) chain.push(d);
   process.once('exit', () => {
-    for (const f of fresh) {
+    for (const f of chain) {
+      if (!made.has(f)) return;
       try {
         fs.rmdirSync(f);
       } catch {

@@ -67,6 +67,13 @@ describe('output paths: a run that writes nothing leaves no folder', function ()
     expect(fs.readdirSync(path.join(tmp, 'results'))).to.deep.equal(['older.json']);
   });
 
+  it('an empty folder it did not make stays (another run started in the same second made it)', function () {
+    const shared = path.join(tmp, 'results', '20261128-150804');
+    fs.mkdirSync(shared, { recursive: true });
+    runIn(shared);
+    expect(fs.readdirSync(path.join(tmp, 'results'))).to.deep.equal(['20261128-150804']);
+  });
+
   it('a folder with anything in it stays, its parents too (partial results are kept)', function () {
     const dir = path.join(tmp, 'a', 'b');
     runIn(dir, path.join(dir, 'results.json'));
