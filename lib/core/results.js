@@ -84,8 +84,9 @@ function environment(server, extra = {}) {
     host: {
       cpuModel: cpus.length ? cpus[0].model.trim() : null,
       cores: cpus.length,
-      // The cores this process (and an embedded server it starts) may run on: fewer under taskset
-      // or a cgroup cpuset, which changes what is measured (server-side JavaScript: study where).
+      // The cores this process (and an embedded server it starts) may use, as Node reports them:
+      // CPU affinity (taskset, a cgroup cpuset) and, with newer libuv, a cgroup CPU quota. Fewer
+      // cores change what is measured where work hands off between threads (docs/studies/where.md).
       usableCores: os.availableParallelism(),
       memoryGB: Number((os.totalmem() / 1073741824).toFixed(1)),
       os: `${os.type()} ${os.release()} ${os.arch()}`,
