@@ -86,7 +86,8 @@ function environment(server, extra = {}) {
       cores: cpus.length,
       // The cores this process (and an embedded server it starts) may use, as Node reports them:
       // CPU affinity (taskset, a cgroup cpuset) and, with newer libuv, a cgroup CPU quota. Fewer
-      // cores change what is measured where work hands off between threads (docs/studies/where.md).
+      // cores change what is measured where work hands off between threads (a server's own
+      // JavaScript thread, for one).
       usableCores: os.availableParallelism(),
       memoryGB: Number((os.totalmem() / 1073741824).toFixed(1)),
       os: `${os.type()} ${os.release()} ${os.arch()}`,
