@@ -395,8 +395,8 @@ function pointPrinter(entry, echo) {
 /**
  * The 1-minute load average at a point's start and end, on every record of the point, and a warning
  * when either exceeds the cores: the point's times were taken on a busy machine (inflated, noisier).
- * cpuWait: the share of the point's rounds in which some task waited for a CPU (lib/infra/cpu-wait.js),
- * when the system tells it; claims whose setting needs cores to themselves read it.
+ * cpuWait: the machine's share of the point's time (warm-up and every variant) in which some task
+ * waited for a CPU (lib/infra/cpu-wait.js), when the system tells it; claims.quietCores reads it.
  */
 function markLoad(recs, load) {
   const loadavg = { start: Number(load.start.toFixed(2)), end: Number(load.end.toFixed(2)), cores: load.cores };
