@@ -2,20 +2,28 @@
 // The claims ledger: each study's claims.js lists its source text's claims (the wording, the
 // published figure with its quote or derivation, the setting it was made in) and a verdict rule
 // over the study's result records. Every rule answers with one word of one vocabulary (VERDICT),
-// decided from an interval, never from a point figure, and only after it has checked that the
-// claim's setting is present in the records and the environment:
+// decided from an interval, never from a point figure, and only after it has checked, from the
+// records, that the claim's setting was there (a gate without its evidence refuses):
 //   holds          the interval lies inside the claim's band
-//   stronger       the interval lies above the band: the lesson is stronger today
-//   weaker         the interval lies below the band but above the "no difference" floor
-//   reversed       the interval lies below the floor: the other way round now
+//   stronger       the interval lies above the band: the effect is larger today
+//   weaker         the interval lies between the no-difference band and the claim's band: a
+//                  smaller effect, in the claimed direction
+//   no-effect      the interval lies inside the no-difference band: no effect either way here
+//   reversed       the interval lies beyond the no-difference band on the other side: the other
+//                  way round today
 //   gone           the feature is removed or ignored by this server (jsMode, touch, MMAPv1)
-//   not-reproduced the setting the claim needs is absent here (`setting.here` says what is
-//                  missing, `why` how to reproduce it where this machine can)
+//   unsupported    the source's own published figures do not support the claim (the derivation
+//                  is shown); the lab's figure is reported beside, never read as a change
+//   question       the source asked, it did not claim: measured and reported, no verdict
+//   not-reproduced the setting the claim needs is absent here, or the records do not prove it
+//                  (`setting.here` says what is missing, `why` how to reproduce it)
 //   not-measured   the lab has no measurement for this claim (`why` says why, and what would
 //                  measure it): no decision at all, unlike not-reproduced, which measured and
 //                  found the claim's setting absent
 //   inconclusive   the interval straddles a boundary, too few rounds, or too small a scale (`why`
 //                  says what would decide it)
+// A claim with several parts (a figure and its explanation, two mechanisms) is judged per part:
+// `parts()` makes one entry per part, each with its own verdict, tied by `of`.
 // The rules read only records, so a result file can be judged again later (the findings report).
 const lab = require('../../scripts/lib/lab');
 const { wrap } = require('../../scripts/lib/format');
@@ -24,33 +32,57 @@ const VERDICT = Object.freeze({
   HOLDS: 'holds',
   STRONGER: 'stronger',
   WEAKER: 'weaker',
+  NO_EFFECT: 'no-effect',
   REVERSED: 'reversed',
   GONE: 'gone',
+  UNSUPPORTED: 'unsupported',
+  QUESTION: 'question',
   NOT_REPRODUCED: 'not-reproduced',
   NOT_MEASURED: 'not-measured',
   INCONCLUSIVE: 'inconclusive',
 });
 const VERDICTS = Object.freeze(Object.values(VERDICT));
-/** The verdicts that decide something: two runs of one build must never give two different ones. */
-const DECISIVE = Object.freeze([VERDICT.HOLDS, VERDICT.STRONGER, VERDICT.WEAKER, VERDICT.REVERSED, VERDICT.GONE]);
+/**
+ * The verdicts that decide something about today's server: two runs of one build must never give
+ * two different ones. unsupported and question depend on no run (the source's figures; no verdict).
+ */
+const DECISIVE = Object.freeze([
+  VERDICT.HOLDS,
+  VERDICT.STRONGER,
+  VERDICT.WEAKER,
+  VERDICT.NO_EFFECT,
+  VERDICT.REVERSED,
+  VERDICT.GONE,
+]);
+/** The verdicts that must carry their mechanism with a reference (manual, server source, release notes). */
+const EXPLAINED = Object.freeze([VERDICT.GONE, VERDICT.REVERSED, VERDICT.UNSUPPORTED]);
 /** How reports print a verdict. */
 const LABEL = Object.freeze({
   holds: 'holds',
   stronger: 'stronger',
   weaker: 'weaker',
+  'no-effect': 'no effect',
   reversed: 'REVERSED',
   gone: 'gone',
+  unsupported: "not in the source's figures",
+  question: 'measured (a question)',
   'not-reproduced': 'not reproduced here',
   'not-measured': 'not measured here',
   inconclusive: 'inconclusive',
 });
 const MEANING = Object.freeze({
   holds: "the interval lies inside the claim's band",
-  stronger: 'the interval lies entirely above the band: the effect is larger today',
-  weaker: 'the interval lies below the band, above the "no difference" floor: the effect is smaller today',
-  reversed: 'the interval lies entirely below the floor: the other way round today',
-  gone: 'the feature the claim is about is removed or ignored by this server',
-  'not-reproduced': 'the setting the claim was made in is absent here; the entry says which, and how to reproduce it',
+  stronger: "the interval lies entirely above the claim's band: the effect is larger today",
+  weaker:
+    "the interval lies between the no-difference band and the claim's band: a smaller effect, in the claimed direction",
+  'no-effect': 'the interval lies inside the no-difference band: no effect either way here',
+  reversed: 'the interval lies entirely beyond the no-difference band on the other side: the other way round today',
+  gone: 'the feature the claim is about is removed or ignored by this server; the entry gives the mechanism and a reference',
+  unsupported:
+    "the source's own published figures do not support the claim (the derivation is shown); the lab's figure is shown beside, not judged as a change",
+  question: 'the source asked a question or gave no figure to judge: measured and reported here, without a verdict',
+  'not-reproduced':
+    'the setting the claim was made in is absent here, or the records do not prove it; the entry says which, and how to reproduce it',
   'not-measured': 'the lab has no measurement for this claim; the entry says why, and what would measure it',
   inconclusive:
     'the interval straddles a boundary, or there are too few rounds or too small a scale; the entry says what would decide',
@@ -87,32 +119,31 @@ function ratioInterval(rs, level = LEVEL) {
 
 /**
  * The interval of time(a)/time(b) from two independent samples (not timed in the same rounds):
- * Welch's t on the difference of log means; when one side ran once (a time budget), its spread is
- * taken equal to the other side's (pooled), and the why says so.
+ * Welch's t on the difference of log means. Each side needs MIN_ROUNDS times of its own: a side
+ * timed once (a time budget) has no spread, and borrowing the other side's would claim a precision
+ * nobody measured, so the figure is shown without an interval (`undecided` says why).
  */
 function unpairedInterval(aTimes, bTimes) {
   const a = logStats(aTimes.filter((x) => x > 0));
   const b = logStats(bTimes.filter((x) => x > 0));
   const mid = Math.exp(a.m - b.m);
   const n = Math.min(a.n, b.n);
-  if (a.n + b.n < MIN_ROUNDS + 1 || Math.max(a.n, b.n) < MIN_ROUNDS)
-    return { mid, lo: null, hi: null, n, method: 't-log-unpaired', why: `${a.n} and ${b.n} runs` };
-  let se;
-  let df;
-  let pooled = false;
-  if (a.n < 2 || b.n < 2) {
-    const big = a.n < 2 ? b : a;
-    se = Math.sqrt(big.v * (1 / a.n + 1 / b.n));
-    df = big.n - 1;
-    pooled = true;
-  } else {
-    const qa = a.v / a.n;
-    const qb = b.v / b.n;
-    se = Math.sqrt(qa + qb);
-    df = se === 0 ? Infinity : (qa + qb) ** 2 / ((qa * qa) / (a.n - 1) + (qb * qb) / (b.n - 1));
-  }
+  if (n < MIN_ROUNDS)
+    return {
+      mid,
+      lo: null,
+      hi: null,
+      n,
+      method: 't-log-unpaired',
+      why: `${a.n} and ${b.n} runs`,
+      undecided: `too few rounds: ${a.n} and ${b.n} runs, each side needs ${MIN_ROUNDS} for an interval (no side borrows the other's spread)`,
+    };
+  const qa = a.v / a.n;
+  const qb = b.v / b.n;
+  const se = Math.sqrt(qa + qb);
+  const df = se === 0 ? Infinity : (qa + qb) ** 2 / ((qa * qa) / (a.n - 1) + (qb * qb) / (b.n - 1));
   const h = tQuantile975(df) * se;
-  return { mid, lo: Math.exp(a.m - b.m - h), hi: Math.exp(a.m - b.m + h), n, method: 't-log-unpaired', pooled };
+  return { mid, lo: Math.exp(a.m - b.m - h), hi: Math.exp(a.m - b.m + h), n, method: 't-log-unpaired' };
 }
 
 function results(records, study) {
@@ -210,22 +241,38 @@ function intervalField(iv) {
 }
 
 /**
- * Decides a verdict from an interval against a claim's band: `holds: [L, U]` in the claim's own
- * ratio; `floor` (default min(0.8, L)) separates weaker from reversed; `above`/`below` rename the
- * verdicts outside a parity band. Returns { verdict, why }.
+ * The no-difference band of a claim: `tie` when the rule gives one, else [floor, min(1/floor, L)]
+ * (floor: min(0.8, L)), so a band that starts below 1.25x leaves no room for "weaker".
  */
-function decide(
-  iv,
-  {
+function tieBand({ holds: [L], floor = Math.min(FLOOR, L), tie = null }) {
+  return tie || [floor, Math.min(1 / floor, L)];
+}
+
+/** True for a parity claim ("a wash", "neck and neck"): its band holds 1, so no-effect is its holds. */
+function isParity([L, U]) {
+  return L <= 1 && U >= 1;
+}
+
+/**
+ * Decides a verdict from an interval against a claim's band: `holds: [L, U]` in the claim's own
+ * ratio (a ratio above 1 in the claimed direction); `tie` the no-difference band (tieBand);
+ * `above`/`below` rename the verdicts outside a parity band. Returns { verdict, why }.
+ *   inside [L, U]                     holds
+ *   above U                           stronger (or `above`)
+ *   between the tie band and L        weaker: a smaller effect in the claimed direction
+ *   inside the tie band               no-effect
+ *   below the tie band                reversed (or `below`)
+ *   across any of those boundaries    inconclusive, with what would decide
+ */
+function decide(iv, o) {
+  const {
     holds: [L, U],
-    floor = Math.min(FLOOR, L),
     above = VERDICT.STRONGER,
     below = VERDICT.REVERSED,
     runs = 'RUNS',
     fmt = fx,
     more = null,
-  },
-) {
+  } = o;
   if (!iv || iv.mid === null) return { verdict: VERDICT.INCONCLUSIVE, why: 'the variants did not both run' };
   if (iv.lo === null || iv.lo === undefined) {
     if (iv.undecided) return { verdict: VERDICT.INCONCLUSIVE, why: iv.undecided };
@@ -238,23 +285,33 @@ function decide(
   if (iv.lo >= L && iv.hi <= U)
     return { verdict: VERDICT.HOLDS, why: `the interval lies inside the claim's band ${band}` };
   if (iv.lo > U) return { verdict: above, why: `the interval lies above the claim's band ${band}` };
-  if (iv.hi < floor)
+  const parity = isParity([L, U]);
+  const [tLo, tHi] = parity ? [L, L] : tieBand(o);
+  const tie = `[${fmt(tLo)}, ${fmt(tHi)}]`;
+  if (iv.hi < tLo)
     return {
       verdict: below,
-      why: `the interval lies below ${fmt(floor)}${below === VERDICT.REVERSED ? ': the other way round' : ''}`,
+      why: parity
+        ? `the interval lies below the claim's band ${band}`
+        : `the interval lies below the no-difference band ${tie}${below === VERDICT.REVERSED ? ': the other way round' : ''}`,
     };
-  if (iv.hi < L && iv.lo >= floor)
+  if (!parity && iv.lo >= tLo && iv.hi <= tHi)
+    return {
+      verdict: VERDICT.NO_EFFECT,
+      why: `the interval lies inside the no-difference band ${tie}: no effect either way here (claim's band ${band})`,
+    };
+  if (!parity && iv.lo >= tHi && iv.hi < L)
     return {
       verdict: VERDICT.WEAKER,
-      why: `the interval lies between ${fmt(floor)} and the band ${band}: a smaller effect`,
+      why: `the interval lies between the no-difference band ${tie} and the claim's band ${band}: a smaller effect, in the claimed direction`,
     };
-  const crossed = [floor, L, U]
+  const crossed = [...new Set(parity ? [L, U] : [tLo, tHi, L, U])]
     .filter((b) => iv.lo < b && iv.hi > b)
     .map(fmt)
     .join(' and ');
   return {
     verdict: VERDICT.INCONCLUSIVE,
-    why: `the interval straddles ${crossed || 'a boundary'} (band ${band}): ${more || `more rounds (--runs ${2 * Math.max(iv.n, MIN_ROUNDS)}, the ${runs} parameter)`} would decide`,
+    why: `the interval straddles ${crossed || 'a boundary'} (band ${band}${parity ? '' : `, no difference ${tie}`}): ${more || `more rounds (--runs ${2 * Math.max(iv.n, MIN_ROUNDS)}, the ${runs} parameter)`} would decide`,
   };
 }
 
@@ -393,6 +450,56 @@ function whenMeasured(has, { here, measure }, verdict) {
   return (records, env, params) => (has(records) ? verdict(records, env, params) : none());
 }
 
+/**
+ * A claim the source's own published figures do not support: `derivation` shows why, from the
+ * source's numbers. The lab's measurement (`measured`, a rule) is still run and shown beside, but it
+ * is never read as a change in MongoDB: there was no effect to change.
+ */
+function unsupported(derivation, measured = null) {
+  return (records, env, params) => {
+    const m = measured ? measured(records, env, params) : null;
+    return {
+      verdict: VERDICT.UNSUPPORTED,
+      figure: m ? m.figure : null,
+      interval: m ? m.interval : null,
+      setting: m ? m.setting : undefined,
+      why: `the source's own figures do not support it: ${derivation}${m ? `; measured here (not a verdict): ${LABEL[m.verdict]}, ${m.why}` : ''}`,
+    };
+  };
+}
+
+/**
+ * A question the source asked, or a statement with no figure or direction to judge: `measured` (a
+ * rule) is run and its figure shown, with no verdict. A rule that could not measure (its setting
+ * absent, not measured) keeps its own answer.
+ */
+function question(measured) {
+  return (records, env, params) => {
+    const m = measured(records, env, params);
+    if ([VERDICT.NOT_REPRODUCED, VERDICT.NOT_MEASURED].includes(m.verdict)) return m;
+    return {
+      ...m,
+      verdict: VERDICT.QUESTION,
+      why: `a question, measured without a verdict${m.figure ? '' : ' (no figure at this scale)'}; the rule read: ${LABEL[m.verdict]}, ${m.why}`,
+    };
+  };
+}
+
+/**
+ * A claim with parts (a figure and its explanation, two mechanisms): one ledger entry per part, each
+ * with its own verdict; `id` is `<claim>/<part>` and `of` the claim's id. Each part inherits the
+ * claim's source fields (quote, setting, published) unless it gives its own.
+ */
+function parts(base, list) {
+  return list.map((p) => ({
+    ...base,
+    ...p,
+    id: `${base.id}/${p.id}`,
+    of: base.id,
+    claim: `${base.claim}: ${p.claim}`,
+  }));
+}
+
 /** Setting checks the rules share. */
 const setting = {
   cores(env, rec) {
@@ -412,32 +519,76 @@ const setting = {
 // which put it here, are in docs/testing.md ("Claims judged beside CPU-bound neighbours").
 const QUIET_CPU_WAIT = 0.4;
 
+/** The cores the run could use: the result file's usable cores (affinity), else its cores, else null. */
+function usableCores(env, records = []) {
+  const h = (env && env.host) || {};
+  if (typeof h.usableCores === 'number') return h.usableCores;
+  if (typeof h.cores === 'number') return h.cores;
+  const r = records.find((x) => x.loadavg && typeof x.loadavg.cores === 'number');
+  return r ? r.loadavg.cores : null;
+}
+
+/** Why the picked records do not prove free cores (null when they do). */
+function busyEvidence(recs) {
+  if (!recs.length) return { here: 'no records of the points this claim reads', absent: 'no-evidence' };
+  const missing = recs.filter((r) => !r.loadavg || typeof r.loadavg.cpuWait !== 'number');
+  if (missing.length)
+    return {
+      here: `${missing.length} of ${recs.length} records carry no CPU-wait figure (a result file from before it was recorded, or a system without Linux PSI), so nothing shows the cores were free`,
+      absent: 'no-evidence',
+    };
+  const worst = Math.max(...recs.map((r) => r.loadavg.cpuWait));
+  if (worst > QUIET_CPU_WAIT)
+    return {
+      here: `the cores were contended: some task (the lab's own included) waited for a CPU ${pct(worst)} of these points' time (at most ${pct(QUIET_CPU_WAIT)} for this claim)`,
+      absent: 'busy-cores',
+    };
+  const loaded = recs.find(
+    (r) => typeof r.loadavg.start === 'number' && r.loadavg.cores && r.loadavg.start > r.loadavg.cores,
+  );
+  if (loaded)
+    return {
+      here: `a load average of ${loaded.loadavg.start} on ${loaded.loadavg.cores} cores when a point started (more runnable tasks than cores)`,
+      absent: 'busy-cores',
+    };
+  return null;
+}
+
 /**
- * `base` (a rule's setting) that also needs cores no other work wanted while the records `pick`
- * returns were measured: one message at a time between a client and two different servers, where a
- * busy machine does not slow both alike, so the ratio there measures the scheduler, not the stores.
+ * `base` (a rule's setting) that also needs `cores` usable cores (default 1) that no other work
+ * wanted while the records `pick` returns were measured. It fails closed: records without the
+ * CPU-wait figure, a load average above the cores, or an unknown core count refuse (not reproduced
+ * here, with `absent` saying why), never pass. Used by claims that time one message at a time
+ * against two servers (a busy machine does not slow both alike) and by every claim about
+ * parallelism, contention or concurrency (threads, workers and races need cores of their own).
  * The share is the machine's, not the claim's variants' alone: on one core (taskset, a 1-vCPU
  * machine) the lab's own client and server wait for each other and can exceed it with nothing else
  * running, which is also not the source's setting (its clients ran on other machines).
- * Records without the figure (older files, systems without PSI) are judged as before. A failed
- * check says so with `absent: 'busy-cores'`, a condition of the run rather than of the lab or server.
  */
-function quietCores(base, pick) {
+function quietCores(base, pick, { cores = 1 } = {}) {
   return {
-    needed: `${base.needed}; cores no other work wanted during the rounds`,
+    needed: `${base.needed}; ${cores > 1 ? `at least ${cores} cores` : 'cores'} no other work wanted during the rounds`,
     check: (records, env, params) => {
       const st = base.check ? base.check(records, env, params) : { here: 'not checked by this rule', ok: true };
       if (!st.ok) return st;
-      const waits = pick(records)
-        .map((r) => r.loadavg && r.loadavg.cpuWait)
-        .filter((x) => typeof x === 'number');
-      const worst = waits.length ? Math.max(...waits) : null;
-      if (worst === null || worst <= QUIET_CPU_WAIT) return st;
+      const have = usableCores(env, records);
+      if (have === null || have < cores)
+        return {
+          here:
+            have === null
+              ? 'the records do not say how many cores the run could use'
+              : `${have} usable core(s); this claim needs ${cores}`,
+          ok: false,
+          absent: have === null ? 'no-evidence' : 'cores',
+          reproduce: `the same command on a machine with at least ${cores} free cores`,
+        };
+      const busy = busyEvidence(pick(records));
+      if (!busy) return st;
       return {
-        here: `the cores were contended: some task (the lab's own included) waited for a CPU ${pct(worst)} of these points' time (at most ${pct(QUIET_CPU_WAIT)} for this claim)`,
+        here: busy.here,
         ok: false,
-        absent: 'busy-cores',
-        reproduce: 'the same command on a machine with at least 2 cores and nothing else running',
+        absent: busy.absent,
+        reproduce: `the same command on a machine with at least ${Math.max(cores, 2)} cores and nothing else running`,
       };
     },
   };
@@ -453,7 +604,22 @@ function isTestScale(env, records = []) {
   );
 }
 
-const KEYS = ['study', 'id', 'claim', 'published', 'verdict', 'figure', 'interval', 'setting', 'why'];
+// Verdicts that no run's scale can change: test scale leaves them as they are.
+const RUN_FREE = [VERDICT.GONE, VERDICT.NOT_REPRODUCED, VERDICT.NOT_MEASURED, VERDICT.UNSUPPORTED];
+
+const KEYS = [
+  'study',
+  'id',
+  'claim',
+  'published',
+  'verdict',
+  'figure',
+  'interval',
+  'setting',
+  'why',
+  'of',
+  'mechanism',
+];
 
 function shape(entry, c, out) {
   const neededText = c.setting && typeof c.setting === 'object' ? c.setting.needed : c.setting;
@@ -474,8 +640,12 @@ function shape(entry, c, out) {
       ...(s.absent ? { absent: s.absent } : {}),
     },
     why: out.why || '',
+    of: c.of,
+    // The mechanism behind a gone, reversed or unsupported verdict, with its reference: a reader can
+    // check it instead of taking the verdict's word for it.
+    mechanism: EXPLAINED.includes(out.verdict) && c.mechanism ? c.mechanism : undefined,
   };
-  return Object.fromEntries(KEYS.map((k) => [k, j[k]]));
+  return Object.fromEntries(KEYS.filter((k) => j[k] !== undefined).map((k) => [k, j[k]]));
 }
 
 /**
@@ -495,7 +665,7 @@ function judge(entry, records, env, params) {
     }
     if (!VERDICTS.includes(out.verdict))
       out = { verdict: VERDICT.INCONCLUSIVE, figure: null, why: `unknown verdict ${out.verdict}` };
-    if (tiny && ![VERDICT.GONE, VERDICT.NOT_REPRODUCED, VERDICT.NOT_MEASURED].includes(out.verdict)) {
+    if (tiny && !RUN_FREE.includes(out.verdict)) {
       out = {
         ...out,
         verdict: VERDICT.INCONCLUSIVE,
@@ -546,7 +716,16 @@ module.exports = {
   whenMeasured,
   setting,
   quietCores,
+  usableCores,
+  busyEvidence,
   QUIET_CPU_WAIT,
+  EXPLAINED,
+  RUN_FREE,
+  unsupported,
+  question,
+  parts,
+  tieBand,
+  isParity,
   isTestScale,
   judge,
   ledgerLines,

@@ -47,13 +47,16 @@ describe('claims: one vocabulary, decided from an interval', function () {
       'holds',
       'stronger',
       'weaker',
+      'no-effect',
       'reversed',
       'gone',
+      'unsupported',
+      'question',
       'not-reproduced',
       'not-measured',
       'inconclusive',
     ]);
-    expect(claims.DECISIVE).to.deep.equal(['holds', 'stronger', 'weaker', 'reversed', 'gone']);
+    expect(claims.DECISIVE).to.deep.equal(['holds', 'stronger', 'weaker', 'no-effect', 'reversed', 'gone']);
     for (const v of claims.VERDICTS) expect(claims.LABEL[v]).to.be.a('string');
     expect(Object.isFrozen(claims.VERDICT)).to.equal(true);
   });
@@ -68,13 +71,28 @@ describe('claims: one vocabulary, decided from an interval', function () {
     expect(tight.method).to.equal('t-log');
   });
 
-  it('decide: holds inside the band, stronger above, weaker between the floor and the band, reversed below the floor, inconclusive across a boundary', function () {
+  it('decide: holds inside the band, stronger above, weaker between the no-difference band and the band, no-effect inside the no-difference band, reversed below it, inconclusive across a boundary', function () {
     const band = { holds: [33, 300] };
     const iv = (lo, hi) => ({ mid: Math.sqrt(lo * hi), lo, hi, n: 5 });
     expect(claims.decide(iv(50, 200), band).verdict).to.equal(VERDICT.HOLDS);
     expect(claims.decide(iv(400, 900), band).verdict).to.equal(VERDICT.STRONGER);
     expect(claims.decide(iv(2, 20), band).verdict).to.equal(VERDICT.WEAKER);
+    expect(
+      claims.decide(iv(0.88, 0.98), band).verdict,
+      'an interval wholly below 1 but inside the band: no effect',
+    ).to.equal(VERDICT.NO_EFFECT);
+    expect(claims.decide(iv(1.1, 1.4), band).verdict, 'between no effect and a smaller effect').to.equal(
+      VERDICT.INCONCLUSIVE,
+    );
     expect(claims.decide(iv(0.3, 0.7), band).verdict).to.equal(VERDICT.REVERSED);
+    // A band that starts below 1.25x leaves no room for weaker: the no-difference band ends at it.
+    expect(claims.decide(iv(0.9, 1.05), { holds: [1.1, 2] }).verdict).to.equal(VERDICT.NO_EFFECT);
+    expect(claims.decide(iv(0.97, 1.02), { holds: [1.03, 1.5], tie: [0.95, 1.03] }).verdict).to.equal(
+      VERDICT.NO_EFFECT,
+    );
+    // A parity claim: no effect is what it claims.
+    expect(claims.decide(iv(0.9, 1.1), { holds: [0.8, 1.25] }).verdict).to.equal(VERDICT.HOLDS);
+    expect(claims.decide(iv(0.3, 0.6), { holds: [0.8, 1.25] }).verdict).to.equal(VERDICT.REVERSED);
     const across = claims.decide(iv(200, 400), band);
     expect(across.verdict).to.equal(VERDICT.INCONCLUSIVE);
     expect(across.why).to.match(/straddles 300x.*would decide/);
@@ -236,5 +254,73 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
       states({ cold: [45, 10.2, 9.8, 10.1, 9.9], 'warm-data': five(10) }),
     );
     expect(one.verdict).to.equal(VERDICT.INCONCLUSIVE);
+  });
+});
+
+describe('claims: gates fail closed, no borrowed spread, parts, unsupported and questions', function () {
+  const base = { needed: 'the base setting', check: () => ({ here: 'base ok', ok: true }) };
+  const rec = (loadavg) => ({ type: 'result', study: 'x', variant: 'a', axis: {}, times: [1, 1, 1], loadavg });
+  const env = { host: { cores: 2, usableCores: 2 } };
+  const gate = claims.quietCores(base, (rs) => rs, { cores: 2 });
+
+  it('quietCores refuses records without a CPU-wait figure, with a load above the cores, or without a cores count', function () {
+    expect(gate.check([rec({ start: 0.5, end: 0.5, cores: 2 })], env)).to.include({ ok: false, absent: 'no-evidence' });
+    expect(gate.check([rec({ start: 2.6, end: 2.6, cores: 2, cpuWait: 0.1 })], env)).to.include({
+      ok: false,
+      absent: 'busy-cores',
+    });
+    expect(gate.check([rec({ start: 0.5, end: 0.5, cores: 2, cpuWait: 0.6 })], env)).to.include({
+      ok: false,
+      absent: 'busy-cores',
+    });
+    expect(gate.check([rec({ start: 0.5, end: 0.5, cpuWait: 0.1 })], {})).to.include({
+      ok: false,
+      absent: 'no-evidence',
+    });
+    expect(gate.check([rec({ start: 0.5, end: 0.5, cores: 1, cpuWait: 0.1 })], { host: { cores: 1 } })).to.include({
+      ok: false,
+      absent: 'cores',
+    });
+    expect(gate.check([], env)).to.include({ ok: false, absent: 'no-evidence' });
+    expect(gate.check([rec({ start: 0.5, end: 0.5, cores: 2, cpuWait: 0.1 })], env)).to.include({ ok: true });
+  });
+
+  it('an unpaired interval needs three times on each side: no side borrows the other spread', function () {
+    const one = claims.unpairedInterval([100], [1, 1.1, 0.9, 1, 1.05]);
+    expect(one).to.include({ lo: null, hi: null });
+    expect(one.undecided).to.match(/each side needs 3/);
+    expect(claims.decide(one, { holds: [10, 1000] }).verdict).to.equal(VERDICT.INCONCLUSIVE);
+    const both = claims.unpairedInterval([100, 110, 90], [1, 1.1, 0.9]);
+    expect(both.lo).to.be.a('number');
+  });
+
+  it('parts: one entry per part, each with its own verdict, tied by of', function () {
+    const c = { id: 'p', claim: 'two things', published: '2x', setting: 's', quote: 'q' };
+    const entry = {
+      name: 'x',
+      claims: claims.parts(c, [
+        { id: 'a', claim: 'first', verdict: () => ({ verdict: 'gone', why: 'removed' }) },
+        { id: 'b', claim: 'second', verdict: () => ({ verdict: 'holds', why: 'inside' }) },
+      ]),
+    };
+    const js = claims.judge(entry, [], env);
+    expect(js.map((j) => [j.id, j.of, j.verdict])).to.deep.equal([
+      ['p/a', 'p', 'gone'],
+      ['p/b', 'p', 'holds'],
+    ]);
+  });
+
+  it('unsupported keeps the measurement beside it; question reports without a verdict', function () {
+    const measured = () => ({ verdict: 'weaker', figure: '1.5x', why: 'smaller' });
+    const u = claims.unsupported('the source shows 1.0x', measured)([], env, {});
+    expect(u.verdict).to.equal(VERDICT.UNSUPPORTED);
+    expect(u.why).to.match(
+      /source's own figures do not support it: the source shows 1.0x; measured here \(not a verdict\)/,
+    );
+    expect(u.figure).to.equal('1.5x');
+    const q = claims.question(measured)([], env, {});
+    expect(q).to.include({ verdict: VERDICT.QUESTION, figure: '1.5x' });
+    const absent = claims.question(() => ({ verdict: 'not-reproduced', why: 'no' }))([], env, {});
+    expect(absent.verdict).to.equal('not-reproduced');
   });
 });
