@@ -41,6 +41,22 @@ const cell = (s) =>
     .replace(/\|/g, '\\|')
     .replace(/\n/g, ' ');
 
+// The adversarial read: for each source, a reader with only the source text and this page's section
+// listed the verdicts they dispute; docs/disputes/<source>.md answers each one (or names the rule
+// that changed because of it). Included under the source's table.
+const DISPUTES = path.join(ROOT, 'docs', 'disputes');
+
+function disputesOf(src) {
+  const f = path.join(DISPUTES, `${src}.md`);
+  if (!fs.existsSync(f)) return [];
+  return [`### ${src}: disputed verdicts and their answers`, '', fs.readFileSync(f, 'utf8').trim(), ''];
+}
+
+/** The mechanism behind a gone, reversed or unsupported verdict, with its reference. */
+function mechanismCell(c) {
+  return c.mechanism ? `${cell(c.mechanism.why)} ([reference](${c.mechanism.ref}))` : '';
+}
+
 function judgeDoc(doc) {
   const out = {};
   for (const e of studies) for (const j of claims.judge(e, doc.results, doc.environment, doc.params)) out[j.id] = j;
@@ -74,11 +90,13 @@ function build() {
     '## How a verdict is decided',
     '',
     '1. **Test scale.** Records of `--profile tiny` are never judged as findings: every measured verdict becomes *inconclusive* ("test scale").',
-    '2. **Gone.** If the feature the claim is about is removed or ignored by the server (jsMode on 4.4+, `touch`, MMAPv1), the verdict is *gone*, whatever the figure.',
-    '3. **The setting.** The rule checks the setting the claim needs from the records and the environment (cache size against data and index bytes, bytes read from disk and CPU during a cold scan, cores, the PostgreSQL peer, ...). Absent: *not reproduced here*, with what is missing and the command that reproduces it where this machine can. Never "changed". A claim the lab has no measurement for at all is *not measured here*, with why and what would measure it: it abstains beside any verdict of another column.',
-    "4. **The scale.** Below the scale the source's figure needs (1,000,000 documents for `$where`, batch 10^6 for map/reduce, 5,000,000 events for the states, ...), the rule abstains: *inconclusive: needs the source's scale*, with what it would have said. So a quick run agrees with the seed-scale verdict or abstains; it never contradicts it (test/unit/claims-more.test.js checks the documented runs).",
-    `5. **The interval.** A ratio of times is summarised by a 95 % t-interval on the logs of its per-round ratios (variants timed in the same rounds against the same baseline), at least ${claims.MIN_ROUNDS} rounds; below that the interval is reported as unavailable (*inconclusive: too few rounds*), never as the range. Variants not timed in the same rounds get Welch's interval on the log times (when one ran once under a time budget, its spread is taken as the other's, and the entry says so). Sizes and functional checks are deterministic and reported without an interval.`,
-    "6. **The boundaries.** Each rule states a band for *holds* in the claim's own terms, and a floor (0.8x unless stated): above the band *stronger*, between the floor and the band *weaker*, below the floor *reversed*; an interval across a boundary is *inconclusive*, with what would decide it (more rounds, more passes, the source's scale).",
+    "2. **The source's own figures.** A claim its source's published figures do not support is *not in the source's figures* (`unsupported`), with the derivation; the lab's figure is shown beside it and never read as a change in MongoDB. A question, or a statement with no figure or direction, is measured and reported without a verdict (`question`). A claim with parts (a figure and its explanation, two mechanisms) gets one verdict per part (ids `<claim>/<part>`).",
+    '3. **Gone.** If the feature the claim is about is removed or ignored by the server (jsMode on 4.4+, `touch`, MMAPv1), the verdict is *gone*, whatever the figure; the entry gives the mechanism and a reference.',
+    "4. **The setting, proven by the records.** The rule checks the setting the claim needs from the records and the environment (the source's writer and client, cache residency before and after each state, cores no other work wanted, the PostgreSQL peer, ...). Absent, *or not shown by the records*, it is *not reproduced here*, with what is missing and the command that reproduces it: a gate without its evidence refuses, it never passes (`setting.absent`: `no-evidence`, `busy-cores`, `cores`). Every claim about parallelism, contention or concurrency needs the cores it names, free. A changed setting is never read as a change in MongoDB. A claim the lab has no measurement for at all is *not measured here*, with why and what would measure it.",
+    "5. **The figure's own scale.** A figure is judged at the scale it was measured at (1,000,000 documents for `$where`, batch 10^6 for map/reduce, 5,000,000 events for the states, ...) or derived at the lab's scale with the derivation shown. Below it the rule abstains: *inconclusive: needs the source's scale*, with what it would have said. So a quick run agrees with the seed-scale verdict or abstains (test/unit/claims-more.test.js checks the documented runs).",
+    `6. **The interval.** A ratio of times is summarised by a 95 % t-interval on the logs of its per-round ratios (variants timed in the same rounds against the same baseline), at least ${claims.MIN_ROUNDS} rounds; below that the interval is reported as unavailable (*inconclusive: too few rounds*), never as the range. Variants not timed in the same rounds get Welch's interval on the log times, and each side needs ${claims.MIN_ROUNDS} times of its own: no side borrows another's spread. Sizes and functional checks are deterministic and reported without an interval.`,
+    '7. **The boundaries.** Each rule states a band for *holds* in the claim\'s own terms (a ratio above 1 in the claimed direction) and a no-difference band (0.8x to the smaller of 1.25x and the band\'s lower end, unless the rule states its own): inside the band *holds*; above it *stronger*; between the no-difference band and the claim\'s band *weaker* (a smaller effect, in the claimed direction); inside the no-difference band *no effect*; below it *REVERSED*. For a parity claim ("a wash", "neck and neck") the band holds 1 and no effect is what it claims. An interval across any boundary is *inconclusive*, with what would decide it (more rounds, more passes, the source\'s scale).',
+    "8. **Replayed on the source.** Every rule with a published figure is fed the source's own figures as records (`lib/studies/<study>/source-figures.js`, test/unit/source-replay.test.js): it must reach the source's conclusion, or the documented *not in the source's figures*.",
     '',
     '## Counts',
     '',
@@ -97,17 +115,17 @@ function build() {
     out.push(
       `## ${SOURCES[src]}`,
       '',
-      '| id | claim | source quote | published figure (derivation) | boundaries | setting | seed scale | quick |',
-      '|---|---|---|---|---|---|---|---|',
+      '| id | claim | source quote | published figure (derivation) | boundaries | setting | seed scale | quick | mechanism |',
+      '|---|---|---|---|---|---|---|---|---|',
     );
     for (const { c } of rows) {
       const s = seed[c.id];
       const q = quick[c.id];
       out.push(
-        `| \`${c.id}\` | ${cell(c.claim)} | ${cell(c.quote)} | ${cell(c.published)}${c.derivation ? `: ${cell(c.derivation)}` : ''} | ${cell(c.boundary)} | ${cell(c.setting)} | ${s ? `**${claims.LABEL[s.verdict]}**${s.figure ? `: ${cell(s.figure)}` : ''}` : ''} | ${q ? `**${claims.LABEL[q.verdict]}**` : ''} |`,
+        `| \`${c.id}\` | ${cell(c.claim)} | ${cell(c.quote)} | ${cell(c.published)}${c.derivation ? `: ${cell(c.derivation)}` : ''} | ${cell(c.boundary)} | ${cell(c.setting)} | ${s ? `**${claims.LABEL[s.verdict]}**${s.figure ? `: ${cell(s.figure)}` : ''}` : ''} | ${q ? `**${claims.LABEL[q.verdict]}**` : ''} | ${mechanismCell(c)} |`,
       );
     }
-    out.push('');
+    out.push('', ...disputesOf(src));
   }
   return { md: out.join('\n'), seed: cs, quick: cq, total: all.length };
 }
