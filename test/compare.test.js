@@ -111,7 +111,7 @@ describe('compare: decisions on result files', function () {
     const row = JSON.parse(fs.readFileSync(path.join(dir, 'moved-cmp.json'), 'utf8')).rows.find(isTarget);
     expect(row.measure).to.equal('ratio');
     expect(row.ci[0]).to.be.above(1.1);
-    expect(row.verdict).to.equal('unclear');
+    expect(row.verdict).to.equal('no clear difference');
     expect(row.why).to.match(/baseline minute-0 itself moved \+60% between the runs/);
     const abs = await cli(['compare', QUICK, moved, '--absolute']);
     expect(rowOf(abs.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(/ SLOWER$/);
@@ -128,11 +128,13 @@ describe('compare: decisions on result files', function () {
       /^counters: part=scan, layout=array, mode=bulk; ratio: each round's time over minute-0's$/m,
     );
     expect(rowOf(r.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(
-      / ratio \+30% \(\+\d+%\.\.\+\d+%\) SLOWER$/,
+      / \+30% \(\+\d+%\.\.\+\d+%\) SLOWER$/,
     );
     expect(r.stdout).to.match(/^1 clearly slower, 0 clearly faster/m);
     // the same variant at another point is not called
-    expect(rowOf(r.stdout, 'counters', 'part=scan, layout=array, mode=single', 'minute-1439')).to.match(/ same$/);
+    expect(rowOf(r.stdout, 'counters', 'part=scan, layout=array, mode=single', 'minute-1439')).to.match(
+      / no clear difference \(the same within ±10%\)$/,
+    );
     for (const line of r.stdout.split('\n')) expect(line.length, line).to.be.at.most(100);
     const res = JSON.parse(fs.readFileSync(path.join(dir, 'cmp.json'), 'utf8'));
     const row = res.rows.find(isTarget);
@@ -149,7 +151,7 @@ describe('compare: decisions on result files', function () {
     expect(back.code).to.equal(0);
     expect(back.stdout).to.match(/^0 clearly slower, 1 clearly faster/m);
     expect(rowOf(back.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(
-      / ratio -2\d% .* FASTER$/,
+      / -2\d% .* FASTER$/,
     );
   });
 
@@ -158,11 +160,12 @@ describe('compare: decisions on result files', function () {
     expect(json.code, json.stderr).to.equal(0);
     const res = JSON.parse(json.stdout);
     expect(res.slower).to.equal(0);
-    expect(res.rows.find(isTarget).verdict).to.equal('same');
+    expect(res.rows.find(isTarget).verdict).to.equal('no clear difference');
+    expect(res.rows.find(isTarget).why).to.equal('the same within ±10%');
     const md = await cli(['compare', QUICK, QUICK, '--md', '-']);
     expect(md.code, md.stderr).to.equal(0);
     expect(md.stdout).to.match(/^### counters: part=scan, layout=array, mode=bulk; ratio: /m);
-    expect(md.stdout).to.match(/^\| minute-1439 \|.*\| same \|$/m);
+    expect(md.stdout).to.match(/^\| minute-1439 \|.*\| no clear difference \(the same within ±10%\) \|$/m);
     const both = await cli(['compare', QUICK, QUICK, '--json', '-', '--md', '-']);
     expect(both.code).to.equal(2);
   });
@@ -294,7 +297,10 @@ describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)',
       // the whole table on a failure: which row was called, its interval and the baseline's drift
       expect(r.stdout, `compare ${x} ${y}:\n${r.stdout}`).to.match(/^0 clearly slower, 0 clearly faster/m);
       expect(r.stdout).to.match(/^where: -; ratio: each round's time over where's$/m);
-      expect(rowOf(r.stdout, 'where', '-', 'plain')).to.match(/^plain .* ratio /);
+      // each run against its own baseline, in its summary's words
+      expect(rowOf(r.stdout, 'where', '-', 'plain')).to.match(
+        /^plain .* (\d[\d.]*x faster|no clear difference|too few rounds|interval too wide)/,
+      );
     }
   });
 });

@@ -64,7 +64,7 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
     const r = run('./my_study.js', ['--runs', '3']);
     expect(r.status, r.stderr + r.stdout).to.equal(0);
     expect(r.stdout).to.match(
-      /lookup ran [\d.]+ times (faster|slower) than two-finds \[[\d.]+\.\.[\d.]+, CI [\d.]+\.\.[\d.]+\]/,
+      /lookup (ran [\d.]+ times (faster|slower) than two-finds \(95% CI [\d.]+\.\.[\d.]+, 3 rounds\)|no clear difference from two-finds \(95% CI \S+ \w+\.\.\S+ \w+, 3 rounds\)|interval too wide to compare with two-finds)/,
     );
     expect(r.stdout).to.contain("every answer checked: all agree with the baseline's answer (two-finds)");
     const doc = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'));

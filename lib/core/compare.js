@@ -9,7 +9,10 @@
 // load, its ratio to the baseline much less). So a change of the whole server shows in the
 // baseline's own row, in absolute time, which is reported but decides only with --absolute.
 const lab = require('../../scripts/lib/lab');
+const stats = require('../../scripts/lib/stats');
 const { mannWhitney, minimumSamples } = require('./rank-test');
+
+const { DECISION } = stats;
 
 const LEVEL = 0.95;
 const MIN_ROUNDS = minimumSamples(1 - LEVEL); // 4: below it no interval at 95 % exists at all
@@ -170,6 +173,29 @@ function baselineDrift(a, b) {
   return Math.max(x, y) / Math.min(x, y) - 1;
 }
 
+/**
+ * A record against its own run's baseline, as the run's summary and tables said it (the one
+ * comparison: LabStats.compareRecord); null for the baseline itself.
+ */
+function vsBaseline(rec, points) {
+  const to = rec.ratio && rec.ratio.to;
+  if (!to || to === rec.variant) return null;
+  return stats.compareRecord(rec, (points.get(pointKey(rec)) || new Map()).get(to));
+}
+
+/** Why a change was not called (undefined when it was, or when there is nothing to add). */
+function whyUndecided(verdict, ci, { threshold, bar, drift, spread, baseline }) {
+  if (verdict === DECISION.wide)
+    return `the ${Math.round(LEVEL * 100)}% interval spans more than ${stats.MAX_SPAN}x: more rounds or a quieter machine would decide`;
+  if (verdict !== DECISION.none) return undefined;
+  if (ci[0] > 1 / (1 + threshold) && ci[1] < 1 + threshold) return `the same within ±${+(threshold * 100).toFixed(2)}%`;
+  if (bar - drift > threshold)
+    return `noisy: rounds spread ${spread.map((x) => `${x.toFixed(1)}x`).join(' and ')} between quartiles; a change must pass ${pct(1 + bar)}; a quieter machine or more rounds would decide`;
+  if (drift > threshold / 2)
+    return `the baseline ${baseline} itself moved ${pct(1 + drift)} between the runs (the machine's load changed): a ratio change must pass ${pct(1 + bar)}; runs on a steadier machine would decide`;
+  return undefined;
+}
+
 /** The decision for one pair of records. */
 function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable }) {
   let a = samplesOf(o, oldPoints);
@@ -198,6 +224,14 @@ function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable
   row.change = Math.exp(t.shift);
   row.p = t.p;
   row.ci = t.lo === null ? null : [Math.exp(t.lo), Math.exp(t.hi)];
+  // A variant whose answer disagrees is never called faster (nor slower): its time is not the answer's.
+  if (n.agrees === false || o.agrees === false) {
+    return {
+      ...row,
+      verdict: DECISION.wrong,
+      why: `its answer disagrees with the reference in ${n.agrees === false ? 'NEW' : 'OLD'}: not called`,
+    };
+  }
   const rounds = Math.min(a.values.length, b.values.length);
   if (rounds < MIN_ROUNDS)
     return {
@@ -210,15 +244,12 @@ function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable
   row.spread = spread;
   const drift = absolute ? 0 : baselineDrift(a, b);
   const bar = barOf(threshold, spread, drift);
-  let verdict = 'unclear';
-  if (row.ci[0] > 1 + bar) verdict = 'slower';
-  else if (row.ci[1] < 1 / (1 + bar)) verdict = 'faster';
-  else if (row.ci[0] > 1 / (1 + threshold) && row.ci[1] < 1 + threshold) verdict = 'same';
-  if (verdict === 'unclear' && bar - drift > threshold) {
-    row.why = `noisy: rounds spread ${spread.map((x) => `${x.toFixed(1)}x`).join(' and ')} between quartiles; a change must pass ${pct(1 + bar)}; a quieter machine or more rounds would decide`;
-  } else if (verdict === 'unclear' && drift > threshold / 2) {
-    row.why = `the baseline ${a.to} itself moved ${pct(1 + drift)} between the runs (the machine's load changed): a ratio change must pass ${pct(1 + bar)}; runs on a steadier machine would decide`;
-  }
+  // The one decision (LabStats.decide, as the run summary and every table take theirs): a change
+  // only when its whole interval lies beyond the bar, else no clear difference.
+  const verdict = stats.decide(row.ci[0], row.ci[1], 1 + bar);
+  const why = whyUndecided(verdict, row.ci, { threshold, bar, drift, spread, baseline: a.to });
+  if (why) row.why = why;
+  if (verdict === DECISION.wide) row.ci = null;
   if (a.kind === 'time' && !absolute && (verdict === 'slower' || verdict === 'faster')) {
     return {
       ...row,
@@ -250,6 +281,8 @@ function compareResults(oldDoc, newDoc, { threshold = 0.1, absolute = false, nam
       axis: n.axis || {},
       oldMedian: o ? o.median : null,
       newMedian: n.median,
+      oldVsBase: o ? vsBaseline(o, oldPoints) : null,
+      newVsBase: vsBaseline(n, newPoints),
     };
     if (!o) {
       rows.push({ ...row, verdict: 'new' });
@@ -268,6 +301,8 @@ function compareResults(oldDoc, newDoc, { threshold = 0.1, absolute = false, nam
         axis: o.axis || {},
         oldMedian: o.median,
         newMedian: null,
+        oldVsBase: vsBaseline(o, oldPoints),
+        newVsBase: null,
         verdict: 'gone',
       });
   }

@@ -4,7 +4,7 @@
 // every field in one table was 317 columns wide), then the summary. The terminal, Markdown and
 // JSON outputs of `compare` all come from the same result.
 const m = require('./model');
-const { fmtMs, pointLabel } = require('../../scripts/lib/format');
+const { fmtMs, pointLabel, comparisonWords } = require('../../scripts/lib/format');
 const { pct } = require('../core/compare');
 
 const ms = (v) => (v === null || v === undefined ? m.textCell('-') : m.number(v, 'ms', fmtMs(v)));
@@ -23,15 +23,32 @@ function groups(rows) {
 /** The baselines the ratios of a point are taken to (one, normally). */
 const baselinesOf = (rows) => [...new Set(rows.filter((r) => r.measure === 'ratio').map((r) => r.baseline))];
 
-/** What a row's change is a change of: 'ratio' to the point's baseline (named when not the only one), or 'time'. */
+/**
+ * What a row's change is a change of, when the heading does not say it: '' for the ratio to the
+ * point's only baseline (the heading names it), 'ratio to X' when there are several, 'time'.
+ */
 function measureText(r, baselines) {
-  if (r.measure === 'ratio') return baselines.length === 1 ? 'ratio' : `ratio to ${r.baseline}`;
+  if (r.measure === 'ratio') return baselines.length === 1 ? '' : `ratio to ${r.baseline}`;
   return r.measure === 'time' ? 'time' : '';
 }
 
-function changeText(r) {
+/**
+ * Each run's own comparison of the variant with its baseline, in the words of that run's summary
+ * (LabStats.compareRecord, format.comparisonWords): said once when both runs say the same.
+ */
+function vsBaseText(r) {
+  const [o, n] = [r.oldVsBase, r.newVsBase].map((c) => (c ? comparisonWords(c).cell : '-'));
+  if (o === '-' && n === '-') return '';
+  if (o === n) return n;
+  // "2.21 -> 2.88x slower": one sense said once, so the cell stays narrow enough not to wrap.
+  const [a, b] = [o, n].map((t) => /^([\d.]+)x (faster|slower)$/.exec(t));
+  return a && b && a[2] === b[2] ? `${a[1]} -> ${b[1]}x ${b[2]}` : `${o} -> ${n}`;
+}
+
+function changeText(r, baselines) {
   if (r.change === undefined) return '';
-  return r.ci ? `${pct(r.change)} (${pct(r.ci[0])}..${pct(r.ci[1])})` : pct(r.change);
+  const what = measureText(r, baselines);
+  return `${what ? `${what} ` : ''}${r.ci ? `${pct(r.change)} (${pct(r.ci[0])}..${pct(r.ci[1])})` : pct(r.change)}`;
 }
 
 /** The verdict cell: SLOWER / FASTER in capitals; a reason that repeats the verdict is said once. */
@@ -51,7 +68,7 @@ function pointBlocks(g, level) {
         'variant',
         { title: 'old', align: 'right' },
         { title: 'new', align: 'right' },
-        'compared',
+        { title: 'vs baseline', align: 'right' },
         { title: `change (${Math.round(level * 100)}% CI)`, align: 'right' },
         'verdict',
       ],
@@ -59,8 +76,8 @@ function pointBlocks(g, level) {
         r.variant,
         ms(r.oldMedian),
         ms(r.newMedian),
-        measureText(r, baselines),
-        changeText(r),
+        vsBaseText(r),
+        changeText(r, baselines),
         verdictOf(r),
       ]),
       { verdictWrap: true },
@@ -86,7 +103,8 @@ function differenceTexts(d) {
 function summaryTexts(res) {
   const level = Math.round(res.level * 100);
   const out = [
-    'old, new: the median time of each run; change: of the ratio (or the time), new over old.',
+    'old, new: the median time of each run; vs baseline: each run against its own baseline, as its summary said it ' +
+      '(old -> new when they differ); change: of the ratio (or the time), new over old.',
     `${res.slower} clearly slower, ${res.faster} clearly faster beyond ±${+(res.threshold * 100).toFixed(2)}% ` +
       `(Mann-Whitney U: the ${level}% interval of the change entirely beyond the threshold; ` +
       `${res.absolute ? 'ratios to the baseline, and absolute times' : "per-round ratios to each run's baseline; absolute times shown, not called"})`,
@@ -94,7 +112,7 @@ function summaryTexts(res) {
   const few = res.rows.filter((r) => r.verdict === 'too few rounds');
   if (few.length) {
     out.push(
-      `${few.length} not called: too few rounds: ${Math.min(...few.map((r) => Math.min(r.oldRounds, r.newRounds)))}; ` +
+      `${few.length} not called: too few rounds: ${few.reduce((n, r) => Math.min(n, r.oldRounds, r.newRounds), Infinity)}; ` +
         `use --runs ${res.suggestedRounds} (the test needs at least ${res.minRounds} rounds on each side)`,
     );
   }

@@ -9,6 +9,8 @@ const { skipText, SKIP } = require('../core/plan');
 const { renderChart } = require('./chart');
 const m = require('./model');
 const { renderMarkdown, tableToMarkdown } = require('./render-markdown');
+const { compareRecord } = require('../../scripts/lib/stats');
+const { comparisonWords } = require('../../scripts/lib/format');
 
 // Colour-blind-safe: Paul Tol's "muted" scheme, then his "bright" one for studies with many variants.
 const PALETTE = [
@@ -72,7 +74,8 @@ function busyLine(doc, label) {
   if (busy.length) {
     const points = new Set(busy.map((r) => `${r.study} ${JSON.stringify(r.axis)}`)).size;
     const all = new Set(recs.map((r) => `${r.study} ${JSON.stringify(r.axis)}`)).size;
-    const worst = Math.max(...busy.map((r) => Math.max(r.loadavg.start, r.loadavg.end)));
+    // reduce, not Math.max(...list): a spread of a large file's records overflows the stack
+    const worst = busy.reduce((w, r) => Math.max(w, r.loadavg.start, r.loadavg.end), -Infinity);
     return (
       `${name}measured on a busy machine at ${points} of ${all} points (load average up to ${worst} on ${busy[0].loadavg.cores} cores; ` +
       `studies ${[...new Set(busy.map((r) => r.study))].join(', ')}): times inflated, ratios noisier`
@@ -143,12 +146,21 @@ function headline(doc, entry) {
   return lines.join('\n');
 }
 
-/** A pivot cell: the record's value as a typed cell (a time is a number in ms, shown the lab's way). */
-function valueCell(r, value) {
+/**
+ * A pivot cell: the record's value as a typed cell (a time is a number in ms, shown the lab's way);
+ * a variant whose answer disagrees is marked in every cell, as in the point tables.
+ */
+function valueCell(r, value, all = []) {
+  const c = m.cell(plainValueCell(r, value, all));
+  if (!r || r.agrees !== false || /WRONG ANSWER/.test(c.text)) return c;
+  return { ...c, text: `${c.text} (WRONG ANSWER)` };
+}
+
+function plainValueCell(r, value, all) {
   if (!r || r.skipped) return r && r.skipped ? '-' : '';
   if (typeof value === 'function') return m.cell(value(r));
   if (value === 'median') return m.number(r.median, 'ms', lab.fmtMs(r.median));
-  if (value === 'ratio') return r.ratio ? lab.speedWords(r.ratio).text : '';
+  if (value === 'ratio') return comparisonOf(r, all) ? comparisonWords(comparisonOf(r, all)).cell : '';
   if (value.startsWith('extra.')) {
     const v = r.extra && r.extra[value.slice(6)];
     return typeof v === 'number'
@@ -179,7 +191,7 @@ function pivotTable(recs, { rows = 'variant', cols, value = 'median' }) {
   const find = (rk, ck) => recs.find((r) => key(r, rows) === rk && key(r, cols) === ck);
   return figureTable(
     [rows, ...colKeys.map(String)],
-    rowKeys.map((rk) => [String(rk), ...colKeys.map((ck) => valueCell(find(rk, ck), value))]),
+    rowKeys.map((rk) => [String(rk), ...colKeys.map((ck) => valueCell(find(rk, ck), value, recs))]),
   );
 }
 
@@ -188,9 +200,21 @@ function pivot(recs, t) {
   return tableToMarkdown(pivotTable(recs, t));
 }
 
+/**
+ * The comparison of record r with its baseline (LabStats.compareRecord: the one figure and decision
+ * every table, summary and `compare` print), its baseline looked up among `recs` at r's point;
+ * null for the baseline itself and a record without a ratio.
+ */
+function comparisonOf(r, recs) {
+  if (!r || r.skipped || !r.ratio || r.ratio.to === r.variant) return null;
+  const base = atPoint(recs, r.axis).find((b) => b.variant === r.ratio.to && !b.skipped);
+  return compareRecord(r, base);
+}
+
 /** One measured row of a point's table. */
-function pointRow(r) {
-  const w = r.ratio && r.ratio.to !== r.variant ? lab.speedWords(r.ratio) : null;
+function pointRow(r, at) {
+  const c = comparisonOf(r, at);
+  const w = c ? comparisonWords(c) : null;
   const engine = r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : r.where === 'node' ? 'client' : '';
   return [
     r.variant,
@@ -198,8 +222,8 @@ function pointRow(r) {
     `${lab.fmtMs(r.mean)} ± ${lab.fmtMs(r.sd)}`,
     `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`,
     `${r.runs}${r.capped ? '*' : ''}`,
-    w ? `${w.text} than ${r.ratio.to}` : 'baseline',
-    w && w.ci ? `${lab.fmtFactor(w.ci[0])}..${lab.fmtFactor(w.ci[1])}` : '',
+    w ? w.cell : r.agrees === false ? 'baseline, WRONG ANSWER' : 'baseline',
+    w ? w.ci : '',
     r.plan ? r.plan.stage : '',
     engine,
     r.agrees === null ? '' : r.agrees ? 'yes' : 'NO',
@@ -207,10 +231,11 @@ function pointRow(r) {
 }
 
 function pointTable(at) {
-  const header = ['variant', 'median', 'mean ± σ', 'min..max', 'runs', 'vs baseline (median of rounds)', '95% CI'];
+  const base = (at.find((r) => r.ratio) || {}).ratio;
+  const header = ['variant', 'median', 'mean ± σ', 'min..max', 'runs', `vs ${base ? base.to : 'baseline'}`, '95% CI'];
   return figureTable(
     [...header, 'plan', 'engine', 'agrees'],
-    at.map((r) => (r.skipped ? [r.variant, '-', '-', '-', '-', skipText(r.skipped), '', '', '', ''] : pointRow(r))),
+    at.map((r) => (r.skipped ? [r.variant, '-', '-', '-', '-', skipText(r.skipped), '', '', '', ''] : pointRow(r, at))),
   );
 }
 
@@ -304,7 +329,8 @@ function markdown(doc, entries) {
 
 function spanOf(values) {
   const v = values.filter((x) => x > 0);
-  return v.length ? Math.max(...v) / Math.min(...v) : 1;
+  // reduce, not a spread: a large file's values overflow the stack as arguments
+  return v.length ? v.reduce((a, b) => Math.max(a, b)) / v.reduce((a, b) => Math.min(a, b)) : 1;
 }
 
 /** The default chart: time against a numeric axis (lines), else per variant and point (bars). */
@@ -546,5 +572,6 @@ module.exports = {
   resultsOf,
   pointsOf,
   atPoint,
+  comparisonOf,
   PALETTE,
 };

@@ -51,6 +51,56 @@ var LabFormat = (function () {
     };
   }
 
+  // A time ratio as speed words: "2.19x faster" below 1, "1.85x slower" from 1 up.
+  function ratioWords(x) {
+    return x < 1 ? fmtFactor(1 / x) + 'x faster' : fmtFactor(x) + 'x slower';
+  }
+
+  // How every table and summary says one comparison (LabStats.compareTimes' result), so the point
+  // table, the run summary, compare and the report cannot word it differently:
+  //   cell  the "vs <baseline>" cell: "4.10x faster", "no clear difference", "too few rounds: ...",
+  //         "interval too wide", "WRONG ANSWER", "not comparable"
+  //   ci    the interval cell: "3.20..5.00" in the cell's sense when decided; both ends in words
+  //         when not ("2.19x faster..1.85x slower"); '' when no interval may be shown
+  //   line  the summary's sentence after the variant's name ("ran 4.10 times faster than base (...)")
+  function comparisonWords(c) {
+    var base = c.to || 'the baseline';
+    var rounds = c.n + ' round' + (c.n === 1 ? '' : 's');
+    var faster = c.mid !== null && c.mid < 1;
+    var factor = c.mid === null ? null : faster ? 1 / c.mid : c.mid;
+    var hasCi = c.lo !== null && c.lo !== undefined;
+    var decided = c.decision === 'faster' || c.decision === 'slower';
+    var ci = '';
+    if (hasCi && decided)
+      ci = faster ? fmtFactor(1 / c.hi) + '..' + fmtFactor(1 / c.lo) : fmtFactor(c.lo) + '..' + fmtFactor(c.hi);
+    else if (hasCi && c.decision === 'no clear difference') ci = ratioWords(c.lo) + '..' + ratioWords(c.hi);
+    var w = { cell: c.decision, ci: ci, line: '' };
+    if (decided) {
+      w.cell = fmtFactor(factor) + 'x ' + c.decision;
+      w.line =
+        'ran ' + fmtFactor(factor) + ' times ' + c.decision + ' than ' + base + ' (95% CI ' + ci + ', ' + rounds + ')';
+    } else if (c.decision === 'no clear difference') {
+      w.line = 'no clear difference from ' + base + ' (95% CI ' + ci + ', ' + rounds + ')';
+    } else if (c.decision === 'too few rounds') {
+      w.cell = c.mid === null ? c.decision : c.decision + ': ' + ratioWords(c.mid);
+      w.line =
+        'too few rounds to compare with ' +
+        base +
+        (c.mid === null ? '' : ': ' + ratioWords(c.mid) + ' at face value') +
+        ' (' +
+        c.why +
+        ')';
+    } else if (c.decision === 'interval too wide') {
+      w.line = 'interval too wide to compare with ' + base + ' (' + c.why + ')';
+    } else if (c.decision === 'wrong answer') {
+      w.cell = 'WRONG ANSWER';
+      w.line = 'not ranked, not compared with ' + base + ': its answer disagrees with the reference';
+    } else {
+      w.line = 'not comparable with ' + base + ': ' + c.why;
+    }
+    return w;
+  }
+
   // columns: [{ key, title, right }]; rows: objects holding already formatted strings.
   // width (optional): a table wider than that is cut into blocks of columns that fit, a blank line
   // apart, each repeating the first column, so a terminal of that width never wraps a row.
@@ -187,6 +237,8 @@ var LabFormat = (function () {
     fmtInt: fmtInt,
     fmtFactor: fmtFactor,
     speedWords: speedWords,
+    ratioWords: ratioWords,
+    comparisonWords: comparisonWords,
     tableLines: tableLines,
     table: table,
     fmtAnswer: fmtAnswer,

@@ -8,7 +8,6 @@ var LabLines = (function (S, F, R) {
   var fmtInt = F.fmtInt;
   var fmtFactor = F.fmtFactor;
   var fmtAnswer = F.fmtAnswer;
-  var speedWords = F.speedWords;
   var tableLines = F.tableLines;
   var pointLabel = F.pointLabel;
   var wrap = F.wrap;
@@ -70,9 +69,18 @@ var LabLines = (function (S, F, R) {
     return cols;
   }
 
-  // One variant's row of the point table.
-  function pointRow(r, base, fmt) {
-    var w = r.ratio ? speedWords(r.ratio) : null;
+  // Each variant's comparison with the point's baseline (LabStats.comparePoint), by name.
+  function comparisonsBy(ran) {
+    var by = {};
+    S.comparePoint(ran).forEach(function (c) {
+      by[c.variant] = c;
+    });
+    return by;
+  }
+
+  // One variant's row of the point table: its comparison in the words every table and summary uses.
+  function pointRow(r, base, fmt, cmp) {
+    var w = cmp ? F.comparisonWords(cmp) : null;
     var isBase = r.variant === base;
     return {
       variant: r.variant,
@@ -80,8 +88,8 @@ var LabLines = (function (S, F, R) {
       time: r.runs > 1 ? fmt(r.mean) + ' ± ' + fmt(r.sd) : fmt(r.mean),
       range: fmt(r.min) + '..' + fmt(r.max),
       runs: r.runs + (r.capped ? '*' : ''),
-      vs: isBase ? 'baseline' : w ? w.text : '',
-      ci: isBase || !w || !w.ci ? '' : fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]),
+      vs: isBase ? (r.agrees === false ? 'baseline, WRONG ANSWER' : 'baseline') : w ? w.cell : '',
+      ci: isBase || !w ? '' : w.ci,
       plan: r.plan ? r.plan.stage : '',
       engine: r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : r.where === 'node' ? 'client' : '',
       agrees: r.agrees === null ? '' : r.agrees ? 'yes' : 'NO',
@@ -100,8 +108,9 @@ var LabLines = (function (S, F, R) {
     var base = ran[0].ratio ? ran[0].ratio.to : ran[0].variant;
     var fmt = fmtFor(ran[0].unit || 'ms');
     var cols = pointColumns(ran, base);
+    var cmp = comparisonsBy(ran);
     var rows = ran.map(function (r) {
-      return pointRow(r, base, fmt);
+      return pointRow(r, base, fmt, cmp[r.variant]);
     });
     // Columns empty on every row (no plan for client-side variants, no CI below 3 rounds) are left out,
     // and the answer when every variant's was checked and agrees (the line below the table shows it).
@@ -416,49 +425,30 @@ var LabLines = (function (S, F, R) {
     return false;
   }
 
-  // hyperfine's summary: every variant against the named baseline, at this axis point.
+  // hyperfine's summary: every variant against the named baseline, at this axis point, ranked by
+  // the one figure (LabStats.comparePoint); "N times faster" only when the interval says so, and a
+  // variant whose answer disagrees last, unranked.
   function summaryLines(ran, label) {
-    var withRatio = ran.filter(function (r) {
-      return r.ratio && r.variant !== r.ratio.to;
-    });
-    if (!withRatio.length) return [];
-    var base = withRatio[0].ratio.to;
+    var cmps = S.comparePoint(ran);
+    if (!cmps.length) return [];
+    var base = cmps[0].to;
     var out = wrap(
-      'Summary' + (label ? ' at ' + label : '') + ' (median of per-round time ratios [range, 95% CI])',
+      'Summary' +
+        (label ? ' at ' + label : '') +
+        ' (time against ' +
+        base +
+        ': geometric mean of per-round ratios, 95% CI; a difference counts beyond ' +
+        fmtFactor(S.NO_DIFFERENCE) +
+        'x)',
       WIDTH
     );
-    withRatio
-      .slice()
-      .sort(function (a, b) {
-        return a.ratio.median - b.ratio.median;
-      })
-      .forEach(function (r) {
-        var w = speedWords(r.ratio);
-        var range = r.ratio.perRound
-          ? ' [' +
-            fmtFactor(w.lo) +
-            '..' +
-            fmtFactor(w.hi) +
-            (w.ci ? ', CI ' + fmtFactor(w.ci[0]) + '..' + fmtFactor(w.ci[1]) : '') +
-            ']'
-          : ' [single runs: ratio of medians]';
-        out = out.concat(
-          wrap(
-            r.variant +
-              ' ran ' +
-              fmtFactor(w.factor) +
-              ' times ' +
-              (w.faster ? 'faster' : 'slower') +
-              ' than ' +
-              base +
-              range,
-            WIDTH - 2,
-            '    '
-          ).map(function (l) {
-            return '  ' + l;
-          })
-        );
-      });
+    cmps.forEach(function (c) {
+      out = out.concat(
+        wrap(c.variant + ' ' + F.comparisonWords(c).line, WIDTH - 2, '    ').map(function (l) {
+          return '  ' + l;
+        })
+      );
+    });
     return out;
   }
 

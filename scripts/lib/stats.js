@@ -174,7 +174,8 @@ var LabStats = (function () {
   }
 
   // Ratio of a variant's times to the baseline's. Per round when both were timed every round (the
-  // same round saw the same machine), else of medians with no interval.
+  // same round saw the same machine), else of medians with no interval. mid is the one figure of
+  // the comparison (the interval's centre, see compareTimes); median and min..max describe the rounds.
   function ratioOf(times, baseTimes, capped, to) {
     if (!capped && times.length === baseTimes.length && times.length > 0) {
       var per = times.map(function (t, i) {
@@ -183,6 +184,7 @@ var LabStats = (function () {
       var iv = ratioInterval(per);
       return {
         to: to,
+        mid: iv.mid,
         median: median(per),
         min: Math.min.apply(null, per),
         max: Math.max.apply(null, per),
@@ -192,7 +194,163 @@ var LabStats = (function () {
       };
     }
     var x = median(times) / median(baseTimes);
-    return { to: to, median: x, min: x, max: x, ci: null, perRound: false };
+    return { to: to, mid: x, median: x, min: x, max: x, ci: null, perRound: false };
+  }
+
+  // ---- the one conclusion of a comparison ---------------------------------------------------
+  // Every place that prints or decides "A against its baseline" (the run summary, the point tables,
+  // compare, the report, the findings' headlines) takes its figure and its decision from here, so
+  // one comparison never reads two ways. The figure is the centre of the t-interval on the logs of
+  // the per-round ratios (the geometric mean of time(variant) / time(baseline) over the rounds, the
+  // figure the claims use); the decision reads the interval against a no-difference band.
+
+  // A time ratio inside [1/NO_DIFFERENCE, NO_DIFFERENCE] is no difference worth a word: the claims'
+  // no-difference band (lib/core/claims.js, FLOOR 0.8), so a table and a claim agree on "no effect".
+  var NO_DIFFERENCE = 1.25;
+  // An interval whose ends lie further apart than this factor says nothing about the ratio (three
+  // rounds that spread 3x give one; "95 % CI 0.07x to 1249200851190573x" was printed): it is not
+  // shown, and nothing is decided from it.
+  var MAX_SPAN = 100;
+  var DECISION = {
+    faster: 'faster',
+    slower: 'slower',
+    none: 'no clear difference',
+    few: 'too few rounds',
+    wide: 'interval too wide',
+    wrong: 'wrong answer',
+    untimed: 'not comparable',
+  };
+
+  // The decision an interval [lo, hi] of a time ratio allows against the band (a factor > 1): faster
+  // or slower only when all of it lies beyond the band, too wide past MAX_SPAN, else no clear difference.
+  function decide(lo, hi, band) {
+    var b = band || NO_DIFFERENCE;
+    if (lo === null || lo === undefined || hi === null || hi === undefined) return DECISION.few;
+    if (hi / lo > MAX_SPAN) return DECISION.wide;
+    if (hi < 1 / b) return DECISION.faster;
+    if (lo > b) return DECISION.slower;
+    return DECISION.none;
+  }
+
+  function wideWhy(n) {
+    return (
+      '95% CI spans more than ' + MAX_SPAN + 'x in ' + n + ' rounds; more rounds or a quieter machine would decide'
+    );
+  }
+
+  // The comparison of a variant's times with its baseline's (the same rounds, interleaved).
+  // o: { to (the baseline's name), capped (either side timed by one run), wrong (the variant's
+  // answer disagrees with the reference), band }. Returns { to, mid, lo, hi, n, perRound,
+  // decision, why }: lo/hi null whenever no interval may be shown (too few rounds, too wide).
+  function compareTimes(times, baseTimes, o) {
+    var opts = o || {};
+    var perRound = !opts.capped && times.length === baseTimes.length && times.length > 0;
+    var c = { to: opts.to, mid: null, lo: null, hi: null, n: 0, perRound: perRound, decision: null, why: '' };
+    var all = times.concat(baseTimes);
+    if (
+      !all.length ||
+      !all.every(function (t) {
+        return t > 0 && isFinite(t);
+      })
+    ) {
+      c.decision = DECISION.untimed;
+      c.why = "a time of 0 ms, below the timer's resolution: use more documents";
+    } else if (perRound) {
+      var iv = ratioInterval(
+        times.map(function (t, i) {
+          return t / baseTimes[i];
+        })
+      );
+      c.mid = iv.mid;
+      c.n = iv.n;
+      c.lo = iv.lo;
+      c.hi = iv.hi;
+    } else {
+      c.mid = median(times) / median(baseTimes);
+      c.n = Math.min(times.length, baseTimes.length);
+    }
+    if (!c.decision) c.decision = decide(c.lo, c.hi, opts.band);
+    if (c.decision === DECISION.few)
+      c.why = perRound
+        ? c.n + ' round' + (c.n === 1 ? '' : 's') + ', an interval needs ' + MIN_ROUNDS
+        : (opts.cappedWho || 'one side') + ' timed by one run over its time budget: no interval';
+    if (c.decision === DECISION.wide) c.why = wideWhy(c.n);
+    if (c.decision === DECISION.none)
+      c.why = 'the 95% CI reaches inside the no-difference band (' + (opts.band || NO_DIFFERENCE) + 'x either way)';
+    if (c.decision === DECISION.wide) {
+      c.lo = null;
+      c.hi = null;
+    }
+    // A wrong answer is not a faster way to the answer: never decided, never ranked.
+    if (opts.wrong) {
+      c.decision = DECISION.wrong;
+      c.why = 'its answer disagrees with the reference';
+    }
+    return c;
+  }
+
+  // The comparison of a result record with its baseline's record (records.js's shape). Without the
+  // baseline's record (a report given one row) its stored ratio is read instead.
+  function compareRecord(rec, base) {
+    var to = rec.ratio ? rec.ratio.to : base ? base.variant : undefined;
+    var wrong = rec.agrees === false;
+    if (base && base.times && rec.times)
+      return compareTimes(rec.times, base.times, {
+        to: to,
+        capped: !!(rec.capped || base.capped),
+        cappedWho: rec.capped && base.capped ? 'both' : rec.capped ? rec.variant : base.variant,
+        wrong: wrong,
+      });
+    var r = rec.ratio || {};
+    var mid = typeof r.mid === 'number' ? r.mid : r.median;
+    var n = rec.times ? rec.times.length : rec.runs || 0;
+    var c = { to: to, mid: mid, lo: null, hi: null, n: n, perRound: !!r.perRound, decision: null, why: '' };
+    if (r.perRound && n >= MIN_ROUNDS && r.ci) {
+      c.lo = r.ci[0];
+      c.hi = r.ci[1];
+    }
+    c.decision = decide(c.lo, c.hi);
+    if (c.decision === DECISION.few) c.why = n + ' rounds, an interval needs ' + MIN_ROUNDS;
+    if (c.decision === DECISION.wide) {
+      c.lo = null;
+      c.hi = null;
+      c.why = wideWhy(n);
+    }
+    if (wrong) {
+      c.decision = DECISION.wrong;
+      c.why = 'its answer disagrees with the reference';
+    }
+    return c;
+  }
+
+  // Every comparison at one axis point (records of one study and point, skipped ones left out), the
+  // baseline excluded, ranked: fastest first by the one figure, and after them, unranked, the
+  // variants that could not be compared (a wrong answer, a time of 0 ms).
+  function comparePoint(records) {
+    var ran = records.filter(function (r) {
+      return !r.skipped && r.ratio && r.variant !== r.ratio.to;
+    });
+    var out = ran.map(function (r) {
+      var base = records.filter(function (b) {
+        return b.variant === r.ratio.to && !b.skipped;
+      })[0];
+      var c = compareRecord(r, base);
+      c.variant = r.variant;
+      return c;
+    });
+    var ranked = function (c) {
+      return c.decision !== DECISION.wrong && c.decision !== DECISION.untimed && c.mid !== null;
+    };
+    return out
+      .filter(ranked)
+      .sort(function (a, b) {
+        return a.mid - b.mid;
+      })
+      .concat(
+        out.filter(function (c) {
+          return !ranked(c);
+        })
+      );
   }
 
   return {
@@ -208,6 +366,13 @@ var LabStats = (function () {
     tQuantile: tQuantile,
     ratioInterval: ratioInterval,
     ratioOf: ratioOf,
+    NO_DIFFERENCE: NO_DIFFERENCE,
+    MAX_SPAN: MAX_SPAN,
+    DECISION: DECISION,
+    decide: decide,
+    compareTimes: compareTimes,
+    compareRecord: compareRecord,
+    comparePoint: comparePoint,
   };
 })();
 
