@@ -173,15 +173,19 @@ var tsDesigns = {
     );
   },
 
-  // The source's pass over T1..T5 with the raw design, once (cold and warm states are single passes).
+  // The source's pass over T1..T5 with the raw design, once, between two readings of what the
+  // collection and each index hold in the WiredTiger cache: the state the pass really ran in (the
+  // Node side repeats the passes and keeps every one).
   pass: function (p, grainName, axis) {
+    var before = LabCache.residency(db, p.COLL);
     var res = TS.runStartTimes(db, 'raw', p.COLL, TS.GRAINS[grainName], {});
+    var after = LabCache.residency(db, p.COLL);
     var rec = TS.passRecord(res, { axis: axis });
     var rows = [];
     res.runs.forEach(function (r) {
       rows = rows.concat(r.rows);
     });
-    return { record: rec, rows: rows };
+    return { record: rec, rows: rows, before: before, after: after };
   },
 
   // A state's warm-up: the three warm-up scripts' work, or the source's year aggregation.
@@ -233,6 +237,11 @@ var STUDY = {
       kind: 'names',
       def: '',
       what: 'Node side: cold and warm states to run after the designs (default or all: the six)',
+    },
+    PASSES: {
+      kind: 'count',
+      def: 3,
+      what: 'Node side: passes over T1..T5 per state, the states interleaved (the interval is over passes)',
     },
     STATES_CACHE: {
       kind: 'name',

@@ -85,7 +85,7 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     const records = await timeseries.helpers.statesOnServer({
       server,
       dbName: DB,
-      params: { COLL: 'randomData', N, SEED: 4 },
+      params: { COLL: 'randomData', N, SEED: 4, PASSES: 1 },
       check: true,
       log: (m) => logged.push(m),
     });
@@ -96,7 +96,10 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
         const rec = records.find((x) => x.type === 'result' && x.axis.state === state && x.axis.grain === grain);
         expect(rec, `${state} ${grain}`).to.be.an('object');
         expect(rec.variant).to.equal('raw');
-        expect(rec.times, `${state} ${grain}`).to.have.length(5);
+        // one pass: one time (its mean of T1..T5); the pass keeps T1..T5 and the residency around it
+        expect(rec.times, `${state} ${grain}`).to.have.length(1);
+        expect(rec.extra.passes[0].times, `${state} ${grain}`).to.have.length(5);
+        expect(rec.extra.passes[0].residency.before.indexes.created_on_1.size).to.be.greaterThan(0);
         expect(
           rec.extra.intervals.map((x) => x.T),
           `${state} ${grain}`,
@@ -133,6 +136,36 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     expect(lines[2]).to.include('1.3132 s');
   });
 
+  it('passes: each state runs PASSES times, interleaved; every pass records what the collection and each index held in the cache before and after it', async function () {
+    await client.close();
+    const records = await timeseries.helpers.statesOnServer({
+      server,
+      dbName: DB,
+      params: { COLL: 'randomData', N, SEED: 4, PASSES: 3 },
+      grains: ['hours'],
+      states: timeseries.helpers.STATES.filter((s) => ['cold', 'warm-data'].includes(s.name)),
+    });
+    client = new MongoClient(server.uri);
+    await client.connect();
+    const rec = (state) => records.find((x) => x.type === 'result' && x.axis.state === state);
+    for (const state of ['cold', 'warm-data']) {
+      expect(rec(state).times, state).to.have.length(3);
+      expect(rec(state).extra.passes.map((x) => x.pass)).to.deep.equal([1, 2, 3]);
+    }
+    expect(records.filter((x) => x.name === 'warmupMs').map((x) => x.extra.pass)).to.deep.equal([1, 2, 3]);
+    // A restart empties the cache: each cold pass starts with (almost) nothing of the collection and
+    // reads what it needs into the cache; after the data scan the pass finds the documents there.
+    const read = (p) => p.residency.after.data.read - p.residency.before.data.read;
+    for (const p of rec('cold').extra.passes) {
+      expect(p.residency.before.data.cached).to.be.below(0.01 * p.residency.before.data.size);
+      expect(read(p)).to.be.greaterThan(0);
+    }
+    for (const p of rec('warm-data').extra.passes) {
+      expect(p.residency.before.data.cached).to.be.at.least(0.9 * p.residency.before.data.size);
+      expect(read(p)).to.equal(0);
+    }
+  });
+
   it('the runner: cold and warm states as one state x grain table, storage per design, charts with the states', async function () {
     const { runStudy } = require('../lib/core/run-study');
     const { findStudy } = require('../lib/studies');
@@ -142,7 +175,7 @@ describe('timeseries study (source 003): warm-up and cold vs warm, on a restarta
     const res = await runStudy(findStudy('timeseries'), {
       server,
       dbName: 'tsrunner',
-      params: { N: 20000, SEED: 2, RUNS: 1, VARIANTS: 'raw,rollup', STATES: 'all' },
+      params: { N: 20000, SEED: 2, RUNS: 1, VARIANTS: 'raw,rollup', STATES: 'all', PASSES: 1 },
       echo: (x) => shown.push(x),
       log: (x) => logged.push(x),
     });

@@ -10,6 +10,9 @@
 
 var LabCache = (function () {
   var IN_CACHE = 'bytes currently in the cache';
+  // A counter since the table was opened (a restart resets it): the difference over a timed pass
+  // is what that pass had to read into the cache, i.e. what of its working set was not there.
+  var READ = 'bytes read into cache';
 
   function stats(dbh, coll) {
     var out = dbh
@@ -27,7 +30,11 @@ var LabCache = (function () {
     var details = s.indexDetails || {};
     Object.keys(s.indexSizes || {}).forEach(function (name) {
       var c = details[name] && details[name].cache;
-      idx[name] = { size: lab.num(s.indexSizes[name]), cached: c ? lab.num(c[IN_CACHE]) : 0 };
+      idx[name] = {
+        size: lab.num(s.indexSizes[name]),
+        cached: c ? lab.num(c[IN_CACHE]) : 0,
+        read: c ? lab.num(c[READ]) : 0,
+      };
     });
     return {
       count: lab.num(s.count || (s.timeseries ? s.timeseries.bucketCount : 0)),
@@ -36,6 +43,7 @@ var LabCache = (function () {
       totalIndexSize: lab.num(s.totalIndexSize),
       totalSize: lab.num(s.storageSize) + lab.num(s.totalIndexSize),
       cached: wt.cache ? lab.num(wt.cache[IN_CACHE]) : 0,
+      read: wt.cache ? lab.num(wt.cache[READ]) : 0,
       indexes: idx,
     };
   }
