@@ -23,6 +23,9 @@ const AB = {
   N: 'not-reproduced',
   M: 'not-measured',
   I: 'inconclusive',
+  E: 'no-effect',
+  U: 'unsupported',
+  Q: 'question',
 };
 
 // The seed-scale column of docs/findings (its command is at the top of docs/findings/findings.md).
@@ -45,7 +48,7 @@ describe('claims ledger: the documented runs', function () {
     // Claims with no measurement in the lab ("not measured here", "gone" by definition) are left out.
     const EXPECTED = {
       'seed-run/column-1/results.json':
-        '000-python-2x: R, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc: I, 000-client-acc: I, 000-stored: W, 000-peak: I, 000-small-python: S, 000-chunks: W, 000-parallel: W, 000-spread: I, 000-postgres: H, 000-pg-insert: R, 001-where-vs-scan: H, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: H, 001-agg-vs-hybrid: H, 001-where-js-functional: G, 001-bson-typed: H, 001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W, 002-bulk: S, 002-mongo-vs-sql: R, 002-processes: N, 002-bulk-vs-threads: H, 002-shared-connection: H, 002-conn-default: R, 002-doc-16mb: H, 002-large-bulk-timeout: G, 002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: W, 002-joins: I, 002-no-joins: G, 003-touch-both: H, 003-touch-data: I, 003-preload: R, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: H, 003-working-set: I, 003-compressed-model: H, 004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H, 004-collections-wash: H, 004-id-regex-prefix: H, 004-bson-vs-relational-size: H',
+        '000-python-2x: R, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc: I, 000-client-acc: I, 000-stored: W, 000-peak: I, 000-small-python: S, 000-chunks: W, 000-parallel: W, 000-spread: I, 000-postgres: H, 000-pg-insert: R, 001-where-vs-scan: H, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: H, 001-agg-vs-hybrid: H, 001-where-js-functional: G, 001-bson-typed: H, 001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W, 002-bulk: S, 002-mongo-vs-sql: R, 002-processes: N, 002-bulk-vs-threads: H, 002-shared-connection: H, 002-conn-default: R, 002-doc-16mb: H, 002-large-bulk-timeout: G, 002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: W, 002-joins: I, 002-no-joins: G, 003-touch-both: H, 003-touch-data: I, 003-preload: R, 003-bytes: W, 003-touch-cost: I, 003-id-index-unneeded: H, 003-working-set: I, 003-compressed-model: H, 004-growing-documents-collapse/collapse: E, 004-preallocation-fixes-it/fix: E, 004-midnight-burst: I, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: E, 004-field-scan-hierarchy: H, 004-array-no-faster: H, 004-collections-wash: N, 004-id-regex-prefix: H, 004-bson-vs-relational-size: H',
       'mapreduce-seed.json':
         '000-python-2x: R, 000-jsmode: G, 000-client-acc: H, 000-stored: W, 000-peak: W, 000-small-python: S, 000-parallel: I, 000-spread: I, 000-postgres: H',
       'where-seed.json':
@@ -85,13 +88,13 @@ describe('claims ledger: the documented runs', function () {
       'timeseries-5m-smallcache.json':
         '003-touch-both: I, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: I, 003-compressed-model: I',
       'counters-seed-run.json':
-        '004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I',
+        '004-growing-documents-collapse/collapse: N, 004-preallocation-fixes-it/fix: N, 004-midnight-burst: N, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: N, 004-field-scan-hierarchy: I, 004-array-no-faster: I',
       'counters-seed-w0.json':
-        '004-growing-documents-collapse: G, 004-preallocation-fixes-it: G, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: I, 004-array-no-faster: I',
+        '004-growing-documents-collapse/collapse: E, 004-preallocation-fixes-it/fix: E, 004-midnight-burst: I, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: E, 004-field-scan-hierarchy: I, 004-array-no-faster: I',
       'counters-scan-quiet.json':
-        '004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
+        '004-growing-documents-collapse/collapse: N, 004-preallocation-fixes-it/fix: N, 004-midnight-burst: N, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: I, 004-prealloc-safe/racing: N, 004-preallocated-drift: N, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
       'counters-quick-claims.json':
-        '004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: I, 004-collections-wash: I, 004-id-regex-prefix: I, 004-bson-vs-relational-size: H',
+        '004-growing-documents-collapse/collapse: N, 004-preallocation-fixes-it/fix: N, 004-midnight-burst: N, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: N, 004-field-scan-hierarchy: H, 004-array-no-faster: I, 004-collections-wash: N, 004-id-regex-prefix: I, 004-bson-vs-relational-size: H',
       'mapreduce-quick-claims.json':
         '000-python-2x: I, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc: I, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: S, 000-chunks: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 000-pg-insert: I',
       'where-quick-claims.json':
@@ -99,7 +102,7 @@ describe('claims ledger: the documented runs', function () {
       'bigagg-quick-claims.json':
         '001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
       'quick-run.json':
-        '000-python-2x: I, 000-jsmode: G, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: H, 004-growing-documents-collapse: I, 004-preallocation-fixes-it: I, 004-midnight-burst: I, 004-prealloc-safe: H, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
+        '000-python-2x: I, 000-jsmode: G, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: I, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: H, 004-growing-documents-collapse/collapse: N, 004-preallocation-fixes-it/fix: N, 004-midnight-burst: N, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: N, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
     };
     for (const [file, want] of Object.entries(EXPECTED)) {
       it(file, function () {

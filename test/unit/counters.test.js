@@ -6,6 +6,7 @@ const path = require('path');
 const { expect } = require('chai');
 const gen = require('../../fixtures/counters-gen');
 const oracle = require('../../lib/studies/counters/oracle');
+const lab = require('../../scripts/lib/lab');
 
 const STREAM = { seed: 5, metrics: 12, perMinute: 12, preallocP: 0.02 };
 const DAYS = 2;
@@ -62,6 +63,109 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       expect(calls[1].f._id).to.equal('20101010/m');
       expect(calls[1].u.$inc).to.deep.equal({ daily: 1, 'hourly.23': 1, 'minute.23.59': 1 });
       expect(calls[1].o).to.deep.equal({ upsert: true });
+    });
+  });
+
+  describe("the claims: the source's writer, parts, gates that fail closed (on the source's own rows)", function () {
+    const claims = require('../../lib/core/claims');
+    const counters = require('../../lib/studies/counters');
+    const { sourceEnv } = require('../../lib/core/source-replay');
+    const figures = require('../../lib/studies/counters/source-figures');
+    const { dayRecords } = figures.helpers;
+    const MMAP = sourceEnv(figures.env);
+    const WT = { ...MMAP, server: { version: '6.0.5', storageEngine: 'wiredTiger' } };
+    const judge = (id, recs, env = MMAP, params = {}) =>
+      claims.judge(counters, recs, env, { counters: params }).find((c) => c.id === id);
+    const withWriter = (recs, wc, writers = 16) =>
+      recs.map((r) => ({ ...r, variant: `node-${r.variant}`, extra: { ...r.extra, wc, writers } }));
+
+    it('a day claim is judged on the unacknowledged writer; an acknowledged day is not reproduced, its figure shown', function () {
+      const recs = dayRecords(['initial', 'preallocated']);
+      const w0 = judge('004-growing-documents-collapse/collapse', withWriter(recs, 'w0'));
+      expect(w0.verdict, w0.why).to.equal('holds');
+      expect(w0.figure).to.match(/writer: 16 writer\(s\), w:0/);
+      const w1 = judge('004-growing-documents-collapse/collapse', withWriter(recs, 'w1'));
+      expect(w1.verdict).to.equal('not-reproduced');
+      expect(w1.setting.absent).to.equal('writer');
+      expect(w1.figure).to.match(/^initial 3,432 -> 291 writes\/s.*w1 \(acknowledged round trips\)/);
+      expect(w1.why).to.match(/WC=w0/);
+    });
+
+    it('the acknowledged writer beside: the writers sweep, when the records have it', function () {
+      const sweep = ['w0', 'w1'].map((wc, i) =>
+        lab.measureRecord({
+          study: 'counters',
+          name: 'ratio-to-preallocated',
+          variant: 'node-initial',
+          axis: { part: 'writers', writers: 16, wc },
+          value: [1.22, 1.18][i],
+          unit: 'x',
+          what: '',
+        }),
+      );
+      const v = judge('004-growing-documents-collapse/collapse', [
+        ...withWriter(dayRecords(['initial', 'preallocated']), 'w0'),
+        ...sweep,
+      ]);
+      expect(v.why).to.match(/1\.22x unacknowledged \(w:0\), 1\.18x acknowledged \(w:1\)/);
+    });
+
+    it('a claim with its explanation is judged in parts: the figure measured, the moves gone without MMAPv1', function () {
+      const recs = withWriter(dayRecords(['initial', 'preallocated']), 'w0');
+      const moves = judge('004-growing-documents-collapse/moves', recs, WT);
+      expect(moves.verdict).to.equal('gone');
+      expect(moves.of).to.equal('004-growing-documents-collapse');
+      expect(moves.mechanism.ref).to.match(/^https:\/\/mongodb\.com\/docs\/v4\.4\/release-notes\/4\.2-compatibility/);
+      expect(moves.mechanism.why).to.match(/WT_MODIFY/);
+      // on MMAPv1 the lab counts no moves: not measured, never gone
+      expect(judge('004-growing-documents-collapse/moves', recs, MMAP).verdict).to.equal('not-measured');
+      // the figure part on a flat day (no collapse) is no effect, never gone
+      const flat = recs.map((r) => (r.axis.hour >= 22 ? { ...r, times: r.times.map((t) => t * 0.3) } : r));
+      const c = judge('004-growing-documents-collapse/collapse', flat, WT);
+      expect(c.verdict, c.figure).to.not.equal('gone');
+    });
+
+    it('concurrency: the racing part needs several writers and two quiet cores, and fails closed', function () {
+      const recs = withWriter(dayRecords(['initial', 'preallocated']), 'w0');
+      expect(judge('004-prealloc-safe/racing', recs).verdict).to.equal('holds');
+      const noWait = recs.map((r) => ({ ...r, loadavg: { start: 0.1, end: 0.1, cores: 2 } }));
+      const v = judge('004-prealloc-safe/racing', noWait);
+      expect(v.verdict).to.equal('not-reproduced');
+      expect(v.setting.absent).to.equal('no-evidence');
+      expect(v.figure).to.match(/agree with the oracle/);
+      expect(judge('004-prealloc-safe/racing', withWriter(dayRecords(['initial']), 'w0', 1)).setting.absent).to.equal(
+        'writers',
+      );
+      expect(
+        judge('004-prealloc-safe/racing', recs, { ...MMAP, host: { cores: 1, usableCores: 1 } }).setting.absent,
+      ).to.equal('cores');
+      // the source's own claims need no race: judged whatever the cores
+      expect(judge('004-prealloc-safe/repeat', noWait).verdict).to.equal('holds');
+      expect(judge('004-prealloc-safe/without', noWait).verdict).to.equal('holds');
+      const bad = noWait.map((r) => (r.variant === 'node-initial' ? { ...r, agrees: false } : r));
+      expect(judge('004-prealloc-safe/without', bad).verdict).to.equal('reversed');
+    });
+
+    it('every claim that can be judged gone, reversed or unsupported here carries a mechanism with a reference', function () {
+      const ids = [
+        '004-growing-documents-collapse/collapse',
+        '004-growing-documents-collapse/moves',
+        '004-preallocation-fixes-it/fix',
+        '004-preallocation-fixes-it/never-moved',
+        '004-collections-wash',
+        '004-id-regex-prefix',
+        '004-bson-vs-relational-size',
+      ];
+      for (const id of ids) {
+        const c = counters.claims.find((x) => x.id === id);
+        expect(c.mechanism, id).to.be.an('object');
+        expect(c.mechanism.ref, id).to.match(/^https:\/\/(www\.)?(mongodb\.com\/docs|github\.com\/mongodb\/mongo)\//);
+      }
+      // the old wrong explanation is gone from every entry
+      for (const c of counters.claims)
+        expect(JSON.stringify(c.mechanism || '') + c.boundary, c.id).to.not.match(
+          /never updates (a document )?in place/,
+        );
     });
   });
 });
