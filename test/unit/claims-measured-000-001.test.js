@@ -69,6 +69,9 @@ describe('claims: "not measured here" is its own verdict', function () {
   });
 });
 
+/** Records that carry a quiet machine's evidence (CPU wait 0, load below the cores). */
+const quiet = (recs) => recs.map((r) => ({ ...r, loadavg: { start: 0.5, end: 0.5, cores: 2, cpuWait: 0 } }));
+
 describe('claims: source 000, measured by the mapreduce study', function () {
   const client = (list, field, acc, batch = 1e4) =>
     records('mapreduce', { group: 10, 'client-list': list, 'client-field-list': field, 'client-acc': acc }, 'group', {
@@ -84,11 +87,16 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     );
   });
 
-  it('lists vs accumulators: holds at 1.3x, weaker at 1.0x; judged at 10^5 when it ran, not at 10^4', function () {
-    expect(verdictOf(mapreduce, '000-lists-vs-acc', client(500, 130, 100)).verdict).to.equal(VERDICT.HOLDS);
-    expect(verdictOf(mapreduce, '000-lists-vs-acc', client(500, 100, 100)).verdict).to.equal(VERDICT.WEAKER);
+  it('lists vs accumulators: the gain holds at 1.3x, no effect at 1.0x, judged at 10^5 when it ran; "past 10,000" is not in the source\'s figures', function () {
+    expect(verdictOf(mapreduce, '000-lists-vs-acc/gain', client(500, 130, 100)).verdict).to.equal(VERDICT.HOLDS);
+    expect(verdictOf(mapreduce, '000-lists-vs-acc/gain', client(500, 100, 100)).verdict).to.equal(VERDICT.NO_EFFECT);
     const both = client(500, 100, 100, 1e4).concat(client(500, 130, 100, 1e5));
-    expect(verdictOf(mapreduce, '000-lists-vs-acc', both).verdict).to.equal(VERDICT.HOLDS);
+    expect(verdictOf(mapreduce, '000-lists-vs-acc/gain', both).verdict).to.equal(VERDICT.HOLDS);
+    const past = verdictOf(mapreduce, '000-lists-vs-acc/past-10k', client(500, 130, 100));
+    expect(past.verdict).to.equal(VERDICT.UNSUPPORTED);
+    expect(past.of).to.equal('000-lists-vs-acc');
+    expect(past.why).to.match(/list column does not slow past 10,000.*measured here \(not a verdict\): holds/);
+    expect(past.mechanism.ref).to.match(/^https:\/\//);
   });
 
   it("the client pairs abstain below 10^4 (the source's client columns are flat only from there); not measured without the variant", function () {
@@ -97,10 +105,10 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     expect(small.why).to.match(/needs the source's scale: the source's client columns are flat only from 10\^4/);
     const old = records('mapreduce', { group: 10, 'client-list': 500, 'client-acc': 80 }, 'group', { batch: 1e4 });
     expect(verdictOf(mapreduce, '000-projection', old).verdict).to.equal(VERDICT.NOT_MEASURED);
-    expect(verdictOf(mapreduce, '000-lists-vs-acc', old).verdict).to.equal(VERDICT.NOT_MEASURED);
+    expect(verdictOf(mapreduce, '000-lists-vs-acc/gain', old).verdict).to.equal(VERDICT.NOT_MEASURED);
   });
 
-  it('chunks: one map/reduce over the range against ten, holds at 1.7x at 10^6, weaker at 1.0x; abstains at 10^4 with what it would say', function () {
+  it('chunks: one map/reduce over the range against ten, holds at 1.7x at 10^6, no effect at 1.0x; abstains at 10^4 with what it would say', function () {
     const at = (range, chunked, batch = 1e6) =>
       verdictOf(
         mapreduce,
@@ -108,7 +116,7 @@ describe('claims: source 000, measured by the mapreduce study', function () {
         records('mapreduce', { group: 10, 'mr-range': range, 'mr-chunked': chunked }, 'group', { batch }),
       );
     expect(at(170, 100).verdict).to.equal(VERDICT.HOLDS);
-    expect(at(100, 100).verdict).to.equal(VERDICT.WEAKER);
+    expect(at(100, 100).verdict).to.equal(VERDICT.NO_EFFECT);
     const quick = at(50, 100, 1e4);
     expect(quick.verdict).to.equal(VERDICT.INCONCLUSIVE);
     expect(quick.why).to.match(/needs the source's scale.*\(at this scale: reversed/);
@@ -119,10 +127,12 @@ describe('claims: source 000, measured by the mapreduce study', function () {
 
   it("PostgreSQL row inserts against MongoDB's: holds at 1.3x, reversed at 0.5x, the durable pair beside", function () {
     const ins = (pg, mongo) =>
-      records('mapreduce', { group: 10, 'insert-pg': pg, 'insert-mongo': mongo }, 'group', { batch: 1000 }).concat(
-        records('mapreduce', { group: 1, 'insert-pg-sync': 3 * pg, 'insert-mongo-j': 2 * mongo }, 'group', {
-          batch: 100,
-        }),
+      quiet(
+        records('mapreduce', { group: 10, 'insert-pg': pg, 'insert-mongo': mongo }, 'group', { batch: 1000 }).concat(
+          records('mapreduce', { group: 1, 'insert-pg-sync': 3 * pg, 'insert-mongo-j': 2 * mongo }, 'group', {
+            batch: 100,
+          }),
+        ),
       );
     const v = verdictOf(mapreduce, '000-pg-insert', ins(130, 100));
     expect(v.verdict).to.equal(VERDICT.HOLDS);
@@ -130,7 +140,7 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     expect(verdictOf(mapreduce, '000-pg-insert', ins(50, 100)).verdict).to.equal(VERDICT.REVERSED);
   });
 
-  it('PostgreSQL row inserts: not reproduced when other processes held the cores during those rounds; judged when quiet or unknown', function () {
+  it('PostgreSQL row inserts: not reproduced when other processes held the cores during those rounds, or when the records do not show it (fail closed); judged when quiet', function () {
     const ins = (cpuWait) =>
       records('mapreduce', { group: 10, 'insert-pg': 50, 'insert-mongo': 100 }, 'group', { batch: 1000 }).map((r) =>
         cpuWait === undefined ? r : { ...r, loadavg: { start: 1, end: 1, cores: 2, cpuWait } },
@@ -147,9 +157,9 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     expect(busy.figure, 'the figure is still shown').to.match(/0\.5\dx/);
     expect(busy.setting.needed).to.match(/cores no other work wanted/);
     expect(verdictOf(mapreduce, '000-pg-insert', ins(0.05)).verdict).to.equal(VERDICT.REVERSED);
-    expect(verdictOf(mapreduce, '000-pg-insert', ins(undefined)).verdict, 'no PSI: judged as before').to.equal(
-      VERDICT.REVERSED,
-    );
+    const unknown = verdictOf(mapreduce, '000-pg-insert', ins(undefined));
+    expect(unknown.verdict, 'no PSI: nothing shows the cores were free').to.equal(VERDICT.NOT_REPRODUCED);
+    expect(unknown.setting.absent).to.equal('no-evidence');
   });
 
   it('PostgreSQL row inserts: not reproduced when PostgreSQL did not run, not measured in a file without the insert variants', function () {

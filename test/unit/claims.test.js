@@ -175,10 +175,13 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     expect(verdictOf(mapreduce, '000-jsmode', recs).verdict).to.equal(VERDICT.GONE);
     expect(verdictOf(mapreduce, '000-jsmode', recs, { server: { version: '4.2.0' } }).verdict).to.equal(VERDICT.HOLDS);
     const none = records('mapreduce', { group: 10, mr: 100, 'mr-jsmode': 100 }, 'group', { batch: 1000 });
-    expect(verdictOf(mapreduce, '000-jsmode', none, { server: { version: '4.2.0' } }).verdict).to.equal(VERDICT.WEAKER);
+    expect(verdictOf(mapreduce, '000-jsmode', none, { server: { version: '4.2.0' } }).verdict).to.equal(
+      VERDICT.NO_EFFECT,
+    );
+    expect(verdictOf(mapreduce, '000-jsmode', recs).mechanism.ref).to.match(/mongodb\.com\/docs\/.*4\.4/);
   });
 
-  it("stored functions at 10^6: holds at 3x, weaker at 1.05x; abstains at 10^4 (the source's figure is at 10^6)", function () {
+  it("stored functions at 10^6: holds at 3x, no effect at 1.05x, weaker at 1.5x; abstains at 10^4 (the source's figure is at 10^6)", function () {
     const at = (stored, batch = 1e6) =>
       verdictOf(
         mapreduce,
@@ -186,21 +189,26 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
         records('mapreduce', { group: 10, mr: 300, 'mr-stored': stored }, 'group', { batch }),
       );
     expect(at(100).verdict).to.equal(VERDICT.HOLDS);
-    expect(at(285).verdict).to.equal(VERDICT.WEAKER);
+    expect(at(285).verdict).to.equal(VERDICT.NO_EFFECT);
+    expect(at(200).verdict).to.equal(VERDICT.WEAKER);
     expect(at(100, 1e4).verdict).to.equal(VERDICT.INCONCLUSIVE);
   });
 
-  it("the parallel client is judged against the source's own methods, $group only beside it", function () {
-    const v = verdictOf(
-      mapreduce,
-      '000-parallel',
-      records(
-        'mapreduce',
-        { group: 10, mr: 300, 'mr-stored': 250, 'client-acc': 200, 'client-chunked': 220, 'client-parallel': 120 },
-        'group',
-        { batch: 1e6 },
-      ),
+  it("the parallel client is judged against the source's own methods, $group only beside it, on 2 free cores only", function () {
+    const recs = records(
+      'mapreduce',
+      { group: 10, mr: 300, 'mr-stored': 250, 'client-acc': 200, 'client-chunked': 220, 'client-parallel': 120 },
+      'group',
+      { batch: 1e6 },
     );
+    const quietRecs = recs.map((r) => ({ ...r, loadavg: { start: 0.5, end: 0.5, cores: 2, cpuWait: 0 } }));
+    const noEvidence = verdictOf(mapreduce, '000-parallel', recs);
+    expect(noEvidence.verdict, 'no CPU-wait figure: fails closed').to.equal(VERDICT.NOT_REPRODUCED);
+    expect(noEvidence.setting.absent).to.equal('no-evidence');
+    const oneCore = verdictOf(mapreduce, '000-parallel', quietRecs, { ...ENV, host: { cores: 1, usableCores: 1 } });
+    expect(oneCore.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(oneCore.setting.absent).to.equal('cores');
+    const v = verdictOf(mapreduce, '000-parallel', quietRecs);
     expect(v.verdict).to.equal(VERDICT.HOLDS);
     expect(v.why).to.match(/fastest of the source's own methods here: client-acc; today's \$group is 12\.?0?x faster/);
   });
