@@ -173,6 +173,19 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     ).to.equal(VERDICT.NOT_MEASURED);
   });
 
+  it("whole documents against map/reduce is judged in the figure's own ~130,000-document collection; in a 1M one it abstains with the source's own 1.3M picture", function () {
+    const recs = records('mapreduce', { mr: 270, 'client-list': 100 }, 'mr', { batch: 1e5 });
+    const small = verdictOf(mapreduce, '000-python-2x', recs, ENV, { mapreduce: { N: 130000 } });
+    expect(small.verdict).to.equal(VERDICT.HOLDS);
+    const big = verdictOf(mapreduce, '000-python-2x', recs, ENV, { mapreduce: { N: 1000000 } });
+    expect(big.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(big.why).to.match(/~130,000-document collection; this run's collection holds 1,000,000 documents/);
+    expect(big.why).to.match(/source's own 1\.3M collection its figures gave 0\.30x/);
+    const unknown = verdictOf(mapreduce, '000-python-2x', recs);
+    expect(unknown.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(unknown.why).to.match(/size is not in the result file/);
+  });
+
   it('collection growth stays not measured, with the two runs that would measure it', function () {
     const v = verdictOf(mapreduce, '000-collection-growth', []);
     expect(v.verdict).to.equal(VERDICT.NOT_MEASURED);
