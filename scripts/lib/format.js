@@ -32,9 +32,12 @@ var LabFormat = (function () {
   }
 
   // A ratio said the way round that gives a number >= 1, its range and interval in the same sense.
+  // The factor is the comparison's one figure (mid, the interval's centre) when the record has it
+  // (records from before it have only the median). It says no decision: comparisonWords does.
   function speedWords(ratio) {
     var r = ratio;
-    var faster = r.median < 1;
+    var fig = typeof r.mid === 'number' ? r.mid : r.median;
+    var faster = fig < 1;
     var f = function (x) {
       return faster ? 1 / x : x;
     };
@@ -42,12 +45,12 @@ var LabFormat = (function () {
     var hi = faster ? f(r.min) : f(r.max);
     var ci = r.ci ? (faster ? [f(r.ci[1]), f(r.ci[0])] : [f(r.ci[0]), f(r.ci[1])]) : null;
     return {
-      factor: f(r.median),
+      factor: f(fig),
       faster: faster,
       lo: lo,
       hi: hi,
       ci: ci,
-      text: fmtFactor(f(r.median)) + 'x ' + (faster ? 'faster' : 'slower'),
+      text: fmtFactor(f(fig)) + 'x ' + (faster ? 'faster' : 'slower'),
     };
   }
 

@@ -331,7 +331,7 @@ var LabLines = (function (S, F, R) {
         });
         rows.push(row);
       }
-      var cell = fmt(r.median) + (r.agrees === false ? ' NO' : '');
+      var cell = fmt(r.median) + (r.agrees === false ? ' WRONG ANSWER' : '');
       if (colKey) row['c:' + r.axis[colKey]] = cell;
       else {
         row.median = cell;
