@@ -213,55 +213,73 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     expect(v.why).to.match(/fastest of the source's own methods here: client-acc; today's \$group is 12\.?0?x faster/);
   });
 
-  // The time-series states: one record per (state, grain), times = the five intervals T1..T5.
-  function states(means, { cache, cacheBytes, dataBytes = 3.2e9, indexBytes = 2.7e9, events = 5e7 } = {}) {
-    const recs = Object.entries(means).map(([state, ts]) => ({
-      type: 'result',
-      study: 'timeseries',
-      variant: 'raw',
-      axis: { grain: 'hours', state, ...(cache ? { cache } : {}) },
-      times: ts,
-      median: lab.median(ts),
-      ratio: null,
-      extra: cacheBytes ? { setting: { cacheBytes, dataBytes, indexBytes, events } } : undefined,
-    }));
-    const ax = cache ? { cache } : {};
-    return recs.concat(
-      cacheBytes
-        ? []
-        : [
-            { type: 'measure', study: 'timeseries', name: 'events', variant: null, axis: ax, value: events },
-            { type: 'measure', study: 'timeseries', name: 'dataSize', variant: 'raw', axis: ax, value: dataBytes },
-            { type: 'measure', study: 'timeseries', name: 'indexSize', variant: 'raw', axis: ax, value: indexBytes },
-          ],
-    );
-  }
-  const five = (x) => [x, x * 1.02, x * 0.98, x * 1.01, x * 0.99];
+  // The time-series states as runStates writes them: one record per (state, grain), times = one
+  // per pass, each pass with the cache residency around it (lib/studies/timeseries/state-records.js).
+  const { stateRecords } = require('../../lib/studies/timeseries/state-records');
+  const three = (x) => [x, x * 1.02, x * 0.98];
+  const COLD = { read: { data: 1e6, created_on_1: 1e6 }, cached: {} };
+  const SMALL = { cacheBytes: 0.25 * 1024 ** 3, dataBytes: 245e6, indexBytes: 118e6, events: 5e6 };
+  const BIG = { cacheBytes: 12e9, dataBytes: 3.2e9, indexBytes: 2.7e9, events: 5e7 };
+  const tsRun = (st, setting, o = {}) => stateRecords(st, { setting, cache: o.cache, withResidency: o.withResidency });
 
-  it('touch past RAM: not reproduced while data and indexes fit the cache, never "reversed"; judged in a small-cache run', function () {
-    const fits = states({ cold: five(10), 'warm-both': five(3) });
+  it('touch past RAM: judged only where data + indexes fill the cache AND the records show the working set pushed out; never from a run without residency', function () {
+    const pushedOut = { cold: { times: three(10), ...COLD }, 'warm-both': { times: three(40), ...COLD } };
+    const fits = tsRun(pushedOut, BIG, { cache: '12GB' });
     const v = verdictOf(timeseries, '003-touch-both', fits);
     expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
-    expect(v.setting.ok).to.equal(false);
     expect(v.why).to.match(/--set STATES_CACHE=source/);
-    const small = states(
-      { cold: five(10), 'warm-both': five(40) },
-      { cache: '0.25GB', cacheBytes: 0.25 * 1024 ** 3, dataBytes: 245e6, indexBytes: 118e6, events: 5e6 },
-    );
+    const small = tsRun(pushedOut, SMALL, { cache: '0.25GB' });
     expect(verdictOf(timeseries, '003-touch-both', fits.concat(small)).verdict).to.equal(VERDICT.HOLDS);
     expect(verdictOf(timeseries, '003-touch-both', small.concat(fits)).verdict).to.equal(VERDICT.HOLDS);
+    // the same times, but the warm-both passes found everything in the cache: not the source's setting
+    const stayed = tsRun(
+      { cold: { times: three(10), ...COLD }, 'warm-both': { times: three(40), read: {}, cached: {} } },
+      SMALL,
+    );
+    const inCache = verdictOf(timeseries, '003-touch-both', stayed);
+    expect(inCache.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(inCache.setting.absent).to.equal('in-cache');
+    // no residency per pass (a result file from before): fails closed
+    const none = verdictOf(timeseries, '003-touch-both', tsRun(pushedOut, SMALL, { withResidency: false }));
+    expect(none.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(none.setting.absent).to.equal('no-evidence');
   });
 
-  it('touch data: judged on the intervals paired T1..T5, so one slow cold interval widens the interval instead of deciding', function () {
-    expect(verdictOf(timeseries, '003-touch-data', states({ cold: five(13), 'warm-data': five(10) })).verdict).to.equal(
-      VERDICT.HOLDS,
-    );
-    const one = verdictOf(
-      timeseries,
-      '003-touch-data',
-      states({ cold: [45, 10.2, 9.8, 10.1, 9.9], 'warm-data': five(10) }),
-    );
+  it('touch data: an interval over passes (not over T1..T5 of one pass), judged only when the data was in the cache', function () {
+    const warm = { times: three(10), read: { created_on_1: 1e6 }, cached: {} };
+    const run = (cold, w = warm) => tsRun({ cold: { times: cold, ...COLD }, 'warm-data': w }, BIG);
+    expect(verdictOf(timeseries, '003-touch-data', run(three(13))).verdict).to.equal(VERDICT.HOLDS);
+    // the tie band is +-10 %: 1.05x is no effect
+    expect(verdictOf(timeseries, '003-touch-data', run(three(10.5))).verdict).to.equal(VERDICT.NO_EFFECT);
+    // one pass per state: no interval
+    const one = verdictOf(timeseries, '003-touch-data', run([13], { ...warm, times: [10] }));
     expect(one.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(one.why).to.match(/1 pass\(es\) per state: an interval needs at least 3/);
+    // the warm-data passes read the documents again: the data was not in the cache
+    const out = verdictOf(timeseries, '003-touch-data', run(three(13), { ...warm, read: COLD.read }));
+    expect(out.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(out.setting.absent).to.equal('out-of-cache');
+  });
+
+  it('preload: judged only when the passes after the year preload found the working set in the cache', function () {
+    const st = (yearRead) =>
+      tsRun(
+        {
+          cold: { times: three(13), ...COLD },
+          'warm-data': { times: three(10), read: { created_on_1: 1e6 }, cached: {} },
+          'warm-year': { times: three(8.5), read: yearRead, cached: {} },
+        },
+        BIG,
+      );
+    expect(verdictOf(timeseries, '003-preload', st({})).verdict).to.equal(VERDICT.HOLDS);
+    const out = verdictOf(timeseries, '003-preload', st({ created_on_1: 0.9e6 }));
+    expect(out.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(out.setting.absent).to.equal('out-of-cache');
+    expect(out.setting.here).to.match(/warm-year hours passes read .* NOT in the cache/);
+    expect(verdictOf(timeseries, '003-working-set', st({})).verdict).to.equal(VERDICT.HOLDS);
+    expect(verdictOf(timeseries, '003-working-set', st({ created_on_1: 0.9e6 })).verdict).to.equal(
+      VERDICT.NOT_REPRODUCED,
+    );
   });
 });
 
