@@ -83,7 +83,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       const recs = dayRecords(['initial', 'preallocated']);
       const w0 = judge('004-growing-documents-collapse/collapse', withWriter(recs, 'w0'));
       expect(w0.verdict, w0.why).to.equal('holds');
-      expect(w0.figure).to.match(/writer: 16 writer\(s\), w:0/);
+      expect(w0.figure).to.match(/writer: 16 pymongo writer\(s\), w:0/);
       const w1 = judge('004-growing-documents-collapse/collapse', withWriter(recs, 'w1'));
       expect(w1.verdict).to.equal('not-reproduced');
       expect(w1.setting.absent).to.equal('writer');

@@ -65,7 +65,9 @@ function dayWriter(records, params) {
   if (!node.length) return { wc: 'w1', writers: 1, shell: true };
   const wcs = [...new Set(node.map((r) => (r.extra && r.extra.wc) || (params && params.WC) || 'w1'))];
   const ws = node.map((r) => r.extra && r.extra.writers).filter((x) => typeof x === 'number');
-  return { wc: wcs.length === 1 ? wcs[0] : wcs.join('+'), writers: ws.length ? Math.max(...ws) : null };
+  // the client that wrote: the lab's Node driver unless the records say (the source replay: pymongo)
+  const client = (node.find((r) => r.extra && r.extra.client) || { extra: { client: 'Node driver' } }).extra.client;
+  return { wc: wcs.length === 1 ? wcs[0] : wcs.join('+'), writers: ws.length ? Math.max(...ws) : null, client };
 }
 
 function writerText(w) {
@@ -73,8 +75,8 @@ function writerText(w) {
   if (w.shell) return "the shell's day: one writer, acknowledged (mongosh's updateOne)";
   const n = w.writers === null ? '?' : w.writers;
   return w.wc === 'w0'
-    ? `${n} writer(s), w:0 (unacknowledged, a ping closing each writer's minute)`
-    : `${n} writer(s), ${w.wc} (acknowledged round trips)`;
+    ? `${n} ${w.client} writer(s), w:0 (unacknowledged, a ping closing each writer's minute)`
+    : `${n} ${w.client} writer(s), ${w.wc} (acknowledged round trips)`;
 }
 
 /** The setting of a day claim: judged on the source's unacknowledged writer, else not reproduced. */

@@ -109,7 +109,7 @@ function hourRecord(schema, hour) {
     runs: times.length,
     median: sorted[Math.floor(sorted.length / 2)],
     agrees: true,
-    extra: { hitsPerMinute: HITS, wc: 'w0', writers: 1 },
+    extra: { hitsPerMinute: HITS, wc: 'w0', writers: 1, client: 'pymongo' },
     loadavg: quiet,
     source: true,
   };
