@@ -562,6 +562,11 @@ module.exports = [
       quote:
         '"Our preallocate function is safe. If by some chance we call preallocate on a date/metric that already has a document, nothing changes." and "Even if preallocate is never called, record_hit is still functionally correct"',
       setting: SETTING,
+      // what a disagreement (reversed) would have to break
+      mechanism: {
+        why: "An upsert on _id cannot insert a document twice: the _id index is unique, and since 4.2 the server retries as an update an upsert whose insert hit a duplicate key on the query's exact _id (SERVER-37124); preallocate's $inc of 0 and $set of the same metadata change no count. A disagreement would be a lost or doubled $inc, which the oracle shows hour by hour",
+        ref: 'https://www.mongodb.com/docs/manual/reference/method/db.collection.updateOne/',
+      },
     },
     [
       {
