@@ -2,7 +2,7 @@
 // by Node: one implementation on both sides. Plain ES2017.
 // Formatting numbers, answers, axis points and plain-text tables.
 
-var LabFormat = (function () {
+var LabFormat = (function (S) {
   // ---- output -------------------------------------------------------------------------------
   // A server number as a JavaScript number: mongosh hands sizes past 2^31 (a 50M-event
   // collection's dataSize) back as Long, and `0 + Long` concatenates strings instead of adding.
@@ -33,7 +33,8 @@ var LabFormat = (function () {
 
   // A ratio said the way round that gives a number >= 1, its range and interval in the same sense.
   // The factor is the comparison's one figure (mid, the interval's centre) when the record has it
-  // (records from before it have only the median). It says no decision: comparisonWords does.
+  // (records from before it have only the median). `text` is the decision's cell (comparisonWords),
+  // read from the stored interval: "2.84x faster" only when the interval says so.
   function speedWords(ratio) {
     var r = ratio;
     var fig = typeof r.mid === 'number' ? r.mid : r.median;
@@ -50,8 +51,18 @@ var LabFormat = (function () {
       lo: lo,
       hi: hi,
       ci: ci,
-      text: fmtFactor(f(fig)) + 'x ' + (faster ? 'faster' : 'slower'),
+      text: comparisonWords(storedComparison(r, fig)).cell,
     };
+  }
+
+  // The comparison a record's stored ratio allows (no times at hand): its interval decides, the
+  // same rule as LabStats.compareTimes (no interval stored: too few rounds or a capped side).
+  function storedComparison(r, fig) {
+    var lo = r.ci ? r.ci[0] : null;
+    var hi = r.ci ? r.ci[1] : null;
+    var decision = S.decide(lo, hi);
+    if (decision === S.DECISION.wide) lo = hi = null;
+    return { to: r.to, mid: fig, lo: lo, hi: hi, n: 0, perRound: !!r.perRound, decision: decision, why: '' };
   }
 
   // A time ratio as speed words: "2.19x faster" below 1, "1.85x slower" from 1 up.
@@ -248,6 +259,6 @@ var LabFormat = (function () {
     pointLabel: pointLabel,
     wrap: wrap,
   };
-})();
+})(typeof LabStats !== 'undefined' ? LabStats : require('./stats'));
 
 if (typeof module !== 'undefined' && module.exports) module.exports = LabFormat;
