@@ -261,6 +261,20 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     expect(out.setting.absent).to.equal('out-of-cache');
   });
 
+  it('restart-cold: holds when every cold pass started with (almost) nothing cached; touch-command: gone on WiredTiger, with its mechanism', function () {
+    const run = (cached) => tsRun({ cold: { times: three(10), read: COLD.read, cached } }, BIG);
+    const cold = verdictOf(timeseries, '003-restart-cold', run({}));
+    expect(cold.verdict).to.equal(VERDICT.HOLDS);
+    expect(cold.figure).to.match(/at most 0\.00 % .* before 3 cold pass/);
+    expect(verdictOf(timeseries, '003-restart-cold', run({ created_on_1: 0.5e9 })).verdict).to.equal(
+      VERDICT.NOT_REPRODUCED,
+    );
+    const env = { ...ENV, server: { ...ENV.server, storageEngine: 'wiredTiger' } };
+    const touch = verdictOf(timeseries, '003-touch-command', run({}), env);
+    expect(touch.verdict).to.equal(VERDICT.GONE);
+    expect(touch.mechanism.ref).to.match(/4\.2-compatibility/);
+  });
+
   it('preload: judged only when the passes after the year preload found the working set in the cache', function () {
     const st = (yearRead) =>
       tsRun(

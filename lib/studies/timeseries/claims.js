@@ -550,6 +550,37 @@ module.exports = [
     },
   ]),
   {
+    id: '003-touch-command',
+    claim: 'MongoDB offers the touch command to preload data, indexes, or both',
+    published: 'no figure: a command the source used',
+    quote:
+      '"MongoDB offers the touch command for this purpose." and "The touch command let us specify what we want to preload: data, indexes, both data and indexes"',
+    setting: SETTING,
+    boundary:
+      "functional: gone on a server without MMAPv1 (4.2+, or any WiredTiger server: the warm-ups' records say touch answered CommandNotFound); holds on MMAPv1 where the warm-ups used touch; not measured without warm-up records",
+    mechanism: TOUCH_GONE,
+    verdict: (records, env) => {
+      const ws = records.filter((r) => r.type === 'measure' && r.name === 'warmupMs');
+      const engine = env && env.server && env.server.storageEngine;
+      const usedTouch = ws.some((r) => /^warm-up: touch$/.test(r.what || ''));
+      const refused = ws.filter((r) => /touch: \w+/.test(r.what || ''));
+      const base = { interval: null, setting: { needed: 'a warm-up that tried touch', here: null, ok: true } };
+      if (usedTouch)
+        return { ...base, verdict: VERDICT.HOLDS, figure: 'touch used by the warm-ups', why: 'the server ran touch' };
+      if (refused.length || (engine && engine !== 'mmapv1'))
+        return {
+          ...base,
+          verdict: VERDICT.GONE,
+          figure: refused.length ? refused[0].what.replace(/^warm-up: /, '') : `storage engine ${engine}`,
+          why: `touch is gone on this server (${engine || 'storage engine unknown'}${refused.length ? `: ${refused[0].what.replace(/^warm-up: /, '')}` : ''}); the warm-ups read through the cache instead`,
+        };
+      return unmeasured({
+        here: 'no warm-up records and no storage engine in these records',
+        measure: 'npx mongo-perf-lab run timeseries (its warm-ups try touch first)',
+      })();
+    },
+  },
+  {
     id: '003-touch-cost',
     claim: 'preloading by the year aggregation takes ~20x as long as touching the data',
     published: '21.4x',
