@@ -195,19 +195,21 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
         postgresMaxConnections: 100,
       }),
     ];
-    it("reversed far above 16 (with PostgreSQL's limit beside and the note on the source's probable error)", function () {
+    it("unsupported (no MongoDB version had 16), the server's count shown beside, never read as a change", function () {
       const v = verdictOf(inserts, '002-conn-default', conn(838860));
-      expect(v.verdict).to.equal(VERDICT.REVERSED);
+      expect(v.verdict).to.equal(VERDICT.UNSUPPORTED);
       expect(v.figure).to.match(
         /^838,860 connections \(current 3 \+ available 838,857\).*PostgreSQL max_connections 100/,
       );
-      expect(v.why).to.match(/probably an error/);
+      expect(v.why).to.match(/no MongoDB version had a default of 16 connections/);
+      expect(v.why).to.match(/measured here \(not a verdict\): REVERSED/);
+      expect(v.mechanism.ref).to.match(/^https:\/\/www\.mongodb\.com\/docs\/manual\//);
       expect(v.interval).to.equal(null);
     });
-    it('holds at 8-32; not reproduced when the command line sets a limit', function () {
-      expect(verdictOf(inserts, '002-conn-default', conn(20)).verdict).to.equal(VERDICT.HOLDS);
+    it('unsupported at 8-32 too, and when the command line sets a limit (the measured reading says why)', function () {
+      expect(verdictOf(inserts, '002-conn-default', conn(20)).verdict).to.equal(VERDICT.UNSUPPORTED);
       const set = verdictOf(inserts, '002-conn-default', conn(20, 20));
-      expect(set.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(set.verdict).to.equal(VERDICT.UNSUPPORTED);
       expect(set.why).to.match(/sets maxIncomingConnections 20/);
     });
   });

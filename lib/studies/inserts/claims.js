@@ -19,6 +19,7 @@ const {
   decide,
   VERDICT,
   quietCores,
+  unsupported,
 } = require('../../core/claims');
 const { docsPerSec, fmtRate } = require('./records');
 
@@ -75,6 +76,22 @@ const bigServer = {
           reproduce: 'a server with >= 8 cores and the writers on another machine (run inserts --uri mongodb://server)',
         };
   },
+};
+
+/** The batch part's records of `variants` at W (and batch, when given): what a cores gate reads. */
+function batchRecords(variants, axis) {
+  return (records) => batchPoint(axis)(records).filter((r) => variants.includes(r.variant));
+}
+
+// Every claim about concurrency (threads, processes, a shared connection) needs cores of its own:
+// W writers and the server on 2 shared cores time the machine's scheduler, not MongoDB.
+const concurrent = (base, pick) => quietCores(base, pick, { cores: 2 });
+
+const REF = {
+  limits: 'https://www.mongodb.com/docs/manual/reference/limits/',
+  maxConns:
+    'https://www.mongodb.com/docs/manual/reference/configuration-options/#mongodb-setting-net.maxIncomingConnections',
+  writeConcern: 'https://www.mongodb.com/docs/manual/release-notes/drivers-write-concern/',
 };
 
 // ---- the limits (lib/studies/inserts/limits.js): deterministic and functional checks ----------
@@ -369,10 +386,12 @@ module.exports = [
       '1 thread per process: 16/32/64 processes 0.11/0.11/0.09 ms per insert: 0.11/0.09 = 1.22x (if per-process latency, aggregate throughput rose 4.9x)',
     setting: SETTING,
     boundary:
-      'gate: a server with >= 8 cores and the writers elsewhere, else not reproduced. time(W = cores) / time(W = 4 x cores), processes, insertOne: holds inside [1.05x, 1.6x]',
+      'gate: a server with >= 8 cores and the writers elsewhere, and cores no other work wanted (CPU wait recorded), else not reproduced. time(W = cores) / time(W = 4 x cores), processes, insertOne: holds inside [1.05x, 1.6x]',
     verdict: rule({
       holds: [1.05, 1.6],
-      setting: bigServer,
+      setting: concurrent(bigServer, (records) =>
+        results(records).filter((r) => r.axis.part === 'batch' && r.axis.batch === 1 && r.variant === 'processes'),
+      ),
       interval: (records) => {
         const rs = results(records).filter(
           (r) => r.axis.part === 'batch' && r.axis.batch === 1 && r.variant === 'processes',
@@ -411,9 +430,19 @@ module.exports = [
       'threads per process 2^0 -> 2^3 at 16 processes: 0.11 -> 0.14 ms (0.79x); bulk (MongoDB, 512) 0.53 -> 0.42 = 1.26x; 1.26/0.79 = 1.6x',
     setting: SETTING,
     boundary:
-      '[rate(batches of 10 KB)/rate(one by one)] / [rate(4 concurrent loops on one client)/rate(1)] = time(W=4, one by one) / time(W=1, batches of 10): holds above 1.25x; reversed below 0.8x',
+      'gate: 2 or more cores no other work wanted (CPU wait recorded), else not reproduced. [rate(batches of 10 KB)/rate(one by one)] / [rate(4 concurrent loops on one client)/rate(1)] = time(W=4, one by one) / time(W=1, batches of 10): holds above 1.25x; no-effect inside [0.8x, 1.25x]; reversed below 0.8x',
     verdict: rule({
       holds: [1.25, Infinity],
+      setting: concurrent(
+        { needed: '4 concurrent writers (Python threads in the source; Node async loops here)' },
+        (records) =>
+          results(records).filter(
+            (r) =>
+              r.axis.part === 'batch' &&
+              r.variant === 'async' &&
+              ((r.axis.W === 4 && r.axis.batch === 1) || (r.axis.W === 1 && r.axis.batch === 10)),
+          ),
+      ),
       interval: (records) => {
         const t4 = at(records, 'async', { part: 'batch', W: 4, batch: 1, size: 1024 });
         const b10 = at(records, 'async', { part: 'batch', W: 1, batch: 10, size: 1024 });
@@ -431,13 +460,17 @@ module.exports = [
       '"One clear advantage of having threads is that they can share the database connection." and "This clearly will reduce overhead, how much of a performance gain is another question."',
     setting: SETTING,
     boundary:
-      'time(16 processes, a connection each) / time(16 async loops on one client), insertOne, same rounds: holds above 1.1x; weaker [0.9x, 1.1x) (no difference); reversed below 0.9x',
+      'gate: 2 or more cores no other work wanted (CPU wait recorded), else not reproduced. time(16 processes, a connection each) / time(16 async loops on one client), insertOne, same rounds: holds above 1.1x; no-effect inside [0.9x, 1.1x]; reversed below 0.9x',
     verdict: ratioRule({
       slow: 'processes',
       fast: 'async',
       at: batchPoint({ W: 16, batch: 1 }),
       band: [1.1, Infinity],
-      floor: 0.9,
+      tie: [0.9, 1.1],
+      setting: concurrent(
+        { needed: '16 concurrent writers: processes with a connection each against loops sharing one client' },
+        batchRecords(['processes', 'async'], { W: 16, batch: 1 }),
+      ),
       missing: 'needs 16 processes and 16 async loops one by one',
       note: 'each process also starts a Node runtime and its own connection pool',
     }),
@@ -451,15 +484,23 @@ module.exports = [
       'no MongoDB version had a 16-connection default (2.x: 20,000 capped by the file-descriptor limit): a probable source error',
     setting: SETTING,
     boundary:
-      "deterministic, on a server whose command line sets no connection limit: (serverStatus().connections current + available) / 16: holds inside [0.5x, 2x] (8-32 connections); reversed above 2x (MongoDB's default no longer the smallest of the three); weaker below 0.5x. PostgreSQL's max_connections beside (the MySQL stand-in)",
-    verdict: whenMeasured(
-      (records) => records.some((r) => r.type === 'measure' && r.name === 'connections-limit'),
-      {
-        here: 'no connections-limit record in these results (a run before the check existed)',
-        measure: 'inserts --profile quick (the limits part runs in every profile)',
-      },
-      connDefaultRule,
+      "unsupported: no MongoDB version had the figure (the derivation). Shown beside, deterministic, on a server whose command line sets no connection limit: (serverStatus().connections current + available) / 16 (the rule that would judge it: inside [0.5x, 2x] the source's figure; above 2x more). PostgreSQL's max_connections beside (the MySQL stand-in)",
+    // Never true of any MongoDB version: the lab's count is shown beside, never read as a change.
+    verdict: unsupported(
+      "no MongoDB version had a default of 16 connections: 2.x accepted 20,000 (capped by the file-descriptor limit), today's default is derived from the file-descriptor limit; the source's own table ran 64 processes (a connection each) against one server, which a 16-connection limit would have refused",
+      whenMeasured(
+        (records) => records.some((r) => r.type === 'measure' && r.name === 'connections-limit'),
+        {
+          here: 'no connections-limit record in these results (a run before the check existed)',
+          measure: 'inserts --profile quick (the limits part runs in every profile)',
+        },
+        connDefaultRule,
+      ),
     ),
+    mechanism: {
+      why: "MongoDB's incoming-connection limit (net.maxIncomingConnections) has never defaulted to 16: it is bounded by the process's file-descriptor limit (20,000 in 2.x, 65,536 or the descriptor share today); 16 is not a MongoDB default of any version, so there was no limit to change",
+      ref: REF.maxConns,
+    },
   },
   {
     id: '002-doc-16mb',
@@ -477,6 +518,10 @@ module.exports = [
       },
       docLimitRule,
     ),
+    mechanism: {
+      why: 'the BSON document size limit (16 MiB, hello.maxBsonObjectSize) is checked by the server and the driver; a document over it would mean the limit was raised or removed, which no version since 1.8 has done (GridFS stores larger files in chunks)',
+      ref: REF.limits,
+    },
   },
   {
     id: '002-large-bulk-timeout',
@@ -494,6 +539,10 @@ module.exports = [
       },
       largeBulkRule,
     ),
+    mechanism: {
+      why: "today's drivers split an insertMany into write commands of at most maxWriteBatchSize (100,000) documents and maxMessageSizeBytes (48 MB), each acknowledged in turn, and the Node driver sets no socket timeout by default: a batch of MBs is several messages on a connection that waits, not one message racing a timeout (the source's 2012 client sent one OP_INSERT with a network timeout)",
+      ref: REF.limits,
+    },
   },
 ];
 
