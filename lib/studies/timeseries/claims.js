@@ -563,7 +563,8 @@ module.exports = [
       const ws = records.filter((r) => r.type === 'measure' && r.name === 'warmupMs');
       const engine = env && env.server && env.server.storageEngine;
       const usedTouch = ws.some((r) => /^warm-up: touch$/.test(r.what || ''));
-      const refused = ws.filter((r) => /touch: \w+/.test(r.what || ''));
+      // the server's own refusal (warm-no-id never tries touch: it cannot leave _id_ out)
+      const refused = ws.filter((r) => /touch: CommandNotFound/.test(r.what || ''));
       const base = { interval: null, setting: { needed: 'a warm-up that tried touch', here: null, ok: true } };
       if (usedTouch)
         return { ...base, verdict: VERDICT.HOLDS, figure: 'touch used by the warm-ups', why: 'the server ran touch' };
