@@ -186,6 +186,27 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     expect(unknown.why).to.match(/size is not in the result file/);
   });
 
+  it('concurrent map/reduce jobs (a guess of the source): measured as a question, on 2 free cores only; not measured before the variant', function () {
+    const recs = records('mapreduce', { group: 10, mr: 400, 'mr-parallel': 300, 'client-parallel': 200 }, 'group', {
+      batch: 1e6,
+    });
+    const q = verdictOf(mapreduce, '000-parallel-mr', quiet(recs));
+    expect(q.verdict).to.equal(VERDICT.QUESTION);
+    expect(q.figure).to.match(/^1\.5\dx/);
+    expect(q.why).to.match(/one map\/reduce \/ the four at once 1\.3\dx/);
+    const busy = verdictOf(mapreduce, '000-parallel-mr', recs);
+    expect(busy.verdict, 'no CPU-wait figure: fails closed').to.equal(VERDICT.NOT_REPRODUCED);
+    const old = records('mapreduce', { group: 10, mr: 400 }, 'group', { batch: 1e6 });
+    expect(verdictOf(mapreduce, '000-parallel-mr', old).verdict).to.equal(VERDICT.NOT_MEASURED);
+  });
+
+  it("the i5's \"same dip\" is not in the source's figures; the lab's figure is shown beside", function () {
+    const v = verdictOf(mapreduce, '000-i5-dip', []);
+    expect(v.verdict).to.equal(VERDICT.UNSUPPORTED);
+    expect(v.why).to.match(/211\.9, 229\.8 and 220\.0/);
+    expect(v.mechanism.ref).to.match(/^https:\/\/www\.mongodb\.com\/docs\//);
+  });
+
   it('collection growth stays not measured, with the two runs that would measure it', function () {
     const v = verdictOf(mapreduce, '000-collection-growth', []);
     expect(v.verdict).to.equal(VERDICT.NOT_MEASURED);

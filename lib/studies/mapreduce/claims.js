@@ -19,6 +19,7 @@ const {
   quietCores,
   unsupported,
   parts,
+  question,
 } = require('../../core/claims');
 const { BATCH: INSERT_BATCH, DURABLE_BATCH } = require('./inserts');
 
@@ -517,6 +518,116 @@ module.exports = [
         };
       },
     }),
+  },
+  {
+    id: '000-parallel-mr',
+    claim: 'several map/reduce jobs at once would give results similar to the multithreaded client (a guess)',
+    published: 'no figure ("I haven\'t measured that")',
+    quote:
+      '"I imagine that you\'d get similar results by doing multiple Map Reduce jobs, but I haven\'t measured that."',
+    setting: SETTING,
+    boundary:
+      'a question, measured without a verdict: time(mr-parallel: 4 concurrent map/reduce commands over _id ranges, merged) / time(client-parallel: 4 concurrent cursors over the same ranges) at 10^6, on 2 cores no other work wanted; parity would read [0.67x, 1.5x]',
+    verdict: whenMeasured(
+      ran('mr-parallel'),
+      {
+        here: 'no mr-parallel records in these results (a run before the variant existed)',
+        measure: 'mapreduce --profile seed (mr-parallel beside client-parallel at 10^6)',
+      },
+      question(
+        rule({
+          holds: [0.67, 1.5],
+          setting: quietCores(
+            {
+              needed: 'concurrent map/reduce commands and concurrent cursors at 10^6',
+              check: (records) => {
+                const ok = at(records, 1e6).some((r) => r.variant === 'mr-parallel');
+                return {
+                  here: ok ? 'mr-parallel ran at 10^6' : 'mr-parallel did not run at 10^6',
+                  ok,
+                  reproduce: 'mapreduce --profile seed',
+                };
+              },
+            },
+            (records) => at(records, 1e6).filter((r) => ['mr-parallel', 'client-parallel'].includes(r.variant)),
+            { cores: 2 },
+          ),
+          scale: needsBatch(1e6),
+          interval: pairAt(1e6, 'mr-parallel', 'client-parallel', (rs) => {
+            const one = intervalOf(rs, 'mr', 'mr-parallel');
+            return one ? `one map/reduce / the four at once ${fx(one.mid)}` : undefined;
+          }),
+        }),
+      ),
+    ),
+  },
+  {
+    id: '000-chunks-100',
+    claim: 'a hundred map/reduce batches of 10^4 should be slightly faster still than ten of 10^5 (extrapolated)',
+    published: '1.81x against one batch of 10^6; 1.04x against ten of 10^5 (extrapolated)',
+    quote:
+      '"Processing a hundred batches of ten thousand documents should take about 7.8 seconds, which may be slightly faster than still."',
+    derivation:
+      'stored jsMode column: 100 x 10^4 / 128.4 = 7,788 ms; against 10 x 10^5 / 123.7 = 8,084 ms: 1.04x; against 10^6 / 71.0 = 14,085 ms: 1.81x',
+    setting: SETTING,
+    boundary:
+      'time(mr-chunked with 10 chunks) / time(100 chunks) at 10^6: holds inside [1.0x, 1.2x] ("slightly faster"); against one command: as 000-chunks',
+    verdict: unmeasured({
+      here: 'mr-chunked splits a batch into 10 map/reduce commands (MR_CHUNKS in scripts/mr_variants.js), not 100',
+      measure:
+        'a variant with MR_CHUNKS = 100 beside mr-chunked and mr-range at 10^6 (mapreduce --profile seed), per-round ratios as 000-chunks',
+    }),
+  },
+  {
+    id: '000-client-chunks',
+    claim: 'between 10^4 and 10^6 documents, compute in the client but break the work into chunks (advice)',
+    published: 'no figure (the chunked client was not timed apart from the multithreaded one)',
+    quote:
+      '"If the data that you\'re aggregating is bigger than that, but smaller than 1,000,000 documents, then still do it in python (but break it up into chunks)."',
+    setting: SETTING,
+    boundary:
+      'a question, measured without a verdict: time(client-acc: one query) / time(client-chunked: 10 sequential queries of n/10 by _id) at 10^6',
+    verdict: question(
+      rule({
+        holds: [1.16, 2.6],
+        scale: needsBatch(1e6),
+        interval: pairAt(1e6, 'client-acc', 'client-chunked'),
+      }),
+    ),
+  },
+  {
+    id: '000-beyond-1m',
+    claim: 'past a million documents in the collection, MongoDB would keep getting slower (expectation)',
+    published: 'no figure',
+    quote:
+      '"If you have more than a million documents, I have no advice. Mongo is noticeably slower with 10⁶ documents in the datastore than it was with only 10⁵. With more than a million, I\'d expect that it would continue to get slower."',
+    setting: SETTING,
+    boundary: 'time per document of one batch size in collections of 10^6 and 10^7 documents: holds above 1.25x',
+    verdict: unmeasured({
+      here: 'each run reads one collection size, and the seed profile stops at 1,000,000 documents',
+      measure:
+        'two runs, mongo-perf-lab run mapreduce --docs 1000000 --set SIZES=100000,1000000 and the same with --docs 10000000; per variant, the median time per document in the larger collection over the smaller',
+    }),
+  },
+  {
+    id: '000-i5-dip',
+    claim: 'on the 3.4x faster CPU the tests showed the same dip in performance after 10,000 documents',
+    published: 'stored jsMode on the i5: 10^6 at 96 % of the peak (1.04x the time per document)',
+    quote:
+      '"However, even though the tests ran faster, they seemed to show the same dip in performance starting after 10,000 documents."',
+    derivation:
+      'the i5 table, stored jsMode docs/ms: 10^4 211.9, 10^5 229.8, 10^6 220.0 (10^6 at 96 % of the peak, 1.04x the time per document, against 55 % on the T9600); Python accumulators 177.9, 187.6, 190.8 (rising): the i5 figures show no real dip',
+    setting: "client and server on the iMac Core i5 (the source's second table)",
+    boundary:
+      "unsupported by the source's own figures; the lab's time per document at 10^6 over the peak (mr-stored-jsmode) is shown beside, not judged",
+    verdict: unsupported(
+      "on the i5, stored jsMode runs at 211.9, 229.8 and 220.0 docs/ms at 10^4, 10^5 and 10^6 (10^6 at 96 % of the peak, against 55 % on the T9600) and the accumulators rise (177.9, 187.6, 190.8): no dip like the T9600's",
+      rule({ holds: [1.2, 3], scale: needsBatch(1e6), interval: peak('mr-stored-jsmode') }),
+    ),
+    mechanism: {
+      why: "the source's second table does not show the dip it describes: on the i5 the stored jsMode column stays within 8 % of its peak at 10^6 and the client column rises; the T9600's drop at 10^6 (a 4 GB machine holding a 1.3M-document MMAPv1 collection) is not repeated on the faster machine",
+      ref: 'https://www.mongodb.com/docs/v4.0/core/mmapv1/',
+    },
   },
   {
     id: '000-cpu',

@@ -136,12 +136,54 @@ async function clientParallel(coll, n, field, { parallel = 4 } = {}) {
   return finish(parts.reduce(merge, emptyStats()));
 }
 
+/**
+ * k concurrent map/reduce commands, each over its own _id range of the batch, merged here (the
+ * source's untested "similar results by doing multiple Map Reduce jobs"): client-parallel's ranges
+ * with the server's map/reduce in place of the client's loop. The functions are the study's own
+ * (scripts/mr_functions.js), sent as code; the field goes in `scope`, as data.
+ */
+async function mrParallel(coll, n, field, { parallel = 4, db } = {}) {
+  const { Code } = require('mongodb');
+  const fns = require('../../../scripts/mr_functions');
+  const k = Math.max(1, Math.min(parallel, n));
+  const cuts = [];
+  for (let j = 1; j <= k; j++) cuts.push(Math.floor((n * j) / k));
+  const bounds = await idsAt(coll, cuts);
+  const parts = await Promise.all(
+    bounds.map(async (hi, j) => {
+      const lo = j === 0 ? undefined : bounds[j - 1];
+      if (j > 0 && lo === null) return emptyStats();
+      const range = {};
+      if (lo !== undefined) range.$gte = lo;
+      if (hi !== null) range.$lt = hi;
+      const reply = await db.command({
+        mapReduce: coll.collectionName,
+        map: new Code(fns.mrStatsMap.toString()),
+        reduce: new Code(fns.mrStatsReduce.toString()),
+        out: { inline: 1 },
+        scope: { field },
+        query: Object.keys(range).length ? { _id: range } : {},
+      });
+      if (!reply.results.length) return emptyStats();
+      const v = reply.results[0].value;
+      return { sum: v.sum, min: v.min, max: v.max, count: v.count };
+    }),
+  );
+  return finish(parts.reduce(merge, emptyStats()));
+}
+
 const CLIENT_VARIANTS = [
   { name: 'client-list', what: 'driver: whole documents into a list', fn: clientList },
   { name: 'client-field-list', what: 'driver: one projected field into a list', fn: clientFieldList },
   { name: 'client-acc', what: 'driver: one projected field into accumulators', fn: clientAcc },
   { name: 'client-chunked', what: 'driver: one field, 10 sequential chunks of n/10 by _id', fn: clientChunked },
   { name: 'client-parallel', what: 'driver: one field, 4 concurrent cursors over _id ranges', fn: clientParallel },
+  {
+    name: 'mr-parallel',
+    what: 'server: 4 concurrent map/reduce commands over _id ranges, merged by the driver',
+    fn: mrParallel,
+    inServer: true,
+  },
 ];
 
 /** min, max, count exact; sum to 1e-9 relative. Returns null when equal, else what differs. */
@@ -159,6 +201,7 @@ module.exports = {
   clientAcc,
   clientChunked,
   clientParallel,
+  mrParallel,
   idsAt,
   CLIENT_VARIANTS,
   statsDiffer,

@@ -67,7 +67,7 @@ function clientVariant(v) {
     where: 'node',
     minVersion: '3.6',
     able: (p, point) => atTop(p, point, v.name),
-    run: (ctx, p, point) => v.fn(ctx.db.collection(p.COLL), point.batch, p.FIELD),
+    run: (ctx, p, point) => v.fn(ctx.db.collection(p.COLL), point.batch, p.FIELD, { db: ctx.db }),
   };
 }
 
@@ -80,8 +80,13 @@ function fmtRate(x) {
 }
 
 // Where a variant computes, drawn as its line's dashes.
+const IN_SERVER = new Set(client.CLIENT_VARIANTS.filter((v) => v.inServer).map((v) => v.name));
 const whereDrawn = (r) =>
-  /^pg-/.test(r.variant) ? 'PostgreSQL' : r.where === 'node' ? 'client (Node driver)' : 'in MongoDB';
+  /^pg-/.test(r.variant)
+    ? 'PostgreSQL'
+    : r.where === 'node' && !IN_SERVER.has(r.variant)
+      ? 'client (Node driver)'
+      : 'in MongoDB';
 
 module.exports = defineStudy({
   name: 'mapreduce',
@@ -114,7 +119,7 @@ module.exports = defineStudy({
       RUNS: 5,
       BUDGET_MS: 30000,
       TOP_VARIANTS:
-        'mr,mr-jsmode,mr-stored,mr-stored-jsmode,mr-range,mr-chunked,client-acc,client-chunked,client-parallel,pg-typed',
+        'mr,mr-jsmode,mr-stored,mr-stored-jsmode,mr-range,mr-chunked,mr-parallel,client-acc,client-chunked,client-parallel,pg-typed',
     },
   },
   // Collections it writes besides its data, checked before any work (lib/core/run-study.js).

@@ -182,6 +182,17 @@ module.exports = {
       expect: 'holds',
     },
     '000-cpu': { none: 'two machines: the rule measures nothing on one' },
+    '000-chunks-100': { none: 'a hundred chunks are not a variant: the rule measures nothing' },
+    '000-i5-dip': {
+      // the i5 table (client and server on the iMac): stored jsMode 211.9, 229.8, 220.0 docs/ms
+      env: { cores: 4 },
+      points: [
+        [1e4, 211.9],
+        [1e5, 229.8],
+        [1e6, 220.0],
+      ].map(([n, rate]) => ({ axis: { batch: n }, times: { 'mr-stored-jsmode': t(n, rate) } })),
+      expect: 'unsupported',
+    },
     '000-spread': { records: spreadRecords(), expect: 'holds' },
     '000-postgres': {
       // 10^6 rows in about 950 ms on the T9600; stored jsMode 71.0 docs/ms there
