@@ -424,6 +424,7 @@ function idIndexRule() {
     tie: TIE,
     more: MORE,
     setting: gate,
+    scale,
     interval: states('warm-both', 'warm-no-id', pastCache),
   });
 }
@@ -480,6 +481,7 @@ module.exports = [
       tie: TIE,
       more: MORE,
       setting: PAST_CACHE,
+      scale,
       interval: states('warm-both', 'cold', pastCache),
     }),
   },
@@ -748,6 +750,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'time(raw events) / time(the fastest compact design: buckets, a time-series collection or rollups), the year by day (else hours in a day), at the largest scale run, interleaved rounds: holds above 1.25x; no effect inside [0.8x, 1.25x]; reversed below',
+    mechanism: {
+      why: 'buckets, time-series collections (5.0+) and rollups hold many events per document and per index key, so a query over an interval reads far fewer documents, keys and pages than one document per event; the same grouping stores the repeated field names and timestamps once',
+      ref: 'https://www.mongodb.com/docs/v6.0/core/timeseries-collections/',
+    },
     verdict: rule({
       holds: [1.25, Infinity],
       scale: (records) => {
@@ -779,6 +785,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'deterministic: (storage + index bytes per event, raw design) / (the same, the most compact other design): holds above 1.25',
+    mechanism: {
+      why: 'buckets, time-series collections (5.0+) and rollups hold many events per document and per index key, so a query over an interval reads far fewer documents, keys and pages than one document per event; the same grouping stores the repeated field names and timestamps once',
+      ref: 'https://www.mongodb.com/docs/v6.0/core/timeseries-collections/',
+    },
     verdict: rule({
       holds: [1.25, Infinity],
       interval: (records) => {
