@@ -7,7 +7,7 @@
 require('../lib/infra/rewrite-cache');
 const { parseCommand, commandHelp } = require('../lib/cli/options');
 const { commandModule, overview } = require('../lib/cli/help');
-const { friendly, debugEnabled, UsageError } = require('../lib/infra/errors');
+const { friendly, debugEnabled, UsageError, InputFileError } = require('../lib/infra/errors');
 const liveness = require('../lib/infra/liveness');
 
 /** The module of `require(path)` if some command already loaded it (an error class to test against). */
@@ -17,10 +17,35 @@ function loaded(modulePath) {
 }
 
 function isUsage(e) {
-  return e instanceof UsageError || (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS'));
+  return (
+    e instanceof UsageError ||
+    e instanceof InputFileError ||
+    (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS'))
+  );
 }
 
-/** Prints the error's one line (its stack with --debug); returns the exit code: 2 for bad input, else 1. */
+// Errors the JavaScript engine itself raises: their text ("Cannot read properties of null",
+// "Maximum call stack size exceeded") is about the lab's code, never something a user can act on.
+const ENGINE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError];
+
+/** The line for an error no rule of friendly() knows: a bug of the lab, said as one. */
+function unknownLine(e, line, command) {
+  const raw = String((e && e.message) || e || '')
+    .split('\n')[0]
+    .trim();
+  const engine = e && ENGINE_ERRORS.some((k) => e instanceof k) && !e.code;
+  if (!engine || line !== raw) return line;
+  return (
+    `${command ? `\`${command}\`` : 'the command'} stopped on an unexpected error (${e.name}; a bug in mongo-perf-lab, not your input): ` +
+    'run it again with --debug for the stack, and report it'
+  );
+}
+
+// compare's exit 1 means "a row is slower" (docs/contract.md): a compare that could not finish
+// (a report it could not write, a bug) must not look like one to a CI job.
+const FAILED = { compare: 3 };
+
+/** Prints the error's one line (its stack with --debug); returns the exit code: 2 for bad input, else 1 (compare: 3). */
 function reportError(e, argv, o, command) {
   const cleanup = loaded('../lib/infra/cleanup');
   // After Ctrl-C or SIGTERM, the work in flight fails because the cleanup stopped its server: that
@@ -30,12 +55,16 @@ function reportError(e, argv, o, command) {
   const line =
     NoMongodError && e instanceof NoMongodError
       ? e.message
-      : friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI) });
+      : unknownLine(e, friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI) }), command);
   process.stderr.write(`mongo-perf-lab: ${line}\n`);
-  if (debugEnabled(argv) && e.stack)
+  if (debugEnabled(argv) && e && e.stack)
     process.stderr.write(`${e.stack}\n${e.cause && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);
-  if (!isUsage(e)) return 1;
-  process.stderr.write(`Try \`mongo-perf-lab --help\`${command ? ` or \`mongo-perf-lab ${command} --help\`` : ''}.\n`);
+  if (!e || !isUsage(e)) return FAILED[command] || 1;
+  // A file that cannot be used is named in the line; --help cannot fix it.
+  if (!(e instanceof InputFileError))
+    process.stderr.write(
+      `Try \`mongo-perf-lab --help\`${command ? ` or \`mongo-perf-lab ${command} --help\`` : ''}.\n`,
+    );
   return 2;
 }
 

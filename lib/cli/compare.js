@@ -66,19 +66,23 @@ function writeTo(target, text) {
 }
 
 async function run(o) {
-  const { readResults, ResultFormatError } = require('../core/results');
-  const { compareResults, CompareInputError } = require('../core/compare');
+  const { readResults, resultPath } = require('../core/results');
+  const { compareResults } = require('../core/compare');
+  const { InputFileError } = require('../infra/errors');
   const { compareDocument } = require('../report/compare-report');
   const { serverLine } = require('../report/report');
-  let docs;
-  let res;
-  try {
-    docs = o.args.map(readResults);
-    res = compareResults(docs[0], docs[1], { threshold: o.threshold, absolute: o.absolute, names: o.args });
-  } catch (e) {
-    if (e instanceof ResultFormatError || e instanceof CompareInputError) throw new UsageError(e.message);
-    throw e;
-  }
+  // A file that is not a result file, or holds a record the lab did not write, is an InputFileError:
+  // one line naming the file and the record, exit 2 (bin/mongo-perf-lab.js).
+  const docs = o.args.map((arg) => readResults(arg));
+  // A file without records measured nothing: every row would read "new" or "gone" and exit 0, which
+  // a CI job would take for a pass.
+  docs.forEach((d, i) => {
+    if (!d.results.length)
+      throw new InputFileError(
+        `${resultPath(o.args[i])}: no records (nothing was measured: a run stopped before its first point?); nothing to compare`,
+      );
+  });
+  const res = compareResults(docs[0], docs[1], { threshold: o.threshold, absolute: o.absolute, names: o.args });
   const servers = docs.map((d) => serverLine(d.environment));
   if (o.json) writeTo(o.json, JSON.stringify(res, null, 2) + '\n');
   if (o.md) {

@@ -154,7 +154,8 @@ function results(records, study) {
 function atLargest(records, key) {
   const rs = results(records);
   if (!key) return rs;
-  const max = Math.max(...rs.map((r) => (typeof r.axis[key] === 'number' ? r.axis[key] : -Infinity)));
+  // reduce, not Math.max(...records): a spread of a large file's records overflows the stack
+  const max = rs.reduce((m, r) => (typeof r.axis[key] === 'number' ? Math.max(m, r.axis[key]) : m), -Infinity);
   return rs.filter((r) => r.axis[key] === max);
 }
 
@@ -537,7 +538,7 @@ function busyEvidence(recs) {
       here: `${missing.length} of ${recs.length} records carry no CPU-wait figure (a result file from before it was recorded, or a system without Linux PSI), so nothing shows the cores were free`,
       absent: 'no-evidence',
     };
-  const worst = Math.max(...recs.map((r) => r.loadavg.cpuWait));
+  const worst = recs.reduce((w, r) => Math.max(w, r.loadavg.cpuWait), -Infinity);
   if (worst > QUIET_CPU_WAIT)
     return {
       here: `the cores were contended: some task (the lab's own included) waited for a CPU ${pct(worst)} of these points' time (at most ${pct(QUIET_CPU_WAIT)} for this claim)`,

@@ -11,6 +11,7 @@
 const lab = require('../../scripts/lib/lab');
 const stats = require('../../scripts/lib/stats');
 const { mannWhitney, minimumSamples } = require('./rank-test');
+const { InputFileError } = require('../infra/errors');
 
 const { DECISION } = stats;
 
@@ -31,7 +32,8 @@ const NOISY_SPREAD = 1.5;
 // Parameters that change how a study is measured, not what it measures: they may differ.
 const MEASUREMENT_PARAMS = Object.keys(lab.COMMON);
 
-class CompareInputError extends Error {}
+// A record compare cannot use: bad input (exit 2), one line naming the file and the record.
+class CompareInputError extends InputFileError {}
 
 function pointKey(r) {
   return `${r.study}\u0000${JSON.stringify(r.axis || {})}`;

@@ -189,8 +189,35 @@ function studyRun(doc, entry) {
   return { profile: env.profile || null, scale: scaleOf(entry, params) || null, testScale: env.profile === 'tiny' };
 }
 
+/**
+ * Each column's judgements. A study with no record in a column was not measured there: its claims
+ * say so, whatever a rule would make of no records (some rules answer "inconclusive", which means
+ * measured but undecided).
+ */
 function judgeAll(entries, docs) {
-  return docs.map((doc) => entries.flatMap((e) => claims.judge(e, doc.results, doc.environment, doc.params)));
+  return docs.map((doc) => {
+    const studies = new Set(doc.results.map((r) => r.study));
+    return entries.flatMap((e) => {
+      const judged = claims.judge(e, doc.results, doc.environment, doc.params);
+      if (studies.has(e.name)) return judged;
+      const why = `not measured: ${doc.results.length ? `no record of ${e.name}` : 'no records at all'} in ${columnSource(doc)}`;
+      return judged.map((j) => ({
+        ...j,
+        verdict: claims.VERDICT.NOT_MEASURED,
+        figure: null,
+        interval: null,
+        setting: { ...j.setting, here: null, ok: null },
+        why,
+        mechanism: undefined,
+      }));
+    });
+  });
+}
+
+/** Where a column's records came from, for a line about them: its file(s), or "this run". */
+function columnSource(doc) {
+  const files = doc.sourceFiles || (doc.environment.sources || []).map((src) => src.file);
+  return files.length ? files.join(' + ') : 'this run';
 }
 
 const FINDINGS_FORMAT = 'mongo-perf-lab-findings';
@@ -264,8 +291,19 @@ function updateReadme(readmeFile, table) {
  * mergeDocs), e.g. a seed-scale column assembled from several documented runs, beside a quick run.
  */
 function readColumns(o) {
+  const log = o.log || (() => {});
   const groups = o.merge ? [o.from] : o.from.map(fromGroup);
-  return groups.map((g) => (g.length > 1 ? mergeDocs(g.map(readResults), g) : readResults(g[0])));
+  return groups.map((g) => {
+    const read = g.map((f) => readResults(f));
+    // A file without records (a run stopped before its first point) measured nothing: said once,
+    // and its claims are "not measured" (judgeAll), never "inconclusive".
+    read.forEach((d, i) => {
+      if (!d.results.length)
+        log(`warning: ${g[i]} holds no records (nothing was measured): its claims are "not measured"`);
+    });
+    const doc = g.length > 1 ? mergeDocs(read, g) : read[0];
+    return { ...doc, sourceFiles: g };
+  });
 }
 
 /** The columns measured now: per server (each started or reached once), per query engine. */

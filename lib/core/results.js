@@ -199,7 +199,8 @@ class ResultFile {
     let old = null;
     let why;
     try {
-      old = readResults(this.file);
+      // Its records' shape is checked (a null would stop the run); their times are the readers' concern.
+      old = readResults(this.file, { timed: false });
       why = !old.progress
         ? 'it does not record which points were finished (written before resuming existed)'
         : settingDiff(old.environment, env) ||
@@ -306,7 +307,8 @@ class ResultFile {
   }
 }
 
-class ResultFormatError extends Error {}
+// A file that is not a result file, or holds a record the lab did not write: one line, exit 2.
+const { parseResultBytes, checkResultDoc, ResultFormatError } = require('./result-reader');
 
 /** A result document of version 1 or 2, as version 2. */
 function upgrade(doc, file = 'the document') {
@@ -329,26 +331,30 @@ function resultPath(arg) {
 
 /**
  * Reads a result file (or a run folder's results.json), version 1 or 2, given as version 2; one
- * clear error when it is not one. A
- * byte-order mark, which some editors add when a file is saved, is dropped: JSON.parse refuses it.
+ * clear error naming the file (and the record) when it is not one the lab wrote. Any size: a file
+ * too large for one string is parsed record by record (lib/core/result-reader.js).
+ * @param {string} arg
+ * @param {object} [o] { wholeLimit: the largest file parsed as one string (tests lower it),
+ *   timed: false to leave out the checks of the results' times (a file to resume) }
  */
-function readResults(arg) {
+function readResults(arg, o) {
   const file = resultPath(arg);
-  let doc;
+  let buf;
   try {
-    const text = fs.readFileSync(file, 'utf8');
-    doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    buf = fs.readFileSync(file);
   } catch (e) {
     const why =
-      e.code === 'ENOENT' ? 'no such file' : e.code ? `cannot read it (${e.code})` : `not JSON (${e.message})`;
+      e.code === 'ENOENT'
+        ? 'no such file'
+        : e.code === 'EISDIR'
+          ? 'a folder without results.json'
+          : `cannot read it (${e.code || e.message})`;
     throw new ResultFormatError(`${file}: ${why}`);
   }
-  if (!doc || doc.format !== lab.FORMAT || !Array.isArray(doc.results)) {
-    throw new ResultFormatError(
-      `${file}: not a mongo-perf-lab result file (no "format": "${lab.FORMAT}"); write one with run --json FILE`,
-    );
-  }
-  return upgrade(doc, file);
+  // o is an options object only when given as one (readResults is also a map() callback).
+  const opts = o && typeof o === 'object' ? o : {};
+  const doc = parseResultBytes(buf, file, opts);
+  return upgrade(checkResultDoc(doc, file, opts), file);
 }
 
 module.exports = {

@@ -4,7 +4,7 @@
 //
 //   friendly(err, {uri}) -> string      one line, no stack; the URI's password is never shown
 //   LabError(message)                   an error whose message is already the line to show
-//   ForeignDataError, TargetError, LoadError (InterruptedLoad), UsageError: LabError kinds (instanceof checks)
+//   ForeignDataError, TargetError, LoadError (InterruptedLoad), UsageError (InputFileError): LabError kinds
 //   debugEnabled(argv)                  --debug or DEBUG containing mongo-perf-lab
 //   CONNECT_TIMEOUT_MS (5000)           default server selection / connect timeout
 //   clientOptions(uri)                  MongoClient options with that timeout, unless the URI sets its own
@@ -25,6 +25,10 @@ class LabError extends Error {
   }
 }
 class UsageError extends LabError {}
+// A file given as input that cannot be used (not JSON, not a result file, a record the lab did not
+// write): bad input (exit 2), one line naming the file and the record; no --help hint, which cannot
+// fix a file.
+class InputFileError extends UsageError {}
 class ForeignDataError extends LabError {}
 class TargetError extends LabError {}
 class LoadError extends LabError {}
@@ -294,6 +298,7 @@ module.exports = {
   CONNECT_TIMEOUT_MS,
   LabError,
   UsageError,
+  InputFileError,
   ForeignDataError,
   TargetError,
   LoadError,

@@ -55,7 +55,10 @@ const pad = (s, w, right) => (right ? s.padStart(w) : s.padEnd(w));
 
 function tableLines(t, width, color) {
   const texts = t.rows.map((r) => t.columns.map((_, i) => cellText(r[i])));
-  const natural = t.columns.map((c, i) => Math.max(c.title.length, ...texts.map((r) => r[i].length), 1));
+  // reduce, not Math.max(...rows): a table of 150,000 rows (a large result file) overflows the stack as arguments
+  const natural = t.columns.map((c, i) =>
+    texts.reduce((m, r) => Math.max(m, r[i].length), Math.max(c.title.length, 1)),
+  );
   const widths = fitWidths(natural, width);
   const rowLines = (cells, right) => {
     const wrapped = cells.map((c, i) => wrapText(c, widths[i]));
