@@ -56,13 +56,13 @@ describe('claims ledger: the documented runs', function () {
       'findings-seed-where-joins.json':
         '001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S, 002-joins: H, 002-no-joins: G',
       'bigagg-1m.json':
-        '001-bigagg-one-thread: H, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: I, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
+        '001-bigagg-one-thread: N, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: I, 001-bigagg-shards-scale: N, 001-bigagg-less-ram/compressed: I',
       'bigagg-10m.json':
-        '001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W',
+        '001-bigagg-one-thread: N, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: N, 001-bigagg-less-ram/compressed: H',
       'bigagg-seed-5m.json':
-        '001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: H, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W',
+        '001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: N, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: N, 001-bigagg-less-ram/compressed: H',
       'bigagg-10m-cache.json':
-        '001-bigagg-one-thread: I, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
+        '001-bigagg-one-thread: N, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: N, 001-bigagg-less-ram/compressed: I',
       'inserts-doc-run.json':
         '002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I',
       'inserts-seed.json':
@@ -100,7 +100,7 @@ describe('claims ledger: the documented runs', function () {
       'where-quick-claims.json':
         '001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-where-js-functional: G, 001-bson-typed: H',
       'bigagg-quick-claims.json':
-        '001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I',
+        '001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: N, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: N, 001-bigagg-less-ram/compressed: I',
       'quick-run.json':
         '000-python-2x: I, 000-jsmode: G, 000-lists-vs-acc/past-10k: U, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: N, 000-client-chunks: Q, 000-i5-dip: U, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: I, 003-preload: I, 003-bytes: W, 003-touch-cost: I, 003-working-set: H, 003-compressed-model: H, 004-growing-documents-collapse/collapse: N, 004-preallocation-fixes-it/fix: N, 004-midnight-burst: N, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: N, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
     };
