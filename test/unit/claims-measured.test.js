@@ -42,10 +42,28 @@ function verdictOf(entry, id, recs, env = ENV, params = {}) {
 describe('claims measured here: 002 limits, 003 _id index, 004 collections, regex, sizes', function () {
   describe('002-mongo-vs-sql: one message at a time to two servers, judged only on cores nobody else wanted', function () {
     const point = { part: 'batch', W: 1, batch: 1, size: 1024, w: 1 };
-    const rows = (pg, cpuWait) =>
-      timed('inserts', { async: 100, pg }, 'async', point).map((r) =>
+    // judged on the source's writer (async-w0: w: 0), today's acknowledged one (async) beside
+    const rows = (pg, cpuWait, acked = 100) =>
+      timed('inserts', { 'async-w0': 100, pg, async: acked }, 'async-w0', point).map((r) =>
         cpuWait === undefined ? r : { ...r, loadavg: { start: 1, end: 1, cores: 2, cpuWait } },
       );
+    it("judged on the source's unacknowledged writer, the acknowledged one shown beside; not reproduced without it", function () {
+      const v = verdictOf(inserts, '002-mongo-vs-sql', rows(1000, 0.1, 2000));
+      expect(v.verdict).to.equal(VERDICT.HOLDS);
+      expect(v.why).to.match(/beside \(medians, not judged\): PostgreSQL \/ MongoDB acknowledged \(w: 1/);
+      expect(v.setting.here).to.match(/judged on the source's writer/);
+      const ackOnly = timed('inserts', { async: 100, pg: 1000 }, 'async', point).map((r) => ({
+        ...r,
+        loadavg: { start: 1, end: 1, cores: 2, cpuWait: 0 },
+      }));
+      const n = verdictOf(inserts, '002-mongo-vs-sql', ackOnly);
+      expect(n.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(n.setting.absent).to.equal('no-evidence');
+      const beside = n.figure.match(
+        /^the source's writer did not run; beside .*acknowledged \(w: 1, today's default\): ([0-9.]+)x$/,
+      );
+      expect(Number(beside[1])).to.be.within(9.5, 10.5);
+    });
     it('reversed at 0.1x when quiet; not reproduced at the same figure when tasks waited for a CPU 60 % of the rounds', function () {
       expect(verdictOf(inserts, '002-mongo-vs-sql', rows(10, 0)).verdict).to.equal(VERDICT.REVERSED);
       expect(verdictOf(inserts, '002-mongo-vs-sql', rows(1000, 0.1)).verdict).to.equal(VERDICT.HOLDS);
@@ -57,7 +75,7 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
       expect(busy.setting.ok).to.equal(false);
     });
     it('PostgreSQL absent is still the first reason, and not a matter of busy cores', function () {
-      const v = verdictOf(inserts, '002-mongo-vs-sql', timed('inserts', { async: 100 }, 'async', point));
+      const v = verdictOf(inserts, '002-mongo-vs-sql', timed('inserts', { 'async-w0': 100 }, 'async-w0', point));
       expect(v.why).to.match(/PostgreSQL did not run/);
       expect(v.setting).to.not.have.property('absent');
     });

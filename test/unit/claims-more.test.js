@@ -48,13 +48,13 @@ describe('claims ledger: the documented runs', function () {
     // Claims with no measurement in the lab ("not measured here", "gone" by definition) are left out.
     const EXPECTED = {
       'seed-run/column-1/results.json':
-        '000-python-2x: I, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc/gain: I, 000-lists-vs-acc/past-10k: U, 000-client-acc: I, 000-stored: E, 000-peak: I, 000-small-python: S, 000-chunks: E, 000-parallel: N, 000-client-chunks: Q, 000-i5-dip: U, 000-spread: I, 000-postgres: H, 000-pg-insert: N, 001-where-vs-scan: H, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: H, 001-agg-vs-hybrid: H, 001-where-js-functional: G, 001-bson-typed: H, 001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W, 002-bulk: S, 002-mongo-vs-sql: R, 002-processes: N, 002-bulk-vs-threads: H, 002-shared-connection: H, 002-conn-default: R, 002-doc-16mb: H, 002-large-bulk-timeout: G, 002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: W, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: N, 003-preload: N, 003-bytes/data: H, 003-bytes/index: G, 003-touch-command: G, 003-touch-cost: I, 003-touch-index-cost: I, 003-id-index-unneeded: U, 003-working-set: N, 003-restart-cold: I, 003-index-match-only: H, 003-structure-large: H, 003-compressed-model: H, 004-growing-documents-collapse/collapse: E, 004-preallocation-fixes-it/fix: E, 004-midnight-burst: I, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: E, 004-field-scan-hierarchy: H, 004-array-no-faster: H, 004-collections-wash: N, 004-id-regex-prefix: H, 004-bson-vs-relational-size: H',
+        '000-python-2x: I, 000-jsmode: G, 000-projection: H, 000-lists-vs-acc/gain: I, 000-lists-vs-acc/past-10k: U, 000-client-acc: I, 000-stored: E, 000-peak: I, 000-small-python: S, 000-chunks: E, 000-parallel: N, 000-client-chunks: Q, 000-i5-dip: U, 000-spread: I, 000-postgres: H, 000-pg-insert: N, 001-where-vs-scan: H, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: H, 001-agg-vs-hybrid: H, 001-where-js-functional: G, 001-bson-typed: H, 001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: H, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: W, 002-bulk: N, 002-mongo-vs-sql: N, 002-processes: N, 002-bulk-vs-threads: N, 002-shared-connection: N, 002-parallel-vs-sql: N, 002-threads-anomaly: N, 002-conn-default: U, 002-doc-16mb: H, 002-large-bulk-timeout: G, 002-coherency: N, 002-coherency-acid: N, 002-dups-vs-n: U, 002-dups-vs-size: U, 002-non-acid: I, 002-few-collisions: N, 002-random-pick: Q, 002-joins: Q, 002-no-joins/joins: G, 003-touch-both: N, 003-touch-data: N, 003-preload: N, 003-bytes/data: H, 003-bytes/index: G, 003-touch-command: G, 003-touch-cost: I, 003-touch-index-cost: I, 003-id-index-unneeded: U, 003-working-set: N, 003-restart-cold: I, 003-index-match-only: H, 003-structure-large: H, 003-compressed-model: H, 004-growing-documents-collapse/collapse: E, 004-preallocation-fixes-it/fix: E, 004-midnight-burst: I, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: E, 004-field-scan-hierarchy: H, 004-array-no-faster: H, 004-collections-wash: N, 004-id-regex-prefix: H, 004-bson-vs-relational-size: H',
       'mapreduce-seed.json':
         '000-python-2x: I, 000-jsmode: G, 000-lists-vs-acc/past-10k: U, 000-client-acc: H, 000-stored: E, 000-peak: E, 000-small-python: S, 000-parallel: N, 000-client-chunks: Q, 000-i5-dip: U, 000-spread: I, 000-postgres: H',
       'where-seed.json':
         '001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S',
       'findings-seed-where-joins.json':
-        '001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S, 002-joins: H, 002-no-joins: G',
+        '001-where-vs-scan: S, 001-where-no-index: H, 001-hybrid: H, 001-aggregation: S, 001-agg-vs-hybrid: S, 002-joins: Q, 002-no-joins/joins: G',
       'bigagg-1m.json':
         '001-bigagg-one-thread: N, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: I, 001-bigagg-shards-scale: N, 001-bigagg-less-ram/compressed: I',
       'bigagg-10m.json':
@@ -64,21 +64,25 @@ describe('claims ledger: the documented runs', function () {
       'bigagg-10m-cache.json':
         '001-bigagg-one-thread: N, 001-bigagg-zlib-size: I, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: H, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: N, 001-bigagg-less-ram/compressed: I',
       'inserts-doc-run.json':
-        '002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I',
+        '002-bulk: N, 002-mongo-vs-sql: N, 002-processes: N, 002-bulk-vs-threads: N, 002-shared-connection: N, 002-parallel-vs-sql: N, 002-threads-anomaly: N, 002-conn-default: U',
       'inserts-seed.json':
-        '002-bulk: S, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: H, 002-shared-connection: H',
+        '002-bulk: N, 002-mongo-vs-sql: N, 002-processes: N, 002-bulk-vs-threads: N, 002-shared-connection: N, 002-parallel-vs-sql: N, 002-threads-anomaly: N, 002-conn-default: U',
       'inserts-quick-claims.json':
-        '002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-conn-default: R, 002-doc-16mb: H, 002-large-bulk-timeout: I',
-      'coherency-doc-run.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
-      'coherency-grid-doc-run.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
+        '002-bulk: N, 002-mongo-vs-sql: N, 002-processes: N, 002-bulk-vs-threads: N, 002-shared-connection: N, 002-parallel-vs-sql: N, 002-threads-anomaly: N, 002-conn-default: U, 002-doc-16mb: H, 002-large-bulk-timeout: I',
+      'coherency-doc-run.json':
+        '002-coherency: N, 002-coherency-acid: N, 002-dups-vs-n: U, 002-dups-vs-size: U, 002-non-acid: G',
+      'coherency-grid-doc-run.json':
+        '002-coherency: N, 002-coherency-acid: N, 002-dups-vs-n: U, 002-dups-vs-size: U, 002-non-acid: I',
       'coherency-54-processes-doc-run.json':
-        '002-coherency: I, 002-coherency-acid: I, 002-dups-vs-n: I, 002-dups-vs-size: I',
-      'coherency-seed.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
-      'coherency-seed-cut.json': '002-coherency: S, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I',
-      'tasks-doc-run.json': '002-few-collisions: I, 002-random-pick: I',
-      'tasks-seed.json': '002-few-collisions: I, 002-random-pick: W',
-      'joins-doc-run.json': '002-joins: H, 002-no-joins: G',
-      'joins-20k-doc-run.json': '002-joins: I, 002-no-joins: G',
+        '002-coherency: N, 002-coherency-acid: N, 002-dups-vs-n: U, 002-dups-vs-size: U, 002-non-acid: I',
+      'coherency-seed.json':
+        '002-coherency: N, 002-coherency-acid: N, 002-dups-vs-n: U, 002-dups-vs-size: U, 002-non-acid: G',
+      'coherency-seed-cut.json':
+        '002-coherency: N, 002-coherency-acid: N, 002-dups-vs-n: U, 002-dups-vs-size: U, 002-non-acid: I',
+      'tasks-doc-run.json': '002-few-collisions: N, 002-random-pick: Q',
+      'tasks-seed.json': '002-few-collisions: N, 002-random-pick: Q',
+      'joins-doc-run.json': '002-joins: Q, 002-no-joins/joins: G',
+      'joins-20k-doc-run.json': '002-joins: Q, 002-no-joins/joins: G',
       'timeseries-seed.json':
         '003-touch-both: N, 003-touch-data: N, 003-preload: N, 003-bytes/data: H, 003-bytes/index: G, 003-touch-command: G, 003-touch-cost: I, 003-touch-index-cost: I, 003-id-index-unneeded: U, 003-working-set: N, 003-restart-cold: I, 003-index-match-only: H, 003-structure-large: I, 003-compressed-model: I',
       'timeseries-seed-sizedcache.json':
@@ -102,7 +106,7 @@ describe('claims ledger: the documented runs', function () {
       'bigagg-quick-claims.json':
         '001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: N, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: N, 001-bigagg-less-ram/compressed: I',
       'quick-run.json':
-        '000-python-2x: I, 000-jsmode: G, 000-lists-vs-acc/past-10k: U, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: N, 000-client-chunks: Q, 000-i5-dip: U, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: I, 002-mongo-vs-sql: I, 002-processes: N, 002-bulk-vs-threads: I, 002-shared-connection: I, 002-coherency: I, 002-coherency-acid: R, 002-dups-vs-n: I, 002-dups-vs-size: I, 002-few-collisions: I, 002-random-pick: I, 002-joins: I, 002-no-joins: G, 003-touch-both: N, 003-touch-data: N, 003-preload: N, 003-bytes/data: H, 003-bytes/index: G, 003-touch-command: G, 003-touch-cost: I, 003-touch-index-cost: I, 003-id-index-unneeded: U, 003-working-set: N, 003-restart-cold: I, 003-index-match-only: H, 003-structure-large: I, 003-compressed-model: H, 004-growing-documents-collapse/collapse: N, 004-preallocation-fixes-it/fix: N, 004-midnight-burst: N, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: N, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
+        '000-python-2x: I, 000-jsmode: G, 000-lists-vs-acc/past-10k: U, 000-client-acc: I, 000-stored: I, 000-peak: I, 000-small-python: I, 000-parallel: N, 000-client-chunks: Q, 000-i5-dip: U, 000-spread: I, 000-postgres: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-agg-vs-hybrid: I, 001-bigagg-one-thread: I, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: I, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram: I, 002-bulk: N, 002-mongo-vs-sql: N, 002-processes: N, 002-bulk-vs-threads: N, 002-shared-connection: N, 002-parallel-vs-sql: N, 002-threads-anomaly: N, 002-conn-default: U, 002-coherency: N, 002-coherency-acid: N, 002-dups-vs-n: U, 002-dups-vs-size: U, 002-non-acid: G, 002-few-collisions: N, 002-random-pick: Q, 002-joins: Q, 002-no-joins/joins: G, 003-touch-both: N, 003-touch-data: N, 003-preload: N, 003-bytes/data: H, 003-bytes/index: G, 003-touch-command: G, 003-touch-cost: I, 003-touch-index-cost: I, 003-id-index-unneeded: U, 003-working-set: N, 003-restart-cold: I, 003-index-match-only: H, 003-structure-large: I, 003-compressed-model: H, 004-growing-documents-collapse/collapse: N, 004-preallocation-fixes-it/fix: N, 004-midnight-burst: N, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift: N, 004-field-scan-hierarchy: H, 004-array-no-faster: H',
     };
     for (const [file, want] of Object.entries(EXPECTED)) {
       it(file, function () {

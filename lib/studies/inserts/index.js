@@ -3,6 +3,14 @@
 // scripts/inserts_bulk.js. Node adds what one mongosh cannot do: W concurrent writers as async
 // loops over one client, as separate connections and as separate processes (the source's threads
 // vs processes), w: 0 / 1 / majority on a replica set, and the same inserts into PostgreSQL.
+//
+// Two writers per store, side by side. The source (2012-13) wrote with PyMongo's `Connection`,
+// whose writes were unacknowledged by default (fire-and-forget, PYTHON-423; the manual's "Default
+// Write Concern Change"): the *-w0 variants are that writer (w: 0, pipelined: no reply awaited),
+// the others today's acknowledged default (w: 1). PostgreSQL likewise: `pg` commits without
+// waiting for its WAL flush (synchronous_commit off), `pg-durable` waits (on, the server's
+// default). A w: 0 writer hears of no failure, so its documents are counted afterwards: stored
+// (counted) + rejected (never stored) = written, and the count is the variant's answer.
 const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
 const { runWorkers, stopWorkerPool } = require('../source-002/insert-workers');
@@ -18,22 +26,25 @@ function docsAt(p, size) {
   return Math.max(1, Math.min(p.N, Math.floor((p.MAX_MB * 1048576) / size)));
 }
 
-function workers(mode, what) {
+/** The W=1..16 batch points of the standalone (not the replica set's write-concern part). */
+const onStandalone = (point) => !point.server && point.part !== 'wc';
+
+function workers(mode, what, { name = mode, w0 = false, able = null } = {}) {
   return {
-    name: mode,
+    name,
     what,
     minVersion: '3.2',
-    able: (p, point) => mode === 'async' || !point.server,
+    able: (p, point) => (able ? able(p, point) : mode === 'async' || !point.server),
     async run(ctx, p, point) {
       const target =
         point.server === 'replset' ? await replSet(ctx) : { uri: ctx.server.uri, client: ctx.client, db: ctx.db };
       const n = docsAt(p, point.size);
-      const name = `${p.COLL}_${mode}`;
-      await scratch(target.db, name);
+      const coll = `${p.COLL}_${name.replace('-', '_')}`;
+      await scratch(target.db, coll);
       const job = {
         kind: 'insert',
         db: ctx.dbName,
-        coll: name,
+        coll,
         from: 0,
         to: n,
         size: point.size,
@@ -42,6 +53,7 @@ function workers(mode, what) {
         ordered: true,
       };
       if (point.server === 'replset') job.w = point.w;
+      if (w0) job.w = 0;
       const r = await runWorkers({
         uri: target.uri,
         mode,
@@ -49,9 +61,16 @@ function workers(mode, what) {
         job,
         client: mode === 'async' ? target.client : undefined,
       });
-      const count = await target.db.collection(name).countDocuments({});
+      const count = await target.db.collection(coll).countDocuments({});
+      // w: 0: nothing was acknowledged, so what reached the server is counted (stored + rejected = written)
+      const writer = job.w === 0 ? { writer: 'w0', written: n, stored: count, rejected: n - count } : { writer: 'w1' };
       return Object.assign(
-        lab.took(r.ms, count, { docs: count, docsPerSec: Math.round((count / r.ms) * 1000), ops: r.latency.count }),
+        lab.took(r.ms, count, {
+          docs: count,
+          docsPerSec: Math.round((count / r.ms) * 1000),
+          ops: r.latency.count,
+          ...writer,
+        }),
         { latency: r.latency },
       );
     },
@@ -161,7 +180,8 @@ module.exports = defineStudy({
   },
   // Collections its Node part writes besides its data, checked before any work with the ones the
   // script's shell variants name (lib/core/run-study.js): the Node writers' modes, the limits part.
-  derived: (p) => ['async', 'connections', 'processes', 'limit', 'bulk'].map((s) => `${p.COLL}_${s}`),
+  derived: (p) =>
+    ['async', 'connections', 'processes', 'async_w0', 'processes_w0', 'limit', 'bulk'].map((s) => `${p.COLL}_${s}`),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
   // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
@@ -193,9 +213,23 @@ module.exports = defineStudy({
     workers('async', "Node: W async loops sharing one client (the source's threads)"),
     workers('connections', 'Node: W clients of one connection each'),
     workers('processes', "Node: W child processes, a client each (the source's processes)"),
+    workers(
+      'async',
+      "Node: W async loops on one client, w: 0 (the source's writer: PyMongo Connection, unacknowledged, pipelined)",
+      {
+        name: 'async-w0',
+        w0: true,
+        able: (p, point) => onStandalone(point),
+      },
+    ),
+    workers('processes', "Node: W child processes, w: 0 (the source's processes and writer), one by one", {
+      name: 'processes-w0',
+      w0: true,
+      able: (p, point) => onStandalone(point) && point.part === 'batch' && point.batch === 1,
+    }),
     {
       name: 'pg',
-      what: 'PostgreSQL: INSERT per row (batch 1) or multi-row INSERT, W sessions',
+      what: 'PostgreSQL: INSERT per row (batch 1) or multi-row INSERT, W sessions, synchronous_commit off',
       minVersion: '0',
       able: (p, point) => peer.available && !point.server,
       skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
@@ -212,6 +246,31 @@ module.exports = defineStudy({
           docs: r.rows,
           docsPerSec: Math.round((r.rows / r.ms) * 1000),
           postgres: pgs.version,
+          synchronousCommit: r.synchronousCommit,
+        });
+      },
+    },
+    {
+      name: 'pg-durable',
+      what: 'PostgreSQL: as pg, synchronous_commit on (each commit waits for its WAL flush: the default), one session',
+      minVersion: '0',
+      able: (p, point) => peer.available && onStandalone(point) && point.part === 'batch' && point.W === 1,
+      skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
+      async run(ctx, p, point) {
+        const pgs = await postgres(ctx);
+        const r = await pgPeer.insert(pgs, {
+          n: docsAt(p, point.size),
+          size: point.size,
+          seed: p.SEED,
+          batch: point.batch,
+          W: point.W,
+          durable: true,
+        });
+        return lab.took(r.ms, r.rows, {
+          docs: r.rows,
+          docsPerSec: Math.round((r.rows / r.ms) * 1000),
+          postgres: pgs.version,
+          synchronousCommit: r.synchronousCommit,
         });
       },
     },

@@ -60,13 +60,16 @@ async function loadRows(c, table, cols, rows, batch = 1000) {
 
 /**
  * Inserts documents [0, n) of `size` bytes (the same payloads as MongoDB's) with W sessions, one
- * row per statement (batch 1, autocommit) or `batch` rows per multi-row INSERT.
- * @returns {Promise<{ms, rows}>}
+ * row per statement (batch 1, autocommit) or `batch` rows per multi-row INSERT. `durable`: each
+ * commit waits for its WAL flush (synchronous_commit on, the server's default), else off.
+ * @returns {Promise<{ms, rows, synchronousCommit}>} synchronousCommit: as the sessions reported it
  */
-async function insert(pgs, { n, size, seed, batch, W = 1 }) {
+async function insert(pgs, { n, size, seed, batch, W = 1, durable = false }) {
   const admin = await session(pgs);
   const cs = await sessions(pgs, W);
   try {
+    if (durable) for (const c of cs) await c.query('SET synchronous_commit TO on');
+    const synchronousCommit = (await cs[0].query('SHOW synchronous_commit')).rows[0].synchronous_commit;
     await admin.query('DROP TABLE IF EXISTS ins');
     await admin.query('CREATE TABLE ins (id integer PRIMARY KEY, k integer NOT NULL, pad text NOT NULL)');
     const per = Math.ceil(n / W);
@@ -87,7 +90,7 @@ async function insert(pgs, { n, size, seed, batch, W = 1 }) {
     );
     const ms = now() - t0;
     const rows = Number((await admin.query('SELECT count(*) AS n FROM ins')).rows[0].n);
-    return { ms, rows };
+    return { ms, rows, synchronousCommit };
   } finally {
     await endAll([admin, ...cs]);
   }
