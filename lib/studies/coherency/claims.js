@@ -100,7 +100,7 @@ module.exports = [
     published: '430-1,099 duplicates per cell (0.2-1.1 % of the possible extra inserts)',
     quote: '"the element is the number of duplicates of doing parallel insertion in a non-ACID compliant database."',
     derivation:
-      'grid 1,024/2,048/4,096 chars x n 1,024/2,048/4,096: 589, 685, 1099 / 634, 922, 461 / 562, 430, 853; per possible extra insert (n x 53): 430/(4096 x 53) = 0.2 % to 589/(1024 x 53) = 1.1 %',
+      'grid 1,024/2,048/4,096 chars x n 1,024/2,048/4,096: 589, 685, 1099 / 634, 922, 461 / 562, 430, 853; per possible extra insert (n x 53): 461/(4096 x 53) = 0.2 % to 589/(1024 x 53) = 1.1 % (430, once read here as the n 4,096 cell, is at n 2,048)',
     setting: SETTING,
     boundary:
       'gate: 2 or more cores no other work wanted (CPU wait recorded), else not reproduced. D / (n (W - 1)) per race, interval over the races: holds inside [0.1 %, 3 %]; stronger above (a harsher race); weaker below 0.1 % (fewer, still some duplicates)',

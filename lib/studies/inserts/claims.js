@@ -429,6 +429,10 @@ module.exports = [
         };
       },
     }),
+    mechanism: {
+      why: "an insert command carries up to maxWriteBatchSize documents and is sent (w: 0) or acknowledged (w: 1) once: one by one pays a message, its parsing and, acknowledged, a round trip per document, batches of 10 once per 10 documents; the smaller the cost per message (w: 0, a local socket), the smaller the gain, so the acknowledged writer's larger gain measures the round trips the source's writer never waited for",
+      ref: 'https://www.mongodb.com/docs/manual/reference/method/db.collection.insertMany/',
+    },
   },
   {
     id: '002-mongo-vs-sql',
@@ -525,6 +529,10 @@ module.exports = [
         };
       },
     }),
+    mechanism: {
+      why: 'past the free cores more writers only queue: the server admits a bounded number of concurrent write transactions to the storage engine (tickets) and its threads share the cores with every writer process on one machine, so throughput flattens or falls instead of rising as it did on a 12-core server fed from other machines',
+      ref: 'https://www.mongodb.com/docs/manual/reference/parameters/#mongodb-parameter-param.wiredTigerConcurrentWriteTransactions',
+    },
   },
   {
     id: '002-bulk-vs-threads',
@@ -574,6 +582,10 @@ module.exports = [
         return { iv, note: `Node async loops stand in for Python threads${beside}` };
       },
     }),
+    mechanism: {
+      why: 'concurrent writers overlap the waits of their inserts while a batch removes them: with acknowledged writes each thread waits a round trip per document, which concurrency hides; with unacknowledged ones (the source) there is no wait to hide, and only the batch saves messages',
+      ref: 'https://www.mongodb.com/docs/manual/reference/write-concern/',
+    },
   },
   {
     id: '002-shared-connection',
@@ -608,6 +620,10 @@ module.exports = [
         (rs) => besideRatios(rs, 'processes', [['async', 'acknowledged (w: 1) processes / async loops']]),
       ),
     }),
+    mechanism: {
+      why: "a driver's client multiplexes its threads' (here: loops') operations over a pool of connections, so sharing a client saves connections and their handshakes, not work per insert; separate processes use more cores for encoding and sending, which on free cores can beat one client's single event loop",
+      ref: 'https://www.mongodb.com/docs/manual/administration/connection-pool-overview/',
+    },
   },
   {
     id: '002-parallel-vs-sql',
