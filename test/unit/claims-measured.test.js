@@ -81,6 +81,46 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
     });
   });
 
+  describe('002 concurrency claims: the cores gate fails closed (the source replay records, their evidence removed)', function () {
+    const { sourceEnv, sourceRecords } = require('../../lib/core/source-replay');
+    const { findStudy } = require('../../lib/studies');
+    const GATED = {
+      inserts: ['002-processes', '002-bulk-vs-threads', '002-parallel-vs-sql', '002-threads-anomaly'],
+      coherency: ['002-coherency'],
+    };
+    for (const [study, ids] of Object.entries(GATED)) {
+      const entry = findStudy(study);
+      const figures = require(`../../lib/studies/${study}/source-figures`);
+      for (const id of ids) {
+        const r = figures.claims[id];
+        const env = sourceEnv(figures.env);
+        const recs = r.records || sourceRecords(study, r.points, { cores: env.host.cores });
+        it(`${id}: passes on a quiet machine; refuses records without a CPU-wait figure, on 1 core, or busy`, function () {
+          const judged = (rs, e = env) => verdictOf(entry, id, rs, e);
+          expect(judged(recs).verdict).to.not.equal(VERDICT.NOT_REPRODUCED);
+          const blind = judged(recs.map((x) => ({ ...x, loadavg: { start: 0.1, end: 0.1, cores: 12 } })));
+          expect(blind.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+          expect(blind.setting.absent).to.equal('no-evidence');
+          const one = judged(recs, { ...env, host: { cores: 1, usableCores: 1 } });
+          expect(one.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+          const busy = judged(recs.map((x) => ({ ...x, loadavg: { ...x.loadavg, cpuWait: 0.6 } })));
+          expect(busy.setting.absent).to.equal('busy-cores');
+        });
+      }
+    }
+    it('002-shared-connection: refuses records that carry no CPU-wait figure, holds on the same figures when quiet', function () {
+      const point = { part: 'batch', W: 16, batch: 1, size: 1024 };
+      const rs = timed('inserts', { 'processes-w0': 200, 'async-w0': 100 }, 'async-w0', point);
+      const v = verdictOf(inserts, '002-shared-connection', rs, { ...ENV, host: { cores: 4 } });
+      expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(v.setting.absent).to.equal('no-evidence');
+      const quiet = rs.map((x) => ({ ...x, loadavg: { start: 0.1, end: 0.1, cores: 4, cpuWait: 0 } }));
+      expect(verdictOf(inserts, '002-shared-connection', quiet, { ...ENV, host: { cores: 4 } }).verdict).to.equal(
+        VERDICT.HOLDS,
+      );
+    });
+  });
+
   describe('002-large-bulk-timeout: failure rates bounded (one-sided 95 % Clopper-Pearson)', function () {
     it('the bounds: 0 of n has the closed form 1 - 0.05^(1/n); 50 tries bound it below 6 %, 8 do not', function () {
       for (const n of [1, 8, 50, 200]) expect(failureBounds(0, n).hi).to.be.closeTo(1 - 0.05 ** (1 / n), 1e-9);
