@@ -224,6 +224,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'deterministic: BSON dataSize (collStats size) / bytes of the same records as CSV (the 14 MOT columns, dates as YYYY-MM-DD): holds inside [1.2x, 2.1x]; stronger above; weaker [1x, 1.2x); reversed below 1x (BSON no larger)',
+    mechanism: {
+      why: 'BSON stores every field name in every document and a type byte and a fixed-width value per field (8 bytes for a double or date), where CSV writes the names once and short numbers as a few digits',
+      ref: 'https://www.mongodb.com/docs/manual/reference/bson-types/',
+    },
     verdict: whenMeasured(
       (records) => records.some((r) => r.type === 'measure' && r.name === 'csvBytes'),
       {
@@ -290,6 +294,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'throughput of 2 aggregations at once / of 1, on 2 free cores, per round: holds inside [1.5x, 2.2x] (a second one uses the idle core); weaker [0.8x, 1.5x) (one already keeps the cores busy); reversed below 0.8x',
+    mechanism: {
+      why: 'one aggregation runs on one thread of the mongod (one operation per client connection); a second one at once runs on another core, and only slows the first when they contend for the same cores or disk',
+      ref: 'https://www.mongodb.com/docs/manual/core/wiredtiger/',
+    },
     verdict: rule({ holds: [1.5, 2.2], setting: freeCores('concurrent'), scale, interval: together }),
   },
   {
@@ -317,6 +325,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'deterministic: BSON dataSize / (zlib collection + index bytes): holds inside [2.1x, 4.7x]; stronger above; weaker [1x, 2.1x); reversed below 1x',
+    mechanism: {
+      why: 'WiredTiger compresses collection blocks on disk (snappy by default, zlib and zstd on request) and indexes with prefix compression; the ratio depends on the data',
+      ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
+    },
     verdict: rule({
       holds: [2.1, 4.7],
       floor: 1,
@@ -343,6 +355,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'gate: the cold scan reads >= 50 % of the files from disk and waits on it (mongod CPU < 80 % of the scan), else not reproduced. Then time(cold, none) / time(cold, zlib): holds inside [1.25x, 2.5x]',
+    mechanism: {
+      why: 'a compressed collection reads fewer bytes from disk and spends CPU decompressing each block into the cache: faster only where the disk, not the CPU, is the limit',
+      ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
+    },
     verdict: rule({
       holds: [1.25, 2.5],
       setting: slowDisk,
@@ -378,6 +394,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'load(zlib) / load(none), same loader: holds at or below 1.25x (compression does not slow loading); weaker (1.25x, 2x]; reversed above 2x',
+    mechanism: {
+      why: 'WiredTiger compresses each block as it writes it (at checkpoints and evictions), so a compressor costs CPU on loading; MMAPv1 wrote uncompressed records in place',
+      ref: 'https://www.mongodb.com/docs/manual/core/wiredtiger/',
+    },
     verdict: rule({
       holds: [0, 1.25],
       floor: 0,
@@ -408,6 +428,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'deterministic, a full cold scan of the zlib collection with a cache larger than the data: bytes read into the cache / dataSize: holds inside [0.8, 1.5]; reversed near storageSize/dataSize (below 0.8)',
+    mechanism: {
+      why: "WiredTiger's internal cache holds collection data uncompressed, in a representation of its own; the file system cache holds the compressed files as on disk",
+      ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
+    },
     verdict: rule({
       holds: [0.8, 1.5],
       floor: 0.8,
@@ -434,6 +458,10 @@ module.exports = [
     derivation: 'since 3.4 the default is 50 % of (RAM - 1 GB), at least 256 MB',
     setting: SETTING,
     boundary: 'deterministic: configured cache / RAM visible to mongod: holds inside [0.40, 0.55]',
+    mechanism: {
+      why: 'since 3.4 the default WiredTiger cache is the larger of 50 % of (RAM - 1 GB) and 256 MB (3.0: half the RAM)',
+      ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
+    },
     verdict: rule({
       holds: [0.4, 0.55],
       floor: 0,
@@ -461,6 +489,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'deterministic, after a first run with a 0.25 GB cache and data larger than it: disk bytes read / bytes read into the cache: holds at or below 0.05; above, this machine did not keep the files (not reproduced)',
+    mechanism: {
+      why: "with a small WiredTiger cache the operating system's file system cache keeps the compressed files in the free RAM, so repeated scans read no disk but decompress each block again",
+      ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
+    },
     verdict: rule({
       holds: [0, 0.05],
       floor: 0,
@@ -528,6 +560,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'functional: mongod starts with cache_size=2M, answers correctly, and reports <= 4 MB configured (holds); (--wiredTigerCacheSizeGB now accepts 0.25, not only 1)',
+    mechanism: {
+      why: 'engineConfig.configString / --wiredTigerEngineConfigString passes cache_size straight to WiredTiger, below the 0.25 GB floor of --wiredTigerCacheSizeGB (unsupported)',
+      ref: 'https://www.mongodb.com/docs/manual/reference/program/mongod/',
+    },
     verdict: rule({
       holds: [0, 4],
       floor: 0,
@@ -558,6 +594,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'time(k=1) / time(k=2 _id ranges at once, merged as a sharded $group), k <= cores, same cache, per round: holds inside [1.3x, 2.1x]; k=4 against k=2 reported (past the cores)',
+    mechanism: {
+      why: 'each shard (or each _id range here) runs its part of the aggregation on its own thread; the parts scale with free cores until the cores or the disk run out',
+      ref: 'https://www.mongodb.com/docs/manual/core/wiredtiger/',
+    },
     verdict: rule({ holds: [1.3, 2.1], setting: freeCores('split'), scale, interval: split }),
   },
   {
@@ -619,6 +659,10 @@ module.exports = [
           "88.9 / (28.5 + 1) = 3.01x; the source's cache share 1 GB / 88.9 GB = 1.12 % of the BSON, applied at the lab's scale (a fixed 0.25 GB would be a third of a 5M-record run)",
         boundary:
           '(BSON dataSize + index) / (zlib files + index + a cache of 1.12 % of the BSON), at 1,000,000 records or more: holds inside [2x, 4.5x] (the source 3.0x); stronger above; weaker (1.25x, 2x); no-effect [0.8x, 1.25x]; reversed below',
+        mechanism: {
+          why: "WiredTiger's cache holds collection data uncompressed while the file system cache keeps the compressed files: a no-disk run needs the compressed files plus a small cache, not the uncompressed data",
+          ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
+        },
         verdict: rule({ holds: [2, 4.5], scale: cacheScale, interval: lessRamCompressed }),
       },
     ],

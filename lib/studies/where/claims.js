@@ -3,7 +3,7 @@
 // where study's records. His figures: 1,000,000 documents {_id, a, b} (38 MB), one shell timing
 // each: $where 38,226 ms, the unindexed {a: {$lt: 1}} 384 ms, the hybrid 263 ms, the aggregation
 // 27 ms. Server version, engine and hardware are not stated (the post is dated 2016-03-31).
-const { ratioRule, whenMeasured, results, VERDICT } = require('../../core/claims');
+const { ratioRule, whenMeasured, results, quietCores, VERDICT, LABEL } = require('../../core/claims');
 
 const SOURCE_N = 1000000;
 const SETTING =
@@ -91,9 +91,160 @@ function bsonTyped(records) {
   };
 }
 
-// $where has a time budget: it may run once, and its interval then borrows the other side's spread.
-function pooled({ iv, slow, fast }) {
-  return iv && iv.pooled ? `${slow} ran once (its time budget): its spread is taken as ${fast}'s` : undefined;
+// $where at the seed scale is timed three times or more (where --profile seed: no time budget,
+// RUNS 3); a run with a time budget times it once, and the core then gives no interval.
+function fewRounds({ rs, slow, fast }) {
+  const n = (v) => (rs.find((r) => r.variant === v) || { times: [] }).times.length;
+  return Math.min(n(slow), n(fast)) < 3
+    ? `${n(slow) < 3 ? slow : fast} was timed ${Math.min(n(slow), n(fast))} time(s) (a time budget): where --profile seed times it 3 times, which would decide`
+    : undefined;
+}
+
+// Machine state. mongod hands each server-side JavaScript call to a thread of its own and waits for
+// the answer (MozJSProxyScope, src/mongo/scripting/mozjs/proxyscope.cpp): the same $where took 61 s
+// pinned to one core and 232 s on two idle cores of one VM (docs/studies/where.md). A claim
+// dominated by server-side JavaScript is therefore judged per state: one pinned core (taskset -c 0)
+// or free cores, each state from its own records, and both named when both ran.
+const JS_STATE_NEEDED =
+  'the machine state recorded: one pinned core (taskset -c 0) or at least 2 free cores, judged apart (server-side JavaScript runs on a thread of its own)';
+
+/** The cores a run could use, from its environment (a file from before usableCores: all its cores). */
+function envCores(env) {
+  const h = (env && env.host) || {};
+  if (typeof h.usableCores === 'number') return h.usableCores;
+  return typeof h.cores === 'number' ? h.cores : null;
+}
+
+/** The where runs' environments, in file order (a merged column keeps each file's). */
+function whereEnvs(env) {
+  const src = env && Array.isArray(env.sources) ? env.sources.filter((x) => (x.studies || []).includes('where')) : [];
+  return src.length ? src.map((x) => ({ ...x.environment, profile: x.environment.profile || env.profile })) : [env];
+}
+
+/**
+ * The records grouped by machine state (usable cores): a record says its own (axis.usableCores,
+ * since the study stamps its point), else its run's environment does. A merged column keeps each
+ * file's records together and in file order, so the k-th record of a kind is the k-th where file's.
+ */
+function byState(records, env) {
+  const envs = whereEnvs(env);
+  const groups = new Map();
+  const add = (cores, rec, e) => {
+    if (!groups.has(cores)) groups.set(cores, { cores, records: [], env: e });
+    groups.get(cores).records.push(rec);
+  };
+  const seen = new Map();
+  for (const r of records) {
+    if (r.axis && typeof r.axis.usableCores === 'number') {
+      const e = envs.find((x) => envCores(x) === r.axis.usableCores) || envs[0] || {};
+      add(r.axis.usableCores, r, { ...e, host: { ...(e.host || {}), usableCores: r.axis.usableCores } });
+      continue;
+    }
+    const key = `${r.type}/${r.variant || r.name}`;
+    const k = seen.get(key) || 0;
+    seen.set(key, k + 1);
+    const e = envs[Math.min(k, envs.length - 1)] || {};
+    add(envCores(e), r, e);
+  }
+  return [...groups.values()].sort((a, b) => (a.cores || 0) - (b.cores || 0));
+}
+
+const stateName = (cores) =>
+  cores === null ? 'cores not recorded' : cores === 1 ? 'one pinned core' : `${cores} usable cores`;
+
+// One pinned core: the lab's client and mongod share it, so the CPU-wait share is high by nature;
+// the gate asks that the records carry their load and that no more tasks than cores were runnable.
+const pinnedCore = {
+  needed: JS_STATE_NEEDED,
+  check: (records) => {
+    const rs = results(records);
+    const bare = rs.filter((r) => !r.loadavg || typeof r.loadavg.start !== 'number');
+    if (!rs.length || bare.length)
+      return {
+        here: 'one usable core, but the records carry no load average to show the run had it to itself',
+        ok: false,
+        absent: 'no-evidence',
+        reproduce: 'taskset -c 0 npx mongo-perf-lab run where --profile seed',
+      };
+    const loaded = rs.find((r) => r.loadavg.cores && r.loadavg.start > r.loadavg.cores);
+    return loaded
+      ? {
+          here: `one pinned core, a load average of ${loaded.loadavg.start} on ${loaded.loadavg.cores} cores when the point started`,
+          ok: false,
+          absent: 'busy-cores',
+          reproduce: 'taskset -c 0 npx mongo-perf-lab run where --profile seed, with nothing else running',
+        }
+      : { here: 'one pinned core (usable cores 1)', ok: true };
+  },
+};
+const freeCores = quietCores({ needed: JS_STATE_NEEDED }, (records) => results(records), { cores: 2 });
+const unknownCores = {
+  needed: JS_STATE_NEEDED,
+  check: () => ({
+    here: 'the records do not say how many cores the run could use',
+    ok: false,
+    absent: 'no-evidence',
+    reproduce: 'where --profile seed on a lab that records usable cores',
+  }),
+};
+const stateSetting = (cores) => (cores === null ? unknownCores : cores === 1 ? pinnedCore : freeCores);
+
+/**
+ * A ratio rule judged per machine state. One state: its verdict, the state named. Two: the same
+ * verdict when both agree, else inconclusive naming each state's verdict (the machine decides, not
+ * MongoDB). A state whose gate refused (not reproduced) does not outvote one that was judged.
+ */
+function perState(o) {
+  const rules = new Map();
+  const ruleFor = (cores) => {
+    if (!rules.has(cores)) rules.set(cores, ratioRule({ ...o, setting: stateSetting(cores) }));
+    return rules.get(cores);
+  };
+  return (records, env, params) => {
+    const states = byState(records, env);
+    if (!states.length) return ratioRule({ ...o, setting: unknownCores })(records, env, params);
+    const outs = states.map((st) => ({ st, out: ruleFor(st.cores)(st.records, st.env, params) }));
+    const tag = ({ st, out }) => `${stateName(st.cores)}: ${out.figure || '-'}`;
+    const line = ({ st, out }) => `${stateName(st.cores)}: ${LABEL[out.verdict]}, ${out.why}`;
+    const setting = {
+      needed: JS_STATE_NEEDED,
+      here: outs.map(({ st, out }) => `${stateName(st.cores)}: ${out.setting.here}`).join('; '),
+      ok: outs.some(({ out }) => out.setting.ok),
+      ...(outs.every(({ out }) => out.setting.absent) ? { absent: outs[0].out.setting.absent } : {}),
+    };
+    if (outs.length === 1) {
+      const [{ st, out }] = outs;
+      const other = st.cores === 1 ? 'free cores' : 'one core, taskset -c 0';
+      return {
+        ...out,
+        figure: out.figure ? tag(outs[0]) : out.figure,
+        setting,
+        why: `${stateName(st.cores)}: ${out.why}; the other machine state (${other}) is not in these records`,
+      };
+    }
+    const judged = outs.filter(({ out }) => out.verdict !== VERDICT.NOT_REPRODUCED);
+    const figure = outs.map(tag).join('; ');
+    const kinds = new Set(judged.map(({ out }) => out.verdict));
+    if (!judged.length)
+      return { verdict: VERDICT.NOT_REPRODUCED, figure, interval: null, setting, why: outs.map(line).join('; ') };
+    if (kinds.size === 1) {
+      const v = judged[0].out.verdict;
+      return {
+        verdict: v,
+        figure,
+        interval: judged.length === 1 ? judged[0].out.interval : null,
+        setting,
+        why: `${judged.length > 1 ? `the same in both machine states (${LABEL[v]})` : LABEL[v]}: ${outs.map(line).join('; ')}`,
+      };
+    }
+    return {
+      verdict: VERDICT.INCONCLUSIVE,
+      figure,
+      interval: null,
+      setting,
+      why: `depends on the machine state: ${outs.map(line).join('; ')}`,
+    };
+  };
 }
 
 module.exports = [
@@ -107,7 +258,11 @@ module.exports = [
     setting: SETTING,
     boundary:
       'time($where) / time(plain collection scan) at 1,000,000 documents: holds inside [33x, 300x]; stronger above; weaker [0.8x, 33x); reversed below 0.8x',
-    verdict: ratioRule({ slow: 'where', fast: 'plain', band: [33, 300], scale, note: pooled }),
+    mechanism: {
+      why: '$where turns every document into a JavaScript object and runs the function in the embedded JavaScript engine, on a thread of its own per call (so the machine state moves it), with no index; a plain scan compares BSON values in the query engine. $where is deprecated since 8.0 (a warning is logged); $expr compares two fields without JavaScript since 3.6',
+      ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
+    },
+    verdict: perState({ slow: 'where', fast: 'plain', band: [33, 300], scale, note: fewRounds }),
   },
   {
     id: '001-where-no-index',
@@ -117,6 +272,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       "functional, from the recorded plans: the $where-only filter is a COLLSCAN (every document examined) while the hybrid's indexed clause is an IXSCAN: holds; an index used by $where alone: reversed",
+    mechanism: {
+      why: "the query planner cannot use an index for a JavaScript predicate: $where alone is a collection scan, and only indexable clauses beside it (the hybrid's b < 5) narrow the documents it runs on",
+      ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/where/',
+    },
     verdict: (records) => {
       const rs = results(records);
       const stage = (v) => {
@@ -158,7 +317,11 @@ module.exports = [
     derivation: '38,226 ms / 263 ms = 145.3x (the text rounds to 150)',
     setting: SETTING,
     boundary: 'time($where) / time(hybrid), index on b: holds inside [48x, 436x]',
-    verdict: ratioRule({ slow: 'where', fast: 'hybrid', band: [48, 436], scale, note: pooled }),
+    mechanism: {
+      why: "the indexed clause b < 5 leaves ~0.5 % of the documents for the JavaScript to run on; each call still pays the engine's per-call cost and thread hand-off",
+      ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/where/',
+    },
+    verdict: perState({ slow: 'where', fast: 'hybrid', band: [48, 436], scale, note: fewRounds }),
   },
   {
     id: '001-aggregation',
@@ -169,7 +332,11 @@ module.exports = [
       '38,226 ms / 27 ms = 1,415.8x: the source\'s "over 1,500" is its own arithmetic slip. The pipeline\'s $match uses the index on b, the $where alone scans: the ratio mixes index use with JavaScript cost',
     setting: SETTING,
     boundary: 'time($where) / time(source-agg): holds inside [472x, 4,250x]',
-    verdict: ratioRule({ slow: 'where', fast: 'source-agg', band: [472, 4250], scale, note: pooled }),
+    mechanism: {
+      why: "the source's pipeline starts with a $match on the index of b and compares a and b in the aggregation engine, while $where alone scans every document through JavaScript: the ratio mixes index use with the interpreter's per-document cost",
+      ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
+    },
+    verdict: perState({ slow: 'where', fast: 'source-agg', band: [472, 4250], scale, note: fewRounds }),
   },
   {
     id: '001-agg-vs-hybrid',
@@ -180,7 +347,11 @@ module.exports = [
     derivation: '263 ms / 27 ms = 9.7x: the like-for-like pair (both use the index on b)',
     setting: SETTING,
     boundary: 'time(hybrid) / time(source-agg): holds inside [3.2x, 29x]',
-    verdict: ratioRule({ slow: 'hybrid', fast: 'source-agg', band: [3.2, 29], scale, note: pooled }),
+    mechanism: {
+      why: 'both use the index on b; the hybrid then runs JavaScript on each candidate (a thread hand-off per call), the pipeline compares natively ($cond/$gt), so the gap is the per-call cost of server-side JavaScript',
+      ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
+    },
+    verdict: perState({ slow: 'hybrid', fast: 'source-agg', band: [3.2, 29], scale }),
   },
   {
     id: '001-where-js-functional',
@@ -191,6 +362,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       "functional, untimed: find('this.a > this.b') against {$where: 'this.a > this.b'} on the first 200 matches by _id (the generator's oracle), and a $where whose body calls db.getSiblingDB. Holds: the same documents, and the db call fails; gone: the shell or the find command refuses the string shorthand while the db call still fails; reversed: other documents, or the db call succeeds",
+    mechanism: {
+      why: 'the string shorthand was the legacy mongo shell\'s: DBCollection.find turned a string or function into {$where} (jstests/core/where1.js); mongosh hands the filter to the Node driver, whose find refuses anything but a document ("Query filter must be a plain object or ObjectId"). The sandbox half stands: a $where body has no db object',
+      ref: 'https://github.com/mongodb/node-mongodb-native/blob/main/src/operations/find.ts',
+    },
     verdict: whenMeasured(
       (records) => !!measureOf(records, 'where-functional'),
       {
@@ -208,6 +383,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'functional: one document of Date, int32, int64 (2^53 + 1), double and Decimal128 (0.1) written and read back: holds when each keeps its $type and value; reversed when any does not. "Quickly traversable" is judged by 004-field-scan-hierarchy (a field is found by a linear walk)',
+    mechanism: {
+      why: 'BSON keeps a type byte with every value (date, int32, int64, double, decimal128...), so a value comes back with the type it was written with',
+      ref: 'https://www.mongodb.com/docs/manual/reference/bson-types/',
+    },
     verdict: whenMeasured(
       (records) => !!measureOf(records, 'bson-types'),
       {
