@@ -89,6 +89,8 @@ const MEANING = Object.freeze({
 });
 
 const LEVEL = 0.95;
+/** An interval whose ends are further apart than this is meaningless: the one estimator's (scripts/lib/stats.js). */
+const MAX_SPAN = require('../../scripts/lib/stats').MAX_SPAN;
 /** Below this many paired rounds a t-interval is not computed (reported as unavailable, not as the range): the core's. */
 const MIN_ROUNDS = 3;
 /** A ratio inside [1/1.25, 1.25] is "no clear difference" unless a claim says otherwise. */
@@ -231,9 +233,15 @@ function fx(x) {
 }
 
 /** "4.1x (95% CI 3.2x-5.0x, n 5)" or "4.1x (n 2: no interval)". */
+/** True when an interval's ends are more than the one estimator's MAX_SPAN apart: it says nothing. */
+function tooWide(iv) {
+  return !!iv && typeof iv.lo === 'number' && typeof iv.hi === 'number' && iv.lo > 0 && iv.hi / iv.lo > MAX_SPAN;
+}
+
 function fmtInterval(iv, fmt = fx) {
   if (!iv) return null;
   if (iv.lo === null || iv.lo === undefined) return `${fmt(iv.mid)} (n ${iv.n}: no interval)`;
+  if (tooWide(iv)) return `${fmt(iv.mid)} (n ${iv.n}: interval too wide)`;
   return `${fmt(iv.mid)} (95% CI ${fmt(iv.lo)} to ${fmt(iv.hi)}, n ${iv.n})`;
 }
 
@@ -282,6 +290,11 @@ function decide(iv, o) {
       why: `too few rounds (${iv.n}) for an interval: run with --runs ${Math.max(5, MIN_ROUNDS)} or more`,
     };
   }
+  if (tooWide(iv))
+    return {
+      verdict: VERDICT.INCONCLUSIVE,
+      why: `interval too wide: its ends are more than ${MAX_SPAN}x apart in ${iv.n} rounds; ${more || 'more rounds or a quieter machine'} would decide`,
+    };
   const band = `[${fmt(L)}, ${fmt(U)}]`;
   if (iv.lo >= L && iv.hi <= U)
     return { verdict: VERDICT.HOLDS, why: `the interval lies inside the claim's band ${band}` };
@@ -733,4 +746,6 @@ module.exports = {
   fx,
   fmtInterval,
   intervalField,
+  tooWide,
+  MAX_SPAN,
 };
