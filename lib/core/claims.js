@@ -64,7 +64,7 @@ const LABEL = Object.freeze({
   'no-effect': 'no effect',
   reversed: 'REVERSED',
   gone: 'gone',
-  unsupported: "not in the source's figures",
+  unsupported: 'unsupported by source',
   question: 'measured (a question)',
   'not-reproduced': 'not reproduced here',
   'not-measured': 'not measured here',
