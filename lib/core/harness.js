@@ -25,6 +25,7 @@ async function interleave(runners, o = {}) {
   let step;
   try {
     while ((step = h.next()) !== null) {
+      require('../infra/cleanup').stopIfInterrupted();
       const r = await byName.get(step.variant).run();
       h.record(step, r.ms, r.answer, r.extra, r.overheadMs);
       if (bar) bar.step(step.variant, r.ms);

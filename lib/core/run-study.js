@@ -16,6 +16,7 @@ const LabPlan = require('./plan');
 const LabRecords = require('../../scripts/lib/records');
 const { pointKey } = require('./results');
 const { configValues } = require('./params');
+const cleanup = require('../infra/cleanup');
 
 const SLOW_MS = 5000;
 
@@ -267,6 +268,7 @@ async function measurePoints(ctx, entry, p, points, { own, kept, keep, records }
       printer.point(point, `${label ? `${label} ` : ''}(measured earlier, kept)`, forShell(earlier));
       continue;
     }
+    cleanup.stopIfInterrupted();
     ctx.pointLabel = label ? `${label} (${i + 1}/${points.length}), ` : '';
     if (entry.beforePoint) await entry.beforePoint(ctx, p, point);
     await ctx.session.call('lab.node.setupPoint', entry.name, point);
@@ -291,7 +293,20 @@ async function measurePoints(ctx, entry, p, points, { own, kept, keep, records }
  * @returns {Promise<{records: object[], params: object, fixture: object, points: object[], resumed: number}>} resumed: the
  *   axis points taken from the result file (o.results opened with resume) instead of measured
  */
-async function runStudy(
+async function runStudy(entry, o) {
+  // Interrupted, the study stops at its next variant or point and runs its own clean-ups (workers,
+  // peers, clients) before the run's clean-up drops the database it created: its writes in flight
+  // would otherwise create collections again after the drop.
+  const work = runStudyNow(entry, o);
+  const unlist = cleanup.settleFirst(work);
+  try {
+    return await work;
+  } finally {
+    unlist();
+  }
+}
+
+async function runStudyNow(
   entry,
   { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress } = {},
 ) {
@@ -329,6 +344,7 @@ async function runStudy(
     times.pointsMs = Date.now() - t0 - times.loadMs;
     const a0 = Date.now();
     await ctx.session.call('lab.node.report', entry.name, forShell(records));
+    cleanup.stopIfInterrupted();
     if (entry.after) keep((await entry.after(ctx, p, records)) || []);
     times.afterMs = Date.now() - a0;
     times.totalMs = Date.now() - started;

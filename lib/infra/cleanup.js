@@ -23,6 +23,8 @@
 //   pendingDatabases()         names of the databases trackDatabase will still drop (a frozen server's
 //                              report says they are left)
 //   interrupted()              true once a signal arrived
+//   stopIfInterrupted()        throws once a signal arrived (a study's loops call it between steps)
+//   settleFirst(promise)       -> remove(): an interrupt waits for it (a study) before earlier steps
 //   unbroken(promise)          a step an interrupt lets finish (at most UNBROKEN_WAIT_MS) before its own
 //                              steps: creating a collection and writing the marker that names its UUID
 //   killUsingSync(dir)         SIGKILLs every process whose command line names dir and waits (at most
@@ -157,6 +159,8 @@ function startWatchdog(dir) {
       stdio: 'ignore',
       env: { PATH: process.env.PATH || '' },
     });
+    // A spawn that fails (EAGAIN, ENOMEM) says so as an 'error' event, which unheard would crash the run.
+    child.on('error', (e) => log(`cleanup: no watchdog (${e.code || e.message}); a killed run may leave ${dir}`));
     child.unref();
     return child.pid;
   } catch (e) {
@@ -258,6 +262,34 @@ function watchedPids(dir) {
 
 function interrupted() {
   return signalCount > 0;
+}
+
+/**
+ * Throws once a signal arrived: a study stops at its next variant or point, instead of writing on
+ * while the clean-up drops what the run created (a collection made again after the drop is one the
+ * lab cannot prove it made, and stays). The error's line is never shown: the interrupt's exit says it.
+ */
+function stopIfInterrupted() {
+  if (signalCount > 0) {
+    const { LabError } = require('./errors');
+    throw new LabError('interrupted');
+  }
+}
+
+/**
+ * An interrupt waits (at most ms) for `work` to settle before the steps added earlier run (the
+ * database's drop, the peers' stop): its own clean-ups (workers, peers, clients) run first. Returns
+ * remove().
+ */
+function settleFirst(work, ms = STEP_BUDGET_MS / 2) {
+  const settled = Promise.resolve(work).then(
+    () => {},
+    () => {},
+  );
+  return add(() => {
+    let timer;
+    return Promise.race([settled, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer));
+  });
 }
 
 function pendingDatabases() {
@@ -461,6 +493,8 @@ module.exports = {
   addDir,
   trackDatabase,
   interrupted,
+  stopIfInterrupted,
+  settleFirst,
   unbroken,
   pendingDatabases,
   runDir,

@@ -1,0 +1,256 @@
+'use strict';
+// Signals at every moment of every study that starts a peer (issue 38): each study that starts the
+// PostgreSQL peer or a replica set, interrupted in each of its phases (the peer's start, the data
+// load, the measurement, the replica set's start, the clean-up) with SIGINT, SIGTERM or a double
+// Ctrl-C, exits 130 or 143 with no stack trace, and leaves no process of the run (mongod, postgres,
+// mongosh, workers), nothing in its temp folder, and not the database it created. Before, a signal
+// while the PostgreSQL peer was up died on PostgreSQL's "terminating connection due to administrator
+// command": an unhandled pg client error, a 16-line stack trace and exit 1.
+//
+// Every run is a `run STUDY --profile tiny` on the test server (--uri: no mongod to start, and the
+// database the run creates is there to check), with TMPDIR a folder of its own, three at a time.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn } = require('child_process');
+const { expect } = require('chai');
+const { MongoClient } = require('mongodb');
+const { testUri } = require('./helpers');
+const { processesUsing } = require('../lib/infra/cleanup');
+const { ROOT } = require('../lib/core/shell-runner');
+
+const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const CODES = { SIGINT: 130, SIGTERM: 143 };
+const STACK = /\n\s+at .*:\d+:\d+/;
+
+/** pid -> [ppid, start time] of every process now. */
+function processTable() {
+  const out = new Map();
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const f = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (f[0] !== 'Z') out.set(Number(p), [Number(f[1]), f[19]]);
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/** Adds to seen (pid -> start time) every process below root now. */
+function collectTree(root, seen) {
+  const table = processTable();
+  const kids = new Map();
+  for (const [pid, [ppid]] of table) {
+    if (!kids.has(ppid)) kids.set(ppid, []);
+    kids.get(ppid).push(pid);
+  }
+  const todo = [root];
+  while (todo.length) {
+    const pid = todo.pop();
+    for (const k of kids.get(pid) || []) {
+      if (!seen.has(k)) seen.set(k, table.get(k)[1]);
+      todo.push(k);
+    }
+  }
+}
+
+/** The processes of seen still running (same pid, same start time: not a reused pid). */
+function stillRunning(seen) {
+  const table = processTable();
+  return [...seen].filter(([pid, start]) => table.has(pid) && table.get(pid)[1] === start).map(([pid]) => pid);
+}
+
+function cmdline(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return '?';
+  }
+}
+
+/** The run's PostgreSQL folder exists (its initdb is under way or done). */
+function pgFolder(tmp) {
+  for (const run of fs.readdirSync(tmp)) {
+    try {
+      if (fs.readdirSync(path.join(tmp, run)).some((e) => e.startsWith('perflab-pg-'))) return true;
+    } catch {
+      /* a file, or gone */
+    }
+  }
+  return false;
+}
+
+async function databases(uri) {
+  const c = new MongoClient(uri);
+  try {
+    return (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
+  } finally {
+    await c.close();
+  }
+}
+
+// The phases: `when` is a line of the run's log (or, for the peer's start, its folder appearing),
+// `after` ms later the signal goes.
+const line = (re, after = 0) => ({ when: (run) => re.test(run.err), after });
+const PG_START = { when: (run) => pgFolder(run.tmp), after: 150 };
+const summary = (study) => line(new RegExp(`^${study}: [\\d.]+ s \\(data`, 'm'));
+const STUDIES = {
+  coherency: {
+    phases: {
+      'PostgreSQL start': PG_START,
+      'fixture/load': line(/^PostgreSQL peer: /m),
+      measurement: line(/^coherency: .*variants x/m, 400),
+      'replica-set start': line(/^starting an embedded replica set/m, 300),
+      'clean-up': summary('coherency'),
+    },
+  },
+  inserts: {
+    set: ['WCONCERN=true'],
+    phases: {
+      'PostgreSQL start': PG_START,
+      'fixture/load': line(/^PostgreSQL peer: /m),
+      measurement: line(/^inserts: .*\(2\/\d+\)/m, 300),
+      'replica-set start': line(/^starting an embedded replica set/m, 200),
+      'clean-up': summary('inserts'),
+    },
+  },
+  tasks: {
+    phases: {
+      'PostgreSQL start': PG_START,
+      'fixture/load': line(/^PostgreSQL peer: /m),
+      measurement: line(/^tasks: part=claim, W=4/m, 300),
+      'clean-up': summary('tasks'),
+    },
+  },
+  joins: {
+    phases: {
+      'PostgreSQL start': PG_START,
+      'fixture/load': line(/^PostgreSQL peer: /m, 100),
+      measurement: line(/^joins: \d+ variants/m, 500),
+      'clean-up': summary('joins'),
+    },
+  },
+  mapreduce: {
+    phases: {
+      'PostgreSQL start': PG_START,
+      'fixture/load': line(/^wrote \d+ CSV file/m),
+      'SQL peer load': line(/^PostgreSQL: \d+ rows into perflab_sensors_jsonb/m),
+      measurement: line(/^mapreduce: batch=100 /m, 300),
+      'clean-up': summary('mapreduce'),
+    },
+  },
+  counters: {
+    set: ['PG_SIZE=true', 'REPLSET=true', 'SCAN=false'],
+    phases: {
+      measurement: line(/^counters: day=0, hour=3 /m),
+      'SQL peer run (sizes)': line(/^counters: day=0, hour=23 /m, 1500),
+      'replica-set start': line(/^counters: starting a 3-member replica set/m, 1500),
+    },
+  },
+};
+const SIGNALS = [['SIGINT'], ['SIGTERM'], ['SIGINT', 'SIGINT']];
+
+describe('safety: signals in every phase of every study with a peer (SQL, replica set)', function () {
+  this.timeout(600000);
+  let base;
+  before(function () {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-signals-'));
+    // The runs' PostgreSQL runs as `postgres` when the tests run as root: it must enter their TMPDIR.
+    fs.chmodSync(base, 0o755);
+  });
+  after(function () {
+    if (base) fs.rmSync(base, { recursive: true, force: true });
+  });
+
+  const cases = [];
+  for (const [study, s] of Object.entries(STUDIES))
+    for (const [phase, at] of Object.entries(s.phases))
+      cases.push({ study, phase, at, set: s.set || [], signals: SIGNALS[cases.length % SIGNALS.length] });
+
+  /** One case: the run, signalled at its phase; resolves what it did and what it left. */
+  async function signalled(c, i) {
+    const tmp = path.join(base, `c${i}`);
+    fs.mkdirSync(tmp, { mode: 0o755 });
+    const db = `labtest_sig_${i}`;
+    const env = { ...process.env, TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, '..', `results${i}`) };
+    delete env.PG_URI; // its own PostgreSQL: stopping it is the race under test
+    delete env.LAB_PG_PACKAGE_DIR;
+    const args = ['run', c.study, '--profile', 'tiny', '--uri', testUri(), '--db', db, '--no-progress', '--no-charts'];
+    for (const kv of c.set) args.push('--set', kv);
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: base, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = { tmp, err: '', child };
+    child.stderr.on('data', (d) => {
+      // The CLI wraps its log at 100 columns, continuing lines indented.
+      run.err = (run.err + d).replace(/\n {4}(?=\S)/g, ' ');
+    });
+    child.stdout.resume();
+    const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    let done = null;
+    exited.then((r) => (done = r));
+    const seen = new Map();
+    let fired = false;
+    const t0 = Date.now();
+    while (!done && Date.now() - t0 < 240000) {
+      collectTree(child.pid, seen);
+      if (!fired && c.at.when(run)) {
+        fired = true;
+        await sleep(c.at.after);
+        collectTree(child.pid, seen);
+        for (const [k, sig] of c.signals.entries()) {
+          if (k) await sleep(150); // the second Ctrl-C a moment after the first
+          child.kill(sig);
+        }
+      }
+      await sleep(fired ? 50 : 20);
+    }
+    const { code, signal } = await exited;
+    // The watchdog and the servers' last processes go within seconds of the run's end.
+    const t1 = Date.now();
+    while (Date.now() - t1 < 15000 && (stillRunning(seen).length || processesUsing(tmp).length)) await sleep(200);
+    const left = fs.existsSync(tmp) ? fs.readdirSync(tmp) : [];
+    return {
+      ms: Date.now() - t0,
+      fired,
+      code,
+      signal,
+      err: run.err,
+      procs: [...new Set([...stillRunning(seen), ...processesUsing(tmp)])].map((p) => `${p} ${cmdline(p)}`),
+      left,
+      dbLeft: (await databases(testUri())).includes(db),
+    };
+  }
+
+  // Three runs at a time: the whole matrix in about the time of a few studies.
+  let results;
+  before(async function () {
+    results = new Array(cases.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < cases.length) {
+        const i = next++;
+        results[i] = await signalled(cases[i], i);
+      }
+    };
+    await Promise.all([worker(), worker(), worker()]);
+    if (process.env.LAB_SIGNALS_TIMES)
+      for (const [i, c] of cases.entries())
+        process.stderr.write(`${(results[i].ms / 1000).toFixed(1)} s  ${c.study}, ${c.phase}\n`);
+  });
+
+  cases.forEach((c, i) => {
+    it(`${c.study}, ${c.phase}: ${c.signals.join(' + ')}`, function () {
+      const r = results[i];
+      const say = `${c.study} ${c.phase}:\n${r.err}`;
+      expect(r.fired, `the phase never came: ${say}`).to.equal(true);
+      expect(r.code, say).to.equal(CODES[c.signals[0]]);
+      expect(r.err, say).to.not.match(STACK);
+      expect(r.err, say).to.not.match(/unhandled|TypeError|ReferenceError/i);
+      expect(r.procs, `processes left: ${say}`).to.deep.equal([]);
+      expect(r.left, `left in TMPDIR: ${say}`).to.deep.equal([]);
+      expect(r.dbLeft, `database left: ${say}`).to.equal(false);
+    });
+  });
+});
