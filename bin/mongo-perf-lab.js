@@ -110,5 +110,6 @@ main(process.argv.slice(2)).then((code) => {
   const cleanup = require.cache[require.resolve('../lib/infra/cleanup')];
   if (liveness.failedWith() && !(cleanup && cleanup.exports.interrupted())) process.exit(code);
   // A driver pool or timer must not keep a finished command alive (an unreachable URI used to hang).
-  setTimeout(() => process.exit(code), 2000).unref();
+  // After a signal the clean-up exits itself, with the signal's code (143 for SIGTERM), once done.
+  if (!(cleanup && cleanup.exports.interrupted())) setTimeout(() => process.exit(code), 2000).unref();
 });
