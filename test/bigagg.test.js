@@ -252,7 +252,10 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       expect([...parts]).to.have.members(['forms', 'compression', 'split', 'concurrent']);
       const text = out.join('\n');
       expect(text).to.include('001-bigagg-zlib-size: INCONCLUSIVE'); // no zlib collection in this run
-      expect(text).to.match(/001-bigagg-one-thread: (HOLDS|STRONGER|WEAKER|REVERSED|INCONCLUSIVE)/);
+      // the parallel claims need two free cores: on a busy or one-core machine the gate refuses (fails closed)
+      expect(text).to.match(
+        /001-bigagg-one-thread: (HOLDS|STRONGER|WEAKER|NO-EFFECT|REVERSED|INCONCLUSIVE|NOT-REPRODUCED)/,
+      );
       expect(text).to.include('Storage and load per block compressor');
       // 001-bigagg-bson-vs-csv: the same records as CSV, counted once, beside the BSON dataSize
       const csv = r.records.filter((x) => x.type === 'measure' && x.name === 'csvBytes');

@@ -147,6 +147,17 @@ function smallCacheRuns(records) {
   );
 }
 
+/** The cache part's runs whose cache was set through --wiredTigerCacheSizeGB (not the 2 MB configString). */
+function optionCaches(records) {
+  return results(records).filter(
+    (r) =>
+      r.axis.part === 'cache' &&
+      /^[\d.]+GB$/.test(r.axis.cache || '') &&
+      r.extra &&
+      typeof r.extra.cacheMaxBytes === 'number',
+  );
+}
+
 /** BSON dataSize over the CSV bytes of the same records, from the compression part's measures. */
 function bsonVsCsv(records, env, params) {
   const m = records.find((r) => r.type === 'measure' && r.name === 'csvBytes');
@@ -679,6 +690,130 @@ module.exports = [
     verdict: unmeasured({
       here: 'the bigagg study has no SQL peer yet',
       measure: 'the MOT aggregation in PostgreSQL with parallel workers = cores, beside the best split',
+    }),
+  },
+  {
+    id: '001-bigagg-1gb-floor',
+    claim:
+      'the cache size option does not go below 1 GB (so 4 mongods with 1 GB caches left too little RAM for the files)',
+    published: '1 GB minimum',
+    quote:
+      '"the 4 time 1GB cache didn\'t leave me enough RAM to cache my data – and the MongoDB option didn\'t go lower than 1 GB."',
+    setting: SETTING,
+    boundary:
+      'deterministic, from the cache part: the smallest cache set through --wiredTigerCacheSizeGB that mongod reports (cacheMaxBytes): holds at 1 GB or more (nothing smaller was accepted); gone when a smaller one ran',
+    mechanism: {
+      why: '--wiredTigerCacheSizeGB takes a fraction of a gigabyte since 3.4 (0.25 GB at the least); 3.0 took whole gigabytes only',
+      ref: 'https://www.mongodb.com/docs/manual/reference/program/mongod/',
+    },
+    verdict: whenMeasured(
+      (records) => optionCaches(records).length > 0,
+      {
+        here: 'no cache part in these records (a run without PARTS=cache)',
+        measure: 'bigagg --docs 1000000 --set PARTS=cache (a server the lab started)',
+      },
+      rule({
+        holds: [1, 1e6],
+        floor: 1,
+        fmt: (x) => `${x.toFixed(2)} GB`,
+        gone: (records) => {
+          const min = Math.min(...optionCaches(records).map((r) => r.extra.cacheMaxBytes));
+          return min < 1073741824
+            ? `gone: the 1 GB floor is gone: mongod ran with --wiredTigerCacheSizeGB ${(min / 1073741824).toFixed(2)} (${mb(min)} configured)`
+            : null;
+        },
+        interval: (records) => {
+          const min = Math.min(...optionCaches(records).map((r) => r.extra.cacheMaxBytes));
+          return { iv: exact(min / 1073741824), figure: `smallest option cache ${(min / 1073741824).toFixed(2)} GB` };
+        },
+      }),
+    ),
+  },
+  {
+    id: '001-bigagg-default-cache-disk',
+    claim: 'with the default cache (half the RAM) the OS cannot keep the compressed files: every run reads from disk',
+    published: 'IO wait 2 every run, 12 MB/s from disk (zlib, one mongod, default cache)',
+    quote:
+      '"I saw that the IO wait was 2 every run – what was going on? ... iostat showed 12 MB/s coming from disk." and "Then I remembered that Wired Tiger takes 50% of RAM for it\'s uncompressed cache by default"',
+    derivation:
+      '12 MB/s over the 23:12 (1,392 s) run = 16.7 GB from disk per run, against 88.9 GB of BSON read into the cache: 0.19; 30 GB RAM - 15 GB cache leaves less than the 28.5 GB of zlib files',
+    setting: SETTING,
+    boundary:
+      'gate: zlib files larger than RAM - the default cache (else not reproduced: the files fit beside it). Then, after a first run with the default cache, disk bytes / bytes read into the cache: holds inside [0.05, 1]; no-effect below 0.05 (no disk reads)',
+    mechanism: {
+      why: "WiredTiger's default cache takes 50 % of (RAM - 1 GB); the file system cache gets what is left, and compressed files larger than that are read from disk again on every scan",
+      ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
+    },
+    verdict: rule({
+      holds: [0.05, 1],
+      floor: 0.05,
+      tie: [0, 0.05],
+      fmt: pctOf,
+      setting: {
+        needed: 'zlib files larger than the RAM the default cache leaves to the OS, measured after a first run',
+        check: (records, env) => {
+          const ram = env && env.host && env.host.memoryGB;
+          const cache = setting.cacheBytes(env);
+          const files = measure(records, 'storageBytes', { part: 'compression', compressor: CACHE_COMPRESSOR });
+          if (!ram || !cache || !files)
+            return {
+              here: 'the records do not show the RAM, the default cache and the zlib files together',
+              ok: false,
+              absent: 'no-evidence',
+              reproduce: 'bigagg --docs 10000000 --set PARTS=compression,cache (a server the lab started)',
+            };
+          const left = ram * 1073741824 - cache;
+          return files > left
+            ? { here: `${mb(files)} of zlib files beside ${mb(left)} of RAM left by the default cache`, ok: true }
+            : {
+                here: `the ${mb(files)} of zlib files fit in the ${mb(left)} the default cache leaves to the OS`,
+                ok: false,
+                reproduce:
+                  'zlib files larger than RAM - cache: a cgroup memory limit on mongod, or more records (bigagg --docs 100000000 --set PARTS=compression,cache)',
+              };
+        },
+      },
+      interval: (records) => {
+        const r = recs(records, 'scan-cpu', { part: 'cache', cache: 'default' }).find(
+          (x) => x.warmup && x.warmup.length && x.extra && x.extra.bytesReadIntoCache > 0,
+        );
+        if (!r) return { iv: null, missing: 'no default-cache run after a first run that read into the cache' };
+        const x = r.extra.diskReadBytes / r.extra.bytesReadIntoCache;
+        return {
+          iv: exact(x),
+          figure: `default cache: ${mb(r.extra.diskReadBytes)} from disk for ${mb(r.extra.bytesReadIntoCache)} into the cache (${(100 * x).toFixed(1)} %)`,
+        };
+      },
+    }),
+  },
+  {
+    id: '001-bigagg-wt-concurrency',
+    claim: 'the WiredTiger engine brings big improvements to concurrency',
+    published: 'no figure (his previous post)',
+    quote: '"Using the Wired Tiger engine for MongoDB brings big improvements to concurrency"',
+    setting: SETTING,
+    boundary:
+      'MMAPv1 (collection-level locks) against WiredTiger (document-level concurrency): writers on one collection, throughput per added writer',
+    verdict: unmeasured({
+      here: 'MMAPv1, the engine it is compared with, is gone (removed in 4.2); no figure in this text',
+      measure:
+        'a 4.0 binary with --storageEngine mmapv1 beside WiredTiger: k writers on one collection, throughput(k)/throughput(1), on k free cores',
+    }),
+  },
+  {
+    id: '001-bigagg-nopadding-updates',
+    claim: 'noPadding is fine for analytics, but deleting or editing records would cause issues',
+    published: 'no figure',
+    quote:
+      '"Of course if I were deleting records or editing them then I would have some issues but for my analytics platform this may be OK."',
+    setting: SETTING,
+    boundary:
+      'on MMAPv1 only: a growing update of an unpadded record moves it (and rewrites its index entries); on any other engine gone',
+    mechanism: MMAPV1_GONE,
+    verdict: rule({
+      holds: [1.1, 100],
+      gone: mmapv1Gone,
+      interval: () => ({ iv: null, missing: 'needs MMAPv1 updates with and without padding (a 4.0 binary)' }),
     }),
   },
 ];

@@ -6,6 +6,7 @@
 //                     shell's) and a $where whose body touches db; the oracle is the generator's
 //   bson-types        one document of Date, int32, int64, double and Decimal128 written to a scratch
 //                     collection and read back, its types by $type and its values compared
+//   data-size         the collection's BSON size and count (collStats), for "only 38MB"
 const lab = require('../../../scripts/lib/lab');
 const whereFixture = require('../../../fixtures/where-ab');
 const { claim, dropOwned } = require('../../infra/targets');
@@ -92,9 +93,28 @@ async function bsonTypes(ctx, p, point) {
   }
 }
 
+/** The collection's BSON size (collStats size) and count: the source's "That database is only 38MB". */
+async function dataSize(ctx, p, point) {
+  const [s] = await ctx.db
+    .collection(p.COLL)
+    .aggregate([
+      { $collStats: { storageStats: {} } },
+      { $project: { size: '$storageStats.size', count: '$storageStats.count' } },
+    ])
+    .toArray();
+  return lab.measureRecord({
+    study: 'where',
+    name: 'data-size',
+    axis: point,
+    value: { bytes: s ? s.size : null, count: s ? s.count : null },
+    unit: 'bytes',
+    what: `BSON size of ${p.COLL} (collStats size) and its document count`,
+  });
+}
+
 /** The study's measures: once per run (the where study has one axis point). */
 async function measures(ctx, p, point) {
-  return [await whereFunctional(ctx, p, point), await bsonTypes(ctx, p, point)];
+  return [await whereFunctional(ctx, p, point), await bsonTypes(ctx, p, point), await dataSize(ctx, p, point)];
 }
 
 module.exports = { measures, expectedIds, typedDoc };

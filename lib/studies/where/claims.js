@@ -3,9 +3,10 @@
 // where study's records. His figures: 1,000,000 documents {_id, a, b} (38 MB), one shell timing
 // each: $where 38,226 ms, the unindexed {a: {$lt: 1}} 384 ms, the hybrid 263 ms, the aggregation
 // 27 ms. Server version, engine and hardware are not stated (the post is dated 2016-03-31).
-const { ratioRule, whenMeasured, results, quietCores, VERDICT, LABEL } = require('../../core/claims');
+const { rule, ratioRule, whenMeasured, results, quietCores, exact, fx, VERDICT, LABEL } = require('../../core/claims');
 
 const SOURCE_N = 1000000;
+const SOURCE_MB = 38; // "That database is only 38MB": 38 MiB (40,000,000 B of 40-byte documents)
 const SETTING =
   '1,000,000 documents {a, b} (38 MB), no index for the scans, {b: 1} for the hybrid and the aggregation; server not stated (2016)';
 
@@ -394,6 +395,41 @@ module.exports = [
         measure: 'where --profile quick (the check runs once per run, untimed)',
       },
       bsonTyped,
+    ),
+  },
+  {
+    id: '001-where-38mb',
+    claim: 'the 1,000,000 documents are a small database: only 38 MB',
+    published: '38 MB (1,000,000 documents: 38 B each, 40 B if MB is 2^20 bytes)',
+    quote: '"38,226 ms - yes 40 Seconds. This is is why you just don\'t do this! That database is only 38MB."',
+    derivation:
+      '{_id: x, a: Math.random()*1000, b: Math.random()*1000} from the shell: three doubles, 4 + 3 x 11 + 1 = 40 B of BSON per document, 40,000,000 B = 38.1 MiB',
+    setting: SETTING,
+    boundary:
+      "deterministic, at 1,000,000 documents: the collection's BSON size (collStats size) / 38 MB scaled to its count: holds inside [0.8x, 1.25x]; stronger above (a larger database), weaker below",
+    mechanism: {
+      why: 'BSON stores each double in 8 bytes with a type byte and the field name: three numeric fields make a document of about 40 bytes',
+      ref: 'https://www.mongodb.com/docs/manual/reference/bson-types/',
+    },
+    verdict: whenMeasured(
+      (records) => !!measureOf(records, 'data-size'),
+      {
+        here: 'no data-size record in these results (a run before the size was recorded)',
+        measure: 'where --profile quick (the size is read once per run, untimed)',
+      },
+      // Per document, so judged at any count: the source's 38 MB scaled to the run's documents.
+      rule({
+        holds: [0.8, 1.25],
+        interval: (records) => {
+          const d = measureOf(records, 'data-size');
+          if (!d || !d.bytes || !d.count) return { iv: null, missing: 'no collection size recorded' };
+          const x = d.bytes / ((SOURCE_MB * 1048576 * d.count) / SOURCE_N);
+          return {
+            iv: exact(x),
+            figure: `${(d.bytes / 1048576).toFixed(1)} MB for ${d.count.toLocaleString('en-US')} documents (${(d.bytes / d.count).toFixed(1)} B each): ${fx(x)} the source's 38 MB`,
+          };
+        },
+      }),
     ),
   },
 ];
