@@ -609,9 +609,11 @@ var TS = (function () {
 //   EMIT_GROUPS  put every group's row in the @@LAB records (extra.intervals[].rows), for the tests
 //   LAB_LINES    true prints the machine-readable @@LAB lines (default false)
 //   GENERATE     true lets it generate into a COLL you named that does not exist (a typo is refused)
+//   KEEP         true keeps, in a database the lab did not make, what the run made there (default:
+//                dropped at its end; in a database the lab made, everything stays for the next run)
 TS.params = function () {
   lab.declare(
-    ['COLL', 'N', 'SEED', 'VARIANTS', 'PRINT_ROWS', 'EMIT_GROUPS', 'LAB_LINES', 'GENERATE'],
+    ['COLL', 'N', 'SEED', 'VARIANTS', 'PRINT_ROWS', 'EMIT_GROUPS', 'LAB_LINES', 'GENERATE', 'KEEP'],
     'this time-series script'
   );
   var p = {
@@ -623,6 +625,7 @@ TS.params = function () {
     EMIT_GROUPS: lab.param('EMIT_GROUPS', false, 'bool'),
     LAB_LINES: lab.param('LAB_LINES', false, 'bool'),
     GENERATE: lab.param('GENERATE', false, 'bool'),
+    KEEP: lab.param('KEEP', false, 'bool'),
   };
   p.variants = TS.chosen(p.VARIANTS);
   return p;
@@ -745,6 +748,18 @@ TS.grainMain = function (grainName) {
     db,
     'collection ' + db.getName() + '.' + p.COLL
   );
+  // What the run makes in a database the lab did not make goes at its end, whatever happened.
+  var start = LabFixture.runStart(db);
+  var results;
+  try {
+    results = TS.grainBody(grain, grainName, p, info);
+  } finally {
+    LabFixture.finishRun(db, start, { keep: p.KEEP });
+  }
+  return results;
+};
+
+TS.grainBody = function (grain, grainName, p, info) {
   var fixture = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, { COLL: { def: 'randomData' } }));
   var perInterval = (fixture.count * grain.width) / (366 * TS.DAY);
   print(

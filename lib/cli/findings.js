@@ -37,6 +37,10 @@ const options = {
   readme: { type: 'boolean', text: 'also rewrite the "findings at a glance" table in README.md from this run' },
   out: { type: 'string', arg: 'DIR', text: 'where findings.md, findings.html and the charts go' },
   db: { type: 'string', arg: 'NAME', text: 'database to use (default: perflab)' },
+  keep: {
+    type: 'boolean',
+    text: 'on your own server(s), keep what the run made (default: dropped at the end; `clean` removes it later)',
+  },
   'cache-gb': { type: 'string', arg: 'N', text: 'WiredTiger cache size of the embedded mongod, in GB' },
   quiet: { type: 'boolean', short: 'q', text: 'print only the glance table and the files written' },
 };
@@ -70,6 +74,7 @@ function parse(values, positionals) {
     db: opt.dbName(values.db) || 'perflab',
     cacheSizeGB: opt.cacheGb(values['cache-gb']),
     quiet: values.quiet,
+    keep: values.keep,
     debug: values.debug,
   };
 }
@@ -106,7 +111,7 @@ async function run(o) {
   const { checkWritable } = require('../core/results');
   const { fmtMs } = require('../../scripts/lib/lab');
   const { ParameterError } = require('../infra/errors');
-  const { prepareRun, lazyPeers, announceSeed, outDirOf, fileLines } = require('./study-run');
+  const { prepareRun, finishPlaces, lazyPeers, announceSeed, outDirOf, fileLines } = require('./study-run');
   const { renderTableLines } = require('../report/render-terminal');
   const t0 = Date.now();
   const entries = o.args.length ? opt.chooseStudies(o.args) : require('../studies').studies;
@@ -114,7 +119,8 @@ async function run(o) {
   const outDir = outDirOf(o, 'findings-');
   checkWritable(path.join(outDir, 'findings.md'), '--out');
   // A findings report read from result files connects to no server: nothing to track or drop.
-  const tracked = o.from.length ? null : await prepareRun(o);
+  // Otherwise each server's database (--uri, or every one of --servers) is settled at the end.
+  const places = o.from.length ? [] : await prepareRun(o);
   const log = (t) => {
     if (!o.quiet) process.stderr.write(t + '\n');
   };
@@ -145,9 +151,9 @@ async function run(o) {
     );
   } finally {
     await peers.stop();
-    // Like `run`: the database findings created on the user's server goes when it is done.
-    // trackDatabase's drop proves first that every collection in it is the lab's by UUID (targets.ownsAll).
-    if (tracked && tracked.created) await tracked.drop();
+    // Like `run`: the database findings created on each server goes when it is done (proven by
+    // UUID), and in one that existed what it made there, unless --keep (study-run.js finishPlaces).
+    await finishPlaces(places);
   }
   if (o.readme) updateReadme(path.join(__dirname, '..', '..', 'README.md'), res.glance);
   const glance = renderTableLines(res.glanceTable, { width: 100, color: Boolean(process.stdout.isTTY) });

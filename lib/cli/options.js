@@ -6,7 +6,7 @@
 const { parseArgs } = require('util');
 const { UsageError } = require('../infra/errors');
 
-const COMMANDS = ['list', 'run', 'compare', 'findings', 'import', 'server', 'help'];
+const COMMANDS = ['list', 'run', 'compare', 'findings', 'import', 'server', 'clean', 'help'];
 
 // What the machine can do: past these, a run would not finish (or not fit) on any machine the
 // lab targets, so the number is refused up front instead of running for days.

@@ -40,7 +40,10 @@ const options = {
   },
   json: { type: 'string', arg: 'FILE', text: "also write the results to FILE ('-' for stdout only)" },
   quiet: { type: 'boolean', short: 'q', text: 'print only the summary and the files written' },
-  keep: { type: 'boolean', text: 'on your own server, keep the database the run created (default: drop it)' },
+  keep: {
+    type: 'boolean',
+    text: 'on your own server, keep what the run made: the database it created, or its collections\nin a database that existed (default: dropped at the end; `clean` removes them later)',
+  },
   'no-progress': { type: 'boolean', text: 'no progress bars' },
   'no-charts': { type: 'boolean', text: 'results.json and report.md only, no SVG/PNG (drawing takes ~0.5 s)' },
 };
@@ -154,13 +157,13 @@ async function run(o) {
   require('../core/params').checkParams(chosen, { profile: o.profile, paramsOf: (entry) => studyParams(entry, o) });
   const { checkWritable } = require('../core/results');
   const { runSession } = require('../core/session');
-  const { prepareRun, lazyPeers, outDirOf } = require('./study-run');
+  const { prepareRun, finishPlaces, lazyPeers, outDirOf } = require('./study-run');
   const { humanLines, fitLines } = require('../core/lab-lines');
   const { safeArgv } = require('../infra/errors');
   const outDir = outDirOf(o);
   const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
   if (o.json && o.json !== '-') checkWritable(o.json);
-  const tracked = await prepareRun(o);
+  const places = await prepareRun(o);
   const say = (t) => {
     if (!o.quiet && o.json !== '-') process.stdout.write(t + '\n');
   };
@@ -187,9 +190,10 @@ async function run(o) {
     });
   } finally {
     await peers.stop();
-    // The database this run created on the user's server (never one that existed): see cleanup.js.
-    // trackDatabase's drop proves first that every collection in it is the lab's by UUID (targets.ownsAll).
-    if (tracked && tracked.created) await tracked.drop();
+    // The database this run created on the user's server is dropped (trackDatabase's drop proves
+    // first that every collection in it is the lab's by UUID); in one that existed, what the run
+    // made there, unless --keep; what of the lab's is left is named in one line (study-run.js).
+    await finishPlaces(places);
   }
   const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir))];
   printSummary(doc, chosen, o, { written, ms: Date.now() - t0 });

@@ -4,15 +4,84 @@
 // dropped on interrupt; one PostgreSQL for the studies that use it; the warning before a seed-profile run.
 const path = require('path');
 
-/** Prepares the process for a run of studies (may connect to o.uri to see which databases exist). */
+/**
+ * Prepares the process for a run of studies. On each server the run was given (o.uri or
+ * $MONGODB_URI; findings: each of o.servers), it reads what database o.db holds before anything is
+ * written: resolves the places finishPlaces settles at the end, [{uri, tracked, start}].
+ */
 async function prepareRun(o) {
   const cleanup = require('../infra/cleanup');
   // Every temp dir of the run (embedded data dir, CSV files) lives in one run dir, removed on
   // any exit, signal, or (by a watchdog) SIGKILL.
   cleanup.install({ root: true, watchdog: true });
-  const uri = o.uri || process.env.MONGODB_URI;
-  // {created, drop}: the database the command created, to drop when it is done (findings), or null.
-  return uri && !o.keep ? cleanup.trackDatabase(uri, o.db) : null;
+  const uris = o.servers && o.servers.length ? o.servers : [o.uri || process.env.MONGODB_URI].filter(Boolean);
+  const places = [];
+  for (const uri of uris) places.push(await preparePlace(uri, o));
+  return places;
+}
+
+/**
+ * One server's database: tracked (cleanup.trackDatabase: the database the run creates, dropped at
+ * its end or on interrupt) unless --keep; else, for a database that existed, what of the lab's it
+ * held (targets.runStart), so its end drops only what the run made there, also on interrupt.
+ */
+async function preparePlace(uri, o) {
+  const cleanup = require('../infra/cleanup');
+  const tracked = o.keep ? null : await cleanup.trackDatabase(uri, o.db);
+  const place = { uri, db: o.db, keep: Boolean(o.keep), tracked, start: null, unlist: () => {} };
+  if (tracked && tracked.created) return place;
+  place.start = await withDb(uri, o.db, (db) => require('../infra/targets').runStart(db));
+  // Interrupted: what the run made goes all the same (unless --keep); the line names what is left.
+  if (!o.keep) place.unlist = cleanup.add(() => settlePlace(place));
+  return place;
+}
+
+async function withDb(uri, name, fn) {
+  const { MongoClient } = require('mongodb');
+  const { clientOptions } = require('../infra/errors');
+  const c = new MongoClient(uri, clientOptions(uri));
+  try {
+    return await fn(c.db(name));
+  } finally {
+    await c.close().catch(() => {
+      /* the outcome is already known */
+    });
+  }
+}
+
+/**
+ * The end of one place: the database the run created dropped (proven by UUID, cleanup.js); in one
+ * that existed, what the run made dropped unless --keep, and what of the lab's is left named in
+ * one line with the command that removes it. Never throws: a failure is that one line too.
+ */
+async function settlePlace(place) {
+  place.unlist();
+  if (place.tracked && place.tracked.created) return place.tracked.drop();
+  const LabFixture = require('../../scripts/lib/fixture');
+  const { friendly } = require('../infra/errors');
+  const say = (t) => process.stderr.write(`mongo-perf-lab: ${t}\n`);
+  const uri = LabFixture.commandUri(place.uri);
+  try {
+    const r = await withDb(place.uri, place.db, (db) =>
+      require('../infra/targets').finishRun(db, place.start, { keep: place.keep }),
+    );
+    if (r.left.length)
+      say(
+        LabFixture.leftLine(place.db, r.left, uri, place.keep ? '--keep' : 'made by an earlier run, kept with --keep'),
+      );
+    else if (r.dropped.length)
+      say(`dropped what this run made in ${place.db}: ${r.dropped.join(', ')} (--keep keeps it)`);
+  } catch (e) {
+    say(
+      `could not remove what this run made in ${place.db} (${friendly(e, { uri: place.uri })}): remove it with npx mongo-perf-lab clean --uri ${uri} --db ${place.db}`,
+    );
+  }
+  return undefined;
+}
+
+/** Settles every place of prepareRun (in order; each one's line as it is settled). */
+async function finishPlaces(places) {
+  for (const place of places || []) await settlePlace(place);
 }
 
 /**
@@ -88,4 +157,4 @@ function fileLines(files) {
   return files.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n');
 }
 
-module.exports = { prepareRun, sharedPeers, lazyPeers, announceSeed, outDirOf, fileLines };
+module.exports = { prepareRun, finishPlaces, sharedPeers, lazyPeers, announceSeed, outDirOf, fileLines };

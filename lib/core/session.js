@@ -83,9 +83,13 @@ function topologyOf(uri) {
  * What the run is measured on, in lines of at most 100 columns broken between its fields (never
  * inside one: the embedded server's pid and data path are read back from this text).
  */
-function serverLines(server, redact) {
+function serverLines(server, redact, dbName) {
+  // The database on the server line itself where it is the user's; beside an embedded mongod's
+  // long data path it may take the next line.
+  const db = dbName ? `database ${dbName}` : null;
   const fields = [
-    `server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : redact(server.uri)}`,
+    `server: ${server.embedded ? `embedded mongod (pid ${server.pid}, data ${server.dbPath})` : `${redact(server.uri)}${db ? `, ${db}` : ''}`}`,
+    ...(server.embedded && db ? [db] : []),
     `MongoDB ${server.version}`,
     server.topology || '?',
     server.storageEngine || 'storage engine not visible (no clusterMonitor)',
@@ -116,7 +120,7 @@ async function runSession(o) {
   });
   try {
     server.topology = await topologyOf(server.uri);
-    for (const line of serverLines(server, redact)) log(line);
+    for (const line of serverLines(server, redact, o.dbName)) log(line);
     return await runStudies({
       ...o,
       server,

@@ -6,7 +6,8 @@
 //
 //   checkTarget(dbName, collName?)      throws TargetError (one line) for admin/local/config,
 //                                       system.*, the marker collection, bad names
-//   inspect(db, collName, spec?)        -> {marker, meta, info, count, owner, decision}; removes a stale marker
+//   inspect(db, collName, spec?)        -> {marker, meta, info, count, owner, decision}; reads only (a
+//                                       stale marker grants nothing; creating the collection replaces it)
 //   assertOwned(db, collName, doing)    throws ForeignDataError unless the collection is absent or
 //                                       the lab's (an EMPTY foreign collection is foreign too)
 //   assertAllOwned(db, names, doing)    the same for several, one ForeignDataError naming every
@@ -48,7 +49,6 @@ async function inspect(db, collName, spec) {
   const marker = await db.collection(META).findOne({ _id: collName });
   const info = await collInfo(db, collName);
   const owner = LabFixture.ownership(marker, info);
-  if (owner.stale) await db.collection(META).deleteOne({ _id: collName });
   const isColl = info && (!info.type || info.type === 'collection');
   const count = isColl ? await db.collection(collName).estimatedDocumentCount() : 0;
   const decision = spec ? LabFixture.decide(marker, count, spec, info) : null;
@@ -91,6 +91,7 @@ function createOwned(db, collName, options = {}, kind = 'collection', spec = {})
 async function createAndMark(db, collName, options, kind, spec) {
   const target = `${db.databaseName}.${collName}`;
   await claimDatabase(db); // a database the lab found empty is the lab's (only there it writes system.js)
+  await claimMarkers(db);
   try {
     await db.createCollection(collName, options);
   } catch (e) {
@@ -219,3 +220,131 @@ async function importTarget(db, collName, { append = false } = {}) {
 }
 
 module.exports.importTarget = importTarget;
+
+// ---- what the lab leaves behind (the decisions: LabFixture.cleanPlan) ---------------------------
+
+/** Creates the marker collection, marked as the lab's (LabFixture.claimMarkers); one that exists stays as it is. */
+async function claimMarkers(db) {
+  if (await collInfo(db, META)) return;
+  try {
+    await db.createCollection(META);
+  } catch (e) {
+    return; // appeared meanwhile: someone else's, proves nothing
+  }
+  const uuid = LabFixture.identity(await collInfo(db, META));
+  if (uuid) await db.collection(META).insertOne({ _id: LabFixture.MARKERS_MARK, uuid, made: { at: new Date() } });
+}
+
+/** {name: listCollections entry} of every collection (a time-series one with its buckets' UUID). */
+async function allInfos(db) {
+  const infos = {};
+  for (const i of await db.listCollections().toArray())
+    infos[i.name] = i.type === 'timeseries' ? await collInfo(db, i.name) : i;
+  return infos;
+}
+
+/** LabFixture.cleanPlan on what db holds now; before: null (everything proven) or a labSnapshot. */
+async function cleanPlanOf(db, before) {
+  checkTarget(db.databaseName);
+  const infos = await allInfos(db);
+  const markersInfo = infos[META] || null;
+  const markers = markersInfo ? await db.collection(META).find({}).toArray() : [];
+  return LabFixture.cleanPlan(markers, infos, markersInfo, before);
+}
+
+/** {name: uuid} of what is the lab's in db now, its marker collection included when the lab made it. */
+async function labSnapshot(db) {
+  const infos = await allInfos(db);
+  const plan = await cleanPlanOf(db, null);
+  const out = {};
+  for (const name of plan.drop) out[name] = LabFixture.identity(infos[name]);
+  if (plan.markersOwn) out[META] = LabFixture.identity(infos[META]);
+  return out;
+}
+
+/** What a run's end compares against (LabFixture.runStart): read only, before the run writes. */
+async function runStart(db) {
+  return { lab: await labSnapshot(db), views: Boolean(await collInfo(db, 'system.views')) };
+}
+
+/**
+ * Carries out a plan (LabFixture.applyPlan): each collection proven again by UUID just before its
+ * drop; prune (clean only) removes markers that grant nothing from a marker collection the lab made.
+ */
+async function applyPlan(db, plan, { prune = false } = {}) {
+  const dropped = [];
+  for (const name of plan.drop) {
+    const s = await inspect(db, name);
+    if (s.owner.state !== 'own') continue;
+    await dropProven(db, name, s);
+    dropped.push(name);
+  }
+  const useless = [...plan.stale, ...plan.foreign.map((f) => f.name)];
+  if (prune && plan.markersOwn && useless.length) await db.collection(META).deleteMany({ _id: { $in: useless } });
+  if (plan.dropMarkers) {
+    const left = (await db.collection(META).find({}).toArray()).filter(
+      (m) => !LabFixture.isMark(m._id) && !plan.stale.includes(m._id),
+    );
+    if (!left.length) {
+      await db.collection(META).drop();
+      dropped.push(META);
+    }
+  }
+  return dropped;
+}
+
+/** system.views when the run's time-series collections made it and left it empty. */
+async function dropLeftViews(db, start) {
+  if (start.views || !(await collInfo(db, 'system.views'))) return false;
+  if ((await db.collection('system.views').countDocuments({})) > 0) return false;
+  await db.collection('system.views').drop();
+  return true;
+}
+
+/**
+ * The end of a run in a database the lab did not make (start: runStart before the run): what the
+ * run made is dropped unless keep. Resolves {dropped, left}: left, the names of the lab's still there.
+ */
+async function finishRun(db, start, { keep = false } = {}) {
+  const dropped = keep ? [] : await applyPlan(db, await cleanPlanOf(db, start.lab));
+  if (!keep && (await dropLeftViews(db, start))) dropped.push('system.views');
+  return { dropped, left: Object.keys(await labSnapshot(db)) };
+}
+
+/**
+ * `mongo-perf-lab clean`: drops every collection of db the lab can prove it made (its marker names
+ * its UUID), the markers that grant nothing, and the marker collection when it is the lab's and no
+ * other marker is left. Resolves {dropped, refused: [{name, why}], left}.
+ */
+async function cleanDatabase(db) {
+  checkTarget(db.databaseName);
+  // A database the lab made and nothing else wrote into goes whole (its system.js included).
+  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+  if (names.length && (await ownsAll(db))) {
+    await db.dropDatabase();
+    return { dropped: names.filter((n) => !n.startsWith('system.')), refused: [], left: [], database: true };
+  }
+  const plan = await cleanPlanOf(db, null);
+  const before = await allInfos(db);
+  const dropped = await applyPlan(db, plan, { prune: true });
+  // The server keeps the system.views its first time-series collection made: an empty one, once the
+  // lab's time-series collections are gone, is theirs.
+  if (dropped.some((n) => before[n] && before[n].type === 'timeseries') && (await dropLeftViews(db, { views: false })))
+    dropped.push('system.views');
+  const refused = [
+    ...plan.foreign.map((f) => ({ name: f.name, why: f.why })),
+    ...plan.unmarked.map((name) => ({ name, why: 'no lab marker names it' })),
+  ];
+  const infos = await allInfos(db);
+  if (infos[META] && !plan.markersOwn)
+    refused.push({ name: META, why: 'the lab cannot prove it made it (no #markers document names its UUID)' });
+  else if (infos[META]) refused.push({ name: META, why: 'still holds markers of collections kept above' });
+  return { dropped, refused, left: Object.keys(await labSnapshot(db)) };
+}
+
+module.exports.claimMarkers = claimMarkers;
+module.exports.labSnapshot = labSnapshot;
+module.exports.runStart = runStart;
+module.exports.finishRun = finishRun;
+module.exports.cleanDatabase = cleanDatabase;
+module.exports.cleanPlanOf = cleanPlanOf;

@@ -250,14 +250,15 @@ var LabFixture = (function () {
     return info;
   }
 
-  // {marker, meta, info, count, owner, target}; a stale marker is removed on the way (it grants nothing).
+  // {marker, meta, info, count, owner, target}. Reads only: a stale marker grants nothing and is
+  // left where it is (a run that then refuses writes nothing, not even in a perflab_fixtures the
+  // user made); creating the collection replaces it, and `mongo-perf-lab clean` removes it.
   function inspect(dbh, name) {
     checkTarget(dbh.getName(), name);
     var markers = dbh.getCollection(META);
     var meta = markers.findOne({ _id: name });
     var info = collInfo(dbh, name);
     var owner = ownership(meta, info);
-    if (owner.stale) markers.deleteOne({ _id: name });
     var count =
       info && (!info.type || info.type === 'collection') ? dbh.getCollection(name).estimatedDocumentCount() : 0;
     // marker: as found (decide() explains a stale one); meta: only a marker that grants ownership.
@@ -275,6 +276,7 @@ var LabFixture = (function () {
   function createOwned(dbh, name, options, kind, spec) {
     var target = dbh.getName() + '.' + name;
     claimDatabase(dbh); // a database the lab found empty is the lab's (only there it writes system.js)
+    claimMarkers(dbh);
     var res;
     try {
       res = dbh.createCollection(name, options || {});
@@ -380,6 +382,225 @@ var LabFixture = (function () {
     if (!id) return false;
     dbh.getCollection(META).insertOne({ _id: DB_MARK, uuid: id, made: { at: new Date(), kind: 'database' } });
     return true;
+  }
+
+  // ---- what the lab leaves behind --------------------------------------------------------------
+  // The marker collection is the lab's when the lab created it: the document MARKERS_MARK (or, in a
+  // database the lab made, DB_MARK) names its UUID. One the user made (or forged markers into) is
+  // never dropped, and no marker in it is removed but one naming a collection the lab just dropped.
+  var MARKERS_MARK = '#markers';
+
+  function isMark(id) {
+    return id === DB_MARK || id === MARKERS_MARK;
+  }
+
+  // marks: the DB_MARK and MARKERS_MARK documents found (either may be null).
+  function markersOwnership(marks, markersInfo) {
+    return dbOwnership(marks[DB_MARK], markersInfo) || dbOwnership(marks[MARKERS_MARK], markersInfo);
+  }
+
+  // What the lab may remove from a database, decided from what it holds (no I/O):
+  //   markers     every document of perflab_fixtures; infos: {name: listCollections entry} of
+  //               every collection; markersInfo: perflab_fixtures' own entry (null when absent)
+  //   before      null: everything the lab can prove it made (`mongo-perf-lab clean`); else
+  //               {name: uuid} of what was the lab's when a run started: only what the run made
+  //               since (a collection regenerated has a new UUID) is removed at its end
+  // -> {drop: [names], kept: [names the lab's, made before], stale: [marker ids], foreign: [{name,
+  //     why}] (markers that name another collection than the one there), unmarked: [names no
+  //     marker names], markersOwn, dropMarkers: whether perflab_fixtures goes too, afterwards}
+  function cleanPlan(markers, infos, markersInfo, before) {
+    var marks = {};
+    var plan = { drop: [], kept: [], stale: [], foreign: [], unmarked: [], markersOwn: false, dropMarkers: false };
+    var marked = {};
+    markers.forEach(function (m) {
+      if (isMark(m._id)) {
+        marks[m._id] = m;
+        return;
+      }
+      marked[m._id] = true;
+      var info = Object.prototype.hasOwnProperty.call(infos, m._id) ? infos[m._id] : null;
+      var o = ownership(m, info);
+      if (o.state === 'own') {
+        var existed = before && before[m._id] === identity(info);
+        (existed ? plan.kept : plan.drop).push(m._id);
+      } else if (o.state === 'absent') plan.stale.push(m._id);
+      else plan.foreign.push({ name: m._id, why: o.why });
+    });
+    Object.keys(infos).forEach(function (name) {
+      if (name !== META && !/^system\./.test(name) && !marked[name]) plan.unmarked.push(name);
+    });
+    plan.markersOwn = !!markersInfo && markersOwnership(marks, markersInfo);
+    var madeNow = !before || before[META] !== identity(markersInfo);
+    // The lab's collections kept keep their markers; applyPlan checks again that no other marker
+    // is left in it (one written meanwhile) before it drops the marker collection.
+    plan.dropMarkers = plan.markersOwn && madeNow && !plan.kept.length;
+    return plan;
+  }
+
+  // The connection string of a shell's connection without user, password, path or options (what a
+  // printed command may show); a placeholder where the shell does not say (the 4.2 shell).
+  function shellUri(dbh) {
+    var u;
+    try {
+      u = dbh.getMongo().getURI();
+    } catch (e) {
+      u = null;
+    }
+    return commandUri(u);
+  }
+
+  // A connection string as a printed command may show it: hosts kept, a password never.
+  function commandUri(u) {
+    var m = /^(mongodb(?:\+srv)?:\/\/)([^@\/]*@)?([^\/?]+)/.exec(String(u || ''));
+    if (!m) return '<your connection string>';
+    return m[1] + (m[2] ? '<user>:<password>@' : '') + m[3] + '/';
+  }
+
+  // The one line naming what the lab left in a database, with the command that removes it.
+  function leftLine(dbName, names, uri, why) {
+    return (
+      'left in ' +
+      dbName +
+      ' (' +
+      why +
+      "): the lab's " +
+      names.join(', ') +
+      '; remove them with: npx mongo-perf-lab clean --uri ' +
+      uri +
+      ' --db ' +
+      dbName
+    );
+  }
+
+  // Creates the marker collection (before the first marker written into it) and marks it as the
+  // lab's, so what the lab leaves can later be removed whole. One that exists is left as it is.
+  function claimMarkers(dbh) {
+    if (collInfo(dbh, META)) return;
+    var res;
+    try {
+      res = dbh.createCollection(META);
+    } catch (e) {
+      res = { ok: 0 };
+    }
+    if (res && res.ok === 0) return; // appeared meanwhile: someone else's, proves nothing
+    var id = identity(collInfo(dbh, META));
+    if (id) dbh.getCollection(META).insertOne({ _id: MARKERS_MARK, uuid: id, made: { at: new Date() } });
+  }
+
+  function shellInfos(dbh) {
+    var infos = {};
+    dbh.getCollectionInfos({}).forEach(function (i) {
+      infos[i.name] = i;
+    });
+    Object.keys(infos).forEach(function (name) {
+      if (infos[name].type === 'timeseries') infos[name] = collInfo(dbh, name);
+    });
+    return infos;
+  }
+
+  function shellPlan(dbh, before) {
+    var infos = shellInfos(dbh);
+    var markersInfo = infos[META] || null;
+    var markers = markersInfo ? dbh.getCollection(META).find({}).toArray() : [];
+    return cleanPlan(markers, infos, markersInfo, before);
+  }
+
+  // {name: uuid} of what is the lab's in dbh now (its collections, and the marker collection if
+  // the lab made it): what a run's end compares against.
+  function labSnapshot(dbh) {
+    var infos = shellInfos(dbh);
+    var out = {};
+    var p = shellPlan(dbh, null);
+    p.drop.forEach(function (name) {
+      out[name] = identity(infos[name]);
+    });
+    if (p.markersOwn) out[META] = identity(infos[META]);
+    return out;
+  }
+
+  // Carries out a plan: its collections dropped (each proven again by UUID just before), then the
+  // marker collection when the plan says so. prune (`clean` only, never a run's end): markers that
+  // grant nothing are removed too, from a marker collection the lab made. Returns the names dropped.
+  function applyPlan(dbh, plan, prune) {
+    var dropped = [];
+    plan.drop.forEach(function (name) {
+      var s = inspect(dbh, name);
+      if (s.owner.state !== 'own') return;
+      dropChecked(dbh, name, s.target);
+      dropped.push(name);
+    });
+    var useless = plan.stale.concat(
+      plan.foreign.map(function (f) {
+        return f.name;
+      })
+    );
+    if (prune && plan.markersOwn && useless.length) dbh.getCollection(META).deleteMany({ _id: { $in: useless } });
+    if (plan.dropMarkers) {
+      var left = dbh
+        .getCollection(META)
+        .find({})
+        .toArray()
+        .filter(function (m) {
+          return !isMark(m._id) && plan.stale.indexOf(m._id) < 0;
+        });
+      if (!left.length) {
+        dbh.getCollection(META).drop();
+        dropped.push(META);
+      }
+    }
+    return dropped;
+  }
+
+  // What a run's end compares against, read (only read) before the run writes anything: the lab's
+  // collections then ({lab: labSnapshot}), and whether the database had a system.views then (the
+  // server makes one with the first view or time-series collection, and keeps it when they go).
+  function runStart(dbh) {
+    return { lab: labSnapshot(dbh), views: !!collInfo(dbh, 'system.views') };
+  }
+
+  // system.views when the run's time-series collections made it and left it empty.
+  function dropLeftViews(dbh, start) {
+    if (start.views || !collInfo(dbh, 'system.views')) return false;
+    if (dbh.getCollection('system.views').countDocuments({}) > 0) return false;
+    dbh.getCollection('system.views').drop();
+    return true;
+  }
+
+  // The end of a drop-in run in dbh, `start` its runStart. In a database the lab made, everything
+  // stays for the next run (one line names it). Elsewhere what the run made is dropped unless
+  // opts.keep (the KEEP parameter), and what of the lab's remains is named in one line with the
+  // command that removes it. Never throws: a failed clean-up is one line too.
+  function finishRun(dbh, start, opts) {
+    var o = opts || {};
+    var say = o.say || (typeof print === 'function' ? print : function () {});
+    var name = dbh.getName();
+    try {
+      if (ownsDatabase(dbh)) {
+        var all = labSnapshot(dbh);
+        say(leftLine(name, Object.keys(all), shellUri(dbh), 'a database the lab made, kept for the next run'));
+        return { dropped: [], left: Object.keys(all) };
+      }
+      var dropped = o.keep ? [] : applyPlan(dbh, shellPlan(dbh, start.lab));
+      if (!o.keep && dropLeftViews(dbh, start)) dropped.push('system.views');
+      var left = Object.keys(labSnapshot(dbh));
+      if (left.length) {
+        var why = o.keep ? 'KEEP = true' : 'made by an earlier run';
+        say(leftLine(name, left, shellUri(dbh), why));
+      } else if (dropped.length) {
+        say('dropped what this run made in ' + name + ': ' + dropped.join(', ') + ' (KEEP = true keeps it)');
+      }
+      return { dropped: dropped, left: left };
+    } catch (e) {
+      say(
+        'could not remove what this run made in ' +
+          name +
+          ' (' +
+          errMessage(e) +
+          '): run mongo-perf-lab clean --db ' +
+          name
+      );
+      return { dropped: [], left: null, error: errMessage(e) };
+    }
   }
 
   // Shell-side generator. spec = {fixture, n, seed, ...}; makeDoc(next, i) must return documents
@@ -548,6 +769,17 @@ var LabFixture = (function () {
     dbOwnership: dbOwnership,
     ownsDatabase: ownsDatabase,
     claimDatabase: claimDatabase,
+    MARKERS_MARK: MARKERS_MARK,
+    isMark: isMark,
+    markersOwnership: markersOwnership,
+    cleanPlan: cleanPlan,
+    leftLine: leftLine,
+    commandUri: commandUri,
+    claimMarkers: claimMarkers,
+    labSnapshot: labSnapshot,
+    applyPlan: applyPlan,
+    runStart: runStart,
+    finishRun: finishRun,
     ensure: ensure,
     insertOutcome: insertOutcome,
     errMessage: errMessage,

@@ -339,7 +339,8 @@ var lab = (function () {
     throw err;
   }
 
-  // Drop-in mode: what `mongosh random scripts/x.js` does.
+  // Drop-in mode: what `mongosh random scripts/x.js` does. In a database the lab did not make, what
+  // the run made there is dropped at its end, whatever happened, unless KEEP (LabFixture.finishRun).
   function runDropIn(study) {
     LabParams.refuseUnknown(given, Object.keys(study.params || {}), study.name);
     var p = LabParams.params(study.params);
@@ -348,6 +349,17 @@ var lab = (function () {
       db,
       'database ' + db.getName()
     );
+    var start = LabFixture.runStart(db);
+    var all;
+    try {
+      all = dropInBody(study, p, info);
+    } finally {
+      LabFixture.finishRun(db, start, { keep: p.KEEP });
+    }
+    return all;
+  }
+
+  function dropInBody(study, p, info) {
     // An unknown variant is refused before the fixture step, which may regenerate the collection.
     var chosen = stepsFor(study, p);
     // Every collection the chosen variants write besides the data, proven absent or the lab's

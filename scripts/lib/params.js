@@ -71,6 +71,11 @@ var LabParams = (function () {
       def: false,
       what: 'let the script generate its data into a collection name you gave (its default name needs no asking)',
     },
+    KEEP: {
+      kind: 'bool',
+      def: false,
+      what: 'in a database the lab did not make, keep what the run made there (default: dropped at the end)',
+    },
   };
 
   function globalValue(name) {
