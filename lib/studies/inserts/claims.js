@@ -40,7 +40,7 @@ const SETTING =
 // Today's acknowledged variant -> the source's writer (w: 0), per concurrency mode.
 const W0 = { async: 'async-w0', processes: 'processes-w0' };
 const WRITER_TEXT =
-  "judged on the source's writer (PyMongo Connection: unacknowledged, here w: 0 pipelined, counted afterwards); today's acknowledged default (w: 1) beside";
+  "judged on the source's writer (PyMongo Connection: unacknowledged; measured here with the Node driver at w: 0, pipelined, counted afterwards); today's acknowledged default (w: 1, Node driver) beside";
 
 /** The setting of a MongoDB insert claim: the source's unacknowledged writer ran, else not reproduced. */
 function sourceWriter(variants, more = '') {

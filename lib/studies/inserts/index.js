@@ -152,6 +152,8 @@ module.exports = defineStudy({
     // 1024 is the headline's point itself (no size point of its own); the write-concern part is
     // read by no claim (seed). 3 rounds: an interval. Large bulks: 50 tries bound a failure rate of
     // 0 below 6 % (one-sided 95 %), 8 or 3 do not (inconclusive), so 3 only show that it works.
+    // The source's writer (async-w0, processes-w0: w: 0) and the durable PostgreSQL (pg-durable) run
+    // beside at the claims' points only (their `able`).
     // 1,000 documents: one by one that is ~0.4 s a round quiet, long enough for the ratios; every
     // verdict the same as at 2,000 (2026-11-24), and a round trip per document is what a busy machine
     // slows most (the study took 4.6x its quiet time beside two CPU-bound processes at 2,000).
@@ -219,7 +221,11 @@ module.exports = defineStudy({
       {
         name: 'async-w0',
         w0: true,
-        able: (p, point) => onStandalone(point),
+        // the points the claims read: one by one at every W, one writer in batches of 10 and 1,000
+        able: (p, point) =>
+          onStandalone(point) &&
+          point.part === 'batch' &&
+          (point.batch === 1 || (point.W === 1 && [10, 1000].includes(point.batch))),
       },
     ),
     workers('processes', "Node: W child processes, w: 0 (the source's processes and writer), one by one", {
@@ -254,7 +260,14 @@ module.exports = defineStudy({
       name: 'pg-durable',
       what: 'PostgreSQL: as pg, synchronous_commit on (each commit waits for its WAL flush: the default), one session',
       minVersion: '0',
-      able: (p, point) => peer.available && onStandalone(point) && point.part === 'batch' && point.W === 1,
+      // one session, one by one and in batches of 10 (the claims' points): a durable commit per
+      // statement is the disk's flush rate, minutes at the seed's 16,384 rows per round
+      able: (p, point) =>
+        peer.available &&
+        onStandalone(point) &&
+        point.part === 'batch' &&
+        point.W === 1 &&
+        [1, 10].includes(point.batch),
       skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
       async run(ctx, p, point) {
         const pgs = await postgres(ctx);
@@ -299,6 +312,13 @@ module.exports = defineStudy({
       cols: 'batch',
       value: (r) => fmtRate(docsPerSec(r)),
       filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'async',
+    },
+    {
+      title: "docs/s by batch size and writers: the source's writer (w: 0, unacknowledged), async loops on one client",
+      rows: 'W',
+      cols: 'batch',
+      value: (r) => fmtRate(docsPerSec(r)),
+      filter: (r) => !r.skipped && r.axis.part === 'batch' && r.variant === 'async-w0',
     },
     {
       title: 'docs/s by batch size and writers: one connection per writer',
