@@ -73,17 +73,21 @@ describe('claims: "not measured here" is its own verdict', function () {
 const quiet = (recs) => recs.map((r) => ({ ...r, loadavg: { start: 0.5, end: 0.5, cores: 2, cpuWait: 0 } }));
 
 describe('claims: source 000, measured by the mapreduce study', function () {
+  // The client claims are judged on the source's client, PyMongo (py-client-*), the Node driver's beside.
   const client = (list, field, acc, batch = 1e4) =>
-    records('mapreduce', { group: 10, 'client-list': list, 'client-field-list': field, 'client-acc': acc }, 'group', {
-      batch,
-    });
+    records(
+      'mapreduce',
+      { group: 10, 'py-client-list': list, 'py-client-field-list': field, 'py-client-acc': acc },
+      'group',
+      { batch },
+    );
 
   it('projection: whole-document list over one-field list, holds at 5x, weaker at 1.5x, reversed at 0.5x', function () {
     expect(verdictOf(mapreduce, '000-projection', client(500, 100, 80)).verdict).to.equal(VERDICT.HOLDS);
     expect(verdictOf(mapreduce, '000-projection', client(150, 100, 80)).verdict).to.equal(VERDICT.WEAKER);
     expect(verdictOf(mapreduce, '000-projection', client(50, 100, 80)).verdict).to.equal(VERDICT.REVERSED);
     expect(verdictOf(mapreduce, '000-projection', client(500, 100, 80)).why).to.match(
-      /at 10,000 documents; client-field-list is client-list's code/,
+      /at 10,000 documents; the field list is the whole-document list's code/,
     );
   });
 
@@ -103,7 +107,9 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     const small = verdictOf(mapreduce, '000-projection', client(500, 100, 80, 1000));
     expect(small.verdict).to.equal(VERDICT.INCONCLUSIVE);
     expect(small.why).to.match(/needs the source's scale: the source's client columns are flat only from 10\^4/);
-    const old = records('mapreduce', { group: 10, 'client-list': 500, 'client-acc': 80 }, 'group', { batch: 1e4 });
+    const old = records('mapreduce', { group: 10, 'py-client-list': 500, 'py-client-acc': 80 }, 'group', {
+      batch: 1e4,
+    });
     expect(verdictOf(mapreduce, '000-projection', old).verdict).to.equal(VERDICT.NOT_MEASURED);
     expect(verdictOf(mapreduce, '000-lists-vs-acc/gain', old).verdict).to.equal(VERDICT.NOT_MEASURED);
   });
@@ -174,7 +180,7 @@ describe('claims: source 000, measured by the mapreduce study', function () {
   });
 
   it("whole documents against map/reduce is judged in the figure's own ~130,000-document collection; in a 1M one it abstains with the source's own 1.3M picture", function () {
-    const recs = records('mapreduce', { mr: 270, 'client-list': 100 }, 'mr', { batch: 1e5 });
+    const recs = records('mapreduce', { mr: 270, 'py-client-list': 100 }, 'mr', { batch: 1e5 });
     const small = verdictOf(mapreduce, '000-python-2x', recs, ENV, { mapreduce: { N: 130000 } });
     expect(small.verdict).to.equal(VERDICT.HOLDS);
     const big = verdictOf(mapreduce, '000-python-2x', recs, ENV, { mapreduce: { N: 1000000 } });
@@ -187,9 +193,12 @@ describe('claims: source 000, measured by the mapreduce study', function () {
   });
 
   it('concurrent map/reduce jobs (a guess of the source): measured as a question, on 2 free cores only; not measured before the variant', function () {
-    const recs = records('mapreduce', { group: 10, mr: 400, 'mr-parallel': 300, 'client-parallel': 200 }, 'group', {
-      batch: 1e6,
-    });
+    const recs = records(
+      'mapreduce',
+      { group: 10, mr: 400, 'mr-parallel': 300, 'py-client-parallel': 200, 'client-parallel': 250 },
+      'group',
+      { batch: 1e6 },
+    );
     const q = verdictOf(mapreduce, '000-parallel-mr', quiet(recs));
     expect(q.verdict).to.equal(VERDICT.QUESTION);
     expect(q.figure).to.match(/^1\.5\dx/);
@@ -205,6 +214,40 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     expect(v.verdict).to.equal(VERDICT.UNSUPPORTED);
     expect(v.why).to.match(/211\.9, 229\.8 and 220\.0/);
     expect(v.mechanism.ref).to.match(/^https:\/\/www\.mongodb\.com\/docs\//);
+  });
+
+  it('a client claim without PyMongo is not reproduced ("no PyMongo client" and the command that installs it), the Node driver\'s figure shown, never judged on it', function () {
+    const node = records(
+      'mapreduce',
+      { group: 10, 'client-list': 500, 'client-field-list': 100, 'client-acc': 80 },
+      'group',
+      {
+        batch: 1e4,
+      },
+    );
+    for (const id of ['000-projection', '000-lists-vs-acc/gain']) {
+      const v = verdictOf(mapreduce, id, node);
+      expect(v.verdict, id).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(v.why, id).to.match(/no PyMongo client: .*did not run.*node lib\/studies\/mapreduce\/pymongo\.js --setup/);
+      expect(v.figure, id).to.match(/^Node driver \(not the source's client\): \d/);
+    }
+    const skipped = node.concat({
+      type: 'result',
+      study: 'mapreduce',
+      variant: 'py-client-acc',
+      axis: { batch: 1e4 },
+      skipped: {
+        code: 'unavailable',
+        why: 'no PyMongo client: PyMongo is not installed: node lib/studies/mapreduce/pymongo.js --setup',
+      },
+    });
+    expect(verdictOf(mapreduce, '000-lists-vs-acc/gain', skipped).setting.here).to.equal(
+      'no PyMongo client: PyMongo is not installed: node lib/studies/mapreduce/pymongo.js --setup',
+    );
+    const both = client(500, 100, 80).concat(node.filter((r) => r.variant !== 'group'));
+    const judged = verdictOf(mapreduce, '000-projection', both);
+    expect(judged.verdict).to.equal(VERDICT.HOLDS);
+    expect(judged.why).to.match(/Node driver beside: 5\.0\dx/);
   });
 
   it('collection growth stays not measured, with the two runs that would measure it', function () {
@@ -281,106 +324,5 @@ describe('claims: source 001, measured by the where and bigagg studies', functio
     expect(verdictOf(bigagg, '001-bigagg-bson-vs-csv', [measure('bigagg', 'dataBytes', 1e6, ax)]).verdict).to.equal(
       VERDICT.NOT_MEASURED,
     );
-  });
-
-  describe('machine state: the claims $where dominates are judged per state (usable cores)', function () {
-    const SEED = { where: { N: 1000000 } };
-    const load = (cpuWait) => ({ start: 0.3, end: 0.3, cores: 2, ...(cpuWait === undefined ? {} : { cpuWait }) });
-    const run = (x, cores, o = {}) =>
-      records('where', { where: 100 * x, plain: 100, hybrid: 1, 'source-agg': 0.1 }, 'where', {}, o).map((r) => ({
-        ...r,
-        axis: { usableCores: cores },
-        loadavg: load(cores === 1 ? 0.6 : 0.02),
-      }));
-    const seedEnv = { ...ENV, profile: 'seed' };
-
-    it('one state: its verdict, the state named, the other state said to be missing', function () {
-      const one = verdictOf(where, '001-where-vs-scan', run(250, 1), seedEnv, SEED);
-      expect(one.verdict).to.equal(VERDICT.HOLDS);
-      expect(one.figure).to.match(/^one pinned core: 2\d\dx/);
-      expect(one.why).to.match(/the other machine state \(free cores\) is not in these records/);
-    });
-
-    it('both states, different verdicts: inconclusive naming each state, never "stronger" from one of them', function () {
-      const v = verdictOf(where, '001-where-vs-scan', [...run(250, 1), ...run(1000, 2)], seedEnv, SEED);
-      expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
-      expect(v.why).to.match(/^depends on the machine state: one pinned core: holds, .*; 2 usable cores: stronger, /);
-      expect(v.figure).to.match(/^one pinned core: 2\d\dx .*; 2 usable cores: 1\d{3}x/);
-      const same = verdictOf(where, '001-where-vs-scan', [...run(100, 1), ...run(150, 2)], seedEnv, SEED);
-      expect(same.verdict).to.equal(VERDICT.HOLDS);
-      expect(same.why).to.match(/^the same in both machine states \(holds\)/);
-    });
-
-    it('a merged column without stamped records: each file keeps its state (its environment, in file order)', function () {
-      const bare = (x) => run(x, 2).map(({ axis, ...r }) => ({ ...r, axis: {} }));
-      const env = {
-        ...seedEnv,
-        sources: [
-          { studies: ['where'], environment: { ...seedEnv, host: { cores: 2, usableCores: 1 } } },
-          { studies: ['where'], environment: { ...seedEnv, host: { cores: 2, usableCores: 2 } } },
-        ],
-      };
-      const v = verdictOf(where, '001-where-vs-scan', [...bare(250), ...bare(1000)], env, SEED);
-      expect(v.why).to.match(/one pinned core: holds.*2 usable cores: stronger/);
-    });
-
-    it('free cores fail closed: records without a CPU-wait figure are not reproduced, with what is missing', function () {
-      const recs = run(250, 2).map((r) => ({ ...r, loadavg: load() }));
-      const v = verdictOf(where, '001-where-vs-scan', recs, seedEnv, SEED);
-      expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
-      expect(v.setting.absent).to.equal('no-evidence');
-    });
-
-    it('$where timed once: no interval (no borrowed spread), "too few rounds" with what would decide', function () {
-      const recs = run(250, 1).map((r) =>
-        r.variant === 'where' ? { ...r, times: [r.times[0]], capped: true, ratio: { ...r.ratio, perRound: false } } : r,
-      );
-      const v = verdictOf(where, '001-where-vs-scan', recs, seedEnv, SEED);
-      expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
-      expect(v.why).to.match(/too few rounds.*where --profile seed times it 3 times, which would decide/);
-      expect(v.interval).to.equal(null);
-    });
-  });
-
-  describe('bigagg: parallel claims need two free cores; less RAM like for like', function () {
-    const SEED = { bigagg: { N: 5000000 } };
-    const seedEnv = { ...ENV, profile: 'seed', host: { cores: 2, usableCores: 2, memoryGB: 23.5 } };
-    const together = (loadavg) =>
-      records('bigagg', { 'together-1': 100, 'together-2': 110 }, 'together-1', { part: 'concurrent' }).map((r) => ({
-        ...r,
-        loadavg,
-      }));
-
-    it('one-thread: holds on two quiet cores; not reproduced without the CPU-wait figure or on one usable core', function () {
-      const quiet = { start: 0.3, end: 0.3, cores: 2, cpuWait: 0.02 };
-      expect(verdictOf(bigagg, '001-bigagg-one-thread', together(quiet), seedEnv, SEED).verdict).to.equal(
-        VERDICT.HOLDS,
-      );
-      const bare = verdictOf(bigagg, '001-bigagg-one-thread', together({ start: 0.3, cores: 2 }), seedEnv, SEED);
-      expect(bare.verdict).to.equal(VERDICT.NOT_REPRODUCED);
-      expect(bare.setting.absent).to.equal('no-evidence');
-      const pinned = { ...seedEnv, host: { cores: 2, usableCores: 1 } };
-      const one = verdictOf(bigagg, '001-bigagg-one-thread', together(quiet), pinned, SEED);
-      expect(one.verdict).to.equal(VERDICT.NOT_REPRODUCED);
-      expect(one.setting.absent).to.equal('cores');
-    });
-
-    it("less RAM: against MMAPv1's footprint gone here (with its mechanism); like for like, zlib files and the source's cache share against the BSON", function () {
-      const ax = { part: 'compression', compressor: 'zlib' };
-      const sizes = [
-        measure('bigagg', 'dataBytes', 741e6, ax),
-        measure('bigagg', 'storageBytes', 220e6, ax),
-        measure('bigagg', 'indexBytes', 69e6, ax),
-      ];
-      const [mm, like] = claims
-        .judge(bigagg, sizes, { ...seedEnv, server: { version: '6.0.5', storageEngine: 'wiredTiger' } }, SEED)
-        .filter((j) => j.of === '001-bigagg-less-ram');
-      expect(mm.id).to.equal('001-bigagg-less-ram/vs-mmapv1');
-      expect(mm.verdict).to.equal(VERDICT.GONE);
-      expect(mm.mechanism.ref).to.match(/^https:\/\/www\.mongodb\.com\/docs\//);
-      expect(like.id).to.equal('001-bigagg-less-ram/compressed');
-      expect(like.verdict).to.equal(VERDICT.HOLDS);
-      expect(like.figure).to.match(/810 MB uncompressed against 289 MB zlib files \+ 8 MB cache .*: 2\.7\dx/);
-    });
   });
 });

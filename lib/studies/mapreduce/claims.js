@@ -20,8 +20,10 @@ const {
   unsupported,
   parts,
   question,
+  fmtInterval,
 } = require('../../core/claims');
 const { BATCH: INSERT_BATCH, DURABLE_BATCH } = require('./inserts');
+const { SETUP: PY_SETUP } = require('./pymongo');
 
 const SETTING =
   'MongoDB 2.4 (MMAPv1) on a Core2 T9600, client Python 3.4 on another machine over gigabit; 1.3M documents of ~1.4 KB, 40 fields; ten runs per cell';
@@ -69,7 +71,7 @@ const PY2X_AT_1_3M = 7.4 / 24.72;
 function collectionOf130k(records, params = {}) {
   const n = params.N;
   if (typeof n === 'number' && n >= SMALL_COLLECTION[0] && n <= SMALL_COLLECTION[1]) return null;
-  const iv = intervalOf(at(records, 1e5), 'mr', 'client-list');
+  const iv = intervalOf(at(records, 1e5), 'mr', onPy('client-list'));
   const here = iv ? `; here, ${fx(iv.mid)}` : '';
   const beside =
     typeof n === 'number' && n > SMALL_COLLECTION[1]
@@ -194,6 +196,71 @@ const pgPresent = {
 function ran(variant) {
   return (records) => results(records).some((r) => r.variant === variant);
 }
+/** Either client's field-list variant ran (older result files have neither). */
+const hasFieldList = (records) => ran('client-field-list')(records) || ran('py-client-field-list')(records);
+// The source measured its client claims with PyMongo (Python 3.4): they are judged on the
+// py-client-* variants (lib/studies/mapreduce/py_client.py), the Node driver's figure beside, and
+// are not reproduced where PyMongo did not run (never judged on the Node driver instead).
+/** The PyMongo twin of a Node client variant (client-acc -> py-client-acc); other names as they are. */
+function onPy(name) {
+  return /^client-/.test(name) ? `py-${name}` : name;
+}
+const onNode = (name) => name;
+
+/** The setting of a client claim: the PyMongo twins of `names` ran (else the skip's own reason). */
+function pyMongo(names) {
+  const want = names.map(onPy);
+  return {
+    needed: "the source's client, PyMongo (its Python 3.4 programs); the Node driver's figure beside",
+    check: (records) => {
+      const missing = want.filter((v) => !ran(v)(records));
+      if (!missing.length) {
+        const rec = find(results(records), want[0]);
+        const client = (rec && rec.extra && rec.extra.client) || 'PyMongo';
+        return { here: `measured with ${client} (${want.join(', ')})`, ok: true };
+      }
+      const skip = records.find((r) => r.type === 'result' && r.skipped && missing.includes(r.variant));
+      const why = skip && skip.skipped && skip.skipped.why;
+      return {
+        here:
+          typeof why === 'string' && /^no PyMongo client/.test(why)
+            ? why
+            : `no PyMongo client: ${missing.join(', ')} did not run in these results`,
+        ok: false,
+        reproduce: `${PY_SETUP}, then the same run (the Node driver's figure is in the entry)`,
+      };
+    },
+  };
+}
+
+/** Two settings, both needed: the first that is absent answers. */
+function allOf(a, b) {
+  return {
+    needed: `${a.needed}; ${b.needed}`,
+    check: (records, env, params) => {
+      const x = a.check(records, env, params);
+      return x.ok ? b.check(records, env, params) : x;
+    },
+  };
+}
+
+/**
+ * A client claim's interval: build(client) gives the interval over that client's variant names;
+ * judged on PyMongo's, with the Node driver's beside (and as the figure when PyMongo did not run).
+ */
+function onClients(build) {
+  return (records, env, params) => {
+    const m = build(onPy)(records, env, params) || {};
+    const n = build(onNode)(records, env, params) || {};
+    const node = n.iv ? fmtInterval(n.iv) : null;
+    return {
+      ...m,
+      ...(m.iv || !node ? {} : { figure: `Node driver (not the source's client): ${node}` }),
+      note: [m.note, m.iv && node ? `Node driver beside: ${node}` : null].filter(Boolean).join('; ') || undefined,
+    };
+  };
+}
+
 const NO_FIELD_LIST = {
   here: 'no client-field-list records in these results (a run before the variant existed)',
   measure: 'mapreduce --profile quick (client-field-list beside client-list and client-acc)',
@@ -238,11 +305,10 @@ const PARALLEL_READS = [
 /** The lists-vs-accumulators pair (000-lists-vs-acc's parts share it). */
 const listsVsAcc = rule({
   holds: [1.1, 1.95],
+  setting: pyMongo(['client-field-list', 'client-acc']),
   scale: clientScale,
-  interval: clientPair(
-    'client-field-list',
-    'client-acc',
-    'a Node array is not a Python list: a client-language analog',
+  interval: onClients((c) =>
+    clientPair(c('client-field-list'), c('client-acc'), 'one projected field, into a list or into accumulators'),
   ),
 });
 
@@ -256,11 +322,12 @@ module.exports = [
     derivation:
       "part 2's first table (a ~130,000-document collection), Python list of whole documents vs plain map/reduce, documents per ms: 10^5 68.0/25.1 = 2.71x; 10^4 66.6/25.0 = 2.66x. In the 1.3M collection the source's own figures are the other way round: 10^5 whole-document list 7.4 (part 2's third table) against plain map/reduce 24.72 (part 3) = 0.30x, the client 3.3x slower",
     setting: `${SETTING}; this figure: the ~130,000-document collection of part 2`,
-    boundary: `time(mr) / time(client-list, whole documents) at 10^5 in a collection of ${lab.fmtInt(SMALL_COLLECTION[0])}-${lab.fmtInt(SMALL_COLLECTION[1])} documents (the figure's own scale; in a larger collection the rule abstains, the 1.3M picture beside): holds inside [1.8x, 4.1x]; weaker between the no-difference band [0.8x, 1.25x] and 1.8x; no effect inside it; reversed below 0.8x`,
+    boundary: `time(mr) / time(py-client-list: PyMongo, whole documents into a list; the Node driver's client-list beside) at 10^5 in a collection of ${lab.fmtInt(SMALL_COLLECTION[0])}-${lab.fmtInt(SMALL_COLLECTION[1])} documents (the figure's own scale; in a larger collection the rule abstains, the 1.3M picture beside): holds inside [1.8x, 4.1x]; weaker between the no-difference band [0.8x, 1.25x] and 1.8x; no effect inside it; reversed below 0.8x`,
     verdict: rule({
       holds: [1.8, 4.1],
+      setting: pyMongo(['client-list']),
       scale: (records, env, params) => needsBatch(1e5)(records) || collectionOf130k(records, params),
-      interval: pairAt(1e5, 'mr', 'client-list'),
+      interval: onClients((c) => pairAt(1e5, 'mr', c('client-list'))),
     }),
     mechanism: {
       why: "the source's own 1.3M-document figures already had the whole-document client 3.3x slower than map/reduce (0.30x): fetching and decoding all ~40 fields of every document costs the client far more than the one field map/reduce reads inside the server, and more so as the collection outgrows memory; a reversal in a large collection repeats the source, it is no change in MongoDB",
@@ -317,17 +384,20 @@ module.exports = [
       'part 3 list of the selected value vs part 2 whole-document list: 10^5 50.9/7.4 = 6.9x, 10^6 37.2/6.9 = 5.4x',
     setting: SETTING,
     boundary:
-      "time(client-list: whole documents) / time(client-field-list: one projected field), same list code, at 10^5 (10^4 accepted: the source's client columns are flat from 10^4 to 10^5): holds inside [2.3x, 21x]; stronger above; weaker [0.8x, 2.3x); reversed below 0.8x",
+      "time(py-client-list: whole documents) / time(py-client-field-list: one projected field), PyMongo, same list code (the Node driver's pair beside), at 10^5 (10^4 accepted: the source's client columns are flat from 10^4 to 10^5): holds inside [2.3x, 21x]; stronger above; weaker [0.8x, 2.3x); reversed below 0.8x",
     verdict: whenMeasured(
-      ran('client-field-list'),
+      hasFieldList,
       NO_FIELD_LIST,
       rule({
         holds: [2.3, 21],
+        setting: pyMongo(['client-list', 'client-field-list']),
         scale: clientScale,
-        interval: clientPair(
-          'client-list',
-          'client-field-list',
-          "client-field-list is client-list's code with the server projecting the one field; over localhost, not the source's gigabit link",
+        interval: onClients((c) =>
+          clientPair(
+            c('client-list'),
+            c('client-field-list'),
+            "the field list is the whole-document list's code with the server projecting the one field; over localhost, not the source's gigabit link",
+          ),
         ),
       }),
     ),
@@ -348,8 +418,8 @@ module.exports = [
         id: 'gain',
         claim: 'accumulators are faster than a list of the same projected field',
         boundary:
-          'time(client-field-list: one projected field into a list) / time(client-acc: the same field into accumulators) at 10^5 (10^4 accepted, as for 000-projection): holds inside [1.1x, 1.95x]; stronger above; weaker between the no-difference band [0.8x, 1.1x] and 1.1x; no effect inside it; reversed below 0.8x (a Node array is not a Python list: a client-language analog)',
-        verdict: whenMeasured(ran('client-field-list'), NO_FIELD_LIST, listsVsAcc),
+          "time(py-client-field-list: one projected field into a Python list) / time(py-client-acc: the same field into accumulators), PyMongo (the Node driver's pair beside), at 10^5 (10^4 accepted, as for 000-projection): holds inside [1.1x, 1.95x]; stronger above; no effect inside the no-difference band [0.8x, 1.1x]; reversed below 0.8x",
+        verdict: whenMeasured(hasFieldList, NO_FIELD_LIST, listsVsAcc),
       },
       {
         id: 'past-10k',
@@ -378,16 +448,19 @@ module.exports = [
       'part 3, MR jsMode vs Python accumulators (docs/ms): 10^5 69.2/66.0 = 1.05x, 10^6 49.7/42.6 = 1.17x (plain MR 22.5/42.6 = 0.53x: the client 1.89x faster); on 4.4+ jsMode is ignored, so mr-jsmode runs plain map/reduce',
     setting: SETTING,
     boundary:
-      'time(client-acc) / time(mr-jsmode) at 10^6 (the source compared its jsMode column): parity, holds inside [0.67x, 1.5x]; reversed (client clearly faster) below 0.67x; stronger (map/reduce clearly ahead) above 1.5x',
+      "time(py-client-acc: PyMongo accumulators; the Node driver's client-acc beside) / time(mr-jsmode) at 10^6 (the source compared its jsMode column): parity, holds inside [0.67x, 1.5x]; reversed (client clearly faster) below 0.67x; stronger (map/reduce clearly ahead) above 1.5x",
     // mr-jsmode: the source's figure is its jsMode column (its plain map/reduce lost 1.89x to the
     // client); on 4.4+ the server ignores jsMode, so mr-jsmode runs plain map/reduce's code.
     verdict: rule({
       holds: [0.67, 1.5],
+      setting: pyMongo(['client-acc']),
       scale: needsBatch(1e6),
-      interval: pairAt(1e6, 'client-acc', 'mr-jsmode', (rs) => {
-        const m = intervalOf(rs, 'client-acc', 'mr');
-        return m ? `client-acc / mr (jsMode off) ${fx(m.mid)}` : undefined;
-      }),
+      interval: onClients((c) =>
+        pairAt(1e6, c('client-acc'), 'mr-jsmode', (rs) => {
+          const m = intervalOf(rs, c('client-acc'), 'mr');
+          return m ? `${c('client-acc')} / mr (jsMode off) ${fx(m.mid)}` : undefined;
+        }),
+      ),
     }),
     mechanism: {
       why: 'map/reduce calls JavaScript once per document (map) and per group of emitted values (reduce) inside the server, while the client decodes one projected field per document in compiled BSON code; since 4.4 jsMode no longer keeps the intermediate values as JavaScript objects, so the server side pays the full BSON-JavaScript conversion',
@@ -438,20 +511,22 @@ module.exports = [
       'part 3, Python accumulators vs the best in-database column: 10^2 42.5/18.1 = 2.35x; 10^3 62.7/65.9 = 0.95x',
     setting: SETTING,
     boundary:
-      "time(fastest of the source's map/reduce forms) / time(client-acc) at 10^2: holds inside [1.6x, 3.5x]; $group beside (today's answer)",
+      "time(fastest of the source's map/reduce forms) / time(py-client-acc: PyMongo accumulators; the Node driver's client-acc beside) at 10^2: holds inside [1.6x, 3.5x]; $group beside (today's answer)",
     verdict: rule({
       holds: [1.6, 3.5],
-      interval: (records) => {
+      setting: pyMongo(['client-acc']),
+      interval: onClients((c) => (records) => {
         const rs = at(records, 100);
         const best = fastest(rs, IN_DB);
         if (!best) return { iv: null, missing: 'no map/reduce at 10^2' };
-        const g = intervalOf(rs, 'group', 'client-acc');
+        const acc = c('client-acc');
+        const g = intervalOf(rs, 'group', acc);
         return {
-          iv: intervalOf(rs, best.variant, 'client-acc'),
-          missing: 'client-acc did not run at 10^2',
-          note: `fastest map/reduce form: ${best.variant}${g ? `; $group / client-acc ${fx(g.mid)}` : ''}`,
+          iv: intervalOf(rs, best.variant, acc),
+          missing: `${acc} did not run at 10^2`,
+          note: `fastest map/reduce form: ${best.variant}${g ? `; $group / ${acc} ${fx(g.mid)}` : ''}`,
         };
-      },
+      }),
     }),
   },
   {
@@ -483,40 +558,34 @@ module.exports = [
       '10^6 / 8,200 ms = 122 docs/ms vs the best measured single run at 10^6 (stored jsMode, 71.0 docs/ms = 14.08 s): 1.72x; thread count not stated',
     setting: SETTING,
     boundary:
-      'time(fastest of mr, mr-stored, client-acc, client-chunked at 10^6) / time(client-parallel): holds inside [1.15x, 2.6x]; weaker [0.8x, 1.15x); reversed below 0.8x. $group beside, outside the verdict (the source never tried it)',
+      "time(fastest of the map/reduce forms, py-client-acc and py-client-chunked at 10^6) / time(py-client-parallel: 4 PyMongo threads), the Node driver's client-* beside, on 2 cores no other work wanted: holds inside [1.15x, 2.6x]; weaker [0.8x, 1.15x); reversed below 0.8x. $group beside, outside the verdict (the source never tried it)",
     verdict: rule({
       holds: [1.15, 2.6],
       // Threads (or concurrent cursors) gain only from cores no other work wants: fails closed.
       setting: quietCores(
-        {
-          needed: "the source's methods and the parallel client timed at 10^6",
-          check: (records) => {
-            const ok = at(records, 1e6).some((r) => r.variant === 'client-parallel');
-            return {
-              here: ok ? 'client-parallel ran at 10^6' : 'client-parallel did not run at 10^6',
-              ok,
-              reproduce: 'mapreduce --profile seed',
-            };
-          },
-        },
-        (records) => at(records, 1e6).filter((r) => PARALLEL_READS.includes(r.variant)),
+        pyMongo(['client-acc', 'client-parallel']),
+        (records) =>
+          at(records, 1e6).filter(
+            (r) => PARALLEL_READS.includes(r.variant) || PARALLEL_READS.map(onPy).includes(r.variant),
+          ),
         { cores: 2 },
       ),
       scale: needsBatch(1e6),
-      interval: (records) => {
+      interval: onClients((c) => (records) => {
         const rs = at(records, 1e6);
+        const par = c('client-parallel');
         const best = fastest(
           rs,
-          PARALLEL_READS.filter((v) => v !== 'client-parallel'),
+          PARALLEL_READS.map(c).filter((v) => v !== par),
         );
         if (!best) return { iv: null, missing: "none of the source's methods ran at 10^6" };
-        const g = intervalOf(rs, 'client-parallel', 'group');
+        const g = intervalOf(rs, par, 'group');
         return {
-          iv: intervalOf(rs, best.variant, 'client-parallel'),
-          missing: 'client-parallel did not run at 10^6',
-          note: `the fastest of the source's own methods here: ${best.variant}${g ? `; today's $group is ${fx(g.mid)} faster than the parallel client` : ''}`,
+          iv: intervalOf(rs, best.variant, par),
+          missing: `${par} did not run at 10^6`,
+          note: `the fastest of the source's own methods here: ${best.variant}${g ? `; today's $group is ${fx(g.mid)} faster than ${par}` : ''}`,
         };
-      },
+      }),
     }),
   },
   {
@@ -527,7 +596,7 @@ module.exports = [
       '"I imagine that you\'d get similar results by doing multiple Map Reduce jobs, but I haven\'t measured that."',
     setting: SETTING,
     boundary:
-      'a question, measured without a verdict: time(mr-parallel: 4 concurrent map/reduce commands over _id ranges, merged) / time(client-parallel: 4 concurrent cursors over the same ranges) at 10^6, on 2 cores no other work wanted; parity would read [0.67x, 1.5x]',
+      "a question, measured without a verdict: time(mr-parallel: 4 concurrent map/reduce commands over _id ranges, merged) / time(py-client-parallel: 4 PyMongo threads over the same ranges; the Node driver's client-parallel beside) at 10^6, on 2 cores no other work wanted; parity would read [0.67x, 1.5x]",
     verdict: whenMeasured(
       ran('mr-parallel'),
       {
@@ -538,7 +607,7 @@ module.exports = [
         rule({
           holds: [0.67, 1.5],
           setting: quietCores(
-            {
+            allOf(pyMongo(['client-parallel']), {
               needed: 'concurrent map/reduce commands and concurrent cursors at 10^6',
               check: (records) => {
                 const ok = at(records, 1e6).some((r) => r.variant === 'mr-parallel');
@@ -548,15 +617,20 @@ module.exports = [
                   reproduce: 'mapreduce --profile seed',
                 };
               },
-            },
-            (records) => at(records, 1e6).filter((r) => ['mr-parallel', 'client-parallel'].includes(r.variant)),
+            }),
+            (records) =>
+              at(records, 1e6).filter((r) =>
+                ['mr-parallel', 'client-parallel', 'py-client-parallel'].includes(r.variant),
+              ),
             { cores: 2 },
           ),
           scale: needsBatch(1e6),
-          interval: pairAt(1e6, 'mr-parallel', 'client-parallel', (rs) => {
-            const one = intervalOf(rs, 'mr', 'mr-parallel');
-            return one ? `one map/reduce / the four at once ${fx(one.mid)}` : undefined;
-          }),
+          interval: onClients((c) =>
+            pairAt(1e6, 'mr-parallel', c('client-parallel'), (rs) => {
+              const one = intervalOf(rs, 'mr', 'mr-parallel');
+              return one ? `one map/reduce / the four at once ${fx(one.mid)}` : undefined;
+            }),
+          ),
         }),
       ),
     ),
@@ -586,12 +660,13 @@ module.exports = [
       '"If the data that you\'re aggregating is bigger than that, but smaller than 1,000,000 documents, then still do it in python (but break it up into chunks)."',
     setting: SETTING,
     boundary:
-      'a question, measured without a verdict: time(client-acc: one query) / time(client-chunked: 10 sequential queries of n/10 by _id) at 10^6',
+      "a question, measured without a verdict: time(py-client-acc: one query) / time(py-client-chunked: 10 sequential queries of n/10 by _id) at 10^6, the Node driver's pair beside",
     verdict: question(
       rule({
         holds: [1.16, 2.6],
+        setting: pyMongo(['client-acc', 'client-chunked']),
         scale: needsBatch(1e6),
-        interval: pairAt(1e6, 'client-acc', 'client-chunked'),
+        interval: onClients((c) => pairAt(1e6, c('client-acc'), c('client-chunked'))),
       }),
     ),
   },
@@ -654,27 +729,29 @@ module.exports = [
       'σ/mean: MR2 10^3 29.5/65.9 = 45 %, MR2 jsMode 10^3 30.8/61.7 = 50 %, MR 10^2 4.2/6.8 = 62 %; Python accumulators 10^3 0.5/62.7 = 0.8 %',
     setting: SETTING,
     boundary:
-      "CV(stored map/reduce, the source's MR2) / CV(client-acc) at 10^3, >= 10 rounds, 95 % percentile bootstrap: holds above 3; weaker [0.8, 3) (no real difference in spread); reversed below 0.8",
+      "CV(stored map/reduce, the source's MR2) / CV(py-client-acc: the source's Python accumulators; the Node driver's client-acc beside) at 10^3, >= 10 rounds, 95 % percentile bootstrap: holds above 3; weaker between the no-difference band [0.8, 1.25] and 3; no effect inside it; reversed below 0.8",
     verdict: rule({
       holds: [3, Infinity],
       more: 'more rounds per cell (RUNS)',
+      setting: pyMongo(['client-acc']),
       scale: (records) => {
-        const r = at(records, 1000).find((x) => x.variant === 'client-acc');
+        const r = at(records, 1000).find((x) => x.variant === onPy('client-acc'));
         return r && r.times.length < SPREAD_ROUNDS
           ? `${r.times.length} rounds per cell here; a spread needs ${SPREAD_ROUNDS} (the source ran ten): mapreduce --profile seed`
           : null;
       },
-      interval: (records) => {
+      interval: onClients((c) => (records) => {
         const rs = at(records, 1000);
+        const acc = c('client-acc');
         const a = rs.find((x) => x.variant === 'mr-stored');
-        const b = rs.find((x) => x.variant === 'client-acc');
-        if (!a || !b) return { iv: null, missing: 'mr-stored and client-acc did not both run at 10^3' };
+        const b = rs.find((x) => x.variant === acc);
+        if (!a || !b) return { iv: null, missing: `mr-stored and ${acc} did not both run at 10^3` };
         const iv = cvRatioInterval(a.times, b.times);
         return {
           iv,
-          figure: `CV ${(100 * cv(a.times)).toFixed(0)} % (mr-stored) vs ${(100 * cv(b.times)).toFixed(0)} % (client-acc): ${fx(iv.mid)}${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)} to ${fx(iv.hi)}, ${iv.n} rounds)`}`,
+          figure: `CV ${(100 * cv(a.times)).toFixed(0)} % (mr-stored) vs ${(100 * cv(b.times)).toFixed(0)} % (${acc}): ${fx(iv.mid)}${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)} to ${fx(iv.hi)}, ${iv.n} rounds)`}`,
         };
-      },
+      }),
     }),
   },
   {

@@ -15,6 +15,49 @@ const { inspect, createOwned, dropOwned } = require('../../infra/targets');
 const client = require('./client');
 const sql = require('./sql-peer');
 const inserts = require('./inserts');
+const pymongo = require('./pymongo');
+
+// The source's own client (PyMongo), doing what the Node driver's client variants do: the client
+// claims are judged on these (lib/studies/mapreduce/claims.js), the Node figures beside.
+const PY_VARIANTS = [
+  { name: 'py-client-list', what: 'PyMongo: whole documents into a list' },
+  { name: 'py-client-field-list', what: 'PyMongo: one projected field into a list' },
+  { name: 'py-client-acc', what: 'PyMongo: one projected field into accumulators' },
+  { name: 'py-client-chunked', what: 'PyMongo: one field, 10 sequential chunks of n/10 by _id' },
+  { name: 'py-client-parallel', what: 'PyMongo: one field, 4 threads over _id ranges' },
+];
+
+/**
+ * Starts the PyMongo client process for this run (ctx.py), or says why not (ctx.pyNote): without
+ * PyMongo the py-client-* variants are skipped with the command that installs it.
+ */
+async function preparePython(ctx, p) {
+  const pm = pymongo.findPyMongo();
+  if (pm.missing) {
+    ctx.pyNote = `no PyMongo client: ${pm.missing}`;
+    ctx.log(ctx.pyNote);
+    return;
+  }
+  try {
+    ctx.py = await pymongo.PyClient.open(ctx.server.uri, ctx.dbName, p.COLL, pm);
+    ctx.cleanups.push(async () => ctx.py.close());
+  } catch (e) {
+    ctx.pyNote = `no PyMongo client: ${e.message}`;
+    ctx.log(ctx.pyNote);
+  }
+}
+
+function pyVariant(v) {
+  return {
+    name: v.name,
+    what: v.what,
+    where: 'node',
+    able: (p, point, ctx) => !!(ctx && ctx.py) && atTop(p, point, v.name),
+    skippedWhy: (ctx) => (ctx && ctx.pyNote) || (ctx && ctx.py ? false : `no PyMongo client: ${pymongo.SETUP}`),
+    // The Python side times its own work: its start-up and the pipe are not in the time.
+    run: (ctx, p, point) => ctx.py.run(v.name, point.batch, p.FIELD),
+  };
+}
 
 /**
  * Makes db.<coll> hold n generated sensor rows, the way a user gets them there: CSV files written
@@ -84,9 +127,11 @@ const IN_SERVER = new Set(client.CLIENT_VARIANTS.filter((v) => v.inServer).map((
 const whereDrawn = (r) =>
   /^pg-/.test(r.variant)
     ? 'PostgreSQL'
-    : r.where === 'node' && !IN_SERVER.has(r.variant)
-      ? 'client (Node driver)'
-      : 'in MongoDB';
+    : /^py-/.test(r.variant)
+      ? 'client (PyMongo)'
+      : r.where === 'node' && !IN_SERVER.has(r.variant)
+        ? 'client (Node driver)'
+        : 'in MongoDB';
 
 module.exports = defineStudy({
   name: 'mapreduce',
@@ -119,7 +164,7 @@ module.exports = defineStudy({
       RUNS: 5,
       BUDGET_MS: 30000,
       TOP_VARIANTS:
-        'mr,mr-jsmode,mr-stored,mr-stored-jsmode,mr-range,mr-chunked,mr-parallel,client-acc,client-chunked,client-parallel,pg-typed',
+        'mr,mr-jsmode,mr-stored,mr-stored-jsmode,mr-range,mr-chunked,mr-parallel,client-acc,client-chunked,client-parallel,py-client-acc,py-client-chunked,py-client-parallel,pg-typed',
     },
   },
   // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
@@ -140,6 +185,7 @@ module.exports = defineStudy({
     });
     const only = lab.list(p.VARIANTS);
     if (!only.length || only.some((v) => /^(pg-|insert-pg)/.test(v))) await sql.prepare(ctx, p);
+    if (!only.length || only.some((v) => /^py-/.test(v))) await preparePython(ctx, p);
     return { ...f, coll: p.COLL };
   },
 
@@ -154,6 +200,7 @@ module.exports = defineStudy({
 
   variants: [
     ...client.CLIENT_VARIANTS.map(clientVariant),
+    ...PY_VARIANTS.map(pyVariant),
     ...sql.VARIANTS.map((v) => ({ ...v, able: (p, point, ctx) => v.able(p, point, ctx) && atTop(p, point, v.name) })),
     ...inserts.VARIANTS,
   ],
@@ -191,7 +238,7 @@ module.exports = defineStudy({
           text: 'Statistics of one field: documents per millisecond by batch size',
           subtitle: [
             `up to ${lab.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
-            'solid lines: computed in MongoDB; dashed: in the client (Node driver)',
+            'solid lines: computed in MongoDB; dashed: in the client (Node driver); dash-dot: PyMongo',
             'dotted: PostgreSQL (the SQL peer); higher is better',
           ],
         },
@@ -227,10 +274,11 @@ module.exports = defineStudy({
             type: 'nominal',
             legend: null,
             scale: {
-              domain: ['in MongoDB', 'client (Node driver)', 'PostgreSQL'],
+              domain: ['in MongoDB', 'client (Node driver)', 'client (PyMongo)', 'PostgreSQL'],
               range: [
                 [1, 0],
                 [6, 3],
+                [8, 2, 2, 2],
                 [2, 2],
               ],
             },
@@ -242,5 +290,5 @@ module.exports = defineStudy({
 
   claims: require('./claims'),
   // used by its tests, its write-up and its other modules; never read by the core
-  helpers: { prepareSensors },
+  helpers: { prepareSensors, PY_VARIANTS },
 });

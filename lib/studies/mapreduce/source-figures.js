@@ -38,10 +38,10 @@ function spreadRecords() {
   const col = (rate, cv) => z.map((x) => t(1e3, rate) * (1 + cv * x));
   const recs = pointRecords('mapreduce', {
     axis: { batch: 1e3 },
-    times: { 'mr-stored': t(1e3, 65.9), 'client-acc': t(1e3, 62.7) },
+    times: { 'mr-stored': t(1e3, 65.9), 'py-client-acc': t(1e3, 62.7) },
     rounds: 10,
   });
-  const times = { 'mr-stored': col(65.9, 29.5 / 65.9), 'client-acc': col(62.7, 0.5 / 62.7) };
+  const times = { 'mr-stored': col(65.9, 29.5 / 65.9), 'py-client-acc': col(62.7, 0.5 / 62.7) };
   return recs.map((r) => ({ ...r, times: times[r.variant], runs: 10 }));
 }
 
@@ -55,7 +55,7 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e5 },
-          times: { mr: t(1e5, PART2_130K.mr[1e5]), 'client-list': t(1e5, PART2_130K.list[1e5]) },
+          times: { mr: t(1e5, PART2_130K.mr[1e5]), 'py-client-list': t(1e5, PART2_130K.list[1e5]) },
           baseline: 'mr',
         },
       ],
@@ -76,8 +76,8 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e5 },
-          times: { 'client-list': t(1e5, WHOLE_DOCS_1_3M[1e5]), 'client-field-list': t(1e5, PART3.list[1e5]) },
-          baseline: 'client-list',
+          times: { 'py-client-list': t(1e5, WHOLE_DOCS_1_3M[1e5]), 'py-client-field-list': t(1e5, PART3.list[1e5]) },
+          baseline: 'py-client-list',
         },
       ],
       expect: 'holds',
@@ -86,8 +86,8 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e5 },
-          times: { 'client-field-list': t(1e5, PART3.list[1e5]), 'client-acc': t(1e5, PART3.acc[1e5]) },
-          baseline: 'client-field-list',
+          times: { 'py-client-field-list': t(1e5, PART3.list[1e5]), 'py-client-acc': t(1e5, PART3.acc[1e5]) },
+          baseline: 'py-client-field-list',
         },
       ],
       expect: 'holds',
@@ -96,8 +96,8 @@ module.exports = {
       // the same columns from 10^3 to 10^5: the gain is flat, the list does not slow past 10,000
       points: [1e3, 1e4, 1e5].map((n) => ({
         axis: { batch: n },
-        times: { 'client-field-list': t(n, PART3.list[n]), 'client-acc': t(n, PART3.acc[n]) },
-        baseline: 'client-field-list',
+        times: { 'py-client-field-list': t(n, PART3.list[n]), 'py-client-acc': t(n, PART3.acc[n]) },
+        baseline: 'py-client-field-list',
       })),
       expect: 'unsupported',
     },
@@ -108,7 +108,7 @@ module.exports = {
           times: {
             'mr-jsmode': t(1e6, PART3['mr-jsmode'][1e6]),
             mr: t(1e6, PART3.mr[1e6]),
-            'client-acc': t(1e6, PART3.acc[1e6]),
+            'py-client-acc': t(1e6, PART3.acc[1e6]),
           },
           baseline: 'mr-jsmode',
         },
@@ -148,7 +148,7 @@ module.exports = {
             'mr-jsmode': t(1e2, PART3['mr-jsmode'][1e2]),
             'mr-stored': t(1e2, PART3['mr-stored'][1e2]),
             'mr-stored-jsmode': t(1e2, PART3['mr-stored-jsmode'][1e2]),
-            'client-acc': t(1e2, PART3.acc[1e2]),
+            'py-client-acc': t(1e2, PART3.acc[1e2]),
           },
           baseline: 'mr',
         },
@@ -173,8 +173,8 @@ module.exports = {
             'mr-jsmode': t(1e6, PART3['mr-jsmode'][1e6]),
             'mr-stored': t(1e6, PART3['mr-stored'][1e6]),
             'mr-stored-jsmode': t(1e6, PART3['mr-stored-jsmode'][1e6]),
-            'client-acc': t(1e6, PART3.acc[1e6]),
-            'client-parallel': 8200,
+            'py-client-acc': t(1e6, PART3.acc[1e6]),
+            'py-client-parallel': 8200,
           },
           baseline: 'mr',
         },
