@@ -120,6 +120,13 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     expect(f.dbError.message).to.match(/db is not defined/);
     for (const [k, x] of Object.entries(measured('bson-types')))
       expect({ k, type: x.type, same: x.same }).to.deep.equal({ k, type: x.want, same: true });
+    // "That database is only 38MB" (001-where-38mb): the collection's BSON size, three numbers a document
+    const size = measured('data-size');
+    expect(size.count).to.equal(N);
+    expect(size.bytes / N, 'BSON bytes per {_id, a, b}').to.be.within(30, 50);
+    // the machine state is part of the point: every record carries the cores the run could use
+    for (const r of run.records.filter((x) => x.type === 'result'))
+      expect(r.axis.usableCores, r.variant).to.equal(require('os').availableParallelism());
     expect(
       await t.db.listCollections({ name: 'mine_types' }).toArray(),
       'the scratch collection is gone',
