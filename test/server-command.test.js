@@ -5,7 +5,7 @@ const fs = require('fs');
 const os = require('os');
 const net = require('net');
 const path = require('path');
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { MONGOSH_BIN } = require('../lib/core/shell-runner');
@@ -55,6 +55,8 @@ describe('mongo-perf-lab server', function () {
     started.push(s);
     expect(s.uri).to.match(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
     expect(s.io.out.trim()).to.equal(s.uri); // stdout carries the connection string alone
+    // its own pid, not mongod's, in the line that stops it (no npm above it here)
+    expect(s.io.err).to.contain(`From another terminal: \`kill ${s.child.pid}\` (this command's pid) stops it`);
     expect(s.members).to.have.length(1);
     expect(alive(s.members[0].pid)).to.equal(true);
     expect(fs.existsSync(s.members[0].dbPath)).to.equal(true);
@@ -144,6 +146,44 @@ describe('mongo-perf-lab server', function () {
     expect((await interrupt(s, 'SIGTERM')).code).to.equal(0);
     expect(alive(s.members[0].pid)).to.equal(false);
     expect(fs.existsSync(s.members[0].dbPath)).to.equal(false);
+  });
+
+  it("prints its own pid and the line that stops it; under npx, SIGINT or SIGTERM to npm's pid ($!) stops mongod and deletes its data", async function () {
+    this.timeout(240000);
+    for (const sig of ['SIGINT', 'SIGTERM']) {
+      // `npx mongo-perf-lab server &`: $! is npm's pid; npm runs `sh -c`, which runs the command
+      const npx = spawn('npx', ['mongo-perf-lab', 'server'], {
+        cwd: ROOT,
+        env: { ...process.env, MONGODB_URI: '', npm_config_yes: 'true' },
+      });
+      const io = { out: '', err: '' };
+      npx.stdout.on('data', (d) => (io.out += d));
+      npx.stderr.on('data', (d) => (io.err += d));
+      const exited = new Promise((resolve) => npx.on('exit', (code, signal) => resolve({ code, signal })));
+      const t0 = Date.now();
+      while (!/From another terminal/.test(io.err) && npx.exitCode === null && Date.now() - t0 < 120000)
+        await new Promise((r) => setTimeout(r, 100));
+      const stop = io.err.match(
+        /^From another terminal: `kill (\d+)` \(this command's pid\), or `kill (\d+)` \(npx's pid/m,
+      );
+      expect(stop, io.err).to.not.equal(null);
+      const [own, npm] = [Number(stop[1]), Number(stop[2])];
+      expect(npm).to.equal(npx.pid);
+      expect(own).to.not.equal(npx.pid);
+      const [, port, mongod, dbPath] = io.err.match(/127\.0\.0\.1:(\d+)\s+pid (\d+)\s+data (\S+)/);
+      expect(io.out.trim()).to.equal(`mongodb://127.0.0.1:${port}/`);
+      expect(alive(Number(mongod))).to.equal(true);
+      npx.kill(sig);
+      const timer = setTimeout(() => process.kill(own, 'SIGKILL'), 30000);
+      await exited;
+      // npm may return before its grandchild has stopped mongod: wait for the command itself
+      while (alive(own) && Date.now() - t0 < 150000) await new Promise((r) => setTimeout(r, 100));
+      clearTimeout(timer);
+      expect(alive(own), `${sig}: the command`).to.equal(false);
+      expect(alive(Number(mongod)), `${sig}: mongod`).to.equal(false);
+      expect(fs.existsSync(dbPath), `${sig}: ${dbPath}`).to.equal(false);
+      expect(io.err).to.match(new RegExp(`npm \\(pid ${npm}\\) .*: stopping the server`));
+    }
   });
 
   it('says so, exits 1 and deletes the data when its mongod dies under it', async function () {

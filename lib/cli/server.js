@@ -12,6 +12,7 @@ const fs = require('fs');
 const net = require('net');
 const path = require('path');
 const cleanup = require('../infra/cleanup');
+const npmParent = require('../infra/npm-parent');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIPTS = path.join(ROOT, 'scripts');
@@ -46,7 +47,9 @@ const options = {
   },
 };
 const notes = `Prints the connection string alone on stdout, and on stderr a ready-to-paste
-\`npx mongosh "<uri>/random" scripts/<script>.js\` line for every script.`;
+\`npx mongosh "<uri>/random" scripts/<script>.js\` line for every script, and the \`kill PID\` that
+stops it from elsewhere. SIGINT, SIGTERM or SIGHUP stop mongod and delete its data, also when sent
+to npm's pid under npx (\`npx mongo-perf-lab server &\`, then \`kill $!\`).`;
 
 function parse(values) {
   const { UsageError } = require('../infra/errors');
@@ -247,7 +250,7 @@ function mongoshCommand() {
   return inside ? 'npx mongosh' : shellQuote(MONGOSH_BIN);
 }
 
-function readyText(server) {
+function readyText(server, npm) {
   const scripts = runnableScripts();
   const mongosh = mongoshCommand();
   const q = (u) => `"${u}"`;
@@ -267,8 +270,18 @@ function readyText(server) {
     server.dbPath
       ? `Ctrl-C stops the server; the data stays in ${server.dbPath} (\`mongo-perf-lab server --dbpath ${shellQuote(server.dbPath)}\` starts it again).`
       : 'Ctrl-C stops the server and deletes its data (--dbpath DIR keeps it).',
+    stopLine(npm),
   ];
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The line that stops this command from elsewhere (in the background, under nohup): its own pid,
+ * not mongod's, which would leave the command to report a death. Under npx, npm's pid ($!) too.
+ */
+function stopLine(npm) {
+  const via = npm ? `, or \`kill ${npm.npm}\` (npx's pid, the $! of \`npx mongo-perf-lab server &\`)` : '';
+  return `From another terminal: \`kill ${process.pid}\` (this command's pid)${via} stops it the same way.`;
 }
 
 function describe(server) {
@@ -436,6 +449,9 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     onSignal = (sig) => resolve({ sig });
   });
   for (const sig of signals) process.once(sig, onSignal);
+  // Under npx a signal to npm never reaches this process (lib/infra/npm-parent.js): watch npm's shell.
+  const npm = npmParent.npmParent();
+  const unwatch = npm ? npmParent.watch(npm, (why) => onSignal(why)) : () => {};
   const dbPath = o.dbPath ? path.resolve(o.dbPath) : undefined;
   // Killed even by SIGKILL, this process takes its mongods and their temporary data with it: they
   // live in a run directory that a watchdog removes, after killing what still runs from it (and the
@@ -456,7 +472,7 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     for (const m of state.server.members) cleanup.watchPid(m.pid);
     stderr.write(describe(state.server));
     stdout.write(state.server.uri + '\n');
-    stderr.write(readyText(state.server));
+    stderr.write(readyText(state.server, npm));
     const code = await serveUntilStopped(state.server, { stopRequested, signals, onSignal, dbPath, stderr });
     state.server = null;
     return code;
@@ -470,6 +486,7 @@ async function serverCommand(o, { stdout = process.stdout, stderr = process.stde
     return code;
   } finally {
     if (state.unlock) state.unlock();
+    unwatch();
     process.removeListener('uncaughtException', onCrash);
     process.removeListener('exit', exitHook);
     for (const sig of signals) process.removeListener(sig, onSignal);
