@@ -4,7 +4,7 @@
 // from a MySQL table or a MongoDB collection; the post shows the queries and stops ("To be
 // continued"); the task count is not stated (a 512 matrix gives 262,144 row/column pairs).
 const lab = require('../../../scripts/lib/lab');
-const { rule, intervalOf, results, fx, pct, VERDICT, quietCores, question } = require('../../core/claims');
+const { rule, intervalOf, results, fx, pct, VERDICT, quietCores, question, unmeasured } = require('../../core/claims');
 
 const SETTING =
   'N worker processes on 54 cores taking tasks from MySQL or MongoDB 2.x; task count not stated (a 512 matrix: 262,144 pairs)';
@@ -85,6 +85,21 @@ module.exports = [
       why: 'WiredTiger has document-level concurrency: two workers updating the same task conflict (a WriteConflict), and the server retries one of them, which then finds the task taken; every conflict is a collision the source paid as redundant work',
       ref: 'https://www.mongodb.com/docs/manual/core/wiredtiger/',
     },
+  },
+  {
+    id: '002-collisions-near-n',
+    claim: 'when the tasks left (K) come close to the workers (N), random picking makes redundant work',
+    published: 'no figure',
+    quote:
+      '"For some algorithms where K strictly decreases over time, this approach increases redundant computations when K is close or smaller than N."',
+    setting: SETTING,
+    boundary:
+      'not measured: the claim part runs at K/W >= 1,000 only. What would: W workers claiming the last K <= 2W tasks, write conflicts / claims (Wilson 95 % interval) against the same at K/W >= 1,000; with an atomic findOneAndUpdate a collision costs a retry, never a task done twice',
+    verdict: unmeasured({
+      here: "the tasks study's claim part starts every run with K >> W (K/W >= 1,000 at the seed's scale) and does not time the tail where K nears W apart",
+      measure:
+        'tasks --set CLAIM_N=8 --set WRITERS=4 (K/W = 2) beside the default, the conflicts per claim of the two compared',
+    }),
   },
   {
     id: '002-random-pick',
