@@ -111,7 +111,7 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     expect(env.fixture.count).to.equal(N);
   });
 
-  it("the source's functional points, untimed: the string shorthand, the sandbox, BSON types (001-where-js-functional, 001-bson-typed)", async function () {
+  it("the source's functional points, untimed: the string shorthand, the sandbox, BSON types (001-where-js-functional/string and /sandbox, 001-bson-typed)", async function () {
     const measured = (name) => run.records.find((r) => r.type === 'measure' && r.name === name).value;
     const f = measured('where-functional');
     expect(f.whereAgrees, 'the first matches of $where, against the generator').to.equal(true);
@@ -135,7 +135,8 @@ describe('where study (source 001): $where vs plain, hybrid, aggregation, $expr,
     const verdicts = Object.fromEntries(
       claims.judge(whereStudy, run.records, env, { where: { N } }).map((j) => [j.id, j.verdict]),
     );
-    expect(verdicts['001-where-js-functional']).to.equal(STRING_FILTER === 'same' ? 'holds' : 'gone');
+    expect(verdicts['001-where-js-functional/string']).to.equal(STRING_FILTER === 'same' ? 'holds' : 'gone');
+    expect(verdicts['001-where-js-functional/sandbox']).to.equal('holds');
     expect(verdicts['001-bson-typed']).to.equal('holds');
   });
 

@@ -270,27 +270,25 @@ describe('claims: source 001, measured by the where and bigagg studies', functio
     }),
   ];
 
-  it('string filter and sandbox: holds when both halves hold, gone when the shorthand is refused, reversed when db is reached', function () {
-    expect(verdictOf(where, '001-where-js-functional', functional({})).verdict).to.equal(VERDICT.HOLDS);
-    const gone = verdictOf(
-      where,
-      '001-where-js-functional',
-      functional({
-        stringFilter: 'rejected',
-        stringError: { code: 2, codeName: 'BadValue', message: 'filter must be an object' },
-      }),
-    );
+  it('string filter and sandbox, judged apart: the shorthand holds, is gone when refused, reversed when it differs; the sandbox holds, reversed when db is reached', function () {
+    const str = (o) => verdictOf(where, '001-where-js-functional/string', functional(o));
+    const box = (o) => verdictOf(where, '001-where-js-functional/sandbox', functional(o));
+    expect(str({}).verdict).to.equal(VERDICT.HOLDS);
+    expect(box({}).verdict).to.equal(VERDICT.HOLDS);
+    const refused = {
+      stringFilter: 'rejected',
+      stringError: { code: 2, codeName: 'BadValue', message: 'filter must be an object' },
+    };
+    const gone = str(refused);
     expect(gone.verdict).to.equal(VERDICT.GONE);
-    expect(gone.why).to.match(
-      /the string shorthand is gone.*the sandbox half holds: a \$where touching db fails \(JSInterpreterFailure/,
-    );
-    expect(
-      verdictOf(where, '001-where-js-functional', functional({ sandbox: 'reached', dbError: null })).verdict,
-    ).to.equal(VERDICT.REVERSED);
-    expect(verdictOf(where, '001-where-js-functional', functional({ stringFilter: 'differs' })).verdict).to.equal(
-      VERDICT.REVERSED,
-    );
-    expect(verdictOf(where, '001-where-js-functional', []).verdict).to.equal(VERDICT.NOT_MEASURED);
+    expect(gone.why).to.match(/the string shorthand is gone/);
+    expect(gone.mechanism.ref).to.match(/^https:\/\//);
+    const stands = box(refused);
+    expect(stands.verdict, 'one part gone does not take the other with it').to.equal(VERDICT.HOLDS);
+    expect(stands.why).to.match(/a \$where touching db fails \(JSInterpreterFailure/);
+    expect(box({ sandbox: 'reached', dbError: null }).verdict).to.equal(VERDICT.REVERSED);
+    expect(str({ stringFilter: 'differs' }).verdict).to.equal(VERDICT.REVERSED);
+    expect(verdictOf(where, '001-where-js-functional/string', []).verdict).to.equal(VERDICT.NOT_MEASURED);
   });
 
   it('BSON types: holds when each type and value comes back, reversed when one does not', function () {

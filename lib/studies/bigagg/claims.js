@@ -311,7 +311,7 @@ module.exports = [
     derivation: 'WiredTiger zlib, one mongod: "User CPU" 6 % of 16 CPUs = 1 CPU (1/16 = 6.25 %)',
     setting: SETTING,
     boundary:
-      'throughput of 2 aggregations at once / of 1, on 2 free cores, per round: holds inside [1.5x, 2.2x] (a second one uses the idle core); weaker [0.8x, 1.5x) (one already keeps the cores busy); reversed below 0.8x',
+      'throughput of 2 aggregations at once / of 1, on 2 free cores, per round: holds inside [1.5x, 2.2x] (a second one uses the idle core); weaker (1.25x, 1.5x); no-effect [0.8x, 1.25x] (one already keeps the cores busy); reversed below 0.8x. Gate: 2 usable cores nothing else wanted (fails closed)',
     mechanism: {
       why: 'one aggregation runs on one thread of the mongod (one operation per client connection); a second one at once runs on another core, and only slows the first when they contend for the same cores or disk',
       ref: 'https://www.mongodb.com/docs/manual/core/wiredtiger/',
@@ -411,7 +411,7 @@ module.exports = [
       'like for like, one mongod: 105/88 = 1.19x; 2 shards 89/68 = 1.31x. "120 -> 66" (1.82x) mixes shard counts. mmapv1 is gone: the measurable remainder is whether compression slows loading',
     setting: SETTING,
     boundary:
-      'load(zlib) / load(none), same loader: holds at or below 1.25x (compression does not slow loading); weaker (1.25x, 2x]; reversed above 2x',
+      'load(zlib) / load(none), same loader: holds at or below 1.25x (compression does not slow loading); reversed above (it slows loading); three loads of each give the interval, one abstains',
     mechanism: {
       why: 'WiredTiger compresses each block as it writes it (at checkpoints and evictions), so a compressor costs CPU on loading; MMAPv1 wrote uncompressed records in place',
       ref: 'https://www.mongodb.com/docs/manual/core/wiredtiger/',
@@ -611,7 +611,7 @@ module.exports = [
       '1 -> 2/4/8/16: 1,392/931 = 1.50x, /512 = 2.72x, /276 = 5.04x, /215 = 6.47x, but the series mixes three cache settings (1: default, 2: 1 GB, 4-16: 2 MB); like for like (2 MB) 4 -> 8 1.86x, 8 -> 16 1.28x',
     setting: SETTING,
     boundary:
-      'time(k=1) / time(k=2 _id ranges at once, merged as a sharded $group), k <= cores, same cache, per round: holds inside [1.3x, 2.1x]; k=4 against k=2 reported (past the cores)',
+      'time(k=1) / time(k=2 _id ranges at once, merged as a sharded $group), k <= cores, same cache, per round: holds inside [1.3x, 2.1x]; k=4 against k=2 reported (past the cores). Gate: 2 usable cores nothing else wanted (fails closed)',
     mechanism: {
       why: 'each shard (or each _id range here) runs its part of the aggregation on its own thread; the parts scale with free cores until the cores or the disk run out',
       ref: 'https://www.mongodb.com/docs/manual/core/wiredtiger/',

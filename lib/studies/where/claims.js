@@ -10,6 +10,7 @@ const {
   results,
   quietCores,
   usableCores,
+  parts,
   exact,
   fx,
   VERDICT,
@@ -49,38 +50,53 @@ function failure(e) {
   return e.codeName || e.code ? `${e.codeName || e.code}: ${msg}` : `in mongosh, before the server: ${msg}`;
 }
 
-/** 001-where-js-functional: the string shorthand and the sandbox, from the where-functional record. */
-function jsFunctional(records) {
+/** 001-where-js-functional/string: find('this.a > this.b') against {$where}, from the where-functional record. */
+function stringFilter(records) {
   const f = measureOf(records, 'where-functional');
-  const sandbox =
-    f.sandbox === 'refused' ? `a $where touching db fails (${failure(f.dbError)})` : 'a $where reached db';
   const str = {
     same: `find('this.a > this.b') returns what {$where} returns (the first ${f.checked} matches by _id${f.whereAgrees ? ', as the generator says' : ''})`,
     rejected: `find('this.a > this.b') is refused (${f.stringError && failure(f.stringError)})`,
     differs: "find('this.a > this.b') returns other documents than {$where}",
   }[f.stringFilter];
-  const figure = `${f.stringFilter === 'same' ? 'string filter = $where' : `string filter ${f.stringFilter}`}; sandbox ${f.sandbox}`;
-  const setting = functionalSetting(`${str}; ${sandbox}`);
-  if (f.sandbox !== 'refused' || f.stringFilter === 'differs' || !f.whereAgrees) {
+  const out = {
+    figure: f.stringFilter === 'same' ? 'string filter = $where' : `string filter ${f.stringFilter}`,
+    interval: null,
+    setting: functionalSetting(str),
+  };
+  if (f.stringFilter === 'differs' || !f.whereAgrees)
     return {
+      ...out,
       verdict: VERDICT.REVERSED,
-      figure,
-      interval: null,
-      setting,
-      why: `${str}; ${sandbox}${f.whereAgrees ? '' : '; $where disagrees with the generator'}`,
+      why: `${str}${f.whereAgrees ? '' : '; $where disagrees with the generator'}`,
     };
-  }
-  if (f.stringFilter === 'rejected') {
+  if (f.stringFilter === 'rejected')
     return {
+      ...out,
       verdict: VERDICT.GONE,
-      figure,
-      interval: null,
-      setting,
-      why: `the string shorthand is gone: ${str} (the legacy shell turned it into {$where}); the sandbox half holds: ${sandbox}`,
+      why: `the string shorthand is gone: ${str} (the legacy shell turned it into {$where})`,
     };
-  }
-  return { verdict: VERDICT.HOLDS, figure, interval: null, setting, why: `${str}; ${sandbox}` };
+  return { ...out, verdict: VERDICT.HOLDS, why: str };
 }
+
+/** 001-where-js-functional/sandbox: a $where whose body touches db, from the where-functional record. */
+function sandbox(records) {
+  const f = measureOf(records, 'where-functional');
+  const refused = f.sandbox === 'refused';
+  const here = refused ? `a $where touching db fails (${failure(f.dbError)})` : 'a $where reached db';
+  return {
+    verdict: refused ? VERDICT.HOLDS : VERDICT.REVERSED,
+    figure: `sandbox ${f.sandbox}`,
+    interval: null,
+    setting: functionalSetting(here),
+    why: here,
+  };
+}
+
+const FUNCTIONAL_UNMEASURED = {
+  here: 'no where-functional record in these results (a run before the check existed)',
+  measure: 'where --profile quick (the check runs once per run, untimed)',
+};
+const hasFunctional = (records) => !!measureOf(records, 'where-functional');
 
 /** 001-bson-typed: every written type read back with its BSON type and value. */
 function bsonTyped(records) {
@@ -279,7 +295,7 @@ module.exports = [
       '38,226 ms / 384 ms = 99.5x. His plain query was {a: {$lt: 1}}; ours is the same predicate as the $where ({b < 5, $expr a > b}) forced to a collection scan',
     setting: SETTING,
     boundary:
-      'time($where) / time(plain collection scan) at 1,000,000 documents: holds inside [33x, 300x]; stronger above; weaker [0.8x, 33x); reversed below 0.8x',
+      'time($where) / time(plain collection scan) at 1,000,000 documents: holds inside [33x, 300x]; stronger above; weaker (1.25x, 33x); no-effect [0.8x, 1.25x]; reversed below 0.8x; judged per machine state (one pinned core, free cores)',
     mechanism: {
       why: '$where turns every document into a JavaScript object and runs the function in the embedded JavaScript engine, on a thread of its own per call (so the machine state moves it), with no index; a plain scan compares BSON values in the query engine. $where is deprecated since 8.0 (a warning is logged); $expr compares two fields without JavaScript since 3.6',
       ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
@@ -338,7 +354,8 @@ module.exports = [
     quote: '"OK That\'s 263 ms, 150 times faster and I get to do comparisons between fields."',
     derivation: '38,226 ms / 263 ms = 145.3x (the text rounds to 150)',
     setting: SETTING,
-    boundary: 'time($where) / time(hybrid), index on b: holds inside [48x, 436x]',
+    boundary:
+      'time($where) / time(hybrid), index on b: holds inside [48x, 436x]; judged per machine state (one pinned core, free cores)',
     mechanism: {
       why: "the indexed clause b < 5 leaves ~0.5 % of the documents for the JavaScript to run on; each call still pays the engine's per-call cost and thread hand-off",
       ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/where/',
@@ -353,7 +370,8 @@ module.exports = [
     derivation:
       '38,226 ms / 27 ms = 1,415.8x: the source\'s "over 1,500" is its own arithmetic slip. The pipeline\'s $match uses the index on b, the $where alone scans: the ratio mixes index use with JavaScript cost',
     setting: SETTING,
-    boundary: 'time($where) / time(source-agg): holds inside [472x, 4,250x]',
+    boundary:
+      'time($where) / time(source-agg): holds inside [472x, 4,250x]; judged per machine state (one pinned core, free cores)',
     mechanism: {
       why: "the source's pipeline starts with a $match on the index of b and compares a and b in the aggregation engine, while $where alone scans every document through JavaScript: the ratio mixes index use with the interpreter's per-document cost",
       ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
@@ -368,35 +386,49 @@ module.exports = [
       '"But is it the best option? No, Javascript is rarely the best option. MongoDB offers something much faster and just as capable, the Aggregation Pipeline."',
     derivation: '263 ms / 27 ms = 9.7x: the like-for-like pair (both use the index on b)',
     setting: SETTING,
-    boundary: 'time(hybrid) / time(source-agg): holds inside [3.2x, 29x]',
+    boundary:
+      'time(hybrid) / time(source-agg): holds inside [3.2x, 29x]; judged per machine state (one pinned core, free cores)',
     mechanism: {
       why: 'both use the index on b; the hybrid then runs JavaScript on each candidate (a thread hand-off per call), the pipeline compares natively ($cond/$gt), so the gap is the per-call cost of server-side JavaScript',
       ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
     },
     verdict: perState({ slow: 'hybrid', fast: 'source-agg', band: [3.2, 29], scale }),
   },
-  {
-    id: '001-where-js-functional',
-    claim: 'a string filter is a $where, and the sandboxed JavaScript sees one document, not the database',
-    published: 'no figure',
-    quote:
-      '"The Javascript interpreter in MongoDB is very sandboxed - so you cannot call out to other services or even access other parts of the DB - you are limited to one record"',
-    setting: SETTING,
-    boundary:
-      "functional, untimed: find('this.a > this.b') against {$where: 'this.a > this.b'} on the first 200 matches by _id (the generator's oracle), and a $where whose body calls db.getSiblingDB. Holds: the same documents, and the db call fails; gone: the shell or the find command refuses the string shorthand while the db call still fails; reversed: other documents, or the db call succeeds",
-    mechanism: {
-      why: 'the string shorthand was the legacy mongo shell\'s: DBCollection.find turned a string or function into {$where} (jstests/core/where1.js); mongosh hands the filter to the Node driver, whose find refuses anything but a document ("Query filter must be a plain object or ObjectId"). The sandbox half stands: a $where body has no db object',
-      ref: 'https://github.com/mongodb/node-mongodb-native/blob/main/src/operations/find.ts',
+  // Two claims in one sentence, judged apart (the shorthand is gone, the sandbox stands).
+  ...parts(
+    {
+      id: '001-where-js-functional',
+      claim: 'a string filter is a $where, and the sandboxed JavaScript sees one document, not the database',
+      published: 'no figure',
+      quote:
+        '"Well that\'s the short version of ... find({ $where: \'this.name == "john"\' })" and "The Javascript interpreter in MongoDB is very sandboxed - so you cannot call out to other services or even access other parts of the DB - you are limited to one record"',
+      setting: SETTING,
     },
-    verdict: whenMeasured(
-      (records) => !!measureOf(records, 'where-functional'),
+    [
       {
-        here: 'no where-functional record in these results (a run before the check existed)',
-        measure: 'where --profile quick (the check runs once per run, untimed)',
+        id: 'string',
+        claim: "find('...') with a string is short for {$where: '...'}",
+        boundary:
+          "functional, untimed: find('this.a > this.b') against {$where: 'this.a > this.b'} on the first 200 matches by _id (the generator's oracle). Holds: the same documents; gone: the shell or the find command refuses the string; reversed: other documents",
+        mechanism: {
+          why: 'the string shorthand was the legacy mongo shell\'s: DBCollection.find turned a string or function into {$where} (jstests/core/where1.js); mongosh hands the filter to the Node driver, whose find refuses anything but a document ("Query filter must be a plain object or ObjectId")',
+          ref: 'https://github.com/mongodb/node-mongodb-native/blob/main/src/operations/find.ts',
+        },
+        verdict: whenMeasured(hasFunctional, FUNCTIONAL_UNMEASURED, stringFilter),
       },
-      jsFunctional,
-    ),
-  },
+      {
+        id: 'sandbox',
+        claim: 'the JavaScript cannot reach the rest of the database',
+        boundary:
+          'functional, untimed: a $where whose body calls db.getSiblingDB. Holds: the call fails (no db object); reversed: it succeeds',
+        mechanism: {
+          why: 'a $where body runs in a JavaScript scope of its own that sees the document as this and no db object; server-side JavaScript is deprecated since 8.0',
+          ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/where/',
+        },
+        verdict: whenMeasured(hasFunctional, FUNCTIONAL_UNMEASURED, sandbox),
+      },
+    ],
+  ),
   {
     id: '001-bson-typed',
     claim: 'BSON stores everything strongly typed and quickly traversable',
