@@ -323,4 +323,105 @@ describe('claims: source 001, measured by the where and bigagg studies', functio
       VERDICT.NOT_MEASURED,
     );
   });
+
+  describe('machine state: the claims $where dominates are judged per state (usable cores)', function () {
+    const SEED = { where: { N: 1000000 } };
+    const load = (cpuWait) => ({ start: 0.3, end: 0.3, cores: 2, ...(cpuWait === undefined ? {} : { cpuWait }) });
+    const run = (x, cores, o = {}) =>
+      records('where', { where: 100 * x, plain: 100, hybrid: 1, 'source-agg': 0.1 }, 'where', {}, o).map((r) => ({
+        ...r,
+        axis: { usableCores: cores },
+        loadavg: load(cores === 1 ? 0.6 : 0.02),
+      }));
+    const seedEnv = { ...ENV, profile: 'seed' };
+
+    it('one state: its verdict, the state named, the other state said to be missing', function () {
+      const one = verdictOf(where, '001-where-vs-scan', run(250, 1), seedEnv, SEED);
+      expect(one.verdict).to.equal(VERDICT.HOLDS);
+      expect(one.figure).to.match(/^one pinned core: 2\d\dx/);
+      expect(one.why).to.match(/the other machine state \(free cores\) is not in these records/);
+    });
+
+    it('both states, different verdicts: inconclusive naming each state, never "stronger" from one of them', function () {
+      const v = verdictOf(where, '001-where-vs-scan', [...run(250, 1), ...run(1000, 2)], seedEnv, SEED);
+      expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
+      expect(v.why).to.match(/^depends on the machine state: one pinned core: holds, .*; 2 usable cores: stronger, /);
+      expect(v.figure).to.match(/^one pinned core: 2\d\dx .*; 2 usable cores: 1\d{3}x/);
+      const same = verdictOf(where, '001-where-vs-scan', [...run(100, 1), ...run(150, 2)], seedEnv, SEED);
+      expect(same.verdict).to.equal(VERDICT.HOLDS);
+      expect(same.why).to.match(/^the same in both machine states \(holds\)/);
+    });
+
+    it('a merged column without stamped records: each file keeps its state (its environment, in file order)', function () {
+      const bare = (x) => run(x, 2).map(({ axis, ...r }) => ({ ...r, axis: {} }));
+      const env = {
+        ...seedEnv,
+        sources: [
+          { studies: ['where'], environment: { ...seedEnv, host: { cores: 2, usableCores: 1 } } },
+          { studies: ['where'], environment: { ...seedEnv, host: { cores: 2, usableCores: 2 } } },
+        ],
+      };
+      const v = verdictOf(where, '001-where-vs-scan', [...bare(250), ...bare(1000)], env, SEED);
+      expect(v.why).to.match(/one pinned core: holds.*2 usable cores: stronger/);
+    });
+
+    it('free cores fail closed: records without a CPU-wait figure are not reproduced, with what is missing', function () {
+      const recs = run(250, 2).map((r) => ({ ...r, loadavg: load() }));
+      const v = verdictOf(where, '001-where-vs-scan', recs, seedEnv, SEED);
+      expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(v.setting.absent).to.equal('no-evidence');
+    });
+
+    it('$where timed once: no interval (no borrowed spread), "too few rounds" with what would decide', function () {
+      const recs = run(250, 1).map((r) =>
+        r.variant === 'where' ? { ...r, times: [r.times[0]], capped: true, ratio: { ...r.ratio, perRound: false } } : r,
+      );
+      const v = verdictOf(where, '001-where-vs-scan', recs, seedEnv, SEED);
+      expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
+      expect(v.why).to.match(/too few rounds.*where --profile seed times it 3 times, which would decide/);
+      expect(v.interval).to.equal(null);
+    });
+  });
+
+  describe('bigagg: parallel claims need two free cores; less RAM like for like', function () {
+    const SEED = { bigagg: { N: 5000000 } };
+    const seedEnv = { ...ENV, profile: 'seed', host: { cores: 2, usableCores: 2, memoryGB: 23.5 } };
+    const together = (loadavg) =>
+      records('bigagg', { 'together-1': 100, 'together-2': 110 }, 'together-1', { part: 'concurrent' }).map((r) => ({
+        ...r,
+        loadavg,
+      }));
+
+    it('one-thread: holds on two quiet cores; not reproduced without the CPU-wait figure or on one usable core', function () {
+      const quiet = { start: 0.3, end: 0.3, cores: 2, cpuWait: 0.02 };
+      expect(verdictOf(bigagg, '001-bigagg-one-thread', together(quiet), seedEnv, SEED).verdict).to.equal(
+        VERDICT.HOLDS,
+      );
+      const bare = verdictOf(bigagg, '001-bigagg-one-thread', together({ start: 0.3, cores: 2 }), seedEnv, SEED);
+      expect(bare.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(bare.setting.absent).to.equal('no-evidence');
+      const pinned = { ...seedEnv, host: { cores: 2, usableCores: 1 } };
+      const one = verdictOf(bigagg, '001-bigagg-one-thread', together(quiet), pinned, SEED);
+      expect(one.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(one.setting.absent).to.equal('cores');
+    });
+
+    it("less RAM: against MMAPv1's footprint gone here (with its mechanism); like for like, zlib files and the source's cache share against the BSON", function () {
+      const ax = { part: 'compression', compressor: 'zlib' };
+      const sizes = [
+        measure('bigagg', 'dataBytes', 741e6, ax),
+        measure('bigagg', 'storageBytes', 220e6, ax),
+        measure('bigagg', 'indexBytes', 69e6, ax),
+      ];
+      const [mm, like] = claims
+        .judge(bigagg, sizes, { ...seedEnv, server: { version: '6.0.5', storageEngine: 'wiredTiger' } }, SEED)
+        .filter((j) => j.of === '001-bigagg-less-ram');
+      expect(mm.id).to.equal('001-bigagg-less-ram/vs-mmapv1');
+      expect(mm.verdict).to.equal(VERDICT.GONE);
+      expect(mm.mechanism.ref).to.match(/^https:\/\/www\.mongodb\.com\/docs\//);
+      expect(like.id).to.equal('001-bigagg-less-ram/compressed');
+      expect(like.verdict).to.equal(VERDICT.HOLDS);
+      expect(like.figure).to.match(/810 MB uncompressed against 289 MB zlib files \+ 8 MB cache .*: 2\.7\dx/);
+    });
+  });
 });
