@@ -13,6 +13,8 @@
 //   SEED   generator seed for those documents (default 1)
 //   GENERATE  true lets it generate into a COLL you named that does not exist (a typo is refused)
 //   LAB_LINES  true prints the machine-readable @@LAB lines (default false)
+//   KEEP   true keeps, in a database the lab did not make, the collection it generated there
+//          (default: dropped at the end; in a database the lab made, everything stays)
 //
 // system.js is written only in a database the lab made (it found it empty and marked it); in yours,
 // store the functions yourself first (paste mr_functions.js, run saveStatsFunctions(db)).
@@ -29,7 +31,7 @@ load(__dirname + '/../fixtures/sensor-gen.js');
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/mr_functions.js');
 
-lab.declare(['DB', 'COLL', 'FIELD', 'N', 'SEED', 'GENERATE', 'LAB_LINES'], 'mr_store_functions.js');
+lab.declare(['DB', 'COLL', 'FIELD', 'N', 'SEED', 'GENERATE', 'LAB_LINES', 'KEEP'], 'mr_store_functions.js');
 var P = {
   DB: lab.param('DB', db.getName() === 'test' ? 'random' : db.getName(), 'name'),
   COLL: lab.param('COLL', 'sensors', 'name'),
@@ -38,6 +40,7 @@ var P = {
   SEED: lab.param('SEED', 1, 'count'),
   GENERATE: lab.param('GENERATE', false, 'bool'),
   LAB_LINES: lab.param('LAB_LINES', false, 'bool'),
+  KEEP: lab.param('KEEP', false, 'bool'),
 };
 var d = db.getSiblingDB(P.DB);
 LabFixture.checkTarget(P.DB);
@@ -60,6 +63,8 @@ var info = lab.header(
   d,
   'collection ' + P.DB + '.' + P.COLL + ' | field ' + P.FIELD
 );
+// What the lab has in the database now: what it generates below goes at the end (LabFixture.finishRun).
+var start = LabFixture.runStart(d);
 // Data already there (imported CSV files, or your own) is used as it is; a missing collection gets
 // N generated rows, the same ones the CSV generator writes (fixtures/sensors.js), under the default
 // name or with GENERATE = true.
@@ -187,3 +192,5 @@ if (P.LAB_LINES)
       },
     })
   );
+// In a database the lab did not make, the sensors it generated go (unless KEEP); what is left is named.
+LabFixture.finishRun(d, start, { keep: P.KEEP });

@@ -13,6 +13,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { testUri, labRun } = require('./helpers');
@@ -121,7 +122,7 @@ describe('safety: nothing left on a user server', function () {
     const line = r.stderr.split('\n').filter((l) => /left in /.test(l));
     expect(line, said(r)).to.have.length(1);
     expect(line[0]).to.match(
-      /the lab's mine, perflab_fixtures; remove them with: npx mongo-perf-lab clean --uri \S+ --db /,
+      /the lab's mine, perflab_fixtures; remove them with: .*mongo-perf-lab(\.js)? clean --uri \S+ --db /,
     );
     // A run without --keep on what the first kept: it names what is still there (made earlier).
     const again = await run(
@@ -133,7 +134,7 @@ describe('safety: nothing left on a user server', function () {
       /left in \S+ \(made by an earlier run, kept with --keep\): the lab's mine, perflab_fixtures/,
     );
     // The advised command, as printed (with this server's address).
-    const advised = /npx mongo-perf-lab (clean --uri \S+ --db \S+)/.exec(line[0])[1].split(' ');
+    const advised = /mongo-perf-lab(?:\.js)? (clean --uri \S+ --db \S+)$/.exec(line[0])[1].split(' ');
     const c = await run(advised, tmp);
     expect(c.code, said(c)).to.equal(0);
     expect(c.stdout).to.match(/clean: dropped from \S+: mine, perflab_fixtures/);
@@ -157,11 +158,16 @@ describe('safety: nothing left on a user server', function () {
     expect(line, said(k)).to.have.length(1);
     for (const n of ['randomData_ts', 'randomData_rollup_hour', 'randomData_rollup_minute', 'randomData_bucket_minute'])
       expect(line[0]).to.include(n);
-    expect(line[0]).to.match(/\(KEEP = true\).*npx mongo-perf-lab clean --uri \S+ --db labtest_left_random$/);
+    expect(line[0]).to.match(
+      /\(KEEP = true\).*: node \S+\/bin\/mongo-perf-lab\.js clean --uri \S+ --db labtest_left_random$/,
+    );
     const kept = await serverState(client, name);
     expect(Object.keys(kept.colls)).to.include.members(['randomData_ts', 'perflab_fixtures']);
-    const c = await run(['clean', '--uri', uri, '--db', name], tmp);
-    expect(c.code, said(c)).to.equal(0);
+    // The advised command, run as printed, through a shell.
+    const advised = /remove them with: (.*)$/.exec(line[0])[1];
+    const c = spawnSync('sh', ['-c', advised], { cwd: tmp, encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
+    expect(c.status, `${advised}\n${c.stdout}\n${c.stderr}`).to.equal(0);
+    expect(c.stdout).to.match(/clean: dropped from \S+: randomData, /);
     expect(await serverState(client, name)).to.deep.equal(before);
   });
 

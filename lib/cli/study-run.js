@@ -30,7 +30,14 @@ async function preparePlace(uri, o) {
   const tracked = o.keep ? null : await cleanup.trackDatabase(uri, o.db);
   const place = { uri, db: o.db, keep: Boolean(o.keep), tracked, start: null, unlist: () => {} };
   if (tracked && tracked.created) return place;
-  place.start = await withDb(uri, o.db, (db) => require('../infra/targets').runStart(db));
+  // A user who may not list the database's collections: nothing the run makes there can be proven
+  // new at its end, so nothing is dropped (the run itself says what it cannot do).
+  place.start = await withDb(uri, o.db, (db) => require('../infra/targets').runStart(db)).catch((e) => {
+    // A server that cannot be reached fails the command now, not after the same wait again.
+    const { LabError, friendly } = require('../infra/errors');
+    if (/ServerSelection/.test(e.name || '')) throw new LabError(friendly(e, { uri }), { cause: e });
+    return null;
+  });
   // Interrupted: what the run made goes all the same (unless --keep); the line names what is left.
   if (!o.keep) place.unlist = cleanup.add(() => settlePlace(place));
   return place;
@@ -57,9 +64,12 @@ async function withDb(uri, name, fn) {
 async function settlePlace(place) {
   place.unlist();
   if (place.tracked && place.tracked.created) return place.tracked.drop();
+  if (!place.start) return undefined;
   const LabFixture = require('../../scripts/lib/fixture');
   const { friendly } = require('../infra/errors');
-  const say = (t) => process.stderr.write(`mongo-perf-lab: ${t}\n`);
+  const { selfCommand } = require('./self-command');
+  // As cleanup.js says what it dropped: not a "mongo-perf-lab:" line, which reports an error.
+  const say = (t) => process.stderr.write(`cleanup: ${t}\n`);
   const uri = LabFixture.commandUri(place.uri);
   try {
     const r = await withDb(place.uri, place.db, (db) =>
@@ -67,13 +77,19 @@ async function settlePlace(place) {
     );
     if (r.left.length)
       say(
-        LabFixture.leftLine(place.db, r.left, uri, place.keep ? '--keep' : 'made by an earlier run, kept with --keep'),
+        LabFixture.leftLine(
+          place.db,
+          r.left,
+          uri,
+          place.keep ? '--keep' : 'made by an earlier run, kept with --keep',
+          selfCommand(),
+        ),
       );
     else if (r.dropped.length)
       say(`dropped what this run made in ${place.db}: ${r.dropped.join(', ')} (--keep keeps it)`);
   } catch (e) {
     say(
-      `could not remove what this run made in ${place.db} (${friendly(e, { uri: place.uri })}): remove it with npx mongo-perf-lab clean --uri ${uri} --db ${place.db}`,
+      `could not remove what this run made in ${place.db} (${friendly(e, { uri: place.uri })}): remove it with ${selfCommand()} clean --uri ${uri} --db ${place.db}`,
     );
   }
   return undefined;

@@ -456,8 +456,9 @@ var LabFixture = (function () {
     return m[1] + (m[2] ? '<user>:<password>@' : '') + m[3] + '/';
   }
 
-  // The one line naming what the lab left in a database, with the command that removes it.
-  function leftLine(dbName, names, uri, why) {
+  // The one line naming what the lab left in a database, with the command that removes it
+  // (self: how to run the lab's CLI from where the user is; Node: lib/cli/self-command.js).
+  function leftLine(dbName, names, uri, why, self) {
     return (
       'left in ' +
       dbName +
@@ -465,11 +466,26 @@ var LabFixture = (function () {
       why +
       "): the lab's " +
       names.join(', ') +
-      '; remove them with: npx mongo-perf-lab clean --uri ' +
+      '; remove them with: ' +
+      (self || shellSelfCommand()) +
+      ' clean --uri ' +
       uri +
       ' --db ' +
       dbName
     );
+  }
+
+  // The lab's CLI as a shell script can name it: node and the bin file next to the scripts folder
+  // this file was loaded from (works from any directory); the bare name when pasted (no __dirname).
+  // mongosh defines __dirname while it loads a file, not when its functions run later: read it now.
+  var LOADED_FROM = typeof __dirname === 'string' ? String(__dirname) : '';
+
+  function shellSelfCommand() {
+    var dir = LOADED_FROM;
+    var m = /^(.*)[\/\\]scripts[\/\\]lib[\/\\]?$/.exec(dir);
+    if (!m) return 'mongo-perf-lab';
+    var bin = m[1] + '/bin/mongo-perf-lab.js';
+    return 'node ' + (/^[A-Za-z0-9_.\/:=@%+-]+$/.test(bin) ? bin : "'" + bin.replace(/'/g, "'\\''") + "'");
   }
 
   // Creates the marker collection (before the first marker written into it) and marks it as the
@@ -596,7 +612,11 @@ var LabFixture = (function () {
           name +
           ' (' +
           errMessage(e) +
-          '): run mongo-perf-lab clean --db ' +
+          '): remove it with ' +
+          shellSelfCommand() +
+          ' clean --uri ' +
+          shellUri(dbh) +
+          ' --db ' +
           name
       );
       return { dropped: [], left: null, error: errMessage(e) };
