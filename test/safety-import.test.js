@@ -9,7 +9,7 @@ const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { Long, Decimal128 } = require('mongodb');
 const { testDatabase, rejects } = require('./helpers');
-const { importCsv, parseValue, splitRecord } = require('../lib/infra/csv-import');
+const { importCsv, parseValue, splitRecord, SAMPLE_ROWS } = require('../lib/infra/csv-import');
 const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
@@ -175,5 +175,92 @@ describe('safety: CSV import', function () {
       expect(res.status, args.join(' ')).to.equal(2);
       expect(res.stderr).to.match(/never writes there/);
     }
+  });
+
+  it('LF, CRLF and a lone CR each end a row; a stray CR never joins two rows (issue 38)', async function () {
+    const rows = ['id,v,t', '1,2.5,a', '2,3,"x, y"', '3,4,z'];
+    const got = {};
+    for (const [name, eol] of [
+      ['lf', '\n'],
+      ['crlf', '\r\n'],
+      ['cr', '\r'],
+    ]) {
+      const r = await imp(file(`eol-${name}.csv`, rows.join(eol) + eol), { coll: `eol_${name}` });
+      expect(r, name).to.include({ read: 3, stored: 3, rejected: 0 });
+      got[name] = await t.db
+        .collection(`eol_${name}`)
+        .find({}, { projection: { _id: 0 } })
+        .sort({ id: 1 })
+        .toArray();
+    }
+    expect(got.lf).to.deep.equal([
+      { id: 1, v: 2.5, t: 'a' },
+      { id: 2, v: 3, t: 'x, y' },
+      { id: 3, v: 4, t: 'z' },
+    ]);
+    expect(got.crlf).to.deep.equal(got.lf);
+    expect(got.cr).to.deep.equal(got.lf);
+    // a stray CR in an LF file, a CRLF line, a last line without its end: five rows, none merged
+    const stray = await imp(file('stray.csv', 'id,v\n1,2\n2,3\r3,4\n4,5\r\n5,6'), { coll: 'stray' });
+    expect(stray).to.include({ read: 5, stored: 5, rejected: 0 });
+    expect((await t.db.collection('stray').find().sort({ id: 1 }).toArray()).map((d) => [d.id, d.v])).to.deep.equal([
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [4, 5],
+      [5, 6],
+    ]);
+    // a quoted field keeps its line breaks as the file wrote them
+    const q = await imp(file('eol-quoted.csv', 'a,b\r1,"two\rlines"\r2,"crlf\r\nin"\r\n'), { coll: 'eol_quoted' });
+    expect(q).to.include({ read: 2, stored: 2, rejected: 0 });
+    expect((await t.db.collection('eol_quoted').findOne({ a: 1 })).b).to.equal('two\rlines');
+    expect((await t.db.collection('eol_quoted').findOne({ a: 2 })).b).to.equal('crlf\r\nin');
+    // through the CLI: the old-Mac file's first line is its header, not "data"
+    const res = cli([
+      'import',
+      file('mac.csv', 'name,v\ra,1\rb,2\r'),
+      '--uri',
+      t.uri,
+      '--db',
+      t.dbName,
+      '--coll',
+      'eol_cli',
+      '--no-progress',
+    ]);
+    expect(res.status, res.stderr).to.equal(0);
+    expect(res.stdout + res.stderr).to.match(/rows read 2 = stored 2 \(new 2, already there 0\) \+ rejected 0/);
+  });
+
+  it('a number no double holds (1e400) is rejected with file and line in any column; text with numbers is reported mixed (issue 38)', async function () {
+    // two rows, one each: the number decides the column (1e400 is written as a number)
+    const two = await imp(file('range.csv', 'id,v\n1,2\n2,1e400\n'), { coll: 'range' });
+    expect(two).to.include({ read: 2, stored: 1, rejected: 1 });
+    expect(two.files[0].kinds.v).to.equal('number');
+    expect(two.firstRejects).to.deep.equal([
+      'range.csv, line 3, field v = "1e400": number out of the range of a double (and of this importer)',
+    ]);
+    // a column blank in the sample types each value on its own: 1e400 there is rejected too
+    const lines = ['id,v'];
+    for (let i = 1; i <= SAMPLE_ROWS + 5; i++)
+      lines.push(`${i},${i === SAMPLE_ROWS + 3 ? '-1e400' : i > SAMPLE_ROWS ? i : ''}`);
+    const late = await imp(file('late.csv', lines.join('\n') + '\n'), { coll: 'late' });
+    expect(late.files[0].kinds.v).to.equal('auto');
+    expect(late).to.include({ read: SAMPLE_ROWS + 5, stored: SAMPLE_ROWS + 4, rejected: 1 });
+    expect(late.firstRejects[0]).to.match(
+      new RegExp(`late\\.csv, line ${SAMPLE_ROWS + 4}, field v = "-1e400": number out of the range`),
+    );
+    expect(await t.db.collection('late').countDocuments({ v: { $type: 'string' } })).to.equal(0);
+    // text with a number among it: a mixed column, stored as text, and the summary says so
+    const said = [];
+    const mixed = await imp(file('mixed.csv', 'id,v\n1,abc\n2,1e400\n3,def\n'), {
+      coll: 'mixed',
+      log: (l) => said.push(l),
+    });
+    expect(mixed).to.include({ read: 3, stored: 3, rejected: 0 });
+    expect(mixed.files[0].kinds.v).to.equal('mixed');
+    expect(said.join('\n')).to.match(
+      /column v of mixed\.csv: mixed \(text with some numbers .*\): every value stored as text/,
+    );
+    expect(await t.db.collection('mixed').countDocuments({ v: { $type: 'string' } })).to.equal(3);
   });
 });

@@ -28,10 +28,12 @@
 // - Lossless values: a column is numeric when most sampled values are numbers. A number is stored
 //   as a double only when the double holds it exactly as written (<= 15 significant digits,
 //   integers up to 2^53); larger integers become Long (64-bit) or Decimal128, longer decimals
-//   Decimal128; a value a double cannot reach (1e400, 1e-400) is rejected. Numbers written with
+//   Decimal128; a value a double cannot reach (1e400, 1e-400) is rejected, in every column (it counts
+//   as a number when the column's kind is inferred, so it is never kept as text). Numbers written with
 //   leading zeros (zip codes, 01000) stay text. A column blank in all sampled rows types each value
 //   on its own. Blank cells are left out of the document, never stored as "" or 0.
-// - Records: a quoted field may span lines; a quote that is never closed costs exactly one record,
+// - Lines end at LF, CRLF or a lone CR (old Mac files), as common CSV readers have it.
+// - Records: a quoted field may span lines (its line breaks kept as written); a quote that is never closed costs exactly one record,
 //   reported at the line it started on, and parsing resumes on the next line. A row whose document
 //   would exceed MongoDB's 16 MB limit is rejected, not sent.
 // - Accounting: rows read = stored + rejected, always; stored = new + already there. Every
@@ -172,7 +174,16 @@ function looksLikeData(cells) {
   });
 }
 
-/** Column kinds from sample rows: 'number', 'date', 'string' or 'auto' (no evidence: each value on its own). */
+/** A cell written as a number, whether or not a double can hold it (not a leading-zero code). */
+function numberLike(v) {
+  const r = parseValue(v);
+  return r.value !== undefined || (r.error !== undefined && NUMBER.test(v));
+}
+
+/**
+ * Column kinds from sample rows: 'number', 'date', 'string', 'mixed' (mostly text, some numbers:
+ * stored as text) or 'auto' (no evidence: each value on its own).
+ */
 function inferKinds(names, rows) {
   return names.map((_, c) => {
     const vals = rows
@@ -182,10 +193,14 @@ function inferKinds(names, rows) {
     if (vals.length === 0) return 'auto';
     // The majority decides, so that a bad value among the first rows is rejected later instead of
     // turning a numeric column into text.
-    const numbers = vals.filter((v) => parseValue(v).value !== undefined).length;
+    // A number out of a double's range (1e400) is still written as a number: it counts for the
+    // column being numeric, and is then rejected there ("out of the range"), never kept as text.
+    const numbers = vals.filter((v) => numberLike(v)).length;
     if (numbers * 2 > vals.length) return 'number';
     const dates = vals.filter((v) => parseTimestamp(v) !== null).length;
-    return dates * 2 > vals.length ? 'date' : 'string';
+    if (dates * 2 > vals.length) return 'date';
+    // Text with some numbers among it: stored as text, every value, and said ("mixed") in the summary.
+    return numbers ? 'mixed' : 'string';
   });
 }
 
@@ -203,6 +218,8 @@ function convert(raw, kind, original) {
   if (kind === 'auto') {
     const r = parseValue(raw);
     if (r.value !== undefined) return { value: r.value };
+    // A number no double holds is rejected in every column kind, never stored as its text.
+    if (r.error && NUMBER.test(raw)) return { reason: r.error };
     const d = parseTimestamp(raw);
     return { value: d || original };
   }
@@ -258,6 +275,8 @@ function toDocument(record, names, kinds, id) {
   return { doc };
 }
 
+// Not csv-parse (a declared dependency): after a quote that is never closed it reads the rest of the
+// file as one field and, skipping errors, drops every later row silently (rows read != stored + rejected).
 /**
  * One CSV record from text (which may hold line breaks inside quoted fields): {fields} or {error}.
  * RFC 4180: fields separated by ',', a field in double quotes may hold ',', newlines and "".
@@ -342,7 +361,8 @@ async function* recordChunks(file, onBytes, encoding = 'utf8') {
     // reject when they cannot (too long, or end of file), then re-reads the rest of the group.
     while (group.length) {
       if (quotes % 2 === 0) {
-        const text = group.map((g) => g.text).join('\n');
+        // A quoted field keeps its line breaks as the file wrote them (LF, CRLF or CR).
+        const text = group.map((g, i) => (i ? group[i - 1].eol : '') + g.text).join('');
         const start = group[0].line;
         const r = splitRecord(text);
         if (r.fields || group.length === 1) {
@@ -369,11 +389,12 @@ async function* recordChunks(file, onBytes, encoding = 'utf8') {
   }
 
   const checked = (r) => badBytesReject(bad, lineNo, r);
-  for await (const lines of lineChunks(file)) {
+  for await (const { lines, eols } of lineChunks(file)) {
     const out = [];
     // Progress once per chunk: a progress bar's update per line cost more than reading the line.
-    if (onBytes) onBytes(lines.reduce((n, b) => n + b.length + 1, 0));
-    for (const bytes of lines) {
+    if (onBytes) onBytes(lines.reduce((n, b, i) => n + b.length + EOL[eols[i]].length, 0));
+    for (let li = 0; li < lines.length; li++) {
+      const bytes = lines[li];
       lineNo++;
       let { text, error } = decodeLine(bytes, encoding);
       if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -383,7 +404,7 @@ async function* recordChunks(file, onBytes, encoding = 'utf8') {
         continue;
       }
       if (error) bad.set(lineNo, error);
-      group.push({ text, line: lineNo });
+      group.push({ text, line: lineNo, eol: EOL[eols[li]] });
       quotes += quoteCount(text);
       for (const r of drain(false)) out.push(checked(r));
     }
@@ -394,26 +415,62 @@ async function* recordChunks(file, onBytes, encoding = 'utf8') {
   if (out.length) yield out;
 }
 
+// The line ends of lineChunks, as the text that joins the lines of a quoted field spanning them.
+const EOL = ['', '\n', '\r\n', '\r'];
+const LF = 10;
+const CR = 13;
+
 /**
- * The lines of a file as byte buffers (split on LF, a CR before it dropped), in file order: one
- * array per chunk read, so the lines of a chunk cost one await, not one each.
+ * The lines of a file as byte buffers, in file order: one {lines, eols} per chunk read (eols[i]: the
+ * index in EOL of how line i ended), so the lines of a chunk cost one await, not one each. LF, CRLF
+ * and a lone CR (old Mac files) each end a line, as common CSV readers have it: a stray CR must not
+ * join two rows into one.
  */
 async function* lineChunks(file) {
   let rest = Buffer.alloc(0);
   for await (const chunk of fs.createReadStream(file)) {
-    let buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
-    let start = 0;
-    const lines = [];
-    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
-      const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-      lines.push(buf.subarray(start, end));
-      start = nl + 1;
-    }
-    if (lines.length) yield lines;
-    rest = Buffer.from(buf.subarray(start));
-    buf = null;
+    const buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    const { lines, eols, next } = splitLines(buf, false);
+    if (lines.length) yield { lines, eols };
+    rest = Buffer.from(buf.subarray(next));
   }
-  if (rest.length) yield [rest[rest.length - 1] === 13 ? rest.subarray(0, rest.length - 1) : rest];
+  if (rest.length) {
+    const { lines, eols, next } = splitLines(rest, true);
+    if (next < rest.length) {
+      lines.push(rest.subarray(next));
+      eols.push(0);
+    }
+    if (lines.length) yield { lines, eols };
+  }
+}
+
+/**
+ * The whole lines of buf and where the unfinished rest starts. A CR as buf's last byte ends its line
+ * only at the end of the file (final): before that, an LF may follow in the next chunk.
+ */
+function splitLines(buf, final) {
+  const lines = [];
+  const eols = [];
+  let start = 0;
+  let lf = buf.indexOf(LF);
+  // A file without CR (the common one) never searches for it again.
+  let cr = buf.indexOf(CR);
+  while (lf >= 0 || cr >= 0) {
+    if (cr >= 0 && (lf < 0 || cr < lf)) {
+      if (cr === buf.length - 1 && !final) break;
+      const crlf = buf[cr + 1] === LF;
+      lines.push(buf.subarray(start, cr));
+      eols.push(crlf ? 2 : 3);
+      start = cr + (crlf ? 2 : 1);
+    } else {
+      lines.push(buf.subarray(start, lf));
+      eols.push(1);
+      start = lf + 1;
+    }
+    if (lf >= 0 && lf < start) lf = buf.indexOf(LF, start);
+    if (cr >= 0 && cr < start) cr = buf.indexOf(CR, start);
+  }
+  return { lines, eols, next: start };
 }
 
 const ENCODINGS = ['utf8', 'latin1'];
@@ -798,7 +855,14 @@ async function importCsv(
 // that could not be written fails the import.
 function reportImport(res, labels, rejects, rejFile, log) {
   const out = res.files;
-  for (let i = 0; i < out.length; i++) log(summaryLine(out[i], labels[i]));
+  for (let i = 0; i < out.length; i++) {
+    log(summaryLine(out[i], labels[i]));
+    const mixed = Object.keys(out[i].kinds).filter((k) => out[i].kinds[k] === 'mixed');
+    if (mixed.length)
+      log(
+        `  column${mixed.length > 1 ? 's' : ''} ${mixed.join(', ')} of ${labels[i]}: mixed (text with some numbers among the first ${SAMPLE_ROWS} rows): every value stored as text`,
+      );
+  }
   if (out.length > 1) log(summaryLine(res, 'total'));
   for (const line of rejects.first) log(`  rejected: ${line}`);
   if (rejects.error) {
