@@ -142,6 +142,28 @@ describe('safety: nothing left on a user server', function () {
     expect(await serverState(client, name)).to.deep.equal(before);
   });
 
+  it('run <study> --db on an existing database, interrupted (SIGINT) mid-load: what it made is dropped all the same', async function () {
+    const name = `${PREFIX}intr`;
+    await plantUser(client.db(name));
+    const before = await serverState(client, name);
+    const r = labRun(
+      ['run', 'where', '--uri', uri, '--db', name, '--docs', '400000', '--runs', '1', '--no-progress', '--no-charts'],
+      { cwd: tmp, env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') } },
+    );
+    // Once the lab's collection exists (the load has begun), then a little later.
+    const t0 = Date.now();
+    while (Date.now() - t0 < 120000) {
+      if ((await client.db(name).listCollections({ name: 'mine' }).toArray()).length) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    await new Promise((res) => setTimeout(res, 500));
+    r.child.kill('SIGINT');
+    const done = await r.done;
+    expect(done.code, said(done)).to.equal(130);
+    expect(done.stderr).to.match(/dropped what this run made in \S+: mine, perflab_fixtures/);
+    expect(await serverState(client, name)).to.deep.equal(before);
+  });
+
   it('ts_designs.js on a user database drops its derived collections at its end (KEEP = true keeps and names them)', async function () {
     const name = `${PREFIX}random`;
     await plantUser(client.db(name));
