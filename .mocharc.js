@@ -25,6 +25,7 @@ const jobs = Number(process.env.LAB_JOBS) || (process.env.LAB_SPEC || process.en
 const LONGEST = [
   'safety-scratch',
   'safety-frozen',
+  'safety-signals',
   'cli',
   'mapreduce',
   'safety-cli',
