@@ -107,7 +107,7 @@ describe('safety: nothing left on a user server', function () {
     expect(lines[0]).to.match(/dropped what this run made in \S+: mine, perflab_fixtures/);
   });
 
-  it('run --keep keeps and names them in one line; `clean` then removes only the lab’s', async function () {
+  it("run --keep keeps and names them in one line; `clean` then removes only the lab's", async function () {
     const name = `${PREFIX}keep`;
     await plantUser(client.db(name));
     const before = await serverState(client, name);
@@ -205,7 +205,7 @@ describe('safety: nothing left on a user server', function () {
     expect(await serverState(client, name)).to.deep.equal(before);
   });
 
-  it('a run refused on a forged marker writes nothing: the user’s own perflab_fixtures is untouched', async function () {
+  it("a run refused on a forged marker writes nothing: the user's own perflab_fixtures is untouched", async function () {
     const name = `${PREFIX}forged`;
     const db = client.db(name);
     await plantUser(db);
