@@ -66,12 +66,83 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
     expect(r.stdout).to.match(
       /lookup (ran [\d.]+ times (faster|slower) than two-finds \(95% CI [\d.]+\.\.[\d.]+, 3 rounds\)|no clear difference from two-finds \(95% CI \S+ \w+\.\.\S+ \w+, 3 rounds\)|interval too wide to compare with two-finds)/,
     );
-    expect(r.stdout).to.contain("every answer checked: all agree with the baseline's answer (two-finds)");
+    expect(r.stdout).to.contain("every answer checked: all agree with the baseline's answer (two-finds)\n");
+    expect(r.stdout).to.contain(
+      'answers compared by value: numbers within 1e-9 relative, dates to the ms, keys in any order',
+    );
+    // the count read, before the tables
+    expect(r.stdout).to.contain(`note: reads ${dbName}.orders (600 documents), ${dbName}.customers (50 documents)`);
     const doc = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'));
     const recs = doc.results.filter((x) => x.type === 'result');
     expect(recs.map((x) => x.variant).sort()).to.deep.equal(['lookup', 'two-finds']);
     for (const x of recs) expect(x.agrees, x.variant).to.equal(true);
+    // the example declares explain: the plans carry what executionStats says
+    const plan = (v) => recs.find((x) => x.variant === v).plan;
+    expect(plan('two-finds')).to.include({ keysExamined: 50, docsExamined: 650, nReturned: 50 });
+    expect(plan('two-finds').indexes).to.deep.equal(['_id_']);
+    expect(plan('lookup').nReturned).to.equal(5); // the regions n, s, e, w and (none)
+    expect(plan('lookup').docsExamined).to.be.at.least(600);
+    if (plan('lookup').explainVersion === '2') expect(plan('lookup').lookup).to.equal('IndexedLoopJoin');
+    else expect(plan('lookup').lookup).to.match(/classic .*\$lookup/);
+    expect(r.stdout).to.match(/two-finds .*COLLSCAN\+IXSCAN _id_ · 50 keys, 650 docs -> 50/);
     expect(await state()).to.deep.equal(before);
+  });
+
+  it('refuses a misspelled collection or database in one line (exit 2), naming what is there', function () {
+    this.timeout(120000);
+    const typo = run('./my_study.js', ['--set', 'ORDERS=ordrs']);
+    expect(typo.status, typo.stderr).to.equal(2);
+    expect(typo.stderr.split('\n').filter((l) => l.startsWith('mongo-perf-lab'))).to.deep.equal([
+      `mongo-perf-lab: ORDERS=ordrs: ${dbName}.ordrs: no such collection, nothing to measure (collections in ${dbName}: customers, orders); check --set ORDERS=... and --db (\`empty: true\` on the parameter runs it on an empty one)`,
+    ]);
+    expect(typo.stdout).to.not.match(/agree|faster|slower/);
+    const noDb = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'run',
+        './my_study.js',
+        '--uri',
+        uri,
+        '--db',
+        `${dbName}_typo`,
+        '--no-progress',
+        '--out',
+        path.join(dir, 'o2'),
+      ],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, MONGODB_URI: '' }, timeout: 110000 },
+    );
+    expect(noDb.status).to.equal(2);
+    expect(noDb.stderr).to.match(/ORDERS=orders: labtest_own_typo\.orders: no such collection.*none: check --db/);
+  });
+
+  it('a planted wrong variant, the fastest, is never ranked: WRONG ANSWER in the table and the report, DISAGREE in the summary', async function () {
+    this.timeout(180000);
+    const text = fs
+      .readFileSync(path.join(dir, 'my_study.js'), 'utf8')
+      .replace(
+        '  ],\n};\nlab.main',
+        "    { name: 'wrong', what: 'planted', run: function (p) { return { n: 1 }; } },\n  ],\n};\nlab.main",
+      );
+    expect(text).to.contain("name: 'wrong'");
+    fs.writeFileSync(path.join(dir, 'wrong.js'), text);
+    const r = run('./wrong.js', ['--runs', '5', '--out', path.join(dir, 'out-wrong')]);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^wrong\s.*WRONG ANSWER/m);
+    expect(r.stdout).to.contain(
+      'wrong not ranked, not compared with two-finds: its answer disagrees with the reference',
+    );
+    expect(r.stdout).to.match(
+      /DISAGREE with the baseline's answer \(two-finds\): wrong @ the point \(not ranked\)\n {2}answers compared by value/,
+    );
+    // no sentence ranks it, anywhere: not "ran ... faster", not "all agree"
+    expect(r.stdout).to.not.match(/wrong (ran|no clear|too few|interval)/);
+    expect(r.stdout).to.not.contain('all variants agree');
+    const report = fs.readFileSync(path.join(dir, 'out-wrong', 'report.md'), 'utf8');
+    expect(report).to.match(/\| wrong \|[^\n]*WRONG ANSWER/);
+    expect(report).to.not.match(/wrong ran/);
+    const doc = JSON.parse(fs.readFileSync(path.join(dir, 'out-wrong', 'results.json'), 'utf8'));
+    expect(doc.results.find((x) => x.variant === 'wrong').agrees).to.equal(false);
   });
 
   it('refuses a declaration that would write (a fixture) in one line, before touching the server', async function () {

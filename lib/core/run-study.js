@@ -104,7 +104,8 @@ async function checkStudies(entries, { server, dbName, profile = 'quick', params
       const session = await ShellSession.open(server.uri, dbName, { patient: true });
       try {
         const valuesOf = (desc) => configValues(entry, desc, profile, paramsOf(entry));
-        const { cfg } = await configureStudy(session, entry, valuesOf, () => {});
+        const { desc, cfg } = await configureStudy(session, entry, valuesOf, () => {});
+        if (entry.own) await readOwnCollections(client.db(dbName), desc, cfg.params);
         const derived = await derivedNames(session, entry, cfg.params);
         if (derived.length) await assertAllOwned(client.db(dbName), derived, 'write derived data into');
       } finally {
@@ -128,6 +129,43 @@ async function derivedNames(session, entry, p) {
   ];
 }
 
+/**
+ * The collections a study of your own reads (docs/own-study.md): each `name` parameter its
+ * declaration describes as a collection (its `what` says so) or whose default is a collection in
+ * the database. Each must hold documents, else one line refuses the run before any work: a typo in a
+ * collection or database name reads nothing, and every form "agrees" on an empty answer at a
+ * meaningless speed. A parameter declared with `empty: true` (an output the variants write) is not
+ * checked. Returns [{param, coll, count}] (count: the collection's estimated document count).
+ */
+async function readOwnCollections(db, desc, p) {
+  // exit 2 with no --help hint: the line names what to fix, which --help cannot
+  const { InputFileError } = require('../infra/errors');
+  const existing = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+  const decl = desc.params || {};
+  const names = Object.keys(decl).filter(
+    (k) =>
+      decl[k].kind === 'name' &&
+      !decl[k].empty &&
+      (/collection/i.test(decl[k].what || '') || existing.includes(decl[k].def)),
+  );
+  const read = [];
+  for (const k of names) {
+    const coll = p[k];
+    const count = existing.includes(coll) ? await db.collection(coll).estimatedDocumentCount() : null;
+    if (!count) {
+      const here = existing.filter((c) => !c.startsWith('system.')).sort();
+      const state = count === null ? 'no such collection' : 'the collection is empty';
+      throw new InputFileError(
+        `${k}=${coll}: ${db.databaseName}.${coll}: ${state}, nothing to measure (collections in ${db.databaseName}: ` +
+          `${here.length ? here.slice(0, 8).join(', ') + (here.length > 8 ? ', ...' : '') : 'none: check --db'}); ` +
+          `check --set ${k}=... and --db (\`empty: true\` on the parameter runs it on an empty one)`,
+      );
+    }
+    read.push({ param: k, coll, count });
+  }
+  return read;
+}
+
 /** The fixture, the setup and the axis points; the fixture's time goes into times.loadMs. */
 async function prepare(ctx, entry, p, times = {}) {
   const t0 = Date.now();
@@ -138,6 +176,12 @@ async function prepare(ctx, entry, p, times = {}) {
   const derived = await derivedNames(ctx.session, entry, p);
   if (derived.length) await assertAllOwned(ctx.db, derived, 'write derived data into');
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
+  // A study of your own: what it reads, checked again (it may have gone since) and named with its size.
+  if (entry.own) {
+    const read = await readOwnCollections(ctx.db, ctx.desc, p);
+    if (read.length)
+      ctx.note(`reads ${read.map((r) => `${ctx.dbName}.${r.coll} (${lab.fmtInt(r.count)} documents)`).join(', ')}`);
+  }
   times.loadMs = Date.now() - t0;
   if (times.loadMs > SLOW_MS) ctx.log(`${entry.name}: data ready in ${lab.fmtMs(times.loadMs)}`);
   await ctx.session.call('lab.node.setup', entry.name);
@@ -226,7 +270,7 @@ async function measurePoint(ctx, entry, p, point, own) {
     const opts = { meta };
     if (entry.oracle && ctx.fixture && ctx.fixture.own !== false) opts.expected = await entry.oracle(p, point, ctx);
     const ran = lab.pointRecords(
-      { name: entry.name, unit: ctx.desc.unit, same: entry.same },
+      { name: entry.name, unit: ctx.desc.unit, same: entry.same || declaredSame(ctx, entry) },
       p,
       point,
       res,
@@ -238,6 +282,19 @@ async function measurePoint(ctx, entry, p, point, own) {
   }
   if (entry.measures) recs.push(...(await entry.measures(ctx, p, point)));
   return recs;
+}
+
+/**
+ * A study of your own compares its answers with its declaration's `same` when it has one (the
+ * function lives in the session's runtime, in-process), else by value (LabRecords.same).
+ */
+function declaredSame(ctx, entry) {
+  if (!entry.own) return undefined;
+  const lab0 = ctx.session && ctx.session.ctx && ctx.session.ctx.lab;
+  const decl = lab0 && lab0.registry && lab0.registry[entry.name];
+  if (!decl || typeof decl.same !== 'function') return undefined;
+  entry.sameDeclared = true; // the summary then says "by its own same"
+  return decl.same;
 }
 
 /** Where a study's time went (docs/testing.md uses it to find what to cut). */

@@ -11,6 +11,7 @@ const m = require('./model');
 const { renderMarkdown, tableToMarkdown } = require('./render-markdown');
 const { compareRecord } = require('../../scripts/lib/stats');
 const { comparisonWords } = require('../../scripts/lib/format');
+const LabRecords = require('../../scripts/lib/records');
 
 // Colour-blind-safe: Paul Tol's "muted" scheme, then his "bright" one for studies with many variants.
 const PALETTE = [
@@ -138,11 +139,19 @@ function headline(doc, entry) {
   const ref = entry.oracle
     ? 'the independent Node computation'
     : `the baseline's answer (${recs[0] && recs[0].ratio ? recs[0].ratio.to : 'baseline'})`;
+  const how = entry.same || entry.sameDeclared ? "by the study's own `same`" : `by value: ${LabRecords.SAME_TOLERANCE}`;
+  const empty = recs.filter((r) => r.agrees === true && LabRecords.isEmptyAnswer(r.answer));
   lines.push(
     bad.length
-      ? `  DISAGREE with ${ref}: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')}`
+      ? `  DISAGREE with ${ref}: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')} (not ranked)`
       : `  every answer checked: ${recs.some((r) => r.agrees === true) ? `all agree with ${ref}` : 'all agree with the baseline'}`,
   );
+  if (recs.some((r) => r.agrees !== null && r.agrees !== undefined)) lines.push(`  answers compared ${how}`);
+  // Agreeing on nothing proves nothing: every form reads an empty result at a meaningless speed.
+  if (empty.length)
+    lines.push(
+      `  EMPTY ANSWER at ${[...new Set(empty.map((r) => lab.pointLabel(r.axis) || 'the point'))].join(', ')}: the variants agree on nothing found; check the collection, the database and the filters`,
+    );
   return lines.join('\n');
 }
 
@@ -224,7 +233,7 @@ function pointRow(r, at) {
     `${r.runs}${r.capped ? '*' : ''}`,
     w ? w.cell : r.agrees === false ? 'baseline, WRONG ANSWER' : 'baseline',
     w ? w.ci : '',
-    r.plan ? r.plan.stage : '',
+    LabRecords.planCell(r.plan),
     engine,
     r.agrees === null ? '' : r.agrees ? 'yes' : 'NO',
   ];

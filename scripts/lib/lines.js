@@ -90,10 +90,19 @@ var LabLines = (function (S, F, R) {
       runs: r.runs + (r.capped ? '*' : ''),
       vs: isBase ? (r.agrees === false ? 'baseline, WRONG ANSWER' : 'baseline') : w ? w.cell : '',
       ci: isBase || !w ? '' : w.ci,
-      plan: r.plan ? r.plan.stage : '',
+      plan: R.planCell(r.plan),
       engine: r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : r.where === 'node' ? 'client' : '',
       agrees: r.agrees === null ? '' : r.agrees ? 'yes' : 'NO',
     };
+  }
+
+  // Agreeing on nothing (a misspelled collection reads empty for every form) is said as such.
+  function agreeLine(answer) {
+    return R.isEmptyAnswer(answer)
+      ? 'all variants agree on an EMPTY answer (' +
+          fmtAnswer(answer) +
+          '): nothing found; check the collection, the database and the filters'
+      : 'all variants agree (' + fmtAnswer(answer) + ')';
   }
 
   // The table and the summary of one axis point, the same text in the shell and in Node.
@@ -127,7 +136,7 @@ var LabLines = (function (S, F, R) {
       );
     });
     out = out.concat(tableLines(cols, rows, WIDTH));
-    if (checked) out = out.concat(wrap('all variants agree (' + fmtAnswer(ran[0].answer) + ')', WIDTH));
+    if (checked) out = out.concat(wrap(agreeLine(ran[0].answer), WIDTH));
     out = out.concat(legendLines(ran, opts.described));
     if (
       ran.some(function (r) {

@@ -31,10 +31,13 @@ var LabRecords = (function (S, P) {
   }
 
   // Deep equality, numbers equal up to 1e-9 relative (sums in another order round differently).
+  var REL_TOLERANCE = 1e-9;
+  // How `same` compares, in the words the summaries show next to "all agree".
+  var SAME_TOLERANCE = 'numbers within 1e-9 relative, dates to the ms, keys in any order';
   function same(a, b) {
     if (a === b) return true;
     if (typeof a === 'number' && typeof b === 'number') {
-      return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+      return Math.abs(a - b) <= REL_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
     }
     if (isDate(a) || isDate(b)) return isDate(a) && isDate(b) && a.getTime() === b.getTime();
     if (a && b && typeof a === 'object' && typeof b === 'object') {
@@ -57,6 +60,16 @@ var LabRecords = (function (S, P) {
       });
     }
     return false;
+  }
+
+  // An answer that found nothing: null, {}, [], '' or a brief of no rows. Variants agreeing on it
+  // prove nothing (a misspelled collection reads empty for every form); 0 is a count, not empty.
+  function isEmptyAnswer(answer) {
+    if (answer === undefined || answer === null || answer === '') return true;
+    if (Array.isArray(answer)) return answer.length === 0;
+    if (typeof answer !== 'object' || isDate(answer)) return false;
+    var keys = Object.keys(answer);
+    return keys.length === 0 || (keys.length === 1 && keys[0] === 'rows' && answer.rows === 0);
   }
 
   // A short form of an answer for records and tables: numbers and small documents as they are,
@@ -267,14 +280,159 @@ var LabRecords = (function (S, P) {
     return out;
   }
 
-  // Summarises any explain output (find, count, aggregate; classic or SBE) into the access
-  // stage(s) of the winning plan and the engine that ran it (explainVersion "1" classic, "2" SBE).
+  // The stage names of a plan tree, top-down (children: inputStage, inputStages, outerStage,
+  // innerStage, thenStage, elseStage), without the SBE slot plan.
+  function stageNames(node, out) {
+    if (!node || typeof node !== 'object') return out;
+    if (typeof node.stage === 'string') out.push(node.stage);
+    ['inputStage', 'outerStage', 'innerStage', 'thenStage', 'elseStage'].forEach(function (k) {
+      stageNames(node[k], out);
+    });
+    (node.inputStages || []).forEach(function (c) {
+      stageNames(c, out);
+    });
+    return out;
+  }
+
+  // Every value of `key` in obj (the winning plan: indexName, strategy), not below skip's keys.
+  function allOf(obj, key, out, skip) {
+    if (!obj || typeof obj !== 'object') return out;
+    Object.keys(obj).forEach(function (k) {
+      if (skip && skip.indexOf(k) >= 0) return;
+      if (k === key && obj[k] !== undefined && obj[k] !== null) {
+        [].concat(obj[k]).forEach(function (v) {
+          if (out.indexOf(v) < 0) out.push(v);
+        });
+      } else allOf(obj[k], key, out, skip);
+    });
+    return out;
+  }
+
+  // One explain's figures (executionStats verbosity). A find, a count, or an aggregation the
+  // server ran as one query (SBE, explainVersion "2") has one executionStats; a classic
+  // aggregation has a $cursor stage with its executionStats, then stages that examine on their
+  // own ($lookup: totalDocsExamined, totalKeysExamined, indexesUsed, collectionScans).
+  function explainFigures(ex) {
+    var f = { keys: null, docs: null, returned: null, ms: null, indexes: [], lookup: [], stages: [] };
+    var add = function (name, v) {
+      if (typeof v === 'number') f[name] = (f[name] || 0) + v;
+    };
+    var fromStats = function (st) {
+      if (!st || typeof st !== 'object') return;
+      add('keys', st.totalKeysExamined);
+      add('docs', st.totalDocsExamined);
+      if (typeof st.nReturned === 'number') f.returned = st.nReturned;
+      if (typeof st.executionTimeMillis === 'number') f.ms = st.executionTimeMillis;
+    };
+    var fromPlanner = function (qp) {
+      var winning = qp && qp.winningPlan;
+      if (!winning) return;
+      var tree = winning.queryPlan || winning; // SBE: queryPlan beside the slot plan
+      f.stages = f.stages.concat(stageNames(tree, []));
+      allOf(tree, 'indexName', f.indexes);
+      allOf(tree, 'strategy', f.lookup); // EQ_LOOKUP's HashJoin, IndexedLoopJoin, NestedLoopJoin
+    };
+    if (Array.isArray(ex.stages)) {
+      ex.stages.forEach(function (st) {
+        var name = Object.keys(st).filter(function (k) {
+          return k.charAt(0) === '$';
+        })[0];
+        if (name === '$cursor') {
+          fromPlanner(st.$cursor.queryPlanner);
+          fromStats(st.$cursor.executionStats);
+          return;
+        }
+        if (name) f.stages.push(name);
+        add('keys', st.totalKeysExamined);
+        add('docs', st.totalDocsExamined);
+        (st.indexesUsed || []).forEach(function (i) {
+          if (f.indexes.indexOf(i) < 0) f.indexes.push(i);
+        });
+        if (name === '$lookup')
+          f.lookup.push(
+            'classic ' + ((st.indexesUsed || []).length ? 'indexed' : st.collectionScans ? 'scan' : 'loop') + ' $lookup'
+          );
+        if (typeof st.nReturned === 'number') f.returned = st.nReturned;
+      });
+    } else {
+      fromPlanner(ex.queryPlanner || findKey(ex, 'queryPlanner'));
+      fromStats(ex.executionStats || findKey(ex, 'executionStats'));
+    }
+    return f;
+  }
+
+  // Summarises any explain output (find, count, aggregate; classic or SBE; or a list of them, for
+  // a variant of several queries) into what Compass's explain view shows: the access stage(s) of
+  // the winning plan (`stage`) and the engine (explainVersion "1" classic, "2" SBE), and, from
+  // executionStats: every stage top-down, the indexes used, keys and documents examined, documents
+  // returned, the server's time and the $lookup strategy. Figures an explain does not give (the
+  // queryPlanner verbosity) are left out.
   function plan(explain) {
     if (!explain) return null;
-    if (explain.stage && explain.explainVersion && !explain.queryPlanner && !explain.stages) return explain; // already a summary
-    var winning = findKey(explain, 'winningPlan');
-    var stages = collectStages(winning, []);
-    return { stage: stages.join('+') || '?', explainVersion: String(findKey(explain, 'explainVersion') || '1') };
+    if (isSummary(explain)) return explain;
+    var list = [].concat(explain);
+    var access = [];
+    var versions = [];
+    var f = { keys: null, docs: null, returned: null, ms: null, indexes: [], lookup: [], stages: [] };
+    list.forEach(function (ex) {
+      collectStages(findKey(ex, 'winningPlan'), []).forEach(function (st) {
+        if (access.indexOf(st) < 0) access.push(st);
+      });
+      var v = String(findKey(ex, 'explainVersion') || '1');
+      if (versions.indexOf(v) < 0) versions.push(v);
+      var one = explainFigures(ex);
+      ['keys', 'docs', 'ms'].forEach(function (k) {
+        if (one[k] !== null) f[k] = (f[k] || 0) + one[k];
+      });
+      if (one.returned !== null) f.returned = one.returned; // the last query's: what the variant returns
+      f.stages = f.stages.concat(list.length > 1 && f.stages.length ? ['|'] : [], one.stages);
+      ['indexes', 'lookup'].forEach(function (k) {
+        one[k].forEach(function (x) {
+          if (f[k].indexOf(x) < 0) f[k].push(x);
+        });
+      });
+    });
+    var out = { stage: access.join('+') || '?', explainVersion: versions.join('+') };
+    if (f.stages.length) out.stages = f.stages;
+    if (f.indexes.length) out.indexes = f.indexes;
+    if (f.keys !== null) out.keysExamined = f.keys;
+    if (f.docs !== null) out.docsExamined = f.docs;
+    if (f.returned !== null) out.nReturned = f.returned;
+    if (f.ms !== null) out.serverMs = f.ms;
+    if (f.lookup.length) out.lookup = f.lookup.join(', ');
+    return out;
+  }
+
+  // A plan already summarised (a study's own explain may return one): a stage string, no explain's keys.
+  function isSummary(x) {
+    return (
+      !Array.isArray(x) &&
+      typeof x.stage === 'string' &&
+      x.explainVersion !== undefined &&
+      !x.queryPlanner &&
+      !(
+        Array.isArray(x.stages) &&
+        x.stages.some(function (s) {
+          return s && typeof s === 'object';
+        })
+      )
+    );
+  }
+
+  // A plan in one table cell: "IXSCAN cust_1 · 55 keys, 55 docs -> 55", the $lookup strategy
+  // first when there is one ("EQ_LOOKUP IndexedLoopJoin _id_ · 530 keys, 1,130 docs -> 5").
+  function planCell(p) {
+    if (!p) return '';
+    var n = function (x) {
+      return String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    };
+    var head = p.lookup ? ((p.stages || []).indexOf('EQ_LOOKUP') >= 0 ? 'EQ_LOOKUP ' : '') + p.lookup : p.stage;
+    var idx = p.indexes && p.indexes.length ? ' ' + p.indexes.join(',') : '';
+    var figs = [];
+    if (p.keysExamined !== undefined) figs.push(n(p.keysExamined) + ' keys');
+    if (p.docsExamined !== undefined) figs.push(n(p.docsExamined) + ' docs');
+    var ret = p.nReturned !== undefined ? ' -> ' + n(p.nReturned) : '';
+    return head + idx + (figs.length || ret ? ' · ' + figs.join(', ') + ret : '');
   }
 
   return {
@@ -287,6 +445,8 @@ var LabRecords = (function (S, P) {
     isNotHere: isNotHere,
     isDate: isDate,
     same: same,
+    SAME_TOLERANCE: SAME_TOLERANCE,
+    isEmptyAnswer: isEmptyAnswer,
     brief: brief,
     resultRecord: resultRecord,
     timesRecord: timesRecord,
@@ -300,6 +460,7 @@ var LabRecords = (function (S, P) {
     busyText: busyText,
     BUSY: BUSY,
     plan: plan,
+    planCell: planCell,
   };
 })(
   typeof LabStats !== 'undefined' ? LabStats : require('./stats'),
