@@ -41,12 +41,26 @@ function unknownLine(e, line, command) {
   );
 }
 
+/** Where the command writes ({output, outputFlag}), for a line about a full disk: the option that moves it. */
+function outputOf(o, mod) {
+  const opts = (mod && mod.options) || {};
+  for (const [key, flag] of [
+    ['out', '--out'],
+    ['json', '--json'],
+    ['md', '--md'],
+    ['rejects', '--rejects'],
+  ]) {
+    if (o && typeof o[key] === 'string' && o[key] !== '-') return { output: o[key], outputFlag: flag };
+  }
+  return opts.out ? { outputFlag: '--out' } : {};
+}
+
 // compare's exit 1 means "a row is slower" (docs/contract.md): a compare that could not finish
 // (a report it could not write, a bug) must not look like one to a CI job.
 const FAILED = { compare: 3 };
 
 /** Prints the error's one line (its stack with --debug); returns the exit code: 2 for bad input, else 1 (compare: 3). */
-function reportError(e, argv, o, command) {
+function reportError(e, argv, o, command, mod) {
   const cleanup = loaded('../lib/infra/cleanup');
   // After Ctrl-C or SIGTERM, the work in flight fails because the cleanup stopped its server: that
   // error is the interrupt's echo, not news ("interrupted ... cleaning up" has said what happened).
@@ -55,7 +69,7 @@ function reportError(e, argv, o, command) {
   const line =
     NoMongodError && e instanceof NoMongodError
       ? e.message
-      : unknownLine(e, friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI) }), command);
+      : unknownLine(e, friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI), ...outputOf(o, mod) }), command);
   process.stderr.write(`mongo-perf-lab: ${line}\n`);
   if (debugEnabled(argv) && e && e.stack)
     process.stderr.write(`${e.stack}\n${e.cause && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);
@@ -71,6 +85,7 @@ function reportError(e, argv, o, command) {
 async function main(argv) {
   let o;
   let command;
+  let mod;
   try {
     const first = argv.findIndex((a) => a !== '--debug');
     if (first < 0 || argv[first] === '--help' || argv[first] === '-h') {
@@ -81,7 +96,7 @@ async function main(argv) {
       throw new UsageError(
         `${argv[first]}: give the command first (mongo-perf-lab <command> [options]; commands: see --help)`,
       );
-    const mod = commandModule(argv[first]);
+    mod = commandModule(argv[first]);
     command = mod.name;
     const { values, positionals } = parseCommand(
       command,
@@ -98,7 +113,7 @@ async function main(argv) {
     liveness.enable(`\`mongo-perf-lab ${command}\``);
     return await Promise.race([mod.run(o), liveness.failed()]);
   } catch (e) {
-    return reportError(e, argv, o, command);
+    return reportError(e, argv, o, command, mod);
   }
 }
 

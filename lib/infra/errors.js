@@ -234,7 +234,8 @@ function connectionLine(err, ctx, { all, text, code, codeName, where }) {
 }
 
 /**
- * The line to print for err. ctx.uri (redacted) names the server; ctx.what says what was being done.
+ * The line to print for err. ctx.uri (redacted) names the server; ctx.what says what was being done;
+ * ctx.output and ctx.outputFlag: where the command writes and the option that moves it (--out).
  */
 function friendly(err, ctx = {}) {
   if (!err) return 'unknown error';
@@ -276,8 +277,13 @@ function friendly(err, ctx = {}) {
     return `cannot write ${err.path || 'a file'}: permission denied; choose a writable location`;
   }
   if (err.code === 'ENOENT' && err.path) return `${err.path}: no such file or directory`;
-  if (err.code === 'ENOSPC')
-    return `no space left on the device${err.path ? ` holding ${err.path}` : ''}: free some space or use --docs smaller`;
+  // The lab's own writes (reports, result files, rejects): a smaller --docs would not help them (a
+  // server's full disk is goneCause's line); another place for the output does.
+  if (err.code === 'ENOSPC') {
+    const where = err.path || ctx.output;
+    const elsewhere = ctx.outputFlag ? `, or write the output elsewhere with ${ctx.outputFlag}` : '';
+    return `no space left on the device${where ? ` holding ${where}` : ''}: free some space there${elsewhere}, and run again`;
+  }
   if (typeof code === 'number' && (err.errmsg || err.message)) {
     if (goneCause()) return goneCause(); // a server the lab started refused it as its disk filled
     return `MongoDB refused the operation${where}: ${firstLine(err.errmsg || err.message)} (${codeName || 'code ' + code})`;

@@ -212,7 +212,15 @@ async function importTarget(db, collName, { append = false } = {}) {
     await createOwned(db, collName, {}, 'import', { fixture: 'import', complete: true });
     return { created: true, own: true };
   }
-  if (append && (!s.info.type || s.info.type === 'collection')) return { created: false, own: false };
+  const kind = s.info.type || 'collection';
+  if (append && kind === 'collection') return { created: false, own: false };
+  // A view takes no writes, and a time-series collection keeps no unique _id (the import's identity):
+  // --append would be refused the same way, so it is not offered.
+  if (kind !== 'collection')
+    throw new ForeignDataError(
+      `${s.target} is a ${kind === 'timeseries' ? 'time-series collection' : kind}, which import cannot write into ` +
+        '(with or without --append): choose another --coll or --db',
+    );
   throw new ForeignDataError(
     `${s.target} ${s.owner.why}${s.count ? `, holds ${s.count} documents` : ', empty'}; ` +
       'import never appends to a collection it did not make unless told: add --append to add these rows to it, or choose another --coll or --db',
