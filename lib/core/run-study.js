@@ -252,7 +252,8 @@ async function measurePoint(ctx, entry, p, point, own) {
   if (runners.length) {
     const load0 = os.loadavg()[0];
     const waited = cpuWaitWatch();
-    const res = await interleave(runners, {
+    const evidence = serverEvidence(ctx, runners, p);
+    const res = await interleave(evidence.runners, {
       warmup: p.WARMUP,
       rounds: p.RUNS,
       budgetMs: p.BUDGET_MS,
@@ -278,6 +279,7 @@ async function measurePoint(ctx, entry, p, point, own) {
       opts,
     );
     markLoad(ran, { start: load0, end: os.loadavg()[0], cores: os.cpus().length, cpuWait: waited.stop() });
+    for (const r of ran) if (evidence.deltas[r.variant]) r.server = evidence.deltas[r.variant];
     recs = ran.concat(plan.skipped);
   }
   if (entry.measures) recs.push(...(await entry.measures(ctx, p, point)));
@@ -295,6 +297,113 @@ function declaredSame(ctx, entry) {
   if (!decl || typeof decl.same !== 'function') return undefined;
   entry.sameDeclared = true; // the summary then says "by its own same"
   return decl.same;
+}
+
+/**
+ * The server's side of one run of each variant (docs/result-format.schema.json, `server`): a
+ * serverStatus just before and just after the variant's first timed run (its warm-up when it has
+ * no timed run: RUNS=0), outside the timed call, so two commands per variant and point, never one
+ * per round. The delta is the server's, all clients together: on a quiet server, the variant's.
+ * Returns { runners: the runners wrapped, deltas: variant -> figures (filled as they run) }. A
+ * server that refuses serverStatus (no clusterMonitor role) gives no figures, said once.
+ */
+function serverEvidence(ctx, runners, p) {
+  const deltas = {};
+  // which call of each variant is its first timed run: the harness's own plan of steps says
+  const planned = lab
+    .harness(
+      runners.map((r) => r.name),
+      { warmup: p.WARMUP, rounds: p.RUNS, baseline: ctx.desc.baseline, warmOnce: ctx.desc.warmOnce },
+    )
+    .plan();
+  const target = {};
+  for (const r of runners) {
+    const mine = planned.filter((s) => s.variant === r.name);
+    const first = mine.findIndex((s) => s.phase === 'timed');
+    target[r.name] = first >= 0 ? first : 0;
+  }
+  const admin = ctx.client.db('admin');
+  const status = () => admin.command({ serverStatus: 1, repl: 0, locks: 0, network: 0, transactions: 0 });
+  const wrapped = runners.map((r) => {
+    let calls = 0;
+    return {
+      ...r,
+      run: async () => {
+        const capture = calls++ === target[r.name] && ctx.serverStatus !== false;
+        const before = capture ? await status().catch((e) => refused(ctx, e)) : null;
+        const out = await r.run();
+        if (before) {
+          const after = await status().catch((e) => refused(ctx, e));
+          if (after) deltas[r.name] = serverDelta(before, after);
+        }
+        return out;
+      },
+    };
+  });
+  return { runners: wrapped, deltas };
+}
+
+function refused(ctx, e) {
+  if (ctx.serverStatus !== false)
+    ctx.note(`no server-side figures: serverStatus refused (${e.message.split('\n')[0]})`);
+  ctx.serverStatus = false;
+  return null;
+}
+
+/** What one serverStatus says that a claim may lean on; undefined where this server has no such figure. */
+function serverFigures(ss) {
+  const cache = (ss.wiredTiger && ss.wiredTiger.cache) || {};
+  const metrics = ss.metrics || {};
+  const qe = metrics.queryExecutor || {};
+  const doc = metrics.document || {};
+  // tickets: wiredTiger.concurrentTransactions up to 6.0, queues.execution from 7.0
+  const t = (ss.wiredTiger && ss.wiredTiger.concurrentTransactions) || (ss.queues && ss.queues.execution) || {};
+  const num = (x) => (x === undefined || x === null ? undefined : Number(x));
+  const ticket = (k) => (t[k] ? { out: num(t[k].out), available: num(t[k].available) } : undefined);
+  return {
+    cacheReadBytes: num(cache['bytes read into cache']),
+    cacheWrittenBytes: num(cache['bytes written from cache']),
+    pagesRead: num(cache['pages read into cache']),
+    cacheBytes: num(cache['bytes currently in the cache']),
+    cacheMax: num(cache['maximum bytes configured']),
+    dirtyBytes: num(cache['tracked dirty bytes in the cache']),
+    keysExamined: num(qe.scanned),
+    docsExamined: num(qe.scannedObjects),
+    docsReturned: num(doc.returned),
+    docsWritten: ['inserted', 'updated', 'deleted'].reduce((a, k) => a + (num(doc[k]) || 0), 0),
+    read: ticket('read'),
+    write: ticket('write'),
+    ops: Object.fromEntries(Object.entries(ss.opcounters || {}).map(([k, v]) => [k, num(v)])),
+  };
+}
+
+/**
+ * The serverStatus delta of one run: counters as after minus before (bytes and pages read into the
+ * cache, keys and documents examined, documents returned and written, operations), gauges as they
+ * stood after it (cache fill and dirty share, read and write tickets in use of those available).
+ */
+function serverDelta(beforeStatus, afterStatus) {
+  const a = serverFigures(beforeStatus);
+  const b = serverFigures(afterStatus);
+  const d = (k) => (typeof a[k] === 'number' && typeof b[k] === 'number' ? b[k] - a[k] : undefined);
+  const out = { runs: 1 };
+  for (const k of ['cacheReadBytes', 'cacheWrittenBytes', 'pagesRead', 'keysExamined', 'docsExamined'])
+    if (d(k) !== undefined) out[k] = d(k);
+  if (d('docsReturned') !== undefined) out.docsReturned = d('docsReturned');
+  out.docsWritten = b.docsWritten - a.docsWritten;
+  if (b.cacheMax) {
+    out.cacheUsedPct = Number(((100 * b.cacheBytes) / b.cacheMax).toPrecision(3));
+    out.cacheDirtyPct = Number(((100 * b.dirtyBytes) / b.cacheMax).toPrecision(3));
+  }
+  if (b.read) out.readTickets = b.read;
+  if (b.write) out.writeTickets = b.write;
+  // the serverStatus after counts as one command of its own: left out
+  out.ops = Object.fromEntries(
+    Object.keys(b.ops)
+      .map((k) => [k, (b.ops[k] || 0) - (a.ops[k] || 0) - (k === 'command' ? 1 : 0)])
+      .filter(([, v]) => v > 0),
+  );
+  return out;
 }
 
 /** Where a study's time went (docs/testing.md uses it to find what to cut). */
@@ -481,4 +590,4 @@ function markLoad(recs, load) {
   }
 }
 
-module.exports = { runStudy, checkStudies, studySession, markLoad };
+module.exports = { runStudy, checkStudies, studySession, markLoad, serverDelta };

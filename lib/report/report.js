@@ -248,6 +248,62 @@ function pointTable(at) {
   );
 }
 
+/** Bytes as people read them: 0 B, 512 B, 3.1 MB. */
+function fmtBytes(b) {
+  if (typeof b !== 'number') return '';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  let x = b;
+  while (Math.abs(x) >= 1024 && i < units.length - 1) {
+    x /= 1024;
+    i++;
+  }
+  return `${i ? Number(x.toPrecision(3)) : x} ${units[i]}`;
+}
+
+/**
+ * The serverStatus evidence of a point (records' `server`, lib/core/run-study.js serverDelta): what
+ * each variant made the server do in one run, so that "faster because it examines fewer
+ * documents" or "slower because it reads from disk" can be checked. Null when no record has it.
+ */
+function serverTable(at) {
+  const rows = at.filter((r) => r.server && !r.skipped);
+  if (!rows.length) return null;
+  const n = (x) => (typeof x === 'number' ? lab.fmtInt(x) : '');
+  const tickets = (t) => (t ? `${t.out}/${t.out + t.available}` : '');
+  return figureTable(
+    [
+      'variant',
+      'docs examined',
+      'keys examined',
+      'returned',
+      'written',
+      'read into cache',
+      'pages read',
+      'cache used, dirty',
+      'tickets r, w',
+      'operations',
+    ],
+    rows.map((r) => {
+      const s = r.server;
+      return [
+        r.variant,
+        n(s.docsExamined),
+        n(s.keysExamined),
+        n(s.docsReturned),
+        n(s.docsWritten),
+        fmtBytes(s.cacheReadBytes),
+        n(s.pagesRead),
+        s.cacheUsedPct === undefined ? '' : `${s.cacheUsedPct}%, ${s.cacheDirtyPct}%`,
+        s.readTickets ? `${tickets(s.readTickets)}, ${tickets(s.writeTickets)}` : '',
+        Object.entries(s.ops || {})
+          .map(([k, v]) => `${k} ${lab.fmtInt(v)}`)
+          .join(', '),
+      ];
+    }),
+  );
+}
+
 // A variant that does not apply to a point (a pick method at a claiming point, a per-minute rollup
 // asked for seconds) is left out of that point's table: rows of dashes hid the ones that answered.
 const notHere = (r) => Boolean(r.skipped) && (r.skipped.code === SKIP.notHere || r.skipped === lab.NOT_HERE);
@@ -277,6 +333,14 @@ function pointBlocks(recs, entry, inapplicable) {
     const busy = at.find((r) => lab.isBusy(r));
     if (at.length) out.push(m.paragraph(m.bold(label || 'results')), pointTable(at));
     if (busy) out.push(m.warning(lab.busyText(busy)));
+    const server = serverTable(at);
+    if (server)
+      out.push(
+        m.paragraph(
+          'On the server (serverStatus just before and after one timed run of each variant; all clients together):',
+        ),
+        server,
+      );
   }
   return out;
 }
