@@ -381,7 +381,7 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
     });
   });
 
-  describe('003-id-index-unneeded: unsupported by the source (it never warmed without _id_); measured past the cache beside', function () {
+  describe('003-id-index-unneeded/hinders: unsupported by the source (it never warmed without _id_); measured past the cache beside', function () {
     const { stateRecords } = require('../../lib/studies/timeseries/state-records');
     const three = (x) => [x, x * 1.02, x * 0.98];
     const COLD = { read: { data: 1e6, created_on_1: 1e6 }, cached: {} };
@@ -397,17 +397,17 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
     const small = { cacheBytes: 256 * 1048576 };
     it("always unsupported, with the lab's measurement beside (holds at 1.8x, no effect at parity, never read as a change)", function () {
       const env = { ...ENV, server: { version: '6.0.5', cacheBytes: 256 * 1048576 } };
-      const slow = verdictOf(timeseries, '003-id-index-unneeded', run(1.8, small), env);
+      const slow = verdictOf(timeseries, '003-id-index-unneeded/hinders', run(1.8, small), env);
       expect(slow.verdict).to.equal(VERDICT.UNSUPPORTED);
       expect(slow.why).to.match(/never warmed data \+ created_on without _id_.*measured here \(not a verdict\): holds/);
       expect(slow.mechanism.ref).to.match(/^https:\/\/www\.mongodb\.com\/docs\/v2\.4\/reference\/command\/touch/);
-      const flat = verdictOf(timeseries, '003-id-index-unneeded', run(1.0, small), env);
+      const flat = verdictOf(timeseries, '003-id-index-unneeded/hinders', run(1.0, small), env);
       expect(flat.why).to.match(/measured here \(not a verdict\): no effect/);
     });
     it('the measurement beside is not reproduced when data and indexes fit the cache, or the warm-both passes found the working set in the cache', function () {
-      const fits = verdictOf(timeseries, '003-id-index-unneeded', run(1.8, { cacheBytes: 12 * 1024 ** 3 }));
+      const fits = verdictOf(timeseries, '003-id-index-unneeded/hinders', run(1.8, { cacheBytes: 12 * 1024 ** 3 }));
       expect(fits.why).to.match(/not reproduced here.*--set STATES_CACHE=source/);
-      const stayed = verdictOf(timeseries, '003-id-index-unneeded', run(1.8, small, {}));
+      const stayed = verdictOf(timeseries, '003-id-index-unneeded/hinders', run(1.8, small, {}));
       expect(stayed.why).to.match(/not reproduced here.*mostly in the cache/);
     });
   });

@@ -270,7 +270,7 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     const warm = { times: three(10), read: { created_on_1: 1e6 }, cached: {} };
     const run = (cold, w = warm) => tsRun({ cold: { times: cold, ...COLD }, 'warm-data': w }, BIG);
     expect(verdictOf(timeseries, '003-touch-data', run(three(13))).verdict).to.equal(VERDICT.HOLDS);
-    // the tie band is +-10 %: 1.05x is no effect
+    // the core's default no-difference band [0.8x, 1.1x] (the claim's lower edge): 1.05x is no effect
     expect(verdictOf(timeseries, '003-touch-data', run(three(10.5))).verdict).to.equal(VERDICT.NO_EFFECT);
     // one pass per state: no interval
     const one = verdictOf(timeseries, '003-touch-data', run([13], { ...warm, times: [10] }));

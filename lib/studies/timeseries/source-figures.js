@@ -75,22 +75,25 @@ module.exports = {
     '003-touch-both': { records: STATE_RECORDS, expect: 'holds' },
     // 1.3132 s / 0.9922 s = 1.32x, inside [1.1x, 2.0x]
     '003-touch-data': { records: STATE_RECORDS, expect: 'holds' },
-    // 0.9922 s / 0.8892 s = 1.12x (touch data, the fastest other warm state), inside [1.1x, 1.5x]
+    // 0.9922 s / 0.8892 s = 1.116x against touch data (the state before it in the text, the rule's
+    // comparator), inside [1.1x, 1.5x] by 1.4 % (per timestamp T3 is 1.098x, just under the edge)
     '003-preload': { records: STATE_RECORDS, expect: 'holds' },
     // 3,200,000,032 B / 50,000,000 = 64.0 B: 1.0
     '003-bytes/data': { records: SIZE_RECORDS, expect: 'holds' },
-    // 2,717,890,448 B / 50,000,000 = 54.4 B: 1.0
-    '003-bytes/index': { records: SIZE_RECORDS, expect: 'holds' },
-    // 299.666 s / 14.025 s = 21.4x, inside [7.1x, 64x]
+    // created_on_1 alone (the state passes' residency carries each index's size): 1,257,869,424 B /
+    // 50,000,000 = 25.2 B: 1.0 (both indexes 54.4 B, with the ObjectId _id_ the lab does not judge)
+    '003-bytes/index': { records: [...STATE_RECORDS, ...SIZE_RECORDS], expect: 'holds' },
+    // 299.666 s / 14.025 s = 21.4x, inside [7.1x, 64x] (on MMAPv1, where touch exists; one timing
+    // of each in the source, repeated x0.99/x1/x1.01 to read the ratio: no interval is the source's)
     '003-touch-cost': { records: STATE_RECORDS, expect: 'holds' },
     // 15.897 s / 14.025 s = 1.13x, inside [0.8x, 1.6x]
     '003-touch-index-cost': { records: STATE_RECORDS, expect: 'holds' },
     // never measured without _id_ by the source (touch loads every index)
-    '003-id-index-unneeded': { records: STATE_RECORDS, expect: 'unsupported' },
+    '003-id-index-unneeded/hinders': { records: STATE_RECORDS, expect: 'unsupported' },
     // the working set (4.31 GB) fitted 8 GB: nothing read in after the preload
     '003-working-set': { records: STATE_RECORDS, expect: 'holds' },
-    '003-vs-previous-and-oracle': {
-      none: "the previous post's setting and Oracle are not in this text; the rule measures nothing",
-    },
+    // 0.209 s / 0.040 s = 5.2x, of which this post's own cold-to-preload minutes give 2.17x
+    '003-vs-previous-and-oracle/five-times': { records: [], expect: 'unsupported' },
+    '003-vs-previous-and-oracle/oracle': { none: 'no Oracle here; the rule measures nothing' },
   },
 };

@@ -1,0 +1,146 @@
+'use strict';
+// Source 003's rules after its reviewer's disputes (docs/disputes/003.md): the comparators, bands,
+// gates and parts the answers changed, judged on records built from figures (state-records.js).
+const { expect } = require('chai');
+const claims = require('../../lib/core/claims');
+const { studies } = require('../../lib/studies');
+const { stateRecords, warmupRecords } = require('../../lib/studies/timeseries/state-records');
+
+const { VERDICT } = claims;
+const timeseries = studies.find((e) => e.name === 'timeseries');
+const WT = { server: { version: '6.0.5', storageEngine: 'wiredTiger', cacheBytes: 12e9 }, host: { cores: 2 } };
+const MMAP = { server: { version: '2.4.6', storageEngine: 'mmapv1', cacheBytes: 8e9 }, host: { cores: 2 } };
+const BIG = { cacheBytes: 12e9, dataBytes: 3.2e9, indexBytes: 2.7e9, events: 5e7 };
+const three = (x) => [x, x * 1.02, x * 0.98];
+const COLD = { read: { data: 1e6, created_on_1: 1e6 }, cached: {} };
+
+function verdictOf(id, recs, env = WT) {
+  const v = claims.judge(timeseries, recs, env, {}).find((c) => c.id === id);
+  expect(v, id).to.not.equal(undefined);
+  return v;
+}
+const measure = (name, variant, value) => ({ type: 'measure', study: 'timeseries', name, variant, axis: {}, value });
+const timed = (variant, grain, ms) => ({
+  type: 'result',
+  study: 'timeseries',
+  variant,
+  axis: { grain },
+  unit: 'ms',
+  times: three(ms),
+  runs: 3,
+  mean: ms,
+  median: ms,
+  plan: { stage: 'IXSCAN' },
+});
+
+describe('timeseries (003) after the disputes', function () {
+  it('touch-cost and touch-index-cost: gone where touch is gone (the scans are shown, never judged); judged on MMAPv1', function () {
+    // the warm-ups of a state run (their run is the one the state rules choose)
+    const run = stateRecords({ cold: { times: three(10), ...COLD } }, { setting: BIG });
+    const w = [
+      ...run,
+      ...warmupRecords({ 'warm-data': three(10000), 'warm-both': three(30000), 'warm-year': three(200000) }),
+    ];
+    const cost = verdictOf('003-touch-cost', w);
+    expect(cost.verdict).to.equal(VERDICT.GONE);
+    expect(cost.why).to.match(/a different operation, so their ratio is shown, not judged: 20\.0x/);
+    expect(cost.mechanism.ref).to.match(/4\.2-compatibility/);
+    expect(verdictOf('003-touch-cost', w, MMAP).verdict).to.equal(VERDICT.HOLDS);
+    // "adds little": a parity-type claim, above 1.6x it adds much (REVERSED), below 0.8x it still adds little
+    expect(verdictOf('003-touch-index-cost', w, MMAP).verdict).to.equal(VERDICT.REVERSED);
+    const cheap = [...run, ...warmupRecords({ 'warm-data': three(10000), 'warm-both': three(7000) })];
+    expect(verdictOf('003-touch-index-cost', cheap, MMAP).verdict).to.equal(VERDICT.HOLDS);
+    expect(verdictOf('003-touch-index-cost', cheap).verdict).to.equal(VERDICT.GONE);
+  });
+
+  it('touch-both: the default no-difference band [0.8x, 1.25x], weaker up to the band at 1.37x', function () {
+    const pushedOut = (x) =>
+      stateRecords(
+        { cold: { times: three(10), ...COLD }, 'warm-both': { times: three(10 * x), ...COLD } },
+        { setting: { cacheBytes: 0.25 * 1024 ** 3, dataBytes: 245e6, indexBytes: 118e6, events: 5e6 } },
+      );
+    expect(verdictOf('003-touch-both', pushedOut(1.15)).verdict).to.equal(VERDICT.NO_EFFECT);
+    expect(verdictOf('003-touch-both', pushedOut(1.31)).verdict).to.equal(VERDICT.WEAKER);
+    expect(verdictOf('003-touch-both', pushedOut(4)).verdict).to.equal(VERDICT.HOLDS);
+  });
+
+  it('preload: compared with warm-data (the source touch-data analogue), never with the fastest other state', function () {
+    const st = stateRecords(
+      {
+        cold: { times: three(13), ...COLD },
+        'warm-data': { times: three(10), read: { created_on_1: 1e6 }, cached: {} },
+        'warm-no-id': { times: three(8.6), read: {}, cached: {} },
+        'warm-year': { times: three(8.5), read: {}, cached: {} },
+      },
+      { setting: BIG },
+    );
+    const v = verdictOf('003-preload', st);
+    expect(v.verdict).to.equal(VERDICT.HOLDS);
+    expect(v.why).to.match(/against warm-data.*beside \(not judged\): warm-no-id 1\.01x.*from a restart/);
+  });
+
+  it('restart-cold: not reproduced (no evidence) without the residency per pass, never inconclusive', function () {
+    const none = stateRecords({ cold: { times: three(10), ...COLD } }, { setting: BIG, withResidency: false });
+    const v = verdictOf('003-restart-cold', none);
+    expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(v.setting.absent).to.equal('no-evidence');
+    expect(v.why).to.match(/to reproduce: npx mongo-perf-lab run timeseries --profile quick/);
+    expect(
+      verdictOf('003-restart-cold', stateRecords({ cold: { times: three(10), ...COLD } }, { setting: BIG })).verdict,
+    ).to.equal(VERDICT.HOLDS);
+  });
+
+  it('bytes/index: created_on_1 alone (a Date key both sides) from the residency; a total bounds it, and decides only gone', function () {
+    const sizes = { data: 2.45e9, created_on_1: 0.5e9, _id_: 0.58e9 };
+    const st = stateRecords({ cold: { times: three(10), ...COLD } }, { setting: BIG, sizes });
+    const v = verdictOf('003-bytes/index', st);
+    expect(v.verdict).to.equal(VERDICT.GONE);
+    expect(v.figure).to.match(/created_on_1 10\.0 B per event against the source's 25\.2 B/);
+    expect(v.why).to.match(/_id_ beside 11\.6 B .*not judged/);
+    const same = stateRecords(
+      { cold: { times: three(10), ...COLD } },
+      { setting: BIG, sizes: { ...sizes, created_on_1: 1.2e9 } },
+    );
+    expect(verdictOf('003-bytes/index', same).verdict).to.equal(VERDICT.HOLDS);
+    const total = (b) => [measure('events', null, 5e7), measure('indexSize', 'raw', b)];
+    expect(verdictOf('003-bytes/index', total(1.08e9)).verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(verdictOf('003-bytes/index', total(0.5e9)).verdict).to.equal(VERDICT.GONE);
+  });
+
+  it('bytes/data: smaller than the band is a changed writer (inconclusive), never gone', function () {
+    const v = verdictOf('003-bytes/data', [measure('events', null, 5e7), measure('dataSize', 'raw', 1.5e9)]);
+    expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
+  });
+
+  it('structure-large and compressed-model: judged against a lossless design; rollups shown beside', function () {
+    const recs = [
+      measure('events', null, 5e6),
+      measure('totalSize', 'raw', 240e6),
+      measure('totalSize', 'rollup', 3e6),
+      timed('raw', 'days', 4000),
+      timed('rollup', 'days', 10),
+    ];
+    const large = verdictOf('003-structure-large', recs);
+    expect(large.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(large.why).to.match(/no lossless compact design.*rollup beside \(not judged\): 400x/);
+    expect(verdictOf('003-compressed-model', recs).verdict).to.equal(VERDICT.INCONCLUSIVE);
+    const withTs = [...recs, measure('totalSize', 'timeseries', 100e6), timed('timeseries', 'days', 1000)];
+    const ts = verdictOf('003-structure-large', withTs);
+    expect(ts.verdict).to.equal(VERDICT.HOLDS);
+    expect(ts.why).to.match(/raw against timeseries; rollup beside/);
+    const model = verdictOf('003-compressed-model', withTs);
+    expect(model.figure).to.match(/timeseries 100,000,000 B on disk = 2\.40x/);
+  });
+
+  it('the parts and claims the reviewer found missing: _id_ unused (plans), swapping gone, five times unsupported, background preload not measured', function () {
+    const plans = [timed('raw', 'hours', 100), timed('raw', 'minutes', 10)];
+    expect(verdictOf('003-id-index-unneeded/unused', plans).verdict).to.equal(VERDICT.HOLDS);
+    const swap = verdictOf('003-swapping', []);
+    expect(swap.verdict).to.equal(VERDICT.GONE);
+    expect(swap.mechanism.why).to.match(/not swapping/);
+    expect(verdictOf('003-swapping', [], MMAP).verdict).to.equal(VERDICT.NOT_MEASURED);
+    expect(verdictOf('003-vs-previous-and-oracle/five-times', []).why).to.match(/2\.17x/);
+    expect(verdictOf('003-vs-previous-and-oracle/oracle', []).verdict).to.equal(VERDICT.NOT_MEASURED);
+    expect(verdictOf('003-background-preload', []).verdict).to.equal(VERDICT.NOT_MEASURED);
+  });
+});
