@@ -338,7 +338,37 @@ function decide(iv, o) {
  *   interval(records, env) -> { iv, figure?, note? }, then decide() against `holds`/`floor`/...
  * `figureOf(iv)` may print the interval in the claim's own terms.
  */
+/**
+ * The decision bands a rule's options give, in words (generated, so a ledger's boundary cell can
+ * never drift from what the rule decides): "holds [2.00x, 4.60x]; stronger above; weaker
+ * [1.25x, 2.00x); no effect [0.80x, 1.25x]; REVERSED below 0.80x".
+ */
+function bandsText(o) {
+  if (!o.holds) return null;
+  const f = o.fmt || fx;
+  const [L, U] = o.holds;
+  const above = LABEL[o.above || VERDICT.STRONGER];
+  const below = LABEL[o.below || VERDICT.REVERSED];
+  const gone = o.goneInside ? `; gone inside [${fx(o.goneInside[0])}, ${fx(o.goneInside[1])}]` : '';
+  if (isParity([L, U])) return `holds [${f(L)}, ${f(U)}]; ${above} above; ${below} below${gone}`;
+  const [tLo, tHi] = tieBand(o);
+  const weaker = tHi < L ? `; weaker [${f(tHi)}, ${f(L)})` : '';
+  return `holds [${f(L)}, ${f(U)}]; ${above} above${weaker}; no effect [${f(tLo)}, ${f(tHi)}]; ${below} below ${f(tLo)}${gone}`;
+}
+
+/** A verdict function that keeps the decision bands of the rule it wraps (`inner.bands`). */
+function keepBands(fn, inner) {
+  if (inner && inner.bands) fn.bands = inner.bands;
+  return fn;
+}
+
 function rule(o) {
+  const fn = judgeWith(o);
+  fn.bands = bandsText(o);
+  return fn;
+}
+
+function judgeWith(o) {
   return (records, env = {}, params = {}) => {
     const needed = o.setting ? o.setting.needed : null;
     const st =
@@ -461,7 +491,7 @@ function unmeasured({ here, measure, gone = false }) {
  */
 function whenMeasured(has, { here, measure }, verdict) {
   const none = unmeasured({ here, measure });
-  return (records, env, params) => (has(records) ? verdict(records, env, params) : none());
+  return keepBands((records, env, params) => (has(records) ? verdict(records, env, params) : none()), verdict);
 }
 
 /**
@@ -470,7 +500,7 @@ function whenMeasured(has, { here, measure }, verdict) {
  * is never read as a change in MongoDB: there was no effect to change.
  */
 function unsupported(derivation, measured = null) {
-  return (records, env, params) => {
+  return keepBands((records, env, params) => {
     const m = measured ? measured(records, env, params) : null;
     return {
       verdict: VERDICT.UNSUPPORTED,
@@ -479,7 +509,7 @@ function unsupported(derivation, measured = null) {
       setting: m ? m.setting : undefined,
       why: `the source's own figures do not support it: ${derivation}${m ? `; measured here (not a verdict): ${LABEL[m.verdict]}, ${m.why}` : ''}`,
     };
-  };
+  }, measured);
 }
 
 /**
@@ -488,7 +518,7 @@ function unsupported(derivation, measured = null) {
  * absent, not measured) keeps its own answer.
  */
 function question(measured) {
-  return (records, env, params) => {
+  return keepBands((records, env, params) => {
     const m = measured(records, env, params);
     if ([VERDICT.NOT_REPRODUCED, VERDICT.NOT_MEASURED].includes(m.verdict)) return m;
     return {
@@ -496,7 +526,7 @@ function question(measured) {
       verdict: VERDICT.QUESTION,
       why: `a question, measured without a verdict${m.figure ? '' : ' (no figure at this scale)'}; the rule read: ${LABEL[m.verdict]}, ${m.why}`,
     };
-  };
+  }, measured);
 }
 
 /**
@@ -740,6 +770,8 @@ module.exports = {
   parts,
   tieBand,
   isParity,
+  bandsText,
+  keepBands,
   isTestScale,
   judge,
   ledgerLines,

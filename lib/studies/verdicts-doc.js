@@ -115,14 +115,14 @@ function build() {
     out.push(
       `## ${SOURCES[src]}`,
       '',
-      '| id | claim | source quote | published figure (derivation) | boundaries | setting | seed scale | quick | mechanism |',
+      '| id | claim | source quote | published figure (derivation) | boundaries (the generated decision bands in brackets) | setting | seed scale | quick | mechanism |',
       '|---|---|---|---|---|---|---|---|---|',
     );
     for (const { c } of rows) {
       const s = seed[c.id];
       const q = quick[c.id];
       out.push(
-        `| \`${c.id}\` | ${cell(c.claim)} | ${cell(c.quote)} | ${cell(c.published)}${c.derivation ? `: ${cell(c.derivation)}` : ''} | ${cell(c.boundary)} | ${cell(c.setting)} | ${s ? `**${claims.LABEL[s.verdict]}**${s.figure ? `: ${cell(s.figure)}` : ''}` : ''} | ${q ? `**${claims.LABEL[q.verdict]}**` : ''} | ${mechanismCell(c)} |`,
+        `| \`${c.id}\` | ${cell(c.claim)} | ${cell(c.quote)} | ${cell(c.published)}${c.derivation ? `: ${cell(c.derivation)}` : ''} | ${cell(c.boundary)}${c.verdict && c.verdict.bands ? ` (decided: ${cell(c.verdict.bands)})` : ''} | ${cell(c.setting)} | ${s ? `**${claims.LABEL[s.verdict]}**${s.figure ? `: ${cell(s.figure)}` : ''}` : ''} | ${q ? `**${claims.LABEL[q.verdict]}**` : ''} | ${mechanismCell(c)} |`,
       );
     }
     out.push('', ...disputesOf(src));
