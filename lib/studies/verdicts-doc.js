@@ -115,7 +115,7 @@ function build() {
     out.push(
       `## ${SOURCES[src]}`,
       '',
-      '| id | claim | source quote | published figure (derivation) | boundaries (the generated decision bands in brackets) | setting | seed scale | quick | mechanism |',
+      '| id | claim | source quote | published figure (derivation) | boundaries (and the bands the rule decides by, generated) | setting | seed scale | quick | mechanism |',
       '|---|---|---|---|---|---|---|---|---|',
     );
     for (const { c } of rows) {
