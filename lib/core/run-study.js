@@ -343,9 +343,17 @@ function serverEvidence(ctx, runners, p) {
   return { runners: wrapped, deltas };
 }
 
+/**
+ * A serverStatus that failed: refused for want of a privilege, the run says so once and asks no
+ * more; any other failure (a variant that restarts the server) costs that one delta only.
+ */
 function refused(ctx, e) {
+  const denied = e.code === 13 || /not authorized|unauthorized/i.test(e.message || '');
+  if (!denied) return null;
   if (ctx.serverStatus !== false)
-    ctx.note(`no server-side figures: serverStatus refused (${e.message.split('\n')[0]})`);
+    ctx.note(
+      `no server-side figures: serverStatus refused (${String(e.message).split('\n')[0]}; needs clusterMonitor)`,
+    );
   ctx.serverStatus = false;
   return null;
 }
