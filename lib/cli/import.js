@@ -103,6 +103,19 @@ function checkInputs(o) {
   checkWritableFile(o.rejects || `${o.args[0]}.rejects.csv`, 'rejects file');
 }
 
+/**
+ * A file refused before any row was stored (empty, a bad header, an unknown --key) leaves nothing on
+ * the server: the collection this run made goes, the lab's marker collection if this run made it,
+ * and the database when the run made it (it held no collection before).
+ */
+async function undoTarget(db, coll, before) {
+  const targets = require('../infra/targets');
+  if (await db.collection(coll).estimatedDocumentCount()) return;
+  await targets.dropOwned(db, coll);
+  if (!before.length) await db.dropDatabase();
+  else if (!before.includes(targets.META)) await db.collection(targets.META).drop();
+}
+
 async function run(o) {
   const { importCsv, ImportError } = require('../infra/csv-import');
   const { MongoClient } = require('mongodb');
@@ -118,17 +131,25 @@ async function run(o) {
     const liveness = require('../infra/liveness');
     watch = liveness.watch(o.uri);
     liveness.during(`the import into ${o.db}.${o.coll}`);
+    const db = client.db(o.db);
+    const before = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
     // Ownership (lib/infra/targets.js): a collection the lab did not make is appended to only with --append.
-    await require('../infra/targets').importTarget(client.db(o.db), o.coll, { append: o.append });
-    const r = await importCsv(client.db(o.db), o.args, {
-      coll: o.coll,
-      key: o.key,
-      header: o.header,
-      encoding: o.encoding,
-      rejectsFile: o.rejects,
-      progress: o.progress,
-      log: (m) => process.stdout.write(m + '\n'),
-    });
+    const target = await require('../infra/targets').importTarget(db, o.coll, { append: o.append });
+    let r;
+    try {
+      r = await importCsv(db, o.args, {
+        coll: o.coll,
+        key: o.key,
+        header: o.header,
+        encoding: o.encoding,
+        rejectsFile: o.rejects,
+        progress: o.progress,
+        log: (m) => process.stdout.write(m + '\n'),
+      });
+    } catch (e) {
+      if (e instanceof ImportError && target.created) await undoTarget(db, o.coll, before);
+      throw e;
+    }
     process.stdout.write(`${r.db}.${r.coll}: ${r.inserted} new documents in ${(r.ms / 1000).toFixed(1)} s\n`);
     return r.rejected ? 1 : 0;
   } catch (e) {
