@@ -710,11 +710,11 @@ module.exports = [
       claim: 'the documents take ~64 B per event',
       published: '64 B',
       derivation:
-        "dataSize 3,200,000,032 / 50,000,000 = 64.0 B (MMAPv1's dataSize). The document printed ({_id: ObjectId, created_on: Date, value: double}) is 57 B of BSON (4 + 17 + 20 + 15 + 1); 2.4's dataSize counted each record's allocation less its 16 B header (57 + 16 = 73 B, allocated 80 B by 2.4's quantized sizes: 80 - 16 = 64 B). The lab's documents carry an int32 _id: 49 B of BSON, the source's document with a 4 B _id, so like for like (BSON, the same writer) the lab's 49.0 B is 1.00x; the 7 B of record allocation counted in 2.4's dataSize is gone with MMAPv1",
+        "dataSize 3,200,000,032 / 50,000,000 = 64.0 B (MMAPv1's dataSize). The document printed ({_id: ObjectId, created_on: Date, value: double}) is 57 B of BSON (4 + 17 + 20 + 15 + 1); 2.4's dataSize counted each record's allocation less its 16 B header: 64.0 B exactly is an 80 B record, which 2.4's quantized allocation (1/16 of the next power of 2) gives a 73 B record (57 + 16). The lab's documents carry an int32 _id: 49 B of BSON, the source's document with a 4 B _id, so like for like (BSON, the same writer) the lab's 49.0 B is 1.00x; the 7 B of record allocation counted in 2.4's dataSize is gone with MMAPv1",
       boundary:
         "deterministic, uncompressed: dataSize per event / 64 B: holds inside [0.67, 1.5] (the lab's 49 B BSON and the source's 64 B allocation both inside); stronger (larger now) above; below, inconclusive: the BSON of the same fields cannot shrink between versions, so a smaller figure is a changed writer, not a change in MongoDB. WiredTiger's compressed bytes are in 003-compressed-model",
       mechanism: {
-        why: "2.4's dataSize summed each record's allocated space less its 16 B header, and MMAPv1 allocated a 57 B document (73 B with the header) an 80 B record; WiredTiger's dataSize is the documents' BSON bytes: the 7 B per event of allocation went with MMAPv1 (removed in 4.2), the BSON did not change",
+        why: "2.4's dataSize summed each record's allocated space less its 16 B header, and 64.0 B exactly is an 80 B record for a 57 B document (73 B with the header), as 2.4's quantized allocation rounds it; WiredTiger's dataSize is the documents' BSON bytes: the 7 B per event of allocation went with MMAPv1 (removed in 4.2), the BSON did not change",
         ref: 'https://mongodb.com/docs/v2.4/core/record-padding',
       },
       verdict: bytesPart('dataSize', 64, 'of documents', VERDICT.INCONCLUSIVE),

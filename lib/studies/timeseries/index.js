@@ -543,7 +543,7 @@ module.exports = defineStudy({
     // 100,000 events: every grain but seconds-in-a-minute has data (~11 events an hour); the
     // headline (rollups answer the year far faster than raw events) holds as at the source's scale.
     // Its states: cold, the year preload, which 003-working-set reads, and warm-no-id, whose presence
-    // lets 003-id-index-unneeded say why it is not reproduced. Every other state claim needs 5,000,000
+    // lets 003-id-index-unneeded/hinders say why it is not reproduced. Every other state claim needs 5,000,000
     // events or data + indexes past the cache and abstains at this scale whatever the states
     // measure, and each state costs a restart (--set STATES=all runs the six).
     // Three passes per state, the states interleaved: the state claims' intervals are over passes
