@@ -55,6 +55,8 @@ async function serverState(client, dbName) {
 
 const run = (args, tmp) =>
   labRun(args, { cwd: tmp, env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') } }).done;
+// A message of the lab's as one line: its continuation lines (indented by two) joined back.
+const flat = (text) => text.replace(/\n {2}/g, ' ');
 const said = (r) => `exit ${r.code}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`;
 
 describe('safety: nothing left on a user server', function () {
@@ -102,7 +104,9 @@ describe('safety: nothing left on a user server', function () {
     expect(r.code, said(r)).to.equal(0);
     expect(await serverState(client, name)).to.deep.equal(before);
     expect(r.stderr).to.match(new RegExp(`^server: .*, database ${name}( |$)`, 'm'));
-    const lines = r.stderr.split('\n').filter((l) => /dropped what this run made|left in/.test(l));
+    const lines = flat(r.stderr)
+      .split('\n')
+      .filter((l) => /dropped what this run made|left in/.test(l));
     expect(lines, said(r)).to.have.length(1);
     expect(lines[0]).to.match(/dropped what this run made in \S+: mine, perflab_fixtures/);
   });
@@ -119,7 +123,9 @@ describe('safety: nothing left on a user server', function () {
     const kept = await serverState(client, name);
     expect(Object.keys(kept.colls)).to.include.members(['mine', 'perflab_fixtures']);
     for (const user of ['orders', 'customers']) expect(kept.colls[user]).to.deep.equal(before.colls[user]);
-    const line = r.stderr.split('\n').filter((l) => /left in /.test(l));
+    const line = flat(r.stderr)
+      .split('\n')
+      .filter((l) => /left in /.test(l));
     expect(line, said(r)).to.have.length(1);
     expect(line[0]).to.match(
       /the lab's mine, perflab_fixtures; remove them with: .*mongo-perf-lab(\.js)? clean --uri \S+ --db /,
@@ -130,7 +136,7 @@ describe('safety: nothing left on a user server', function () {
       tmp,
     );
     expect(again.code, said(again)).to.equal(0);
-    expect(again.stderr).to.match(
+    expect(flat(again.stderr)).to.match(
       /left in \S+ \(made by an earlier run, kept with --keep\): the lab's mine, perflab_fixtures/,
     );
     // The advised command, as printed (with this server's address).
@@ -160,7 +166,7 @@ describe('safety: nothing left on a user server', function () {
     r.child.kill('SIGINT');
     const done = await r.done;
     expect(done.code, said(done)).to.equal(130);
-    expect(done.stderr).to.match(/dropped what this run made in \S+: mine, perflab_fixtures/);
+    expect(flat(done.stderr)).to.match(/dropped what this run made in \S+: mine, perflab_fixtures/);
     expect(await serverState(client, name)).to.deep.equal(before);
   });
 
@@ -171,12 +177,14 @@ describe('safety: nothing left on a user server', function () {
     const params = { N: 300, GRAINS: 'hours' };
     const r = await shell('ts_designs.js', name, params);
     expect(r.code, said(r)).to.equal(0);
-    expect(r.stdout).to.match(/dropped what this run made in \S+: randomData, .*randomData_ts.*perflab_fixtures/);
+    expect(flat(r.stdout)).to.match(/dropped what this run made in \S+: randomData, .*randomData_ts.*perflab_fixtures/);
     expect(await serverState(client, name)).to.deep.equal(before);
 
     const k = await shell('ts_designs.js', name, { ...params, KEEP: true });
     expect(k.code, said(k)).to.equal(0);
-    const line = k.stdout.split('\n').filter((l) => /left in /.test(l));
+    const line = flat(k.stdout)
+      .split('\n')
+      .filter((l) => /left in /.test(l));
     expect(line, said(k)).to.have.length(1);
     for (const n of ['randomData_ts', 'randomData_rollup_hour', 'randomData_rollup_minute', 'randomData_bucket_minute'])
       expect(line[0]).to.include(n);
@@ -185,8 +193,11 @@ describe('safety: nothing left on a user server', function () {
     );
     const kept = await serverState(client, name);
     expect(Object.keys(kept.colls)).to.include.members(['randomData_ts', 'perflab_fixtures']);
-    // The advised command, run as printed, through a shell.
-    const advised = /remove them with: (.*)$/.exec(line[0])[1];
+    // The advised command, its own line as printed, run through a shell.
+    const advised = k.stdout
+      .split('\n')
+      .find((l) => /^ {2}\S.* clean --uri /.test(l))
+      .trim();
     const c = spawnSync('sh', ['-c', advised], { cwd: tmp, encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
     expect(c.status, `${advised}\n${c.stdout}\n${c.stderr}`).to.equal(0);
     expect(c.stdout).to.match(/clean: dropped from \S+: randomData, /);
@@ -199,7 +210,7 @@ describe('safety: nothing left on a user server', function () {
     const before = await serverState(client, name);
     const r = await shell('inserts_joins.js', name, { ORDERS: 300, CUSTOMERS: 30 });
     expect(r.code, said(r)).to.equal(0);
-    expect(r.stdout).to.match(
+    expect(flat(r.stdout)).to.match(
       /dropped what this run made in \S+: perflab_join_orders, perflab_join_customers, perflab_fixtures/,
     );
     expect(await serverState(client, name)).to.deep.equal(before);

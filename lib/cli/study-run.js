@@ -68,29 +68,30 @@ async function settlePlace(place) {
   const LabFixture = require('../../scripts/lib/fixture');
   const { friendly } = require('../infra/errors');
   const { selfCommand } = require('./self-command');
-  // As cleanup.js says what it dropped: not a "mongo-perf-lab:" line, which reports an error.
-  const say = (t) => process.stderr.write(`cleanup: ${t}\n`);
+  // As cleanup.js says what it dropped: not a "mongo-perf-lab:" line, which reports an error. One
+  // message within 100 columns, the command alone on its last line.
+  const say = (lines) => process.stderr.write(`cleanup: ${lines.join('\n')}\n`);
   const uri = LabFixture.commandUri(place.uri);
+  const command = `${selfCommand()} clean --uri ${uri} --db ${place.db}`;
   try {
     const r = await withDb(place.uri, place.db, (db) =>
       require('../infra/targets').finishRun(db, place.start, { keep: place.keep }),
     );
-    if (r.left.length)
+    const why = place.keep ? '--keep' : 'made by an earlier run, kept with --keep';
+    if (r.left.length) say(LabFixture.leftLines(place.db, r.left, uri, why, selfCommand(), 91));
+    else if (r.dropped.length)
       say(
-        LabFixture.leftLine(
-          place.db,
-          r.left,
-          uri,
-          place.keep ? '--keep' : 'made by an earlier run, kept with --keep',
-          selfCommand(),
+        LabFixture.wrapWords(
+          `dropped what this run made in ${place.db}: ${r.dropped.join(', ')} (--keep keeps it)`,
+          91,
         ),
       );
-    else if (r.dropped.length)
-      say(`dropped what this run made in ${place.db}: ${r.dropped.join(', ')} (--keep keeps it)`);
   } catch (e) {
-    say(
-      `could not remove what this run made in ${place.db} (${friendly(e, { uri: place.uri })}): remove it with ${selfCommand()} clean --uri ${uri} --db ${place.db}`,
-    );
+    const why = friendly(e, { uri: place.uri });
+    say([
+      ...LabFixture.wrapWords(`could not remove what this run made in ${place.db} (${why}); remove it with:`, 91),
+      `  ${command}`,
+    ]);
   }
   return undefined;
 }

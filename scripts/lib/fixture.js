@@ -456,27 +456,32 @@ var LabFixture = (function () {
     return m[1] + (m[2] ? '<user>:<password>@' : '') + m[3] + '/';
   }
 
-  // The one line naming what the lab left in a database, with the command that removes it
-  // (self: how to run the lab's CLI from where the user is; Node: lib/cli/self-command.js).
-  function leftLine(dbName, names, uri, why, self) {
-    return (
-      'left in ' +
-      dbName +
-      ' (' +
-      why +
-      "): the lab's " +
-      names.join(', ') +
-      '; remove them with: ' +
-      (self || shellSelfCommand()) +
-      ' clean --uri ' +
-      uri +
-      ' --db ' +
-      dbName
-    );
+  // What the lab left in a database, with the command that removes it: one message, broken between
+  // words within 100 columns, the command alone on its last line (to copy as it is). self: how to
+  // run the lab's CLI from where the user is (Node: lib/cli/self-command.js).
+  function leftLines(dbName, names, uri, why, self, width) {
+    var cmd = (self || shellSelfCommand()) + ' clean --uri ' + uri + ' --db ' + dbName;
+    var head = 'left in ' + dbName + ' (' + why + "): the lab's " + names.join(', ') + '; remove them with:';
+    return wrapWords(head, width || 100).concat(['  ' + cmd]);
   }
 
-  // The lab's CLI as a shell script can name it: node and the bin file next to the scripts folder
-  // this file was loaded from (works from any directory); the bare name when pasted (no __dirname).
+  // text broken between words into lines of at most width columns, the later ones indented by two.
+  function wrapWords(text, width) {
+    var out = [];
+    var line = '';
+    String(text)
+      .split(' ')
+      .forEach(function (word) {
+        var next = line ? line + ' ' + word : word;
+        if (next.length > width && line) {
+          out.push(line);
+          line = '  ' + word;
+        } else line = next;
+      });
+    if (line) out.push(line);
+    return out;
+  }
+
   // mongosh defines __dirname while it loads a file, not when its functions run later: read it now.
   var LOADED_FROM = typeof __dirname === 'string' ? String(__dirname) : '';
 
@@ -593,7 +598,11 @@ var LabFixture = (function () {
     try {
       if (ownsDatabase(dbh)) {
         var all = labSnapshot(dbh);
-        say(leftLine(name, Object.keys(all), shellUri(dbh), 'a database the lab made, kept for the next run'));
+        leftLines(name, Object.keys(all), shellUri(dbh), 'a database the lab made, kept for the next run').forEach(
+          function (l) {
+            say(l);
+          }
+        );
         return { dropped: [], left: Object.keys(all) };
       }
       var dropped = o.keep ? [] : applyPlan(dbh, shellPlan(dbh, start.lab));
@@ -601,24 +610,24 @@ var LabFixture = (function () {
       var left = Object.keys(labSnapshot(dbh));
       if (left.length) {
         var why = o.keep ? 'KEEP = true' : 'made by an earlier run';
-        say(leftLine(name, left, shellUri(dbh), why));
+        leftLines(name, left, shellUri(dbh), why).forEach(function (l) {
+          say(l);
+        });
       } else if (dropped.length) {
-        say('dropped what this run made in ' + name + ': ' + dropped.join(', ') + ' (KEEP = true keeps it)');
+        wrapWords(
+          'dropped what this run made in ' + name + ': ' + dropped.join(', ') + ' (KEEP = true keeps it)',
+          100
+        ).forEach(function (l) {
+          say(l);
+        });
       }
       return { dropped: dropped, left: left };
     } catch (e) {
-      say(
-        'could not remove what this run made in ' +
-          name +
-          ' (' +
-          errMessage(e) +
-          '): remove it with ' +
-          shellSelfCommand() +
-          ' clean --uri ' +
-          shellUri(dbh) +
-          ' --db ' +
-          name
-      );
+      wrapWords('could not remove what this run made in ' + name + ' (' + errMessage(e) + '); remove it with:', 100)
+        .concat(['  ' + shellSelfCommand() + ' clean --uri ' + shellUri(dbh) + ' --db ' + name])
+        .forEach(function (l) {
+          say(l);
+        });
       return { dropped: [], left: null, error: errMessage(e) };
     }
   }
@@ -793,7 +802,8 @@ var LabFixture = (function () {
     isMark: isMark,
     markersOwnership: markersOwnership,
     cleanPlan: cleanPlan,
-    leftLine: leftLine,
+    leftLines: leftLines,
+    wrapWords: wrapWords,
     commandUri: commandUri,
     claimMarkers: claimMarkers,
     labSnapshot: labSnapshot,
