@@ -29,7 +29,7 @@ function isUsage(e) {
 const ENGINE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError];
 
 /** The line for an error no rule of friendly() knows: a bug of the lab, said as one. */
-function unknownLine(e, line, command) {
+function unknownLine(e, line, command, debug) {
   const raw = String((e && e.message) || e || '')
     .split('\n')[0]
     .trim();
@@ -37,7 +37,7 @@ function unknownLine(e, line, command) {
   if (!engine || line !== raw) return line;
   return (
     `${command ? `\`${command}\`` : 'the command'} stopped on an unexpected error (${e.name}; a bug in mongo-perf-lab, not your input): ` +
-    'run it again with --debug for the stack, and report it'
+    (debug ? 'its stack follows; report it' : 'run it again with --debug for the stack, and report it')
   );
 }
 
@@ -69,7 +69,12 @@ function reportError(e, argv, o, command, mod) {
   const line =
     NoMongodError && e instanceof NoMongodError
       ? e.message
-      : unknownLine(e, friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI), ...outputOf(o, mod) }), command);
+      : unknownLine(
+          e,
+          friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI), ...outputOf(o, mod) }),
+          command,
+          debugEnabled(argv),
+        );
   process.stderr.write(`mongo-perf-lab: ${line}\n`);
   if (debugEnabled(argv) && e && e.stack)
     process.stderr.write(`${e.stack}\n${e.cause && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);

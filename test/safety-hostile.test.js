@@ -119,7 +119,7 @@ describe('safety: hostile input through the command line (issue 38)', function (
       ],
       'times that are not numbers': [
         resultDoc([rec('a', { times: ['fast'] })]),
-        /results\[0\] \(where a\) "times" is not a list of numbers/,
+        /results\[0\] \(where a\): "times" is not a list of numbers/,
       ],
       'a record nested 100,000 deep': [deeplyNestedFile(100000), /results\[0\] \(where a\) nests more than 64 levels/],
       'an axis holding an object': [

@@ -268,7 +268,8 @@ function checkResultDoc(doc, file, { timed = true } = {}) {
     const why = recordProblem(rs[i], { timed });
     if (why)
       throw new ResultFormatError(
-        `${file}: ${recordLabel(rs[i], i)} ${why}: not a record mongo-perf-lab writes (use a file written by run --json or run --out)`,
+        // "results[3] is null", "results[3] (where a): "times" is not ...": a field's problem after a colon
+        `${file}: ${recordLabel(rs[i], i)}${why.startsWith('"') ? ':' : ''} ${why}: not a record mongo-perf-lab writes (use a file written by run --json or run --out)`,
       );
   }
   return doc;
