@@ -85,7 +85,31 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
     if (plan('lookup').explainVersion === '2') expect(plan('lookup').lookup).to.equal('IndexedLoopJoin');
     else expect(plan('lookup').lookup).to.match(/classic .*\$lookup/);
     expect(r.stdout).to.match(/two-finds .*COLLSCAN\+IXSCAN _id_ · 50 keys, 650 docs -> 50/);
+    // 3 rounds: too few for compare, said at the start and again by the files
+    expect(r.stderr).to.contain('note: --runs 3: too few rounds for `compare` (it needs 4 a variant; use --runs 6)');
+    expect(r.stdout).to.match(/note: --runs 3: too few rounds for `compare`.*\n\ntotal time/);
+    // report.md opens with the summary the terminal printed; the chart names the data and has whiskers
+    const report = fs.readFileSync(path.join(dir, 'out', 'report.md'), 'utf8');
+    expect(report).to.match(/## Summary \(as the run printed it\)[^]*every answer checked[^]*\| two-finds \|/);
+    const svg = fs.readFileSync(path.join(dir, 'out', 'my-orders.svg'), 'utf8');
+    expect(svg).to.contain(`(${dbName}.orders 600 docs, ${dbName}.customers 50 docs)`);
+    expect(svg).to.contain('whiskers: 95% interval of the typical time');
+    const { defaultChart } = require('../lib/report/report');
+    const spec = defaultChart(doc, { name: 'my-orders', title: 'x' });
+    expect(spec.layer.map((l) => l.mark.type)).to.include('errorbar');
+    for (const v of spec.data.values) expect(v.lo, v.variant).to.be.below(v.hi);
     expect(await state()).to.deep.equal(before);
+  });
+
+  it('--quiet prints the summary and the files only', function () {
+    this.timeout(120000);
+    const r = run('./my_study.js', ['--runs', '4', '--quiet', '--out', path.join(dir, 'out-quiet')]);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^\nSummary\n=======\n/);
+    expect(r.stdout).to.not.match(/mean ± σ|^note:/m);
+    expect(r.stdout).to.contain("every answer checked: all agree with the baseline's answer (two-finds)");
+    expect(r.stdout.trim().split('\n').length).to.be.at.most(20);
+    expect(r.stderr).to.equal('');
   });
 
   it('refuses a misspelled collection or database in one line (exit 2), naming what is there', function () {

@@ -105,7 +105,8 @@ async function writeOutputs(doc, chosen, o, outDir) {
   const report = require('../report/report');
   const written = [];
   const md = path.join(outDir, 'report.md');
-  fs.writeFileSync(md, report.markdown(doc, chosen));
+  // report.md opens with what the terminal printed at the end (headlines, the claims' verdicts)
+  fs.writeFileSync(md, report.markdown(doc, chosen, { summary: summaryDocument(doc, chosen, o.profile) }));
   written.push(md);
   for (const entry of o.charts === false ? [] : chosen)
     written.push(...(await report.charts(doc, entry, outDir)).filter((f) => f.endsWith('.png')));
@@ -121,7 +122,7 @@ async function writeOutputs(doc, chosen, o, outDir) {
  * The end-of-run summary as a document of the report model: per study its headline and the source
  * article's claims judged on this run, in the same verdict cells as findings.md.
  */
-function summaryDocument(doc, chosen, profile) {
+function summaryDocument(doc, chosen, profile, { brief = false } = {}) {
   const m = require('../report/model');
   const report = require('../report/report');
   const { claimsTable } = require('../report/findings-report');
@@ -131,6 +132,13 @@ function summaryDocument(doc, chosen, profile) {
     blocks.push(m.heading(2, `${entry.name}: ${entry.title}`), m.codeBlock(report.headline(doc, entry)));
     const judged = doc.claims.filter((c) => c.study === entry.name);
     if (!judged.length) continue;
+    // --quiet: the verdicts counted in one line; the table is in report.md
+    if (brief) {
+      blocks.push(
+        m.paragraph(`The source article's claims (${scale}): ${verdictCounts(judged)}; the table: report.md`),
+      );
+      continue;
+    }
     blocks.push(
       m.paragraph(`The source article's claims, judged on this run (${scale}):`),
       claimsTable(judged, [judged], ['verdict here']),
@@ -139,13 +147,36 @@ function summaryDocument(doc, chosen, profile) {
   return m.doc('Summary', blocks);
 }
 
-/** The end-of-run summary, within 100 columns, then the files written. */
+/** "3 holds, 2 inconclusive": the verdicts of judged claims, in the words of every report. */
+function verdictCounts(judged) {
+  const { LABEL } = require('../core/claims');
+  const n = new Map();
+  for (const j of judged) n.set(j.verdict, (n.get(j.verdict) || 0) + 1);
+  return [...n].map(([v, k]) => `${k} ${LABEL[v] || v}`).join(', ');
+}
+
+/**
+ * The rounds asked for (--runs, or --set RUNS=) when fewer than `compare` needs to judge a change
+ * between two result files: the line that says so, else null. The run still goes: its tables stand.
+ */
+function fewRunsLine(o) {
+  const runs = o.runs !== undefined ? o.runs : o.sets && o.sets.RUNS;
+  if (typeof runs !== 'number') return null;
+  const { MIN_ROUNDS, SUGGESTED_ROUNDS } = require('../core/compare');
+  if (runs >= MIN_ROUNDS) return null;
+  return `note: --runs ${runs}: too few rounds for \`compare\` (it needs ${MIN_ROUNDS} a variant; use --runs ${SUGGESTED_ROUNDS})`;
+}
+
+/** The end-of-run summary, within 100 columns, then the files written; --quiet: the summary only. */
 function printSummary(doc, chosen, o, { written, ms }) {
   const { renderTerminal } = require('../report/render-terminal');
   const { fmtMs } = require('../../scripts/lib/lab');
   const { fileLines } = require('./study-run');
   const out = o.json === '-' ? process.stderr : process.stdout;
-  out.write(`\n${renderTerminal(summaryDocument(doc, chosen, o.profile), { width: 100, color: Boolean(out.isTTY) })}`);
+  const summary = summaryDocument(doc, chosen, o.profile, { brief: Boolean(o.quiet) });
+  out.write(`\n${renderTerminal(summary, { width: 100, color: Boolean(out.isTTY) })}`);
+  const few = fewRunsLine(o);
+  if (few) out.write(`\n${few}\n`);
   out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${fileLines(written)}\n`);
 }
 
@@ -163,6 +194,8 @@ async function run(o) {
   const outDir = outDirOf(o);
   const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
   if (o.json && o.json !== '-') checkWritable(o.json);
+  const few = fewRunsLine(o);
+  if (few && !o.quiet) process.stderr.write(`${few}\n`);
   const places = await prepareRun(o);
   const say = (t) => {
     if (!o.quiet && o.json !== '-') process.stdout.write(t + '\n');

@@ -383,21 +383,32 @@ function studyResultBlocks(doc, entry) {
   return out;
 }
 
-/** A whole result file as one document of the report model (report.md is its Markdown). */
-function resultsDocument(doc, entries) {
+/**
+ * A whole result file as one document of the report model (report.md is its Markdown). summary:
+ * the end-of-run summary the terminal printed (lib/cli/run.js summaryDocument), put first, its
+ * headings a level down, so that report.md says what the terminal said before the tables.
+ */
+function resultsDocument(doc, entries, { summary } = {}) {
   const env = doc.environment;
   const sw = env.software;
   const commit = env.lab.commit ? env.lab.commit.slice(0, 10) : 'unknown commit';
   const about = `${serverLine(env)}. Node ${sw.node}, driver ${sw.driver}, mongosh ${sw.mongosh}, lab ${commit}; ${env.startedAt}${doc.complete ? '' : ' (INCOMPLETE run)'}.`;
+  const said = summary
+    ? [
+        m.heading(2, 'Summary (as the run printed it)'),
+        ...summary.blocks.slice(1).map((b) => (b.type === 'heading' ? { ...b, level: b.level + 1 } : b)),
+      ]
+    : [];
   return m.doc('mongo-perf-lab results', [
     m.paragraph(about),
+    ...said,
     ...entries.flatMap((entry) => studyResultBlocks(doc, entry)),
   ]);
 }
 
-/** Markdown of a whole result file (report.md). */
-function markdown(doc, entries) {
-  return renderMarkdown(resultsDocument(doc, entries));
+/** Markdown of a whole result file (report.md); o.summary: see resultsDocument. */
+function markdown(doc, entries, o = {}) {
+  return renderMarkdown(resultsDocument(doc, entries, o));
 }
 
 function spanOf(values) {
@@ -418,11 +429,15 @@ function defaultChart(doc, entry) {
   const variants = [...new Set(recs.map((r) => r.variant))];
   const logY = spanOf(recs.map((r) => r.median)) > 30;
   const mixed = new Set(recs.map((r) => r.where)).size > 1;
+  const wrong = recs.some((r) => r.agrees === false);
   const title = {
-    text: `${entry.title}`,
+    // the data size in the title itself: a chart shared alone must say what it measured
+    text: `${entry.title} (${scaleOf(doc, entry)})`,
     subtitle: [
-      `${scaleOf(doc, entry)} | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
-    ].concat(numeric && mixed ? ['solid lines: in the server; dashed: in the client (Node)'] : []),
+      `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores | whiskers: 95% interval of the typical time (t on log times, 3+ rounds)`,
+    ]
+      .concat(numeric && mixed ? ['solid lines: in the server; dashed: in the client (Node)'] : [])
+      .concat(wrong ? ['WRONG ANSWER: a variant whose answer disagrees, not comparable'] : []),
   };
   const color = { field: 'variant', type: 'nominal', sort: variants, scale: { range: PALETTE }, title: 'variant' };
   const yTitle = `median time, ms${logY ? ' (log)' : ''}`;
@@ -441,33 +456,62 @@ function lineChart(recs, numeric, { title, color, y }) {
       values: recs.map((r) => ({
         variant: r.variant,
         x: r.axis[numeric],
-        ms: r.median,
+        ...chartTime(r),
         where: r.where === 'node' ? 'client (Node)' : 'in the server',
       })),
     },
-    mark: { type: 'line', point: true },
-    encoding: {
-      x: {
-        field: 'x',
-        type: 'quantitative',
-        title: `${numeric}${logX ? ' (log)' : ''}`,
-        scale: { type: logX ? 'log' : 'linear' },
-      },
-      y,
-      color,
-      strokeDash: {
-        field: 'where',
-        type: 'nominal',
-        legend: null,
-        scale: {
-          domain: ['in the server', 'client (Node)'],
-          range: [
-            [1, 0],
-            [6, 3],
-          ],
+    layer: [
+      { mark: { type: 'line', point: true }, encoding: lineEncoding(numeric, logX, y, color) },
+      {
+        transform: [{ filter: 'isValid(datum.lo)' }],
+        mark: { type: 'errorbar', ticks: true },
+        encoding: {
+          x: { field: 'x', type: 'quantitative', scale: { type: logX ? 'log' : 'linear' } },
+          y: { field: 'lo', type: 'quantitative', scale: y.scale, title: y.title },
+          y2: { field: 'hi' },
+          color,
         },
       },
+    ],
+  };
+}
+
+/** The line layer's encoding: time against the numeric axis, dashed where a variant runs in the client. */
+function lineEncoding(numeric, logX, y, color) {
+  return {
+    x: {
+      field: 'x',
+      type: 'quantitative',
+      title: `${numeric}${logX ? ' (log)' : ''}`,
+      scale: { type: logX ? 'log' : 'linear' },
     },
+    y,
+    color,
+    strokeDash: {
+      field: 'where',
+      type: 'nominal',
+      legend: null,
+      scale: {
+        domain: ['in the server', 'client (Node)'],
+        range: [
+          [1, 0],
+          [6, 3],
+        ],
+      },
+    },
+  };
+}
+
+/**
+ * A record's time for a chart: the median, and the 95 % interval of the typical time (the t-interval
+ * on log times the ratios use, LabStats.ratioInterval) as lo..hi when it has 3 rounds or more.
+ */
+function chartTime(r) {
+  const iv = r.times && r.times.length >= 3 && !r.capped ? lab.ratioInterval(r.times) : null;
+  return {
+    ms: r.median,
+    ...(iv && iv.lo !== null ? { lo: iv.lo, hi: iv.hi } : {}),
+    answer: r.agrees === false ? 'WRONG ANSWER' : 'ok',
   };
 }
 
@@ -480,20 +524,44 @@ function barChart(recs, variants, { title, color, y }) {
     // Faceted, each panel shows only the variants measured at its point (a study whose variants answer
     // different questions, e.g. picking vs claiming, had empty slots), and the panels keep run order
     // (alphabetical put W=16 between W=1 and W=2).
-    ...(faceted
-      ? { width: { step: 44 }, resolve: { scale: { x: 'independent' } } }
-      : { width: Math.max(300, 60 * variants.length) }),
-    height: 320,
-    data: { values: recs.map((r) => ({ variant: r.variant, point: lab.pointLabel(r.axis) || 'all', ms: r.median })) },
-    mark: { type: 'bar' },
-    encoding: {
-      x: { field: 'variant', type: 'nominal', sort: variants, title: null, axis: { labelAngle: -30 } },
-      // stack: null lets bars start at the log scale's lower end instead of at zero (not on a log scale).
-      y: { ...y, stack: null },
-      color,
-      ...(faceted ? { column: { field: 'point', type: 'nominal', title: null, sort: points } } : {}),
+    data: {
+      values: recs.map((r) => ({ variant: r.variant, point: lab.pointLabel(r.axis) || 'all', ...chartTime(r) })),
     },
+    ...(faceted
+      ? {
+          resolve: { scale: { x: 'independent' } },
+          facet: { column: { field: 'point', type: 'nominal', title: null, sort: points } },
+          spec: { width: { step: 44 }, height: 320, layer: barLayers(variants, y, color) },
+        }
+      : { width: Math.max(300, 60 * variants.length), height: 320, layer: barLayers(variants, y, color) }),
   };
+}
+
+/** The bars (a wrong answer pale, and said so above its bar) and their interval whiskers. */
+function barLayers(variants, y, color) {
+  const x = { field: 'variant', type: 'nominal', sort: variants, title: null, axis: { labelAngle: -30 } };
+  return [
+    {
+      mark: { type: 'bar' },
+      encoding: {
+        x,
+        // stack: null lets bars start at the log scale's lower end instead of at zero (not on a log scale).
+        y: { ...y, stack: null },
+        color,
+        opacity: { condition: { test: "datum.answer === 'WRONG ANSWER'", value: 0.3 }, value: 1 },
+      },
+    },
+    {
+      transform: [{ filter: 'isValid(datum.lo)' }],
+      mark: { type: 'errorbar', ticks: true, color: 'black' },
+      encoding: { x, y: { field: 'lo', type: 'quantitative', scale: y.scale, title: y.title }, y2: { field: 'hi' } },
+    },
+    {
+      transform: [{ filter: "datum.answer === 'WRONG ANSWER'" }],
+      mark: { type: 'text', dy: -8, fontSize: 10, color: '#b00' },
+      encoding: { x, y: { field: 'ms', type: 'quantitative', scale: y.scale }, text: { value: 'WRONG ANSWER' } },
+    },
+  ];
 }
 
 function scaleOf(doc, entry) {
@@ -501,6 +569,10 @@ function scaleOf(doc, entry) {
   const parts = Object.entries(p)
     .filter(([k, v]) => /^(N|DOCS|EVENTS|METRICS|WRITERS)$/.test(k) && typeof v === 'number')
     .map(([k, v]) => `${k} ${lab.fmtInt(v)}`);
+  // a study of your own: the collections it read and their sizes (lib/core/run-study.js notes them)
+  const read = (doc.notes || []).find((n) => n.study === entry.name && /^reads /.test(n.text));
+  if (!parts.length && read)
+    parts.push(read.text.replace(/^reads /, '').replace(/ \(([\d,]+) documents\)/g, ' $1 docs'));
   return parts.join(', ') || 'default scale';
 }
 
