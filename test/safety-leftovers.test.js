@@ -56,7 +56,8 @@ async function serverState(client, dbName) {
 const run = (args, tmp) =>
   labRun(args, { cwd: tmp, env: { TMPDIR: tmp, LAB_RESULTS_DIR: path.join(tmp, 'results') } }).done;
 // A message of the lab's as one line: its continuation lines (indented by two) joined back.
-const flat = (text) => text.replace(/\n {2}/g, ' ');
+// A command continued with a backslash (a deep checkout's long path) is joined too.
+const flat = (text) => text.replace(/ \\\n {4}/g, ' ').replace(/\n {2}/g, ' ');
 const said = (r) => `exit ${r.code}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`;
 
 describe('safety: nothing left on a user server', function () {
@@ -194,10 +195,9 @@ describe('safety: nothing left on a user server', function () {
     const kept = await serverState(client, name);
     expect(Object.keys(kept.colls)).to.include.members(['randomData_ts', 'perflab_fixtures']);
     // The advised command, its own line as printed, run through a shell.
-    const advised = k.stdout
-      .split('\n')
-      .find((l) => /^ {2}\S.* clean --uri /.test(l))
-      .trim();
+    const lines = k.stdout.split('\n');
+    const at = lines.findIndex((l) => /^ {2}\S.* clean( --uri | \\$)/.test(l));
+    const advised = lines[at].endsWith('\\') ? `${lines[at]}\n${lines[at + 1]}` : lines[at];
     const c = spawnSync('sh', ['-c', advised], { cwd: tmp, encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } });
     expect(c.status, `${advised}\n${c.stdout}\n${c.stderr}`).to.equal(0);
     expect(c.stdout).to.match(/clean: dropped from \S+: randomData, /);

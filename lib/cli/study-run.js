@@ -72,7 +72,6 @@ async function settlePlace(place) {
   // message within 100 columns, the command alone on its last line.
   const say = (lines) => process.stderr.write(`cleanup: ${lines.join('\n')}\n`);
   const uri = LabFixture.commandUri(place.uri);
-  const command = `${selfCommand()} clean --uri ${uri} --db ${place.db}`;
   try {
     const r = await withDb(place.uri, place.db, (db) =>
       require('../infra/targets').finishRun(db, place.start, { keep: place.keep }),
@@ -90,7 +89,7 @@ async function settlePlace(place) {
     const why = friendly(e, { uri: place.uri });
     say([
       ...LabFixture.wrapWords(`could not remove what this run made in ${place.db} (${why}); remove it with:`, 91),
-      `  ${command}`,
+      ...LabFixture.cleanCommandLines(selfCommand(), uri, place.db, 91),
     ]);
   }
   return undefined;

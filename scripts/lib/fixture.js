@@ -460,9 +460,16 @@ var LabFixture = (function () {
   // words within 100 columns, the command alone on its last line (to copy as it is). self: how to
   // run the lab's CLI from where the user is (Node: lib/cli/self-command.js).
   function leftLines(dbName, names, uri, why, self, width) {
-    var cmd = (self || shellSelfCommand()) + ' clean --uri ' + uri + ' --db ' + dbName;
     var head = 'left in ' + dbName + ' (' + why + "): the lab's " + names.join(', ') + '; remove them with:';
-    return wrapWords(head, width || 100).concat(['  ' + cmd]);
+    return wrapWords(head, width || 100).concat(cleanCommandLines(self || shellSelfCommand(), uri, dbName, width));
+  }
+
+  // The clean command, indented; a long one (a deep checkout) continued on a second line with a
+  // shell's backslash, so that both lines pasted together still run it.
+  function cleanCommandLines(self, uri, dbName, width) {
+    var args = '--uri ' + uri + ' --db ' + dbName;
+    var one = '  ' + self + ' clean ' + args;
+    return one.length <= (width || 100) ? [one] : ['  ' + self + ' clean \\', '    ' + args];
   }
 
   // text broken between words into lines of at most width columns, the later ones indented by two.
@@ -624,7 +631,7 @@ var LabFixture = (function () {
       return { dropped: dropped, left: left };
     } catch (e) {
       wrapWords('could not remove what this run made in ' + name + ' (' + errMessage(e) + '); remove it with:', 100)
-        .concat(['  ' + shellSelfCommand() + ' clean --uri ' + shellUri(dbh) + ' --db ' + name])
+        .concat(cleanCommandLines(shellSelfCommand(), shellUri(dbh), name))
         .forEach(function (l) {
           say(l);
         });
@@ -803,6 +810,7 @@ var LabFixture = (function () {
     markersOwnership: markersOwnership,
     cleanPlan: cleanPlan,
     leftLines: leftLines,
+    cleanCommandLines: cleanCommandLines,
     wrapWords: wrapWords,
     commandUri: commandUri,
     claimMarkers: claimMarkers,

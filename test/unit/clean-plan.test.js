@@ -58,6 +58,24 @@ describe('LabFixture.cleanPlan', function () {
     expect(LabFixture.cleanPlan(db, infos, infos.perflab_fixtures, null).markersOwn).to.equal(true);
   });
 
+  it('the leftovers message fits 100 columns; a long command goes on in a second line with a backslash', function () {
+    const deep = `node /tmp/${'d'.repeat(30)}/mongo-perf-lab/bin/mongo-perf-lab.js`;
+    const lines = LabFixture.leftLines(
+      'shop',
+      ['mine', 'perflab_fixtures'],
+      'mongodb://127.0.0.1:27017/',
+      '--keep',
+      deep,
+    );
+    for (const l of lines) expect(l.length, l).to.be.at.most(100);
+    expect(lines.slice(-2)).to.deep.equal([`  ${deep} clean \\`, '    --uri mongodb://127.0.0.1:27017/ --db shop']);
+    const short = LabFixture.leftLines('shop', ['mine'], 'mongodb://h:1/', '--keep', 'mongo-perf-lab');
+    expect(short).to.deep.equal([
+      "left in shop (--keep): the lab's mine; remove them with:",
+      '  mongo-perf-lab clean --uri mongodb://h:1/ --db shop',
+    ]);
+  });
+
   it('commandUri never prints a password', function () {
     expect(LabFixture.commandUri('mongodb://u:secret@h1:1,h2:2/admin?tls=true')).to.equal(
       'mongodb://<user>:<password>@h1:1,h2:2/',
