@@ -17,6 +17,8 @@
 //   SEED       generator seed (default 1)
 //   COLL       prefix: <COLL>_orders and <COLL>_customers (default perflab_join)
 //   RUNS, WARMUP, BUDGET_MS, MIN_MS, VARIANTS, LAB_LINES   as every study (docs/contract.md)
+//   KEEP       true keeps, in a database the lab did not make, the two collections it generated
+//              there (default: dropped at the end; what is left is named with the command to remove it)
 
 load(__dirname + '/../fixtures/gen.js');
 load(__dirname + '/../fixtures/inserts-gen.js');

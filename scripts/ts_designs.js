@@ -17,6 +17,8 @@
 //   BUILD_ONLY     build the designs and stop                              (default false)
 //   LAB_LINES      true prints the machine-readable @@LAB lines
 //   GENERATE       true lets it generate into a COLL you named that does not exist (a typo is refused)
+//   KEEP           true keeps, in a database the lab did not make, the events and designs it made
+//                  there (default: dropped at the end; what is left is named with the command to remove it)
 // Times are per interval: the mean over the five start times T1..T5 (one aggregation for the year).
 
 load(__dirname + '/ts_base.js');

@@ -33,6 +33,11 @@
 //   why), ensure(dbh, collName, spec, makeDoc, opts): the Node twins are in lib/infra/targets.js.
 //   LabFixture.insertOutcome(err, batchLength) {inserted, duplicates, other: [writeErrors]} of a
 //                                            failed insertMany (mongosh and the 4.2 shell)
+//   What the lab leaves behind (docs/safety.md): cleanPlan(markers, infos, markersInfo, before) decides
+//   what may go; runStart(dbh) before a drop-in writes, finishRun(dbh, start, {keep}) at its end
+//   (what the run made in a database the lab did not make goes unless KEEP; what is left is named
+//   with the clean command: leftLines). The marker collection is the lab's when its MARKERS_MARK
+//   (or DB_MARK) document names its UUID (claimMarkers). Node twins: lib/infra/targets.js.
 
 var LabFixture = (function () {
   var META = 'perflab_fixtures';
