@@ -18,6 +18,10 @@
 //   dropOwned(db, collName)             drops a collection the lab owns (and its marker); refuses a
 //                                       foreign one; a failed drop throws (it is never swallowed)
 //   release(db, collName, why, log)     after a failed generation: drops what the lab made, one line
+//   runStart(db) / finishRun(db, start, {keep})  a run's start (read only) and end in a database the
+//                                       lab did not make: what it made since goes unless keep
+//   cleanDatabase(db)                   `mongo-perf-lab clean`: what the lab can prove it made, and
+//                                       the names it left alone (decisions: LabFixture.cleanPlan)
 //   META                                'perflab_fixtures'
 
 const LabFixture = require('../../scripts/lib/fixture');
