@@ -170,6 +170,15 @@ describe('safety: signals in every phase of every study with a peer (SQL, replic
   for (const [study, s] of Object.entries(STUDIES))
     for (const [phase, at] of Object.entries(s.phases))
       cases.push({ study, phase, at, set: s.set || [], signals: at.signals || SIGNALS[cases.length % SIGNALS.length] });
+  // A terminal's Ctrl-C goes to the whole process group: PostgreSQL and the replica set's members get
+  // it too, and stop on their own while the lab stops them (a member stopped during its start had
+  // mongodb-memory-server print two stack traces).
+  for (const [study, phase, signals] of [
+    ['coherency', 'replica-set start', ['SIGINT']],
+    ['inserts', 'replica-set start', ['SIGINT', 'SIGINT']],
+    ['mapreduce', 'SQL peer load', ['SIGTERM']],
+  ])
+    cases.push({ study, phase, at: STUDIES[study].phases[phase], set: STUDIES[study].set || [], signals, group: true });
 
   /** One case: the run, signalled at its phase; resolves what it did and what it left. */
   async function signalled(c, i) {
@@ -181,7 +190,12 @@ describe('safety: signals in every phase of every study with a peer (SQL, replic
     delete env.LAB_PG_PACKAGE_DIR;
     const args = ['run', c.study, '--profile', 'tiny', '--uri', testUri(), '--db', db, '--no-progress', '--no-charts'];
     for (const kv of c.set) args.push('--set', kv);
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: base, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: base,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: Boolean(c.group), // a group of its own, to signal as a terminal does
+    });
     const run = { tmp, err: '', child };
     child.stderr.on('data', (d) => {
       // The CLI wraps its log at 100 columns, continuing lines indented.
@@ -202,7 +216,8 @@ describe('safety: signals in every phase of every study with a peer (SQL, replic
         collectTree(child.pid, seen);
         for (const [k, sig] of c.signals.entries()) {
           if (k) await sleep(150); // the second Ctrl-C a moment after the first
-          child.kill(sig);
+          if (c.group) process.kill(-child.pid, sig);
+          else child.kill(sig);
         }
       }
       await sleep(fired ? 50 : 20);
@@ -242,7 +257,7 @@ describe('safety: signals in every phase of every study with a peer (SQL, replic
   });
 
   cases.forEach((c, i) => {
-    it(`${c.study}, ${c.phase}: ${c.signals.join(' + ')}`, function () {
+    it(`${c.study}, ${c.phase}: ${c.signals.join(' + ')}${c.group ? ' to the whole process group' : ''}`, function () {
       const r = results[i];
       const say = `${c.study} ${c.phase}:\n${r.err}`;
       expect(r.fired, `the phase never came: ${say}`).to.equal(true);

@@ -10,6 +10,25 @@ const { MongoMemoryReplSet } = require('mongodb-memory-server-core');
 const { MongoClient } = require('mongodb');
 const { findMongod } = require('./mongod-binary');
 
+// mongodb-memory-server prints a failed start's whole error, stack and all, on console.warn: a
+// member stopped during its start (the terminal's Ctrl-C reaches it too) printed two stack traces.
+// The lab reports the error itself, in one line (lib/infra/server.js quietStart does so for one mongod).
+const START_FAILED = /^Starting the MongoMemory(Server|ReplSet) Instance failed/;
+
+/** MongoMemoryReplSet.create(opts) without those prints. */
+async function createQuietly(opts) {
+  const warn = console.warn;
+  console.warn = (first, ...rest) => {
+    if (typeof first === 'string' && START_FAILED.test(first)) return;
+    warn(first, ...rest);
+  };
+  try {
+    return await MongoMemoryReplSet.create(opts);
+  } finally {
+    console.warn = warn;
+  }
+}
+
 async function describe(uri) {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10000 });
   try {
@@ -34,7 +53,7 @@ async function getReplSet({ members = 1, log = () => {}, uri = process.env.REPLS
   }
   const found = findMongod({ log });
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
-  const rs = await MongoMemoryReplSet.create({
+  const rs = await createQuietly({
     binary,
     // no /tmp/mongodb-<port>.sock left behind by a killed member (lib/infra/server.js NO_SOCKET)
     replSet: { count: members, storageEngine: 'wiredTiger', args: ['--nounixsocket'] },
@@ -55,4 +74,4 @@ async function getReplSet({ members = 1, log = () => {}, uri = process.env.REPLS
   };
 }
 
-module.exports = { getReplSet };
+module.exports = { getReplSet, createQuietly };

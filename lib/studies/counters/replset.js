@@ -2,13 +2,13 @@
 // A small embedded replica set for the w:"majority" measurement of study 004 (the same mongod
 // binary the lab uses; wiredTiger chosen explicitly, since mongodb-memory-server would pick
 // ephemeralForTest for 6.0).
-const { MongoMemoryReplSet } = require('mongodb-memory-server-core');
+const { createQuietly } = require('../../infra/replset');
 const { findMongod } = require('../../infra/mongod-binary');
 
 async function startReplSet({ members = 3, log = () => {} } = {}) {
   const found = findMongod({ log });
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
-  const rs = await MongoMemoryReplSet.create({
+  const rs = await createQuietly({
     binary,
     // --nounixsocket: a killed member leaves no /tmp/mongodb-<port>.sock (lib/infra/server.js NO_SOCKET)
     replSet: { count: members, storageEngine: 'wiredTiger', name: 'perflab', args: ['--nounixsocket'] },
