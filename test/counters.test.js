@@ -221,6 +221,22 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       for (const r of reads) expect(r.agrees, r.variant).to.equal(true);
     });
 
+    it('preallocate called again on the first day, whose documents hold counts, changes no count (004-prealloc-safe/repeat)', function () {
+      const ms = res.records.filter((r) => r.type === 'measure' && r.name === 'prealloc-repeat');
+      const preallocating = study.helpers.NODE_SCHEMAS.filter((s) =>
+        ['preallocated', 'hierarchical', 'array', 'bulk'].includes(s),
+      );
+      expect(ms.map((r) => r.variant).sort()).to.deep.equal(preallocating.map((s) => `node-${s}`).sort());
+      for (const r of ms) {
+        expect(r.extra.calls, r.variant).to.equal(P.METRICS);
+        expect(r.extra.withCounts, r.variant).to.be.greaterThan(0);
+        expect(r.value, r.variant).to.equal(0);
+      }
+      const v = judge(study, res.records).find((c) => c.id === '004-prealloc-safe/repeat');
+      expect(v.verdict, v.why).to.not.equal('reversed');
+      expect(v.figure).to.match(/preallocate calls .* with counts; 0 changed/);
+    });
+
     it("one collection vs one per metric: the same minutes interleaved, both holding the tally's counts", function () {
       const recs = res.records.filter((r) => r.type === 'result' && r.axis.part === 'wash');
       expect(recs.map((r) => r.variant).sort()).to.deep.equal(['one-collection', 'per-metric']);
@@ -265,8 +281,8 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       for (const r of v) expect(r.verdict).to.be.oneOf(claims.VERDICTS);
       const of = (id) => v.find((r) => r.id === id);
       // without SCAN the field-scan findings cannot be judged
-      expect(of('004-field-scan-hierarchy')).to.include({ verdict: 'inconclusive' });
-      expect(of('004-field-scan-hierarchy').why).to.match(/did not run \(SCAN\)/);
+      expect(of('004-field-scan-hierarchy/scan')).to.include({ verdict: 'inconclusive' });
+      expect(of('004-field-scan-hierarchy/scan').why).to.match(/did not run \(SCAN\)/);
       expect(of('004-growing-documents-collapse/collapse').figure).to.match(/initial [\d,]+ -> [\d,]+ writes\/s/);
     });
 

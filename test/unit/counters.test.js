@@ -76,14 +76,19 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
     const WT = { ...MMAP, server: { version: '6.0.5', storageEngine: 'wiredTiger' } };
     const judge = (id, recs, env = MMAP, params = {}) =>
       claims.judge(counters, recs, env, { counters: params }).find((c) => c.id === id);
-    const withWriter = (recs, wc, writers = 16) =>
+    const withWriter = (recs, wc, writers = 1) =>
       recs.map((r) => ({ ...r, variant: `node-${r.variant}`, extra: { ...r.extra, wc, writers } }));
 
-    it('a day claim is judged on the unacknowledged writer; an acknowledged day is not reproduced, its figure shown', function () {
-      const recs = dayRecords(['initial', 'preallocated']);
+    it("a day claim is judged on the source's one unacknowledged writer; an acknowledged day, or several writers, is not reproduced, its figure shown", function () {
+      const recs = dayRecords(['initial', 'preallocated', 'hierarchical']);
       const w0 = judge('004-growing-documents-collapse/collapse', withWriter(recs, 'w0'));
       expect(w0.verdict, w0.why).to.equal('holds');
-      expect(w0.figure).to.match(/writer: 16 pymongo writer\(s\), w:0/);
+      expect(w0.figure).to.match(/writer: 1 pymongo writer\(s\), w:0/);
+      expect(w0.why).to.match(/against the hierarchical schema the growing one loses/);
+      const many = judge('004-growing-documents-collapse/collapse', withWriter(recs, 'w0', 16));
+      expect(many.verdict).to.equal('not-reproduced');
+      expect(many.setting.absent).to.equal('writer');
+      expect(many.why).to.match(/not the source's one writer.*WRITERS=1/);
       const w1 = judge('004-growing-documents-collapse/collapse', withWriter(recs, 'w1'));
       expect(w1.verdict).to.equal('not-reproduced');
       expect(w1.setting.absent).to.equal('writer');
@@ -104,7 +109,7 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
         }),
       );
       const v = judge('004-growing-documents-collapse/collapse', [
-        ...withWriter(dayRecords(['initial', 'preallocated']), 'w0'),
+        ...withWriter(dayRecords(['initial', 'preallocated', 'hierarchical']), 'w0'),
         ...sweep,
       ]);
       expect(v.why).to.match(/1\.22x unacknowledged \(w:0\), 1\.18x acknowledged \(w:1\)/);
@@ -125,8 +130,37 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
       expect(c.verdict, c.figure).to.not.equal('gone');
     });
 
+    it('a start-to-end loss needs a level control: fails closed without the hierarchical day, not reproduced when it moved', function () {
+      const none = judge(
+        '004-preallocated-drift/less-than-growing',
+        withWriter(dayRecords(['initial', 'preallocated']), 'w0'),
+      );
+      expect(none.verdict).to.equal('not-reproduced');
+      expect(none.setting.absent).to.equal('no-evidence');
+      const moved = withWriter(dayRecords(['initial', 'preallocated', 'hierarchical']), 'w0').map((r) =>
+        r.variant === 'node-hierarchical' && r.axis.hour >= 22 ? { ...r, times: r.times.map((t) => t / 1.6) } : r,
+      );
+      const v = judge('004-preallocated-drift/slows', moved);
+      expect(v.verdict).to.equal('not-reproduced');
+      expect(v.setting.absent).to.equal('control');
+      // the fix compares the same hours: no control needed
+      expect(
+        judge('004-preallocation-fixes-it/fix', withWriter(dayRecords(['initial', 'preallocated']), 'w0')).verdict,
+      ).to.equal('holds');
+    });
+
+    it("the midnight is the 00:00 minute alone, one per simulated day: the source's single day is too few", function () {
+      const v = judge('004-midnight-burst', withWriter(dayRecords(['initial', 'preallocated']), 'w0'));
+      expect(v.verdict).to.equal('inconclusive');
+      expect(v.figure).to.match(/at 00:00 \(1 midnight/);
+      expect(v.why).to.match(/too few rounds: 1 and 5/);
+      expect(counters.claims.find((c) => c.id === '004-midnight-burst').mechanism.why).to.match(
+        /only the inserts remain/,
+      );
+    });
+
     it('concurrency: the racing part needs several writers and two quiet cores, and fails closed', function () {
-      const recs = withWriter(dayRecords(['initial', 'preallocated']), 'w0');
+      const recs = withWriter(dayRecords(['initial', 'preallocated']), 'w0', 16);
       expect(judge('004-prealloc-safe/racing', recs).verdict).to.equal('holds');
       const noWait = recs.map((r) => ({ ...r, loadavg: { start: 0.1, end: 0.1, cores: 2 } }));
       const v = judge('004-prealloc-safe/racing', noWait);
@@ -140,7 +174,22 @@ describe('counters study (seed 004): per-minute counters with upsert $inc', func
         judge('004-prealloc-safe/racing', recs, { ...MMAP, host: { cores: 1, usableCores: 1 } }).setting.absent,
       ).to.equal('cores');
       // the source's own claims need no race: judged whatever the cores
-      expect(judge('004-prealloc-safe/repeat', noWait).verdict).to.equal('holds');
+      const repeat = (changed, withCounts = 12) =>
+        lab.measureRecord({
+          study: 'counters',
+          name: 'prealloc-repeat',
+          variant: 'node-preallocated',
+          axis: { part: 'prealloc-repeat' },
+          value: changed,
+          unit: 'documents',
+          what: '',
+          extra: { calls: 12, existing: 12, withCounts, changed },
+        });
+      expect(judge('004-prealloc-safe/repeat', [...noWait, repeat(0)]).verdict).to.equal('holds');
+      expect(judge('004-prealloc-safe/repeat', [...noWait, repeat(1)]).verdict).to.equal('reversed');
+      // without the step on counted documents the day's agreement is not evidence: fails closed
+      expect(judge('004-prealloc-safe/repeat', noWait).setting.absent).to.equal('no-evidence');
+      expect(judge('004-prealloc-safe/repeat', [...noWait, repeat(0, 0)]).verdict).to.equal('not-reproduced');
       expect(judge('004-prealloc-safe/without', noWait).verdict).to.equal('holds');
       const bad = noWait.map((r) => (r.variant === 'node-initial' ? { ...r, agrees: false } : r));
       expect(judge('004-prealloc-safe/without', bad).verdict).to.equal('reversed');

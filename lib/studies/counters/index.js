@@ -19,6 +19,7 @@ const { dayResults, wpsOf, wpsOver, ratioOver, scanRatio } = require('./records'
 const { idRegex } = require('./id-regex');
 const { wash } = require('./wash');
 const { pgSize, LAYOUTS: pgSizeLayouts } = require('./pg-size');
+const C = require('../../../scripts/counters_functions');
 
 // node-preallocated first: when the shell's schemas are not run, the harness takes the first
 // variant as the baseline, and every ratio of the Node day is then to node-preallocated.
@@ -338,11 +339,53 @@ async function replsetSweep(ctx, p) {
   }
 }
 
+/**
+ * 004-prealloc-safe/repeat, the case that matters: preallocate (the study's own update, acknowledged)
+ * called on the first day's documents, which hold the day's counts, for every metric of every
+ * preallocating schema; each document's 1,440 minutes read before and after must be unchanged.
+ * (During the day preallocate only ever meets tomorrow's zeroed documents.) One measure per schema:
+ * value = documents whose counts changed.
+ */
+async function preallocRepeat(ctx, p, targets) {
+  const dayMs = gen.START;
+  const out = [];
+  for (const t of targets.filter((x) => x.kind === 'counter' && x.preallocates)) {
+    const coll = ctx.db.collection(t.coll);
+    let existing = 0;
+    let withCounts = 0;
+    let changed = 0;
+    for (let k = 0; k < p.METRICS; k++) {
+      const metric = gen.metricName(k);
+      const u = C.preallocUpdate(t.layout, dayMs, metric);
+      if (await coll.countDocuments(u.filter, { limit: 1 })) existing++;
+      const before = await t.readDay(ctx.db, dayMs, metric);
+      if (before.some((n) => n > 0)) withCounts++;
+      await coll.updateOne(u.filter, u.update, { upsert: true, writeConcern: { w: 1 } });
+      const now = await t.readDay(ctx.db, dayMs, metric);
+      if (now.some((n, i) => n !== before[i])) changed++;
+    }
+    out.push(
+      lab.measureRecord({
+        study: 'counters',
+        name: 'prealloc-repeat',
+        variant: `node-${t.name}`,
+        axis: { part: 'prealloc-repeat' },
+        value: changed,
+        unit: 'documents',
+        what: 'documents whose counts changed when preallocate was called again on the first day (with its counts)',
+        extra: { calls: p.METRICS, existing, withCounts, changed },
+      }),
+    );
+  }
+  return out;
+}
+
 async function after(ctx, p, records) {
   const st = state.get(ctx);
   const out = [];
   if (st && st.writers) await st.writers.close();
   if (st && st.targets.size) out.push(...(await storageAndReads(ctx, p, [...st.targets.values()])));
+  if (st && st.targets.size) out.push(...(await preallocRepeat(ctx, p, [...st.targets.values()])));
   if (p.SCAN) out.push(...(await scan(ctx, p)));
   if (p.IDREGEX) out.push(...(await idRegex(ctx, p)));
   if (p.WASH) out.push(...(await wash(ctx, p)));
