@@ -22,8 +22,17 @@ const PART3 = {
 };
 // Part 2, ~1.3M collection, whole documents into a Python list (its third table).
 const WHOLE_DOCS_1_3M = { 1e5: 7.4, 1e6: 6.9 };
-// Part 2's first table, the ~130,000-document collection: plain map/reduce and whole documents.
-const PART2_130K = { mr: { 1e4: 25.0, 1e5: 25.1 }, list: { 1e4: 66.6, 1e5: 68.0 } };
+// Part 2's first table, the ~130,000-document collection: plain map/reduce, jsMode and whole documents.
+const PART2_130K = {
+  mr: { 1e4: 25.0, 1e5: 25.1 },
+  'mr-jsmode': { 1e4: 67.4, 1e5: 70.6 },
+  list: { 1e4: 66.6, 1e5: 68.0 },
+};
+// The T9600's memory and the 1.3M collection (the memory gate of 000-peak and 000-chunks): 4 GB of
+// RAM, which MMAPv1 used as its cache (the operating system's page cache).
+const T9600_MEMORY = { env: { cacheBytes: 4 * 2 ** 30 }, params: { N: 1300000 } };
+/** A claim the source's own figures do not support: no records are needed to say so. */
+const UNSUPPORTED = { points: [], expect: 'unsupported' };
 
 /** Records for the spread claim: ten rounds per variant with the source's coefficient of variation. */
 function spreadRecords() {
@@ -70,7 +79,22 @@ module.exports = {
       })),
       expect: 'holds',
     },
-    '000-collection-growth': { none: 'two collection sizes in two runs: the rule measures nothing in one run' },
+    '000-jsmode-break-even': {
+      // part 2's first table, ~130,000 documents: jsMode map/reduce 70.6 against whole documents 68.0 at 10^5
+      params: { N: 130000 },
+      points: [
+        {
+          axis: { batch: 1e5 },
+          times: { 'py-client-list': t(1e5, PART2_130K.list[1e5]), 'mr-jsmode': t(1e5, PART2_130K['mr-jsmode'][1e5]) },
+          baseline: 'py-client-list',
+        },
+      ],
+      expect: 'holds',
+    },
+    // same batch 10^5: jsMode map/reduce 70.6 -> 69.2 (-2 %); small batches faster in the larger collection
+    '000-collection-growth/mr-30': UNSUPPORTED,
+    '000-collection-growth/index-size': UNSUPPORTED,
+    '000-collection-growth/client': { none: 'two collection sizes in two runs: the rule measures nothing in one run' },
     '000-projection': {
       // 10^5 in the 1.3M collection: whole documents 7.4 (part 2) against the selected value 50.9 (part 3)
       points: [
@@ -130,14 +154,31 @@ module.exports = {
       ],
       expect: 'holds',
     },
+    '000-stored-5x': {
+      // stored jsMode against plain map/reduce at 10^5: 123.7 / 24.72 = 5.00x
+      points: [
+        {
+          axis: { batch: 1e5 },
+          times: { mr: t(1e5, PART3.mr[1e5]), 'mr-stored-jsmode': t(1e5, PART3['mr-stored-jsmode'][1e5]) },
+          baseline: 'mr',
+        },
+      ],
+      expect: 'holds',
+    },
+    // inline minus stored grows with n (321, 3,222, 29,993 ms): no per-command compile saving
+    '000-stored-compile': UNSUPPORTED,
     '000-peak': {
-      // the jsMode column: peak 69.2 at 10^5, 49.7 at 10^6 (1.39x the time per document)
+      // the stored column: peak 121.5 at 10^5, 69.2 at 10^6 (1.76x the time per document); the 1.3M
+      // collection filled ~45 % of the T9600's 4 GB
+      ...T9600_MEMORY,
       points: [1e3, 1e4, 1e5, 1e6].map((n) => ({
         axis: { batch: n },
-        times: { 'mr-jsmode': t(n, PART3['mr-jsmode'][n]) },
+        times: { 'mr-stored': t(n, PART3['mr-stored'][n]) },
       })),
       expect: 'holds',
     },
+    // 10^3: the best in-database column (MR2 65.9) ahead of the accumulators (62.7)
+    '000-small-python-1k': UNSUPPORTED,
     '000-small-python': {
       // 10^2: accumulators 42.5 against the best in-database column (stored jsMode 18.1)
       points: [
@@ -156,6 +197,7 @@ module.exports = {
       expect: 'holds',
     },
     '000-chunks': {
+      ...T9600_MEMORY,
       // the source's extrapolation from the stored jsMode column: 10^6 / 71.0 = 14,085 ms for one
       // batch; 10 x 10^5 / 123.7 = 8,084 ms for ten (never measured by the source: its arithmetic)
       points: [{ axis: { batch: 1e6 }, times: { 'mr-range': t(1e6, 71.0), 'mr-chunked': 10 * t(1e5, 123.7) } }],
@@ -173,6 +215,7 @@ module.exports = {
             'mr-jsmode': t(1e6, PART3['mr-jsmode'][1e6]),
             'mr-stored': t(1e6, PART3['mr-stored'][1e6]),
             'mr-stored-jsmode': t(1e6, PART3['mr-stored-jsmode'][1e6]),
+            'py-client-field-list': t(1e6, PART3.list[1e6]),
             'py-client-acc': t(1e6, PART3.acc[1e6]),
             'py-client-parallel': 8200,
           },
@@ -181,8 +224,29 @@ module.exports = {
       ],
       expect: 'holds',
     },
-    '000-cpu': { none: 'two machines: the rule measures nothing on one' },
-    '000-chunks-100': { none: 'a hundred chunks are not a variant: the rule measures nothing' },
+    // the i5 table: stored jsMode 1.07-2.16x at 10^0-10^5, the unchanged client 2.7-2.8x
+    '000-cpu': UNSUPPORTED,
+    // 128.4 (sigma 23.3) against 123.7 (sigma 6.2): t = 0.6
+    '000-chunks-100': UNSUPPORTED,
+    // stored jsMode ahead of the client 1.98x at 10^4, 1.87x at 10^5
+    '000-still-python': UNSUPPORTED,
+    '000-stored-vs-client': {
+      // the stored column without jsMode (gone on 4.4+): 121.5 / 66.0 = 1.84x at 10^5; 10^3 beside
+      points: [1e3, 1e5].map((n) => ({
+        axis: { batch: n },
+        times: { 'py-client-acc': t(n, PART3.acc[n]), 'mr-stored': t(n, PART3['mr-stored'][n]) },
+        baseline: 'py-client-acc',
+      })),
+      expect: 'holds',
+    },
+    '000-overhead': {
+      // plain map/reduce: 0.08 docs/ms for one document (12.5 ms), 24.74 at 10^4: 309x per document
+      points: [
+        [1, 0.08],
+        [1e4, 24.74],
+      ].map(([n, rate]) => ({ axis: { batch: n }, times: { mr: t(n, rate) } })),
+      expect: 'holds',
+    },
     '000-i5-dip': {
       // the i5 table (client and server on the iMac): stored jsMode 211.9, 229.8, 220.0 docs/ms
       env: { cores: 4 },
