@@ -54,6 +54,46 @@ function mrDb(p) {
 
 var MR_EMPTY = { sum: 0, min: null, max: null, count: 0, mean: null };
 
+// The numeric fields of a document, for a message that names the ones FIELD could be.
+function numericFields(doc) {
+  return Object.keys(doc || {}).filter(function (k) {
+    return (
+      typeof doc[k] === 'number' || (doc[k] && doc[k]._bsontype && /Long|Int32|Double|Decimal/.test(doc[k]._bsontype))
+    );
+  });
+}
+
+// A collection whose FIELD holds no number anywhere (missing, or text): the variants would answer
+// nothing, or disagree (map/reduce adds text where $group skips it), which says nothing of the
+// cause. Refused before any timing, naming the field and the numeric fields there are.
+function checkField(p) {
+  var c = mrDb(p).getCollection(p.COLL);
+  var name = mrDb(p).getName() + '.' + p.COLL;
+  var q = {};
+  q[p.FIELD] = { $type: 'number' };
+  if (!c.findOne({}, { _id: 1 }) || c.findOne(q, { _id: 1 })) return;
+  var other = {};
+  other[p.FIELD] = { $exists: true };
+  var found = c.findOne(other);
+  var nums = numericFields(c.findOne());
+  throw new Error(
+    'parameter FIELD: ' +
+      name +
+      (found
+        ? ' holds no number in field ' +
+          p.FIELD +
+          ' (e.g. ' +
+          JSON.stringify(String(found[p.FIELD])).slice(0, 40) +
+          ' in _id ' +
+          found._id +
+          ')'
+        : ' has no field ' + p.FIELD + ' in any document') +
+      ': give FIELD a numeric field of ' +
+      p.COLL +
+      (nums.length ? ' (its first document has ' + nums.join(', ') + ')' : '')
+  );
+}
+
 // Every variant answers {sum, min, max, count, mean}; count is the number of documents that had a
 // number in the field (blank sensor readings are missing fields).
 function mrCommand(p, n, stored, jsMode) {
@@ -296,6 +336,7 @@ var STUDY = {
           'parameter TOP_VARIANTS: unknown variant ' + JSON.stringify(n) + ' (known: ' + known.join(', ') + ')'
         );
     });
+    checkField(p);
     var d = mrDb(p);
     if (LabFixture.ownsDatabase(d)) {
       mrState.stored = true;

@@ -362,6 +362,39 @@ describe('safety: hostile input through the command line (issue 38)', function (
     await t.db.collection('advised').drop();
   });
 
+  it("advice that works: a drop-in on a user's collection whose field holds no number names the field, and the advised FIELD runs", async function () {
+    await t.db.collection('readings').insertMany(Array.from({ length: 30 }, (_, i) => ({ x: i, t: `s${i}` })));
+    const mongosh = path.join(__dirname, '..', 'node_modules', '.bin', 'mongosh');
+    const script = path.join(__dirname, '..', 'scripts', 'mr_variants.js');
+    const run = (field) =>
+      spawnSync(
+        mongosh,
+        [
+          `${t.uri.replace(/\/$/, '')}/${t.dbName}`,
+          '--quiet',
+          '--eval',
+          `var COLL = 'readings', FIELD = '${field}', RUNS = 1, WARMUP = 0, K = 1, LAB_LINES = false`,
+          script,
+        ],
+        { encoding: 'utf8', timeout: 300000, cwd: dir },
+      );
+    // text in the field: the variants used to disagree ("its answer disagrees with the reference")
+    const text = run('t');
+    expect(text.status).to.not.equal(0);
+    expect(text.stdout + text.stderr).to.match(
+      /parameter FIELD: \S+\.readings holds no number in field t \(e\.g\. "s0" in _id \S+\): give FIELD a numeric field of readings \(its first document has x\)/,
+    );
+    expect(text.stdout + text.stderr).to.not.match(/disagrees/);
+    const missing = run('engine_rpm');
+    expect(missing.stdout + missing.stderr).to.match(
+      /has no field engine_rpm in any document: give FIELD a numeric field/,
+    );
+    const advised = run('x');
+    expect(advised.status, advised.stdout + advised.stderr).to.equal(0);
+    expect(advised.stdout).to.match(/all variants agree/);
+    await t.db.collection('readings').drop();
+  });
+
   it('advice that works: a full disk under --out says free space or another --out (never --docs), and another --out writes the report', function () {
     const full = path.join(dir, 'full');
     fs.mkdirSync(full);
