@@ -14,7 +14,7 @@ async function renderChart(spec, outBase, { scale = 2 } = {}) {
   const vega = await import('vega');
   const vl = await import('vega-lite');
   const { Resvg } = require('@resvg/resvg-js');
-  const compiled = vl.compile({ background: 'white', ...spec }).spec;
+  const compiled = vl.compile({ background: 'white', ...spec }, { logger: quietLogger() }).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
@@ -29,6 +29,24 @@ async function renderChart(spec, outBase, { scale = 2 } = {}) {
     .asPng();
   fs.writeFileSync(`${outBase}.png`, png);
   return { svg: `${outBase}.svg`, png: `${outBase}.png` };
+}
+
+/**
+ * Vega-Lite's logger without its warnings: they are about layout choices made on purpose (a faceted
+ * bar chart's whiskers share the bars' independent x scale), and a run's terminal is for its results.
+ * Errors still throw.
+ */
+function quietLogger() {
+  const logger = {
+    level: () => logger,
+    warn: () => logger,
+    info: () => logger,
+    debug: () => logger,
+    error: (...args) => {
+      throw new Error(args.join(' '));
+    },
+  };
+  return logger;
 }
 
 module.exports = { renderChart };

@@ -427,7 +427,8 @@ function defaultChart(doc, entry) {
     (k) => recs.every((r) => typeof r.axis[k] === 'number') && new Set(recs.map((r) => r.axis[k])).size > 1,
   );
   const variants = [...new Set(recs.map((r) => r.variant))];
-  const logY = spanOf(recs.map((r) => r.median)) > 30;
+  // the whiskers' ends count too: a linear scale stretched by one wide interval flattens every bar
+  const logY = spanOf(recs.flatMap((r) => Object.values(chartTime(r)).filter((x) => typeof x === 'number'))) > 30;
   const mixed = new Set(recs.map((r) => r.where)).size > 1;
   const wrong = recs.some((r) => r.agrees === false);
   const title = {
