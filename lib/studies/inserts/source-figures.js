@@ -3,9 +3,11 @@
 // inserts), as result records for the source replay (lib/core/source-replay.js,
 // test/unit/source-replay.test.js). The source's tables give the average milliseconds per insert
 // of 2^14 rows (times here are those milliseconds: every variant of a point inserts the same rows,
-// so a ratio of times is a ratio of ms per insert). Its writer was PyMongo's `Connection`
-// (unacknowledged: the async-w0 / processes-w0 variants); its MySQL stands in as `pg`. The server
-// had 12 cores; the writers ran on 9 other machines (54 cores).
+// so a ratio of times is a ratio of ms per insert). Its writer is inferred, not stated: PyMongo's
+// `Connection` (unacknowledged: the async-w0 / processes-w0 variants; the rules judge the
+// acknowledged writer too, which the source did not run, so only the inferred one is replayed); its
+// MySQL stands in as `pg`. Loading (parts 1-2) ran in one local process; part 3 on a 12-core server
+// fed by 9 other machines (54 cores).
 //   part 2, sequential (ms per insert at matrix 128 / 256 / 512):
 //     MySQL 2.44 / 5.89 / 9.60, MongoDB 0.18 / 0.31 / 0.53, Memcached 1.22 / 1.53 / 2.28
 //   part 2, bulk (~10 KB per batch):
@@ -36,22 +38,32 @@ module.exports = {
   env: { version: '2.2', storageEngine: 'mmapv1', cores: 12 },
   claims: {
     // matrix 128: sequential 0.18 ms, bulk 0.12 ms = 1.50x (256: 1.48x, 512: 1.26x; all inside [1.15x, 2.6x])
-    '002-bulk': {
+    '002-bulk/mongodb': {
       points: [
         { axis: batch(1, 1), times: { 'async-w0': 0.18 } },
         { axis: batch(1, 10), times: { 'async-w0': 0.12 } },
       ],
       expect: 'holds',
     },
+    // MySQL 2.44 -> 2.01 ms (1.21x): the bulk row also changed the query cache and asked for DELAYED,
+    // so the source's own figures do not isolate batching
+    '002-bulk/mysql': {
+      points: [
+        { axis: batch(1, 1), times: { pg: 2.44 } },
+        { axis: batch(1, 10), times: { pg: 2.01 } },
+      ],
+      expect: 'unsupported',
+    },
+    '002-bulk/memcached': { none: 'no Memcached server here: the rule measures nothing' },
     // matrix 128, sequential: MySQL 2.44 / MongoDB 0.18 = 13.6x (the source's least; the mean 16.6x)
     '002-mongo-vs-sql': {
       points: [{ axis: batch(1, 1), times: { 'async-w0': 0.18, pg: 2.44 }, baseline: 'async-w0' }],
       expect: 'holds',
     },
-    '002-memcached': { none: 'no Memcached server here: the rule measures nothing' },
+    '002-memcached/speed': { none: 'no Memcached server here: the rule measures nothing' },
     '002-memcached-vs-sql': { none: 'no Memcached server here: the rule measures nothing' },
     // one thread per process: 16 processes 0.11 ms, 64 processes 0.09 ms = 1.22x. The rule compares
-    // W = cores with W = 4 x cores (W=2 and W=8 on 2 cores); the source's 16 and 64 stand at those places.
+    // W=2 with W=8 (the ratio 4 of the source's 16 and 64 kept) on the source's 12-core server.
     '002-processes': {
       points: [
         { axis: batch(2, 1), times: { 'processes-w0': 0.11 } },
@@ -62,7 +74,7 @@ module.exports = {
     // gains over one thread, one by one, matrix 512 (0.53 ms at 16 processes' one thread per process
     // taken as the base): bulk 0.53 -> 0.42 (1.26x); 8 threads 0.11 -> 0.14 per insert (0.79x), so
     // 4-thread-equivalent time 0.53 / 0.79 = 0.6745; 0.6745 / 0.42 = 1.61x (the published 1.6x)
-    '002-bulk-vs-threads': {
+    '002-bulk-vs-threads/gain': {
       points: [
         { axis: batch(1, 1), times: { 'async-w0': 0.53 } },
         { axis: batch(1, 10), times: { 'async-w0': 0.42 } },
@@ -70,9 +82,11 @@ module.exports = {
       ],
       expect: 'holds',
     },
-    // 16 processes, one thread each: MySQL 5.72 / MongoDB 0.11 = 52.0x (32: 48.8x, 64: 59.4x)
+    // 16 processes, one thread each: MySQL 5.72 / MongoDB 0.11 = 52.0x (32: 48.8x, 64: 59.4x); both
+    // sides separate processes (mpi4py), as the rule's 16 MongoDB processes against 16 sessions
     '002-parallel-vs-sql': {
-      points: [{ axis: batch(16, 1), times: { 'async-w0': 0.11, pg: 5.72 }, baseline: 'async-w0' }],
+      points: [{ axis: batch(16, 1), times: { 'processes-w0': 0.11, pg: 5.72 }, baseline: 'processes-w0' }],
+      env: { cores: 66 }, // the 12-core server and the 9 writer machines' 54 cores
       expect: 'holds',
     },
     // 16 processes: 4 threads 0.26 ms, 8 threads 0.14 ms (1.86x): the anomaly, reported as a question
