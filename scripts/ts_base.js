@@ -360,8 +360,19 @@ var TS = (function () {
   // commands instead of one per day (366 round trips cost more than 100,000 events do).
   function spans(dbh, coll, perSpan) {
     var c = dbh.getCollection(coll);
-    var first = c.find({}, { created_on: 1 }).sort({ created_on: 1 }).limit(1).toArray();
-    var last = c.find({}, { created_on: 1 }).sort({ created_on: -1 }).limit(1).toArray();
+    // Only dated events: a document without a date in created_on sorts first and has no getTime.
+    var dated = { created_on: { $type: 'date' } };
+    var first = c.find(dated, { created_on: 1 }).sort({ created_on: 1 }).limit(1).toArray();
+    var last = c.find(dated, { created_on: 1 }).sort({ created_on: -1 }).limit(1).toArray();
+    if (!first.length && c.findOne({}, { _id: 1 }))
+      throw new Error(
+        'parameter COLL: ' +
+          dbh.getName() +
+          '.' +
+          coll +
+          ' holds no event with a date in its field created_on: the time-series designs need events ' +
+          '{created_on: Date, value: number}; give COLL a collection of such events, or a new name with GENERATE=true to generate them'
+      );
     if (!first.length) return [];
     var from = Math.floor(first[0].created_on.getTime() / HOUR) * HOUR;
     var to = (Math.floor(last[0].created_on.getTime() / HOUR) + 1) * HOUR;

@@ -389,6 +389,23 @@ describe('safety: hostile input through the command line (issue 38)', function (
     expect(missing.stdout + missing.stderr).to.match(
       /has no field engine_rpm in any document: give FIELD a numeric field/,
     );
+    // the time-series drop-in on events without a date: named, not "reading 'getTime'"
+    const ts = spawnSync(
+      mongosh,
+      [
+        `${t.uri.replace(/\/$/, '')}/${t.dbName}`,
+        '--quiet',
+        '--eval',
+        "var COLL = 'readings', RUNS = 1, WARMUP = 0",
+        path.join(__dirname, '..', 'scripts', 'ts_designs.js'),
+      ],
+      { encoding: 'utf8', timeout: 300000, cwd: dir },
+    );
+    expect(ts.status).to.not.equal(0);
+    expect(ts.stdout + ts.stderr).to.match(
+      /parameter COLL: \S+\.readings holds no event with a date in its field created_on/,
+    );
+    expect(ts.stdout + ts.stderr).to.not.match(ENGINE_TEXT);
     const advised = run('x');
     expect(advised.status, advised.stdout + advised.stderr).to.equal(0);
     expect(advised.stdout).to.match(/all variants agree/);
