@@ -170,4 +170,22 @@ describe('the SQL peer from a checkout under a private folder (0700)', function 
       expect(md.match(/^Not measured: pg-offset \(SQL peer not measured: /gm)).to.have.length(1);
     });
   });
+
+  // A peer that started and then went away (stopped, crashed) fails its part in one line too.
+  it("a PostgreSQL gone mid-run: counters' sizes say not measured with the reason, no crash", async function () {
+    const { getPostgres } = require('../lib/infra/postgres');
+    const { pgSize } = require('../lib/studies/counters/pg-size');
+    const pgs = await getPostgres();
+    await pgs.stop();
+    const notes = [];
+    const ctx = { pg: pgs, log: () => {}, note: (m) => notes.push(m) };
+    const recs = await pgSize(ctx, { SIZE_DAYS: 3, SEED: 1, PER_MINUTE: 10, METRICS: 2 });
+    expect(recs).to.have.length(1);
+    expect(recs[0].value).to.equal(null);
+    expect(recs[0].extra.skipped).to.match(
+      /^SQL peer not measured: PostgreSQL failed during the sizes \(.+\); run again/,
+    );
+    expect(recs[0].extra.skipped).to.not.include('\n');
+    expect(notes).to.have.length(1);
+  });
 });

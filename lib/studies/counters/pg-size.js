@@ -125,10 +125,24 @@ async function pgBytes(pgs, days) {
 }
 
 /** Measure records 'bytes-per-metric-day-compared' per store and layout (value: bytes per metric-day). */
+/** The PostgreSQL sizes, or { skipped: why } when the server failed them (not after a signal: that stops the run). */
+async function pgBytesOrWhy(pgs, days) {
+  try {
+    return await pgBytes(pgs, days);
+  } catch (e) {
+    require('../../infra/cleanup').stopIfInterrupted();
+    return {
+      skipped: `SQL peer not measured: PostgreSQL failed during the sizes (${String(e.message).split('\n')[0]}); run again, or set PG_URI to another server`,
+    };
+  }
+}
+
 async function pgSize(ctx, p) {
   const pgs = await postgres(ctx);
-  if (!pgs) {
-    const why = ctx.pgNote || 'no PostgreSQL here';
+  const days = pgs ? Array.from({ length: p.SIZE_DAYS }, (_, i) => metricDay(p, i)) : [];
+  const pgSizes = pgs ? await pgBytesOrWhy(pgs, days) : null;
+  if (!pgs || pgSizes.skipped) {
+    const why = (pgSizes && pgSizes.skipped) || ctx.pgNote || 'no PostgreSQL here';
     ctx.note(`the storage comparison with PostgreSQL did not run: ${why}`);
     // A record of its absence: the rule then says "not reproduced here" and how to get the peer.
     return [
@@ -144,10 +158,9 @@ async function pgSize(ctx, p) {
       }),
     ];
   }
-  const days = Array.from({ length: p.SIZE_DAYS }, (_, i) => metricDay(p, i));
   const sizes = [];
   for (const layout of LAYOUTS) sizes.push(await mongoBytes(ctx, p, layout, days));
-  sizes.push(await pgBytes(pgs, days));
+  sizes.push(pgSizes);
   return sizes.map((s) =>
     lab.measureRecord({
       study: 'counters',

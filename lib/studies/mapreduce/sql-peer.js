@@ -87,17 +87,21 @@ async function prepare(ctx, p) {
     ctx.log(note);
     return;
   }
-  const client = await pgs.connect();
+  let client = null;
   ctx.cleanups.push(async () => {
-    await client.end().catch(() => {
-      /* dropped by the server already: stopping the server is what matters */
-    });
+    if (client)
+      await client.end().catch(() => {
+        /* dropped by the server already: stopping the server is what matters */
+      });
     await pgs.stop();
   });
   try {
+    client = await pgs.connect();
     await load(client, { n: p.N, seed: p.SEED, log: ctx.log });
   } catch (e) {
-    ctx.pgNote = `SQL peer not measured: ${e.message}`;
+    // After a signal the run stops: its clean-up stopped this server, which is why the load failed.
+    require('../../infra/cleanup').stopIfInterrupted();
+    ctx.pgNote = `SQL peer not measured: ${String(e.message).split('\n')[0]}`;
     ctx.log(ctx.pgNote);
     return;
   }
