@@ -30,7 +30,7 @@ const SOURCES = {
   '000': '000 "Learning Mongo" parts 1-3 (2015)',
   '001':
     '001a "MongoDB is not a Javascript Database" / 001b "How Wired Tiger opens up ... Big Data Analytics" (John Page)',
-  '002': '002 MongoDB vs MySQL vs Memcached series (2012-13)',
+  '002': '002 MongoDB vs MySQL vs Memcached series (undated; its own dates point to 2011-12)',
   '003': '003 "A beginner\'s guide to MongoDB performance turbocharging" (Vlad Mihalcea, 2013)',
   '004': '004 "MongoDB Schema Design at Scale" (Rick Copeland, 2012)',
 };

@@ -1,9 +1,10 @@
 'use strict';
-// The source's claims (002, 2012-13 blog series, MongoDB vs MySQL vs Memcached: inserts), judged on
-// the inserts study's records. The source: "9 machines ... 6 AMD 3.2Ghz processors or 54 cores
-// total. The centralized DB server has 12 AMD cores and 64GB of RAM"; MySQL InnoDB untuned, PyMongo
-// and MySQLdb, mpi4py processes and Python threads; inserts "on a local machine"; bulk "once I reach
-// 10KB of data"; versions and write acknowledgement not stated. Tables: average ms per insert.
+// The source's claims (002, an undated blog series, 2011-12 by its own dates: MongoDB vs MySQL vs
+// Memcached, inserts), judged on the inserts study's records. The source: "9 machines ... 6 AMD
+// 3.2Ghz processors or 54 cores total. The centralized DB server has 12 AMD cores and 64GB of RAM";
+// MySQL InnoDB untuned, PyMongo and MySQLdb, mpi4py processes and Python threads; loading "on a
+// local machine"; bulk "once I reach 10KB of data"; versions and write acknowledgement not stated.
+// Tables: average ms per insert.
 //
 // The source's writer is an inference, not the source's statement: the text names no client class,
 // no PyMongo version and no date, and states no write concern. Its internal dates point to 2011-12

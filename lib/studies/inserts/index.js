@@ -1,11 +1,12 @@
 'use strict';
-// Study "inserts" (source 002, parts 1-3 of a 2012-2013 blog series): the Node part of
-// scripts/inserts_bulk.js. Node adds what one mongosh cannot do: W concurrent writers as async
+// Study "inserts" (source 002, parts 1-3 of an undated blog series, 2011-12 by its own dates):
+// the Node part of scripts/inserts_bulk.js. Node adds what one mongosh cannot do: W concurrent writers as async
 // loops over one client, as separate connections and as separate processes (the source's threads
 // vs processes), w: 0 / 1 / majority on a replica set, and the same inserts into PostgreSQL.
 //
-// Two writers per store, side by side. The source (2012-13) wrote with PyMongo's `Connection`,
-// whose writes were unacknowledged by default (fire-and-forget, PYTHON-423; the manual's "Default
+// Two writers per store, side by side. The source names no client, version or write concern; by
+// its own dates (2011-12) and its bulk gains it most likely wrote with PyMongo's `Connection` (an
+// inference), whose writes were unacknowledged by default (fire-and-forget, PYTHON-423; the manual's "Default
 // Write Concern Change"): the *-w0 variants are that writer (w: 0, pipelined: no reply awaited),
 // the others today's acknowledged default (w: 1). PostgreSQL likewise: `pg` commits without
 // waiting for its WAL flush (synchronous_commit off), `pg-durable` waits (on, the server's

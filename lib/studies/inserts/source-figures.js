@@ -1,6 +1,6 @@
 'use strict';
-// The source's own figures (002, parts 1-3 of a 2012-13 blog series: MySQL, MongoDB and Memcached
-// inserts), as result records for the source replay (lib/core/source-replay.js,
+// The source's own figures (002, parts 1-3 of an undated blog series, 2011-12 by its own dates:
+// MySQL, MongoDB and Memcached inserts), as result records for the source replay (lib/core/source-replay.js,
 // test/unit/source-replay.test.js). The source's tables give the average milliseconds per insert
 // of 2^14 rows (times here are those milliseconds: every variant of a point inserts the same rows,
 // so a ratio of times is a ratio of ms per insert). Its writer is inferred, not stated: PyMongo's
