@@ -907,6 +907,10 @@ module.exports = [
         return { ...r, note: small ? `at 10^3 ${fx(small.mid)}` : undefined };
       }),
     }),
+    mechanism: {
+      why: "since 4.4 a function stored in system.js is loaded into the command's JavaScript scope like an inline one (000-stored: no effect), so mr-stored runs at plain map/reduce's speed, and the source's own plain column was behind its client from 10^3 on (0.53x at 10^6): a client ahead here is that column, not a change in the client",
+      ref: 'https://www.mongodb.com/docs/manual/tutorial/store-javascript-function-on-server/',
+    },
   },
   {
     id: '000-beyond-1m',
@@ -1072,6 +1076,10 @@ module.exports = [
     boundary:
       "time per document of a one-document mr command / at the column's peak batch (unpaired, each side >= 3 rounds): holds inside [10x, 10000x]; stronger above; weaker between the no-difference band [0.8x, 1.25x] and 10x; no effect inside it; REVERSED below 0.8x; out: {inline: 1} here (the source: a named output collection, a larger fixed cost)",
     verdict: rule({ holds: [10, 10000], scale: needsBatch(1e4), interval: overhead('mr') }),
+    mechanism: {
+      why: 'each mapReduce command sets up a JavaScript scope and runs map, reduce and finalize in it (in 2.4 with a named output also a temporary collection and a rename): a fixed cost of milliseconds, against microseconds per document',
+      ref: MAP_REDUCE,
+    },
   },
   {
     id: '000-tweaks',
