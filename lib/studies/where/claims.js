@@ -6,6 +6,8 @@
 const {
   rule,
   ratioRule,
+  unmeasured,
+  unsupported,
   whenMeasured,
   results,
   quietCores,
@@ -20,7 +22,8 @@ const {
 const SOURCE_N = 1000000;
 const SOURCE_MB = 38; // "That database is only 38MB": 38 MiB (40,000,000 B of 40-byte documents)
 const SETTING =
-  '1,000,000 documents {a, b} (38 MB), no index for the scans, {b: 1} for the hybrid and the aggregation; server not stated (2016)';
+  '1,000,000 documents {a, b} (38 MB), no index for the scans, {b: 1} for the hybrid and the aggregation; server not stated (2016). The lab times each find-style query as the count command ({count, query}, what the source\'s cursor.count() sent) and each pipeline to its one {count} document; "first 100 results" is the first batch, 101 documents';
+const SEED_CMD = 'npx mongo-perf-lab run where --profile seed';
 
 // The $where cost is per document, and so is a scan's: the ratio needs the source's scale, since at
 // 50,000 documents the plain scan takes a few ms and the machine's other work decides the ratio.
@@ -69,11 +72,19 @@ function stringFilter(records) {
       verdict: VERDICT.REVERSED,
       why: `${str}${f.whereAgrees ? '' : '; $where disagrees with the generator'}`,
     };
+  // The shorthand was the legacy mongo shell's, never the server's (the find command's filter is a
+  // document): its refusal by mongosh's driver is a changed client, not a change in MongoDB.
   if (f.stringFilter === 'rejected')
     return {
       ...out,
-      verdict: VERDICT.GONE,
-      why: `the string shorthand is gone: ${str} (the legacy shell turned it into {$where})`,
+      verdict: VERDICT.NOT_REPRODUCED,
+      setting: {
+        needed: "the source's client: the legacy mongo shell, whose DBCollection.find turned a string into {$where}",
+        here: `mongosh: ${str}`,
+        ok: false,
+        absent: 'client',
+      },
+      why: `not reproduced here: the source's client (the legacy mongo shell, no longer shipped since 6.0) is absent: ${str}; the server side holds: {$where: 'this.a > this.b'} returns the generator's matches${f.whereAgrees ? '' : ' (not here)'}; to reproduce: the legacy mongo shell 5.0 against this server, db.c.find('this.a > this.b')`,
     };
   return { ...out, verdict: VERDICT.HOLDS, why: str };
 }
@@ -115,7 +126,7 @@ function bsonTyped(records) {
     figure,
     interval: null,
     setting,
-    why: 'every value came back with its BSON type and value, 2^53 + 1 as a long and 0.1 as a decimal included; "quickly traversable" is judged by 004-field-scan-hierarchy',
+    why: 'every value came back with its BSON type and value, 2^53 + 1 as a long and 0.1 as a decimal included; "quickly traversable" is 001-bson-traversable',
   };
 }
 
@@ -128,11 +139,15 @@ function fewRounds({ rs, slow, fast }) {
     : undefined;
 }
 
-// Machine state. mongod hands each server-side JavaScript call to a thread of its own and waits for
-// the answer (MozJSProxyScope, src/mongo/scripting/mozjs/proxyscope.cpp): the same $where took 61 s
-// pinned to one core and 232 s on two idle cores of one VM (docs/studies/where.md). A claim
-// dominated by server-side JavaScript is therefore judged per state: one pinned core (taskset -c 0)
-// or free cores, each state from its own records, and both named when both ran.
+// Machine state. A JavaScript scope (MozJSProxyScope, src/mongo/scripting/mozjs/proxyscope.h) owns one
+// thread on which SpiderMonkey runs; the query's thread hands every call to it and waits on a
+// condition variable for the answer (one thread per pooled scope, one hand-off per call). The same
+// $where took 61 s pinned to one core (255x the scan) and 232 s on two idle cores of one VM (984x)
+// (docs/studies/where.md, docs/data/where-seed-one-core.json and where-seed-two-cores.json), while
+// the variants without JavaScript kept their times: for a claim dominated by server-side JavaScript
+// the machine state is a setting, as much as the server version. Such a claim is judged per state:
+// one pinned core (taskset -c 0) or free cores, each state from its own records, both named when
+// both ran, and a state whose records do not prove it says which evidence is missing and the command.
 const JS_STATE_NEEDED =
   'the machine state recorded: one pinned core (taskset -c 0) or at least 2 free cores, judged apart (server-side JavaScript runs on a thread of its own)';
 
@@ -192,7 +207,7 @@ const pinnedCore = {
         here: 'one usable core, but the records carry no load average to show the run had it to itself',
         ok: false,
         absent: 'no-evidence',
-        reproduce: 'taskset -c 0 npx mongo-perf-lab run where --profile seed',
+        reproduce: `taskset -c 0 ${SEED_CMD} (the records then carry loadavg.start)`,
       };
     const loaded = rs.find((r) => r.loadavg.cores && r.loadavg.start > r.loadavg.cores);
     return loaded
@@ -200,12 +215,12 @@ const pinnedCore = {
           here: `one pinned core, a load average of ${loaded.loadavg.start} on ${loaded.loadavg.cores} cores when the point started`,
           ok: false,
           absent: 'busy-cores',
-          reproduce: 'taskset -c 0 npx mongo-perf-lab run where --profile seed, with nothing else running',
+          reproduce: `taskset -c 0 ${SEED_CMD}, with nothing else running`,
         }
       : { here: `usable cores 1, a load average of ${rs[0].loadavg.start} when the point started`, ok: true };
   },
 };
-const freeCores = quietCores(
+const quietTwo = quietCores(
   {
     needed: JS_STATE_NEEDED,
     check: (records, env) => ({
@@ -216,13 +231,27 @@ const freeCores = quietCores(
   (records) => results(records),
   { cores: 2 },
 );
+// The cores gate names the evidence it lacked (absent: no-evidence, busy-cores or cores) and the
+// study's own command, not a generic "the same command".
+const freeCores = {
+  needed: quietTwo.needed,
+  check: (records, env, params) => {
+    const st = quietTwo.check(records, env, params);
+    if (st.ok) return st;
+    return {
+      ...st,
+      here: `${st.here} [free-cores gate: ${st.absent}]`,
+      reproduce: `${SEED_CMD} on at least 2 cores with nothing else running (a lab that records loadavg.cpuWait, Linux PSI); the pinned state: taskset -c 0 ${SEED_CMD}`,
+    };
+  },
+};
 const unknownCores = {
   needed: JS_STATE_NEEDED,
   check: () => ({
     here: 'the records do not say how many cores the run could use',
     ok: false,
     absent: 'no-evidence',
-    reproduce: 'where --profile seed on a lab that records usable cores',
+    reproduce: `${SEED_CMD} on a lab that records usable cores (environment.host.usableCores)`,
   }),
 };
 const stateSetting = (cores) => (cores === null ? unknownCores : cores === 1 ? pinnedCore : freeCores);
@@ -252,7 +281,8 @@ function perState(o) {
     };
     if (outs.length === 1) {
       const [{ st, out }] = outs;
-      const other = st.cores === 1 ? 'free cores' : 'one core, taskset -c 0';
+      const other =
+        st.cores === 1 ? `free cores: ${SEED_CMD}, nothing else running` : `one core: taskset -c 0 ${SEED_CMD}`;
       return {
         ...out,
         figure: out.figure ? tag(outs[0]) : out.figure,
@@ -285,26 +315,51 @@ function perState(o) {
   };
 }
 
+// How server-side JavaScript reaches a document, checked in the server source (issue #34, dispute 3).
+const JS_MECHANISM = {
+  why: 'each document reaches the predicate as a read-only BSON-backed JavaScript object whose fields are materialised lazily on first access (BSONInfo::resolve, src/mongo/scripting/mozjs/bson.cpp), and the predicate runs in a pooled JavaScript scope on a thread of its own: every call is a cross-thread hand-off and wait (MozJSProxyScope), which is why the machine state moves it. $where can use no index; a scan without JavaScript compares BSON values in the query engine. $where is deprecated since 8.0; $expr compares two fields without JavaScript since 3.6',
+  ref: 'https://github.com/mongodb/mongo/blob/master/src/mongo/scripting/mozjs/proxyscope.h',
+};
+
+/** Every timed variant returned the generator's answer (agrees), and which answers they gave. */
+function answers(records) {
+  const rs = results(records).filter((r) => typeof r.agrees === 'boolean');
+  return { rs, bad: rs.filter((r) => !r.agrees), values: [...new Set(rs.map((r) => JSON.stringify(r.answer)))] };
+}
+
 module.exports = [
   {
     id: '001-where-vs-scan',
-    claim: '$where is ~100x slower than a plain collection scan',
-    published: '99.5x',
-    quote: '"384ms - Not bad in human terms" and "38,226 ms - yes 40 Seconds. This is is why you just don\'t do this!"',
+    claim:
+      "$where is ~100x slower than the same predicate scanned without JavaScript (the source's reason (1): JavaScript)",
+    published: "99.5x (against {a: {$lt: 1}}, the source's only scan figure)",
+    quote:
+      '"384ms - Not bad in human terms", "38,226 ms - yes 40 Seconds. This is is why you just don\'t do this!" and "The reason it\'s slow is two fold (1) Javascript - this is an interpreted/JIT language and it\'s never fast"',
     derivation:
-      '38,226 ms / 384 ms = 99.5x. His plain query was {a: {$lt: 1}}; ours is the same predicate as the $where ({b < 5, $expr a > b}) forced to a collection scan',
+      "38,226 ms / 384 ms = 99.5x. His scan was {a: {$lt: 1}}; this row's is the same predicate as the $where ({b < 5, $expr a > b}) forced to a collection scan, so the ratio isolates the JavaScript (his reason (1)); the band is taken from 99.5x because both scans examine every document with native comparisons (one field or two), which costs the same order per document. The as-published ratio is 001-where-vs-published-scan",
     setting: SETTING,
     boundary:
-      'time($where) / time(plain collection scan) at 1,000,000 documents: holds inside [33x, 300x]; stronger above; weaker (1.25x, 33x); no-effect [0.8x, 1.25x]; reversed below 0.8x; judged per machine state (one pinned core, free cores)',
-    mechanism: {
-      why: '$where turns every document into a JavaScript object and runs the function in the embedded JavaScript engine, on a thread of its own per call (so the machine state moves it), with no index; a plain scan compares BSON values in the query engine. $where is deprecated since 8.0 (a warning is logged); $expr compares two fields without JavaScript since 3.6',
-      ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
-    },
+      'time($where) / time(the same predicate via $expr, forced COLLSCAN) at 1,000,000 documents, judged per machine state (one pinned core, free cores: server-side JavaScript hands every call to a thread of its own, 255x pinned against 984x on two idle cores)',
+    mechanism: JS_MECHANISM,
     verdict: perState({ slow: 'where', fast: 'plain', band: [33, 300], scale, note: fewRounds }),
   },
   {
+    id: '001-where-vs-published-scan',
+    claim: "$where is ~100x slower than the source's plain scan {a: {$lt: 1}}",
+    published: '99.5x',
+    quote: '"db.mine.find({a:{$lt:1}}).count()" ... "384ms - Not bad in human terms" against "38,226 ms"',
+    derivation: '38,226 ms / 384 ms = 99.5x: $where against another, one-field predicate',
+    setting: SETTING,
+    boundary:
+      'time($where) / time({a: {$lt: 1}} as a COLLSCAN count) at 1,000,000 documents: [33x, 300x], judged per machine state',
+    verdict: unmeasured({
+      here: "the lab's scan is the $where's own predicate (every variant must return the same count); {a: {$lt: 1}} is not timed",
+      measure: `a variant {a: {$lt: 1}} (count command, hint {$natural: 1}) in scripts/where_vs_agg.js beside $where, then ${SEED_CMD}`,
+    }),
+  },
+  {
     id: '001-where-no-index',
-    claim: '$where converts every document: no index is used',
+    claim: '$where examines every document: no index is used',
     published: 'no figure (the 38,226 ms is the consequence)',
     quote: '"(2) It has to convert every record in the Collection - there are no indexes used here."',
     setting: SETTING,
@@ -357,18 +412,19 @@ module.exports = [
     boundary:
       'time($where) / time(hybrid), index on b: holds inside [48x, 436x]; judged per machine state (one pinned core, free cores)',
     mechanism: {
-      why: "the indexed clause b < 5 leaves ~0.5 % of the documents for the JavaScript to run on; each call still pays the engine's per-call cost and thread hand-off",
-      ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/where/',
+      why: "the indexed clause b < 5 leaves ~0.5 % of the documents for the JavaScript to run on; each call still pays the read-only BSON wrapper, the fields it touches and the hand-off to the scope's own thread (MozJSProxyScope)",
+      ref: 'https://github.com/mongodb/mongo/blob/master/src/mongo/scripting/mozjs/proxyscope.h',
     },
     verdict: perState({ slow: 'where', fast: 'hybrid', band: [48, 436], scale, note: fewRounds }),
   },
   {
     id: '001-aggregation',
-    claim: 'the aggregation pipeline is ~1,400x faster than $where (the source says "over 1,500")',
+    claim:
+      'the aggregation pipeline is ~1,400x faster than $where (the source\'s own figures; its "over 1,500" is 001-aggregation-over-1500)',
     published: '1,416x',
     quote: '"And that takes ... 27ms, over 1,500 times faster than the Javascript!!"',
     derivation:
-      '38,226 ms / 27 ms = 1,415.8x: the source\'s "over 1,500" is its own arithmetic slip. The pipeline\'s $match uses the index on b, the $where alone scans: the ratio mixes index use with JavaScript cost',
+      "38,226 ms / 27 ms = 1,415.8x. The pipeline's $match uses the index on b, the $where alone scans: the ratio mixes index use with JavaScript cost",
     setting: SETTING,
     boundary:
       'time($where) / time(source-agg): holds inside [472x, 4,250x]; judged per machine state (one pinned core, free cores)',
@@ -377,6 +433,24 @@ module.exports = [
       ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
     },
     verdict: perState({ slow: 'where', fast: 'source-agg', band: [472, 4250], scale, note: fewRounds }),
+  },
+  {
+    id: '001-aggregation-over-1500',
+    claim: 'the aggregation pipeline is "over 1,500 times faster" than $where',
+    published: 'over 1,500x (stated); 1,416x by its own figures',
+    quote: '"And that takes ... 27ms, over 1,500 times faster than the Javascript!!"',
+    derivation: '38,226 ms / 27 ms = 1,415.8x < 1,500: a lower bound its own figures contradict',
+    setting: SETTING,
+    boundary:
+      "unsupported by the source's figures; the lab's time($where) / time(source-agg) shown beside, per machine state",
+    mechanism: {
+      why: 'arithmetic on the published times: 38,226 / 27 = 1,415.8, so "over 1,500" does not follow (001-aggregation judges the 1,416x)',
+      ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
+    },
+    verdict: unsupported(
+      '38,226 ms / 27 ms = 1,415.8x, less than the "over 1,500" stated',
+      perState({ slow: 'where', fast: 'source-agg', band: [472, 4250], scale, note: fewRounds }),
+    ),
   },
   {
     id: '001-agg-vs-hybrid',
@@ -389,10 +463,46 @@ module.exports = [
     boundary:
       'time(hybrid) / time(source-agg): holds inside [3.2x, 29x]; judged per machine state (one pinned core, free cores)',
     mechanism: {
-      why: 'both use the index on b; the hybrid then runs JavaScript on each candidate (a thread hand-off per call), the pipeline compares natively ($cond/$gt), so the gap is the per-call cost of server-side JavaScript',
-      ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
+      why: "both use the index on b; the hybrid then runs JavaScript on each of ~5,000 candidates (a read-only BSON wrapper and a hand-off to the scope's thread per call) and the pipeline compares natively ($cond/$gt): the gap is the per-call JavaScript cost plus the per-operation scope set-up (taking a pooled scope, compiling the predicate), not separated here",
+      ref: 'https://github.com/mongodb/mongo/blob/master/src/mongo/scripting/mozjs/proxyscope.h',
     },
     verdict: perState({ slow: 'hybrid', fast: 'source-agg', band: [3.2, 29], scale }),
+  },
+  {
+    id: '001-agg-vs-hybrid-capable',
+    claim: 'the aggregation pipeline is "just as capable": it returns what $where and the hybrid return',
+    published: 'no figure',
+    quote: '"MongoDB offers something much faster and just as capable, the Aggregation Pipeline."',
+    setting: SETTING,
+    boundary:
+      "functional, from the timed variants: $where, the hybrid, the source's pipeline (and $expr, $function) each return the generator's count: holds; any other count: reversed",
+    mechanism: {
+      why: 'the pipeline expresses the comparison of two fields natively ($cond with $gt, or $expr in $match since 3.6), so it needs no JavaScript to return the same documents',
+      ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/expr/',
+    },
+    verdict: (records) => {
+      const a = answers(records);
+      const setting = functionalSetting(
+        a.rs.length
+          ? `${a.rs.map((r) => r.variant).join(', ')} counted against the generator`
+          : 'no variant carries a count check',
+      );
+      if (!a.rs.some((r) => r.variant === 'source-agg') || !a.rs.some((r) => r.variant === 'where'))
+        return unmeasured({
+          here: "no count check of $where and the source's pipeline in these records",
+          measure: 'where --profile quick (every variant is checked against the generator)',
+        })();
+      const figure = `${a.rs.length - a.bad.length} of ${a.rs.length} variants return the generator's count (${a.values.join(', ')})`;
+      return a.bad.length || a.values.length > 1
+        ? {
+            verdict: VERDICT.REVERSED,
+            figure,
+            interval: null,
+            setting,
+            why: `${a.bad.map((r) => r.variant).join(', ')} differ`,
+          }
+        : { verdict: VERDICT.HOLDS, figure, interval: null, setting, why: 'every form returns the same count' };
+    },
   },
   // Two claims in one sentence, judged apart (the shorthand is gone, the sandbox stands).
   ...parts(
@@ -409,18 +519,19 @@ module.exports = [
         id: 'string',
         claim: "find('...') with a string is short for {$where: '...'}",
         boundary:
-          "functional, untimed: find('this.a > this.b') against {$where: 'this.a > this.b'} on the first 200 matches by _id (the generator's oracle). Holds: the same documents; gone: the shell or the find command refuses the string; reversed: other documents",
+          "functional, untimed: find('this.a > this.b') against {$where: 'this.a > this.b'} on the first 200 matches by _id (the generator's oracle). Holds: the same documents; not reproduced (absent: client) when the shell refuses the string before the server (the shorthand was the legacy shell's, not the server's); reversed: other documents",
         mechanism: {
-          why: 'the string shorthand was the legacy mongo shell\'s: DBCollection.find turned a string or function into {$where} (jstests/core/where1.js); mongosh hands the filter to the Node driver, whose find refuses anything but a document ("Query filter must be a plain object or ObjectId")',
-          ref: 'https://github.com/mongodb/node-mongodb-native/blob/main/src/operations/find.ts',
+          why: 'the string shorthand was the legacy mongo shell\'s: DBCollection.find (_massageObject in src/mongo/shell/collection.js) turned a string or function into {$where: ...}, except a 24-character string, which became {_id: ObjectId(...)}; the find command\'s filter has always been a document. mongosh hands the filter to the Node driver, which refuses a string ("Query filter must be a plain object or ObjectId"); {$where: string} still works on the server',
+          ref: 'https://github.com/mongodb/mongo/blob/r5.0.0/src/mongo/shell/collection.js',
         },
         verdict: whenMeasured(hasFunctional, FUNCTIONAL_UNMEASURED, stringFilter),
       },
       {
         id: 'sandbox',
-        claim: 'the JavaScript cannot reach the rest of the database',
+        claim:
+          'a $where body has no db object: it cannot reach the rest of the database (calling out to other services and seeing only one record are not checked)',
         boundary:
-          'functional, untimed: a $where whose body calls db.getSiblingDB. Holds: the call fails (no db object); reversed: it succeeds',
+          'functional, untimed: a $where whose body calls db.getSiblingDB. Holds: the call fails (no db object); reversed: it succeeds. Only the db half of the quote is checked',
         mechanism: {
           why: 'a $where body runs in a JavaScript scope of its own that sees the document as this and no db object; server-side JavaScript is deprecated since 8.0',
           ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/where/',
@@ -431,12 +542,12 @@ module.exports = [
   ),
   {
     id: '001-bson-typed',
-    claim: 'BSON stores everything strongly typed and quickly traversable',
+    claim: 'BSON stores everything strongly typed (the "quickly traversable" half is 001-bson-traversable)',
     published: 'no figure',
     quote: '"Unlike Javascript everything in MongoDB is stored strongly typed and quickly traversable."',
     setting: SETTING,
     boundary:
-      'functional: one document of Date, int32, int64 (2^53 + 1), double and Decimal128 (0.1) written and read back: holds when each keeps its $type and value; reversed when any does not. "Quickly traversable" is judged by 004-field-scan-hierarchy (a field is found by a linear walk)',
+      'functional: one document of Date, int32, int64 (2^53 + 1), double and Decimal128 (0.1) written and read back: holds when each keeps its $type and value; reversed when any does not',
     mechanism: {
       why: 'BSON keeps a type byte with every value (date, int32, int64, double, decimal128...), so a value comes back with the type it was written with',
       ref: 'https://www.mongodb.com/docs/manual/reference/bson-types/',
@@ -451,17 +562,30 @@ module.exports = [
     ),
   },
   {
-    id: '001-where-38mb',
-    claim: 'the 1,000,000 documents are a small database: only 38 MB',
-    published: '38 MB (1,000,000 documents: 38 B each, 40 B if MB is 2^20 bytes)',
-    quote: '"38,226 ms - yes 40 Seconds. This is is why you just don\'t do this! That database is only 38MB."',
-    derivation:
-      '{_id: x, a: Math.random()*1000, b: Math.random()*1000} from the shell: three doubles, 4 + 3 x 11 + 1 = 40 B of BSON per document, 40,000,000 B = 38.1 MiB',
+    id: '001-bson-traversable',
+    claim: 'BSON is quickly traversable',
+    published: 'no figure',
+    quote: '"Unlike Javascript everything in MongoDB is stored strongly typed and quickly traversable."',
     setting: SETTING,
     boundary:
-      "deterministic, at 1,000,000 documents: the collection's BSON size (collStats size) / 38 MB scaled to its count: holds inside [0.8x, 1.25x]; stronger above (a larger database), weaker below",
+      'the time to find a field against its position in the document (BSON is walked field by field, skipping each by its length): measured by 004-field-scan-hierarchy/scan and /level, not by this study',
+    verdict: unmeasured({
+      here: 'the where study does not time field access; 004-field-scan-hierarchy/scan and /level do (a field is found by a linear walk, each sub-document skipped whole by its length)',
+      measure: 'fields run (004-field-scan-hierarchy), whose verdict this half shares',
+    }),
+  },
+  {
+    id: '001-where-38mb',
+    claim: 'the 1,000,000 documents are a small database: only 38 MB',
+    published: '38 MB (1,000,000 documents: 40 B each, 38.1 MiB)',
+    quote: '"38,226 ms - yes 40 Seconds. This is is why you just don\'t do this! That database is only 38MB."',
+    derivation:
+      "{_id: x, a: Math.random()*1000, b: Math.random()*1000} from the 2016 shell, where every number is a double: 4 (length) + 13 (_id: type, '_id\\0', 8) + 11 (a) + 11 (b) + 1 = 40 B per document, 40,000,000 B = 38.1 MiB. The lab's generator writes the integer _id as an int32 (9 B): 36 B, 34.3 MiB, 0.90x",
+    setting: SETTING,
+    boundary:
+      'deterministic, a size check: the collection\'s BSON size (collStats size) / 38 MiB scaled to its count: holds inside [0.8x, 1.25x]; a larger database contradicts "only 38MB" (reversed above), a smaller one says it more strongly (stronger below)',
     mechanism: {
-      why: 'BSON stores each double in 8 bytes with a type byte and the field name: three numeric fields make a document of about 40 bytes',
+      why: 'BSON stores each double in 8 bytes (an int32 in 4) after a type byte and the field name: three numeric fields make a document of 36 to 40 bytes',
       ref: 'https://www.mongodb.com/docs/manual/reference/bson-types/',
     },
     verdict: whenMeasured(
@@ -473,6 +597,8 @@ module.exports = [
       // Per document, so judged at any count: the source's 38 MB scaled to the run's documents.
       rule({
         holds: [0.8, 1.25],
+        above: VERDICT.REVERSED,
+        below: VERDICT.STRONGER,
         interval: (records) => {
           const d = measureOf(records, 'data-size');
           if (!d || !d.bytes || !d.count) return { iv: null, missing: 'no collection size recorded' };
@@ -484,5 +610,97 @@ module.exports = [
         },
       }),
     ),
+  },
+  {
+    id: '001-where-needed',
+    claim: '$where is needed when the query language cannot compare two fields (WHERE a > b and b < 5)',
+    published: 'no figure',
+    quote:
+      '"What if you cannot express your query using the Mongo query language? ... WHERE a+b > 5 or even WHERE a > b and b < 5"',
+    setting: SETTING,
+    boundary:
+      "functional, from the timed variants: on a server before 3.6 (no $expr) the premise holds; when the $expr forms (find and $match) return the generator's count for the same predicate, reversed (the query language now expresses it)",
+    mechanism: {
+      why: '$expr (3.6) lets find and $match compare fields of the same document with aggregation expressions, e.g. {b: {$lt: 5}, $expr: {$gt: ["$a", "$b"]}} or {$expr: {$gt: [{$add: ["$a", "$b"]}, 5]}}, using the index on b, without JavaScript',
+      ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/expr/',
+    },
+    verdict: (records, env) => {
+      const version = env && env.server && env.server.version;
+      const a = answers(records);
+      const expr = a.rs.filter((r) => /^expr-/.test(r.variant));
+      const where = a.rs.find((r) => r.variant === 'where');
+      const here = functionalSetting(
+        expr.length ? `${expr.map((r) => r.variant).join(', ')} beside $where` : `server ${version || '?'}`,
+      );
+      const [major, minor] = String(version || '')
+        .split('.')
+        .map(Number);
+      if (major < 3 || (major === 3 && minor < 6))
+        return {
+          verdict: VERDICT.HOLDS,
+          figure: `server ${version}: no $expr`,
+          interval: null,
+          setting: here,
+          why: 'no $expr before 3.6: only JavaScript compares two fields',
+        };
+      if (!expr.length || !where)
+        return unmeasured({
+          here: 'no $expr variant with a count check beside $where in these records',
+          measure: 'where --profile quick (expr-find and expr-agg are timed and checked)',
+        })();
+      const same = expr.every((r) => r.agrees && JSON.stringify(r.answer) === JSON.stringify(where.answer));
+      const figure = `${expr.map((r) => r.variant).join(' and ')} ${same ? 'return' : 'do not return'} the $where's count (${JSON.stringify(where.answer)})`;
+      return same
+        ? {
+            verdict: VERDICT.REVERSED,
+            figure,
+            interval: null,
+            setting: here,
+            why: 'the premise no longer holds: $expr expresses a > b and b < 5 without JavaScript (3.6)',
+          }
+        : {
+            verdict: VERDICT.INCONCLUSIVE,
+            figure,
+            interval: null,
+            setting: here,
+            why: 'an $expr form returned another count: check the variant',
+          };
+    },
+  },
+  {
+    id: '001-where-no-js-advice',
+    claim: 'running any in-database JavaScript is probably not the right thing',
+    published: 'no figure (advice)',
+    quote:
+      '"if you are using MongoDB and running ANY in-database javascript, you probably aren\'t doing the right thing"',
+    setting: SETTING,
+    boundary:
+      'documentation and a functional check on an 8.0 server: $where, $function and $accumulator are deprecated since 8.0 and log a deprecation warning',
+    mechanism: {
+      why: 'MongoDB 8.0 deprecates server-side JavaScript ($accumulator, $function, $where); mapReduce is deprecated since 5.0',
+      ref: 'https://www.mongodb.com/docs/manual/core/server-side-javascript/',
+    },
+    verdict: unmeasured({
+      here: "advice, backed by MongoDB's own 8.0 deprecation of server-side JavaScript; the lab's mongod (6.0.5) predates it, so no deprecation warning can be checked here",
+      measure: 'an 8.0 server: run a $where and find the deprecation warning in the server log (getLog global)',
+    }),
+  },
+  {
+    id: '001-where-safer-than-sql',
+    claim: '$where is a much better and safer fit than constructing SQL strings',
+    published: 'no figure',
+    quote: '"it\'s actually a much better and safer fit than constructing SQL strings"',
+    setting: SETTING,
+    boundary:
+      'no figure: a $where string is code built from strings (the injection surface the object query avoids); security.javascriptEnabled: false (--noscripting) removes it',
+    mechanism: {
+      why: 'a $where body is JavaScript text evaluated on the server; security.javascriptEnabled: false (--noscripting) disables server-side JavaScript, which a deployment that builds queries from user input can set',
+      ref: 'https://www.mongodb.com/docs/manual/reference/configuration-options/',
+    },
+    verdict: unmeasured({
+      here: 'a safety claim with no figure: the lab measures no injection surface',
+      measure:
+        'a functional check that a $where built from an untrusted string can run arbitrary predicates, and that --noscripting refuses it',
+    }),
   },
 ];
