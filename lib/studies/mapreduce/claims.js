@@ -387,7 +387,7 @@ module.exports = [
     derivation:
       "part 2's first table (a ~130,000-document collection), Python list of whole documents vs plain map/reduce, documents per ms: 10^5 68.0/25.1 = 2.71x; 10^4 66.6/25.0 = 2.66x. In the 1.3M collection (another session) the whole-document list ran at 7.4 docs/ms at 10^5 (part 2's third table) against plain map/reduce's 24.72 (part 3) = 0.30x; 7.4 docs/ms x ~1,400 B = ~10 MB/s (~83 Mbit/s, a 100 Mbit/s wire rate) where the 130k session's 68.0 docs/ms was ~95 MB/s (gigabit), and even 10-document batches slowed 3.2x (13.6 -> 4.2): that figure carries a changed link or client setting, not a MongoDB property",
     setting: `${SETTING}; this figure: the ~130,000-document collection of part 2, whose text does not say where the client ran (the gigabit apparatus is described in part 3 only)`,
-    boundary: `time(mr) / time(py-client-list: PyMongo, whole documents into a list; the Node driver's client-list beside) at 10^5 in a collection of ${lab.fmtInt(SMALL_COLLECTION[0])}-${lab.fmtInt(SMALL_COLLECTION[1])} documents (the figure's own scale; in a larger collection the rule abstains, the 1.3M picture beside): holds inside [1.8x, 4.1x]; weaker between the no-difference band [0.8x, 1.25x] and 1.8x; no effect inside it; reversed below 0.8x`,
+    boundary: `time(mr) / time(py-client-list: PyMongo, whole documents into a list; the Node driver's client-list beside) at 10^5 in a collection of ${lab.fmtInt(SMALL_COLLECTION[0])}-${lab.fmtInt(SMALL_COLLECTION[1])} documents (the figure's own scale; in a larger collection the rule abstains, the 1.3M picture beside): holds inside [1.8x, 4.1x]; stronger above; weaker between the no-difference band [0.8x, 1.25x] and 1.8x; no effect inside it; reversed below 0.8x`,
     verdict: rule({
       holds: [1.8, 4.1],
       setting: pyMongo(['client-list']),
@@ -409,7 +409,7 @@ module.exports = [
       'inline functions, part 2: 10^4 67.4/25.0 = 2.70x, 10^5 70.6/25.1 = 2.81x (but 10^1 0.8/0.9 = 0.89x, 10^2 8.3/11.2 = 0.74x); part 3: 10^4 64.2/24.74 = 2.59x, 10^5 69.2/24.72 = 2.80x, 10^6 49.7/22.5 = 2.21x. Stored functions (part 3, MR2 jsMode / MR2): 10^1 0.79x, 10^3 0.94x, 10^4 1.07x, 10^5 1.02x, 10^6 1.03x. "Breaking even" and the source\'s mechanism are judged apart (000-jsmode-break-even, 000-mechanisms/intermediate-objects)',
     setting: SETTING,
     boundary:
-      'server 4.4+ accepts and ignores jsMode: gone (the ratio is reported only); on 4.2 or older: time(mr) / time(mr-jsmode) at the largest batch, holds inside [1.5x, 3.3x]',
+      'server 4.4+ accepts and ignores jsMode: gone (the ratio is reported only); on 4.2 or older: time(mr) / time(mr-jsmode) at the largest batch: holds inside [1.5x, 3.3x]; stronger above; weaker between the no-difference band [0.8x, 1.25x] and 1.5x; no effect inside it; REVERSED below 0.8x',
     verdict: rule({
       holds: [1.5, 3.3],
       gone: jsModeIgnored,
