@@ -206,7 +206,7 @@ function judgeAll(entries, docs) {
         verdict: claims.VERDICT.NOT_MEASURED,
         figure: null,
         interval: null,
-        setting: { ...j.setting, here: null, ok: null },
+        setting: { needed: j.setting.needed, here: null, ok: null },
         why,
         mechanism: undefined,
       }));
