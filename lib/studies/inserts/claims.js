@@ -155,6 +155,15 @@ function judgedOnEach(arms) {
         ...first,
         why: `${first.why}; the same on ${['the inferred setting', ...ran.map((x) => x.a.label)].join(' and ')}${notRun}`,
       };
+    // An arm that ran but decided nothing (too few rounds, a straddled band, a refused gate) is not
+    // a disagreement: the claim waits for it, saying why.
+    const open = ran.find((x) => !DECISIVE.includes(x.o.verdict));
+    if (open)
+      return {
+        ...first,
+        verdict: VERDICT.INCONCLUSIVE,
+        why: `decided on the inferred setting only (${LABEL[first.verdict]}: ${first.why}); ${open.a.label} did not decide (${LABEL[open.o.verdict]}: ${open.o.why}), and the source does not say which setting it had`,
+      };
     return {
       ...first,
       verdict: VERDICT.INCONCLUSIVE,
