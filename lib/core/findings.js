@@ -78,7 +78,8 @@ function mergeDocs(docs, names) {
   docs.forEach((d, i) => {
     const studies = [...byStudy].filter(([, files]) => files.includes(i)).map(([st]) => st);
     if (!studies.length) return;
-    results.push(...d.results.filter((r) => studies.includes(r.study)));
+    // A loop, not push(...records): a spread of a large file's records overflows the stack.
+    for (const r of d.results) if (studies.includes(r.study)) results.push(r);
     for (const st of studies) if (d.params && d.params[st] && !params[st]) params[st] = d.params[st];
     sources.push({ file: path.basename(names[i]), studies, environment: d.environment, params: d.params || {} });
   });
