@@ -6,7 +6,8 @@
 // importing it (its version, and that its C extensions load: without them BSON decoding is pure
 // Python, several times slower, and not the client a user gets from the wheel).
 //   node lib/studies/mapreduce/pymongo.js --setup     installs it (README, .ci/run)
-// Without it the py-client-* variants are skipped with that command, and the client claims say
+// A run of the study installs it on first use the same way; where that fails (no python3, no pip, no
+// registry) the py-client-* variants are skipped with that command, and the client claims say
 // "no PyMongo client" (not reproduced here), never judged on the Node driver instead.
 const fs = require('fs');
 const path = require('path');
