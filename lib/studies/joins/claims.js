@@ -2,7 +2,7 @@
 // The source's claims (002, the "cost of simulated joins" the 2013 post asked about and never
 // published), judged on the joins study's records. The source: MongoDB 2.x (no $lookup) against
 // MySQL, Python clients; part 1 ends "(To be continued)".
-const { rule, intervalOf, results, fx, VERDICT, question, parts, unmeasured } = require('../../core/claims');
+const { rule, intervalOf, results, fx, VERDICT, question, parts, whenMeasured } = require('../../core/claims');
 
 const SETTING =
   "the source: MongoDB 2.x (no joins in the server) vs MySQL, a Python client joining for MongoDB (never run: the post ends '(To be continued)'); here: a Node client join against PostgreSQL's join, so the figure is Node's, and a CPython join would be slower";
@@ -43,6 +43,32 @@ function noJoinsRule(records) {
       ok: true,
     },
     why: `the limitation is gone: MongoDB joins in the server since 3.2 ($lookup), and the answers agree with a plain-Node join`,
+  };
+}
+
+/** The table-locking half of 002-no-joins: no command the server lists locks one collection for a client. */
+function tableLockingRule(records) {
+  const m = records.find((r) => r.type === 'measure' && r.name === 'lock-commands');
+  const x = m.extra;
+  const setting = {
+    needed: "the server's own command list",
+    here: `listCommands: ${x.commands} commands, ${x.lock.length} with "lock" in the name (${x.lock.join(', ') || 'none'})`,
+    ok: true,
+  };
+  if (x.perCollection.length)
+    return {
+      verdict: VERDICT.GONE,
+      figure: x.perCollection.join(', '),
+      interval: null,
+      setting,
+      why: `the server lists a command that names a collection or table lock: ${x.perCollection.join(', ')}`,
+    };
+  return {
+    verdict: VERDICT.HOLDS,
+    figure: `no collection-lock command (lock commands: ${x.lock.join(', ') || 'none'})`,
+    interval: null,
+    setting,
+    why: 'the limitation stands: no command locks one collection for a client (fsync {lock: true} / fsyncUnlock lock the whole instance; collection locks are internal intent locks)',
   };
 }
 
@@ -112,12 +138,19 @@ module.exports = [
         id: 'table-locking',
         claim: 'no table locking',
         boundary:
-          'not measured, but the limitation stands (documented): no server command gives a client a lock on one collection (collection locks are internal intent locks; db.fsyncLock() locks the whole instance), so this part is not gone with the joins; the coherency study measures what the source wanted it for (a unique index, a guarded transaction: txn-guard)',
-        verdict: unmeasured({
-          here: "the limitation stands by the documentation: MongoDB 6.0 has no LOCK TABLE (its collection locks are internal intent locks; db.fsyncLock() blocks the whole server's writes); the lab has no functional check for a command that does not exist",
-          measure:
-            'listCommands on the server: no command takes a client-held lock on one collection (holds if none); the coherency study measures the fixes the source needed (unique-insert, txn-guard)',
-        }),
+          'functional: the commands the server lists (listCommands) with "lock" in the name: holds (the limitation stands) if none names a collection or table lock (fsync {lock: true} / fsyncUnlock lock the whole instance; collection locks are internal intent locks); gone if one does; not measured in a result file without the check. So this part is not gone with the joins; the coherency study measures what the source wanted the lock for (a unique index, a guarded transaction: txn-guard)',
+        verdict: whenMeasured(
+          (records) => records.some((r) => r.type === 'measure' && r.name === 'lock-commands'),
+          {
+            here: "no lock-commands record in these results (a run before the check existed); the limitation stands by the documentation: MongoDB 6.0 has no LOCK TABLE (its collection locks are internal intent locks; db.fsyncLock() blocks the whole server's writes)",
+            measure: 'node bin/mongo-perf-lab.js run joins --profile quick (listCommands after the points)',
+          },
+          tableLockingRule,
+        ),
+        mechanism: {
+          why: "MongoDB's collection locks are intent locks the server takes for each operation; no command gives a client a lock on one collection, and fsync {lock: true} (db.fsyncLock()) blocks writes to the whole instance",
+          ref: 'https://www.mongodb.com/docs/manual/faq/concurrency/',
+        },
       },
     ],
   ),
