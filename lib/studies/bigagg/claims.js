@@ -299,7 +299,7 @@ module.exports = [
       '"Volume (CSV) : 56 GB", "Volume (BSON): 88.9GB": 88.9/56 = 1.59x; 88.9e9 / 580,650,946 = 153 B per record (CSV 56e9 / 580,650,946 = 96 B)',
     setting: SETTING,
     boundary:
-      'deterministic: BSON dataSize (collStats size) / bytes of the same records as CSV (the 14 MOT columns, dates as YYYY-MM-DD): holds inside [1.2x, 2.1x]; stronger above; weaker [1x, 1.2x); reversed below 1x (BSON no larger)',
+      'deterministic: BSON dataSize (collStats size) / bytes of the same records as CSV (the 14 MOT columns, dates as YYYY-MM-DD): holds inside [1.2x, 2.1x] (the other decided bands are generated beside this cell)',
     mechanism: {
       why: 'BSON stores every field name in every document and a type byte and a fixed-width value per field (8 bytes for a double or date), where CSV writes the names once and short numbers as a few digits',
       ref: 'https://www.mongodb.com/docs/manual/reference/bson-types/',
@@ -370,7 +370,7 @@ module.exports = [
       'WiredTiger zlib, one mongod: "User CPU" 6 % of 16 vCPUs = 1 vCPU, one hyperthread (1/16 = 6.25 %). The row does not add up: User 6 + Sys 0 + IO wait 2 + Idle 74 = 82 % where every other row sums to 100 +- 1 (idle 92 likely); the 6 % reading stands either way',
     setting: SETTING,
     boundary:
-      'throughput of 2 aggregations at once / of 1, on 2 free cores, per round: holds inside [1.5x, 2.2x] (a second one uses the idle core); weaker (1.25x, 1.5x); no-effect [0.8x, 1.25x] (one already keeps the cores busy); reversed below 0.8x. Gate: 2 usable cores nothing else wanted (fails closed)',
+      'throughput of 2 aggregations at once / of 1, on 2 free cores, per round: holds inside [1.5x, 2.2x] (a second one uses the idle core); inside the no-difference band one already keeps the cores busy (the other decided bands are generated beside this cell). Gate: 2 usable cores nothing else wanted (fails closed)',
     mechanism: {
       why: 'mongod serves each client connection on a thread of its own (the synchronous service executor) and runs one operation there, the aggregation included; a second one at once runs on another core, and only slows the first when they contend for the same cores or disk',
       ref: 'https://github.com/mongodb/mongo/blob/r6.0.5/src/mongo/transport/service_executor_synchronous.cpp',
@@ -424,7 +424,7 @@ module.exports = [
       'BSON / zlib disk usage 88.9/28.5 = 3.12x (table only 88.9/24 = 3.70x); mmapv1 noPadding / zlib 127/28.5 = 4.46x (mmapv1 is gone: the base here is the uncompressed BSON)',
     setting: SETTING,
     boundary:
-      'deterministic: BSON dataSize / (zlib collection + index bytes): holds inside [2.1x, 4.7x]; stronger above; weaker [1x, 2.1x); reversed below 1x',
+      'deterministic: BSON dataSize / (zlib collection + index bytes): holds inside [2.1x, 4.7x] (the other decided bands are generated beside this cell)',
     mechanism: {
       why: 'WiredTiger compresses collection blocks on disk (snappy by default, zlib and zstd on request) and indexes with prefix compression; the ratio depends on the data',
       ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
