@@ -363,14 +363,10 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
         this.skip(); // one core: nothing to run in parallel on
         return;
       }
-      // The premise needs a free second core, as the claims' cores gate does: with more runnable tasks
-      // than cores (other test runs on this 2-core machine: load 5-11 measured) a second range only
-      // contends, and the test would measure the neighbours (0.80x and 0.86x measured so).
-      if (os.loadavg()[0] > os.cpus().length) {
-        this.test.title += ` [skipped: load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores]`;
-        this.skip();
-        return;
-      }
+      // "Not slower" needs a free second core, as the claims' cores gate does: with more runnable
+      // tasks than cores (other test files on this 2-core machine: load 5-11 measured) a second range
+      // only contends (0.80x and 0.86x measured so). Busy, only the wide floor below is asserted.
+      const busy = os.loadavg()[0] > os.cpus().length;
       const run = (k) => () => timeAsync(() => B.splitMerge(t.db, 'mot_speed', { k, lo: 0, hi: n }));
       const res = await interleave(
         [
@@ -387,7 +383,8 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       // interval is. A neighbour's burst on the two cores part-way through the rounds pulls the
       // median below 1 while the interval still holds it. The median keeps a wide floor besides:
       // two ranges costing 1.4x one is no longer noise.
-      expect(ci[0], said).to.be.at.most(1);
+      if (busy) this.test.title += ` [load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: floor only]`;
+      else expect(ci[0], said).to.be.at.most(1);
       expect(speedup, said).to.be.at.least(0.7);
     });
   });
