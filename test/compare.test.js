@@ -296,9 +296,11 @@ describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)',
       expect(r.code, r.stdout).to.equal(0);
       // the whole table on a failure: which row was called, its interval and the baseline's drift
       expect(r.stdout, `compare ${x} ${y}:\n${r.stdout}`).to.match(/^0 clearly slower, 0 clearly faster/m);
-      expect(r.stdout).to.match(/^where: -; ratio: each round's time over where's$/m);
+      // the where study's point carries the cores its run could use (machine state is a setting there)
+      expect(r.stdout).to.match(/^where: usableCores=\d+; ratio: each round's time over where's$/m);
       // each run against its own baseline, in its summary's words
-      expect(rowOf(r.stdout, 'where', '-', 'plain')).to.match(
+      const point = /^where: (usableCores=\d+);/m.exec(r.stdout)[1];
+      expect(rowOf(r.stdout, 'where', point, 'plain')).to.match(
         /^plain .* (\d[\d.]*x faster|no clear difference|too few rounds|interval too wide)/,
       );
     }
