@@ -9,10 +9,34 @@ const { UsageError } = require('../infra/errors');
 const usage =
   'mongo-perf-lab findings [study...] [--profile quick|seed|tiny] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]';
 const summary = "judge the source articles' claims on your server(s), or on saved results";
-const about = `findings runs every study (or reads result files: --from) and judges each source article's claims:
-holds, changed (with today's figure), obsolete, or not measurable (and why). It writes findings.md,
-a self-contained findings.html and findings.json (one object per claim and column, for a CI job:
-docs/findings.schema.json) under --out (default results/findings-<date-time>).`;
+const about = `findings runs every study (or reads result files: --from), says first what the measured
+practices mean for your server ("What this means for you": each figure from the records with its
+95 % interval, or the run that would decide it), then judges each source article's claims in one
+vocabulary (below). It writes findings.md, a self-contained findings.html and findings.json (one
+object per claim and column, for a CI job: docs/findings.schema.json) under --out (default
+results/findings-<date-time>).`;
+
+/** The verdict vocabulary as the reports print it (lib/core/claims.js LABEL and MEANING), wrapped to 100 columns. */
+function verdictNotes() {
+  const { VERDICTS, LABEL, MEANING } = require('../core/claims');
+  const width = Math.max(...VERDICTS.map((v) => LABEL[v].length));
+  const indent = ' '.repeat(width + 4);
+  const lines = ['Verdicts, in the words of every report and the README (lib/core/claims.js LABEL, MEANING):'];
+  for (const v of VERDICTS) {
+    const words = MEANING[v].split(' ');
+    let line = `  ${LABEL[v].padEnd(width)}  `;
+    for (const w of words) {
+      if (line.length + w.length + 1 > 100 && line.trim()) {
+        lines.push(line.trimEnd());
+        line = indent;
+      }
+      line += (line.endsWith(' ') ? '' : ' ') + w;
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines.join('\n');
+}
+const notes = verdictNotes();
 
 const options = {
   profile: {
@@ -34,7 +58,10 @@ const options = {
   },
   labels: { type: 'string', arg: 'L1,L2', text: "the columns' names (default: server version, engine and profile)" },
   merge: { type: 'boolean', text: 'with --from: all the files in one column, as A.json+B.json+...' },
-  readme: { type: 'boolean', text: 'also rewrite the "findings at a glance" table in README.md from this run' },
+  readme: {
+    type: 'boolean',
+    text: "also rewrite README.md's generated block (what this means for you, at a glance)",
+  },
   out: { type: 'string', arg: 'DIR', text: 'where findings.md, findings.html and the charts go' },
   db: { type: 'string', arg: 'NAME', text: 'database to use (default: perflab)' },
   keep: {
@@ -164,4 +191,4 @@ async function run(o) {
   return 0;
 }
 
-module.exports = { name: 'findings', usage, summary, about, options, parse, run };
+module.exports = { name: 'findings', usage, summary, about, options, notes, parse, run };

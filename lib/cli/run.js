@@ -119,15 +119,19 @@ async function writeOutputs(doc, chosen, o, outDir) {
 }
 
 /**
- * The end-of-run summary as a document of the report model: per study its headline and the source
- * article's claims judged on this run, in the same verdict cells as findings.md.
+ * The end-of-run summary as a document of the report model: "What this means for you" (the
+ * practices, from this run's records), then per study its headline and the source article's claims
+ * judged on this run, in the same verdict cells as findings.md.
  */
 function summaryDocument(doc, chosen, profile, { brief = false } = {}) {
   const m = require('../report/model');
   const report = require('../report/report');
-  const { claimsTable } = require('../report/findings-report');
+  const { claimsTable, forYouBlocks, writeUpPath } = require('../report/findings-report');
   const scale = `${profile} profile${profile === 'tiny' ? ': test scale, not findings' : ''}`;
   const blocks = [m.paragraph(report.serverLine(doc.environment))];
+  // First what to do: the practices of the studies that ran, from this run's records and verdicts.
+  const writeUpOf = (name) => writeUpPath(chosen.find((e) => e.name === name));
+  blocks.push(...forYouBlocks(chosen, [doc], [doc.claims || []], [`${profile} profile`], writeUpOf));
   for (const entry of chosen) {
     blocks.push(m.heading(2, `${entry.name}: ${entry.title}`), m.codeBlock(report.headline(doc, entry)));
     const judged = doc.claims.filter((c) => c.study === entry.name);

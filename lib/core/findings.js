@@ -9,8 +9,8 @@ const path = require('path');
 const lab = require('../../scripts/lib/lab');
 const claims = require('./claims');
 const report = require('../report/report');
-const { findingsDocument, glanceTable, settingOf, TEST_SCALE } = require('../report/findings-report');
-const { renderMarkdown, tableToMarkdown } = require('../report/render-markdown');
+const { findingsDocument, glanceTable, readmeBlock, settingOf, TEST_SCALE } = require('../report/findings-report');
+const { renderMarkdown } = require('../report/render-markdown');
 const { renderHtml } = require('../report/render-html');
 const { runStudies } = require('./session');
 const { readResults } = require('./results');
@@ -398,9 +398,11 @@ async function findings(o) {
   fs.writeFileSync(files[0], md);
   fs.writeFileSync(files[1], html);
   fs.writeFileSync(files[2], JSON.stringify(json, null, 2) + '\n');
-  // The glance table with the README's links: --readme writes it there, the terminal shows it.
+  // The glance table with the README's links: the terminal shows it; --readme writes the README's
+  // block ("What this means for you", then this table with its settings as footnotes).
   const glance = glanceTable(entries, judged, labels);
-  return { md, html, json, docs, judged, model, glance: tableToMarkdown(glance), glanceTable: glance, files };
+  const readme = readmeBlock(entries, docs, judged, labels);
+  return { md, html, json, docs, judged, model, glance: readme, glanceTable: glance, files };
 }
 
 /** Each study's charts (from the first column that ran it) under outDir/charts: study -> PNG paths relative to outDir. */

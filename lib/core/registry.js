@@ -34,6 +34,7 @@ const KEYS = {
   pointTables: { type: 'function' },
   variants: { type: 'array' },
   claims: { type: 'array' },
+  practices: { type: 'array' },
   tables: { type: 'array' },
   charts: { type: 'array' },
   helpers: { type: 'object' },

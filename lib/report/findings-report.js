@@ -8,6 +8,8 @@ const lab = require('../../scripts/lib/lab');
 const { LABEL } = require('../core/claims');
 const m = require('./model');
 const report = require('./report');
+const practices = require('./practices');
+const { renderMarkdown } = require('./render-markdown');
 
 const TEST_SCALE = 'test scale, not findings';
 const TITLE = 'Findings: the classic MongoDB performance claims, re-measured';
@@ -74,21 +76,84 @@ const cellsOf = (judged, j) => judged.map((col) => col.find((x) => x.study === j
  * The at-a-glance table: per claim, the published figure, the setting it needs, and each column's
  * verdict with our figure and interval (a seed-scale column beside a quick one shows both); `link`
  * gives each study's write-up as seen from where the table goes (default: the README's).
+ * `footnotes`: the setting cell holds a short mark (S1, S2, ...) and settingNotes() gives the texts,
+ * so that the table fits a screen (a study's claims mostly share one long setting).
  */
-function glanceTable(entries, judged, labels = ['verdict'], link = writeUpPath) {
+function glanceTable(entries, judged, labels = ['verdict'], link = writeUpPath, { footnotes = null } = {}) {
   const rows = [];
   for (const entry of entries) {
     for (const j of judged[0].filter((x) => x.study === entry.name)) {
+      const needed = settingOf(j).needed;
       rows.push([
         m.link(entry.name, link(entry)),
         j.claim,
         j.published,
-        m.textCell(settingOf(j).needed, { small: true }),
+        footnotes ? m.textCell(footnoteMark(footnotes, needed)) : m.textCell(needed, { small: true }),
         ...cellsOf(judged, j).map(verdictOf),
       ]);
     }
   }
   return m.table(['study', 'claim', 'published', 'setting', ...labels], rows, { verdictWrap: true });
+}
+
+/** The mark of a setting text in a footnote list (a Map text -> mark), added when new; '' for none. */
+function footnoteMark(notes, text) {
+  if (!text) return '';
+  if (!notes.has(text)) notes.set(text, `S${notes.size + 1}`);
+  return notes.get(text);
+}
+
+/** The settings behind the glance table's marks, one paragraph each: "S1: MongoDB 2.4 ...". */
+function settingNotes(notes) {
+  return [...notes].map(([text, mark]) => m.paragraph(m.bold(mark), `: ${text}`));
+}
+
+/** The glance table with its settings as footnotes: [table, ...notes]. */
+function glanceBlocks(entries, judged, labels, link) {
+  const notes = new Map();
+  const table = glanceTable(entries, judged, labels, link, { footnotes: notes });
+  return [
+    table,
+    ...(notes.size ? [m.paragraph("The setting each claim was made in (the table's marks):")] : []),
+    ...settingNotes(notes),
+  ];
+}
+
+/** The profile a study's records were measured with in a column (a merged column: its source file's). */
+function profileIn(doc, entry) {
+  const env = doc.environment || {};
+  const src = env.sources && env.sources.find((x) => x.studies.includes(entry.name));
+  return (src ? src.environment.profile : env.profile) || null;
+}
+
+/** "What this means for you" from the columns' records and judged claims; `link(study name)` the write-up. */
+function forYouBlocks(entries, docs, judged, labels, link) {
+  const lines = practices.practiceLines(
+    entries,
+    docs.map((d, i) => ({
+      records: d.results,
+      judged: judged[i],
+      profile: (entry) => profileIn(d, entry),
+      label: labels[i],
+    })),
+  );
+  return practices.practiceBlocks(lines, link, { columns: docs.length });
+}
+
+/**
+ * The README's generated block (between its findings markers): "What this means for you", then the
+ * glance table with its settings as footnotes, links as seen from the README.
+ */
+function readmeBlock(entries, docs, judged, labels) {
+  const byName = (name) => writeUpPath(entries.find((e) => e.name === name));
+  const blocks = [
+    ...forYouBlocks(entries, docs, judged, labels, byName),
+    m.heading(2, 'Findings at a glance'),
+    ...glanceBlocks(entries, judged, labels, writeUpPath),
+  ];
+  return renderMarkdown(m.doc('', blocks))
+    .replace(/^# \n+/, '')
+    .trim();
 }
 
 /**
@@ -154,8 +219,14 @@ function findingsDocument(o) {
       m.code(o.command || 'mongo-perf-lab findings'),
       ' from result records; every verdict is a rule over them (lib/core/claims.js).',
     ),
+    ...forYouBlocks(entries, docs, judged, labels, (name) =>
+      writeUp(
+        entries.find((e) => e.name === name),
+        outDir,
+      ),
+    ),
     m.heading(2, 'At a glance', 'glance'),
-    glanceTable(entries, judged, labels, (entry) => writeUp(entry, outDir)),
+    ...glanceBlocks(entries, judged, labels, (entry) => writeUp(entry, outDir)),
     m.heading(2, 'Where it was measured'),
     m.table(['column', 'studies (scale)', 'environment'], o.environment),
     ...busy.map((line) => m.warning(line)),
@@ -167,6 +238,9 @@ function findingsDocument(o) {
 module.exports = {
   findingsDocument,
   glanceTable,
+  glanceBlocks,
+  readmeBlock,
+  forYouBlocks,
   claimsTable,
   verdictOf,
   settingOf,

@@ -254,8 +254,10 @@ describe('findings: one document, two renderings', function () {
     );
     expect(md).to.contain('## At a glance\n\n| study | claim | published | setting | seed | quick |');
     expect(md).to.contain(
-      '| [toy](../studies/toy.md) | toy claim a with a \\| pipe | 2x | MongoDB 2.4 | holds (1.5x; 95 % CI 1.2–1.9, n 5) | inconclusive (1.5x; 95 % CI 1.2–1.9, n 5) |',
+      '| [toy](../studies/toy.md) | toy claim a with a \\| pipe | 2x | S1 | holds (1.5x; 95 % CI 1.2–1.9, n 5) | inconclusive (1.5x; 95 % CI 1.2–1.9, n 5) |',
     );
+    // the glance table fits a screen: each setting once, below it, behind its mark
+    expect(md).to.contain('**S1**: MongoDB 2.4\n\n**S2**: x');
     expect(md).to.contain('not reproduced here (1.5x; 95 % CI 1.2–1.9, n 5); here: no x (setting absent)');
     expect(md).to.contain(
       '## Where the columns differ\n\n| study | claim | seed | quick |\n|---|---|---|---|\n| [toy](#toy-a-toy-study-source-000) |',

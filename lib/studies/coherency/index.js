@@ -224,6 +224,7 @@ module.exports = defineStudy({
   },
 
   claims: require('./claims'),
+  practices: require('./practices'),
 
   tables: [
     {

@@ -799,6 +799,7 @@ module.exports = defineStudy({
   headline: (points) => points.find((x) => x.day === 0 && x.hour === 23) || points[points.length - 1],
   after,
   claims: require('./claims'),
+  practices: require('./practices'),
   tables: [
     {
       title: 'writes/s per simulated hour (median of its minutes)',

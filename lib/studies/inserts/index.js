@@ -292,6 +292,7 @@ module.exports = defineStudy({
   ],
 
   claims: require('./claims'),
+  practices: require('./practices'),
 
   tables: [
     {

@@ -225,6 +225,7 @@ module.exports = defineStudy({
   ],
 
   claims: require('./claims'),
+  practices: require('./practices'),
 
   // No pivot: one axis point, whose table already shows each variant's plan and engine.
 

@@ -298,6 +298,7 @@ module.exports = defineStudy({
   ],
 
   claims: require('./claims'),
+  practices: require('./practices'),
   // used by its tests, its write-up and its other modules; never read by the core
   helpers: { prepareSensors, PY_VARIANTS },
 });

@@ -161,6 +161,7 @@ module.exports = defineStudy({
   ],
 
   claims: require('./claims'),
+  practices: require('./practices'),
 
   tables: [
     {

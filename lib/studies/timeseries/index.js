@@ -659,6 +659,7 @@ module.exports = defineStudy({
   },
 
   claims: require('./claims'),
+  practices: require('./practices'),
 
   tables: [
     {

@@ -60,4 +60,5 @@ module.exports = defineStudy({
   measures: (ctx, p, point) => checks.measures(ctx, p, point),
 
   claims: require('./claims'),
+  practices: require('./practices'),
 });
