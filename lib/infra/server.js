@@ -135,13 +135,21 @@ class EmbeddedServer {
     this.watch.resume();
   }
 
-  async stop() {
-    if (!running.has(this)) return;
-    running.delete(this);
-    this.stopping = true;
-    this.watch.stop();
-    await this.mms.stop({ doCleanup: true, force: true });
-    fs.rmSync(this.dbPath, { recursive: true, force: true });
+  // One stop, however many callers: a run's own finally and an interrupt's clean-up may both ask,
+  // and the second must wait for the first, not return while mongod is still shutting down (the
+  // process would exit and leave it to the watchdogs). The server stays in `running` until it is
+  // down, so the exit's killSync still reaches it.
+  stop() {
+    if (!this.stopped) {
+      if (!running.has(this)) return Promise.resolve();
+      this.stopping = true;
+      this.watch.stop();
+      this.stopped = this.mms
+        .stop({ doCleanup: true, force: true })
+        .then(() => fs.rmSync(this.dbPath, { recursive: true, force: true }))
+        .finally(() => running.delete(this));
+    }
+    return this.stopped;
   }
 
   killSync() {
