@@ -157,7 +157,7 @@ describe('CLI', function () {
     const r = await cli(['list']);
     expect(r.code).to.equal(0);
     expect(r.stdout).to.match(
-      /^where\s+001\s+scripts\/where_vs_agg\.js\s+~\d+ s\s+~[\d.]+ min\n {2}\$where vs plain.*\n {2}quick: N=50000 RUNS=5 BUDGET_MS=\d+$/m,
+      /^where\s+001\s+scripts\/where_vs_agg\.js\s+~\d+ s\s+~[\d.-]+ min\n {2}\$where vs plain.*\n {2}quick: N=50000 RUNS=5 BUDGET_MS=\d+$/m,
     );
     expect(r.stdout).to.match(/^mapreduce\s+000\s+scripts\/mr_variants\.js/m);
     // within 100 columns
