@@ -574,7 +574,9 @@ function usableCores(env, records = []) {
 
 /** Why the picked records do not prove free cores (null when they do). */
 function busyEvidence(recs) {
-  if (!recs.length) return { here: 'no records of the points this claim reads', absent: 'no-evidence' };
+  // No records of the claim's points (a scale below them): nothing will be judged, and the rule
+  // abstains on its own (no interval), so the gate has nothing to refuse.
+  if (!recs.length) return null;
   const missing = recs.filter((r) => !r.loadavg || typeof r.loadavg.cpuWait !== 'number');
   if (missing.length)
     return {

@@ -130,10 +130,31 @@ function build() {
   return { md: out.join('\n'), seed: cs, quick: cq, total: all.length };
 }
 
+/** The README's counts table (between its verdicts:counts markers), from the same build. */
+function readmeCounts(r) {
+  return [
+    '| verdict | seed-scale column | quick run |',
+    '|---|---|---|',
+    ...claims.VERDICTS.map((v) => `| ${claims.LABEL[v]} | ${r.seed[v]} | ${r.quick[v]} |`),
+  ].join('\n');
+}
+
+function writeReadmeCounts(r) {
+  const f = path.join(ROOT, 'README.md');
+  const text = fs.readFileSync(f, 'utf8');
+  const re = /(<!-- verdicts:counts:start -->\n)[\s\S]*?(\n<!-- verdicts:counts:end -->)/;
+  if (!re.test(text)) throw new Error('README.md has no verdicts:counts markers');
+  fs.writeFileSync(
+    f,
+    text.replace(re, (_, a, b) => `${a}${readmeCounts(r)}${b}`).replace(/\*\*\d+ claims\*\*/, `**${r.total} claims**`),
+  );
+}
+
 if (require.main === module) {
   const r = build();
   fs.writeFileSync(path.join(ROOT, 'docs', 'verdicts.md'), r.md);
+  writeReadmeCounts(r);
   process.stdout.write(`${r.total} claims; seed scale ${JSON.stringify(r.seed)}; quick ${JSON.stringify(r.quick)}\n`);
 }
 
-module.exports = { build, SEED, QUICK };
+module.exports = { build, readmeCounts, SEED, QUICK };
