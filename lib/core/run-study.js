@@ -282,7 +282,7 @@ async function measurePoint(ctx, entry, p, point, own) {
     for (const r of ran) if (evidence.deltas[r.variant]) r.server = evidence.deltas[r.variant];
     recs = ran.concat(plan.skipped);
   }
-  if (entry.measures) recs.push(...(await entry.measures(ctx, p, point)));
+  if (entry.measures) recs.push(...(await withLoad(() => entry.measures(ctx, p, point))));
   return recs;
 }
 
@@ -519,7 +519,7 @@ async function runStudyNow(
     const a0 = Date.now();
     await ctx.session.call('lab.node.report', entry.name, forShell(records));
     cleanup.stopIfInterrupted();
-    if (entry.after) keep(await afterWithLoad(ctx, entry, p, records));
+    if (entry.after) keep(await withLoad(() => entry.after(ctx, p, records)));
     times.afterMs = Date.now() - a0;
     times.totalMs = Date.now() - started;
     // The line comes once the file counts the study as done: a Ctrl-C after it keeps the study whole.
@@ -583,15 +583,16 @@ function pointPrinter(entry, echo) {
 }
 
 /**
- * A study's after step (its own sweeps: cold scans, cache sizes, a simulated day), with the load and
- * CPU wait of the whole step on every result record it made that has none of its own: the gates that
- * need free cores (claims.quietCores) read it, and fail closed without it. Coarser than a point's
- * (one window for the step), which only makes a busy step look busier, never quieter.
+ * A study's own measurements outside the harness (a point's `measures`, the `after` step's sweeps:
+ * cold scans, cache sizes, a simulated day), with the load and CPU wait of the whole call on every
+ * result record it made that has none of its own: the gates that need free cores
+ * (claims.quietCores) read it, and fail closed without it. Coarser than a point's (one window for
+ * the call), which only makes a busy call look busier, never quieter.
  */
-async function afterWithLoad(ctx, entry, p, records) {
+async function withLoad(measure) {
   const load0 = os.loadavg()[0];
   const waited = cpuWaitWatch();
-  const recs = (await entry.after(ctx, p, records)) || [];
+  const recs = (await measure()) || [];
   const bare = recs.filter((r) => r && r.type === 'result' && !r.loadavg);
   markLoad(bare, { start: load0, end: os.loadavg()[0], cores: os.cpus().length, cpuWait: waited.stop() });
   return recs;

@@ -15,17 +15,10 @@ const DATA = path.join(ROOT, 'docs', 'data');
 // The documented columns (the same as docs/findings: its command is at the top of findings.md). The
 // seed-scale column is one run of `findings --profile seed` (docs/testing.md, 2026-11-24).
 const SEED = ['seed-run/column-1/results.json'];
-// The quick column: the all-studies quick run, with the studies that measure more claims since
-// taken from their own quick runs (mergeDocs: a later file replaces a study's records).
-const QUICK = [
-  'quick-run.json',
-  'mapreduce-quick-claims.json',
-  'where-quick-claims.json',
-  'bigagg-quick-claims.json',
-  'inserts-quick-claims.json',
-  'timeseries-quick-claims.json',
-  'counters-quick-claims.json',
-];
+// The quick column: one run of every study at the quick profile, after the rules of issue #34
+// (`findings --profile quick` on a quiet 2-vCPU AMD EPYC, 2026-11-28, 177 s; every measured record
+// carries its CPU-wait figure, the PyMongo client and the source's writers ran).
+const QUICK = ['quick-2026-11-28.json'];
 const SOURCES = {
   '000': '000 "Learning Mongo" parts 1-3 (2015)',
   '001':
