@@ -61,8 +61,14 @@ async function withDb(uri, name, fn) {
  * that existed, what the run made dropped unless --keep, and what of the lab's is left named in
  * one line with the command that removes it. Never throws: a failure is that one line too.
  */
-async function settlePlace(place) {
-  place.unlist();
+function settlePlace(place) {
+  // One settling, however many ask (the command's end, an interrupt during it): the interrupt's
+  // step stays listed until it is done, so the process does not exit with the drop half made.
+  if (!place.settled) place.settled = settleNow(place).finally(() => place.unlist());
+  return place.settled;
+}
+
+async function settleNow(place) {
   if (place.tracked && place.tracked.created) return place.tracked.drop();
   if (!place.start) return undefined;
   const LabFixture = require('../../scripts/lib/fixture');

@@ -384,18 +384,26 @@ async function trackDatabase(uri, name) {
       });
     }
   };
-  const unlist = add(dropIt);
+  // One drop, however many ask: the command's end and an interrupt arriving during it share it, and
+  // the step stays listed until the drop is done, so an interrupt waits for it instead of exiting
+  // while the drop's connection is still being made (the database was left so).
+  let dropping = null;
+  const dropOnce = () => dropping || (dropping = dropIt());
+  const unlist = add(dropOnce);
   const remove = () => {
     unlist();
     pendingDrops.delete(name);
   };
-  // drop(): now, when the command is done with it (and no longer on interrupt).
+  // drop(): now, when the command is done with it (and no longer on interrupt once done).
   return {
     created: true,
     remove,
     drop: async () => {
-      unlist();
-      await dropIt();
+      try {
+        await dropOnce();
+      } finally {
+        unlist();
+      }
     },
   };
 }
