@@ -709,6 +709,7 @@ module.exports = {
   pivotTable,
   charts,
   defaultChart,
+  chartTime,
   latencySpec,
   latencyChart,
   latencyTable,

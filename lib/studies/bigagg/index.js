@@ -16,7 +16,7 @@ const { csvBytes } = require('./csv');
 const { restartWithCache, restartWithArgs, canRestart } = require('./cache');
 const { usable } = require('../../infra/restart-args');
 const { META } = require('../../infra/loader');
-const { PALETTE, pivot, md } = require('../../report/report');
+const { PALETTE, pivot, md, chartTime } = require('../../report/report');
 const claims = require('./claims');
 const { judge } = require('../../core/claims');
 
@@ -525,7 +525,10 @@ function storageTable(records) {
 
 function subtitle(doc, env) {
   const p = (doc.params || {}).bigagg || {};
-  return `${lab.fmtInt(p.N || 0)} MOT-like records | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`;
+  return [
+    `${lab.fmtInt(p.N || 0)} MOT-like records | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
+    'whiskers: 95% interval (t on log times, 3+ rounds)',
+  ];
 }
 
 /** A forms record whose compressor's compression point timed it too (result files before timedIn). */
@@ -569,7 +572,7 @@ function compressorChart(records, env, doc) {
         compressor: r.axis.compressor,
         panel: "source's pipeline, s",
         series: r.axis.part === 'cold' ? 'cold cache' : 'warm cache',
-        value: r.median / 1000,
+        ...secondsWithInterval(r),
       });
     }
   }
@@ -584,9 +587,24 @@ function compressorChart(records, env, doc) {
     spec: {
       width: 260,
       height: 260,
+      layer: compressorLayers(order),
+    },
+  };
+}
+
+// The compressor chart's bars, and on the time panel their interval whiskers.
+function compressorLayers(order) {
+  return [
+    {
       mark: { type: 'bar' },
       encoding: {
-        x: { field: 'compressor', type: 'nominal', sort: order, title: 'block compressor', axis: { labelAngle: 0 } },
+        x: {
+          field: 'compressor',
+          type: 'nominal',
+          sort: order,
+          title: 'block compressor',
+          axis: { labelAngle: 0 },
+        },
         xOffset: { field: 'series', type: 'nominal' },
         y: { field: 'value', type: 'quantitative', title: null },
         color: {
@@ -598,7 +616,24 @@ function compressorChart(records, env, doc) {
         },
       },
     },
-  };
+    // Whiskers on the time panel only: the storage sizes are one deterministic figure each.
+    {
+      transform: [{ filter: 'isValid(datum.lo)' }],
+      mark: { type: 'rule', color: 'black' },
+      encoding: {
+        x: { field: 'compressor', type: 'nominal', sort: order },
+        xOffset: { field: 'series', type: 'nominal' },
+        y: { field: 'lo', type: 'quantitative' },
+        y2: { field: 'hi' },
+      },
+    },
+  ];
+}
+
+/** A time in seconds with its 95 % interval (the default chart's, report.js chartTime) as lo..hi. */
+function secondsWithInterval(r) {
+  const t = chartTime(r);
+  return { value: t.ms / 1000, ...(t.lo !== undefined ? { lo: t.lo / 1000, hi: t.hi / 1000 } : {}) };
 }
 
 /** Speedup of k concurrent _id ranges over k = 1 (median of per-round ratios), with the ideal. */
@@ -612,14 +647,15 @@ function speedupChart(records, env, doc) {
     const k = Number(r.variant.split('-')[1]);
     return {
       k,
-      speedup: 1 / r.ratio.median,
+      // the interval's own centre (the one estimator compare uses), so that the point sits inside it
+      speedup: 1 / (typeof r.ratio.mid === 'number' ? r.ratio.mid : r.ratio.median),
       lo: r.ratio.ci ? 1 / r.ratio.ci[1] : null,
       hi: r.ratio.ci ? 1 / r.ratio.ci[0] : null,
-      series: 'measured (median of rounds)',
+      series: null,
     };
   });
   const SERIES = [
-    'measured (median of per-round ratios, 95% CI)',
+    'measured (per-round ratios, 95% interval)',
     `ideal on ${cores} cores`,
     'source 2015: k shards on 16 CPUs',
   ];
