@@ -266,6 +266,8 @@ module.exports = defineStudy({
         store: r.variant.startsWith('pg-') ? 'PostgreSQL' : 'MongoDB',
       }));
       const order = values.map((v) => v.variant);
+      // No interval whiskers (#36 item 6): the chart shows a count of duplicate documents, not a time
+      // or a ratio of times; its spread over the races (min..max) is in the duplicates table.
       // The "alone-" variants run one worker and record no W: the race's figures come from a racing one.
       const race = recs.find((r) => r.extra && r.extra.W > 1) || recs[0];
       return {
