@@ -105,15 +105,17 @@ function checkInputs(o) {
 
 /**
  * A file refused before any row was stored (empty, a bad header, an unknown --key) leaves nothing on
- * the server: the collection this run made goes, the lab's marker collection if this run made it,
- * and the database when the run made it (it held no collection before).
+ * the server: the collection this run made goes, and the lab's marker collection if this run made it
+ * (with them a database the run made, which then holds nothing).
  */
 async function undoTarget(db, coll, before) {
   const targets = require('../infra/targets');
   if (await db.collection(coll).estimatedDocumentCount()) return;
   await targets.dropOwned(db, coll);
-  if (!before.length) await db.dropDatabase();
-  else if (!before.includes(targets.META)) await db.collection(targets.META).drop();
+  // No dropDatabase: a database goes with its last collection, so one the run made (it held none
+  // before) is gone once the marker collection this run made is, while anything another client
+  // wrote there meanwhile stays with it.
+  if (!before.includes(targets.META)) await db.collection(targets.META).drop();
 }
 
 async function run(o) {
