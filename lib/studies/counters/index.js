@@ -14,7 +14,7 @@ const day = require('./day');
 const micro = require('./micro');
 const { target, ownCollections } = require('./schemas');
 const { interleave } = require('../../core/harness');
-const { PALETTE } = require('../../report/report');
+const { PALETTE, chartTime } = require('../../report/report');
 const { dayResults, wpsOf, wpsOver, ratioOver, scanRatio } = require('./records');
 const { idRegex } = require('./id-regex');
 const { wash } = require('./wash');
@@ -526,6 +526,7 @@ function subtitle(env, doc) {
   );
 }
 
+// No interval whiskers (#36 item 6): every dot is one simulated minute's own rate, the spread itself.
 function scatterChart(records, env, doc) {
   const recs = dayResults(records);
   if (!recs.length) return null;
@@ -585,42 +586,63 @@ function ratioChart(records, env, doc) {
     .map((r) => ({
       schema: r.variant,
       hour: r.axis.day * 24 + r.axis.hour + 0.5,
-      ratio: 1 / r.ratio.median,
+      // the interval's own centre (the one estimator compare uses), and its 95 % interval inverted
+      ratio: 1 / (typeof r.ratio.mid === 'number' ? r.ratio.mid : r.ratio.median),
+      ...(r.ratio.ci ? { lo: 1 / r.ratio.ci[1], hi: 1 / r.ratio.ci[0] } : {}),
       kind: /timeseries|minute-docs|bulk/.test(r.variant) ? "today's alternative" : "source's schema",
     }));
-  const span = Math.max(...values.map((v) => v.ratio)) / Math.min(...values.map((v) => v.ratio));
+  const ends = values.flatMap((v) => [v.ratio, v.lo, v.hi]).filter((x) => typeof x === 'number');
+  const span = Math.max(...ends) / Math.min(...ends);
+  const y = {
+    field: 'ratio',
+    type: 'quantitative',
+    title: `writes/s ratio to ${recs[0].ratio.to}${span > 30 ? ' (log)' : ''}`,
+    scale: span > 30 ? { type: 'log' } : { zero: false },
+  };
+  const color = { field: 'schema', type: 'nominal', sort: names, scale: { range: PALETTE }, title: 'schema' };
   return {
     name: 'ratios',
     title: {
-      text: `Writes/s ratio to ${recs[0].ratio.to} per simulated hour (median of per-minute ratios)`,
+      text: `Writes/s ratio to ${recs[0].ratio.to} per simulated hour (per-minute ratios, 95% interval)`,
       subtitle: subtitle(env, doc),
     },
     data: { values },
-    mark: { type: 'line', strokeWidth: 2 },
-    encoding: {
-      x: { field: 'hour', type: 'quantitative', title: 'simulated time of day (hours)' },
-      y: {
-        field: 'ratio',
-        type: 'quantitative',
-        title: `writes/s ratio to ${recs[0].ratio.to}${span > 30 ? ' (log)' : ''}`,
-        scale: span > 30 ? { type: 'log' } : { zero: false },
-      },
-      color: { field: 'schema', type: 'nominal', sort: names, scale: { range: PALETTE }, title: 'schema' },
-      strokeDash: {
-        field: 'kind',
-        type: 'nominal',
-        title: 'line',
-        scale: {
-          domain: ["source's schema", "today's alternative"],
-          range: [
-            [1, 0],
-            [6, 3],
-          ],
+    layer: [
+      { mark: { type: 'line', strokeWidth: 2 }, encoding: ratioLineEncoding(y, color) },
+      {
+        transform: [{ filter: 'isValid(datum.lo)' }],
+        mark: { type: 'rule', opacity: 0.7 },
+        encoding: {
+          x: { field: 'hour', type: 'quantitative' },
+          y: { field: 'lo', type: 'quantitative', scale: y.scale, title: y.title },
+          y2: { field: 'hi' },
+          color,
         },
       },
-    },
+    ],
     width: 640,
     height: 360,
+  };
+}
+
+// The ratio chart's lines: one per schema, dashed for today's alternatives.
+function ratioLineEncoding(y, color) {
+  return {
+    x: { field: 'hour', type: 'quantitative', title: 'simulated time of day (hours)' },
+    y,
+    color,
+    strokeDash: {
+      field: 'kind',
+      type: 'nominal',
+      title: 'line',
+      scale: {
+        domain: ["source's schema", "today's alternative"],
+        range: [
+          [1, 0],
+          [6, 3],
+        ],
+      },
+    },
   };
 }
 
@@ -632,6 +654,7 @@ function scanValues(recs) {
       mode: r.axis.mode,
       at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)',
       us: r.extra.usPerUpdate,
+      ...scaledInterval(chartTime(r), r.extra.usPerUpdate / r.median),
       side: 'client',
     }))
     .concat(
@@ -640,56 +663,81 @@ function scanValues(recs) {
         mode: r.axis.mode,
         at: r.variant === 'minute-0' ? 'minute 0 (00:00)' : 'minute 1439 (23:59)',
         us: r.extra.serverUsPerUpdate,
+        ...serverInterval(r.extra.serverUsSamples),
         side: 'server (latencyStats)',
       })),
     );
 }
 
+// A run's 95 % interval (report.js chartTime, ms) in the chart's unit: us per update.
+function scaledInterval(t, k) {
+  return t.lo === undefined ? {} : { lo: t.lo * k, hi: t.hi * k };
+}
+
+// The server's per-round us per update: the same t-interval on log values, from 3 rounds.
+function serverInterval(samples) {
+  const iv = samples && samples.length >= 3 && samples.every((x) => x > 0) ? lab.ratioInterval(samples) : null;
+  return iv && iv.lo !== null ? { lo: iv.lo, hi: iv.hi } : {};
+}
+
 function scanChart(records, env, doc) {
   const recs = records.filter((r) => r.type === 'result' && r.axis && r.axis.part === 'scan' && r.extra);
   if (!recs.length) return null;
-  const values = scanValues(recs);
+  // the four figures of a layout side by side, so that their whiskers do not hide each other
+  const values = scanValues(recs).map((v) => ({ ...v, slot: `${v.at} ${v.side}` }));
+  const ends = values.flatMap((v) => [v.us, v.lo, v.hi]).filter((x) => typeof x === 'number' && x > 0);
+  const x = { field: 'layout', type: 'nominal', title: null, sort: ['flat', 'hierarchical', 'array'] };
+  const xOffset = { field: 'slot', type: 'nominal' };
+  const y = {
+    field: 'us',
+    type: 'quantitative',
+    title: 'microseconds per update (log)',
+    scale: { type: 'log', domain: [0.8 * Math.min(...ends), 1.25 * Math.max(...ends)], nice: false },
+  };
+  const color = { field: 'at', type: 'nominal', title: 'field updated', scale: { range: ['#332288', '#CC6677'] } };
   return {
     name: 'scan',
     title: {
       text: 'Cost of one $inc: first vs last minute of the day, per layout and way of sending (log scale)',
       subtitle: [
         `1,000 updates per bulk, 200 single round trips, updateMany over 200 documents; median of ${recs[0].runs} interleaved rounds`,
-        `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`,
+        `whiskers: 95% interval (t on log times, 3+ rounds) | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} x ${env.host.cpuModel}`,
       ],
     },
     data: { values },
-    mark: { type: 'point', filled: true, size: 70 },
-    encoding: {
-      x: {
-        field: 'layout',
-        type: 'nominal',
-        title: null,
-        sort: ['flat', 'hierarchical', 'array'],
-        axis: { labelAngle: 0 },
-      },
-      y: {
-        field: 'us',
-        type: 'quantitative',
-        title: 'microseconds per update (log)',
-        scale: {
-          type: 'log',
-          domain: [0.8 * Math.min(...values.map((v) => v.us)), 1.25 * Math.max(...values.map((v) => v.us))],
-          nice: false,
+    facet: { column: { field: 'mode', type: 'nominal', title: null, sort: ['bulk', 'updateMany', 'single'] } },
+    spec: {
+      width: 180,
+      height: 300,
+      layer: [
+        {
+          transform: [{ filter: 'isValid(datum.lo)' }],
+          mark: { type: 'rule' },
+          encoding: {
+            x,
+            xOffset,
+            y: { field: 'lo', type: 'quantitative', scale: y.scale, title: y.title },
+            y2: { field: 'hi' },
+            color,
+          },
         },
-      },
-      color: { field: 'at', type: 'nominal', title: 'field updated', scale: { range: ['#332288', '#CC6677'] } },
-      shape: {
-        field: 'side',
-        type: 'nominal',
-        title: 'measured by',
-        scale: { range: ['circle', 'triangle-up'] },
-        legend: { labelLimit: 300 },
-      },
-      column: { field: 'mode', type: 'nominal', title: null, sort: ['bulk', 'updateMany', 'single'] },
+        {
+          mark: { type: 'point', filled: true, size: 70 },
+          encoding: { x: { ...x, axis: { labelAngle: 0 } }, xOffset, y, color, shape: scanShape() },
+        },
+      ],
     },
-    width: 180,
-    height: 300,
+  };
+}
+
+// Who measured a point: the client (circle) or the server's latencyStats (triangle).
+function scanShape() {
+  return {
+    field: 'side',
+    type: 'nominal',
+    title: 'measured by',
+    scale: { range: ['circle', 'triangle-up'] },
+    legend: { labelLimit: 300 },
   };
 }
 
