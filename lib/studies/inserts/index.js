@@ -17,7 +17,7 @@ const lab = require('../../../scripts/lib/lab');
 const { runWorkers, stopWorkerPool } = require('../source-002/insert-workers');
 const { scratch, replSet, postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
-const { PALETTE } = require('../../report/report');
+const { PALETTE, chartTime } = require('../../report/report');
 const { docsPerSec, fmtRate } = require('./records');
 const { limits } = require('./limits');
 
@@ -87,9 +87,25 @@ function serverCeiling(records, size) {
   return ceil.length ? Math.max(...ceil) : null;
 }
 
-// The docs-per-s chart's panel: one line per writer count W, and the server's ceiling dotted.
+// A run's 95 % interval of the typical time (report.js chartTime) as documents/s: a rate inverts it.
+function rateInterval(r) {
+  const t = chartTime(r);
+  return t.lo === undefined ? {} : { lo: (r.answer / t.hi) * 1000, hi: (r.answer / t.lo) * 1000 };
+}
+
+// The docs-per-s chart's panel: one line per writer count W with its whiskers, the server's ceiling dotted.
 function docsPerSecLayers(Ws) {
   return [
+    {
+      transform: [{ filter: "datum.kind === 'writers' && isValid(datum.lo)" }],
+      mark: { type: 'rule' },
+      encoding: {
+        x: { field: 'batch', type: 'quantitative', scale: { type: 'log' } },
+        y: { field: 'lo', type: 'quantitative', scale: { type: 'log' }, title: 'documents/s (log)' },
+        y2: { field: 'hi' },
+        color: { field: 'W', type: 'ordinal', sort: Ws, scale: { range: PALETTE }, title: 'writers W' },
+      },
+    },
     {
       transform: [{ filter: "datum.kind === 'writers'" }],
       mark: { type: 'line', point: true },
@@ -375,6 +391,7 @@ module.exports = defineStudy({
         batch: r.axis.batch,
         W: r.axis.W,
         rate: docsPerSec(r),
+        ...rateInterval(r),
         kind: 'writers',
       }));
       if (ceiling) for (const v of panels) values.push({ panel: label[v], rate: ceiling, kind: 'ceiling' });
@@ -384,7 +401,7 @@ module.exports = defineStudy({
         title: {
           text: 'Inserts: documents per second against batch size, by concurrent writers',
           subtitle: [
-            `${lab.fmtInt(recs[0].answer)} documents of ${lab.fmtInt(recs[0].axis.size)} B per run; median of rounds; log scales` +
+            `${lab.fmtInt(recs[0].answer)} documents of ${lab.fmtInt(recs[0].axis.size)} B per run; median of rounds, whiskers: 95% interval; log scales` +
               (ceiling
                 ? `; dotted: the server's own insert rate ($merge inside the server) ${lab.fmtInt(Math.round(ceiling))}/s`
                 : ''),
