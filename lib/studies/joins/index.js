@@ -9,6 +9,7 @@ const G = require('../../../fixtures/inserts-gen');
 const { ensureFixture } = require('../../infra/loader');
 const { postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
+const { chartTime } = require('../../report/report');
 
 const peer = { available: false, ownServer: false };
 
@@ -45,10 +46,60 @@ function timesValues(recs) {
   const engine = (r) => (r.plan ? ` · ${r.plan.stage}${r.plan.explainVersion === '2' ? ' (SBE)' : ''}` : '');
   return recs.map((r) => ({
     variant: r.variant,
-    ms: r.median,
+    // the median and its 95 % interval (the default chart's whiskers); the label starts past both
+    ...chartTime(r),
+    end: chartTime(r).hi || r.median,
     kind: kind(r.variant),
     label: `${lab.fmtMs(r.median)}${engine(r)}`,
   }));
+}
+
+// The times chart: bars, their 95 % interval whiskers, and each time labelled past its whisker.
+function timesLayers(order, lo, hi) {
+  return [
+    {
+      mark: { type: 'bar' },
+      encoding: {
+        y: { field: 'variant', type: 'nominal', sort: order, title: null },
+        x: {
+          field: 'ms',
+          type: 'quantitative',
+          stack: null,
+          scale: { type: 'log', domain: [lo, hi] },
+          title: 'median time, ms (log)',
+        },
+        color: {
+          field: 'kind',
+          type: 'nominal',
+          scale: { range: ['#332288', '#88CCEE', '#DDCC77'] },
+          title: null,
+          legend: { labelLimit: 400, orient: 'bottom' },
+        },
+      },
+    },
+    {
+      transform: [{ filter: 'isValid(datum.lo)' }],
+      mark: { type: 'errorbar', ticks: true, color: 'black' },
+      encoding: {
+        y: { field: 'variant', type: 'nominal', sort: order },
+        x: {
+          field: 'lo',
+          type: 'quantitative',
+          scale: { type: 'log', domain: [lo, hi] },
+          title: 'median time, ms (log)',
+        },
+        x2: { field: 'hi' },
+      },
+    },
+    {
+      mark: { type: 'text', align: 'left', dx: 4 },
+      encoding: {
+        y: { field: 'variant', type: 'nominal', sort: order },
+        x: { field: 'end', type: 'quantitative' },
+        text: { field: 'label' },
+      },
+    },
+  ];
 }
 
 async function lookupRows(ctx, p, on) {
@@ -236,50 +287,21 @@ module.exports = defineStudy({
       const params = (doc && doc.params && doc.params.joins) || {};
       const values = timesValues(recs);
       const order = [...values].sort((a, b) => a.ms - b.ms).map((v) => v.variant);
-      const lo = Math.min(...values.map((v) => v.ms)) / 2;
-      const hi = Math.max(...values.map((v) => v.ms)) * 8;
+      const lo = Math.min(...values.map((v) => v.lo || v.ms)) / 2;
+      const hi = Math.max(...values.map((v) => v.end)) * 8;
       return {
         name: 'times',
         title: {
           text: 'Joins: every order joined to its customer, all rows to the client',
           subtitle: [
-            `${lab.fmtInt(params.ORDERS || 0)} orders x ${lab.fmtInt(params.CUSTOMERS || 0)} customers; median of the rounds; log scale`,
+            `${lab.fmtInt(params.ORDERS || 0)} orders x ${lab.fmtInt(params.CUSTOMERS || 0)} customers; median of the rounds, whiskers: 95% interval; log scale`,
             `MongoDB ${env.server.version} standalone, PostgreSQL peer | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
           ],
         },
         width: 560,
         height: 28 * values.length,
         data: { values },
-        layer: [
-          {
-            mark: { type: 'bar' },
-            encoding: {
-              y: { field: 'variant', type: 'nominal', sort: order, title: null },
-              x: {
-                field: 'ms',
-                type: 'quantitative',
-                stack: null,
-                scale: { type: 'log', domain: [lo, hi] },
-                title: 'median time, ms (log)',
-              },
-              color: {
-                field: 'kind',
-                type: 'nominal',
-                scale: { range: ['#332288', '#88CCEE', '#DDCC77'] },
-                title: null,
-                legend: { labelLimit: 400, orient: 'bottom' },
-              },
-            },
-          },
-          {
-            mark: { type: 'text', align: 'left', dx: 4 },
-            encoding: {
-              y: { field: 'variant', type: 'nominal', sort: order },
-              x: { field: 'ms', type: 'quantitative' },
-              text: { field: 'label' },
-            },
-          },
-        ],
+        layer: timesLayers(order, lo, hi),
       };
     },
   ],
