@@ -48,11 +48,14 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
         cpuWait === undefined ? r : { ...r, loadavg: { start: 1, end: 1, cores: 2, cpuWait } },
       );
     it('judged on both writers (w: 0 inferred, w: 1): one verdict when they agree, inconclusive naming both when not; not reproduced without w: 0', function () {
+      // Measured with the Node driver, not the source's PyMongo: the word it would give is in the why.
       const v = verdictOf(inserts, '002-mongo-vs-sql', rows(1000, 0.1, 100));
-      expect(v.verdict).to.equal(VERDICT.HOLDS);
+      expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+      expect(v.setting.absent).to.equal('client');
+      expect(v.setting.here).to.match(/judged on the inferred writer.*; measured with the Node driver/);
+      expect(v.why).to.match(/on the Node driver it reads holds: /);
       expect(v.why).to.match(/beside \(medians, not judged\): PostgreSQL \/ MongoDB w: 0/);
       expect(v.why).to.match(/the same on the inferred setting and w: 1/);
-      expect(v.setting.here).to.match(/judged on the inferred writer/);
       const split = verdictOf(inserts, '002-mongo-vs-sql', rows(1000, 0.1, 2000));
       expect(split.verdict).to.equal(VERDICT.INCONCLUSIVE);
       expect(split.why).to.match(
@@ -71,8 +74,8 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
       expect(Number(beside[1])).to.be.within(9.5, 10.5);
     });
     it('reversed at 0.1x when quiet; not reproduced at the same figure when tasks waited for a CPU 60 % of the rounds', function () {
-      expect(verdictOf(inserts, '002-mongo-vs-sql', rows(10, 0)).verdict).to.equal(VERDICT.REVERSED);
-      expect(verdictOf(inserts, '002-mongo-vs-sql', rows(1000, 0.1)).verdict).to.equal(VERDICT.HOLDS);
+      expect(verdictOf(inserts, '002-mongo-vs-sql', rows(10, 0)).why).to.match(/on the Node driver it reads REVERSED/);
+      expect(verdictOf(inserts, '002-mongo-vs-sql', rows(1000, 0.1)).why).to.match(/on the Node driver it reads holds/);
       const busy = verdictOf(inserts, '002-mongo-vs-sql', rows(10, 0.6));
       expect(busy.verdict).to.equal(VERDICT.NOT_REPRODUCED);
       expect(busy.why).to.match(
