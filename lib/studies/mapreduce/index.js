@@ -248,7 +248,7 @@ module.exports = defineStudy({
           subtitle: [
             `up to ${lab.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
             'solid lines: computed in MongoDB; dashed: in the client (Node driver); dash-dot: PyMongo',
-            'dotted: PostgreSQL (the SQL peer); higher is better',
+            'dotted: PostgreSQL (the SQL peer); higher is better; whiskers: 95% interval (t on log times, 3+ rounds)',
           ],
         },
         width: 640,
@@ -258,41 +258,33 @@ module.exports = defineStudy({
             variant: r.variant,
             batch: r.axis.batch,
             rate: r.axis.batch / r.median,
+            ...rateInterval(r),
             where: whereDrawn(r),
           })),
         },
-        mark: { type: 'line', point: true },
-        encoding: {
-          x: {
-            field: 'batch',
-            type: 'quantitative',
-            scale: { type: 'log' },
-            title: 'documents per batch (log)',
-            axis: { format: '~s' },
-          },
-          y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents per millisecond (log)' },
-          color: {
-            field: 'variant',
-            type: 'nominal',
-            sort: variants,
-            scale: { domain: variants, range: variants.map(colourOf) },
-            title: 'variant',
-          },
-          strokeDash: {
-            field: 'where',
-            type: 'nominal',
-            legend: null,
-            scale: {
-              domain: ['in MongoDB', 'client (Node driver)', 'client (PyMongo)', 'PostgreSQL'],
-              range: [
-                [1, 0],
-                [6, 3],
-                [8, 2, 2, 2],
-                [2, 2],
-              ],
+        layer: [
+          { mark: { type: 'line', point: true }, encoding: rateEncoding(variants, colourOf) },
+          {
+            transform: [{ filter: 'isValid(datum.lo)' }],
+            mark: { type: 'rule' },
+            encoding: {
+              x: { field: 'batch', type: 'quantitative', scale: { type: 'log' } },
+              y: {
+                field: 'lo',
+                type: 'quantitative',
+                scale: { type: 'log' },
+                title: 'documents per millisecond (log)',
+              },
+              y2: { field: 'hi' },
+              color: {
+                field: 'variant',
+                type: 'nominal',
+                sort: variants,
+                scale: { domain: variants, range: variants.map(colourOf) },
+              },
             },
           },
-        },
+        ],
       };
     },
   ],
@@ -302,3 +294,44 @@ module.exports = defineStudy({
   // used by its tests, its write-up and its other modules; never read by the core
   helpers: { prepareSensors, PY_VARIANTS },
 });
+
+// A run's 95 % interval of the typical time (report.js chartTime) as documents per millisecond.
+function rateInterval(r) {
+  const t = require('../../report/report').chartTime(r);
+  return t.lo === undefined ? {} : { lo: r.axis.batch / t.hi, hi: r.axis.batch / t.lo };
+}
+
+// The rate lines: one colour per variant, the dash says where the statistics were computed.
+function rateEncoding(variants, colourOf) {
+  return {
+    x: {
+      field: 'batch',
+      type: 'quantitative',
+      scale: { type: 'log' },
+      title: 'documents per batch (log)',
+      axis: { format: '~s' },
+    },
+    y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents per millisecond (log)' },
+    color: {
+      field: 'variant',
+      type: 'nominal',
+      sort: variants,
+      scale: { domain: variants, range: variants.map(colourOf) },
+      title: 'variant',
+    },
+    strokeDash: {
+      field: 'where',
+      type: 'nominal',
+      legend: null,
+      scale: {
+        domain: ['in MongoDB', 'client (Node driver)', 'client (PyMongo)', 'PostgreSQL'],
+        range: [
+          [1, 0],
+          [6, 3],
+          [8, 2, 2, 2],
+          [2, 2],
+        ],
+      },
+    },
+  };
+}
