@@ -10,7 +10,7 @@ const tsFixture = require('../../../fixtures/timeseries');
 const ref = require('./reference');
 const lab = require('../../../scripts/lib/lab');
 const LabGen = require('../../../fixtures/gen');
-const { PALETTE } = require('../../report/report');
+const { PALETTE, chartTime } = require('../../report/report');
 const { canRestart, restartWithCacheFlags, restartWithArgs, usable } = require('../../infra/restart-args');
 
 const NAME = 'timeseries';
@@ -425,7 +425,8 @@ function panels({ name, title, subtitle, values, x, xSort, color, colorSort, yTi
   return {
     name,
     title: { text: title, subtitle },
-    data: { values: values.map((v) => ({ ...v, label: lab.fmtMs(v.ms) })) },
+    // the label sits above the whisker's top, else on the bar
+    data: { values: values.map((v) => ({ ...v, label: lab.fmtMs(v.ms), top: v.hi || v.ms })) },
     facet: { column: { field: 'grain', type: 'nominal', sort: grains, title: null, header: { labelFontSize: 12 } } },
     spec: {
       width: Math.max(150, (34 * xSort.length * (color === x ? 1 : colorSort.length)) / 1.5),
@@ -448,11 +449,21 @@ function panels({ name, title, subtitle, values, x, xSort, color, colorSort, yTi
           },
         },
         {
+          transform: [{ filter: 'isValid(datum.lo)' }],
+          mark: { type: 'rule', color: 'black' },
+          encoding: {
+            x: { field: x, type: 'nominal', sort: xSort },
+            ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
+            y: { ...y, field: 'lo' },
+            y2: { field: 'hi' },
+          },
+        },
+        {
           mark: { type: 'text', dy: -5, fontSize: 9 },
           encoding: {
             x: { field: x, type: 'nominal', sort: xSort },
             ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
-            y,
+            y: { ...y, field: 'top' },
             text: { field: 'label' },
           },
         },
@@ -467,15 +478,16 @@ function designsChart(records, env, doc) {
   if (!recs.length) return null;
   const f = runFacts(records, env, doc);
   const designs = DESIGNS.filter((d) => recs.some((r) => r.variant === d));
-  const log = spanOf(recs.map((r) => r.median)) > 30;
+  const values = recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], variant: r.variant, ...chartTime(r) }));
+  const log = spanOf(values.flatMap((v) => [v.ms, v.lo, v.hi])) > 30;
   return panels({
     name: 'designs',
     title: 'Time series (source 003): time per interval by design',
     subtitle: [
       f.line,
-      `median of ${f.p.RUNS === undefined ? '?' : f.p.RUNS} interleaved rounds; days = one aggregation of the whole year by day`,
+      `median of ${f.p.RUNS === undefined ? '?' : f.p.RUNS} interleaved rounds, whiskers: 95% interval (t on log times, 3+ rounds); days = one aggregation of the whole year by day`,
     ],
-    values: recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], variant: r.variant, ms: r.median })),
+    values,
     x: 'variant',
     xSort: designs,
     color: 'variant',
@@ -498,6 +510,8 @@ function statesChart(records, env, doc) {
     grain: GRAIN_TITLES[r.axis.grain],
     state: r.axis.state,
     series: ours,
+    // the whisker: the 95 % interval over the passes (report.js chartTime); the bar, their mean
+    ...chartTime(r),
     ms: r.mean,
   }));
   for (const r of recs) {
@@ -511,7 +525,7 @@ function statesChart(records, env, doc) {
     title: 'Time series (source 003): cold and warm states, raw design',
     subtitle: [
       f.line,
-      'mean aggregation time of T1..T5, mean over the passes of each state',
+      'mean aggregation time of T1..T5, mean over the passes of each state; whiskers: 95% interval over the passes (3+)',
       `beside ours, the source's: ${SOURCE_SETTING}`,
     ],
     values,
@@ -520,7 +534,7 @@ function statesChart(records, env, doc) {
     color: 'series',
     colorSort: [ours, theirs],
     yTitle: 'ms per interval (mean of T1..T5)',
-    log: spanOf(values.map((v) => v.ms)) > 30,
+    log: spanOf(values.flatMap((v) => [v.ms, v.lo, v.hi])) > 30,
   });
 }
 
