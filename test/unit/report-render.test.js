@@ -313,3 +313,59 @@ describe("run's closing summary through the terminal renderer", function () {
     );
   });
 });
+
+describe("a study's own charts carry 95 % intervals (#36 item 6)", function () {
+  // Every layer of a Vega-Lite spec, however nested (facet's spec, layer inside layer).
+  function layersOf(spec) {
+    if (!spec || typeof spec !== 'object') return [];
+    const inner = [...(spec.layer || []), ...(spec.spec ? [spec.spec] : [])];
+    return [spec, ...inner.flatMap(layersOf)];
+  }
+  // An interval layer: a rule or errorbar from lo to hi (y..y2, or x..x2 on a horizontal chart).
+  const isInterval = (l) =>
+    l.mark &&
+    ['rule', 'errorbar'].includes(l.mark.type || l.mark) &&
+    l.encoding &&
+    ((l.encoding.y2 && l.encoding.y.field === 'lo') || (l.encoding.x2 && l.encoding.x.field === 'lo'));
+
+  it('the joins chart, made from the documented quick run, has an interval per timed variant', function () {
+    const { readResults } = require('../../lib/core/results');
+    const { findStudy } = require('../../lib/studies');
+    const doc = readResults(path.join(__dirname, '..', '..', 'docs', 'data', 'quick-2026-11-28.json'));
+    const joins = findStudy('joins');
+    const spec = joins.charts[0](
+      doc.results.filter((r) => r.study === 'joins'),
+      doc.environment,
+      doc,
+    );
+    expect(layersOf(spec).filter(isInterval)).to.have.length(1);
+    const timed = doc.results.filter((r) => r.study === 'joins' && !r.skipped && r.times && r.times.length >= 3);
+    const withInterval = spec.data.values.filter((v) => typeof v.lo === 'number');
+    expect(withInterval.length).to.equal(timed.filter((r) => !r.capped).length);
+    for (const v of withInterval) expect(v.lo, v.variant).to.be.below(v.hi);
+    // the data size is in the subtitle
+    expect(spec.title.subtitle[0]).to.match(/[\d,]+ orders x [\d,]+ customers/);
+  });
+
+  it('every study chart of a time or a ratio has an interval layer; coherency (a count) has none', function () {
+    const { readResults } = require('../../lib/core/results');
+    const { findStudy } = require('../../lib/studies');
+    const doc = readResults(path.join(__dirname, '..', '..', 'docs', 'data', 'quick-2026-11-28.json'));
+    const specsOf = (name) =>
+      findStudy(name)
+        .charts.map((f) =>
+          f(
+            doc.results.filter((r) => r.study === name),
+            doc.environment,
+            doc,
+          ),
+        )
+        .filter(Boolean);
+    const timed = { bigagg: 2, inserts: 1, joins: 1, mapreduce: 1, timeseries: 2, counters: 2 };
+    for (const [name, n] of Object.entries(timed)) {
+      const withIntervals = specsOf(name).filter((s) => layersOf(s).some(isInterval));
+      expect(withIntervals.length, name).to.equal(n);
+    }
+    expect(specsOf('coherency').some((s) => layersOf(s).some(isInterval))).to.equal(false);
+  });
+});
