@@ -113,9 +113,9 @@ async function undoTarget(db, coll, before) {
   if (await db.collection(coll).estimatedDocumentCount()) return;
   await targets.dropOwned(db, coll);
   // No dropDatabase: a database goes with its last collection, so one the run made (it held none
-  // before) is gone once the marker collection this run made is, while anything another client
-  // wrote there meanwhile stays with it.
-  if (!before.includes(targets.META)) await db.collection(targets.META).drop();
+  // before) is gone once the marker collection this run made is (proven by its UUID, as at a run's
+  // end), while anything another client wrote there meanwhile stays with it.
+  if (!before.includes(targets.META)) await targets.dropMarkersIfEmpty(db);
 }
 
 async function run(o) {

@@ -355,6 +355,18 @@ async function cleanDatabase(db) {
 }
 
 module.exports.claimMarkers = claimMarkers;
+
+/**
+ * The marker collection alone, by the same proof as a run's end: dropped when its #markers document
+ * names its UUID and no marker is left in it (applyPlan). -> true when it was dropped.
+ */
+async function dropMarkersIfEmpty(db) {
+  const plan = await cleanPlanOf(db, null);
+  if (!plan.markersOwn) return false;
+  const dropped = await applyPlan(db, { drop: [], stale: [], foreign: [], markersOwn: true, dropMarkers: true });
+  return dropped.includes(META);
+}
+module.exports.dropMarkersIfEmpty = dropMarkersIfEmpty;
 module.exports.labSnapshot = labSnapshot;
 module.exports.runStart = runStart;
 module.exports.finishRun = finishRun;
