@@ -145,6 +145,27 @@ function docsPerSecLayers(Ws) {
   ];
 }
 
+/** The PostgreSQL peer's insert variant: `durable` waits for each commit's WAL flush (synchronous_commit on). */
+function pgInsert(durable) {
+  return async (ctx, p, point) => {
+    const pgs = await postgres(ctx);
+    const r = await pgPeer.insert(pgs, {
+      n: docsAt(p, point.size),
+      size: point.size,
+      seed: p.SEED,
+      batch: point.batch,
+      W: point.W,
+      durable,
+    });
+    return lab.took(r.ms, r.rows, {
+      docs: r.rows,
+      docsPerSec: Math.round((r.rows / r.ms) * 1000),
+      postgres: pgs.version,
+      synchronousCommit: r.synchronousCommit,
+    });
+  };
+}
+
 module.exports = defineStudy({
   name: 'inserts',
   script: 'inserts_bulk.js',
@@ -257,22 +278,7 @@ module.exports = defineStudy({
       minVersion: '0',
       able: (p, point) => peer.available && !point.server,
       skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
-      async run(ctx, p, point) {
-        const pgs = await postgres(ctx);
-        const r = await pgPeer.insert(pgs, {
-          n: docsAt(p, point.size),
-          size: point.size,
-          seed: p.SEED,
-          batch: point.batch,
-          W: point.W,
-        });
-        return lab.took(r.ms, r.rows, {
-          docs: r.rows,
-          docsPerSec: Math.round((r.rows / r.ms) * 1000),
-          postgres: pgs.version,
-          synchronousCommit: r.synchronousCommit,
-        });
-      },
+      run: pgInsert(false),
     },
     {
       name: 'pg-durable',
@@ -287,23 +293,7 @@ module.exports = defineStudy({
         point.W === 1 &&
         [1, 10].includes(point.batch),
       skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
-      async run(ctx, p, point) {
-        const pgs = await postgres(ctx);
-        const r = await pgPeer.insert(pgs, {
-          n: docsAt(p, point.size),
-          size: point.size,
-          seed: p.SEED,
-          batch: point.batch,
-          W: point.W,
-          durable: true,
-        });
-        return lab.took(r.ms, r.rows, {
-          docs: r.rows,
-          docsPerSec: Math.round((r.rows / r.ms) * 1000),
-          postgres: pgs.version,
-          synchronousCommit: r.synchronousCommit,
-        });
-      },
+      run: pgInsert(true),
     },
   ],
 
