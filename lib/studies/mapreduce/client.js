@@ -113,20 +113,31 @@ async function idsAt(coll, positions) {
   );
 }
 
-/** k concurrent cursors, each over its own _id range of the batch. */
-async function clientParallel(coll, n, field, { parallel = 4 } = {}) {
+/**
+ * The batch's first n documents cut into k = min(parallel, n) disjoint _id ranges ({$gte, $lt}, open at
+ * the ends), null for a range past the end of a collection smaller than the batch.
+ */
+async function idRanges(coll, n, parallel) {
   const k = Math.max(1, Math.min(parallel, n));
   const cuts = [];
   for (let j = 1; j <= k; j++) cuts.push(Math.floor((n * j) / k));
   // bounds[j] = first _id of range j+1; the last one is the first _id after the batch.
   const bounds = await idsAt(coll, cuts);
+  return bounds.map((hi, j) => {
+    const lo = j === 0 ? undefined : bounds[j - 1];
+    if (j > 0 && lo === null) return null;
+    const range = {};
+    if (lo !== undefined) range.$gte = lo;
+    if (hi !== null) range.$lt = hi;
+    return range;
+  });
+}
+
+/** k concurrent cursors, each over its own _id range of the batch. */
+async function clientParallel(coll, n, field, { parallel = 4 } = {}) {
   const parts = await Promise.all(
-    bounds.map(async (hi, j) => {
-      const lo = j === 0 ? undefined : bounds[j - 1];
-      if (j > 0 && lo === null) return emptyStats(); // batch larger than the collection
-      const range = {};
-      if (lo !== undefined) range.$gte = lo;
-      if (hi !== null) range.$lt = hi;
+    (await idRanges(coll, n, parallel)).map(async (range) => {
+      if (range === null) return emptyStats(); // batch larger than the collection
       const filter = Object.keys(range).length ? { _id: range } : {};
       const s = emptyStats();
       for await (const d of coll.find(filter, { projection: { _id: 0, [field]: 1 } })) add(s, d[field]);
@@ -145,17 +156,9 @@ async function clientParallel(coll, n, field, { parallel = 4 } = {}) {
 async function mrParallel(coll, n, field, { parallel = 4, db } = {}) {
   const { Code } = require('mongodb');
   const fns = require('../../../scripts/mr_functions');
-  const k = Math.max(1, Math.min(parallel, n));
-  const cuts = [];
-  for (let j = 1; j <= k; j++) cuts.push(Math.floor((n * j) / k));
-  const bounds = await idsAt(coll, cuts);
   const parts = await Promise.all(
-    bounds.map(async (hi, j) => {
-      const lo = j === 0 ? undefined : bounds[j - 1];
-      if (j > 0 && lo === null) return emptyStats();
-      const range = {};
-      if (lo !== undefined) range.$gte = lo;
-      if (hi !== null) range.$lt = hi;
+    (await idRanges(coll, n, parallel)).map(async (range) => {
+      if (range === null) return emptyStats();
       const reply = await db.command({
         mapReduce: coll.collectionName,
         map: new Code(fns.mrStatsMap.toString()),
