@@ -11,17 +11,13 @@ const spec = process.env.LAB_SPEC ? process.env.LAB_SPEC.split(',') : tierSpec;
 const needsServer = spec.some((f) => !f.replace(/^\.\//, '').startsWith(UNIT));
 // The whole suite runs three files at a time (mocha --parallel: one worker process per file, the
 // one mongod of test/global-setup.js shared; each file has its own database names and temp folders,
-// and the files that start servers of their own take free ports). At two, the two cores were busy
-// ~1.65 of the time: a file waiting on a server (a frozen mongod, a restart, a replica set's
-// election) or on a CLI left one idle; a third file fills those waits (~1.85 busy): 6-9 % less wall
-// time for the same CPU seconds in alternated whole runs, and a fourth adds nothing (docs/testing.md,
-// "Three files at a time"). LAB_JOBS=1 runs it serially; a run of chosen files (LAB_SPEC) or of
-// the unit tier is serial unless LAB_JOBS says more.
+// and the files that start servers of their own take free ports): a third file fills the cores while
+// the others wait on servers or CLIs (measured: docs/journal/testing-2026-11.md, "Three files at a
+// time"). LAB_JOBS=1 runs it serially; a run of chosen files (LAB_SPEC) or of the unit tier is
+// serial unless LAB_JOBS says more.
 const jobs = Number(process.env.LAB_JOBS) || (process.env.LAB_SPEC || process.env.LAB_TIER === 'unit' ? 1 : 3);
-// The longest files go first (by wall seconds at three jobs in the last measured runs), then the
-// others in name order: a long file started late would run alone at the end while the short ones
-// finish. safety-frozen, short but mostly waiting on frozen servers, starts with the first, leaving
-// the cores to safety-scratch (several CLI runs at once) and cli.
+// The longest files go first (the order of the last measured runs), then the others in name order:
+// a long file started late would run alone at the end while the short ones finish.
 const LONGEST = [
   'safety-scratch',
   'safety-frozen',

@@ -560,7 +560,7 @@ const setting = {
 // The most a point may have had some task waiting for a CPU (records' loadavg.cpuWait, over the
 // whole point: its warm-up and every variant, the lab's own processes and threads included) for a
 // claim that needs the cores to itself. The measured shares quiet and beside CPU-bound processes,
-// which put it here, are in docs/testing.md ("Claims judged beside CPU-bound neighbours").
+// which put it here, are in docs/journal/testing-2026-11.md ("Claims judged beside CPU-bound neighbours").
 const QUIET_CPU_WAIT = 0.4;
 
 /** The cores the run could use: the result file's usable cores (affinity), else its cores, else null. */
