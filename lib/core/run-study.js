@@ -10,6 +10,7 @@ const { MongoClient } = require('mongodb');
 const { roundsProgress } = require('../infra/progress');
 const { wrap } = require('../../scripts/lib/format');
 const { ShellSession } = require('./shell-runner');
+const { shellBridge } = require('./shell-bridge');
 const { interleave, timeAsync } = require('./harness');
 const lab = require('../../scripts/lib/lab');
 const LabPlan = require('./plan');
@@ -67,7 +68,8 @@ async function openContext(entry, { server, dbName, results, echo, log, progress
 
 /**
  * ctx.reopen(): a (re)opened session, the script loaded once and configured with the run's
- * parameters; sets ctx.session, ctx.desc, ctx.cfg, ctx.p. A server restart (cold-cache points) ends
+ * parameters; sets ctx.session, ctx.shell (its script's functions: lib/core/shell-bridge.js), ctx.desc,
+ * ctx.cfg, ctx.p. A server restart (cold-cache points) ends
  * the old connection pool, so beforePoint may call it again.
  */
 function reopener(ctx, entry, valuesOf) {
@@ -82,13 +84,14 @@ function reopener(ctx, entry, valuesOf) {
   };
 }
 
-/** The study's script loaded in `session` and configured: { desc, cfg } (a bad parameter throws). */
+/** The study's script loaded in `session` and configured: { shell, desc, cfg } (a bad parameter throws). */
 async function configureStudy(session, entry, valuesOf, echo) {
   await session.loadStudy(entry.script, { echo });
-  const desc = await session.call('lab.node.describe', entry.name);
+  const shell = shellBridge(session, entry.name);
+  const desc = await shell.describe();
   const variants = (entry.variants || []).map((v) => v.name);
-  const cfg = await session.call('lab.node.configure', entry.name, valuesOf(desc), variants);
-  return { desc, cfg };
+  const cfg = await shell.configure(valuesOf(desc), variants);
+  return { shell, desc, cfg };
 }
 
 /**
@@ -104,9 +107,9 @@ async function checkStudies(entries, { server, dbName, profile = 'quick', params
       const session = await ShellSession.open(server.uri, dbName, { patient: true });
       try {
         const valuesOf = (desc) => configValues(entry, desc, profile, paramsOf(entry));
-        const { desc, cfg } = await configureStudy(session, entry, valuesOf, () => {});
+        const { shell, desc, cfg } = await configureStudy(session, entry, valuesOf, () => {});
         if (entry.own) await readOwnCollections(client.db(dbName), desc, cfg.params);
-        const derived = await derivedNames(session, entry, cfg.params);
+        const derived = await derivedNames(shell, entry, cfg.params);
         if (derived.length) await assertAllOwned(client.db(dbName), derived, 'write derived data into');
       } finally {
         await session.close().catch(() => {
@@ -123,10 +126,8 @@ async function checkStudies(entries, { server, dbName, profile = 'quick', params
  * Every collection the study will derive or scratch-write: the shell declaration names what its
  * variants write, the Node entry what only its Node part writes.
  */
-async function derivedNames(session, entry, p) {
-  return [
-    ...new Set([...(await session.call('lab.node.derived', entry.name)), ...(entry.derived ? entry.derived(p) : [])]),
-  ];
+async function derivedNames(shell, entry, p) {
+  return [...new Set([...(await shell.derived()), ...(entry.derived ? entry.derived(p) : [])])];
 }
 
 /**
@@ -173,9 +174,9 @@ async function prepare(ctx, entry, p, times = {}) {
   // work (checkStudies did so before the run; a collection may have appeared since): a foreign one
   // met half-way would refuse the run after minutes spent on the others. All of them are named at
   // once, so one rename or drop clears the way.
-  const derived = await derivedNames(ctx.session, entry, p);
+  const derived = await derivedNames(ctx.shell, entry, p);
   if (derived.length) await assertAllOwned(ctx.db, derived, 'write derived data into');
-  ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.session.call('lab.node.fixture', entry.name);
+  ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.shell.fixture();
   // A study of your own: what it reads, checked again (it may have gone since) and named with its size.
   if (entry.own) {
     const read = await readOwnCollections(ctx.db, ctx.desc, p);
@@ -184,8 +185,8 @@ async function prepare(ctx, entry, p, times = {}) {
   }
   times.loadMs = Date.now() - t0;
   if (times.loadMs > SLOW_MS) ctx.log(`${entry.name}: data ready in ${lab.fmtMs(times.loadMs)}`);
-  await ctx.session.call('lab.node.setup', entry.name);
-  const scriptPoints = await ctx.session.call('lab.node.points', entry.name);
+  await ctx.shell.setup();
+  const scriptPoints = await ctx.shell.points();
   return entry.points ? entry.points(ctx, p, scriptPoints) : scriptPoints;
 }
 
@@ -199,7 +200,7 @@ async function planPoint(ctx, entry, p, point, own) {
     where: 'server',
   }));
   const versionOk = shell.filter((v) => LabPlan.versionAtLeast(ctx.server.version, v.minVersion)).map((v) => v.name);
-  const shellAble = await ctx.session.call('lab.node.able', entry.name, versionOk, point);
+  const shellAble = await ctx.shell.able(versionOk, point);
   const able = (v) => {
     if (v.where === 'server') return shellAble.includes(v.name);
     if (!v.able || v.able(p, point, ctx)) return true;
@@ -213,7 +214,7 @@ async function planPoint(ctx, entry, p, point, own) {
 function shellRunner(ctx, entry, name, point) {
   return async () => {
     const w0 = process.hrtime.bigint();
-    const r = await ctx.session.call('lab.node.sample', entry.name, name, point);
+    const r = await ctx.shell.sample(name, point);
     const wall = Number(process.hrtime.bigint() - w0) / 1e6;
     return {
       ms: r.ms,
@@ -232,7 +233,7 @@ async function runnersOf(ctx, entry, p, point, variants) {
   for (const v of variants) {
     meta[v.name] = { what: v.what, where: v.where };
     if (v.where === 'server') {
-      plans[v.name] = await ctx.session.call('lab.node.explain', entry.name, v.name, point);
+      plans[v.name] = await ctx.shell.explain(v.name, point);
       runners.push({ name: v.name, run: shellRunner(ctx, entry, v.name, point) });
     } else {
       plans[v.name] = v.explain ? lab.plan(await v.explain(ctx, p, point)) : null;
@@ -445,7 +446,7 @@ async function measurePoints(ctx, entry, p, points, { own, kept, keep, records }
     cleanup.stopIfInterrupted();
     ctx.pointLabel = label ? `${label} (${i + 1}/${points.length}), ` : '';
     if (entry.beforePoint) await entry.beforePoint(ctx, p, point);
-    await ctx.session.call('lab.node.setupPoint', entry.name, point);
+    await ctx.shell.setupPoint(point);
     const recs = await measurePoint(ctx, entry, p, point, own);
     keep(recs, point);
     printer.point(point, label, forShell(recs));
@@ -517,7 +518,7 @@ async function runStudyNow(
     await measurePoints(ctx, entry, p, points, { own, kept, keep, records });
     times.pointsMs = Date.now() - t0 - times.loadMs;
     const a0 = Date.now();
-    await ctx.session.call('lab.node.report', entry.name, forShell(records));
+    await ctx.shell.report(forShell(records));
     cleanup.stopIfInterrupted();
     if (entry.after) keep(await withLoad(() => entry.after(ctx, p, records)));
     times.afterMs = Date.now() - a0;

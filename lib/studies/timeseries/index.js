@@ -105,7 +105,7 @@ const entry = defineStudy({
     const out = [];
     const events = ctx.fixture ? ctx.fixture.count : p.N;
     out.push(measure('events', events, 'documents', 'events in the collection'));
-    const sizes = await ctx.session.call('tsDesigns.storage', p);
+    const sizes = await ctx.shell.tsDesigns.storage(p);
     for (const s of sizes) {
       const o = { variant: s.variant };
       out.push(

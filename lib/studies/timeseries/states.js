@@ -20,7 +20,7 @@ async function restart(ctx) {
 }
 
 async function pass(ctx, p, grain, state, check) {
-  const r = await ctx.session.call('tsDesigns.pass', p, grain, { state: state.name });
+  const r = await ctx.shell.tsDesigns.pass(p, grain, { state: state.name });
   if (check) r.record.agrees = sameRows(r.rows, oracle(p, { grain }));
   return r;
 }
@@ -101,7 +101,7 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
         continue;
       }
       await restart(ctx);
-      const w = await ctx.session.call('tsDesigns.warm', p, state.warm);
+      const w = await ctx.shell.tsDesigns.warm(p, state.warm);
       if (w.ms > 5000) ctx.log(`  ${state.name} (pass ${k}): warm-up took ${lab.fmtMs(w.ms)}`);
       const idx = (x) => Object.values(x.indexes).reduce((a, i) => a + i.cached, 0);
       const axis = { state: state.name };
