@@ -9,7 +9,7 @@ const F = require('../../scripts/lib/format');
 const claims = require('../core/claims');
 const m = require('./model');
 
-const PRACTICE_KEYS = ['id', 'do', 'claims', 'compare'];
+const PRACTICE_KEYS = ['id', 'do', 'claims', 'compare', 'count'];
 
 /** A practice's declaration refused in one line (where, what): a study's file, checked when first read. */
 function checkPractice(entry, p, i) {
@@ -23,6 +23,8 @@ function checkPractice(entry, p, i) {
   if (!Array.isArray(p.claims)) fail('claims must be a list of claim ids');
   const c = p.compare || {};
   if (!c.slow || !c.fast) fail('compare needs slow and fast (a variant, or { variant, at })');
+  if (p.count !== undefined && (typeof p.count.field !== 'string' || typeof p.count.what !== 'string'))
+    fail("count needs field (a number in each record's extra) and what (its words)");
 }
 
 /** A declared side of a comparison as { variant, at }: a variant's name, or { variant, at }. */
@@ -122,6 +124,29 @@ function comparisonOf(pair) {
   return c;
 }
 
+/** A record's count of `field` (its extra), or null when it did not record one. */
+function countOf(rec, field) {
+  const v = rec.extra && rec.extra[field];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/**
+ * A practice about what the slow way gets wrong, not its speed (e.g. duplicates): counted, not
+ * estimated, so decided when the slow side counted some and the fast side none.
+ */
+function countLine(out, pair, count) {
+  const a = countOf(pair.slow, count.field);
+  const b = countOf(pair.fast, count.field);
+  const runs = pair.slow.runs || (pair.slow.times || []).length;
+  const per = runs ? ` over ${runs} run${runs === 1 ? '' : 's'}` : '';
+  if (a === null || b === null) return { ...out, words: `not measured here: no ${count.what} counted` };
+  const n = (x) => x.toLocaleString('en-US');
+  out.words = `${pair.names[0]} left ${n(a)} ${count.what}${per}, ${pair.names[1]} ${n(b)}`;
+  out.decided = a > 0 && b === 0;
+  if (a === 0 && b === 0) out.words = `no ${count.what} either way${per}: no race happened at this scale`;
+  return out;
+}
+
 /**
  * Whether the records decide the practice: faster or slower beyond the band, or "no clear
  * difference" with the whole interval inside the no-difference band (equal, not merely unproven).
@@ -152,7 +177,12 @@ function practiceLine(entry, practice, { records, judged, profile }) {
   const p = { ...practice, study: entry.name };
   const verdicts = practice.claims.map((id) => {
     const j = (judged || []).find((x) => x.study === entry.name && x.id === id);
-    return { id, verdict: j ? j.verdict : null, label: j ? claims.LABEL[j.verdict] || j.verdict : 'not judged here' };
+    return {
+      id,
+      verdict: j ? j.verdict : null,
+      label: j ? claims.LABEL[j.verdict] || j.verdict : 'not judged here',
+      claim: j && j.claim,
+    };
   });
   const out = { id: practice.id, study: entry.name, do: practice.do, verdicts, decided: false, words: '', run: null };
   const ran = records.some((r) => r.study === entry.name);
@@ -171,6 +201,11 @@ function practiceLine(entry, practice, { records, judged, profile }) {
     out.words = `not measured here: ${what}${profile === 'tiny' ? ' (test scale)' : ''}`;
     out.run = decidingRun(entry, profile === 'seed' ? 'quick' : profile);
     return out;
+  }
+  if (practice.count) {
+    const line = countLine(out, pair, practice.count);
+    if (!line.decided) line.run = decidingRun(entry, profile === 'seed' ? 'quick' : profile);
+    return line;
   }
   const c = comparisonOf(pair);
   const w = F.comparisonWords(c);
@@ -216,10 +251,15 @@ function practiceLines(entries, columns) {
   return out;
 }
 
+const NAMED = new Set([claims.VERDICT.REVERSED, claims.VERDICT.GONE]);
+
 /** The verdicts behind a practice: "holds (001-where-needed), not reproduced here (001-where-vs-scan)". */
 function verdictsText(verdicts) {
   const by = new Map();
-  for (const v of verdicts) by.set(v.label, [...(by.get(v.label) || []), v.id]);
+  // A reversed or gone claim may be the practice's reason ("$where is needed ..." reversed): its
+  // sentence beside its id, so the line does not read as the practice reversed.
+  const named = (v) => (NAMED.has(v.verdict) && v.claim ? `${v.id}: "${v.claim}"` : v.id);
+  for (const v of verdicts) by.set(v.label, [...(by.get(v.label) || []), named(v)]);
   return [...by].map(([label, ids]) => `${label} (${ids.join(', ')})`).join(', ');
 }
 
@@ -255,4 +295,13 @@ function practiceBlocks(lines, link, { columns = 1 } = {}) {
   ];
 }
 
-module.exports = { practiceLines, practiceLine, practiceBlocks, practiceBlock, comparisonOf, decides, declared };
+module.exports = {
+  practiceLines,
+  practiceLine,
+  practiceBlocks,
+  practiceBlock,
+  comparisonOf,
+  decides,
+  declared,
+  decidingRun,
+};
