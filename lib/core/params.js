@@ -28,8 +28,7 @@ function configValues(entry, desc, profile, params) {
  * Every chosen study's parameters checked in Node, by its declaration's own rules (entry.offline:
  * lab.node of the script evaluated in Node, lib/core/registry.js, the very code a session runs),
  * before any server is started or reached: a typo costs no mongod, no connection and no shell
- * runtime. The session checks them again with the server (checkStudies, lib/core/run-study.js). A
- * study of the user's own has no offline rules: its declaration is judged in the session only.
+ * runtime. A study of the user's own has offline rules too (registry.js studyFromFile).
  */
 function checkParams(entries, { profile = 'quick', paramsOf = () => ({}) } = {}) {
   for (const entry of entries) {

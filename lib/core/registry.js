@@ -163,7 +163,8 @@ function studyFromFile(file) {
     throw new StudyDefinitionError(
       `${file}: no such file (a study of your own is a declaration file: docs/own-study.md)`,
     );
-  const decl = readDeclaration(abs);
+  const loaded = loadDeclaration(abs);
+  const decl = loaded.STUDY;
   const where = `${file}: STUDY`;
   const extra = Object.keys(decl).filter((k) => !OWN_KEYS.includes(k));
   if (extra.length)
@@ -175,7 +176,7 @@ function studyFromFile(file) {
     throw new StudyDefinitionError(`${where}.variants: give at least two forms to compare`);
   const source = { id: 'own', title: decl.title || decl.name };
   Object.defineProperty(source, 'toString', { value: () => 'own' });
-  return {
+  const own = {
     name: decl.name,
     script: abs,
     title: decl.title || decl.name,
@@ -186,6 +187,9 @@ function studyFromFile(file) {
     expected: '?',
     seedExpected: '?',
   };
+  // Its parameter rules in Node, as a lab study's (defineStudy's offline): refused before a server.
+  Object.defineProperty(own, 'offline', { enumerable: false, value: () => loaded.node });
+  return own;
 }
 
 /** The source article as the script gives it; its string form is its id ('001'). */

@@ -95,27 +95,22 @@ async function configureStudy(session, entry, valuesOf, echo) {
 }
 
 /**
- * Before any study works, for every chosen study: its parameters configured (in a shell session of
- * its own) and every collection it will derive or scratch-write proven the lab's or absent. A
- * parameter or a foreign collection of the third study is refused before the first two run for
- * minutes, and before a PostgreSQL is started for them. Reads only; prepare() checks again.
+ * Before any study works, for every chosen study: its parameters configured and every collection it
+ * will derive or scratch-write proven the lab's or absent. A parameter or a foreign collection of
+ * the third study is refused before the first two run for minutes, and before a PostgreSQL is
+ * started for them. Reads only; prepare() checks again. The configuration is the declaration's own
+ * in Node (configureOffline): the run's session of the study is then the one shell session that
+ * configures it.
  */
 async function checkStudies(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}) }) {
   const client = new MongoClient(server.uri, server.clientOptions || {});
   try {
     for (const entry of entries) {
-      const session = await ShellSession.open(server.uri, dbName, { patient: true });
-      try {
-        const valuesOf = (desc) => configValues(entry, desc, profile, paramsOf(entry));
-        const { shell, desc, cfg } = await configureStudy(session, entry, valuesOf, () => {});
-        if (entry.own) await readOwnCollections(client.db(dbName), desc, cfg.params);
-        const derived = await derivedNames(shell, entry, cfg.params);
-        if (derived.length) await assertAllOwned(client.db(dbName), derived, 'write derived data into');
-      } finally {
-        await session.close().catch(() => {
-          /* the refusal, not a failed close, is what the user needs to see */
-        });
-      }
+      const valuesOf = (desc) => configValues(entry, desc, profile, paramsOf(entry));
+      const { desc, cfg, derived } = configureOffline(entry, valuesOf);
+      if (entry.own) await readOwnCollections(client.db(dbName), desc, cfg.params);
+      const names = derivedNames(derived, entry, cfg.params);
+      if (names.length) await assertAllOwned(client.db(dbName), names, 'write derived data into');
     }
   } finally {
     await client.close();
@@ -123,11 +118,27 @@ async function checkStudies(entries, { server, dbName, profile = 'quick', params
 }
 
 /**
- * Every collection the study will derive or scratch-write: the shell declaration names what its
- * variants write, the Node entry what only its Node part writes.
+ * A study configured by its declaration's rules in Node (entry.offline: the script's lab.node
+ * evaluated in a Node vm, lib/core/registry.js, the very code a session runs), with no shell
+ * runtime and no server: { desc, cfg, derived: the collections its chosen shell variants write }.
  */
-async function derivedNames(shell, entry, p) {
-  return [...new Set([...(await shell.derived()), ...(entry.derived ? entry.derived(p) : [])])];
+function configureOffline(entry, valuesOf) {
+  const node = entry.offline();
+  const desc = node.describe(entry.name);
+  const cfg = node.configure(
+    entry.name,
+    valuesOf(desc),
+    (entry.variants || []).map((v) => v.name),
+  );
+  return { desc, cfg, derived: node.derived(entry.name) };
+}
+
+/**
+ * Every collection the study will derive or scratch-write: the shell declaration names what its
+ * variants write (`shellDerived`), the Node entry what only its Node part writes.
+ */
+function derivedNames(shellDerived, entry, p) {
+  return [...new Set([...shellDerived, ...(entry.derived ? entry.derived(p) : [])])];
 }
 
 /**
@@ -174,7 +185,7 @@ async function prepare(ctx, entry, p, times = {}) {
   // work (checkStudies did so before the run; a collection may have appeared since): a foreign one
   // met half-way would refuse the run after minutes spent on the others. All of them are named at
   // once, so one rename or drop clears the way.
-  const derived = await derivedNames(ctx.shell, entry, p);
+  const derived = derivedNames(await ctx.shell.derived(), entry, p);
   if (derived.length) await assertAllOwned(ctx.db, derived, 'write derived data into');
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.shell.fixture();
   // A study of your own: what it reads, checked again (it may have gone since) and named with its size.
