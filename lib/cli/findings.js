@@ -133,7 +133,8 @@ function checkColumns(o, fromGroup) {
 }
 
 async function run(o) {
-  const { findings, updateReadme, fromGroup } = require('../core/findings');
+  const { findings, updateReadme } = require('../report/findings-files');
+  const { fromGroup } = require('../core/findings');
   const { humanLines } = require('../core/lab-lines');
   const { checkWritable } = require('../core/results');
   const { fmtMs } = require('../../scripts/lib/lab');

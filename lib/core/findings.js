@@ -1,17 +1,14 @@
 'use strict';
-// `mongo-perf-lab findings`: every source article's claims judged on this server (or on several
-// servers and query engines side by side), one Markdown and one self-contained HTML report.
-// It runs the studies through the same runner as `run` (or reads result files with --from), and
-// judges the claims with the studies' own rules (lib/core/claims.js) over the records. How the
-// findings read is lib/report/findings-report.js: one document, rendered to Markdown and HTML.
+// `mongo-perf-lab findings`, its measuring half: every source article's claims judged on this
+// server (or on several servers and query engines side by side). It runs the studies through the
+// same runner as `run` (or reads result files with --from), and judges the claims with the studies'
+// own rules (lib/core/claims.js) over the records. The report's half (the document, its Markdown,
+// HTML and JSON files, the README's block) is lib/report/findings-files.js, above this floor.
 const fs = require('fs');
 const path = require('path');
-const lab = require('../../scripts/lib/lab');
+const { MongoClient } = require('mongodb');
+const { versionAtLeast } = require('../../scripts/lib/server');
 const claims = require('./claims');
-const report = require('../report/report');
-const { findingsDocument, glanceTable, readmeBlock, settingOf, TEST_SCALE } = require('../report/findings-report');
-const { renderMarkdown } = require('../report/render-markdown');
-const { renderHtml } = require('../report/render-html');
 const { runStudies } = require('./session');
 const { readResults } = require('./results');
 const { getServer } = require('../infra/server');
@@ -23,12 +20,12 @@ const { safeArgv } = require('../infra/errors');
  */
 async function setEngine(client, engine, version) {
   const admin = client.db('admin');
-  if (lab.versionAtLeast(version, '7.0')) {
+  if (versionAtLeast(version, '7.0')) {
     await admin.command({
       setParameter: 1,
       internalQueryFrameworkControl: engine === 'classic' ? 'forceClassicEngine' : 'trySbeEngine',
     });
-  } else if (lab.versionAtLeast(version, '5.1')) {
+  } else if (versionAtLeast(version, '5.1')) {
     await admin.command({ setParameter: 1, internalQueryForceClassicEngine: engine === 'classic' });
   } else if (engine !== 'classic') {
     throw new Error(`MongoDB ${version} has only the classic engine`);
@@ -38,7 +35,6 @@ async function setEngine(client, engine, version) {
 /** Runs the chosen studies on one server (and engine), into outDir/results.json. */
 async function runColumn({ entries, server, label, engine, profile, dbName, outDir, log, echo, ready }) {
   fs.mkdirSync(outDir, { recursive: true });
-  const { MongoClient } = require('mongodb');
   if (engine && engine !== 'default') {
     const c = new MongoClient(server.uri);
     try {
@@ -116,81 +112,6 @@ function differences(entries, judged, docs) {
 }
 
 /**
- * The scale a study ran at, from its parameters: its size parameter (the one --docs sets) and the
- * timed rounds, e.g. "N 1,000,000, 10 rounds". A seed-scale report must say what "seed" meant.
- */
-function scaleOf(entry, params) {
-  if (!entry || !params) return '';
-  const size = entry.cli && entry.cli.docs;
-  const parts = [];
-  if (size && typeof params[size] === 'number') parts.push(`${size} ${lab.fmtInt(params[size])}`);
-  if (typeof params.RUNS === 'number') parts.push(`${params.RUNS} round${params.RUNS === 1 ? '' : 's'}`);
-  if (params.VARIANTS) parts.push(`variants ${params.VARIANTS}`);
-  return parts.join(', ');
-}
-
-/** One row per column (per source file of a merged column): what ran, at what scale, where. */
-function environmentRows(entries, docs, labels) {
-  const scales = (studies, params) =>
-    studies
-      .map((st) => {
-        const sc = scaleOf(
-          entries.find((e) => e.name === st),
-          (params || {})[st],
-        );
-        return sc ? `${st} (${sc})` : st;
-      })
-      .join('; ');
-  const tiny = (env) => (env.profile === 'tiny' ? ` (${TEST_SCALE})` : '');
-  return docs.flatMap((d, i) =>
-    d.environment.sources
-      ? d.environment.sources.map((src) => [
-          `${baseLabel(d)}: ${src.file}, ${(src.environment.startedAt || '').slice(0, 10)}${tiny(src.environment)}`,
-          scales(src.studies, src.params),
-          report.serverLine(src.environment),
-        ])
-      : [
-          [
-            labels[i],
-            scales(
-              entries.map((e) => e.name).filter((n) => d.results.some((r) => r.study === n)),
-              d.params,
-            ),
-            report.serverLine(d.environment),
-          ],
-        ],
-  );
-}
-
-function baseLabel(doc) {
-  const e = doc.environment;
-  return (
-    e.label ||
-    `MongoDB ${e.server.version}${e.engine && e.engine !== 'default' ? ` ${e.engine}` : ''}, ${e.profile || '?'} profile`
-  );
-}
-
-/** A column's name in the reports: a column with test-scale (tiny) records says so. */
-function columnLabel(doc) {
-  const base = baseLabel(doc);
-  return columnProfiles(doc).includes('tiny') && !base.includes(TEST_SCALE) ? `${base} (${TEST_SCALE})` : base;
-}
-
-/** The profiles a column's records were measured with (a merged column: each source file's). */
-function columnProfiles(doc) {
-  const e = doc.environment;
-  return [...new Set(e.sources ? e.sources.map((src) => src.environment.profile || null) : [e.profile || null])];
-}
-
-/** The profile, scale and parameters a study ran with in a column (a merged column: its source file's). */
-function studyRun(doc, entry) {
-  const src = doc.environment.sources && doc.environment.sources.find((x) => x.studies.includes(entry.name));
-  const env = src ? src.environment : doc.environment;
-  const params = ((src ? src.params : doc.params) || {})[entry.name];
-  return { profile: env.profile || null, scale: scaleOf(entry, params) || null, testScale: env.profile === 'tiny' };
-}
-
-/**
  * Each column's judgements. A study with no record in a column was not measured there: its claims
  * say so, whatever a rule would make of no records (some rules answer "inconclusive", which means
  * measured but undecided).
@@ -219,72 +140,6 @@ function judgeAll(entries, docs) {
 function columnSource(doc) {
   const files = doc.sourceFiles || (doc.environment.sources || []).map((src) => src.file);
   return files.length ? files.join(' + ') : 'this run';
-}
-
-const FINDINGS_FORMAT = 'mongo-perf-lab-findings';
-const FINDINGS_VERSION = 1;
-
-/**
- * findings.json (docs/findings.schema.json): one object per claim and column, for a CI or a script
- * to read instead of the Markdown. A column's studies may come from several files (a merged column),
- * so each object carries the profile and scale of the run its study came from.
- */
-function findingsJson({ entries, docs, judged, command }) {
-  const labels = docs.map(columnLabel);
-  const columns = docs.map((d, i) => ({
-    column: i + 1,
-    label: labels[i],
-    profiles: columnProfiles(d),
-    testScale: columnProfiles(d).includes('tiny'),
-  }));
-  const claimsOut = [];
-  judged.forEach((col, i) => {
-    for (const j of col) {
-      const entry = entries.find((e) => e.name === j.study);
-      if (!docs[i].results.some((r) => r.study === j.study)) continue; // the column did not run the study: no verdict
-      const run = studyRun(docs[i], entry);
-      claimsOut.push({
-        study: j.study,
-        id: j.id,
-        claim: j.claim,
-        published: j.published === undefined ? null : j.published,
-        column: i + 1,
-        label: labels[i],
-        profile: run.profile,
-        scale: run.scale,
-        testScale: run.testScale,
-        verdict: j.verdict,
-        figure: j.figure === undefined || j.figure === '-' ? null : j.figure,
-        interval: j.interval || null,
-        setting: settingOf(j),
-        why: j.why || null,
-      });
-    }
-  });
-  const counts = columns.map((c) => {
-    const n = {};
-    for (const x of claimsOut.filter((y) => y.column === c.column)) n[x.verdict] = (n[x.verdict] || 0) + 1;
-    return n;
-  });
-  return {
-    format: FINDINGS_FORMAT,
-    version: FINDINGS_VERSION,
-    generatedAt: new Date().toISOString(),
-    command: command || null,
-    columns: columns.map((c, i) => ({ ...c, verdicts: counts[i] })),
-    claims: claimsOut,
-  };
-}
-
-/** Rewrites README.md's glance table between its markers from a findings result. */
-function updateReadme(readmeFile, table) {
-  const text = fs.readFileSync(readmeFile, 'utf8');
-  const start = '<!-- findings:glance:start -->';
-  const end = '<!-- findings:glance:end -->';
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`${readmeFile} has no ${start} ... ${end} markers`);
-  fs.writeFileSync(readmeFile, `${text.slice(0, i + start.length)}\n${table}\n${text.slice(j)}`);
 }
 
 /**
@@ -347,19 +202,18 @@ async function runColumns(o) {
 }
 
 /**
- * @param {object} o { entries, profile, uris: (string|undefined)[], engines: string[], from: string[], labels, outDir, dbName, log, echo, cacheSizeGB,
- *   command: the command line to print in the report (without connection strings),
+ * The columns of a findings report and each column's judgements: measured now (per server, per query
+ * engine) or read from result files (--from). How they read is lib/report/findings-files.js.
+ * @param {object} o { entries, profile, uris: (string|undefined)[], engines: string[], from: string[], merge, labels, outDir, dbName, log, echo, cacheSizeGB,
  *   ready: async, before a column's first study, once its parameters are accepted (e.g. the peers' start) }
- * @returns {Promise<{md: string, html: string, docs: object[], judged: object[][]}>}
+ * @returns {Promise<{docs: object[], judged: object[][], profile: string}>} profile: the one shown (read results say theirs)
  */
-async function findings(o) {
-  const { entries, profile = 'quick', outDir, log = () => {} } = o;
-  fs.mkdirSync(outDir, { recursive: true });
+async function findingsColumns(o) {
+  const { entries, profile = 'quick' } = o;
   let docs = o.from && o.from.length ? readColumns(o) : await runColumns(o);
   if (o.labels && o.labels.length) {
     docs = docs.map((d, i) => (o.labels[i] ? { ...d, environment: { ...d.environment, label: o.labels[i] } } : d));
   }
-  // Read results say what profile they were measured with.
   const shownProfile =
     o.from && o.from.length
       ? [
@@ -372,61 +226,7 @@ async function findings(o) {
           ),
         ].join('; ')
       : profile;
-  const judged = judgeAll(entries, docs);
-  docs.forEach((d, i) => {
-    const busy = report.busyLine(d, columnLabel(d, i));
-    if (busy) log(`warning: ${busy}`);
-  });
-  const images = await chartImages(entries, docs, outDir);
-  const labels = docs.map(columnLabel);
-  const model = findingsDocument({
-    entries,
-    docs,
-    judged,
-    labels,
-    images,
-    outDir,
-    profile: shownProfile,
-    command: o.command,
-    environment: environmentRows(entries, docs, labels),
-    differences: docs.length > 1 ? differences(entries, judged, docs) : null,
-  });
-  const md = renderMarkdown(model);
-  const html = renderHtml(model, { baseDir: outDir });
-  const json = findingsJson({ entries, docs, judged, command: o.command });
-  const files = ['findings.md', 'findings.html', 'findings.json'].map((f) => path.join(outDir, f));
-  fs.writeFileSync(files[0], md);
-  fs.writeFileSync(files[1], html);
-  fs.writeFileSync(files[2], JSON.stringify(json, null, 2) + '\n');
-  // The glance table with the README's links: the terminal shows it; --readme writes the README's
-  // block ("What this means for you", then this table with its settings as footnotes).
-  const glance = glanceTable(entries, judged, labels);
-  const readme = readmeBlock(entries, docs, judged, labels);
-  return { md, html, json, docs, judged, model, glance: readme, glanceTable: glance, files };
+  return { docs, judged: judgeAll(entries, docs), profile: shownProfile };
 }
 
-/** Each study's charts (from the first column that ran it) under outDir/charts: study -> PNG paths relative to outDir. */
-async function chartImages(entries, docs, outDir) {
-  const images = {};
-  for (const entry of entries) {
-    const withData = docs.find((d) => d.results.some((r) => r.study === entry.name));
-    if (!withData) continue;
-    const files = (await report.charts(withData, entry, path.join(outDir, 'charts'))).filter((f) => f.endsWith('.png'));
-    images[entry.name] = files.map((f) => path.relative(outDir, f));
-  }
-  return images;
-}
-
-module.exports = {
-  findings,
-  findingsJson,
-  columnLabel,
-  environmentRows,
-  FINDINGS_FORMAT,
-  updateReadme,
-  setEngine,
-  mergeDocs,
-  scaleOf,
-  differences,
-  fromGroup,
-};
+module.exports = { findingsColumns, setEngine, mergeDocs, differences, fromGroup };

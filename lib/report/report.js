@@ -7,6 +7,7 @@ const path = require('path');
 const lab = require('../../scripts/lib/lab');
 const { skipText, SKIP } = require('../core/plan');
 const { renderChart } = require('./chart');
+const { scaleOf } = require('./scale');
 const m = require('./model');
 const { renderMarkdown, tableToMarkdown } = require('./render-markdown');
 const { compareRecord } = require('../../scripts/lib/stats');
@@ -433,7 +434,7 @@ function defaultChart(doc, entry) {
   const wrong = recs.some((r) => r.agrees === false);
   const title = {
     // the data size in the title itself: a chart shared alone must say what it measured
-    text: `${entry.title} (${scaleOf(doc, entry)})`,
+    text: `${entry.title} (${chartScale(doc, entry)})`,
     subtitle: [
       `MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores | whiskers: 95% interval of the typical time (t on log times, 3+ rounds)`,
     ]
@@ -565,16 +566,13 @@ function barLayers(variants, y, color) {
   ];
 }
 
-function scaleOf(doc, entry) {
-  const p = (doc.params || {})[entry.name] || {};
-  const parts = Object.entries(p)
-    .filter(([k, v]) => /^(N|DOCS|EVENTS|METRICS|WRITERS)$/.test(k) && typeof v === 'number')
-    .map(([k, v]) => `${k} ${lab.fmtInt(v)}`);
+/** A chart's title scale: the study's size parameter (lib/report/scale.js), else what a study of your own read. */
+function chartScale(doc, entry) {
+  const size = scaleOf(entry, (doc.params || {})[entry.name], { rounds: false });
+  if (size) return size;
   // a study of your own: the collections it read and their sizes (lib/core/run-study.js notes them)
   const read = (doc.notes || []).find((n) => n.study === entry.name && /^reads /.test(n.text));
-  if (!parts.length && read)
-    parts.push(read.text.replace(/^reads /, '').replace(/ \(([\d,]+) documents\)/g, ' $1 docs'));
-  return parts.join(', ') || 'default scale';
+  return read ? read.text.replace(/^reads /, '').replace(/ \(([\d,]+) documents\)/g, ' $1 docs') : 'default scale';
 }
 
 // ---- latency percentiles ---------------------------------------------------------------------
