@@ -6,14 +6,19 @@
 //
 // Why: before it runs a line of a script, mongosh rewrites the script's whole text with Babel
 // (@mongosh/async-rewriter2: four Babel passes) so that its shell calls can be awaited. A study's
-// shell session loads lab.js and its library files, ~90 KB, and a run opens one per study, again
-// after every server restart (cold-cache points) and once more to check the parameters: without
-// the cache a refused parameter cost ~7 CPU s of Babel before its one line. The rewrite is a pure
-// function of the text (Babel with a fixed set of plugins), so its output is kept, keyed by the
-// SHA-256 of the text and the versions of the rewriter and Babel, in memory and under
-// ~/.cache/mongo-perf-lab/mongosh-rewrite/ (newest 4,000 entries). A miss runs the real rewriter;
-// only its output is stored, so what mongosh evaluates is byte for byte what it would have
-// evaluated. Babel itself is loaded only on a miss. Timed commands never include a rewrite.
+// shell session loads lab.js and its library files, ~90 KB. A run configures each study once per
+// session (its parameters are checked in Node: lib/core/run-study.js configureOffline), but opens
+// a session per study and again after every server restart (cold-cache points; the time-series
+// states restart per state and grain), and the test suite opens hundreds.
+// Still needed: measured 2026-11-28, once the pre-check session was gone (one session per study),
+// `node bin/mongo-perf-lab.js run where --profile tiny`, 3 runs each on the shared 2-core machine
+// (load 12-15): with the cache 2.6-2.8 CPU s (wall 10-13 s), without it 5.3-5.6 CPU s (wall
+// 20-27 s): ~3 CPU s of Babel per session opened (before the change, without it: 6.2-6.6 CPU s).
+// The rewrite is a pure function of the text (Babel with a fixed set of plugins), so its output is
+// kept, keyed by the SHA-256 of the text and the versions of the rewriter and Babel, in memory and
+// under ~/.cache/mongo-perf-lab/mongosh-rewrite/ (newest 4,000 entries). A miss runs the real
+// rewriter; only its output is stored, so what mongosh evaluates is byte for byte what it would
+// have evaluated. Babel itself is loaded only on a miss. Timed commands never include a rewrite.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
