@@ -168,12 +168,12 @@ var STUDY = {
   unit: 'ms',
   setup: function (p) {
     if (p.RUNS + p.WARMUP < 1 || p.RUNS + p.WARMUP > 60) {
-      throw new Error(
+      throw lab.paramError(
         'parameter RUNS: RUNS + WARMUP are the simulated minutes per hour: 1..60, got ' + (p.RUNS + p.WARMUP)
       );
     }
     if (['w1', 'w0', 'majority'].indexOf(p.WC) < 0)
-      throw new Error('parameter WC: expected w1, w0 or majority, got ' + JSON.stringify(p.WC));
+      throw lab.paramError('parameter WC: expected w1, w0 or majority, got ' + JSON.stringify(p.WC));
     countersRun = { colls: {}, cursor: {} };
     LabCounterSim.prepareDay(db, p.PREFIX, countersChosen(p), p.METRICS).forEach(function (t) {
       countersRun.colls[t.schema] = t.coll;

@@ -108,7 +108,7 @@ var STUDY = {
     var writers = LabInsertsLab.ints('WRITERS', p.WRITERS, 1, 256);
     var sizes = LabInsertsLab.ints('SIZES', p.SIZES, LabInserts.MIN_SIZE, LabInserts.MAX_SIZE);
     if (p.SIZE < LabInserts.MIN_SIZE || p.SIZE > LabInserts.MAX_SIZE) {
-      throw new Error(
+      throw lab.paramError(
         'parameter SIZE: expected ' + LabInserts.MIN_SIZE + '..' + LabInserts.MAX_SIZE + ' bytes, got ' + p.SIZE
       );
     }

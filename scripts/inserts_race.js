@@ -88,8 +88,8 @@ var STUDY = {
   },
   axes: function (p) {
     if (p.MODE !== 'connections' && p.MODE !== 'processes')
-      throw new Error('parameter MODE: expected "connections" or "processes", got ' + JSON.stringify(p.MODE));
-    if (p.CHARS > LabInserts.MAX_SIZE) throw new Error('parameter CHARS: at most ' + LabInserts.MAX_SIZE);
+      throw lab.paramError('parameter MODE: expected "connections" or "processes", got ' + JSON.stringify(p.MODE));
+    if (p.CHARS > LabInserts.MAX_SIZE) throw lab.paramError('parameter CHARS: at most ' + LabInserts.MAX_SIZE);
     var points = [{ chars: p.CHARS, n: p.N }];
     if (p.GRID) {
       [1024, 2048, 4096].forEach(function (chars) {

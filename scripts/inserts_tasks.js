@@ -134,7 +134,8 @@ var STUDY = {
     RUNS: { kind: 'count', def: 3, what: 'timed rounds after the warm-up' },
   },
   fixture: function (p) {
-    if (!(p.DONE >= 0 && p.DONE < 1)) throw new Error('parameter DONE: expected a fraction in [0, 1), got ' + p.DONE);
+    if (!(p.DONE >= 0 && p.DONE < 1))
+      throw lab.paramError('parameter DONE: expected a fraction in [0, 1), got ' + p.DONE);
     return {
       coll: p.COLL,
       name: 'tasks-' + p.DONE,

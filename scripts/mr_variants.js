@@ -76,7 +76,7 @@ function checkField(p) {
   other[p.FIELD] = { $exists: true };
   var found = c.findOne(other);
   var nums = numericFields(c.findOne());
-  throw new Error(
+  throw lab.paramError(
     'parameter FIELD: ' +
       name +
       (found
@@ -332,7 +332,7 @@ var STUDY = {
     });
     LabParams.list(p.TOP_VARIANTS).forEach(function (n) {
       if (known.indexOf(n) < 0)
-        throw new Error(
+        throw lab.paramError(
           'parameter TOP_VARIANTS: unknown variant ' + JSON.stringify(n) + ' (known: ' + known.join(', ') + ')'
         );
     });
@@ -352,7 +352,7 @@ var STUDY = {
       d.getName() +
       ', then run saveStatsFunctions(db))';
     if (p.STORE_FUNCTIONS)
-      throw new Error(
+      throw lab.paramError(
         'parameter STORE_FUNCTIONS: ' +
           d.getName() +
           ' is not a database the lab made, so the lab does not write its system.js: ' +
@@ -373,7 +373,7 @@ var STUDY = {
       sizes = lab.list(p.SIZES).map(function (x) {
         var n = Number(x);
         if (!Number.isInteger(n) || n < 1)
-          throw new Error('parameter SIZES: ' + JSON.stringify(x) + ' is not a whole number >= 1');
+          throw lab.paramError('parameter SIZES: ' + JSON.stringify(x) + ' is not a whole number >= 1');
         return n;
       });
     } else {

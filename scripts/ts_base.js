@@ -365,7 +365,7 @@ var TS = (function () {
     var first = c.find(dated, { created_on: 1 }).sort({ created_on: 1 }).limit(1).toArray();
     var last = c.find(dated, { created_on: 1 }).sort({ created_on: -1 }).limit(1).toArray();
     if (!first.length && c.findOne({}, { _id: 1 }))
-      throw new Error(
+      throw lab.paramError(
         'parameter COLL: ' +
           dbh.getName() +
           '.' +
@@ -647,7 +647,7 @@ TS.chosen = function (csv) {
   var chosen = csv === 'all' || csv === '' ? TS.VARIANTS.slice() : lab.list(csv);
   chosen.forEach(function (v) {
     if (TS.VARIANTS.indexOf(v) < 0)
-      throw new Error(
+      throw lab.paramError(
         'parameter VARIANTS: unknown design ' + JSON.stringify(v) + ' (known: ' + TS.VARIANTS.join(', ') + ', or all)'
       );
   });

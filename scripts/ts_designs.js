@@ -74,7 +74,7 @@ function tsGrains(p) {
   var grains = lab.list(p.GRAINS);
   grains.forEach(function (g) {
     if (!TS.GRAINS[g])
-      throw new Error(
+      throw lab.paramError(
         'parameter GRAINS: unknown grain ' + JSON.stringify(g) + ' (known: seconds, minutes, hours, days)'
       );
   });

@@ -39,7 +39,7 @@ var lab = (function () {
   // What lab exports from its parts, each under the part's own name (lab.fmtMs is LabFormat.fmtMs):
   // the one list of those names. The code below calls them through their part.
   var REEXPORTED = [
-    [LabParams, 'KINDS COMMON param params list'],
+    [LabParams, 'KINDS COMMON param params list paramError'],
     [LabStats, 'now median percentile summarize rng bootstrap ratioOf ratioInterval tQuantile'],
     [LabHarness, 'harness took timeCall'],
     [LabFormat, 'num fmtMs minMsNote fmtInt fmtFactor fmtAnswer speedWords tableLines table pointLabel'],
@@ -114,7 +114,7 @@ var lab = (function () {
           return n === name;
         })
       ) {
-        throw new Error(
+        throw LabParams.paramError(
           'parameter VARIANTS: unknown variant ' +
             JSON.stringify(name) +
             ' (known: ' +
@@ -452,7 +452,7 @@ var lab = (function () {
       var known = Object.assign({}, LabParams.COMMON, s.params || {});
       Object.keys(v).forEach(function (k) {
         if (!Object.prototype.hasOwnProperty.call(known, k)) {
-          throw new Error(
+          throw LabParams.paramError(
             'parameter ' +
               k +
               ': study ' +

@@ -87,17 +87,26 @@ var LabParams = (function () {
   var LIMITS = { SEED: 4294967295, RUNS: 10000, WARMUP: 10000 };
   var MAX_COUNT = 1000000000;
 
+  // A refused parameter: the user's input, not a bug. Every refusal of the shell side is made here,
+  // with the code Node reads (lib/infra/errors.js ParameterError: exit 2, one line).
+  var CODE = 'LAB_PARAMETER';
+  function paramError(message) {
+    var e = new Error(message);
+    e.code = CODE;
+    return e;
+  }
+
   function checkValue(name, v, kind) {
     var k = KINDS[kind];
     if (!k) throw new Error('lab: unknown parameter kind ' + kind);
     if (!k.test(v)) {
-      throw new Error(
+      throw paramError(
         'parameter ' + name + ': expected ' + k.what + ', got ' + JSON.stringify(v) + ' (' + typeof v + ')'
       );
     }
     var max = LIMITS[name] || MAX_COUNT;
     if ((kind === 'count' || kind === 'positive') && v > max) {
-      throw new Error(
+      throw paramError(
         'parameter ' + name + ': ' + v + " is over the lab's limit of " + max + " (the CLI's too): give a smaller value"
       );
     }
@@ -175,7 +184,7 @@ var LabParams = (function () {
     });
     if (!unknown.length) return;
     var near = nearest(unknown[0], known);
-    throw new Error(
+    throw paramError(
       'parameter ' +
         unknown[0] +
         ': ' +
@@ -202,6 +211,8 @@ var LabParams = (function () {
     param: param,
     params: params,
     list: list,
+    paramError: paramError,
+    CODE: CODE,
     userGlobals: userGlobals,
     nearest: nearest,
     refuseUnknown: refuseUnknown,
