@@ -4,143 +4,16 @@
 // variants (the source's Python programs, here the Node driver) run here, interleaved with the
 // in-database ones by the one harness; every answer is checked against plain Node statistics.
 const { defineStudy } = require('../../core/registry');
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
 const lab = require('../../../scripts/lib/lab');
 const sensors = require('../../../fixtures/sensors');
-const { META, ForeignDataError } = require('../../infra/loader');
-const LabFixture = require('../../../scripts/lib/fixture');
-const { inspect, createOwned, dropOwned } = require('../../infra/targets');
 const client = require('./client');
 const sql = require('./sql-peer');
 const inserts = require('./inserts');
-const pymongo = require('./pymongo');
-
-// The source's own client (PyMongo), doing what the Node driver's client variants do: the client
-// claims are judged on these (lib/studies/mapreduce/claims.js), the Node figures beside.
-const PY_VARIANTS = [
-  { name: 'py-client-list', what: 'PyMongo: whole documents into a list' },
-  { name: 'py-client-field-list', what: 'PyMongo: one projected field into a list' },
-  { name: 'py-client-acc', what: 'PyMongo: one projected field into accumulators' },
-  { name: 'py-client-chunked', what: 'PyMongo: one field, 10 sequential chunks of n/10 by _id' },
-  { name: 'py-client-parallel', what: 'PyMongo: one field, 4 threads over _id ranges' },
-];
-
-/**
- * Starts the PyMongo client process for this run (ctx.py), or says why not (ctx.pyNote): without
- * PyMongo the py-client-* variants are skipped with the command that installs it.
- */
-async function preparePython(ctx, p) {
-  let pm = pymongo.findPyMongo();
-  if (pm.missing) {
-    // The source's client is part of the study, as the mongod is: installed once on first use (pip,
-    // ~10 s, into the lab's cache), so the README's `npm start` measures it on a fresh machine.
-    try {
-      pm = pymongo.installPyMongo({ log: ctx.log });
-    } catch (e) {
-      pm = { missing: `${pm.missing} (installing it failed: ${e.message})` };
-    }
-  }
-  if (pm.missing) {
-    ctx.pyNote = `no PyMongo client: ${pm.missing}`;
-    ctx.log(ctx.pyNote);
-    return;
-  }
-  try {
-    ctx.py = await pymongo.PyClient.open(ctx.server.uri, ctx.dbName, p.COLL, pm);
-    ctx.cleanups.push(async () => ctx.py.close());
-  } catch (e) {
-    ctx.pyNote = `no PyMongo client: ${e.message}`;
-    ctx.log(ctx.pyNote);
-  }
-}
-
-function pyVariant(v) {
-  return {
-    name: v.name,
-    what: v.what,
-    where: 'node',
-    able: (p, point, ctx) => !!(ctx && ctx.py) && atTop(p, point, v.name),
-    skippedWhy: (ctx) => (ctx && ctx.pyNote) || (ctx && ctx.py ? false : `no PyMongo client: ${pymongo.SETUP}`),
-    // The Python side times its own work: its start-up and the pipe are not in the time.
-    run: (ctx, p, point) => ctx.py.run(v.name, point.batch, p.FIELD),
-  };
-}
-
-/**
- * Makes db.<coll> hold n generated sensor rows, the way a user gets them there: CSV files written
- * to a temporary directory, then imported. Skipped when the lab already imported the same spec.
- */
-async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log = () => {} }) {
-  const spec = { fixture: sensors.FIXTURE, n, seed };
-  const { decision: d, count, target } = await inspect(db, coll, spec);
-  if (d.action === 'reuse') return { generated: false, own: true, count, ...spec };
-  if (d.action === 'foreign')
-    throw new ForeignDataError(LabFixture.foreignMessage(target, d.why, 'import sensor rows into'));
-  // resume: the rows' _id is their timestamp, so importing the same files again adds only what is missing.
-  if (d.action === 'regenerate') await dropOwned(db, coll);
-  if (d.action !== 'resume') await createOwned(db, coll, {}, 'fixture', spec);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-perf-lab-csv-'));
-  try {
-    const t0 = Date.now();
-    const files = await sensors.write(dir, n, { seed });
-    log(`wrote ${files.length} CSV file(s) of ${lab.fmtInt(n)} rows in ${lab.fmtMs(Date.now() - t0)}; importing`);
-    // One batch in flight: documents get record ids in file order, so the first n documents in
-    // natural order (what `$limit n` reads) are the first n rows, and the first n by _id as well.
-    const { importCsv } = require('../../infra/csv-import'); // required here: `list` reads this module without a server
-    const r = await importCsv(db, files, {
-      coll,
-      key: 'timestamp',
-      progress,
-      log,
-      inflight: 1,
-      rejectsFile: path.join(dir, 'rejects.csv'),
-    });
-    if (r.rejected) throw new Error(`the generated CSV had ${r.rejected} rejected rows: ${r.firstRejects.join('; ')}`);
-    await db.collection(META).updateOne({ _id: coll }, { $set: { complete: true, importMs: r.ms } });
-    return { generated: true, own: true, count: await db.collection(coll).countDocuments(), importMs: r.ms, ...spec };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+const { prepareSensors } = require('./sensors-csv');
+const { PY_VARIANTS, preparePython, pyVariant, atTop, clientVariant } = require('./variants');
+const { rateChart, isInsert, fmtRate } = require('./charts');
 
 const oracleCache = new Map();
-
-/** TOP_VARIANTS, as scripts/mr_variants.js's mrAtPoint reads it: at 10^6 and more only those run. */
-function atTop(p, point, name) {
-  return !p.TOP_VARIANTS || point.batch < 1e6 || lab.list(p.TOP_VARIANTS).includes(name);
-}
-
-function clientVariant(v) {
-  return {
-    name: v.name,
-    what: v.what,
-    where: 'node',
-    minVersion: '3.6',
-    able: (p, point) => atTop(p, point, v.name),
-    run: (ctx, p, point) => v.fn(ctx.db.collection(p.COLL), point.batch, p.FIELD, { db: ctx.db }),
-  };
-}
-
-function isInsert(r) {
-  return /^insert-/.test(r.variant);
-}
-
-function fmtRate(x) {
-  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(2);
-}
-
-// Where a variant computes, drawn as its line's dashes.
-const IN_SERVER = new Set(client.CLIENT_VARIANTS.filter((v) => v.inServer).map((v) => v.name));
-const whereDrawn = (r) =>
-  /^pg-/.test(r.variant)
-    ? 'PostgreSQL'
-    : /^py-/.test(r.variant)
-      ? 'client (PyMongo)'
-      : r.where === 'node' && !IN_SERVER.has(r.variant)
-        ? 'client (Node driver)'
-        : 'in MongoDB';
 
 module.exports = defineStudy({
   name: 'mapreduce',
@@ -232,106 +105,10 @@ module.exports = defineStudy({
     },
   ],
 
-  charts: [
-    (records, env) => {
-      // Thirteen lines: the palette's colours run out, so the PostgreSQL peers get black and grey
-      // (and dots) rather than a colour that repeats a MongoDB variant's.
-      const { PALETTE } = require('../../report/report');
-      const PG_COLOURS = { 'pg-jsonb': '#888888', 'pg-typed': '#000000' };
-      const colourOf = (v, i) => PG_COLOURS[v] || PALETTE[i % PALETTE.length];
-      const recs = records.filter((r) => r.type === 'result' && !r.skipped && !isInsert(r));
-      const variants = [...new Set(recs.map((r) => r.variant))];
-      const n = Math.max(...recs.map((r) => r.axis.batch));
-      return {
-        title: {
-          text: 'Statistics of one field: documents per millisecond by batch size',
-          subtitle: [
-            `up to ${lab.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
-            'solid lines: computed in MongoDB; dashed: in the client (Node driver); dash-dot: PyMongo',
-            'dotted: PostgreSQL (the SQL peer); higher is better; whiskers: 95% interval (t on log times, 3+ rounds)',
-          ],
-        },
-        width: 640,
-        height: 400,
-        data: {
-          values: recs.map((r) => ({
-            variant: r.variant,
-            batch: r.axis.batch,
-            rate: r.axis.batch / r.median,
-            ...rateInterval(r),
-            where: whereDrawn(r),
-          })),
-        },
-        layer: [
-          { mark: { type: 'line', point: true }, encoding: rateEncoding(variants, colourOf) },
-          {
-            transform: [{ filter: 'isValid(datum.lo)' }],
-            mark: { type: 'rule' },
-            encoding: {
-              x: { field: 'batch', type: 'quantitative', scale: { type: 'log' } },
-              y: {
-                field: 'lo',
-                type: 'quantitative',
-                scale: { type: 'log' },
-                title: 'documents per millisecond (log)',
-              },
-              y2: { field: 'hi' },
-              color: {
-                field: 'variant',
-                type: 'nominal',
-                sort: variants,
-                scale: { domain: variants, range: variants.map(colourOf) },
-              },
-            },
-          },
-        ],
-      };
-    },
-  ],
+  charts: [rateChart],
 
   claims: require('./claims'),
   practices: require('./practices'),
   // used by its tests, its write-up and its other modules; never read by the core
   helpers: { prepareSensors, PY_VARIANTS },
 });
-
-// A run's 95 % interval of the typical time (report.js chartTime) as documents per millisecond.
-function rateInterval(r) {
-  const t = require('../../report/report').chartTime(r);
-  return t.lo === undefined ? {} : { lo: r.axis.batch / t.hi, hi: r.axis.batch / t.lo };
-}
-
-// The rate lines: one colour per variant, the dash says where the statistics were computed.
-function rateEncoding(variants, colourOf) {
-  return {
-    x: {
-      field: 'batch',
-      type: 'quantitative',
-      scale: { type: 'log' },
-      title: 'documents per batch (log)',
-      axis: { format: '~s' },
-    },
-    y: { field: 'rate', type: 'quantitative', scale: { type: 'log' }, title: 'documents per millisecond (log)' },
-    color: {
-      field: 'variant',
-      type: 'nominal',
-      sort: variants,
-      scale: { domain: variants, range: variants.map(colourOf) },
-      title: 'variant',
-    },
-    strokeDash: {
-      field: 'where',
-      type: 'nominal',
-      legend: null,
-      scale: {
-        domain: ['in MongoDB', 'client (Node driver)', 'client (PyMongo)', 'PostgreSQL'],
-        range: [
-          [1, 0],
-          [6, 3],
-          [8, 2, 2, 2],
-          [2, 2],
-        ],
-      },
-    },
-  };
-}
