@@ -8,8 +8,7 @@ const path = require('path');
 const js = require('@eslint/js');
 const globals = require('globals');
 
-// Files mongosh load()s (the study's shell-side helpers live beside its Node part; lib/core/plan.js,
-// the plan of a point, is the one file of the core that both sides load).
+// Files mongosh load()s (the study's shell-side helpers live beside its Node part).
 const SHELL = [
   'scripts/**/*.js',
   'fixtures/gen.js',
@@ -17,7 +16,6 @@ const SHELL = [
   'lib/studies/counters/sim.js',
   'lib/studies/source-002/inserts-lab.js',
   'lib/studies/timeseries/ts-cache.js',
-  'lib/core/plan.js',
   'test/fixtures/toy/scripts/*.js',
 ];
 

@@ -5,7 +5,7 @@
 // through the drop-in scripts; the speed claim runs through the runner; the real mongosh CLI runs
 // each script once.
 const { expect } = require('chai');
-const { skipText } = require('../lib/core/plan');
+const { skipText } = require('../scripts/lib/plan');
 const { testDatabase } = require('./helpers');
 const tsFixture = require('../fixtures/timeseries');
 const ref = require('../lib/studies/timeseries/reference');

@@ -11,7 +11,7 @@
 /** @typedef {Record<string, any>} AxisPoint one axis point, e.g. {batch: 1000}; {} when the study has one */
 
 /**
- * A skipped variant's typed state (lib/core/plan.js).
+ * A skipped variant's typed state (scripts/lib/plan.js).
  * @typedef {object} SkippedState
  * @property {'version'|'not-here'|'unavailable'} code
  * @property {string} why

@@ -5,7 +5,7 @@
 // Nothing here measures; everything reads result records.
 const path = require('path');
 const lab = require('../../scripts/lib/lab');
-const { skipText, SKIP } = require('../core/plan');
+const { skipText, SKIP } = require('../../scripts/lib/plan');
 const { renderChart } = require('./chart');
 const { scaleOf } = require('./scale');
 const m = require('./model');

@@ -4,7 +4,7 @@
 // It loads the core's parts, one file per concern, and adds the study runtime: fixtures, the
 // drop-in loop and the Node bridge. Node requires the same files: one implementation of every rule
 // on both sides. Plain ES2017 so it reads like the scripts it serves.
-//   ../../lib/core/plan.js  LabPlan  a point's plan: which variants run, a typed state for each other
+//   plan.js     LabPlan     a point's plan: which variants run, a typed state for each other
 //   params.js   LabParams   parameters (globals set with --eval), validated, used only as values
 //   stats.js    LabStats    medians, summaries, intervals, per-round ratios
 //   harness.js  LabHarness  interleaved rounds, budgets, self-timed variants
@@ -16,7 +16,7 @@
 
 (function () {
   var parts = [
-    ['LabPlan', '../../lib/core/plan'],
+    ['LabPlan', 'plan'],
     ['LabFixture', 'fixture'],
     ['LabParams', 'params'],
     ['LabStats', 'stats'],

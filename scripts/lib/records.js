@@ -1,7 +1,7 @@
 // Part of the lab's shell-side core, loaded by lab.js (the one file a script loads) and required
 // by Node: one implementation on both sides. Plain ES2017.
 // Answers, result records (docs/result-format.schema.json) and explain summaries. Needs LabStats and
-// LabPlan (lib/core/plan.js: the skipped states), which lab.js loads first.
+// LabPlan (plan.js: the skipped states), which lab.js loads first.
 
 var LabRecords = (function (S, P) {
   var median = S.median;
@@ -464,7 +464,7 @@ var LabRecords = (function (S, P) {
   };
 })(
   typeof LabStats !== 'undefined' ? LabStats : require('./stats'),
-  typeof LabPlan !== 'undefined' ? LabPlan : require('../../lib/core/plan')
+  typeof LabPlan !== 'undefined' ? LabPlan : require('./plan')
 );
 
 if (typeof module !== 'undefined' && module.exports) module.exports = LabRecords;

@@ -7,7 +7,7 @@ const { expect } = require('chai');
 const Ajv = require('ajv/dist/2020');
 const addFormats = require('ajv-formats');
 const { readResults, typedRecord, VERSION } = require('../../lib/core/results');
-const LabPlan = require('../../lib/core/plan');
+const LabPlan = require('../../scripts/lib/plan');
 
 const DATA = path.join(__dirname, '..', '..', 'docs', 'data');
 const validate = addFormats(new Ajv({ strict: false })).compile(require('../../docs/result-format.schema.json'));
