@@ -88,6 +88,8 @@ function studyParams(entry, o) {
         `--${name}: study ${entry.name} has no such option (use --set; see its script's parameters)`,
       );
     out[map[name]] = o[name];
+    // --runs N means N fixed rounds, whatever a profile's MAX_RUNS (--set MAX_RUNS= still wins)
+    if (name === 'runs' && map.runs === 'RUNS') out.MAX_RUNS = 0;
   }
   return { ...out, ...o.sets };
 }

@@ -8,9 +8,12 @@ const { Latency } = require('./latency');
 
 /**
  * @param {{name: string, run: () => Promise<{ms: number, answer?: any, extra?: any, overheadMs?: number}>}[]} runners
- * @param {object} [o] { warmup, rounds, budgetMs, baseline, onStep(step, r),
- *   progress(plan: variant names in step order) -> {step(variant, ms), stop()} }
- * @returns {Promise<object>} lab.harness(...).result()
+ * @param {object} [o] { warmup, rounds, budgetMs, minMs, baseline, warmOnce, onStep(step, r),
+ *   progress(plan: variant names in step order, to the cap when sequential) -> {step(variant, ms), stop()};
+ *   sequential rounds (docs/sequential-rounds.md): maxRounds (MAX_RUNS), boundaries, same(a, b);
+ *   deadline (a Date.now() value: no round starts after it but the first timed one) }
+ * @returns {Promise<object>} lab.harness(...).result(): with rounds, stop ('fixed' | 'decided' |
+ *   'cap' | 'budget') and, when sequential, sequential: {level, looks, rule}
  */
 async function interleave(runners, o = {}) {
   const byName = new Map(runners.map((r) => [r.name, r]));

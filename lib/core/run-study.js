@@ -258,7 +258,7 @@ async function runnersOf(ctx, entry, p, point, variants) {
 async function measurePoint(ctx, entry, p, point, own) {
   const plan = await planPoint(ctx, entry, p, point, own);
   const { runners, meta, plans } = await runnersOf(ctx, entry, p, point, plan.run);
-  const what = `${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${p.RUNS} timed rounds${lab.minMsNote(p)}`;
+  const what = `${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${lab.roundsText(p)}${lab.minMsNote(p)}`;
   for (const line of wrap(what, 100, '    ')) ctx.log(line);
   let recs = plan.skipped;
   if (runners.length) {
@@ -270,6 +270,11 @@ async function measurePoint(ctx, entry, p, point, own) {
       rounds: p.RUNS,
       budgetMs: p.BUDGET_MS,
       minMs: p.MIN_MS,
+      // sequential rounds (docs/sequential-rounds.md): MAX_RUNS over RUNS, the study's boundaries
+      maxRounds: p.MAX_RUNS,
+      boundaries: ctx.desc.boundaries,
+      same: entry.same || declaredSame(ctx, entry) || lab.same,
+      deadline: ctx.deadline,
       baseline: ctx.desc.baseline,
       warmOnce: ctx.desc.warmOnce,
       progress: (steps) =>

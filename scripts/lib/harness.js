@@ -13,8 +13,9 @@ var LabHarness = (function (S) {
     return r % 2 === 0 ? names : names.slice().reverse();
   }
 
-  // Every variant's summary of its timed rounds, with its per-round ratio to the baseline's.
-  function summaries(st, names, baseline, rounds) {
+  // Every variant's summary of its timed rounds, with its per-round ratio to the baseline's (its
+  // interval at `level`: a sequential point's corrected level, else 95 %).
+  function summaries(st, names, baseline, rounds, level) {
     var base = st[baseline];
     var out = {};
     names.forEach(function (n) {
@@ -26,7 +27,7 @@ var LabHarness = (function (S) {
       stats.answer = s.answer;
       stats.extra = s.extra;
       stats.overheadMs = s.overhead.length ? median(s.overhead) : undefined;
-      stats.ratio = ratioOf(s.times, base.times, s.capped || base.capped, baseline);
+      stats.ratio = ratioOf(s.times, base.times, s.capped || base.capped, baseline, level);
       out[n] = stats;
     });
     return out;
@@ -74,19 +75,39 @@ var LabHarness = (function (S) {
     return st;
   }
 
-  // How many timed rounds a point runs. minMs (hyperfine's minimum benchmarking time): at least
-  // `rounds`, and more while the point's timed work is under minMs, up to 10x `rounds`. A point
-  // whose round takes a few milliseconds (a batch of 100 documents) then gets the samples an
+  // How many timed rounds a point runs, decided at each round's start (more(round): start round
+  // `round`, 0-based, or stop; a round once started is run through, so every variant has as many
+  // samples as the others). The rounds asked for run first. Then minMs (hyperfine's minimum
+  // benchmarking time) adds rounds while the point's timed work is under minMs, up to 10x `rounds`
+  // (to the cap when sequential): a point whose round takes a few milliseconds gets the samples an
   // interval needs from a second or two of work, where a fixed count leaves it at the mercy of one
-  // slow round; a point whose rounds take longer runs `rounds` as before. The count only grows
-  // once the rounds so far are done (round >= c.rounds): a round once started is run through, so
-  // every variant has as many samples as the others.
-  function roundCounter(rounds, minMs) {
-    var c = { rounds: rounds, timedMs: 0 };
-    c.limit = function (round, st, names) {
-      if (round >= c.rounds && round < rounds * 10 && c.timedMs < (minMs || 0) && anyRunning(st, names))
-        c.rounds = round + 1;
-      return c.rounds;
+  // slow round. A sequential point (seq: sequentialPlan) then looks after each round and goes on
+  // until its comparisons are decided or the cap is reached. A deadline (a Date.now() value) lets
+  // no round start after it but the first timed one: a point once begun gives every variant a sample.
+  // c.stop says why the rounds ended: 'fixed', 'decided', 'cap' or 'budget'.
+  function roundCounter(rounds, minMs, seq, deadline, clock) {
+    var c = { rounds: rounds, timedMs: 0, stop: null };
+    var extendTo = seq ? seq.maxRounds : rounds * 10;
+    c.more = function (round, st, names, isOpen) {
+      var go;
+      var why = 'fixed';
+      if (round < rounds) go = true;
+      else if (round < extendTo && c.timedMs < (minMs || 0) && anyRunning(st, names)) go = true;
+      else if (seq) {
+        var open = isOpen(round);
+        go = open && round < seq.maxRounds;
+        why = open ? 'cap' : 'decided';
+      } else go = false;
+      if (go && round >= 1 && typeof deadline === 'number' && clock() >= deadline) {
+        go = false;
+        why = 'budget';
+      }
+      if (go) c.rounds = Math.max(c.rounds, round + 1);
+      else {
+        c.rounds = round;
+        c.stop = why;
+      }
+      return go;
     };
     return c;
   }
@@ -97,12 +118,106 @@ var LabHarness = (function (S) {
     });
   }
 
+  // ---- sequential rounds (docs/sequential-rounds.md) ----------------------------------------
+  // Repeated confidence intervals (Jennison & Turnbull 1989) with a Bonferroni correction over the
+  // planned looks: a sequential point looks after each timed round from S.MIN_ROUNDS (the first
+  // with an interval) to its cap, `looks` in all, and every interval it gives at any look is at
+  // level 1 - ALPHA / looks. The chance that any of them misses its ratio is then at most ALPHA
+  // whatever rule chose when to stop, so the interval of the look it stopped at is a 95 %
+  // interval even though the data chose that look. Conservative (the looks are correlated), but
+  // simple and valid for any stopping time, a deadline's included.
+  var ALPHA = 0.05;
+  var RULE = 'bonferroni-rci';
+
+  // { level, looks, rule, maxRounds } when a point runs sequential rounds (maxRounds over rounds,
+  // with room for a look), else null: fixed rounds.
+  function sequentialPlan(rounds, maxRounds) {
+    if (!(rounds > 0) || !(maxRounds > rounds) || maxRounds < S.MIN_ROUNDS) return null;
+    var looks = maxRounds - S.MIN_ROUNDS + 1;
+    return { level: 1 - ALPHA / looks, looks: looks, rule: RULE, maxRounds: maxRounds };
+  }
+
+  // How a plan line says a point's timed rounds: "5 timed rounds", or "3 to 9 timed rounds
+  // (stopping when decided)" when MAX_RUNS makes them sequential.
+  function roundsText(p) {
+    var sp = sequentialPlan(p.RUNS, p.MAX_RUNS);
+    if (!sp) return p.RUNS + ' timed round' + (p.RUNS === 1 ? '' : 's');
+    return p.RUNS + ' to ' + sp.maxRounds + ' timed rounds (stopping when decided)';
+  }
+
+  // A study's declared boundaries (ratios time(variant) / time(baseline) its claims read, e.g.
+  // [2, 10]), checked when the study is declared; throws one line saying what is wrong.
+  function checkBoundaries(list, where) {
+    if (list === undefined || list === null) return [];
+    var ok =
+      Array.isArray(list) &&
+      list.every(function (x) {
+        return typeof x === 'number' && x > 0 && isFinite(x);
+      });
+    if (!ok)
+      throw new Error(
+        (where || 'study') +
+          ': boundaries must be a list of positive ratios, e.g. [2, 10] (time(variant) / time(baseline)), got ' +
+          JSON.stringify(list)
+      );
+    return list;
+  }
+
+  // The ratios an interval must not contain for a point to stop: the no-difference band's edges
+  // (the one estimator's, S.NO_DIFFERENCE) and the study's own boundaries.
+  function boundariesOf(extra) {
+    return [1 / S.NO_DIFFERENCE, S.NO_DIFFERENCE].concat(checkBoundaries(extra));
+  }
+
+  // Whether variant n still holds its point open: its per-round ratio to the baseline has no
+  // interval yet (too few rounds, too wide), or its interval at `level` contains a boundary. A
+  // capped side (timed once), a wrong answer or a time below the timer's resolution cannot be
+  // decided by more rounds, so none of them holds a point open.
+  function holdsOpen(st, n, baseline, o) {
+    var s = st[n];
+    var b = st[baseline];
+    if (n === baseline || s.capped || b.capped) return false;
+    if (o.same && !o.same(s.answer, b.answer)) return false;
+    if (s.times.length !== b.times.length) return false;
+    var all = s.times.concat(b.times);
+    if (
+      !all.every(function (t) {
+        return t > 0 && isFinite(t);
+      })
+    )
+      return false;
+    var iv = S.ratioInterval(
+      s.times.map(function (t, i) {
+        return t / b.times[i];
+      }),
+      o.level
+    );
+    if (iv.lo === null || iv.hi / iv.lo > S.MAX_SPAN) return true;
+    return o.boundaries.some(function (x) {
+      return iv.lo <= x && x <= iv.hi;
+    });
+  }
+
+  // The look of a sequential point: whether any variant still holds it open.
+  function openTest(st, names, baseline, o) {
+    var look = { level: o.level, same: o.same, boundaries: boundariesOf(o.boundaries) };
+    return function () {
+      return names.some(function (n) {
+        return holdsOpen(st, n, baseline, look);
+      });
+    };
+  }
+
   // A state machine, so that the shell (synchronous loop) and Node (await loop) drive the very
   // same rules: warm-up rounds first, then timed rounds in alternating order (A B C, C B A ...),
   // so that drift in the machine's speed (other work on shared cores, cache state, CPU frequency)
   // hits every variant alike. A variant whose warm-up run took longer than budgetMs is measured by
   // that run only (capped), so a 100 s $where does not turn a 1 s comparison into a 10 minute one.
   // With warmOnce a variant that had no warm-up run is capped by its first timed run instead.
+  // Sequential rounds (maxRounds over rounds): at least `rounds`, at most maxRounds, stopping at
+  // the first look where no variant holds the point open (holdsOpen) against `boundaries`; `same`
+  // (a, b) says whether two answers agree (a variant that disagrees with the baseline holds
+  // nothing open). deadline (a Date.now() value; clock: the time source, for tests): see roundCounter.
   function harness(names, o) {
     var opts = o || {};
     var rounds = opts.rounds === undefined ? 5 : opts.rounds;
@@ -111,8 +226,11 @@ var LabHarness = (function (S) {
     var budget = opts.budgetMs || Infinity;
     var warmOnce = !!opts.warmOnce && warmup > 0 && rounds > 0;
     var baseline = opts.baseline && names.indexOf(opts.baseline) >= 0 ? opts.baseline : names[0];
-    var count = roundCounter(rounds, opts.minMs);
+    var sp = sequentialPlan(rounds, opts.maxRounds);
+    var level = sp ? sp.level : undefined;
     var st = freshStates(names);
+    var isOpen = openTest(st, names, baseline, { level: level, same: opts.same, boundaries: opts.boundaries });
+    var count = roundCounter(rounds, opts.minMs, sp, opts.deadline, opts.clock || Date.now);
     var phase = warmup > 0 ? 'warmup' : 'timed';
     var round = 0;
     var idx = 0;
@@ -120,15 +238,13 @@ var LabHarness = (function (S) {
 
     function next() {
       for (;;) {
-        var limit = phase === 'warmup' ? warmup : count.limit(round, st, names);
-        if (round >= limit) {
-          if (phase === 'timed') return null;
+        if (count.stop) return null; // the rounds have ended, for good
+        // (a round's end has reset idx and seq already)
+        if (phase === 'warmup' && round >= warmup) {
           phase = 'timed';
           round = 0;
-          idx = 0;
-          seq = null;
-          continue;
         }
+        if (phase === 'timed' && seq === null && !count.more(round, st, names, isOpen)) return null;
         if (seq === null)
           seq = alternating(phase === 'warmup' ? warmers(names, warmOnce) : names, round).filter(function (n) {
             return !st[n].capped;
@@ -152,18 +268,18 @@ var LabHarness = (function (S) {
       if (step.phase === 'timed' && !s.capped) count.timedMs += ms;
     }
 
-    // rounds: the timed rounds run (more than asked when minMs added some).
+    // rounds: the timed rounds run (more than asked when minMs or a sequential point added some,
+    // fewer at a deadline); stop: why they ended; sequential: the rule its intervals are at.
     function result() {
-      return {
-        baseline: baseline,
-        rounds: count.rounds,
-        warmup: warmup,
-        variants: summaries(st, names, baseline, rounds),
-      };
+      var res = { baseline: baseline, rounds: count.rounds, stop: count.stop || 'fixed', warmup: warmup };
+      res.variants = summaries(st, names, baseline, rounds, level);
+      if (sp) res.sequential = { level: sp.level, looks: sp.looks, rule: sp.rule };
+      return res;
     }
 
+    // The steps planned: to the cap when sequential (the most the point may take).
     function plan() {
-      return plannedSteps(names, warmup, rounds, warmOnce);
+      return plannedSteps(names, warmup, sp ? sp.maxRounds : rounds, warmOnce);
     }
 
     return { next: next, record: record, result: result, plan: plan, baseline: baseline };
@@ -187,6 +303,11 @@ var LabHarness = (function (S) {
 
   return {
     harness: harness,
+    sequentialPlan: sequentialPlan,
+    checkBoundaries: checkBoundaries,
+    boundariesOf: boundariesOf,
+    roundsText: roundsText,
+    ALPHA: ALPHA,
     took: took,
     timeCall: timeCall,
   };

@@ -40,8 +40,8 @@ var lab = (function () {
   // the one list of those names. The code below calls them through their part.
   var REEXPORTED = [
     [LabParams, 'KINDS COMMON param params list paramError'],
-    [LabStats, 'now median percentile summarize rng bootstrap ratioOf ratioInterval tQuantile'],
-    [LabHarness, 'harness took timeCall'],
+    [LabStats, 'now median percentile summarize rng bootstrap ratioOf ratioInterval tQuantile levelOf'],
+    [LabHarness, 'harness took timeCall roundsText'],
     [LabFormat, 'num fmtMs minMsNote fmtInt fmtFactor fmtAnswer speedWords tableLines table pointLabel'],
     [
       LabRecords,
@@ -161,6 +161,9 @@ var lab = (function () {
         stats: s,
         plan: plans[name] || null,
         agrees: ref === undefined ? null : !!sameFn(s.answer, ref),
+        rounds: res.rounds,
+        stop: res.stop,
+        sequential: res.sequential,
       });
     });
   }
@@ -202,8 +205,8 @@ var lab = (function () {
         ' | ' +
         p.WARMUP +
         ' warm-up + ' +
-        p.RUNS +
-        ' timed rounds per point' +
+        LabHarness.roundsText(p) +
+        ' per point' +
         LabFormat.minMsNote(p) +
         ', order alternating' +
         (fixture ? ' | ' + fixture.coll + ': ' + LabFormat.fmtInt(fixture.count) + ' documents' : ''),
@@ -225,6 +228,9 @@ var lab = (function () {
         rounds: p.RUNS,
         budgetMs: p.BUDGET_MS,
         minMs: p.MIN_MS,
+        maxRounds: p.MAX_RUNS,
+        boundaries: study.boundaries,
+        same: study.same || LabRecords.same,
         baseline: study.baseline,
         warmOnce: !!study.warmOnce,
       }
@@ -399,6 +405,7 @@ var lab = (function () {
   }
 
   function main(study) {
+    LabHarness.checkBoundaries(study.boundaries, 'study ' + study.name);
     registry[study.name] = study;
     if (globalValue('LAB_MODE') === 'node') return null;
     return runDropIn(study);
@@ -436,6 +443,7 @@ var lab = (function () {
           source: s.source || null,
           baseline: s.baseline,
           warmOnce: !!s.warmOnce,
+          boundaries: s.boundaries || [],
           unit: s.unit || 'ms',
           params: Object.assign({}, LabParams.COMMON, s.params || {}),
           variants: s.variants.map(function (v) {

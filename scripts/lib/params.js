@@ -60,6 +60,11 @@ var LabParams = (function () {
       def: 0,
       what: 'more timed rounds while a point has had less timed work than this (at most 10x RUNS; 0: RUNS)',
     },
+    MAX_RUNS: {
+      kind: 'count',
+      def: 0,
+      what: 'over RUNS: sequential rounds, stopping when decided, at most this many (0: RUNS fixed rounds)',
+    },
     VARIANTS: { kind: 'names', def: '', what: 'comma-separated variants to run (default: all)' },
     LAB_LINES: {
       kind: 'bool',
@@ -84,7 +89,7 @@ var LabParams = (function () {
 
   // The CLI's limits (lib/cli/options.js), so a drop-in cannot be told to write 10^12 documents
   // for hours with no output: counts up to 10^9, rounds up to 10^4, seeds up to 2^32 - 1.
-  var LIMITS = { SEED: 4294967295, RUNS: 10000, WARMUP: 10000 };
+  var LIMITS = { SEED: 4294967295, RUNS: 10000, MAX_RUNS: 10000, WARMUP: 10000 };
   var MAX_COUNT = 1000000000;
 
   // A refused parameter: the user's input, not a bug. Every refusal of the shell side is made here,

@@ -117,6 +117,10 @@ var LabRecords = (function (S, P) {
     rec.plan = o.plan || null;
     rec.agrees = o.agrees === undefined ? null : o.agrees;
     rec.answer = brief(s.answer);
+    // The point's timed rounds and why they ended; `sequential` when it stopped on its intervals.
+    if (o.rounds !== undefined) rec.rounds = o.rounds;
+    if (o.stop) rec.stop = o.stop;
+    if (o.sequential) rec.sequential = o.sequential;
     if (s.overheadMs !== undefined) rec.overheadMs = s.overheadMs;
     if (s.extra !== undefined) rec.extra = s.extra;
     if (s.latency) rec.latency = s.latency;

@@ -118,9 +118,52 @@ var LabStats = (function () {
     );
   }
 
-  function tQuantile(p, df) {
-    if (df === 1) return Math.tan(Math.PI * (p - 0.5));
-    if (df === 2) return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
+  // Two-sided probability P(|T| <= t) of Student's t with an integer df, exact (Abramowitz &
+  // Stegun 26.7.3 and 26.7.4: finite sums in theta = atan(t / sqrt(df))).
+  function tCentral(t, df) {
+    var th = Math.atan(t / Math.sqrt(df));
+    var c2 = Math.cos(th) * Math.cos(th);
+    var term = 1;
+    var sum = 1;
+    var k;
+    if (df % 2 === 1) {
+      if (df === 1) return (2 * th) / Math.PI;
+      for (k = 3; k <= df - 2; k += 2) {
+        term *= (c2 * (k - 1)) / k;
+        sum += term;
+      }
+      return (2 / Math.PI) * (th + Math.sin(th) * Math.cos(th) * sum);
+    }
+    for (k = 2; k <= df - 2; k += 2) {
+      term *= (c2 * (k - 1)) / k;
+      sum += term;
+    }
+    return Math.sin(th) * sum;
+  }
+
+  // The p-quantile where the series is not close enough: bisection on the exact distribution,
+  // remembered (a sequential point asks for the same few at every look).
+  var exactSeen = {};
+  function tQuantileExact(p, df) {
+    var key = p + ':' + df;
+    if (!Object.prototype.hasOwnProperty.call(exactSeen, key)) exactSeen[key] = tBisect(p, df);
+    return exactSeen[key];
+  }
+
+  function tBisect(p, df) {
+    var target = 2 * p - 1;
+    var lo = 0;
+    var hi = 2 * tSeries(p, df) + 1;
+    while (tCentral(hi, df) < target) hi *= 2;
+    for (var i = 0; i < 60; i++) {
+      var mid = (lo + hi) / 2;
+      if (tCentral(mid, df) < target) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  }
+
+  function tSeries(p, df) {
     var z = normalQuantile(p);
     var z2 = z * z;
     var g1 = ((z2 + 1) * z) / 4;
@@ -128,6 +171,17 @@ var LabStats = (function () {
     var g3 = ((((3 * z2 + 19) * z2 + 17) * z2 - 15) * z) / 384;
     var g4 = (((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z) / 92160;
     return z + g1 / df + g2 / (df * df) + g3 / (df * df * df) + g4 / (df * df * df * df);
+  }
+
+  // Beyond the 95 % level (the corrected levels of sequential rounds, 99 % and up) the series
+  // falls short by up to 3 % at df = 3, which would narrow the very intervals the correction
+  // widens: there an integer df is solved on the exact distribution. Up to 95 % the series is
+  // kept (within 0.12 %), so every interval already published reads the same.
+  function tQuantile(p, df) {
+    if (df === 1) return Math.tan(Math.PI * (p - 0.5));
+    if (df === 2) return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
+    if (p > 0.975 + 1e-12 && p < 1 && df === Math.floor(df) && df < 1000) return tQuantileExact(p, df);
+    return tSeries(p, df);
   }
 
   // The fewest per-round ratios an interval is given for. Below it the interval is unavailable:
@@ -176,13 +230,14 @@ var LabStats = (function () {
   // Ratio of a variant's times to the baseline's. Per round when both were timed every round (the
   // same round saw the same machine), else of medians with no interval. mid is the one figure of
   // the comparison (the interval's centre, see compareTimes); median and min..max describe the rounds.
-  function ratioOf(times, baseTimes, capped, to) {
+  // level: a sequential point's corrected level (docs/sequential-rounds.md), kept in the ratio.
+  function ratioOf(times, baseTimes, capped, to, level) {
     if (!capped && times.length === baseTimes.length && times.length > 0) {
       var per = times.map(function (t, i) {
         return t / baseTimes[i];
       });
-      var iv = ratioInterval(per);
-      return {
+      var iv = ratioInterval(per, level);
+      var r = {
         to: to,
         mid: iv.mid,
         median: median(per),
@@ -192,6 +247,8 @@ var LabStats = (function () {
         ciMethod: 't-log',
         perRound: true,
       };
+      if (level) r.level = level;
+      return r;
     }
     var x = median(times) / median(baseTimes);
     return { to: to, mid: x, median: x, min: x, max: x, ci: null, perRound: false };
@@ -238,10 +295,24 @@ var LabStats = (function () {
     );
   }
 
+  // The level the intervals of records' times are at: a point that ran sequential rounds
+  // (docs/sequential-rounds.md) chose its own stopping look from the data, so its intervals are at
+  // the record's corrected level (rec.sequential.level), the 95 % coverage kept whatever the stop;
+  // of two records the higher. 0.95 for fixed rounds.
+  function levelOf() {
+    var lv = 0.95;
+    for (var i = 0; i < arguments.length; i++) {
+      var q = arguments[i] && arguments[i].sequential;
+      if (q && typeof q.level === 'number' && q.level > lv) lv = q.level;
+    }
+    return lv;
+  }
+
   // The comparison of a variant's times with its baseline's (the same rounds, interleaved).
   // o: { to (the baseline's name), capped (either side timed by one run), wrong (the variant's
-  // answer disagrees with the reference), band }. Returns { to, mid, lo, hi, n, perRound,
-  // decision, why }: lo/hi null whenever no interval may be shown (too few rounds, too wide).
+  // answer disagrees with the reference), band, level (levelOf the records: 0.95 by default) }.
+  // Returns { to, mid, lo, hi, n, perRound, decision, why }: lo/hi null whenever no interval may be
+  // shown (too few rounds, too wide).
   function compareTimes(times, baseTimes, o) {
     var opts = o || {};
     var perRound = !opts.capped && times.length === baseTimes.length && times.length > 0;
@@ -259,7 +330,8 @@ var LabStats = (function () {
       var iv = ratioInterval(
         times.map(function (t, i) {
           return t / baseTimes[i];
-        })
+        }),
+        opts.level
       );
       c.mid = iv.mid;
       c.n = iv.n;
@@ -300,6 +372,7 @@ var LabStats = (function () {
         capped: !!(rec.capped || base.capped),
         cappedWho: rec.capped && base.capped ? 'both' : rec.capped ? rec.variant : base.variant,
         wrong: wrong,
+        level: levelOf(rec, base),
       });
     var r = rec.ratio || {};
     var mid = typeof r.mid === 'number' ? r.mid : r.median;
@@ -366,6 +439,7 @@ var LabStats = (function () {
     tQuantile: tQuantile,
     ratioInterval: ratioInterval,
     ratioOf: ratioOf,
+    levelOf: levelOf,
     NO_DIFFERENCE: NO_DIFFERENCE,
     MAX_SPAN: MAX_SPAN,
     DECISION: DECISION,
