@@ -10,7 +10,7 @@ const { commandModule, overview } = require('../lib/cli/help');
 const { friendly, debugEnabled, UsageError, InputFileError } = require('../lib/infra/errors');
 const liveness = require('../lib/infra/liveness');
 
-/** The module of `require(path)` if some command already loaded it (an error class to test against). */
+/** The module of `require(path)` if some command already loaded it (the cleanup's state after a signal). */
 function loaded(modulePath) {
   const m = require.cache[require.resolve(modulePath)];
   return m ? m.exports : {};
@@ -65,16 +65,12 @@ function reportError(e, argv, o, command, mod) {
   // After Ctrl-C or SIGTERM, the work in flight fails because the cleanup stopped its server: that
   // error is the interrupt's echo, not news ("interrupted ... cleaning up" has said what happened).
   if (cleanup.interrupted && cleanup.interrupted() && !debugEnabled(argv)) return 130;
-  const { NoMongodError } = loaded('../lib/infra/mongod-binary');
-  const line =
-    NoMongodError && e instanceof NoMongodError
-      ? e.message
-      : unknownLine(
-          e,
-          friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI), ...outputOf(o, mod) }),
-          command,
-          debugEnabled(argv),
-        );
+  const line = unknownLine(
+    e,
+    friendly(e, { uri: o && (o.uri || process.env.MONGODB_URI), ...outputOf(o, mod) }),
+    command,
+    debugEnabled(argv),
+  );
   process.stderr.write(`mongo-perf-lab: ${line}\n`);
   if (debugEnabled(argv) && e && e.stack)
     process.stderr.write(`${e.stack}\n${e.cause && e.cause.stack ? `caused by: ${e.cause.stack}\n` : ''}`);

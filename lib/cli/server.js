@@ -12,6 +12,7 @@ const fs = require('fs');
 const net = require('net');
 const path = require('path');
 const cleanup = require('../infra/cleanup');
+const { LabError } = require('../infra/errors');
 const npmParent = require('../infra/npm-parent');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -23,7 +24,7 @@ const META = 'mongo-perf-lab-server.json'; // what a kept data directory was sta
 const LOCK = 'mongo-perf-lab-server.lock'; // {pid, cmd} of the server command using a kept directory
 const SCRIPT_DB = 'random'; // the database the studies' scripts use, as their source articles did
 
-class ServerError extends Error {}
+class ServerError extends LabError {}
 
 const usage = 'mongo-perf-lab server [--port N] [--dbpath DIR] [--cache-gb X] [--replset N]';
 const summary = 'a MongoDB for the scripts and import; stays up until Ctrl-C';

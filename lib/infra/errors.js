@@ -4,7 +4,8 @@
 //
 //   friendly(err, {uri}) -> string      one line, no stack; the URI's password is never shown
 //   LabError(message)                   an error whose message is already the line to show
-//   ForeignDataError, TargetError, LoadError (InterruptedLoad), UsageError (InputFileError): LabError kinds
+//   ForeignDataError, TargetError, LoadError (InterruptedLoad), UsageError (InputFileError),
+//   ParameterError, GuidanceError (its whole message shown, several lines): LabError kinds
 //   debugEnabled(argv)                  --debug or DEBUG containing mongo-perf-lab
 //   CONNECT_TIMEOUT_MS (5000)           default server selection / connect timeout
 //   clientOptions(uri)                  MongoClient options with that timeout, unless the URI sets its own
@@ -34,6 +35,9 @@ class TargetError extends LabError {}
 class LoadError extends LabError {}
 // A load stopped by an interrupt: its acknowledged prefix stays marked, so a re-run resumes it.
 class InterruptedLoad extends LoadError {}
+// An error whose whole message is the text to show: several lines, each a way out (no mongod could
+// be found or fetched: lib/infra/mongod-binary.js NoMongodError).
+class GuidanceError extends LabError {}
 
 // The code the shell side (scripts/lib/lab.js) puts on an error about a study parameter: a value of
 // the wrong kind, an unknown name, an unknown variant. Such an error is the user's input, not a bug.
@@ -239,6 +243,7 @@ function connectionLine(err, ctx, { all, text, code, codeName, where }) {
  */
 function friendly(err, ctx = {}) {
   if (!err) return 'unknown error';
+  if (err instanceof GuidanceError) return err.message;
   if (err instanceof LabError) return firstLine(err.message);
   const where = ctx.uri ? ` at ${redact(ctx.uri)}` : '';
   const all = chain(err);
@@ -309,6 +314,7 @@ module.exports = {
   TargetError,
   LoadError,
   InterruptedLoad,
+  GuidanceError,
   ParameterError,
   PARAMETER_CODE,
 };

