@@ -2,17 +2,23 @@
 'use strict';
 // Each fixture loader against a bare awaited insertMany loop of the same documents, interleaved.
 //
-//   npm run bench:loaders -- [--n 500000] [--csv-n 100000] [--pairs 2] [--only ts,where,mot,stream,csv]
-//                            [--uri URI] [--db perflab_bench] [--json FILE]
+//   npm run bench:loaders -- [--n 500000] [--csv-n 100000] [--rounds 3] [--only ts,where,mot,stream,csv]
+//                            [--burners 2] [--inflight N] [--uri URI] [--db perflab_bench] [--json FILE]
 //
 // - bare: the same generator, batches of the loader's batch size, `await coll.insertMany(batch)` one
 //   after the other with the driver's defaults (what a simple script does); for the CSV importer, the
 //   same files parsed and converted by its own functions into the same documents (same _ids).
 // - loader: the lab's own path as a study calls it (ensureFixture/streamInsert with its batches in
-//   flight, write concern j:true, every batch's outcome checked, the count verified at the end).
-// - ABBA: pair i runs bare then loader when i is even, loader then bare when odd; every run starts
-//   from a dropped collection. The figure is the median of the per-pair ratios (bare ms / loader ms:
-//   above 1.0 the loader is faster), with the pairs' range.
+//   flight adapted to the free cores, write concern j:true, every batch's outcome checked, the count
+//   verified at the end). --inflight N pins the stream case's loader to N batches in flight (to see
+//   what the adaptation chooses between); the other cases always run as the studies call them.
+// - rounds, interleaved: round i runs bare then loader when i is even, loader then bare when odd;
+//   every run starts from a dropped collection. The figure is the lab's one estimator
+//   (scripts/lib/stats.js compareTimes: time(loader) / time(bare) per round, its 95% interval, worded
+//   by scripts/lib/format.js comparisonWords), also given as the loader's speed relative to the bare
+//   loop (its inverse: above 1.0x the loader is faster).
+// - --burners N: N CPU-bound processes (test/burners.js) spin beside the whole run, so the figure is
+//   the one a busy machine gets; the CPU-wait share (lib/infra/cpu-wait.js) of each side is recorded.
 // Not part of `npm test`: it loads the machine for minutes. Collections are the lab's (marked) in
 // --db; a collection of the user's stops the bench (lib/infra/targets.js).
 const { parseArgs } = require('util');
@@ -39,6 +45,10 @@ const tsFixture = require('../fixtures/timeseries');
 const whereFixture = require('../fixtures/where-ab');
 const sensors = require('../fixtures/sensors');
 const mot = require('../lib/studies/bigagg/mot');
+const { compareTimes } = require('../scripts/lib/stats');
+const { comparisonWords, fmtFactor } = require('../scripts/lib/format');
+const { cpuWaitWatch } = require('../lib/infra/cpu-wait');
+const { startBurners } = require('../test/burners');
 
 const BATCH = 10000;
 
@@ -109,8 +119,13 @@ async function own(db, name, c) {
   await createOwned(db, name, name === c.colls[0] ? c.bareOptions : {}, 'bench', { fixture: 'bench', n: c.n });
 }
 
+/** streamInsert's options in the stream case: as the studies call it, or pinned to N batches in flight. */
+function streamOptions(inflight) {
+  return inflight ? { progress: false, inflight, adaptive: false } : { progress: false };
+}
+
 /** The cases: prepare() untimed, bare() and loader() timed. */
-function cases({ n, csvN, tmp }) {
+function cases({ n, csvN, tmp, inflight }) {
   const seed = 1;
   let csvFiles = null;
   return {
@@ -152,7 +167,7 @@ function cases({ n, csvN, tmp }) {
       what: 'lib/infra/loader.js streamInsert alone (time-series events)',
       n,
       bare: (db) => bareLoop(db.collection('stream_bare'), tsFixture.events(n, seed)),
-      loader: (db) => streamInsert(db.collection('stream_loader'), tsFixture.events(n, seed), { progress: false }),
+      loader: (db) => streamInsert(db.collection('stream_loader'), tsFixture.events(n, seed), streamOptions(inflight)),
       colls: ['stream_bare', 'stream_loader'],
       ownLoader: true,
     },
@@ -170,10 +185,12 @@ function cases({ n, csvN, tmp }) {
   };
 }
 
+/** Runs fn timed: { ms, cpuWait (share of the run some task waited for a CPU, or null), result }. */
 async function timed(fn) {
+  const wait = cpuWaitWatch();
   const t0 = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - t0) / 1e6;
+  const result = await fn();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, cpuWait: wait.stop(), result };
 }
 
 /** Drops the case's collections: each is the lab's by UUID (created by its loader or by own()). */
@@ -187,23 +204,48 @@ function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-async function runCase(db, name, c, pairs, log) {
+/** The batches the loader kept in flight on average, when its result says (ensureFixture and streamInsert do). */
+function inflightOf(result) {
+  return result && result.inflight ? result.inflight.mean : null;
+}
+
+/**
+ * The lab's one comparison of the loader with the bare loop (compareTimes: time(loader) / time(bare)),
+ * and the same figure and interval turned into the loader's speed relative to the bare loop.
+ */
+function comparison(loaderMs, bareMs) {
+  const c = compareTimes(loaderMs, bareMs, { to: 'the bare loop' });
+  const inv = (x) => (x === null ? null : Number((1 / x).toFixed(3)));
+  return {
+    comparison: c,
+    words: comparisonWords(c).line,
+    speed: inv(c.mid),
+    speedCi: c.lo === null ? null : [inv(c.hi), inv(c.lo)],
+  };
+}
+
+async function runCase(db, name, c, rounds, log) {
   if (c.prepare) await c.prepare(db);
   const runs = { bare: [], loader: [] };
-  const ratios = [];
-  for (let i = 0; i < pairs; i++) {
+  const waits = { bare: [], loader: [] };
+  const inflight = [];
+  for (let i = 0; i < rounds; i++) {
     const order = i % 2 === 0 ? ['bare', 'loader'] : ['loader', 'bare'];
     for (const side of order) {
       await reset(db, c.colls);
       const coll = side === 'bare' ? c.colls[0] : c.colls[1];
       if (side === 'bare' || c.ownLoader) await own(db, coll, c);
-      runs[side].push(await timed(() => c[side](db)));
+      const t = await timed(() => c[side](db));
+      runs[side].push(t.ms);
+      waits[side].push(t.cpuWait);
+      if (side === 'loader') inflight.push(inflightOf(t.result));
       const count = await db.collection(coll).countDocuments();
       if (count !== c.n) throw new Error(`${name} ${side}: ${count} documents stored, ${c.n} expected`);
     }
-    ratios.push(runs.bare[i] / runs.loader[i]);
     log(
-      `${name}: pair ${i + 1} (${order.join(' ')}): bare ${(runs.bare[i] / 1000).toFixed(1)} s, loader ${(runs.loader[i] / 1000).toFixed(1)} s, ratio ${ratios[i].toFixed(2)}x`,
+      `${name}: round ${i + 1} (${order.join(' ')}): bare ${(runs.bare[i] / 1000).toFixed(1)} s, ` +
+        `loader ${(runs.loader[i] / 1000).toFixed(1)} s (${inflight[i] === null ? '?' : inflight[i]} batches in flight on average); ` +
+        `CPU wait ${waits.bare[i]} / ${waits.loader[i]}; load ${os.loadavg()[0].toFixed(1)}`,
     );
   }
   await reset(db, c.colls);
@@ -212,14 +254,15 @@ async function runCase(db, name, c, pairs, log) {
     case: name,
     what: c.what,
     docs: c.n,
-    pairs,
+    rounds,
     bareMs: runs.bare.map(Math.round),
     loaderMs: runs.loader.map(Math.round),
+    bareCpuWait: waits.bare,
+    loaderCpuWait: waits.loader,
+    loaderInflight: inflight,
     bareRate: rate(median(runs.bare)),
     loaderRate: rate(median(runs.loader)),
-    ratio: Number(median(ratios).toFixed(3)),
-    ratioMin: Number(Math.min(...ratios).toFixed(3)),
-    ratioMax: Number(Math.max(...ratios).toFixed(3)),
+    ...comparison(runs.loader, runs.bare),
   };
 }
 
@@ -236,7 +279,10 @@ function parseOptions() {
     options: {
       n: { type: 'string', default: '500000' },
       'csv-n': { type: 'string', default: '100000' },
-      pairs: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: '3' },
+      pairs: { type: 'string' },
+      burners: { type: 'string', default: '0' },
+      inflight: { type: 'string' },
       only: { type: 'string', default: 'ts,where,mot,stream,csv' },
       uri: { type: 'string' },
       db: { type: 'string', default: 'perflab_bench' },
@@ -248,7 +294,11 @@ function parseOptions() {
   if (values.help) return { help: true };
   const n = whole(values, 'n', 1);
   const csvN = whole(values, 'csv-n', 1);
-  const pairs = whole(values, 'pairs', 1);
+  // --pairs: the old name of --rounds (each was a bare and a loader run already).
+  const rounds = values.pairs !== undefined ? whole(values, 'pairs', 1) : whole(values, 'rounds', 1);
+  const burners = whole(values, 'burners', 0);
+  if (burners > 16) throw new UsageError(`--burners: at most 16, got ${burners}`);
+  const inflight = values.inflight === undefined ? null : whole(values, 'inflight', 1);
   checkTarget(values.db);
   const known = ['ts', 'where', 'mot', 'stream', 'csv'];
   const only = values.only
@@ -257,30 +307,36 @@ function parseOptions() {
     .filter(Boolean);
   for (const o of only)
     if (!known.includes(o)) throw new UsageError(`--only: ${JSON.stringify(o)} is not one of ${known.join(', ')}`);
-  return { values, n, csvN, pairs, only };
+  return { values, n, csvN, rounds, burners, inflight, only };
 }
 
-// The table printed at the end: per case, bare and loader rates and their ratio; the load around the run.
+// The lines printed at the end: per case, bare and loader rates, the loader's speed relative to the
+// bare loop with its interval, and the comparison in the lab's words; the load around the run.
 function summaryLines(out) {
-  const lines = [`case    docs      bare docs/s  loader docs/s  loader/bare (median of pairs, range)`];
+  const lines = [`case    docs      bare docs/s  loader docs/s  loader speed / bare (95% CI)`];
   for (const r of out.results) {
+    const ci = r.speedCi ? `${fmtFactor(r.speedCi[0])}x..${fmtFactor(r.speedCi[1])}x` : 'no interval';
     lines.push(
-      `${r.case.padEnd(7)} ${String(r.docs).padEnd(9)} ${String(r.bareRate).padStart(11)}  ${String(r.loaderRate).padStart(13)}  ${r.ratio.toFixed(2)}x (${r.ratioMin.toFixed(2)}-${r.ratioMax.toFixed(2)})`,
+      `${r.case.padEnd(7)} ${String(r.docs).padEnd(9)} ${String(r.bareRate).padStart(11)}  ${String(r.loaderRate).padStart(13)}  ${fmtFactor(r.speed)}x (${ci}): loader: ${r.words}`,
     );
   }
   lines.push(
-    `load average ${out.loadavgStart.join(' ')} at the start, ${out.loadavgEnd.join(' ')} at the end; ${out.machine.cores} cores, ${out.machine.cpu}`,
+    `load average ${out.loadavgStart.join(' ')} at the start, ${out.loadavgEnd.join(' ')} at the end; ` +
+      `${out.burners} burner(s); ${out.machine.cores} cores, ${out.machine.cpu}`,
   );
   return lines;
 }
 
 const USAGE = `npm run bench:loaders -- [options]
-Each fixture loader against a bare awaited insertMany loop of the same documents, in ABBA pairs;
-prints bare and loader rates and loader/bare (above 1.0x the loader is faster). Minutes of load:
+Each fixture loader against a bare awaited insertMany loop of the same documents, in interleaved
+rounds; prints bare and loader rates and the loader's speed relative to the bare loop with its 95%
+interval (above 1.0x the loader is faster). Minutes of load:
 run it on a quiet machine, not beside a test suite.
   --n N          documents per fixture case (default 500000)
   --csv-n N      CSV rows for the importer case (default 100000)
-  --pairs N      ABBA pairs per case (default 2)
+  --rounds N     interleaved rounds per case, each a bare and a loader run (default 3; --pairs N: the same)
+  --burners N    N CPU-bound processes spinning beside the run (default 0)
+  --inflight N   the stream case's loader pinned to N batches in flight (default: adapted to free cores)
   --only LIST    cases: ts,where,mot,stream,csv (default all)
   --uri URI      your server (default: an embedded mongod, removed at the end)
   --db NAME      database for the cases' collections (default perflab_bench)
@@ -291,18 +347,21 @@ run it on a quiet machine, not beside a test suite.
 async function main() {
   const opts = parseOptions();
   if (opts.help) return void process.stdout.write(USAGE);
-  const { values, n, csvN, pairs, only } = opts;
+  const { values, n, csvN, rounds, burners, inflight, only } = opts;
   // The run directory first: the CSV files then live in it and go with it, however the bench ends.
   cleanup.install({ root: true, watchdog: true });
   const tmp = fs.mkdtempSync(path.join(cleanup.runDir(), 'bench-loaders-'));
-  const all = cases({ n, csvN, tmp });
+  const all = cases({ n, csvN, tmp, inflight });
   const log = (m) => process.stderr.write(m + '\n');
   const loadStart = os.loadavg();
   const server = await getServer({ uri: values.uri, log });
+  // After the server: the burners compete with the run, not with the server's start.
+  const burn = burners ? startBurners(burners) : null;
   const client = new MongoClient(server.uri);
   const out = {
     machine: {
       cpu: os.cpus()[0].model.trim(),
+      mhz: os.cpus()[0].speed,
       cores: os.cpus().length,
       memoryGB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
       node: process.version,
@@ -310,17 +369,21 @@ async function main() {
     server: { version: server.version, storageEngine: server.storageEngine, embedded: !!server.embedded },
     loadavgStart: loadStart.map((x) => Number(x.toFixed(2))),
     startedAt: new Date().toISOString(),
+    command: `npm run bench:loaders -- ${process.argv.slice(2).join(' ')}`.trim(),
+    burners,
     results: [],
   };
   try {
     await client.connect();
     const db = client.db(values.db);
     log(
-      `MongoDB ${server.version} ${server.storageEngine}; ${n} documents (CSV: ${csvN} rows), ${pairs} ABBA pairs; load ${out.loadavgStart.join(' ')}`,
+      `MongoDB ${server.version} ${server.storageEngine}; ${n} documents (CSV: ${csvN} rows), ${rounds} interleaved rounds, ` +
+        `${burners} burner(s); load ${out.loadavgStart.join(' ')}`,
     );
-    for (const name of only) out.results.push(await runCase(db, name, all[name], pairs, log));
+    for (const name of only) out.results.push(await runCase(db, name, all[name], rounds, log));
     if (server.embedded) await db.dropDatabase();
   } finally {
+    if (burn) burn.stop();
     await client.close();
     await server.stop();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -129,6 +129,22 @@ describe('safety: loader and marker protocol', function () {
     expect(await c.countDocuments()).to.equal(5000);
   });
 
+  it('batches in flight adapted or pinned: every batch settles and is counted, read = stored exactly', async function () {
+    for (const [name, opts] of [
+      ['adapted', { inflight: 4 }],
+      ['pinned', { inflight: 4, adaptive: false }],
+    ]) {
+      const c = t.db.collection(`inflight_${name}`);
+      await c.insertMany([{ _id: 11 }, { _id: 15000 }]);
+      const r = await streamInsert(c, whereDocs(30000), { batchSize: 500, verify: 'all', ...opts });
+      expect(r, name).to.include({ read: 30000, stored: 30000, inserted: 29998, duplicates: 2 });
+      expect(await c.countDocuments(), name).to.equal(30000);
+      expect(r.inflight.max, name).to.equal(4);
+      expect(r.inflight.mean, name).to.be.within(1, 4);
+      if (name === 'pinned') expect(r.inflight).to.include({ adaptive: false, mean: 4 });
+    }
+  });
+
   it('ensureFixture: creates, verifies, reuses, resumes from the acknowledged prefix, regenerates', async function () {
     const spec = { fixture: 'where-ab', n: 12000, seed: 3 };
     const a = await ensureFixture(t.db, 'fx', spec, () => whereDocs(12000, 3), { batchSize: 1000 });

@@ -3,7 +3,8 @@
 //
 //   streamInsert(coll, docs, opts) -> {read, stored, inserted, duplicates, retries, keys, ms}
 //     docs: any (async) iterable of documents, or with chunked: true an (async) iterable of arrays of
-//     documents (a parser's rows per chunk read). opts: batchSize (10000), inflight (4), total, label, progress,
+//     documents (a parser's rows per chunk read). opts: batchSize (10000), inflight (4: the most batches
+//     in flight; how many are, follows the free cores, see inflightControl), adaptive (true), total, label, progress,
 //     retryMs (60000): how long a batch keeps retrying a retryable failure (step-down, restart,
 //     network) before the load stops; verify ('retried' | 'all' | false): count each batch's _ids
 //     on the server after it settled ('retried': only batches whose first outcome was unknown);
@@ -31,6 +32,7 @@ const { createProgress } = require('./progress');
 const LabFixture = require('../../scripts/lib/fixture');
 const { ForeignDataError, LoadError, InterruptedLoad } = require('./errors');
 const { inspect, createOwned, dropOwned, release } = require('./targets');
+const { cpuWaitMicros } = require('./cpu-wait');
 
 const META = LabFixture.META;
 
@@ -286,6 +288,73 @@ async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, 
   out.retries += r.attempts - 1 + countRetries;
 }
 
+// ---- how many batches in flight -----------------------------------------------------------
+// Batches in flight pay by overlap: Node makes and serializes batch k+1 while mongod writes batch k
+// and its journal flush (j: true) is awaited, so on a 2-core machine both cores work at once (the
+// loader 1.20x a bare awaited insertMany loop, quiet). When no core is free (CPU-bound neighbours)
+// there is nothing to overlap with: the CPU work per document is the same or more (several mongod
+// threads inserting at the same B-tree edge, preempted while holding its latches; more batches in
+// memory), so extra batches only cost (0.75x a bare loop beside other work, issue 37). The number
+// in flight therefore follows the share of time some task waited for a CPU (Linux pressure stall
+// information, lib/infra/cpu-wait.js) over the last window: above BUSY_SHARE (no core free) it
+// halves, down to one batch, which is the bare loop plus its checks; below FREE_SHARE (a core is
+// idle) it grows by one, up to `inflight`. Additive increase and multiplicative decrease: a
+// neighbour that appears is yielded to within a window or two, a free core is taken back slowly.
+// Why the stall share and not the load average: the load average lags by a minute and counts the
+// load's own mongod threads as much as a neighbour. The stall share counts the load's own waiting
+// too, but at one or two batches in flight the load alone leaves a core idle most of the time, so
+// a share above BUSY_SHARE means somebody else holds the cores. The load starts at one batch and
+// earns a second: a free core must be seen before work is added. Without PSI (another OS, an old
+// kernel) the share is unknown: the load keeps `inflight` batches in flight, as before.
+const BUSY_SHARE = 0.5;
+const FREE_SHARE = 0.25;
+const WINDOW_MS = 250;
+
+/** The next number of batches in flight from the CPU-wait share (0..1, or null: unknown) of the last window. */
+function nextInflight(level, share, max) {
+  if (share === null || share === undefined || !Number.isFinite(share)) return max;
+  if (share >= BUSY_SHARE) return Math.max(1, Math.floor(level / 2));
+  if (share < FREE_SHARE) return Math.min(max, level + 1);
+  return Math.min(max, level);
+}
+
+/**
+ * The number of batches in flight, re-decided once per window from the CPU-wait share of that
+ * window (nextInflight). readWait() -> microseconds waited since boot, or null; now() -> ms.
+ * observe() is called whenever a batch settles; mean() is the average level over the batches sent.
+ */
+function inflightControl(
+  max,
+  { adaptive = true, readWait = cpuWaitMicros, now = Date.now, windowMs = WINDOW_MS } = {},
+) {
+  let u0 = adaptive && max > 1 ? readWait() : null;
+  const fixed = u0 === null;
+  let level = fixed ? max : 1;
+  let t0 = now();
+  let sum = 0;
+  let sent = 0;
+  return {
+    adaptive: !fixed,
+    max,
+    level: () => level,
+    sent() {
+      sum += level;
+      sent++;
+    },
+    observe() {
+      if (fixed) return;
+      const t = now();
+      if (t - t0 < windowMs) return;
+      const u = readWait();
+      const share = u === null ? null : Math.min(1, Math.max(0, (u - u0) / 1000 / (t - t0)));
+      level = nextInflight(level, share, max);
+      u0 = u;
+      t0 = t;
+    },
+    mean: () => (sent ? Number((sum / sent).toFixed(2)) : level),
+  };
+}
+
 /** Holds a promise in `pending` until it settles. */
 function track(pending, p) {
   pending.add(p);
@@ -293,10 +362,11 @@ function track(pending, p) {
 }
 
 /**
- * Sends batches with up to `inflight` pending, each counted into out and, once acknowledged in
- * order, reported to onAcked. The first failure is kept (sender.failure): the caller stops reading.
+ * Sends batches with up to control.level() pending (inflightControl), each counted into out and,
+ * once acknowledged in order, reported to onAcked. The first failure is kept (sender.failure): the
+ * caller stops reading.
  */
-function batchSender(coll, out, bar, write, { inflight, onAcked }) {
+function batchSender(coll, out, bar, write, { control, onAcked }) {
   const pending = new Set();
   const acked = ackedPrefix(onAcked);
   let nextBatch = 0;
@@ -311,6 +381,7 @@ function batchSender(coll, out, bar, write, { inflight, onAcked }) {
           await writeBatch(coll, b, out, write);
           acked.settle(no, b.length);
           bar.increment(b.length);
+          control.observe();
         })(),
       );
       track(
@@ -319,7 +390,8 @@ function batchSender(coll, out, bar, write, { inflight, onAcked }) {
           if (!sender.failure) sender.failure = e;
         }),
       );
-      while (pending.size >= inflight) await Promise.race(pending);
+      control.sent();
+      while (pending.size >= control.level()) await Promise.race(pending);
       await acked.advance();
     },
     // Every batch in flight settles (and is looked at) before the load returns or throws.
@@ -336,7 +408,8 @@ function batchSender(coll, out, bar, write, { inflight, onAcked }) {
 
 /**
  * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
- * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms }.
+ * pending (fewer when no core is free: inflightControl). Returns { read, stored, inserted,
+ * duplicates, retries, keys: {lo, hi, numeric}, ms, inflight: {max, adaptive, mean} }.
  */
 async function streamInsert(
   coll,
@@ -344,6 +417,7 @@ async function streamInsert(
   {
     batchSize = 10000,
     inflight = 4,
+    adaptive = true,
     total,
     label = 'loading',
     progress,
@@ -366,7 +440,8 @@ async function streamInsert(
     retries: 0,
     keys: { lo: null, hi: null, numeric: true },
   };
-  const sender = batchSender(coll, out, bar, write, { inflight, onAcked });
+  const control = inflightControl(Math.max(1, inflight), { adaptive });
+  const sender = batchSender(coll, out, bar, write, { control, onAcked });
   try {
     // Whole batches from the source: a synchronous generator (every fixture) is read without a
     // promise per document, which cost more than generating the documents.
@@ -388,6 +463,7 @@ async function streamInsert(
   if (require('./cleanup').interrupted())
     throw new InterruptedLoad(`${coll.namespace}: the load stopped at ${out.stored} documents (interrupted)`);
   out.ms = Date.now() - t0;
+  out.inflight = { max: control.max, adaptive: control.adaptive, mean: control.mean() };
   return out;
 }
 
@@ -481,7 +557,20 @@ async function fillFixture(db, collName, spec, makeDocs, { from, verify, ...rest
     duplicates: r.duplicates,
     ms: r.ms,
     retries: r.retries,
+    inflight: r.inflight,
   };
 }
 
-module.exports = { streamInsert, insertBatch, ensureFixture, ForeignDataError, LoadError, META, isRetryable };
+module.exports = {
+  streamInsert,
+  insertBatch,
+  ensureFixture,
+  ForeignDataError,
+  LoadError,
+  META,
+  isRetryable,
+  nextInflight,
+  inflightControl,
+  BUSY_SHARE,
+  FREE_SHARE,
+};
