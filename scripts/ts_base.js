@@ -614,7 +614,7 @@ var TS = (function () {
 // Parameters (globals set with --eval before the file; all optional):
 //   COLL         events collection                          (default 'randomData', as the source)
 //   N, SEED      events to generate when it is empty        (default 1000000, seed 1; the source had
-//                50,000,000: load those with node lib/studies/timeseries/load-bench.js or the lab's CLI)
+//                50,000,000: load those with node tools/timeseries-load-bench.js or the lab's CLI)
 //   VARIANTS     designs to run, comma-separated, or 'all'  (default 'raw', the source's design)
 //   PRINT_ROWS   print every group's row, as the source's enablePrintResult did (default false)
 //   EMIT_GROUPS  put every group's row in the @@LAB records (extra.intervals[].rows), for the tests

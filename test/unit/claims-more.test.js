@@ -31,9 +31,9 @@ const AB = {
 // The seed-scale column of docs/findings (its command is at the top of docs/findings/findings.md).
 
 // The quick column: the all-studies quick run, with the studies that measure more claims since
-// taken from their own quick runs (lib/studies/verdicts-doc.js QUICK; mergeDocs: a later file
+// taken from their own quick runs (tools/verdicts-doc.js QUICK; mergeDocs: a later file
 // replaces a study's records).
-const { SEED, QUICK } = require('../../lib/studies/verdicts-doc');
+const { SEED, QUICK } = require('../../tools/verdicts-doc');
 const quickColumn = () => mergeDocs(QUICK.map(read), QUICK);
 
 function judged(doc) {
@@ -47,7 +47,7 @@ describe('claims ledger: the documented runs', function () {
   describe('each documented result file keeps its verdicts', function () {
     // Claims with no measurement in the lab ("not measured here", "gone" by definition) are left out.
     const EXPECTED = {
-      // the documented quick column (lib/studies/verdicts-doc.js QUICK)
+      // the documented quick column (tools/verdicts-doc.js QUICK)
       'quick-2026-11-28.json':
         '000-python-2x: I, 000-jsmode: G, 000-jsmode-break-even: G, 000-collection-growth/mr-30: U, 000-collection-growth/index-size: U, 000-projection: H, 000-lists-vs-acc/gain: I, 000-lists-vs-acc/past-10k: U, 000-client-acc: G, 000-stored: I, 000-stored-5x: G, 000-stored-compile: U, 000-peak: N, 000-small-python: S, 000-small-python-1k: U, 000-chunks: N, 000-parallel: I, 000-parallel-mr: N, 000-chunks-100: U, 000-client-chunks: Q, 000-still-python: U, 000-stored-vs-client: I, 000-i5-dip: U, 000-cpu: U, 000-spread: I, 000-postgres: I, 000-pg-insert: I, 000-overhead: I, 001-where-vs-scan: I, 001-where-no-index: H, 001-hybrid: I, 001-aggregation: I, 001-aggregation-over-1500: U, 001-agg-vs-hybrid: I, 001-agg-vs-hybrid-capable: H, 001-where-js-functional/string: N, 001-where-js-functional/sandbox: H, 001-bson-typed: H, 001-where-38mb: H, 001-where-needed: R, 001-bigagg-bson-vs-csv: H, 001-bigagg-one-thread: I, 001-bigagg-mmap-shards-cpu: U, 001-bigagg-zlib-size: H, 001-bigagg-compressor-speed: N, 001-bigagg-load-time: Q, 001-bigagg-cache-uncompressed: I, 001-bigagg-default-cache: H, 001-bigagg-small-cache: N, 001-bigagg-2mb-cache: H, 001-bigagg-shards-scale: I, 001-bigagg-less-ram/compressed: I, 001-bigagg-default-cache-disk: N, 002-bulk/mongodb: N, 002-bulk/mysql: U, 002-mongo-vs-sql: I, 002-memcached/lru: U, 002-processes: N, 002-bulk-vs-threads/gain: N, 002-shared-connection/gain: N, 002-parallel-vs-sql: N, 002-threads-anomaly: N, 002-conn-default: U, 002-doc-16mb: H, 002-large-bulk-timeout: I, 002-coherency: N, 002-coherency-acid: U, 002-dups-vs-n: U, 002-dups-vs-size: U, 002-non-acid: I, 002-random-pick: Q, 002-joins: Q, 002-no-joins/joins: G, 002-no-joins/table-locking: H, 003-touch-both: N, 003-touch-data: N, 003-preload: I, 003-swapping: G, 003-bytes/data: H, 003-bytes/index: G, 003-touch-command: G, 003-touch-cost: G, 003-touch-index-cost: G, 003-id-index-unneeded/unused: H, 003-id-index-unneeded/hinders: U, 003-working-set: I, 003-restart-cold: H, 003-index-match-only: H, 003-vs-previous-and-oracle/five-times: U, 003-structure-large: I, 003-compressed-model: H, 004-growing-documents-collapse/collapse: N, 004-preallocation-fixes-it/fix: N, 004-midnight-burst: N, 004-prealloc-safe/repeat: H, 004-prealloc-safe/without: H, 004-prealloc-safe/racing: N, 004-preallocated-drift/slows: N, 004-preallocated-drift/less-than-growing: N, 004-field-scan-hierarchy/scan: H, 004-field-scan-hierarchy/level: H, 004-array-no-faster/growth: I, 004-array-no-faster/absolute: H, 004-collections-wash: N, 004-id-regex-prefix: H, 004-bson-vs-relational-size: H',
       'seed-run/column-1/results.json':
@@ -215,8 +215,8 @@ describe('claims ledger: the documented runs', function () {
     }
     expect(tiny.filter((j) => /^test scale/.test(j.why)).length).to.be.above(5);
   });
-  it('README and docs/verdicts.md give the counts the rules give now (node lib/studies/verdicts-doc.js)', function () {
-    const { build, readmeCounts } = require('../../lib/studies/verdicts-doc');
+  it('README and docs/verdicts.md give the counts the rules give now (node tools/verdicts-doc.js)', function () {
+    const { build, readmeCounts } = require('../../tools/verdicts-doc');
     const b = build();
     expect(fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'verdicts.md'), 'utf8')).to.equal(b.md);
     const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');

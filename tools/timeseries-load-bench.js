@@ -3,7 +3,7 @@
 // The source-scale load, measured: N events (default 50,000,000) through the lab's loader, with a
 // bare insertMany of the same first documents as the yardstick, in the same run on the same server.
 //
-//   node lib/studies/timeseries/load-bench.js [--n 50000000] [--bare 5000000] [--seed 1] [--uri URI] [--db random]
+//   node tools/timeseries-load-bench.js [--n 50000000] [--bare 5000000] [--seed 1] [--uri URI] [--db random]
 //                             [--cache-gb N] [--json FILE] [--states]
 //
 // - bare: one insertMany of 10,000 documents at a time, each awaited before the next (what a
@@ -23,13 +23,13 @@ const { parseArgs } = require('util');
 const fs = require('fs');
 const path = require('path');
 const { MongoClient } = require('mongodb');
-const { getServer } = require('../../infra/server');
-const { streamInsert, ensureFixture } = require('../../infra/loader');
-const { checkTarget, assertOwned, dropOwned, claim } = require('../../infra/targets');
-const { friendly, debugEnabled, clientOptions, UsageError } = require('../../infra/errors');
-const cleanup = require('../../infra/cleanup');
-const { checkWritableFile } = require('../../infra/output-paths');
-const tsFixture = require('../../../fixtures/timeseries');
+const { getServer } = require('../lib/infra/server');
+const { streamInsert, ensureFixture } = require('../lib/infra/loader');
+const { checkTarget, assertOwned, dropOwned, claim } = require('../lib/infra/targets');
+const { friendly, debugEnabled, clientOptions, UsageError } = require('../lib/infra/errors');
+const cleanup = require('../lib/infra/cleanup');
+const { checkWritableFile } = require('../lib/infra/output-paths');
+const tsFixture = require('../fixtures/timeseries');
 
 const MB = 1024 * 1024;
 
@@ -185,7 +185,7 @@ async function checkRerun(db, o, log) {
 /** --states: the study's cold and warm states on the loaded events (restarts: a server the bench started). */
 async function measureStates(server, o, log) {
   if (typeof server.restart !== 'function') throw new Error('--states needs a server the bench starts (no --uri)');
-  const timeseries = require('./index');
+  const timeseries = require('../lib/studies/timeseries');
   const records = await timeseries.helpers.statesOnServer({
     server,
     dbName: o.db,

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 'use strict';
-// Turns a load-bench.js --states output (e.g. docs/data/timeseries-5m-smallcache-states.json) into a
+// Turns a timeseries-load-bench.js --states output (e.g. docs/data/timeseries-5m-smallcache-states.json) into a
 // result file the findings report and the claims read: one record per (state, grain) like the
 // study's own state records, with the run's cache on the axis (`cache`), and the cache size, data
 // and index bytes on every record, so a rule finds the run by its setting, in any merge order.
-//   node lib/studies/timeseries/bench-to-results.js IN.json OUT.json
+//   node tools/timeseries-bench-to-results.js IN.json OUT.json
 const fs = require('fs');
-const lab = require('../../../scripts/lib/lab');
+const LabRecords = require('../scripts/lib/records');
 
 const STATES = ['cold', 'warm-data', 'warm-indexes', 'warm-both', 'warm-no-id', 'warm-year'];
 const GRAINS = ['seconds', 'minutes', 'hours'];
@@ -14,7 +14,7 @@ const GRAINS = ['seconds', 'minutes', 'hours'];
 /** The collection's sizes as the study's measures, at this run's cache. */
 function sizeMeasures(bench, cache) {
   const m = (name, value, unit, what, variant = 'raw') =>
-    lab.measureRecord({ study: 'timeseries', name, variant, axis: { cache }, value, unit, what });
+    LabRecords.measureRecord({ study: 'timeseries', name, variant, axis: { cache }, value, unit, what });
   return [
     m('events', bench.events, 'documents', 'events in the collection', null),
     m('totalSize', bench.sizes.storageSize + bench.sizes.totalIndexSize, 'bytes', 'storage + indexes on disk'),
@@ -41,7 +41,7 @@ function convert(bench, source) {
       if (!t) continue;
       const times = ['T1', 'T2', 'T3', 'T4', 'T5'].map((k) => t[k].aggMs);
       results.push(
-        lab.timesRecord({
+        LabRecords.timesRecord({
           study: 'timeseries',
           variant: 'raw',
           what: "events, $match on the created_on index, $group on an arithmetic key (the source's)",
@@ -49,15 +49,15 @@ function convert(bench, source) {
           times,
           plan: { stage: t.T1.stage, explainVersion: t.T1.explainVersion },
           agrees: true,
-          extra: { pass: 'one pass over T1..T5 (load-bench.js --states)', setting },
+          extra: { pass: 'one pass over T1..T5 (timeseries-load-bench.js --states)', setting },
         }),
       );
     }
   }
   results.push(...sizeMeasures(bench, cache));
   return {
-    format: lab.FORMAT,
-    version: lab.FORMAT_VERSION,
+    format: LabRecords.FORMAT,
+    version: LabRecords.FORMAT_VERSION,
     complete: true,
     environment: {
       type: 'environment',
@@ -67,7 +67,7 @@ function convert(bench, source) {
       label: `converted from ${source}`,
       argv: [
         'node',
-        'lib/studies/timeseries/load-bench.js',
+        'tools/timeseries-load-bench.js',
         '--n',
         String(bench.n),
         '--cache-gb',
@@ -76,7 +76,7 @@ function convert(bench, source) {
       ],
     },
     results,
-    notes: [`converted from ${source} by lib/studies/timeseries/bench-to-results.js`],
+    notes: [`converted from ${source} by tools/timeseries-bench-to-results.js`],
     params: { timeseries: { N: bench.n, SEED: bench.seed, CACHE_GB: cacheBytes / 1073741824 } },
   };
 }
@@ -84,7 +84,7 @@ function convert(bench, source) {
 if (require.main === module) {
   const [src, out] = process.argv.slice(2);
   if (!src || !out) {
-    process.stderr.write('usage: bench-to-results.js IN.json OUT.json\n');
+    process.stderr.write('usage: node tools/timeseries-bench-to-results.js IN.json OUT.json\n');
     process.exit(2);
   }
   fs.writeFileSync(
