@@ -104,9 +104,10 @@ function comparisonOf(pair) {
       capped: !!(fast.capped || slow.capped),
       cappedWho: fast.capped && slow.capped ? 'both' : fast.capped ? fast.variant : slow.variant,
       wrong,
+      level: S.levelOf(fast, slow),
     });
   }
-  const iv = claims.unpairedInterval(fast.times, slow.times);
+  const iv = claims.unpairedInterval(fast.times, slow.times, S.levelOf(fast, slow));
   const c = { to, mid: iv.mid, lo: iv.lo, hi: iv.hi, n: iv.n, perRound: false, decision: null, why: '' };
   c.decision = S.decide(c.lo, c.hi);
   if (c.decision === S.DECISION.few) c.why = iv.undecided || `${iv.n} rounds, an interval needs ${S.MIN_ROUNDS}`;

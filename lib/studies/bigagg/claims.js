@@ -121,7 +121,10 @@ function together(records) {
   const one = at.find((r) => r.variant === 'together-1');
   const two = at.find((r) => r.variant === 'together-2');
   if (!one || !two) return { iv: null, missing: 'needs the concurrent part' };
-  const iv = ratioInterval(one.times.map((t, i) => (2 * t) / two.times[i]));
+  const iv = ratioInterval(
+    one.times.map((t, i) => (2 * t) / two.times[i]),
+    lab.levelOf(one, two),
+  );
   return {
     iv,
     figure: `2 at once: ${fx(iv.mid)} the throughput of 1${iv.lo === null ? ' (no interval)' : ` (95% CI ${fx(iv.lo)}-${fx(iv.hi)}, n ${iv.n})`}`,
