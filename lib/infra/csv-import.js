@@ -33,6 +33,8 @@
 //   leading zeros (zip codes, 01000) stay text. A column blank in all sampled rows types each value
 //   on its own. Blank cells are left out of the document, never stored as "" or 0.
 // - Lines end at LF, CRLF or a lone CR (old Mac files), as common CSV readers have it.
+// - Records are split here (splitRecord), with no CSV dependency: csv-parse, once declared, drops every
+//   row after a quote that is never closed (rows read would no longer be stored + rejected).
 // - Records: a quoted field may span lines (its line breaks kept as written); a quote that is never closed costs exactly one record,
 //   reported at the line it started on, and parsing resumes on the next line. A row whose document
 //   would exceed MongoDB's 16 MB limit is rejected, not sent.
@@ -275,8 +277,8 @@ function toDocument(record, names, kinds, id) {
   return { doc };
 }
 
-// Not csv-parse (a declared dependency): after a quote that is never closed it reads the rest of the
-// file as one field and, skipping errors, drops every later row silently (rows read != stored + rejected).
+// Not csv-parse: after a quote that is never closed it reads the rest of the file as one field and,
+// skipping errors, drops every later row silently (rows read != stored + rejected).
 /**
  * One CSV record from text (which may hold line breaks inside quoted fields): {fields} or {error}.
  * RFC 4180: fields separated by ',', a field in double quotes may hold ',', newlines and "".
