@@ -7,7 +7,7 @@ const opt = require('./options');
 const { UsageError } = require('../infra/errors');
 
 const usage =
-  'mongo-perf-lab findings [study...] [--profile quick|seed|tiny] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]';
+  'mongo-perf-lab findings [study...] [--profile quick|seed|tiny | --budget 30m] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]';
 const summary = "judge the source articles' claims on your server(s), or on saved results";
 const about = `findings runs every study (or reads result files: --from), says first what the measured
 practices mean for your server ("What this means for you": each figure from the records with its
@@ -43,6 +43,11 @@ const options = {
     type: 'string',
     arg: 'P',
     text: "quick (default), seed (the source articles' scales), or tiny (test scale:\nthe test suite's; its verdicts are labelled test scale, not findings)",
+  },
+  budget: {
+    type: 'string',
+    arg: 'TIME',
+    text: "a wall time (90s, 30m, 1.5h) instead of --profile: per study the largest profile whose\nstated time (see list) fits its share; no new round after a study's deadline; at the end\nthe claims left open and the run that would decide each (findings.json: budget)",
   },
   uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
   servers: { type: 'string', arg: 'URIS', text: 'one column per server (comma-separated connection strings)' },
@@ -87,9 +92,11 @@ function engineList(value) {
 }
 
 function parse(values, positionals) {
+  opt.budgetProfile(values);
   return {
     args: positionals,
     profile: opt.profileName(values.profile),
+    budgetMs: opt.budgetMs(values.budget),
     uri: values.uri,
     servers: opt.listOption('servers', values.servers),
     engines: engineList(values.engines),
@@ -125,6 +132,11 @@ function checkColumns(o, fromGroup) {
       ? 1
       : o.from.length
     : Math.max(1, o.servers.length) * Math.max(1, o.engines.length);
+  // A budget is one run's wall time: read results spend none, and a second column would start past every deadline.
+  if (o.budgetMs && (o.from.length || columns > 1))
+    throw new UsageError(
+      `--budget plans one run on one server: not with ${o.from.length ? '--from' : `${columns} columns (--servers, --engines)`}`,
+    );
   if (o.labels.length && o.labels.length !== columns) {
     throw new UsageError(
       `--labels: ${o.labels.length} name(s) for ${columns} column(s); give one per column, comma-separated`,
@@ -132,15 +144,31 @@ function checkColumns(o, fromGroup) {
   }
 }
 
+/** The studies a budget plans at the seed profile (the seed warning names only those). */
+function seedStudies(budget) {
+  return budget.plan.filter((r) => r.profile === 'seed').map((r) => r.entry);
+}
+
+/**
+ * The end of a budgeted findings: findings.json gains its `budget` object (given, spent, plan, open
+ * claims: docs/findings.schema.json); returns the lines naming the open claims and their deciding runs.
+ */
+function budgetEnd(budget, res) {
+  const { endBudget } = require('./study-run');
+  const { lines, record } = endBudget(budget, res.judged[0] || []);
+  const file = res.files.find((f) => f.endsWith('findings.json'));
+  res.json.budget = record;
+  fs.writeFileSync(file, JSON.stringify(res.json, null, 2) + '\n');
+  return lines;
+}
+
 async function run(o) {
   const { findings, updateReadme } = require('../report/findings-files');
   const { fromGroup } = require('../core/findings');
   const { humanLines } = require('../core/lab-lines');
   const { checkWritable } = require('../core/results');
-  const { fmtMs } = require('../../scripts/lib/lab');
   const { ParameterError } = require('../infra/errors');
-  const { prepareRun, finishPlaces, lazyPeers, announceSeed, outDirOf, fileLines } = require('./study-run');
-  const { renderTableLines } = require('../report/render-terminal');
+  const { prepareRun, finishPlaces, lazyPeers, outDirOf } = require('./study-run');
   const t0 = Date.now();
   const entries = o.args.length ? opt.chooseStudies(o.args) : require('../studies').studies;
   checkColumns(o, fromGroup);
@@ -152,7 +180,7 @@ async function run(o) {
   const log = (t) => {
     if (!o.quiet) process.stderr.write(t + '\n');
   };
-  if (o.profile === 'seed' && !o.from.length) announceSeed(entries, log);
+  const { budget, profile } = planProfiles(o, entries, log, t0);
   let res;
   // Results read from files (--from) start no server of any kind: `ready` is never called.
   const peers = lazyPeers(entries, log);
@@ -160,7 +188,8 @@ async function run(o) {
     res = await ParameterError.from(() =>
       findings({
         entries,
-        profile: o.profile,
+        profile,
+        ...(budget ? { profileOf: budget.profileOf, deadlineOf: budget.deadlineOf } : {}),
         uris: o.servers.length ? o.servers : [o.uri],
         engines: o.engines,
         from: o.from,
@@ -184,12 +213,33 @@ async function run(o) {
     await finishPlaces(places);
   }
   if (o.readme) updateReadme(path.join(__dirname, '..', '..', 'README.md'), res.glance);
+  printEnd(o, res, budget ? budgetEnd(budget, res) : [], t0);
+  return 0;
+}
+
+/**
+ * The profile(s) before the run: --budget's plan (printed), else --profile; the seed warning names
+ * the studies that will run at the sources' scales.
+ */
+function planProfiles(o, entries, log, t0) {
+  const { announceSeed, startBudget } = require('./study-run');
+  const budget = startBudget(o, entries, (t) => process.stdout.write(`${t}\n`), t0);
+  const profile = budget ? budget.profile : o.profile;
+  if (profile === 'seed' && !o.from.length) announceSeed(budget ? seedStudies(budget) : entries, log);
+  return { budget, profile };
+}
+
+/** The glance table, the time and the files written; under --budget, the claims it left open. */
+function printEnd(o, res, openLines, t0) {
+  const { fmtMs } = require('../../scripts/lib/lab');
+  const { fileLines } = require('./study-run');
+  const { renderTableLines } = require('../report/render-terminal');
   const glance = renderTableLines(res.glanceTable, { width: 100, color: Boolean(process.stdout.isTTY) });
   process.stdout.write(
     `\n${glance.join('\n')}\n\ntotal time ${fmtMs(Date.now() - t0)}; written:\n${fileLines(res.files)}\n` +
       (o.readme ? '  README.md (findings at a glance)\n' : ''),
   );
-  return 0;
+  if (openLines.length) process.stdout.write(`\n${openLines.join('\n')}\n`);
 }
 
 module.exports = { name: 'findings', usage, summary, about, options, notes, parse, run };

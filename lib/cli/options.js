@@ -193,6 +193,33 @@ function profileName(value) {
   return value || 'quick';
 }
 
+// A budget past two days is a typo (48h runs every study at the source's scale many times over).
+const MAX_BUDGET_MS = 48 * 3600 * 1000;
+
+/**
+ * --budget: a wall time as a positive number of seconds, minutes or hours ("90s", "30m", "1.5h") ->
+ * milliseconds. Anything else (no unit, another unit, zero) is refused in one line.
+ */
+function budgetMs(value) {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([smh])\s*$/.exec(value);
+  const ms = m ? Number(m[1]) * { s: 1000, m: 60000, h: 3600000 }[m[2]] : NaN;
+  if (!(ms >= 1000))
+    throw new UsageError(
+      `--budget: expected a wall time of at least 1s in s, m or h (e.g. 90s, 30m, 1.5h), got ${JSON.stringify(value)}`,
+    );
+  if (ms > MAX_BUDGET_MS) throw new UsageError(`--budget: ${value} is more than this lab plans for (at most 48h)`);
+  return ms;
+}
+
+/**
+ * --budget chooses each study's profile: with --profile as well, one of the two would be ignored.
+ */
+function budgetProfile(values) {
+  if (values.budget !== undefined && values.profile !== undefined)
+    throw new UsageError("--budget chooses each study's profile itself: give --budget or --profile, not both");
+}
+
 /** A --set value: a JSON number or boolean when it reads as one, else the string itself. */
 function parseValue(text) {
   if (/^(true|false)$/.test(text)) return text === 'true';
@@ -241,6 +268,8 @@ module.exports = {
   cacheGb,
   dbName,
   profileName,
+  budgetMs,
+  budgetProfile,
   sets,
   parseValue,
   stamp,

@@ -23,6 +23,11 @@ const options = {
     arg: 'P',
     text: "quick (default: small scales, minutes), seed (the source articles' scales), or\ntiny (test scale, seconds: what the test suite runs; its verdicts are not findings)",
   },
+  budget: {
+    type: 'string',
+    arg: 'TIME',
+    text: "a wall time (90s, 30m, 1.5h) instead of --profile: per study the largest profile whose\nstated time (see list) fits its share; no new round after a study's deadline; at the end\nthe claims left open and the run that would decide each",
+  },
   docs: { type: 'string', arg: 'N', text: "documents to generate (the study's size parameter; see list)" },
   runs: { type: 'string', arg: 'N', text: 'timed rounds per axis point after the warm-up' },
   seed: { type: 'string', arg: 'N', text: 'generator seed (default: 1)' },
@@ -57,11 +62,13 @@ of $MONGOD_VERSION by mongodb-memory-server. Each study's script also runs on it
 function parse(values, positionals) {
   const { checkWritableFile } = require('../infra/output-paths');
   checkWritableFile(values.json, '--json');
+  opt.budgetProfile(values);
   return {
     args: positionals,
     uri: values.uri,
     db: opt.dbName(values.db) || 'perflab',
     profile: opt.profileName(values.profile),
+    budgetMs: opt.budgetMs(values.budget),
     docs: opt.wholeNumber('docs', values.docs, 1),
     runs: opt.wholeNumber('runs', values.runs, 0),
     seed: opt.wholeNumber('seed', values.seed, 0),
@@ -173,12 +180,17 @@ function fewRunsLine(o) {
   return `note: --runs ${runs}: too few rounds for \`compare\` (it needs ${MIN_ROUNDS} a variant; use --runs ${SUGGESTED_ROUNDS})`;
 }
 
+/** Where the summary goes: stdout, or stderr when stdout carries the JSON (--json -). */
+function summaryOut(o) {
+  return o.json === '-' ? process.stderr : process.stdout;
+}
+
 /** The end-of-run summary, within 100 columns, then the files written; --quiet: the summary only. */
 function printSummary(doc, chosen, o, { written, ms }) {
   const { renderTerminal } = require('../report/render-terminal');
   const { fmtMs } = require('../../scripts/lib/lab');
   const { fileLines } = require('./study-run');
-  const out = o.json === '-' ? process.stderr : process.stdout;
+  const out = summaryOut(o);
   const summary = summaryDocument(doc, chosen, o.profile, { brief: Boolean(o.quiet) });
   out.write(`\n${renderTerminal(summary, { width: 100, color: Boolean(out.isTTY) })}`);
   const few = fewRunsLine(o);
@@ -186,12 +198,33 @@ function printSummary(doc, chosen, o, { written, ms }) {
   out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${fileLines(written)}\n`);
 }
 
+/**
+ * Before any server: --budget's plan (printed), giving each study its profile and deadline
+ * (study-run.js startBudget); then every study's parameters checked at its profile.
+ */
+function planStudies(o, chosen, t0) {
+  const budget = require('./study-run').startBudget(o, chosen, (t) => summaryOut(o).write(`${t}\n`), t0);
+  const perStudy = budget ? { profileOf: budget.profileOf, deadlineOf: budget.deadlineOf } : {};
+  require('../core/params').checkParams(chosen, {
+    profile: budget ? budget.profile : o.profile,
+    paramsOf: (entry) => studyParams(entry, o),
+    ...perStudy,
+  });
+  return { budget, perStudy };
+}
+
+/** After a budgeted run's summary: the time spent and the claims the budget left open, with their deciding runs. */
+function printBudgetEnd(o, budget, doc) {
+  const { lines } = require('./study-run').endBudget(budget, doc.claims || []);
+  summaryOut(o).write(`\n${lines.join('\n')}\n`);
+}
+
 async function run(o) {
   const t0 = Date.now();
   // The names first: a wrong one is refused before the driver and the shell runtime load (~1 s).
   const chosen = chosenStudies(o.args);
-  // Then their parameters, before a server is started or reached (and again in the session).
-  require('../core/params').checkParams(chosen, { profile: o.profile, paramsOf: (entry) => studyParams(entry, o) });
+  const { budget, perStudy } = planStudies(o, chosen, t0);
+  if (budget) o = { ...o, profile: budget.profile };
   const { checkWritable } = require('../core/results');
   const { runSession } = require('../core/session');
   const { prepareRun, finishPlaces, lazyPeers, outDirOf } = require('./study-run');
@@ -222,6 +255,7 @@ async function run(o) {
       argv: safeArgv(process.argv.slice(2)),
       paramsOf: (entry) => studyParams(entry, o),
       ready: peers.start,
+      ...perStudy,
       progress: o.progress,
       echo: (text) => say(fitLines(humanLines(text)).join('\n')),
       say,
@@ -236,6 +270,7 @@ async function run(o) {
   }
   const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir))];
   printSummary(doc, chosen, o, { written, ms: Date.now() - t0 });
+  if (budget) printBudgetEnd(o, budget, doc);
   return 0;
 }
 

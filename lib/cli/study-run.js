@@ -174,9 +174,50 @@ function outDirOf(o, prefix = '') {
   return dir;
 }
 
+/**
+ * --budget (lib/core/budget.js): the plan, printed before any study starts, and what the session
+ * takes from it: the column's profile (the plan's largest), each study's planned profile and its
+ * deadline (fixed from the command's start, so the budget is the command's wall time). null: no budget.
+ */
+function startBudget(o, entries, print, startMs = Date.now()) {
+  if (!o.budgetMs) return null;
+  const b = require('../core/budget');
+  const plan = b.planBudget(entries, o.budgetMs);
+  print(b.planLines(plan, o.budgetMs).join('\n'));
+  return {
+    plan,
+    startMs,
+    budgetMs: o.budgetMs,
+    profile: b.columnProfile(plan),
+    profileOf: b.profileOfPlan(plan),
+    deadlineOf: b.deadlineClock(plan, startMs),
+  };
+}
+
+/** At the end of a budgeted run: the time spent and the claims left open (lines to print), and the `budget` record. */
+function endBudget(budget, judged) {
+  const b = require('../core/budget');
+  const open = b.openClaims(judged, budget.plan);
+  const spentMs = Date.now() - budget.startMs;
+  return {
+    lines: [b.spentLine(budget.budgetMs, spentMs), ...b.openLines(open)],
+    record: b.budgetRecord({ budgetMs: budget.budgetMs, spentMs, plan: budget.plan, open }),
+  };
+}
+
 /** The files a command wrote, relative to the current directory. */
 function fileLines(files) {
   return files.map((f) => `  ${path.relative(process.cwd(), f) || f}`).join('\n');
 }
 
-module.exports = { prepareRun, finishPlaces, sharedPeers, lazyPeers, announceSeed, outDirOf, fileLines };
+module.exports = {
+  prepareRun,
+  finishPlaces,
+  sharedPeers,
+  lazyPeers,
+  announceSeed,
+  outDirOf,
+  fileLines,
+  startBudget,
+  endBudget,
+};

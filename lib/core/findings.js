@@ -33,7 +33,20 @@ async function setEngine(client, engine, version) {
 }
 
 /** Runs the chosen studies on one server (and engine), into outDir/results.json. */
-async function runColumn({ entries, server, label, engine, profile, dbName, outDir, log, echo, ready }) {
+async function runColumn({
+  entries,
+  server,
+  label,
+  engine,
+  profile,
+  dbName,
+  outDir,
+  log,
+  echo,
+  ready,
+  profileOf,
+  deadlineOf,
+}) {
   fs.mkdirSync(outDir, { recursive: true });
   if (engine && engine !== 'default') {
     const c = new MongoClient(server.uri);
@@ -54,6 +67,9 @@ async function runColumn({ entries, server, label, engine, profile, dbName, outD
     env: { label, engine: engine || 'default', argv: safeArgv(process.argv.slice(2)) },
     announce: (entry) => log(`[${label}] ${entry.name}: ${entry.title}`),
     ready,
+    // --budget (lib/core/budget.js): each study's planned profile and deadline; else the run's one profile.
+    ...(profileOf ? { profileOf } : {}),
+    deadlineOf,
   });
 }
 
@@ -191,6 +207,8 @@ async function runColumns(o) {
             log,
             echo,
             ready: o.ready,
+            profileOf: o.profileOf,
+            deadlineOf: o.deadlineOf,
           }),
         );
       }

@@ -30,12 +30,17 @@ function configValues(entry, desc, profile, params) {
  * before any server is started or reached: a typo costs no mongod, no connection and no shell
  * runtime. A study of the user's own has offline rules too (registry.js studyFromFile).
  */
-function checkParams(entries, { profile = 'quick', paramsOf = () => ({}) } = {}) {
+function checkParams(entries, { profile = 'quick', paramsOf = () => ({}), profileOf } = {}) {
   for (const entry of entries) {
     if (!entry.offline) continue;
     const node = entry.offline();
     try {
-      const values = configValues(entry, node.describe(entry.name), profile, paramsOf(entry));
+      const values = configValues(
+        entry,
+        node.describe(entry.name),
+        profileOf ? profileOf(entry) : profile,
+        paramsOf(entry),
+      );
       node.configure(
         entry.name,
         values,

@@ -102,11 +102,12 @@ async function configureStudy(session, entry, valuesOf, echo) {
  * in Node (configureOffline): the run's session of the study is then the one shell session that
  * configures it.
  */
-async function checkStudies(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}) }) {
+async function checkStudies(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}), profileOf }) {
   const client = new MongoClient(server.uri, server.clientOptions || {});
   try {
     for (const entry of entries) {
-      const valuesOf = (desc) => configValues(entry, desc, profile, paramsOf(entry));
+      // --budget plans a profile per study (lib/core/budget.js); else the run's one profile.
+      const valuesOf = (desc) => configValues(entry, desc, profileOf ? profileOf(entry) : profile, paramsOf(entry));
       const { desc, cfg, derived } = configureOffline(entry, valuesOf);
       if (entry.own) await readOwnCollections(client.db(dbName), desc, cfg.params);
       const names = derivedNames(derived, entry, cfg.params);
@@ -212,10 +213,12 @@ async function planPoint(ctx, entry, p, point, own) {
   }));
   const versionOk = shell.filter((v) => LabPlan.versionAtLeast(ctx.server.version, v.minVersion)).map((v) => v.name);
   const shellAble = await ctx.shell.able(versionOk, point);
+  // `able` (docs/contract.md): true where the variant runs, false where it cannot answer, or a text
+  // saying what it lacks here (a peer, a server the lab started): LabPlan.point's own convention.
   const able = (v) => {
     if (v.where === 'server') return shellAble.includes(v.name);
-    if (!v.able || v.able(p, point, ctx)) return true;
-    return v.skippedWhy ? v.skippedWhy(ctx) : false;
+    const ok = v.able ? v.able(p, point, ctx) : true;
+    return typeof ok === 'string' ? ok : Boolean(ok);
   };
   const plan = LabPlan.point([...shell, ...own.map((v) => ({ ...v, where: 'node' }))], ctx.server.version, able);
   return { run: plan.run, skipped: LabRecords.skippedRecords(entry.name, plan.skipped, point) };
@@ -499,9 +502,11 @@ async function runStudy(entry, o) {
 
 async function runStudyNow(
   entry,
-  { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress } = {},
+  { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress, deadline } = {},
 ) {
   const ctx = await openContext(entry, { server, dbName, results, echo, log, progress });
+  // --budget: no new round starts after this Date.now() value (the harness's `deadline` option).
+  ctx.deadline = deadline;
   const records = [];
   // A point's records are written together: the file then counts the point as measured (resuming).
   const keep = (recs, point) => {

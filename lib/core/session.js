@@ -37,8 +37,10 @@ async function runStudies({
   progress,
   resume = true,
   ready = async () => {},
+  profileOf = () => profile,
+  deadlineOf = () => undefined,
 }) {
-  await ParameterError.from(() => checkStudies(entries, { server, dbName, profile, paramsOf }));
+  await ParameterError.from(() => checkStudies(entries, { server, dbName, profile, paramsOf, profileOf }));
   await ready();
   // The same result file again resumes: the axis points it holds from the same setting are kept.
   const rf = new ResultFile(file, environment(server, { profile, ...env }), {
@@ -51,14 +53,34 @@ async function runStudies({
     announce(entry);
     liveness.during(`study ${entry.name}`);
     const r = await ParameterError.from(() =>
-      runStudy(entry, { server, dbName, params: paramsOf(entry), profile, results: rf, progress, echo, log }),
+      runStudy(entry, {
+        server,
+        dbName,
+        params: paramsOf(entry),
+        profile: profileOf(entry),
+        deadline: deadlineOf(entry),
+        results: rf,
+        progress,
+        echo,
+        log,
+      }),
     );
     rf.doc.params[entry.name] = r.params;
+    stampProfile(rf.doc.results, entry.name, profileOf(entry), profile);
     rf.write();
   }
   rf.doc.claims = entries.flatMap((entry) => claims.judge(entry, rf.doc.results, rf.doc.environment, rf.doc.params));
   rf.finish();
   return rf.doc;
+}
+
+/**
+ * A study run at another profile than the file's (--budget plans one per study): its records carry
+ * their own, which claims.judge reads (a tiny study's claims are test scale, the others' are not).
+ */
+function stampProfile(records, study, own, fileProfile) {
+  if (own === fileProfile) return;
+  for (const r of records) if (r.study === study) r.profile = own;
 }
 
 async function withClient(uri, opts, fn) {
