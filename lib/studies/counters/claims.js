@@ -428,6 +428,19 @@ function lossInterval(schema, base) {
   };
 }
 
+/**
+ * lossInterval(schema, base) with the growing schema's own loss against the level (hierarchical)
+ * beside it: noteOf(that loss as text or null, the interval's note) is the note the verdict shows.
+ */
+function lossBesideGrowing(schema, base, noteOf) {
+  return (records, env, params) => {
+    const m = lossInterval(schema, base)(records, env, params);
+    if (!m.iv) return m;
+    const g = drift(records, 'initial', 'hierarchical');
+    return { ...m, note: noteOf(g ? fx(1 / g.iv.mid) : null, m.note) };
+  };
+}
+
 /** The day's schema-hours checked against the oracle, of the schemas `re` matches. */
 function oracleHours(records, re) {
   return dayResults(records).filter((r) => re.test(r.variant) && typeof r.agrees === 'boolean');
@@ -573,13 +586,14 @@ module.exports = [
           tie: DAY_TIE,
           setting: sourceWriterLevel,
           scale: dayScale,
-          interval: (records, env, params) => {
-            const m = lossInterval('initial', 'preallocated')(records, env, params);
-            if (!m.iv) return m;
-            const g = drift(records, 'initial', 'hierarchical');
-            const beside = g ? `against the hierarchical schema the growing one loses ${fx(1 / g.iv.mid)}` : null;
-            return { ...m, note: [beside, m.note].filter(Boolean).join('; ') || undefined };
-          },
+          interval: lossBesideGrowing(
+            'initial',
+            'preallocated',
+            (loss, note) =>
+              [loss && `against the hierarchical schema the growing one loses ${loss}`, note]
+                .filter(Boolean)
+                .join('; ') || undefined,
+          ),
         }),
       },
       {
@@ -751,15 +765,10 @@ module.exports = [
           tie: DAY_TIE,
           setting: sourceWriterLevel,
           scale: dayScale,
-          interval: (records, env, params) => {
-            const m = lossInterval('preallocated', 'hierarchical')(records, env, params);
-            if (!m.iv) return m;
-            const g = drift(records, 'initial', 'hierarchical');
-            return {
-              ...m,
-              note: g ? `the growing schema against the hierarchical one loses ${fx(1 / g.iv.mid)}` : undefined,
-            };
-          },
+          // the writer's note gives way to the growing schema's loss
+          interval: lossBesideGrowing('preallocated', 'hierarchical', (loss) =>
+            loss ? `the growing schema against the hierarchical one loses ${loss}` : undefined,
+          ),
         }),
       },
       {
