@@ -34,6 +34,13 @@ describe('sequential rounds in the runners', function () {
     }
   });
 
+  it('a deadline (the --budget option) lets no round start after it but the first: stop "budget"', async function () {
+    const p = { N: 2000, SEED: 7, RUNS: 3, MAX_RUNS: 6, WARMUP: 0, VARIANTS: 'plain,expr-find' };
+    const recs = (await t.study('where', p, { deadline: Date.now() - 1 })).records;
+    for (const r of recs.filter((x) => x.type === 'result' && !x.skipped))
+      expect(r, r.variant).to.include({ rounds: 1, runs: 1, stop: 'budget' });
+  });
+
   it('fixed rounds by default: stop "fixed", no sequential field; --runs N stays N fixed rounds', async function () {
     const recs = (await t.study('where', { N: 2000, SEED: 7, RUNS: 2, WARMUP: 0, VARIANTS: 'plain,expr-find' }))
       .records;
