@@ -151,7 +151,7 @@ function readDeclaration(script) {
 
 // What a user's own declaration may hold: what the harness reads, and no fixture, setup or
 // report, so that the run only reads the user's data (the variants are the user's own code).
-const OWN_KEYS = ['name', 'title', 'source', 'params', 'axes', 'baseline', 'unit', 'variants', 'same'];
+const OWN_KEYS = ['name', 'title', 'source', 'params', 'axes', 'baseline', 'boundaries', 'unit', 'variants', 'same'];
 
 /**
  * A study from a user's declaration file (`run ./my_study.js`): the same contract as the lab's
