@@ -51,7 +51,6 @@ const VARIANT_KEYS = {
   where: { type: 'string' },
   minVersion: { type: 'string' },
   able: { type: 'function' },
-  skippedWhy: { type: 'function' },
   explain: { type: 'function' },
 };
 const TABLE_KEYS = {
@@ -69,6 +68,9 @@ const RENAMED = {
   tiny: 'sizes go under profiles: {tiny, quick, seed}',
   seedScale: "sizes go under profiles: {tiny, quick, seed} (seed is the source's scale)",
 };
+const VARIANT_RENAMED = {
+  skippedWhy: 'able gives the reason itself: true, false (cannot answer here) or a text saying what it lacks',
+};
 
 function typeOf(v) {
   return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
@@ -78,7 +80,8 @@ function typeOf(v) {
 function checkKeys(obj, keys, where) {
   for (const k of Object.keys(obj)) {
     if (!keys[k]) {
-      const hint = RENAMED[k] && keys === KEYS ? `: ${RENAMED[k]}` : ` (known: ${Object.keys(keys).join(', ')})`;
+      const renamed = keys === VARIANT_KEYS ? VARIANT_RENAMED : keys === KEYS ? RENAMED : {};
+      const hint = renamed[k] ? `: ${renamed[k]}` : ` (known: ${Object.keys(keys).join(', ')})`;
       throw new StudyDefinitionError(`${where}: unknown key ${JSON.stringify(k)}${hint}`);
     }
     const types = [].concat(keys[k].type);

@@ -132,6 +132,14 @@ var lab = (function () {
     });
   }
 
+  // A variant's able(p, point) (docs/contract.md): true where it runs, false where it cannot answer,
+  // or a text saying what it lacks; other values count as true or false.
+  function ableAt(v, p, point) {
+    if (!v.able) return true;
+    var ok = v.able(p, point);
+    return typeof ok === 'string' ? ok : !!ok;
+  }
+
   function explainOf(v, p, point) {
     if (!v.explain) return null;
     try {
@@ -306,7 +314,7 @@ var lab = (function () {
   function dropInPoint(study, p, point, chosen, info, described) {
     if (study.setupPoint) study.setupPoint(p, point);
     var planned = LabPlan.point(chosen, info.version, function (v) {
-      return !v.able || !!v.able(p, point);
+      return ableAt(v, p, point);
     });
     var skipped = LabRecords.skippedRecords(study.name, planned.skipped, point);
     if (!planned.run.length) return skipped;
@@ -518,8 +526,7 @@ var lab = (function () {
     able: function (name, names, point) {
       var s = study(name);
       return names.filter(function (n) {
-        var v = variantOf(s, n);
-        return !v.able || v.able(state[name].p, point);
+        return ableAt(variantOf(s, n), state[name].p, point) === true;
       });
     },
     explain: function (name, variant, point) {

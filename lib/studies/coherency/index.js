@@ -113,8 +113,10 @@ function pgVariant(pattern, what) {
     name: `pg-${pattern}`,
     what,
     minVersion: '0',
-    able: (p, point) => peer.available && ((pattern === 'check-then-insert' && p.PG_GRID) || isDefault(p, point)),
-    skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
+    able: (p, point, ctx) =>
+      (peer.available && ((pattern === 'check-then-insert' && p.PG_GRID) || isDefault(p, point))) ||
+      ctx.pgNote ||
+      lab.NOT_HERE,
     async run(ctx, p, point) {
       const pgs = await postgres(ctx);
       const r = await pgPeer.race(pgs, { n: point.n, chars: point.chars, seed: p.SEED, W: p.W, pattern });

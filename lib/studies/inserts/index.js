@@ -133,8 +133,7 @@ module.exports = defineStudy({
       name: 'pg',
       what: 'PostgreSQL: INSERT per row (batch 1) or multi-row INSERT, W sessions, synchronous_commit off',
       minVersion: '0',
-      able: (p, point) => peer.available && !point.server,
-      skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
+      able: (p, point, ctx) => (peer.available && !point.server) || ctx.pgNote || lab.NOT_HERE,
       run: pgInsert(false),
     },
     {
@@ -143,13 +142,14 @@ module.exports = defineStudy({
       minVersion: '0',
       // one session, one by one and in batches of 10 (the claims' points): a durable commit per
       // statement is the disk's flush rate, minutes at the seed's 16,384 rows per round
-      able: (p, point) =>
-        peer.available &&
-        onStandalone(point) &&
-        point.part === 'batch' &&
-        point.W === 1 &&
-        [1, 10].includes(point.batch),
-      skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
+      able: (p, point, ctx) =>
+        (peer.available &&
+          onStandalone(point) &&
+          point.part === 'batch' &&
+          point.W === 1 &&
+          [1, 10].includes(point.batch)) ||
+        ctx.pgNote ||
+        lab.NOT_HERE,
       run: pgInsert(true),
     },
   ],

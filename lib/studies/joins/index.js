@@ -243,8 +243,7 @@ module.exports = defineStudy({
       name: 'lookup-unindexed-classic',
       what: '$lookup on the unindexed field with the classic engine forced (internalQueryForceClassicEngine)',
       minVersion: '5.1',
-      able: () => peer.ownServer,
-      skippedWhy: () => 'only on a mongod the lab started (the engine switch is server-wide)',
+      able: () => peer.ownServer || 'only on a mongod the lab started (the engine switch is server-wide)',
       async explain(ctx, p) {
         return { stage: '$lookup (classic, nested loop)', explainVersion: '1' };
       },
@@ -262,8 +261,7 @@ module.exports = defineStudy({
       name: 'pg-join',
       what: 'PostgreSQL: SELECT region, cents FROM orders JOIN customers ON id, rows summed in the client',
       minVersion: '0',
-      able: () => peer.available,
-      skippedWhy: (ctx) => ctx.pgNote || 'PostgreSQL unavailable',
+      able: (p, point, ctx) => peer.available || ctx.pgNote || 'PostgreSQL unavailable',
       async explain(ctx) {
         const r = await pgPeer.join(await postgres(ctx));
         return { stage: r.plan, explainVersion: 'sql' };

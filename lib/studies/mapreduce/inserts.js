@@ -135,9 +135,10 @@ function variant(name, what, run, { pg = false, batch = BATCH } = {}) {
     what,
     where: 'node',
     minVersion: '3.6',
-    able: (p, point, ctx) => point.batch === batch && SensorGen.names().includes(p.FIELD) && (!pg || !!(ctx && ctx.pg)),
+    able: (p, point, ctx) =>
+      (point.batch === batch && SensorGen.names().includes(p.FIELD) && (!pg || !!(ctx && ctx.pg))) ||
+      (pg && !(ctx && ctx.pg) ? (ctx && ctx.pgNote) || 'PostgreSQL unavailable' : false),
     // false: "cannot answer at this point" (another batch size)
-    skippedWhy: (ctx) => (pg && !(ctx && ctx.pg) ? (ctx && ctx.pgNote) || 'PostgreSQL unavailable' : false),
     run,
   };
 }

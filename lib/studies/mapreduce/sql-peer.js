@@ -125,9 +125,11 @@ function variant(kind, what) {
     name: `pg-${kind}`,
     what,
     where: 'node',
-    able: (p, point, ctx) => !!(ctx && ctx.pg) && LabSensorGen.names().includes(p.FIELD),
+    able: (p, point, ctx) =>
+      (!!(ctx && ctx.pg) && LabSensorGen.names().includes(p.FIELD)) ||
+      (ctx && ctx.pgNote) ||
+      (ctx && ctx.pg ? false : 'PostgreSQL unavailable'),
     // with PostgreSQL here, a skip is this point's (TOP_VARIANTS), not the server's
-    skippedWhy: (ctx) => (ctx && ctx.pgNote) || (ctx && ctx.pg ? false : 'PostgreSQL unavailable'),
     run: async (ctx, p, point) => {
       const col = kind === 'jsonb' ? `(doc->>'${p.FIELD.replace(/'/g, "''")}')::float8` : ident(p.FIELD);
       const r = await ctx.pg.client.query(

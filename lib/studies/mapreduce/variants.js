@@ -48,8 +48,10 @@ function pyVariant(v) {
     name: v.name,
     what: v.what,
     where: 'node',
-    able: (p, point, ctx) => !!(ctx && ctx.py) && atTop(p, point, v.name),
-    skippedWhy: (ctx) => (ctx && ctx.pyNote) || (ctx && ctx.py ? false : `no PyMongo client: ${pymongo.SETUP}`),
+    able: (p, point, ctx) =>
+      (!!(ctx && ctx.py) && atTop(p, point, v.name)) ||
+      (ctx && ctx.pyNote) ||
+      (ctx && ctx.py ? false : `no PyMongo client: ${pymongo.SETUP}`),
     // The Python side times its own work: its start-up and the pipe are not in the time.
     run: (ctx, p, point) => ctx.py.run(v.name, point.batch, p.FIELD),
   };

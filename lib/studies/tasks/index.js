@@ -132,8 +132,7 @@ module.exports = defineStudy({
       name: 'pg-offset',
       what: "PostgreSQL: the source's SELECT ... WHERE processed = 0 LIMIT 1 OFFSET R",
       minVersion: '0',
-      able: (p, point) => peer.available && point.part === 'pick',
-      skippedWhy: (ctx) => ctx.pgNote || lab.NOT_HERE,
+      able: (p, point, ctx) => (peer.available && point.part === 'pick') || ctx.pgNote || lab.NOT_HERE,
       async run(ctx, p) {
         const pgs = await postgres(ctx);
         const unprocessed = Number(
