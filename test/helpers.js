@@ -213,15 +213,8 @@ const net = require('net');
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Whether a process exists (EPERM: it does, someone else's). */
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
-  }
-}
+// Whether a process exists (EPERM: it does, someone else's): the lab's own answer.
+const { alive } = require('../lib/infra/processes');
 
 /** Polls pred (sync or async) every step ms until it holds or ms have passed; resolves its last value. */
 async function until(pred, ms, step = 200) {

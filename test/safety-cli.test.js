@@ -12,7 +12,7 @@ const { expect } = require('chai');
 const { MongoClient, BSON } = require('mongodb');
 const { testUri } = require('./helpers');
 const { startEmbedded } = require('../lib/infra/server');
-const { processesUsing } = require('../lib/infra/cleanup');
+const { processesUsing } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');

@@ -1,11 +1,12 @@
 'use strict';
-// The end-of-run drop of a database the run created (lib/infra/cleanup.js trackDatabase) drops it
+// The end-of-run drop of a database the run created (lib/infra/tracked-databases.js trackDatabase) drops it
 // only while every collection in it is the lab's by identity (lib/infra/targets.js ownsAll): a
 // collection someone else added meanwhile keeps the whole database in place, untouched.
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { testUri } = require('./helpers');
 const cleanup = require('../lib/infra/cleanup');
+const { trackDatabase } = require('../lib/infra/tracked-databases');
 const { createOwned } = require('../lib/infra/targets');
 
 describe('safety: the drop of a database the run created proves every collection by its UUID', function () {
@@ -25,7 +26,7 @@ describe('safety: the drop of a database the run created proves every collection
     (await client.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((d) => d.name === name);
 
   it("a database holding only the lab's collections is dropped", async function () {
-    const tracked = await cleanup.trackDatabase(testUri(), 'labtest_drop_owned');
+    const tracked = await trackDatabase(testUri(), 'labtest_drop_owned');
     expect(tracked.created).to.equal(true);
     await createOwned(client.db('labtest_drop_owned'), 'mine');
     await tracked.drop();
@@ -33,7 +34,7 @@ describe('safety: the drop of a database the run created proves every collection
   });
 
   it('a collection the lab did not make keeps the database, and its documents, in place', async function () {
-    const tracked = await cleanup.trackDatabase(testUri(), 'labtest_drop_foreign');
+    const tracked = await trackDatabase(testUri(), 'labtest_drop_foreign');
     const db = client.db('labtest_drop_foreign');
     await createOwned(db, 'mine');
     await db.collection('theirs').insertOne({ _id: 1, keep: true });
@@ -45,7 +46,7 @@ describe('safety: the drop of a database the run created proves every collection
 
   it('what re-appears after the drop is dropped again only under the same proof: a foreign collection survives', async function () {
     const name = 'labtest_drop_again';
-    const tracked = await cleanup.trackDatabase(testUri(), name);
+    const tracked = await trackDatabase(testUri(), name);
     await createOwned(client.db(name), 'mine');
     // Someone writes into the database the moment it is gone (the drop loop looks again 250 ms on).
     const planted = (async () => {

@@ -16,7 +16,7 @@ const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { testUri } = require('./helpers');
-const { processesUsing } = require('../lib/infra/cleanup');
+const { processesUsing } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');

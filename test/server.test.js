@@ -9,15 +9,8 @@ const { MongoClient } = require('mongodb');
 const { getServer, startEmbedded } = require('../lib/infra/server');
 const { findMongod } = require('../lib/infra/mongod-binary');
 const { testUri, testDatabase } = require('./helpers');
+const { alive } = require('../lib/infra/processes');
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return false;
-  }
-}
 
 describe('server', function () {
   it('uses MONGODB_URI when set, and reports the real version and engines', async function () {

@@ -12,8 +12,13 @@ const fs = require('fs');
 const net = require('net');
 const path = require('path');
 const cleanup = require('../infra/cleanup');
-const { LabError } = require('../infra/errors');
+const processes = require('../infra/processes');
+const { makeDirs } = require('../infra/output-paths');
 const npmParent = require('../infra/npm-parent');
+const liveness = require('../infra/liveness');
+const { LabError, UsageError, friendly } = require('../infra/errors');
+const { NoMongodError } = require('../infra/mongod-binary');
+const opt = require('./options');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIPTS = path.join(ROOT, 'scripts');
@@ -53,8 +58,6 @@ stops it from elsewhere. SIGINT, SIGTERM or SIGHUP stop mongod and delete its da
 to npm's pid under npx (\`npx mongo-perf-lab server &\`, then \`kill $!\`).`;
 
 function parse(values) {
-  const { UsageError } = require('../infra/errors');
-  const opt = require('./options');
   const o = {
     port: opt.wholeNumber('port', values.port, 1),
     replset: opt.wholeNumber('replset', values.replset, 1),
@@ -98,7 +101,7 @@ function inspectDbPath(dir) {
   const lock = path.join(dir, 'mongod.lock');
   if (fs.existsSync(lock)) {
     const pid = Number(fs.readFileSync(lock, 'utf8').trim());
-    if (pid && alive(pid)) {
+    if (pid && processes.alive(pid)) {
       throw new ServerError(
         `--dbpath ${dir}: a mongod (pid ${pid}) is already running on this directory; stop it first, or use another directory`,
       );
@@ -124,25 +127,9 @@ function inspectDbPath(dir) {
   );
 }
 
-function cmdlineOf(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch (e) {
-    return null;
-  }
-}
-
 /** The server command holding dir's lab lock: {pid} while that process still runs, else null. */
 function labLockHolder(dir) {
-  try {
-    const held = JSON.parse(fs.readFileSync(path.join(dir, LOCK), 'utf8'));
-    // the same pid running another program now is not the holder (a pid reused after a SIGKILL)
-    return held.pid && alive(held.pid) && (cmdlineOf(held.pid) === null || cmdlineOf(held.pid) === held.cmd)
-      ? held
-      : null;
-  } catch (e) {
-    return null;
-  }
+  return processes.lockHolder(path.join(dir, LOCK));
 }
 
 /**
@@ -154,29 +141,12 @@ function labLockHolder(dir) {
 function lockDbPath(dir) {
   if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) throw new ServerError(`--dbpath ${dir}: not a directory`);
   try {
-    require('../infra/output-paths').makeDirs(dir);
+    makeDirs(dir);
   } catch (e) {
     if (e.code !== 'EEXIST') throw e; // the other command made it a moment ago
   }
-  const file = path.join(dir, LOCK);
-  const mine = JSON.stringify({ pid: process.pid, cmd: cmdlineOf(process.pid) });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.writeFileSync(file, mine, { flag: 'wx' });
-      break;
-    } catch (e) {
-      if (e.code !== 'EEXIST' || attempt > 0) throw e.code === 'EEXIST' ? inUse(dir) : e;
-      if (labLockHolder(dir)) throw inUse(dir);
-      fs.rmSync(file, { force: true }); // left by a command that was killed
-    }
-  }
-  const release = () => {
-    try {
-      if (fs.readFileSync(file, 'utf8') === mine) fs.rmSync(file, { force: true });
-    } catch (e) {
-      /* already gone */
-    }
-  };
+  const release = processes.takeLock(path.join(dir, LOCK));
+  if (!release) throw inUse(dir);
   const unlist = cleanup.addSync(release);
   return () => {
     unlist();
@@ -201,18 +171,9 @@ function inUse(dir) {
 function lockHolder(dir) {
   try {
     const pid = Number(fs.readFileSync(path.join(dir, 'mongod.lock'), 'utf8').trim());
-    return pid && pid !== process.pid && alive(pid) ? pid : null;
+    return pid && pid !== process.pid && processes.alive(pid) ? pid : null;
   } catch (e) {
     return null;
-  }
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
   }
 }
 
@@ -315,6 +276,7 @@ async function choosePort(o, dbPath) {
 }
 
 async function start(o, port, dbPath, stderr) {
+  // Loaded when a server starts: the driver and mongodb-memory-server are not needed for --help.
   const { startStandalone, startReplSet } = require('../infra/server');
   const log = (m) => stderr.write(m + '\n');
   stderr.write(o.replset ? `starting a replica set of ${o.replset} mongod...\n` : 'starting mongod...\n');
@@ -343,7 +305,6 @@ async function start(o, port, dbPath, stderr) {
  * the server stops answering ({frozen}: paused or hung; lib/infra/liveness.js).
  */
 function stopOrDeath(server, stopRequested) {
-  const liveness = require('../infra/liveness');
   let watch;
   const frozen = new Promise((resolve) => {
     watch = liveness.watch(server.uri, { onFailure: (e) => resolve({ frozen: e }) });
@@ -362,7 +323,7 @@ function stopOrDeath(server, stopRequested) {
 function endLine(server, how) {
   if (how.frozen) {
     const who = server.members.map((m) => `pid ${m.pid}, port ${m.port}`).join('; ');
-    return `mongod (${who}) stopped answering: no reply to a ping for ${Math.round(require('../infra/liveness').frozenAfterMs() / 1000)} s (paused with SIGSTOP or a debugger, or hung); it is killed; start the server again`;
+    return `mongod (${who}) stopped answering: no reply to a ping for ${Math.round(liveness.frozenAfterMs() / 1000)} s (paused with SIGSTOP or a debugger, or hung); it is killed; start the server again`;
   }
   const disk = server.disk && server.disk.line();
   const why = disk ? `: ${disk}` : '';
@@ -371,17 +332,12 @@ function endLine(server, how) {
 
 /** The one line for a failed start or run; returns the exit code (2: the user's input). */
 function reportFailure(e, o, stderr) {
-  const { NoMongodError } = require('../infra/mongod-binary');
   // mongod's own refusal of a directory another mongod (not the lab's) holds: the user's input too
   if (o.dbPath && /DBPathInUse|Unable to lock the lock file|already running on the dbpath/i.test(e.message || ''))
     e = inUse(path.resolve(o.dbPath));
   const known = e instanceof ServerError || e instanceof NoMongodError;
   const fsError = typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code);
-  let msg = known
-    ? e.message
-    : fsError
-      ? require('../infra/errors').friendly(e)
-      : (e.message || String(e)).split('\n')[0];
+  let msg = known ? e.message : fsError ? friendly(e) : (e.message || String(e)).split('\n')[0];
   if (/already in use/i.test(msg) && !known)
     msg = `--port: ${msg}; choose another port, or leave --port out for a free one`;
   stderr.write(`mongo-perf-lab server: ${msg}\n`);
@@ -399,7 +355,7 @@ function crashHandler(stderr, dbPath, state) {
     let holder = null;
     for (let i = 0; dbPath && !state.server && !holder && i < 60; i++) {
       holder = lockHolder(dbPath);
-      if (!holder) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+      if (!holder) processes.sleepSync(100);
     }
     const why = state.server
       ? 'unexpected error'

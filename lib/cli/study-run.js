@@ -21,13 +21,14 @@ async function prepareRun(o) {
 }
 
 /**
- * One server's database: tracked (cleanup.trackDatabase: the database the run creates, dropped at
+ * One server's database: tracked (tracked-databases.js trackDatabase: the database the run creates, dropped at
  * its end or on interrupt) unless --keep; else, for a database that existed, what of the lab's it
  * held (targets.runStart), so its end drops only what the run made there, also on interrupt.
  */
 async function preparePlace(uri, o) {
   const cleanup = require('../infra/cleanup');
-  const tracked = o.keep ? null : await cleanup.trackDatabase(uri, o.db);
+  const { trackDatabase } = require('../infra/tracked-databases');
+  const tracked = o.keep ? null : await trackDatabase(uri, o.db);
   const place = { uri, db: o.db, keep: Boolean(o.keep), tracked, start: null, unlist: () => {} };
   if (tracked && tracked.created) return place;
   // A user who may not list the database's collections: nothing the run makes there can be proven

@@ -17,19 +17,17 @@
 //   add(fn) -> remove()        an async step run on interrupt (last added, first run)
 //   addSync(fn) -> remove()    a synchronous step run at exit whatever happened (kill, rmSync)
 //   addDir(dir) -> remove()    a directory removed at exit
-//   trackDatabase(uri, name)   -> Promise<{created, remove, drop}>: when `name` does not exist yet on
-//                              that server, it is dropped if the run is interrupted (a failed drop is
-//                              reported), or by drop() when the command is done with it
-//   pendingDatabases()         names of the databases trackDatabase will still drop (a frozen server's
-//                              report says they are left)
+//   stopAtEnd(servers, {graceful})  servers: a module's Set of the servers it started (killSync(),
+//                              and stop() if graceful): stopped on interrupt, killed at exit
+//   say(line)                  a line where the clean-up's own lines go (install's log)
+//   settleUnbroken()           waits (at most UNBROKEN_WAIT_MS) for the unbroken steps in flight
+// The databases a run created are tracked-databases.js's; processes (alive, command lines) are
+// processes.js's.
 //   interrupted()              true once a signal arrived
 //   stopIfInterrupted()        throws once a signal arrived (a study's loops call it between steps)
 //   settleFirst(promise)       -> remove(): an interrupt waits for it (a study) before earlier steps
 //   unbroken(promise)          a step an interrupt lets finish (at most UNBROKEN_WAIT_MS) before its own
 //                              steps: creating a collection and writing the marker that names its UUID
-//   killUsingSync(dir)         SIGKILLs every process whose command line names dir and waits (at most
-//                              a few seconds) until none of them runs: for a mongod still starting,
-//                              of which no handle exists yet
 //
 // Signals: the first runs the async steps (at most STEP_BUDGET_MS), then the sync steps, and
 // exits 128+signal. A second one says what is still being done and keeps going, so a double
@@ -39,6 +37,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawn } = require('child_process');
+const { LabError } = require('./errors');
+const { alive, cmdlineOf, processesUsing } = require('./processes');
 
 const STEP_BUDGET_MS = 10000;
 const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
@@ -50,7 +50,6 @@ const steps = [];
 const UNBROKEN_WAIT_MS = 5000;
 const unbrokenSteps = new Set();
 const syncSteps = [];
-const pendingDrops = new Set();
 let installed = false;
 let root = null;
 let signalCount = 0;
@@ -224,14 +223,6 @@ function sweepAbandoned(base, say = log) {
 
 const PIDS_FILE = '.watch-pids';
 
-function cmdlineOf(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch (e) {
-    return null;
-  }
-}
-
 /** Asks the watchdog to kill pid too once this process is gone (only if pid still runs the same command). */
 function watchPid(pid) {
   if (!root || !pid) return;
@@ -270,10 +261,7 @@ function interrupted() {
  * lab cannot prove it made, and stays). The error's line is never shown: the interrupt's exit says it.
  */
 function stopIfInterrupted() {
-  if (signalCount > 0) {
-    const { LabError } = require('./errors');
-    throw new LabError('interrupted');
-  }
+  if (signalCount > 0) throw new LabError('interrupted');
 }
 
 /**
@@ -292,175 +280,7 @@ function settleFirst(work, ms = STEP_BUDGET_MS / 2) {
   });
 }
 
-function pendingDatabases() {
-  return [...pendingDrops];
-}
-
-// Whether the database exists before the run: true too when the listing is not allowed.
-async function databaseExisted(uri, name) {
-  const { MongoClient } = require('mongodb');
-  const { clientOptions, friendly, LabError } = require('./errors');
-  const client = new MongoClient(uri, clientOptions(uri));
-  let existed;
-  try {
-    const r = await client.db('admin').admin().listDatabases({ nameOnly: true });
-    existed = r.databases.some((d) => d.name === name);
-  } catch (e) {
-    // A server that cannot be reached (or does not answer) fails the command at once, not after
-    // the same wait again in the next step.
-    if (/ServerSelection/.test(e.name || '')) throw new LabError(friendly(e, { uri }), { cause: e });
-    existed = true; // cannot tell (no privilege): never drop what may be the user's
-  } finally {
-    await client.close().catch(() => {
-      /* a listing client: nothing depends on its close */
-    });
-  }
-  return existed;
-}
-
-/**
- * Drops database `name` (already proven the lab's) and watches until it stays gone; returns whether
- * it dropped anything.
- */
-async function dropUntilGone(c, db, name) {
-  // A write still in flight (a shell evaluating) can re-create the database right after the
-  // drop: watch until it stays gone for two checks in a row. What re-appears is dropped again
-  // only under the same proof as the first time: a collection made after the drop carries no
-  // marker of this run, and may as well be someone else's.
-  const exists = async () =>
-    (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.some((x) => x.name === name);
-  let absentChecks = 0;
-  let dropped = false;
-  for (let i = 0; i < 20 && absentChecks < 2; i++) {
-    if (await exists()) {
-      absentChecks = 0;
-      if (dropped && !(await require('./targets').ownsAll(db))) {
-        const left = (await db.listCollections({}, { nameOnly: true }).toArray()).map((x) => x.name);
-        log(
-          `cleanup: database ${name} re-appeared after its drop holding ${left.join(', ') || 'nothing yet'}, which the lab cannot prove it made: left in place; look at it and drop it yourself if it is the run's`,
-        );
-        return dropped;
-      }
-      await db.dropDatabase();
-      dropped = true;
-    } else {
-      absentChecks++;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return dropped;
-}
-
-async function trackDatabase(uri, name) {
-  const { MongoClient } = require('mongodb');
-  const { clientOptions } = require('./errors');
-  const existed = await databaseExisted(uri, name);
-  if (existed) return { created: false, remove: () => {}, drop: async () => {} };
-  pendingDrops.add(name);
-  const dropIt = async () => {
-    pendingDrops.delete(name);
-    const c = new MongoClient(uri, clientOptions(uri));
-    try {
-      const db = c.db(name);
-      // A creation still finishing (its marker on the way) is let through before the proof.
-      await settleUnbroken();
-      // Only a database whose every collection the lab made, each proven by its UUID, is dropped.
-      const colls = await db.listCollections({}, { nameOnly: true }).toArray();
-      if (colls.length && !(await require('./targets').ownsAll(db))) {
-        log(`cleanup: left database ${name} in place: it holds collections the lab cannot prove it made`);
-        return;
-      }
-      const dropped = await dropUntilGone(c, db, name);
-      // A user who may not write created nothing: nothing to report.
-      if (dropped) log(`cleanup: dropped database ${name}, which this run created`);
-    } catch (e) {
-      const { friendly } = require('./errors');
-      log(
-        `cleanup: could not drop database ${name}, which this run created (${friendly(e, { uri })}): drop it yourself`,
-      );
-    } finally {
-      await c.close().catch(() => {
-        /* the drop's outcome is already logged above */
-      });
-    }
-  };
-  // One drop, however many ask: the command's end and an interrupt arriving during it share it, and
-  // the step stays listed until the drop is done, so an interrupt waits for it instead of exiting
-  // while the drop's connection is still being made (the database was left so).
-  let dropping = null;
-  const dropOnce = () => dropping || (dropping = dropIt());
-  const unlist = add(dropOnce);
-  const remove = () => {
-    unlist();
-    pendingDrops.delete(name);
-  };
-  // drop(): now, when the command is done with it (and no longer on interrupt once done).
-  return {
-    created: true,
-    remove,
-    drop: async () => {
-      try {
-        await dropOnce();
-      } finally {
-        unlist();
-      }
-    },
-  };
-}
-
 // ---- the watchdog process -------------------------------------------------------------------
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return e.code === 'EPERM';
-  }
-}
-
-/** Processes whose command line mentions dir (the mongod started with --dbpath inside it). */
-function processesUsing(dir) {
-  const out = [];
-  let entries;
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch (e) {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8');
-      if (cmd.includes(dir)) out.push(Number(e));
-    } catch (err) {
-      /* gone */
-    }
-  }
-  return out;
-}
-
-/** Whether pid still runs (not gone, not a zombie: a killed child its dead parent never reaped). */
-function running(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] !== 'Z';
-  } catch (e) {
-    return false;
-  }
-}
-
-function killUsingSync(dir, waitMs = 5000) {
-  const pids = processesUsing(dir);
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch (e) {
-      /* gone */
-    }
-  }
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (const t0 = Date.now(); pids.some(running) && Date.now() - t0 < waitMs;) Atomics.wait(pause, 0, 0, 20);
-}
-
 async function watch(parentPid, dir) {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // Until the parent is gone, even when the run directory went first: a mongod the run could not
@@ -494,21 +314,41 @@ if (require.main === module && process.argv[2] === '--watch') {
   );
 }
 
+/**
+ * The servers a module starts (a Set it keeps, adding each server it starts and deleting each it
+ * stopped), stopped however the process ends: on interrupt, when graceful, each one's stop() runs
+ * (within the step budget); at exit, whatever is left gets killSync(). Once per Set, however often
+ * called (each start calls it, so that a module used as a library is covered too).
+ */
+const stoppedSets = new WeakSet();
+function stopAtEnd(servers, { graceful = false } = {}) {
+  if (stoppedSets.has(servers)) return;
+  stoppedSets.add(servers);
+  install();
+  if (graceful) add(() => Promise.allSettled([...servers].map((s) => s.stop())));
+  addSync(() => {
+    for (const s of servers) s.killSync();
+  });
+}
+
+function say(line) {
+  log(line);
+}
+
 module.exports = {
   install,
   add,
   addSync,
   addDir,
-  trackDatabase,
   interrupted,
   stopIfInterrupted,
   settleFirst,
   unbroken,
-  pendingDatabases,
+  settleUnbroken,
+  stopAtEnd,
+  say,
   runDir,
-  processesUsing,
   sweepAbandoned,
-  killUsingSync,
   watchPid,
   STEP_BUDGET_MS,
 };

@@ -17,6 +17,8 @@
 // Why: driver errors (MongoServerSelectionError, ECONNRESET, code 13 ...) say what happened at the
 // socket, not what the user should do; a missing privilege used to be reported as "cannot reach".
 
+const pendingDrops = require('./pending-drops');
+
 const CONNECT_TIMEOUT_MS = 5000;
 
 class LabError extends Error {
@@ -205,7 +207,7 @@ function connectionLine(err, ctx, { all, text, code, codeName, where }) {
   ) {
     const addr = (/Connection to (\S+) interrupted/.exec(text) || [])[1];
     const pid = embeddedPids.get(addr);
-    const leftDatabases = require('./cleanup').pendingDatabases();
+    const leftDatabases = pendingDrops.list();
     return frozenLine(ctx.uri || `mongodb://${addr || '?'}`, {
       pid,
       embedded: Boolean(pid),

@@ -22,7 +22,9 @@
 // A blocked event loop (a long synchronous step in this process) is not the server's silence:
 // any lag of the loop over LAG_MS restarts the count.
 
-const { LabError, UsageError, frozenLine } = require('./errors');
+const errors = require('./errors');
+const { LabError, UsageError, frozenLine } = errors;
+const pendingDrops = require('./pending-drops');
 
 const FROZEN_AFTER_MS = 12000;
 const HEARTBEAT_MS = 1000;
@@ -62,12 +64,12 @@ function frozenAfterMs() {
 function enable(what) {
   frozenAfterMs(); // a bad LAB_FROZEN_AFTER_MS is refused before any work
   enabled = what || 'the command';
-  require('./errors').during(enabled);
+  errors.during(enabled);
 }
 
 /** What the command is doing now ("study where"): named in the line (lib/infra/errors.js keeps it). */
 function during(text) {
-  require('./errors').during(text);
+  errors.during(text);
 }
 
 function fail(err) {
@@ -113,7 +115,7 @@ function watch(uri, { pid, embedded = false, onFailure } = {}) {
     st.lastTick = now;
     if (lag > LAG_MS || st.paused) st.silentSince = null;
     if (st.silentSince === null || now - st.silentSince < frozenAfter) return;
-    const leftDatabases = require('./cleanup').pendingDatabases();
+    const leftDatabases = pendingDrops.list();
     const err = new ServerFrozenError(
       frozenLine(uri, { pid, embedded, silentMs: now - st.silentSince, leftDatabases }),
     );
@@ -155,6 +157,8 @@ function watch(uri, { pid, embedded = false, onFailure } = {}) {
  */
 function listen(uri, st, unanswered) {
   if (st.stopped) return;
+  // Loaded here, not at the top: bin loads this module for every command, --help too, and the
+  // driver costs ~0.1 s of each such process (the test suite starts them by the dozen).
   const { MongoClient } = require('mongodb');
   const client = new MongoClient(uri, {
     serverMonitoringMode: 'poll',

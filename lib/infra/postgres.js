@@ -20,25 +20,16 @@ const { spawn, spawnSync, execFileSync } = require('child_process');
 const { redact, LabError } = require('./errors');
 const path = require('path');
 const pg = require('pg');
+const cleanup = require('./cleanup');
+const processes = require('./processes');
 
 /** PostgreSQL cannot run here: its message is the one line to show (what, why, what to do). */
 class PostgresUnavailable extends LabError {}
 
 const running = new Set();
-let hooksInstalled = false;
-
-function installShutdownHooks() {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
-  // The lab's clean-up owns the end of the process: on SIGINT, SIGTERM or SIGHUP it runs every
-  // clean-up step and exits 128+signal, and at exit the servers (and an initdb still running) are
-  // killed and their temporary directories removed, also when used as a library.
-  const cleanup = require('./cleanup');
-  cleanup.install();
-  cleanup.addSync(() => {
-    for (const s of running) s.killSync();
-  });
-}
+// The lab's clean-up owns the end of the process (cleanup.stopAtEnd): on SIGINT, SIGTERM or SIGHUP it
+// runs every clean-up step and exits 128+signal, and at exit the servers (and an initdb still running)
+// are killed and their temporary directories removed, also when used as a library.
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -90,15 +81,6 @@ function lastLine(s) {
   return lines.length ? lines[lines.length - 1] : 'no message';
 }
 
-/** Whether pid is gone (a zombie too: a child this process will not reap from an exit hook). */
-function gone(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0] === 'Z';
-  } catch {
-    return true;
-  }
-}
-
 /** A child process still running (one that never spawned has no pid). */
 function live(child) {
   return Boolean(child && child.pid && child.exitCode === null && child.signalCode === null);
@@ -144,12 +126,12 @@ class PgServer {
   killSync() {
     const kids = [...this.children].filter(live);
     for (const c of kids) c.kill('SIGQUIT');
-    const pause = new Int32Array(new SharedArrayBuffer(4));
-    for (const t0 = Date.now(); kids.some((c) => !gone(c.pid)) && Date.now() - t0 < 3000;)
-      Atomics.wait(pause, 0, 0, 20);
-    for (const c of kids) if (!gone(c.pid)) c.kill('SIGKILL');
+    // gone: exited, or a zombie this process will not reap from an exit hook
+    for (const t0 = Date.now(); kids.some((c) => processes.running(c.pid)) && Date.now() - t0 < 3000;)
+      processes.sleepSync(20);
+    for (const c of kids) if (processes.running(c.pid)) c.kill('SIGKILL');
     if (this.tmp) {
-      require('./cleanup').killUsingSync(this.tmp);
+      processes.killUsingSync(this.tmp);
       fs.rmSync(this.tmp, { recursive: true, force: true });
     }
   }
@@ -346,7 +328,7 @@ async function startEmbedded({ log = () => {} } = {}) {
   if (problem) throw new PostgresUnavailable(problem);
   const ids = runAsIds();
   // Before anything runs: an interrupt during initdb ends it too.
-  installShutdownHooks();
+  cleanup.stopAtEnd(running);
   const port = await freePort();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'perflab-pg-'));
   const password = 'perflab';
@@ -447,7 +429,7 @@ function setupPeer() {
     process.stderr.write(`${embeddedProblem()}\n`);
     return 1;
   }
-  const r = require('child_process').spawnSync(process.execPath, ['scripts/hydrate-symlinks.js'], {
+  const r = spawnSync(process.execPath, ['scripts/hydrate-symlinks.js'], {
     cwd: dir,
     stdio: 'inherit',
   });

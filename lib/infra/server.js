@@ -12,6 +12,8 @@ const path = require('path');
 const { MongoClient } = require('mongodb');
 const { findMongod, NoMongodError } = require('./mongod-binary');
 const cleanup = require('./cleanup');
+const { killUsingSync } = require('./processes');
+const { makeDirs } = require('./output-paths');
 const liveness = require('./liveness');
 const { clientOptions, friendly, explainGone, noteEmbedded, LabError } = require('./errors');
 
@@ -24,19 +26,8 @@ const NO_SOCKET = ['--nounixsocket'];
 const memoryServer = () => require('mongodb-memory-server-core');
 
 const running = new Set();
-let hooksInstalled = false;
-
-// Stops are lib/infra/cleanup.js's job: on SIGINT/SIGTERM/SIGHUP every running mongod is stopped and
-// its data dir removed; at exit, whatever is left is killed and removed synchronously.
-function installShutdownHooks() {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
-  cleanup.install();
-  cleanup.add(() => Promise.allSettled([...running].map((s) => s.stop())));
-  cleanup.addSync(() => {
-    for (const s of running) s.killSync();
-  });
-}
+// Stops are lib/infra/cleanup.js's job (stopAtEnd): on SIGINT/SIGTERM/SIGHUP every running mongod is
+// stopped and its data dir removed; at exit, whatever is left is killed and removed synchronously.
 
 /** Reads what the server really is: version, storage engine, and the default query engine. */
 async function describeServer(uri) {
@@ -261,7 +252,7 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
   const extra = [...NO_SOCKET, ...args];
   if (cacheSizeGB) extra.push('--wiredTigerCacheSizeGB', String(cacheSizeGB));
   const binary = found.download ? { version: found.download } : { systemBinary: found.binary, version: found.version };
-  installShutdownHooks();
+  cleanup.stopAtEnd(running, { graceful: true });
   checkTempSpace(os.tmpdir());
   // The data dir is made here, not by mongodb-memory-server, which forgets its own when the start
   // fails: so it is known, and removed, from the first moment.
@@ -278,7 +269,7 @@ async function startEmbedded({ cacheSizeGB, args = [], log = () => {} } = {}) {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     // Still starting, mongodb-memory-server gives no handle on it: it is found by its data dir, and
     // must be gone before that dir is removed (its diagnostic data capture would make it again).
-    else cleanup.killUsingSync(dbPath);
+    else killUsingSync(dbPath);
     fs.rmSync(dbPath, { recursive: true, force: true });
   });
   try {
@@ -409,7 +400,7 @@ class LongLivedServer {
     this.stopping = true;
     for (const m of this.members) {
       if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
-      if (!this.dbPath && m.dbPath) require('fs').rmSync(m.dbPath, { recursive: true, force: true });
+      if (!this.dbPath && m.dbPath) fs.rmSync(m.dbPath, { recursive: true, force: true });
     }
   }
 }
@@ -465,7 +456,7 @@ async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {
   if (port) instance.port = port;
   if (dbPath) {
     // not mkdirSync's recursive mode: on a read-only file system it reports ENOENT, not EROFS
-    require('./output-paths').makeDirs(dbPath);
+    makeDirs(dbPath);
     instance.dbPath = dbPath;
   }
   const { MongoMemoryServer } = memoryServer();

@@ -26,6 +26,7 @@
 
 const LabFixture = require('../../scripts/lib/fixture');
 const { TargetError, ForeignDataError } = require('./errors');
+const cleanup = require('./cleanup');
 
 const META = LabFixture.META;
 
@@ -85,7 +86,6 @@ async function assertAllOwned(db, collNames, doing = 'write to') {
 
 /** Creates db.collName and marks it with its UUID; an interrupt lets the two finish together. */
 function createOwned(db, collName, options = {}, kind = 'collection', spec = {}) {
-  const cleanup = require('./cleanup');
   // Once interrupted, no new collection: the clean-up is about to prove what the run made.
   if (cleanup.interrupted())
     return Promise.reject(new TargetError(`${db.databaseName}.${collName}: not created, the run is stopping`));
