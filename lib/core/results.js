@@ -7,7 +7,6 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
-const lab = require('../../scripts/lib/lab');
 const LabPlan = require('../../scripts/lib/plan');
 const LabRecords = require('../../scripts/lib/records');
 const { checkWritableFile } = require('../infra/output-paths');
@@ -177,7 +176,7 @@ class ResultFile {
     this.file = file ? path.resolve(file) : null;
     this.log = log;
     this.doc = {
-      format: lab.FORMAT,
+      format: LabRecords.FORMAT,
       version: VERSION,
       complete: false,
       environment: env,

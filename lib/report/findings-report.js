@@ -4,7 +4,7 @@
 // table is glanceTable() in Markdown. The core (lib/core/findings.js) runs the studies, judges the
 // claims and says which columns differ; everything here only decides how that reads.
 const path = require('path');
-const lab = require('../../scripts/lib/lab');
+const { fmtInt } = require('../../scripts/lib/format');
 const { LABEL } = require('../core/claims');
 const m = require('./model');
 const report = require('./report');
@@ -30,7 +30,7 @@ function settingOf(j) {
 /** A number of an interval, 3 significant digits (no unit: the figure beside it has one). */
 function num(x) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '?';
-  return Math.abs(x) >= 1000 ? lab.fmtInt(Math.round(x)) : String(Number(x.toPrecision(3)));
+  return Math.abs(x) >= 1000 ? fmtInt(Math.round(x)) : String(Number(x.toPrecision(3)));
 }
 
 /** "95 % CI 120-150, n 5", or why there is none; nothing when the rule's figure states it already. */

@@ -4,14 +4,16 @@
 // document of the report model (model.js) rendered to Markdown, and charts (Vega-Lite -> SVG + PNG).
 // Nothing here measures; everything reads result records.
 const path = require('path');
-const lab = require('../../scripts/lib/lab');
 const { skipText, SKIP } = require('../../scripts/lib/plan');
 const { renderChart } = require('./chart');
 const { scaleOf } = require('./scale');
 const m = require('./model');
 const { renderMarkdown, tableToMarkdown } = require('./render-markdown');
-const { compareRecord } = require('../../scripts/lib/stats');
-const { comparisonWords } = require('../../scripts/lib/format');
+const LabStats = require('../../scripts/lib/stats');
+const LabFormat = require('../../scripts/lib/format');
+const LabLines = require('../../scripts/lib/lines');
+const { compareRecord } = LabStats;
+const { comparisonWords } = LabFormat;
 const LabRecords = require('../../scripts/lib/records');
 
 // Colour-blind-safe: Paul Tol's "muted" scheme, then his "bright" one for studies with many variants.
@@ -70,7 +72,7 @@ function serverLine(env) {
  */
 function busyLine(doc, label) {
   const recs = doc.results.filter((r) => r.type === 'result' && !r.skipped);
-  const busy = recs.filter((r) => lab.isBusy(r));
+  const busy = recs.filter((r) => LabRecords.isBusy(r));
   const h = (doc.environment || {}).host || {};
   const name = label ? `${label}: ` : '';
   if (busy.length) {
@@ -123,7 +125,7 @@ function headline(doc, entry) {
   for (const [part, group] of parts) {
     const axis = headlinePoint(entry, group, recs);
     const at = atPoint(recs, axis).filter((r) => !r.skipped);
-    const head = lab.summaryLines(at, lab.pointLabel(axis));
+    const head = LabLines.summaryLines(at, LabFormat.pointLabel(axis));
     if (!head.length && parts.size > 1) {
       head.push(
         `${part ? `part=${part}` : 'Summary'}: ${group.length} point${group.length > 1 ? 's' : ''}, one variant each (${[...new Set(at.map((r) => r.variant))].join(', ')}): see its table`,
@@ -132,7 +134,7 @@ function headline(doc, entry) {
     lines.push(...head);
     if (group.length > 1 && head.length)
       lines.push(
-        `  (${group.length} points${part ? ` in part ${part}` : ''}; the headline is ${lab.pointLabel(axis)})`,
+        `  (${group.length} points${part ? ` in part ${part}` : ''}; the headline is ${LabFormat.pointLabel(axis)})`,
       );
   }
   const bad = recs.filter((r) => r.agrees === false);
@@ -144,14 +146,14 @@ function headline(doc, entry) {
   const empty = recs.filter((r) => r.agrees === true && LabRecords.isEmptyAnswer(r.answer));
   lines.push(
     bad.length
-      ? `  DISAGREE with ${ref}: ${bad.map((r) => `${r.variant} @ ${lab.pointLabel(r.axis) || 'the point'}`).join(', ')} (not ranked)`
+      ? `  DISAGREE with ${ref}: ${bad.map((r) => `${r.variant} @ ${LabFormat.pointLabel(r.axis) || 'the point'}`).join(', ')} (not ranked)`
       : `  every answer checked: ${recs.some((r) => r.agrees === true) ? `all agree with ${ref}` : 'all agree with the baseline'}`,
   );
   if (recs.some((r) => r.agrees !== null && r.agrees !== undefined)) lines.push(`  answers compared ${how}`);
   // Agreeing on nothing proves nothing: every form reads an empty result at a meaningless speed.
   if (empty.length)
     lines.push(
-      `  EMPTY ANSWER at ${[...new Set(empty.map((r) => lab.pointLabel(r.axis) || 'the point'))].join(', ')}: the variants agree on nothing found; check the collection, the database and the filters`,
+      `  EMPTY ANSWER at ${[...new Set(empty.map((r) => LabFormat.pointLabel(r.axis) || 'the point'))].join(', ')}: the variants agree on nothing found; check the collection, the database and the filters`,
     );
   return lines.join('\n');
 }
@@ -169,12 +171,12 @@ function valueCell(r, value, all = []) {
 function plainValueCell(r, value, all) {
   if (!r || r.skipped) return r && r.skipped ? '-' : '';
   if (typeof value === 'function') return m.cell(value(r));
-  if (value === 'median') return m.number(r.median, 'ms', lab.fmtMs(r.median));
+  if (value === 'median') return m.number(r.median, 'ms', LabFormat.fmtMs(r.median));
   if (value === 'ratio') return comparisonOf(r, all) ? comparisonWords(comparisonOf(r, all)).cell : '';
   if (value.startsWith('extra.')) {
     const v = r.extra && r.extra[value.slice(6)];
     return typeof v === 'number'
-      ? m.number(v, '', lab.fmtInt(Number(v.toPrecision(4))))
+      ? m.number(v, '', LabFormat.fmtInt(Number(v.toPrecision(4))))
       : String(v === undefined ? '' : v);
   }
   return String(r[value]);
@@ -228,9 +230,9 @@ function pointRow(r, at) {
   const engine = r.plan ? (r.plan.explainVersion === '2' ? 'SBE' : 'classic') : r.where === 'node' ? 'client' : '';
   return [
     r.variant,
-    m.number(r.median, 'ms', lab.fmtMs(r.median)),
-    `${lab.fmtMs(r.mean)} ± ${lab.fmtMs(r.sd)}`,
-    `${lab.fmtMs(r.min)}..${lab.fmtMs(r.max)}`,
+    m.number(r.median, 'ms', LabFormat.fmtMs(r.median)),
+    `${LabFormat.fmtMs(r.mean)} ± ${LabFormat.fmtMs(r.sd)}`,
+    `${LabFormat.fmtMs(r.min)}..${LabFormat.fmtMs(r.max)}`,
     `${r.runs}${r.capped ? '*' : ''}`,
     w ? w.cell : r.agrees === false ? 'baseline, WRONG ANSWER' : 'baseline',
     w ? w.ci : '',
@@ -270,7 +272,7 @@ function fmtBytes(b) {
 function serverTable(at) {
   const rows = at.filter((r) => r.server && !r.skipped);
   if (!rows.length) return null;
-  const n = (x) => (typeof x === 'number' ? lab.fmtInt(x) : '');
+  const n = (x) => (typeof x === 'number' ? LabFormat.fmtInt(x) : '');
   const tickets = (t) => (t ? `${t.out}/${t.out + t.available}` : '');
   return figureTable(
     [
@@ -298,7 +300,7 @@ function serverTable(at) {
         s.cacheUsedPct === undefined ? '' : `${s.cacheUsedPct}%, ${s.cacheDirtyPct}%`,
         s.readTickets ? `${tickets(s.readTickets)}, ${tickets(s.writeTickets)}` : '',
         Object.entries(s.ops || {})
-          .map(([k, v]) => `${k} ${lab.fmtInt(v)}`)
+          .map(([k, v]) => `${k} ${LabFormat.fmtInt(v)}`)
           .join(', '),
       ];
     }),
@@ -307,7 +309,7 @@ function serverTable(at) {
 
 // A variant that does not apply to a point (a pick method at a claiming point, a per-minute rollup
 // asked for seconds) is left out of that point's table: rows of dashes hid the ones that answered.
-const notHere = (r) => Boolean(r.skipped) && (r.skipped.code === SKIP.notHere || r.skipped === lab.NOT_HERE);
+const notHere = (r) => Boolean(r.skipped) && (r.skipped.code === SKIP.notHere || r.skipped === LabRecords.NOT_HERE);
 
 /** The variants not measured anywhere for one reason (the SQL peer could not start): variant -> why. */
 function unmeasuredVariants(recs) {
@@ -329,11 +331,11 @@ function unmeasuredVariants(recs) {
 function pointBlocks(recs, entry, inapplicable) {
   const out = [];
   for (const axis of pointsOf(recs).filter((a) => !entry.pointTables || entry.pointTables(a))) {
-    const label = lab.pointLabel(axis);
+    const label = LabFormat.pointLabel(axis);
     const at = atPoint(recs, axis).filter((r) => !inapplicable(r));
-    const busy = at.find((r) => lab.isBusy(r));
+    const busy = at.find((r) => LabRecords.isBusy(r));
     if (at.length) out.push(m.paragraph(m.bold(label || 'results')), pointTable(at));
-    if (busy) out.push(m.warning(lab.busyText(busy)));
+    if (busy) out.push(m.warning(LabRecords.busyText(busy)));
     const server = serverTable(at);
     if (server)
       out.push(
@@ -375,7 +377,8 @@ function studyResultBlocks(doc, entry) {
   if (lat) out.push(m.paragraph(m.bold('latency per operation (HdrHistogram over the timed rounds)')), lat);
   const variants = [...new Set(recs.map((r) => r.variant))];
   const nowhere = variants.filter((v) => !unmeasured.has(v) && recs.filter((r) => r.variant === v).every(inapplicable));
-  if (nowhere.length) out.push(m.paragraph(`Not measured: ${nowhere.join(', ')} (${lab.NOT_HERE} in this run).`));
+  if (nowhere.length)
+    out.push(m.paragraph(`Not measured: ${nowhere.join(', ')} (${LabRecords.NOT_HERE} in this run).`));
   for (const why of new Set(unmeasured.values())) {
     const which = [...unmeasured].filter(([, w]) => w === why).map(([v]) => v);
     out.push(m.paragraph(`Not measured: ${which.join(', ')} (${why}).`));
@@ -509,7 +512,7 @@ function lineEncoding(numeric, logX, y, color) {
  * on log times the ratios use, LabStats.ratioInterval) as lo..hi when it has 3 rounds or more.
  */
 function chartTime(r) {
-  const iv = r.times && r.times.length >= 3 && !r.capped ? lab.ratioInterval(r.times) : null;
+  const iv = r.times && r.times.length >= 3 && !r.capped ? LabStats.ratioInterval(r.times) : null;
   return {
     ms: r.median,
     ...(iv && iv.lo !== null ? { lo: iv.lo, hi: iv.hi } : {}),
@@ -519,7 +522,7 @@ function chartTime(r) {
 
 /** Time per variant as bars, one panel per axis point. */
 function barChart(recs, variants, { title, color, y }) {
-  const points = pointsOf(recs).map((a) => lab.pointLabel(a) || 'all');
+  const points = pointsOf(recs).map((a) => LabFormat.pointLabel(a) || 'all');
   const faceted = points.length > 1;
   return {
     title,
@@ -527,7 +530,7 @@ function barChart(recs, variants, { title, color, y }) {
     // different questions, e.g. picking vs claiming, had empty slots), and the panels keep run order
     // (alphabetical put W=16 between W=1 and W=2).
     data: {
-      values: recs.map((r) => ({ variant: r.variant, point: lab.pointLabel(r.axis) || 'all', ...chartTime(r) })),
+      values: recs.map((r) => ({ variant: r.variant, point: LabFormat.pointLabel(r.axis) || 'all', ...chartTime(r) })),
     },
     ...(faceted
       ? {
@@ -584,13 +587,21 @@ function withLatency(doc, entry) {
 function latencyModel(doc, entry) {
   const recs = withLatency(doc, entry);
   if (!recs.length) return null;
-  const ms = (x) => m.number(x, 'ms', lab.fmtMs(x));
+  const ms = (x) => m.number(x, 'ms', LabFormat.fmtMs(x));
   return figureTable(
     ['variant', 'point', 'operations', 'p50', 'p95', 'p99', 'max'],
     recs.map((r) => {
       const l = r.latency;
-      const point = lab.pointLabel(r.axis) || '-';
-      return [r.variant, point, m.number(l.count, '', lab.fmtInt(l.count)), ms(l.p50), ms(l.p95), ms(l.p99), ms(l.max)];
+      const point = LabFormat.pointLabel(r.axis) || '-';
+      return [
+        r.variant,
+        point,
+        m.number(l.count, '', LabFormat.fmtInt(l.count)),
+        ms(l.p50),
+        ms(l.p95),
+        ms(l.p99),
+        ms(l.max),
+      ];
     }),
   );
 }
@@ -622,7 +633,7 @@ function latencySpec(doc, entry) {
     (k) => new Set(recs.map((r) => JSON.stringify(r.axis[k]))).size > 1,
   );
   const name = (r) =>
-    lab.pointLabel(Object.fromEntries(keys.filter((k) => k in r.axis).map((k) => [k, r.axis[k]]))) || 'all';
+    LabFormat.pointLabel(Object.fromEntries(keys.filter((k) => k in r.axis).map((k) => [k, r.axis[k]]))) || 'all';
   const points = [...new Set(recs.map(name))];
   const values = [];
   for (const r of recs) {
