@@ -26,6 +26,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { MongoClient } = require('mongodb');
+const { median } = require('../scripts/lib/stats');
 const { getServer } = require('../lib/infra/server');
 const { streamInsert } = require('../lib/infra/loader');
 const { dropOwned, checkTarget, createOwned } = require('../lib/infra/targets');
@@ -196,12 +197,6 @@ async function timed(fn) {
 /** Drops the case's collections: each is the lab's by UUID (created by its loader or by own()). */
 async function reset(db, colls) {
   for (const c of colls) await dropOwned(db, c);
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** The batches the loader kept in flight on average, when its result says (ensureFixture and streamInsert do). */

@@ -5,32 +5,21 @@
 // and `list` must not load the driver.
 const { parseArgs } = require('util');
 const { UsageError } = require('../infra/errors');
+const LabParams = require('../../scripts/lib/params');
+const { editDistance } = LabParams;
 
 const COMMANDS = ['list', 'run', 'compare', 'findings', 'import', 'server', 'clean', 'help'];
 
 // What the machine can do: past these, a run would not finish (or not fit) on any machine the
 // lab targets, so the number is refused up front instead of running for days.
-const LIMITS = { docs: 1e9, runs: 10000, seed: 2 ** 32 - 1 };
+// The shell's one table of limits (scripts/lib/params.js), under the options' names.
+const LIMITS = { docs: LabParams.MAX_COUNT, runs: LabParams.LIMITS.RUNS, seed: LabParams.LIMITS.SEED };
 
 /** Options every command takes. */
 const GLOBAL = {
   help: { type: 'boolean', short: 'h', text: "this command's help" },
   debug: { type: 'boolean', text: 'print the stack of an error, not only its one line (or DEBUG=mongo-perf-lab)' },
 };
-
-/** Edits from a to b (insert, delete, replace, swap two neighbours): how typos differ. */
-function editDistance(a, b) {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
 
 /** The closest of names to word, when it is close enough to be a typo (else undefined). */
 function closest(word, names) {

@@ -166,11 +166,7 @@ function barOf(threshold, [sa, sb], drift = 0) {
 /** How far the baseline's median time moved between the two runs (0: not at all), for ratios. */
 function baselineDrift(a, b) {
   if (a.kind !== 'ratio') return 0;
-  const median = (xs) =>
-    lab.percentile(
-      xs.slice().sort((x, y) => x - y),
-      0.5,
-    );
+  const median = stats.median;
   const [x, y] = [median(a.baseTimes), median(b.baseTimes)];
   return Math.max(x, y) / Math.min(x, y) - 1;
 }

@@ -87,8 +87,8 @@ var LabParams = (function () {
     return typeof globalThis[name] === 'undefined' ? undefined : globalThis[name];
   }
 
-  // The CLI's limits (lib/cli/options.js), so a drop-in cannot be told to write 10^12 documents
-  // for hours with no output: counts up to 10^9, rounds up to 10^4, seeds up to 2^32 - 1.
+  // The one table of limits, the CLI's too (lib/cli/options.js), so a drop-in cannot be told to write
+  // 10^12 documents for hours with no output: counts up to 10^9, rounds up to 10^4, seeds up to 2^32 - 1.
   var LIMITS = { SEED: 4294967295, RUNS: 10000, MAX_RUNS: 10000, WARMUP: 10000 };
   var MAX_COUNT = 1000000000;
 
@@ -153,25 +153,28 @@ var LabParams = (function () {
     });
   }
 
-  // Levenshtein distance, for "did you mean".
-  function distance(a, b) {
-    var prev = [];
+  // Edits from a to b (insert, delete, replace, swap two neighbours): how typos differ. The one
+  // "did you mean" distance, of the shell's parameters and of the CLI's options (lib/cli/options.js).
+  function editDistance(a, b) {
+    var d = [];
+    var i;
     var j;
-    for (j = 0; j <= b.length; j++) prev.push(j);
-    for (var i = 1; i <= a.length; i++) {
-      var cur = [i];
+    for (i = 0; i <= a.length; i++) d.push([i]);
+    for (j = 1; j <= b.length; j++) d[0][j] = j;
+    for (i = 1; i <= a.length; i++) {
       for (j = 1; j <= b.length; j++) {
-        cur.push(Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
       }
-      prev = cur;
     }
-    return prev[b.length];
+    return d[a.length][b.length];
   }
 
   function nearest(name, known) {
     var best = null;
     known.forEach(function (k) {
-      var d = distance(name, k);
+      var d = editDistance(name, k);
       if (best === null || d < best.d) best = { name: k, d: d };
     });
     return best ? best.name : null;
@@ -220,6 +223,9 @@ var LabParams = (function () {
     CODE: CODE,
     userGlobals: userGlobals,
     nearest: nearest,
+    editDistance: editDistance,
+    LIMITS: LIMITS,
+    MAX_COUNT: MAX_COUNT,
     refuseUnknown: refuseUnknown,
   };
 })();
