@@ -102,11 +102,12 @@ async function configureStudy(session, entry, valuesOf, echo) {
  * in Node (configureOffline): the run's session of the study is then the one shell session that
  * configures it.
  */
-async function checkStudies(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}) }) {
+async function checkStudies(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}), profileOf }) {
   const client = new MongoClient(server.uri, server.clientOptions || {});
   try {
     for (const entry of entries) {
-      const valuesOf = (desc) => configValues(entry, desc, profile, paramsOf(entry));
+      // --budget plans a profile per study (lib/core/budget.js); else the run's one profile.
+      const valuesOf = (desc) => configValues(entry, desc, profileOf ? profileOf(entry) : profile, paramsOf(entry));
       const { desc, cfg, derived } = configureOffline(entry, valuesOf);
       if (entry.own) await readOwnCollections(client.db(dbName), desc, cfg.params);
       const names = derivedNames(derived, entry, cfg.params);
@@ -501,9 +502,11 @@ async function runStudy(entry, o) {
 
 async function runStudyNow(
   entry,
-  { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress } = {},
+  { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress, deadline } = {},
 ) {
   const ctx = await openContext(entry, { server, dbName, results, echo, log, progress });
+  // --budget: no new round starts after this Date.now() value (the harness's `deadline` option).
+  ctx.deadline = deadline;
   const records = [];
   // A point's records are written together: the file then counts the point as measured (resuming).
   const keep = (recs, point) => {
