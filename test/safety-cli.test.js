@@ -12,7 +12,7 @@ const { expect } = require('chai');
 const { MongoClient, BSON } = require('mongodb');
 const { testUri } = require('./helpers');
 const { startEmbedded } = require('../lib/infra/server');
-const { processesUsing } = require('../lib/infra/processes');
+const { processesUsing, cmdlineOf } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
@@ -124,14 +124,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
   };
 
   describe('interrupted runs on the embedded mongod leave nothing behind (finding 7)', function () {
-    const mongodUp = (dir) => () =>
-      processesUsing(dir).some((pid) => {
-        try {
-          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('mongod');
-        } catch (e) {
-          return false;
-        }
-      });
+    const mongodUp = (dir) => () => processesUsing(dir).some((pid) => (cmdlineOf(pid) || '').includes('mongod'));
     // "During the load" is after the run printed its server line: its mongod has started and the
     // study's data is being loaded (400,000 documents: many seconds). A fixed time after mongod's
     // process appeared is not: at a load average of 20 its start can take longer than that.

@@ -5,6 +5,7 @@
 // file (full disk) leaves no temporary file, and `findings --out ELSEWHERE` creates nothing in the
 // current folder. Everything through the real CLI, except the result writer on a full disk.
 const fs = require('fs');
+const { cmdlineOf } = require('../lib/infra/processes');
 const os = require('os');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
@@ -99,7 +100,7 @@ describe('safety: nothing of its own left behind', function () {
       child.on('exit', () => reject(new Error(`run ended before its server line: ${err}`)));
     });
     const m = await seen;
-    const port = Number(/--port (\d+)/.exec(fs.readFileSync(`/proc/${m.pid}/cmdline`, 'utf8').replace(/\0/g, ' '))[1]);
+    const port = Number(/--port (\d+)/.exec(cmdlineOf(m.pid).replace(/\0/g, ' '))[1]);
     expect(fs.existsSync(socketOf(port)), 'the embedded mongod makes no unix socket').to.equal(false);
     child.kill('SIGKILL');
     expect(await until(() => !alive(m.pid) && !fs.existsSync(m.dbPath), 60000)).to.equal(true);

@@ -16,7 +16,7 @@ const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { testUri } = require('./helpers');
-const { processesUsing } = require('../lib/infra/processes');
+const { processesUsing, cmdlineOf } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
 
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
@@ -64,11 +64,8 @@ function stillRunning(seen) {
 }
 
 function cmdline(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-  } catch {
-    return '?';
-  }
+  const cmd = cmdlineOf(pid);
+  return cmd === null ? '?' : cmd.replace(/\0/g, ' ').trim();
 }
 
 /** The run's PostgreSQL folder exists (its initdb is under way or done). */

@@ -9,6 +9,7 @@ const path = require('path');
 const { expect } = require('chai');
 const { testDatabase, testUri } = require('./helpers');
 const { tryPostgres, embeddedProblem, platformPackage } = require('../lib/infra/postgres');
+const { processesUsing } = require('../lib/infra/processes');
 const report = require('../lib/report/report');
 const { findStudy } = require('../lib/studies');
 
@@ -127,18 +128,7 @@ describe('one PostgreSQL per run, shared by the studies that use it', function (
   }
 
   /** Pids of processes whose command line names `dir` (the postgres server and its workers). */
-  function processesIn(dir) {
-    return fs
-      .readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir);
-        } catch {
-          return false;
-        }
-      });
-  }
+  const processesIn = processesUsing;
 
   it('run inserts coherency: one embedded PostgreSQL, gone with its data folder at the end', async function () {
     this.timeout(600000);
