@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // Runs one study end to end on a server, by the contract of docs/contract.md: the study's script is
 // loaded ONCE in mongosh's runtime, its shell variants are sampled by calling into it, its Node
@@ -18,6 +19,11 @@ const LabRecords = require('../../scripts/lib/records');
 const { pointKey } = require('./results');
 const { configValues } = require('./params');
 const cleanup = require('../infra/cleanup');
+
+/** @typedef {import('./types').StudyEntry} StudyEntry */
+/** @typedef {import('./types').StudyContext} StudyContext */
+/** @typedef {import('./types').Params} Params */
+/** @typedef {import('./types').LabRecord} LabRecord */
 
 const SLOW_MS = 5000;
 
@@ -101,6 +107,9 @@ async function configureStudy(session, entry, valuesOf, echo) {
  * started for them. Reads only; prepare() checks again. The configuration is the declaration's own
  * in Node (configureOffline): the run's session of the study is then the one shell session that
  * configures it.
+ * @param {StudyEntry[]} entries
+ * @param {{server: any, dbName: string, profile?: string, paramsOf?: (entry: StudyEntry) => Params,
+ *   profileOf?: (entry: StudyEntry) => string}} o
  */
 async function checkStudies(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}), profileOf }) {
   const client = new MongoClient(server.uri, server.clientOptions || {});
@@ -179,6 +188,21 @@ async function readOwnCollections(db, desc, p) {
   return read;
 }
 
+/**
+ * A fixture found complete and the lab's (its marker names the collection's current UUID, and the
+ * same generator, seed and size: LabFixture.decide 'reuse') is used as it is: say so, since a
+ * re-run on kept data (--keep) takes seconds where the first took minutes.
+ */
+function sayReused(ctx, entry, p) {
+  const f = ctx.fixture;
+  if (!f || f.action !== 'reuse') return;
+  const coll = f.coll || p.COLL;
+  const count = typeof f.count === 'number' ? ` (${lab.fmtInt(f.count)} documents)` : '';
+  ctx.log(
+    `${entry.name}: reuses ${ctx.dbName}${coll ? `.${coll}` : ''}${count}: its lab marker names this collection's UUID, generator, seed and size`,
+  );
+}
+
 /** The fixture, the setup and the axis points; the fixture's time goes into times.loadMs. */
 async function prepare(ctx, entry, p, times = {}) {
   const t0 = Date.now();
@@ -189,6 +213,7 @@ async function prepare(ctx, entry, p, times = {}) {
   const derived = derivedNames(await ctx.shell.derived(), entry, p);
   if (derived.length) await assertAllOwned(ctx.db, derived, 'write derived data into');
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.shell.fixture();
+  sayReused(ctx, entry, p);
   // A study of your own: what it reads, checked again (it may have gone since) and named with its size.
   if (entry.own) {
     const read = await readOwnCollections(ctx.db, ctx.desc, p);
@@ -429,7 +454,7 @@ function serverDelta(beforeStatus, afterStatus) {
   out.ops = Object.fromEntries(
     Object.keys(b.ops)
       .map((k) => [k, (b.ops[k] || 0) - (a.ops[k] || 0) - (k === 'command' ? 1 : 0)])
-      .filter(([, v]) => v > 0),
+      .filter(([, v]) => Number(v) > 0),
   );
   return out;
 }
@@ -474,17 +499,22 @@ async function measurePoints(ctx, entry, p, points, { own, kept, keep, records }
 }
 
 /**
- * @param {object} entry a study of lib/studies/index.js
- * @param {object} o
- * @param {object} o.server from lib/infra/server.js getServer()
- * @param {string} o.dbName database the study works in
- * @param {object} [o.params] script parameters (NAME: value) over the profile's
- * @param {string} [o.profile] 'quick' (default), 'tiny' or 'seed'
- * @param {import('./results').ResultFile} [o.results] where records go as they are made
- * @param {Function} [o.echo] human-readable output (tables, summaries, the script's prints)
- * @param {Function} [o.log] progress lines
- * @param {boolean} [o.progress] progress bars
- * @returns {Promise<{records: object[], params: object, fixture: object, points: object[], resumed: number}>} resumed: the
+ * @typedef {object} RunOptions
+ * @property {any} server from lib/infra/server.js getServer()
+ * @property {string} dbName database the study works in
+ * @property {Params} [params] script parameters (NAME: value) over the profile's
+ * @property {string} [profile] 'quick' (default), 'tiny' or 'seed'
+ * @property {import('./results').ResultFile} [results] where records go as they are made
+ * @property {(text: string) => void} [echo] human-readable output (tables, summaries, the script's prints)
+ * @property {(text: string) => void} [log] progress lines
+ * @property {boolean} [progress] progress bars
+ * @property {number} [deadline] --budget: no new round starts after this Date.now() value
+ */
+
+/**
+ * @param {StudyEntry} entry a study of lib/studies/index.js
+ * @param {RunOptions} o
+ * @returns {Promise<{records: LabRecord[], params: Params, fixture: object, points: object[], resumed: number}>} resumed: the
  *   axis points taken from the result file (o.results opened with resume) instead of measured
  */
 async function runStudy(entry, o) {
@@ -500,6 +530,10 @@ async function runStudy(entry, o) {
   }
 }
 
+/**
+ * @param {StudyEntry} entry
+ * @param {Partial<RunOptions>} [o]
+ */
 async function runStudyNow(
   entry,
   { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress, deadline } = {},
