@@ -5,34 +5,12 @@
 // (documents minus distinct keys). The same race runs against PostgreSQL.
 const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
-const { runWorkers, stopWorkerPool, RACE_PATTERNS } = require('../source-002/insert-workers');
-const { scratch, replSet, postgres } = require('../source-002/common');
-const { median } = lab;
-const pgPeer = require('../source-002/pg-peer');
-const { dupsOf, fmtDups } = require('./records');
+const { stopWorkerPool, RACE_PATTERNS } = require('../source-002/insert-workers');
+const { postgres } = require('../source-002/common');
+const { fmtDups } = require('./records');
+const { raceVariant, pgVariant, startRaces, duplicatesMeasures, atDefault } = require('./races');
+const { duplicatesChart } = require('./charts');
 
-const { RACE_INDEX: INDEX } = require('../../../fixtures/inserts-gen'); // one table for shell and Node
-
-const WHAT = {
-  'check-then-insert': "the source's pattern: findOne by key, insertOne when absent (plain index on key)",
-  'unique-insert': 'fixed: unique index on key, insertOne, duplicate-key error 11000 = already there',
-  'upsert-unique': 'fixed: updateOne({key}, {$setOnInsert}, {upsert: true}) with a unique index',
-  'upsert-index': 'upsert $setOnInsert with a plain (non-unique) index on key',
-  'upsert-noindex': 'upsert $setOnInsert with no index on key',
-  'txn-check-insert': 'check-then-insert inside a transaction (replica set): snapshot isolation allows write skew',
-  'txn-guard': 'fixed: transaction that first writes a per-key guard document, then checks and inserts',
-};
-
-// Every race's duplicates, per variant and point (the harness keeps only the last answer).
-const seen = new Map();
-function note(variant, point, dups) {
-  const k = `${variant} ${JSON.stringify(point)}`;
-  if (!seen.has(k)) seen.set(k, []);
-  seen.get(k).push(dups);
-  return seen.get(k).slice();
-}
-
-const peer = { available: false };
 const QUICK_VARIANTS = [
   'alone-check-then-insert',
   'alone-unique-insert',
@@ -41,100 +19,6 @@ const QUICK_VARIANTS = [
   'pg-check-then-insert',
   'pg-on-conflict',
 ].join(',');
-const defaultPoint = { chars: null, n: null };
-
-// The tables' filter: the default point of this run (all points when the module state is gone,
-// e.g. a report made again from a result file).
-function atDefault(r) {
-  return defaultPoint.n === null || (r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n);
-}
-
-function isDefault(p, point) {
-  return point.n === p.N && point.chars === p.CHARS;
-}
-
-function raceVariant(pattern) {
-  return {
-    name: pattern,
-    what: WHAT[pattern],
-    minVersion: pattern.startsWith('txn-') ? '4.0' : '3.2',
-    able: (p, point) => pattern === 'check-then-insert' || isDefault(p, point),
-    async run(ctx, p, point) {
-      const target = pattern.startsWith('txn-') ? await replSet(ctx) : { uri: ctx.server.uri, db: ctx.db };
-      const name = `${p.COLL}_${pattern.replace(/-/g, '_')}`;
-      const coll = await scratch(target.db, name);
-      if (INDEX[pattern]) await coll.createIndex({ key: 1 }, { unique: INDEX[pattern].unique });
-      const guards = `${name}_guards`;
-      if (pattern === 'txn-guard') await scratch(target.db, guards);
-      const job = {
-        kind: 'race',
-        db: ctx.dbName,
-        coll: name,
-        guards,
-        pattern,
-        n: point.n,
-        chars: point.chars,
-        seed: p.SEED,
-      };
-      const r = await runWorkers({ uri: target.uri, mode: p.MODE, W: p.W, job });
-      const [d] = await coll
-        .aggregate([
-          { $group: { _id: '$key', n: { $sum: 1 } } },
-          { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } },
-        ])
-        .toArray();
-      const dups = d.docs - d.keys;
-      const inserted = r.results.reduce((a, x) => a + x.inserted, 0);
-      if (inserted !== d.docs)
-        throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${d.docs}`);
-      const attempts = r.results.reduce((a, x) => a + (x.attempts || 0), 0);
-      return Object.assign(
-        lab.took(
-          r.ms,
-          { keys: d.keys },
-          {
-            duplicates: dups,
-            duplicatesPerRun: note(pattern, point, dups),
-            docs: d.docs,
-            W: p.W,
-            mode: p.MODE,
-            opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
-            ...(attempts ? { txnAttempts: attempts } : {}),
-          },
-        ),
-        { latency: r.latency },
-      );
-    },
-  };
-}
-
-function pgVariant(pattern, what) {
-  return {
-    name: `pg-${pattern}`,
-    what,
-    minVersion: '0',
-    able: (p, point, ctx) =>
-      (peer.available && ((pattern === 'check-then-insert' && p.PG_GRID) || isDefault(p, point))) ||
-      ctx.pgNote ||
-      lab.NOT_HERE,
-    async run(ctx, p, point) {
-      const pgs = await postgres(ctx);
-      const r = await pgPeer.race(pgs, { n: point.n, chars: point.chars, seed: p.SEED, W: p.W, pattern });
-      return lab.took(
-        r.ms,
-        { keys: r.keys },
-        {
-          duplicates: r.duplicates,
-          duplicatesPerRun: note(`pg-${pattern}`, point, r.duplicates),
-          docs: r.docs,
-          W: p.W,
-          opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
-          postgres: pgs.version,
-        },
-      );
-    },
-  };
-}
 
 module.exports = defineStudy({
   name: 'coherency',
@@ -191,10 +75,7 @@ module.exports = defineStudy({
 
   async points(ctx, p, points) {
     ctx.cleanups.push(stopWorkerPool); // the worker processes kept between races
-    seen.clear();
-    defaultPoint.chars = p.CHARS;
-    defaultPoint.n = p.N;
-    peer.available = !!(await postgres(ctx));
+    startRaces(p, !!(await postgres(ctx)));
     return points;
   },
 
@@ -205,25 +86,7 @@ module.exports = defineStudy({
   ],
 
   /** Duplicates of every race as measure records (median and range over the runs). */
-  async measures(ctx, p, point) {
-    const out = [];
-    for (const [k, d] of seen) {
-      if (!k.endsWith(` ${JSON.stringify(point)}`)) continue;
-      const variant = k.slice(0, k.indexOf(' '));
-      out.push(
-        lab.measureRecord({
-          study: 'coherency',
-          name: 'duplicates',
-          variant,
-          axis: point,
-          value: median(d),
-          unit: 'documents',
-          what: `duplicates per race (median of ${d.length}: ${d.join(', ')}) with W=${p.W} ${p.MODE}`,
-        }),
-      );
-    }
-    return out;
-  },
+  measures: (ctx, p, point) => duplicatesMeasures(p, point),
 
   claims: require('./claims'),
   practices: require('./practices'),
@@ -252,57 +115,5 @@ module.exports = defineStudy({
     },
   ],
 
-  charts: [
-    (records, env) => {
-      // The default point is where the fixed patterns ran (module state is gone when a report is
-      // made again from a result file).
-      const fixedRec = records.find((r) => r.type === 'result' && !r.skipped && r.variant === 'unique-insert');
-      const at = fixedRec ? fixedRec.axis : defaultPoint;
-      const recs = records.filter(
-        (r) => r.type === 'result' && !r.skipped && dupsOf(r) && r.axis.chars === at.chars && r.axis.n === at.n,
-      );
-      if (!recs.length) return null;
-      const values = recs.map((r) => ({
-        variant: r.variant,
-        dups: median(dupsOf(r)),
-        store: r.variant.startsWith('pg-') ? 'PostgreSQL' : 'MongoDB',
-      }));
-      const order = values.map((v) => v.variant);
-      // No interval whiskers (#36 item 6): the chart shows a count of duplicate documents, not a time
-      // or a ratio of times; its spread over the races (min..max) is in the duplicates table.
-      // The "alone-" variants run one worker and record no W: the race's figures come from a racing one.
-      const race = recs.find((r) => r.extra && r.extra.W > 1) || recs[0];
-      return {
-        name: 'duplicates',
-        title: {
-          text: 'The price of coherency: duplicates per race, by pattern',
-          subtitle: [
-            `${race.extra.W || '?'} workers (${race.extra.mode || 'sessions'}) at a barrier, each inserting the same ${lab.fmtInt(recs[0].axis.n)} keys of ${lab.fmtInt(recs[0].axis.chars)} chars; median of the races`,
-            `MongoDB ${env.server.version} (transactions on a 1-member replica set) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
-          ],
-        },
-        width: 520,
-        height: 300,
-        data: { values },
-        layer: [
-          {
-            mark: { type: 'bar' },
-            encoding: {
-              x: { field: 'variant', type: 'nominal', sort: order, title: null, axis: { labelAngle: -30 } },
-              y: { field: 'dups', type: 'quantitative', title: 'duplicate documents (median)' },
-              color: { field: 'store', type: 'nominal', scale: { range: ['#332288', '#DDCC77'] }, title: 'store' },
-            },
-          },
-          {
-            mark: { type: 'text', dy: -6 },
-            encoding: {
-              x: { field: 'variant', type: 'nominal', sort: order },
-              y: { field: 'dups', type: 'quantitative' },
-              text: { field: 'dups', type: 'quantitative', format: ',d' },
-            },
-          },
-        ],
-      };
-    },
-  ],
+  charts: [duplicatesChart],
 });

@@ -1,0 +1,156 @@
+'use strict';
+// The coherency study's races: W workers (connections or processes, on this server or on the
+// run's replica set for the transaction patterns) or W PostgreSQL sessions insert the same keys at
+// a barrier; duplicates are counted exactly afterwards. The state of one run (every race's
+// duplicates, the default point, whether the peer runs) is the study's own, reset by startRaces.
+const lab = require('../../../scripts/lib/lab');
+const { runWorkers } = require('../source-002/insert-workers');
+const { scratch, replSet, postgres } = require('../source-002/common');
+const pgPeer = require('../source-002/pg-peer');
+const { RACE_INDEX: INDEX } = require('../../../fixtures/inserts-gen'); // one table for shell and Node
+
+const WHAT = {
+  'check-then-insert': "the source's pattern: findOne by key, insertOne when absent (plain index on key)",
+  'unique-insert': 'fixed: unique index on key, insertOne, duplicate-key error 11000 = already there',
+  'upsert-unique': 'fixed: updateOne({key}, {$setOnInsert}, {upsert: true}) with a unique index',
+  'upsert-index': 'upsert $setOnInsert with a plain (non-unique) index on key',
+  'upsert-noindex': 'upsert $setOnInsert with no index on key',
+  'txn-check-insert': 'check-then-insert inside a transaction (replica set): snapshot isolation allows write skew',
+  'txn-guard': 'fixed: transaction that first writes a per-key guard document, then checks and inserts',
+};
+
+// Every race's duplicates, per variant and point (the harness keeps only the last answer).
+const seen = new Map();
+function note(variant, point, dups) {
+  const k = `${variant} ${JSON.stringify(point)}`;
+  if (!seen.has(k)) seen.set(k, []);
+  seen.get(k).push(dups);
+  return seen.get(k).slice();
+}
+
+const peer = { available: false };
+const defaultPoint = { chars: null, n: null };
+
+// The tables' filter: the default point of this run (all points when the module state is gone,
+// e.g. a report made again from a result file).
+function atDefault(r) {
+  return defaultPoint.n === null || (r.axis.chars === defaultPoint.chars && r.axis.n === defaultPoint.n);
+}
+
+function isDefault(p, point) {
+  return point.n === p.N && point.chars === p.CHARS;
+}
+
+/** A run's start: no race seen yet, this run's default point, whether PostgreSQL races. */
+function startRaces(p, pgAvailable) {
+  seen.clear();
+  defaultPoint.chars = p.CHARS;
+  defaultPoint.n = p.N;
+  peer.available = pgAvailable;
+}
+
+/** Duplicates of every race at a point as measure records (median and range over the runs). */
+function duplicatesMeasures(p, point) {
+  const out = [];
+  for (const [k, d] of seen) {
+    if (!k.endsWith(` ${JSON.stringify(point)}`)) continue;
+    const variant = k.slice(0, k.indexOf(' '));
+    out.push(
+      lab.measureRecord({
+        study: 'coherency',
+        name: 'duplicates',
+        variant,
+        axis: point,
+        value: lab.median(d),
+        unit: 'documents',
+        what: `duplicates per race (median of ${d.length}: ${d.join(', ')}) with W=${p.W} ${p.MODE}`,
+      }),
+    );
+  }
+  return out;
+}
+
+function raceVariant(pattern) {
+  return {
+    name: pattern,
+    what: WHAT[pattern],
+    minVersion: pattern.startsWith('txn-') ? '4.0' : '3.2',
+    able: (p, point) => pattern === 'check-then-insert' || isDefault(p, point),
+    async run(ctx, p, point) {
+      const target = pattern.startsWith('txn-') ? await replSet(ctx) : { uri: ctx.server.uri, db: ctx.db };
+      const name = `${p.COLL}_${pattern.replace(/-/g, '_')}`;
+      const coll = await scratch(target.db, name);
+      if (INDEX[pattern]) await coll.createIndex({ key: 1 }, { unique: INDEX[pattern].unique });
+      const guards = `${name}_guards`;
+      if (pattern === 'txn-guard') await scratch(target.db, guards);
+      const job = {
+        kind: 'race',
+        db: ctx.dbName,
+        coll: name,
+        guards,
+        pattern,
+        n: point.n,
+        chars: point.chars,
+        seed: p.SEED,
+      };
+      const r = await runWorkers({ uri: target.uri, mode: p.MODE, W: p.W, job });
+      const [d] = await coll
+        .aggregate([
+          { $group: { _id: '$key', n: { $sum: 1 } } },
+          { $group: { _id: null, keys: { $sum: 1 }, docs: { $sum: '$n' } } },
+        ])
+        .toArray();
+      const dups = d.docs - d.keys;
+      const inserted = r.results.reduce((a, x) => a + x.inserted, 0);
+      if (inserted !== d.docs)
+        throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${d.docs}`);
+      const attempts = r.results.reduce((a, x) => a + (x.attempts || 0), 0);
+      return Object.assign(
+        lab.took(
+          r.ms,
+          { keys: d.keys },
+          {
+            duplicates: dups,
+            duplicatesPerRun: note(pattern, point, dups),
+            docs: d.docs,
+            W: p.W,
+            mode: p.MODE,
+            opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
+            ...(attempts ? { txnAttempts: attempts } : {}),
+          },
+        ),
+        { latency: r.latency },
+      );
+    },
+  };
+}
+
+function pgVariant(pattern, what) {
+  return {
+    name: `pg-${pattern}`,
+    what,
+    minVersion: '0',
+    able: (p, point, ctx) =>
+      (peer.available && ((pattern === 'check-then-insert' && p.PG_GRID) || isDefault(p, point))) ||
+      ctx.pgNote ||
+      lab.NOT_HERE,
+    async run(ctx, p, point) {
+      const pgs = await postgres(ctx);
+      const r = await pgPeer.race(pgs, { n: point.n, chars: point.chars, seed: p.SEED, W: p.W, pattern });
+      return lab.took(
+        r.ms,
+        { keys: r.keys },
+        {
+          duplicates: r.duplicates,
+          duplicatesPerRun: note(`pg-${pattern}`, point, r.duplicates),
+          docs: r.docs,
+          W: p.W,
+          opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
+          postgres: pgs.version,
+        },
+      );
+    },
+  };
+}
+
+module.exports = { raceVariant, pgVariant, startRaces, duplicatesMeasures, atDefault, defaultPoint };
