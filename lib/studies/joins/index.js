@@ -9,143 +9,11 @@ const G = require('../../../fixtures/inserts-gen');
 const { ensureFixture } = require('../../infra/loader');
 const { postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
-const { chartTime } = require('../../report/report');
+const { colls, customers, orders, joinOracle, lookupRows } = require('./data');
+const { lockCommands } = require('./locks');
+const { timesChart } = require('./charts');
 
 const peer = { available: false, ownServer: false };
-
-function colls(p) {
-  return { orders: `${p.COLL}_orders`, customers: `${p.COLL}_customers` };
-}
-
-function* customers(p) {
-  const next = G.rng(p.SEED);
-  for (let i = 0; i < p.CUSTOMERS; i++) yield G.customerDoc(next, i);
-}
-
-function* orders(p) {
-  const next = G.rng(p.SEED + 1);
-  for (let i = 0; i < p.ORDERS; i++) yield G.orderDoc(next, i, p.CUSTOMERS);
-}
-
-const oracleCache = new Map();
-
-function summarize(pairs) {
-  const acc = {};
-  for (const [region, cents] of pairs) G.joinSummaryAdd(acc, region, cents);
-  return G.joinSummaryRows(acc);
-}
-
-// The times chart's bars: each variant's median, its engine and its plan's stage.
-function timesValues(recs) {
-  const kind = (v) =>
-    v === 'pg-join'
-      ? 'PostgreSQL'
-      : v === 'client' || v === 'node-map'
-        ? 'MongoDB, join in the client'
-        : 'MongoDB, $lookup in the server';
-  const engine = (r) => (r.plan ? ` · ${r.plan.stage}${r.plan.explainVersion === '2' ? ' (SBE)' : ''}` : '');
-  return recs.map((r) => ({
-    variant: r.variant,
-    // the median and its 95 % interval (the default chart's whiskers); the label starts past both
-    ...chartTime(r),
-    end: chartTime(r).hi || r.median,
-    kind: kind(r.variant),
-    label: `${lab.fmtMs(r.median)}${engine(r)}`,
-  }));
-}
-
-// The times chart: bars, their 95 % interval whiskers, and each time labelled past its whisker.
-function timesLayers(order, lo, hi) {
-  return [
-    {
-      mark: { type: 'bar' },
-      encoding: {
-        y: { field: 'variant', type: 'nominal', sort: order, title: null },
-        x: {
-          field: 'ms',
-          type: 'quantitative',
-          stack: null,
-          scale: { type: 'log', domain: [lo, hi] },
-          title: 'median time, ms (log)',
-        },
-        color: {
-          field: 'kind',
-          type: 'nominal',
-          scale: { range: ['#332288', '#88CCEE', '#DDCC77'] },
-          title: null,
-          legend: { labelLimit: 400, orient: 'bottom' },
-        },
-      },
-    },
-    {
-      transform: [{ filter: 'isValid(datum.lo)' }],
-      mark: { type: 'errorbar', ticks: true, color: 'black' },
-      encoding: {
-        y: { field: 'variant', type: 'nominal', sort: order },
-        x: {
-          field: 'lo',
-          type: 'quantitative',
-          scale: { type: 'log', domain: [lo, hi] },
-          title: 'median time, ms (log)',
-        },
-        x2: { field: 'hi' },
-      },
-    },
-    {
-      mark: { type: 'text', align: 'left', dx: 4 },
-      encoding: {
-        y: { field: 'variant', type: 'nominal', sort: order },
-        x: { field: 'end', type: 'quantitative' },
-        text: { field: 'label' },
-      },
-    },
-  ];
-}
-
-async function lookupRows(ctx, p, on) {
-  const c = colls(p);
-  const foreign = on === '_id' ? '_id' : on === 'indexed' ? 'code' : 'alias';
-  const local = on === '_id' ? 'cust' : 'custCode';
-  const acc = {};
-  const cur = ctx.db
-    .collection(c.orders)
-    .aggregate([
-      { $project: { cust: 1, custCode: 1, cents: 1 } },
-      { $lookup: { from: c.customers, localField: local, foreignField: foreign, as: 'c' } },
-      { $project: { cents: 1, region: { $arrayElemAt: ['$c.region', 0] } } },
-    ]);
-  for await (const o of cur) G.joinSummaryAdd(acc, o.region, o.cents);
-  return G.joinSummaryRows(acc);
-}
-
-// The commands a client could take a lock with (002-no-joins/table-locking: "it doesn't support
-// table locking"): listCommands' client-facing names with "lock" in them, and whether any names a
-// collection or table. On 6.0 they are fsyncUnlock (with fsync {lock: true}: the whole instance) and
-// lockInfo (a diagnostic); a collection lock for a client would be a new name here.
-async function lockCommands(ctx) {
-  let cmds;
-  try {
-    cmds = Object.keys((await ctx.db.admin().command({ listCommands: 1 })).commands || {});
-  } catch (e) {
-    ctx.note(`table locking is not checked: listCommands failed (${e.message})`);
-    return [];
-  }
-  // internal commands (a leading underscore: server-to-server) are not a client's; "block" is not a lock
-  const lock = cmds.filter((c) => !c.startsWith('_') && /lock/i.test(c.replace(/block/gi, ''))).sort();
-  const perCollection = lock.filter((c) => /coll|table/i.test(c));
-  return [
-    lab.measureRecord({
-      study: 'joins',
-      name: 'lock-commands',
-      variant: 'listCommands',
-      axis: { part: 'locks' },
-      value: perCollection.length,
-      unit: 'commands',
-      what: 'commands that would lock one collection for a client (names with lock and coll/table)',
-      extra: { commands: cmds.length, lock, perCollection },
-    }),
-  ];
-}
 
 module.exports = defineStudy({
   name: 'joins',
@@ -211,17 +79,7 @@ module.exports = defineStudy({
   },
 
   /** The join in plain JavaScript over the generated rows. */
-  oracle(p) {
-    const key = `${p.ORDERS}/${p.CUSTOMERS}/${p.SEED}`;
-    if (!oracleCache.has(key)) {
-      const region = [];
-      for (const c of customers(p)) region[c._id] = c.region;
-      const pairs = [];
-      for (const o of orders(p)) pairs.push([region[o.cust], o.cents]);
-      oracleCache.set(key, summarize(pairs));
-    }
-    return oracleCache.get(key);
-  },
+  oracle: joinOracle,
 
   variants: [
     {
@@ -278,29 +136,5 @@ module.exports = defineStudy({
 
   // No pivot: one axis point, whose table already shows each variant's plan and engine.
 
-  charts: [
-    (records, env, doc) => {
-      const recs = records.filter((r) => r.type === 'result' && !r.skipped);
-      if (!recs.length) return null;
-      const params = (doc && doc.params && doc.params.joins) || {};
-      const values = timesValues(recs);
-      const order = [...values].sort((a, b) => a.ms - b.ms).map((v) => v.variant);
-      const lo = Math.min(...values.map((v) => v.lo || v.ms)) / 2;
-      const hi = Math.max(...values.map((v) => v.end)) * 8;
-      return {
-        name: 'times',
-        title: {
-          text: 'Joins: every order joined to its customer, all rows to the client',
-          subtitle: [
-            `${lab.fmtInt(params.ORDERS || 0)} orders x ${lab.fmtInt(params.CUSTOMERS || 0)} customers; median of the rounds, whiskers: 95% interval; log scale`,
-            `MongoDB ${env.server.version} standalone, PostgreSQL peer | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
-          ],
-        },
-        width: 560,
-        height: 28 * values.length,
-        data: { values },
-        layer: timesLayers(order, lo, hi),
-      };
-    },
-  ],
+  charts: [timesChart],
 });
