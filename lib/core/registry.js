@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // defineStudy(): the one validation of a study's Node part (docs/contract.md, "The Node part").
 // Unknown keys are refused, required keys must be there, each thing has one name. The title and
@@ -8,6 +9,8 @@ const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const { LabError } = require('../infra/errors');
+
+/** @typedef {import('./types').StudyEntry} StudyEntry */
 
 const SCRIPTS = path.resolve(__dirname, '..', '..', 'scripts');
 const PROFILES = ['tiny', 'quick', 'seed'];
@@ -160,6 +163,8 @@ const OWN_KEYS = ['name', 'title', 'source', 'params', 'axes', 'baseline', 'boun
  * A study from a user's declaration file (`run ./my_study.js`): the same contract as the lab's
  * scripts (parameters, axes, variants, baseline), no Node part, no claims. Its answers are checked
  * against each other (the baseline's), as the drop-in does.
+ * @param {string} file
+ * @returns {StudyEntry}
  */
 function studyFromFile(file) {
   const abs = path.resolve(file);
@@ -209,6 +214,8 @@ function sourceOf(decl, script) {
 /**
  * Validates a study's Node part and returns the study: the definition, plus `title` and `source`
  * read from its script on first use.
+ * @param {StudyEntry} def
+ * @returns {StudyEntry}
  */
 function defineStudy(def) {
   if (typeOf(def) !== 'object') throw new StudyDefinitionError('defineStudy: expected an object');
@@ -253,7 +260,11 @@ function defineStudy(def) {
   return study;
 }
 
-/** The list of studies and findStudy, from the definitions lib/studies/index.js gives. */
+/**
+ * The list of studies and findStudy, from the definitions lib/studies/index.js gives.
+ * @param {StudyEntry[]} studies
+ * @returns {{studies: StudyEntry[], findStudy: (name: string) => StudyEntry}}
+ */
 function registry(studies) {
   const names = new Set();
   for (const s of studies) {

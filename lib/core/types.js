@@ -5,6 +5,10 @@
 //   /** @typedef {import('./types').StudyContext} StudyContext */
 // What each field means: docs/contract.md (the study entry, the context) and
 // docs/result-format.schema.json (the records).
+// Checked with the TypeScript that mongosh's runtime already installs (no dependency of the lab's):
+//   npx tsc --noEmit --allowJs --target es2022 --module commonjs --moduleResolution node \
+//     --skipLibCheck --types node --maxNodeModuleJsDepth 0 lib/core/*.js
+// (--allowJs without --checkJs: only the files that say `// @ts-check` are checked.)
 
 /** @typedef {Record<string, number|string|boolean>} Params a study's parameters, NAME -> value */
 
