@@ -3,11 +3,17 @@
 // beyond a threshold, decided the way benchstat decides: a Mann-Whitney U test with its interval
 // (lib/core/rank-test.js), and no call at all below a minimum number of rounds.
 //
-// What is compared is each round's ratio to the run's own baseline variant, timed in the same
-// round: the interleaving makes that ratio steady while the machine's speed drifts between two
+// What is compared is each round's ratio to a reference variant of the same point, timed in the
+// same round: the interleaving makes that ratio steady while the machine's speed drifts between two
 // runs minutes apart (on shared cores a millisecond query's time moves 2-7x with the neighbours'
-// load, its ratio to the baseline much less). So a change of the whole server shows in the
-// baseline's own row, in absolute time, which is reported but decides only with --absolute.
+// load, its ratio to another variant much less). The reference is the run's baseline when it was
+// timed in every round of both runs; when it was not (capped: a $where over its time budget runs
+// once), it is the first variant in the run's declaration order that was, so a study whose baseline
+// is capped is still gated. The reference's own row is its ratio to the next such variant: a
+// slowdown of the reference is called on its row, and the others' ratios to it, which move by as
+// much, are held back by the reference's own median move (the guard below). A variant timed once,
+// or a point with one variant timed in every round, compares absolute time, shown, called only
+// with --absolute.
 const lab = require('../../scripts/lib/lab');
 const stats = require('../../scripts/lib/stats');
 const { mannWhitney, minimumSamples } = require('./rank-test');
@@ -68,18 +74,61 @@ function timedRecords(doc, name) {
   return out;
 }
 
+/** The timed rounds of a point: the most any of its variants timed in every round ran. */
+function roundsOf(point) {
+  let n = 0;
+  for (const r of point.values()) if (!r.capped) n = Math.max(n, r.times.length);
+  return n;
+}
+
 /**
- * The samples of one record: its per-round ratios to the baseline timed in the same rounds when
- * there are some, else its times (the baseline itself; a variant or baseline measured once).
+ * Whether a record can be a reference: timed in every round of its point (not capped, no round
+ * missing) with an answer that agrees (a wrong answer's time is not the query's).
  */
-function samplesOf(rec, points) {
-  const to = rec.ratio && rec.ratio.to;
-  const base = to && to !== rec.variant ? (points.get(pointKey(rec)) || new Map()).get(to) : null;
-  if (base && !rec.capped && !base.capped && base.times.length === rec.times.length) {
-    const values = rec.times.map((t, i) => t / base.times[i]);
-    return { kind: 'ratio', to, values, baseTimes: base.times };
+function timedEveryRound(rec, rounds) {
+  return !!rec && !rec.capped && rec.agrees !== false && rounds > 0 && rec.times.length === rounds;
+}
+
+/**
+ * The reference of one point in both runs, and who each row's ratios are taken to.
+ * reference: the run's baseline (ratio.to) when it was timed in every round of both runs, else the
+ * first variant in NEW's declaration order that was (null when none); partner: the next such
+ * variant after the reference (wrapping round), the reference's own denominator (null when the
+ * reference is alone); every: the variants timed in every round of both runs; note: why the
+ * reference is not the baseline (undefined when it is).
+ */
+function referenceOf(oldPoint, newPoint) {
+  const [ro, rn] = [roundsOf(oldPoint), roundsOf(newPoint)];
+  const every = [...newPoint.keys()].filter(
+    (v) => timedEveryRound(oldPoint.get(v), ro) && timedEveryRound(newPoint.get(v), rn),
+  );
+  const first = [...newPoint.values()].find((r) => r.ratio && r.ratio.to);
+  const baseline = first ? first.ratio.to : null;
+  const reference = baseline && every.includes(baseline) ? baseline : every[0] || null;
+  const i = every.indexOf(reference);
+  const partner = every.length > 1 ? every[(i + 1) % every.length] : null;
+  let note;
+  if (baseline && reference !== baseline) {
+    const capped = [oldPoint.get(baseline), newPoint.get(baseline)].some((r) => r && r.capped);
+    note = `${baseline} ${capped ? 'capped' : 'not timed in every round'}`;
   }
-  return { kind: 'time', to: to || null, values: rec.times.slice(), capped: !!rec.capped };
+  return { reference, partner, every: new Set(every), baseline, note };
+}
+
+/** Whom a variant's per-round ratios are taken to: the reference, its partner for the reference itself. */
+function denominatorOf(variant, ref) {
+  if (!ref.every.has(variant)) return null;
+  return variant === ref.reference ? ref.partner : ref.reference;
+}
+
+/**
+ * The samples of one record: its per-round ratios to `to`, timed in the same rounds, when it has
+ * one; else its times (a variant timed once, a point with one variant timed in every round).
+ */
+function samplesOf(rec, point, to) {
+  if (!to) return { kind: 'time', to: null, values: rec.times.slice() };
+  const base = point.get(to);
+  return { kind: 'ratio', to, values: rec.times.map((t, i) => t / base.times[i]), baseTimes: base.times };
 }
 
 function indexPoints(records) {
@@ -163,7 +212,7 @@ function barOf(threshold, [sa, sb], drift = 0) {
   return (Math.max(sa, sb) > NOISY_SPREAD ? Math.max(threshold, Math.max(sa, sb) - 1) : threshold) + drift;
 }
 
-/** How far the baseline's median time moved between the two runs (0: not at all), for ratios. */
+/** How far the reference's median time moved between the two runs (0: not at all), for ratios. */
 function baselineDrift(a, b) {
   if (a.kind !== 'ratio') return 0;
   const median = stats.median;
@@ -182,30 +231,30 @@ function vsBaseline(rec, points) {
 }
 
 /** Why a change was not called (undefined when it was, or when there is nothing to add). */
-function whyUndecided(verdict, ci, { threshold, bar, drift, spread, baseline }) {
+function whyUndecided(verdict, ci, { threshold, bar, drift, spread, reference }) {
   if (verdict === DECISION.wide)
     return `the ${Math.round(LEVEL * 100)}% interval spans more than ${stats.MAX_SPAN}x: more rounds or a quieter machine would decide`;
   if (verdict !== DECISION.none) return undefined;
   if (ci[0] > 1 / (1 + threshold) && ci[1] < 1 + threshold) return `the same within ±${+(threshold * 100).toFixed(2)}%`;
-  if (bar - drift > threshold)
+  if (barOf(threshold, spread) > threshold)
     return `noisy: rounds spread ${spread.map((x) => `${x.toFixed(1)}x`).join(' and ')} between quartiles; a change must pass ${pct(1 + bar)}; a quieter machine or more rounds would decide`;
   if (drift > threshold / 2)
-    return `the baseline ${baseline} itself moved ${pct(1 + drift)} between the runs (the machine's load changed): a ratio change must pass ${pct(1 + bar)}; runs on a steadier machine would decide`;
+    return `the reference ${reference} itself moved ${pct(1 + drift)} between the runs (its own row says whether it changed): a ratio change must pass ${pct(1 + bar)}`;
   return undefined;
 }
 
-/** The decision for one pair of records. */
-function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable }) {
-  let a = samplesOf(o, oldPoints);
-  let b = samplesOf(n, newPoints);
-  // Ratios only compare to ratios against the same baseline; else both sides in absolute time.
-  if (a.kind !== b.kind || a.to !== b.to) {
-    a = { kind: 'time', values: o.times.slice() };
-    b = { kind: 'time', values: n.times.slice() };
-  }
+/** The decision for one pair of records, their ratios taken to `ref` (referenceOf). */
+function decide(o, n, oldPoint, newPoint, ref, { threshold, absolute, notComparable }) {
+  const to = denominatorOf(n.variant, ref);
+  const a = samplesOf(o, oldPoint, to);
+  const b = samplesOf(n, newPoint, to);
   const row = {
     measure: a.kind,
-    baseline: a.kind === 'ratio' ? a.to : null,
+    // the variant this row's ratios are taken to; `baseline` is its older name
+    reference: a.to,
+    baseline: a.to,
+    // why the point's reference is not the run's baseline ('where capped'), when it is not
+    referenceNote: ref.note,
     oldRounds: a.values.length,
     newRounds: b.values.length,
   };
@@ -231,12 +280,17 @@ function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable
     };
   }
   const rounds = Math.min(a.values.length, b.values.length);
+  // A capped variant (timed once: its first run took longer than the time budget) gets no more
+  // rounds from --runs: only a larger time budget times it in every round.
   if (rounds < MIN_ROUNDS)
     return {
       ...row,
       ci: null,
       verdict: 'too few rounds',
-      why: `too few rounds: ${rounds}; use --runs ${SUGGESTED_ROUNDS}`,
+      why:
+        o.capped || n.capped
+          ? `too few rounds: ${rounds}; capped: over its time budget, BUDGET_MS`
+          : `too few rounds: ${rounds}; use --runs ${SUGGESTED_ROUNDS}`,
     };
   const spread = [spreadOf(a.values), spreadOf(b.values)];
   row.spread = spread;
@@ -245,7 +299,7 @@ function decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable
   // The one decision (LabStats.decide, as the run summary and every table take theirs): a change
   // only when its whole interval lies beyond the bar, else no clear difference.
   const verdict = stats.decide(row.ci[0], row.ci[1], 1 + bar);
-  const why = whyUndecided(verdict, row.ci, { threshold, bar, drift, spread, baseline: a.to });
+  const why = whyUndecided(verdict, row.ci, { threshold, bar, drift, spread, reference: a.to });
   if (why) row.why = why;
   if (verdict === DECISION.wide) row.ci = null;
   if (a.kind === 'time' && !absolute && (verdict === 'slower' || verdict === 'faster')) {
@@ -271,6 +325,7 @@ function compareResults(oldDoc, newDoc, { threshold = 0.1, absolute = false, nam
   const newPoints = indexPoints(newRecs);
   const diff = differences(oldDoc, newDoc, oldRecs, newRecs);
   const rows = [];
+  const refs = new Map();
   for (const n of newRecs) {
     const o = (oldPoints.get(pointKey(n)) || new Map()).get(n.variant);
     const row = {
@@ -289,7 +344,10 @@ function compareResults(oldDoc, newDoc, { threshold = 0.1, absolute = false, nam
     const p = diff.params[n.study];
     const notComparable =
       p && p.workload.length ? `parameters differ: ${p.workload.map((d) => d.text).join(', ')}` : null;
-    rows.push({ ...row, ...decide(o, n, oldPoints, newPoints, { threshold, absolute, notComparable }) });
+    const key = pointKey(n);
+    if (!refs.has(key)) refs.set(key, referenceOf(oldPoints.get(key), newPoints.get(key)));
+    const opts = { threshold, absolute, notComparable };
+    rows.push({ ...row, ...decide(o, n, oldPoints.get(key), newPoints.get(key), refs.get(key), opts) });
   }
   for (const o of oldRecs) {
     if (!(newPoints.get(pointKey(o)) || new Map()).has(o.variant))

@@ -20,15 +20,25 @@ function groups(rows) {
   return [...out.values()];
 }
 
-/** The baselines the ratios of a point are taken to (one, normally). */
-const baselinesOf = (rows) => [...new Set(rows.filter((r) => r.measure === 'ratio').map((r) => r.baseline))];
+/**
+ * The point's reference, the variant most of its ratios are taken to (the heading names it), and
+ * why it is not the run's baseline when it is not ('where capped').
+ */
+function referenceOf(rows) {
+  const counts = new Map();
+  for (const r of rows) if (r.measure === 'ratio') counts.set(r.reference, (counts.get(r.reference) || 0) + 1);
+  const name = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+  const note = (rows.find((r) => r.referenceNote) || {}).referenceNote;
+  return { name: name ? name[0] : null, note };
+}
 
 /**
  * What a row's change is a change of, when the heading does not say it: '' for the ratio to the
- * point's only baseline (the heading names it), 'ratio to X' when there are several, 'time'.
+ * point's reference (the heading names it), 'ratio to X' for another (the reference's own row),
+ * 'time'.
  */
-function measureText(r, baselines) {
-  if (r.measure === 'ratio') return baselines.length === 1 ? '' : `ratio to ${r.baseline}`;
+function measureText(r, ref) {
+  if (r.measure === 'ratio') return r.reference === ref.name ? '' : `ratio to ${r.reference}`;
   return r.measure === 'time' ? 'time' : '';
 }
 
@@ -45,9 +55,9 @@ function vsBaseText(r) {
   return a && b && a[2] === b[2] ? `${a[1]} -> ${b[1]}x ${b[2]}` : `${o} -> ${n}`;
 }
 
-function changeText(r, baselines) {
+function changeText(r, ref) {
   if (r.change === undefined) return '';
-  const what = measureText(r, baselines);
+  const what = measureText(r, ref);
   return `${what ? `${what} ` : ''}${r.ci ? `${pct(r.change)} (${pct(r.ci[0])}..${pct(r.ci[1])})` : pct(r.change)}`;
 }
 
@@ -59,8 +69,8 @@ function verdictOf(r) {
 }
 
 function pointBlocks(g, level) {
-  const baselines = baselinesOf(g.rows);
-  const ratio = baselines.length === 1 ? `; ratio: each round's time over ${baselines[0]}'s` : '';
+  const ref = referenceOf(g.rows);
+  const ratio = ref.name ? `; ratio: each round's time over ${ref.name}'s${ref.note ? ` (${ref.note})` : ''}` : '';
   return [
     m.heading(3, `${g.study}: ${pointLabel(g.axis) || '-'}${ratio}`),
     m.table(
@@ -72,14 +82,7 @@ function pointBlocks(g, level) {
         { title: `change (${Math.round(level * 100)}% CI)`, align: 'right' },
         'verdict',
       ],
-      g.rows.map((r) => [
-        r.variant,
-        ms(r.oldMedian),
-        ms(r.newMedian),
-        vsBaseText(r),
-        changeText(r, baselines),
-        verdictOf(r),
-      ]),
+      g.rows.map((r) => [r.variant, ms(r.oldMedian), ms(r.newMedian), vsBaseText(r), changeText(r, ref), verdictOf(r)]),
       { verdictWrap: true },
     ),
   ];
@@ -104,10 +107,12 @@ function summaryTexts(res) {
   const level = Math.round(res.level * 100);
   const out = [
     'old, new: the median time of each run; vs baseline: each run against its own baseline, as its summary said it ' +
-      '(old -> new when they differ); change: of the ratio (or the time), new over old.',
+      "(old -> new when they differ); change: of the ratio to the point's reference (the baseline, or the first " +
+      'variant timed in every round when the baseline was not; the reference itself: to the next one), or of the ' +
+      'time, new over old.',
     `${res.slower} clearly slower, ${res.faster} clearly faster beyond ±${+(res.threshold * 100).toFixed(2)}% ` +
       `(Mann-Whitney U: the ${level}% interval of the change entirely beyond the threshold; ` +
-      `${res.absolute ? 'ratios to the baseline, and absolute times' : "per-round ratios to each run's baseline; absolute times shown, not called"})`,
+      `${res.absolute ? 'ratios to the reference, and absolute times' : 'per-round ratios to the reference; absolute times shown, not called'})`,
   ];
   const few = res.rows.filter((r) => r.verdict === 'too few rounds');
   if (few.length) {
