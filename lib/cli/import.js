@@ -3,7 +3,11 @@
 // exit code 1 when rows were rejected.
 const fs = require('fs');
 const opt = require('./options');
-const { UsageError } = require('../infra/errors');
+const { UsageError, clientOptions } = require('../infra/errors');
+const targets = require('../infra/targets');
+const { checkWritableFile } = require('../infra/output-paths');
+const cleanup = require('../infra/cleanup');
+const liveness = require('../infra/liveness');
 
 const usage =
   'mongo-perf-lab import FILE.csv... --uri URI [--db NAME] [--coll NAME] [--key COLUMN] [--header a,b,c] [--rejects FILE] [--encoding E] [--append]';
@@ -57,9 +61,8 @@ the line it opened. Exit code 1 when rows were rejected.`;
 
 function collName(value) {
   if (value === undefined) return undefined;
-  const { checkTarget } = require('../infra/targets');
   try {
-    checkTarget('x', value);
+    targets.checkTarget('x', value);
   } catch (e) {
     throw new UsageError(`--coll: ${e.message}`);
   }
@@ -69,7 +72,6 @@ function collName(value) {
 }
 
 function parse(values, positionals) {
-  const { checkWritableFile } = require('../infra/output-paths');
   const header = values.header === undefined ? undefined : values.header.split(',').map((h) => h.trim());
   if (header && header.some((h) => !h))
     throw new UsageError(`--header: ${JSON.stringify(values.header)} has an empty name`);
@@ -91,7 +93,6 @@ function parse(values, positionals) {
 
 /** Refuses before connecting: no server, no file, a file that is not there, an unwritable rejects file. */
 function checkInputs(o) {
-  const { checkWritableFile } = require('../infra/output-paths');
   if (!o.uri)
     throw new UsageError(
       'import: give the server with --uri (or $MONGODB_URI); an embedded mongod would vanish with its data',
@@ -109,7 +110,6 @@ function checkInputs(o) {
  * (with them a database the run made, which then holds nothing).
  */
 async function undoTarget(db, coll, before) {
-  const targets = require('../infra/targets');
   if (await db.collection(coll).estimatedDocumentCount()) return;
   await targets.dropOwned(db, coll);
   // No dropDatabase: a database goes with its last collection, so one the run made (it held none
@@ -119,10 +119,10 @@ async function undoTarget(db, coll, before) {
 }
 
 async function run(o) {
+  // Loaded here: the driver (and the importer, which needs it) is not for --help or a refused option.
   const { importCsv, ImportError } = require('../infra/csv-import');
   const { MongoClient } = require('mongodb');
-  const { clientOptions } = require('../infra/errors');
-  require('../infra/cleanup').install();
+  cleanup.install();
   checkInputs(o);
   // The URI is used as given (its path is the auth database); the database is chosen here.
   const client = new MongoClient(o.uri, clientOptions(o.uri));
@@ -130,13 +130,12 @@ async function run(o) {
   try {
     await client.connect();
     // A server that stops answering mid-import ends it in one line (lib/infra/liveness.js).
-    const liveness = require('../infra/liveness');
     watch = liveness.watch(o.uri);
     liveness.during(`the import into ${o.db}.${o.coll}`);
     const db = client.db(o.db);
     const before = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
     // Ownership (lib/infra/targets.js): a collection the lab did not make is appended to only with --append.
-    const target = await require('../infra/targets').importTarget(db, o.coll, { append: o.append });
+    const target = await targets.importTarget(db, o.coll, { append: o.append });
     let r;
     try {
       r = await importCsv(db, o.args, {

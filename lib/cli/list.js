@@ -1,13 +1,16 @@
 'use strict';
 // `mongo-perf-lab list`: the studies, their source article, script, quick profile and durations.
 // Reads the registry only: no server, no driver.
+const { UsageError } = require('../infra/errors');
+const m = require('../report/model');
+const { renderTableLines, wrapText } = require('../report/render-terminal');
+
 const usage = 'mongo-perf-lab list';
 const summary = 'the studies, their scripts, profiles and durations';
 const about = 'Lists the studies with their source article, script, quick profile and how long they take.';
 const options = {};
 
 function parse(values, positionals) {
-  const { UsageError } = require('../infra/errors');
   if (positionals.length)
     throw new UsageError(`list: takes no arguments, got ${JSON.stringify(positionals.join(' '))}`);
   return { debug: values.debug };
@@ -39,9 +42,8 @@ function breakable(text) {
 // One row per study that fits 100 columns (a table of the report model, by the terminal renderer),
 // then what it measures and its quick profile below it, wrapped: a row holding both was 385 columns wide.
 async function run() {
+  // Loaded here: the studies (and what they load) are not for --help.
   const { studies } = require('../studies');
-  const m = require('../report/model');
-  const { renderTableLines, wrapText } = require('../report/render-terminal');
   const rows = studies.map(rowOf);
   const table = m.table(
     ['study', 'source', 'script', 'quick (2 cores)', '--profile seed'],

@@ -1,6 +1,7 @@
 'use strict';
 // Reads the machine-readable lines the shell scripts print: '@@LAB ' + Extended JSON.
 const { EJSON } = require('mongodb').BSON;
+const { wrap } = require('../../scripts/lib/format');
 
 const PREFIX = '@@LAB ';
 
@@ -20,7 +21,6 @@ function humanLines(text) {
  * (scripts/lib/format.js), and a row still wider is a table's own to fix.
  */
 function fitLines(lines, width = 100) {
-  const { wrap } = require('../../scripts/lib/format');
   return lines.flatMap((l) => {
     if ([...l].length <= width || /\S {2,}\S/.test(l)) return [l];
     return wrap(l, width, `${/^ */.exec(l)[0]}    `);

@@ -12,6 +12,7 @@ const LabRecords = require('../../scripts/lib/records');
 const { checkWritableFile } = require('../infra/output-paths');
 const cleanup = require('../infra/cleanup');
 const { UsageError } = require('../infra/errors');
+const LAB_VERSION = require('../../package.json').version;
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -97,7 +98,7 @@ function environment(server, extra = {}) {
       node: process.version,
       driver: pkgVersion('mongodb'),
       mongosh: pkgVersion('mongosh'),
-      lab: require('../../package.json').version,
+      lab: LAB_VERSION,
     },
     lab: { commit: gitCommit() },
     startedAt: new Date().toISOString(),
