@@ -174,7 +174,8 @@ const anyInterval = (rows) => rows.some((v) => typeof v.lo === 'number');
  * @param {object} o { name, title, subtitle, values, x: axis, y: axis (field default 'value'),
  *   series: colour (optional), dash: true | {field, order, range, title, legend} (optional),
  *   rules: [{ y, color, dash }] (a dotted grey line at each y), points (default true),
- *   line / whisker: extra mark properties, width (640), height (360) }
+ *   line / whisker: extra mark properties, panels: {field, order, independent} (as bars'),
+ *   width (640), height (360) }
  */
 function lines(o) {
   const values = o.values;
@@ -206,14 +207,9 @@ function lines(o) {
     mark: { type: 'rule', color: r.color || '#888888', strokeDash: r.dash || [2, 2] },
     encoding: { y: { field: 'y', type: 'quantitative' } },
   }));
-  return {
-    name: o.name,
-    title: titleOf(o),
-    width: o.width || 640,
-    height: o.height || 360,
-    data: { values },
-    layer: [...(anyInterval(values) ? [whiskers] : []), line, ...rules],
-  };
+  const layer = [...(anyInterval(values) ? [whiskers] : []), line, ...rules];
+  // one panel per value of o.panels.field (as bars'), else one chart
+  return framed({ ...o, width: o.width || 640, height: o.height || 360 }, values, layer);
 }
 
 /**
