@@ -41,19 +41,17 @@ class InterruptedLoad extends LoadError {}
 // be found or fetched: lib/infra/mongod-binary.js NoMongodError).
 class GuidanceError extends LabError {}
 
-// The code the shell side (scripts/lib/lab.js) puts on an error about a study parameter: a value of
-// the wrong kind, an unknown name, an unknown variant. Such an error is the user's input, not a bug.
-const PARAMETER_CODE = 'LAB_PARAMETER';
+// The code the shell side puts on an error about a study parameter (scripts/lib/params.js
+// paramError: a value of the wrong kind, an unknown name, an unknown variant): the user's input, not
+// a bug.
+const PARAMETER_CODE = require('../../scripts/lib/params').CODE;
 
 /** A study parameter refused (from --set, --docs, ... or a script's --eval): a usage error. */
 class ParameterError extends UsageError {
   /** The ParameterError an error from the shell side stands for, or null when it is another error. */
   static of(e) {
     if (!e || e instanceof ParameterError) return e || null;
-    // lab.js marks its parameter errors with PARAMETER_CODE; until every throw there does, the
-    // message prefix it has always used identifies them (this is the only place that reads it).
-    const marked = e.code === PARAMETER_CODE || /^parameter /.test(e.message || '');
-    return marked ? new ParameterError(firstLine(e.message), { cause: e }) : null;
+    return e.code === PARAMETER_CODE ? new ParameterError(firstLine(e.message), { cause: e }) : null;
   }
 
   /** Awaits fn(), turning a shell-side parameter error into a ParameterError. */

@@ -6,6 +6,7 @@
 // studies without a server.
 
 const { claim, META } = require('../../infra/targets');
+const { ParameterError } = require('../../infra/errors');
 
 /**
  * An empty scratch collection the lab owns (lib/infra/targets.js claim, fresh): created and marked
@@ -24,11 +25,13 @@ function ints(name, csv, min, max) {
     .split(',')
     .filter((s) => s.length);
   if (!items.length)
-    throw new Error(`parameter ${name}: expected a comma-separated list of whole numbers, got ${JSON.stringify(csv)}`);
+    throw new ParameterError(
+      `parameter ${name}: expected a comma-separated list of whole numbers, got ${JSON.stringify(csv)}`,
+    );
   return items.map((s) => {
     const n = Number(s);
     if (!/^[0-9]+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
-      throw new Error(`parameter ${name}: ${JSON.stringify(s)} is not a whole number in ${min}..${max}`);
+      throw new ParameterError(`parameter ${name}: ${JSON.stringify(s)} is not a whole number in ${min}..${max}`);
     }
     return n;
   });

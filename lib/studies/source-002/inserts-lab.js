@@ -19,13 +19,13 @@ var LabInsertsLab = (function () {
   function ints(name, csv, min, max) {
     var items = lab.list(csv);
     if (!items.length)
-      throw new Error(
+      throw lab.paramError(
         'parameter ' + name + ': expected a comma-separated list of whole numbers, got ' + JSON.stringify(csv),
       );
     return items.map(function (s) {
       var n = Number(s);
       if (!/^[0-9]+$/.test(s) || !Number.isSafeInteger(n) || n < min || n > max) {
-        throw new Error(
+        throw lab.paramError(
           'parameter ' + name + ': ' + JSON.stringify(s) + ' is not a whole number in ' + min + '..' + max,
         );
       }

@@ -5,6 +5,7 @@
 // starting at a random point; claims/s, the server's write conflicts, and an exact check that no
 // task was claimed twice and none was lost. PostgreSQL answers the source's LIMIT 1 OFFSET R.
 const { defineStudy } = require('../../core/registry');
+const { ParameterError } = require('../../infra/errors');
 const lab = require('../../../scripts/lib/lab');
 const G = require('../../../fixtures/inserts-gen');
 const { ensureFixture } = require('../../infra/loader');
@@ -97,7 +98,8 @@ module.exports = defineStudy({
   seedExpected: '~5.5 min (measured 5.3 min on 2026-11-27: 1M tasks, W 1,4,16)',
 
   async load(ctx, p) {
-    if (!(p.DONE >= 0 && p.DONE < 1)) throw new Error(`parameter DONE: expected a fraction in [0, 1), got ${p.DONE}`);
+    if (!(p.DONE >= 0 && p.DONE < 1))
+      throw new ParameterError(`parameter DONE: expected a fraction in [0, 1), got ${p.DONE}`);
     const f = await ensureFixture(
       ctx.db,
       p.COLL,
