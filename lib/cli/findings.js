@@ -231,7 +231,7 @@ function planProfiles(o, entries, log, t0) {
 
 /** The glance table, the time and the files written; under --budget, the claims it left open. */
 function printEnd(o, res, openLines, t0) {
-  const { fmtMs } = require('../../scripts/lib/lab');
+  const { fmtMs } = require('../../scripts/lib/format');
   const { fileLines } = require('./study-run');
   const { renderTableLines } = require('../report/render-terminal');
   const glance = renderTableLines(res.glanceTable, { width: 100, color: Boolean(process.stdout.isTTY) });

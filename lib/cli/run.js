@@ -188,7 +188,7 @@ function summaryOut(o) {
 /** The end-of-run summary, within 100 columns, then the files written; --quiet: the summary only. */
 function printSummary(doc, chosen, o, { written, ms }) {
   const { renderTerminal } = require('../report/render-terminal');
-  const { fmtMs } = require('../../scripts/lib/lab');
+  const { fmtMs } = require('../../scripts/lib/format');
   const { fileLines } = require('./study-run');
   const out = summaryOut(o);
   const summary = summaryDocument(doc, chosen, o.profile, { brief: Boolean(o.quiet) });

@@ -182,7 +182,7 @@ function openLines(open) {
 
 /** "budget 30 min, spent 27.4 min": the line before the open claims. */
 function spentLine(budgetMs, spentMs) {
-  const { fmtMs } = require('../../scripts/lib/lab');
+  const { fmtMs } = require('../../scripts/lib/format');
   return `budget ${fmtBudget(budgetMs)}, spent ${fmtMs(spentMs)}`;
 }
 

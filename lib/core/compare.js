@@ -14,7 +14,7 @@
 // much, are held back by the reference's own median move (the guard below). A variant timed once,
 // or a point with one variant timed in every round, compares absolute time, shown, called only
 // with --absolute.
-const lab = require('../../scripts/lib/lab');
+const LabParams = require('../../scripts/lib/params');
 const stats = require('../../scripts/lib/stats');
 const { mannWhitney, minimumSamples } = require('./rank-test');
 const { InputFileError } = require('../infra/errors');
@@ -36,7 +36,7 @@ const NOISY_SPREAD = 1.5;
 // docs/testing.md) while each run's rounds stayed steady. The baseline's own median time shows such
 // a move: a ratio change is called only beyond it (unless --absolute says the runs are comparable).
 // Parameters that change how a study is measured, not what it measures: they may differ.
-const MEASUREMENT_PARAMS = Object.keys(lab.COMMON);
+const MEASUREMENT_PARAMS = Object.keys(LabParams.COMMON);
 
 // A record compare cannot use: bad input (exit 2), one line naming the file and the record.
 class CompareInputError extends InputFileError {}
@@ -199,7 +199,7 @@ function differences(oldDoc, newDoc, oldRecs, newRecs) {
 /** Round-to-round spread inside one run: its upper quartile over its lower quartile. */
 function spreadOf(values) {
   const s = values.slice().sort((x, y) => x - y);
-  return lab.percentile(s, 0.75) / lab.percentile(s, 0.25);
+  return stats.percentile(s, 0.75) / stats.percentile(s, 0.25);
 }
 
 /**
