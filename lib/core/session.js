@@ -2,7 +2,7 @@
 // The one session loop of `run` and `findings`: the chosen studies, one after the other, on one
 // server, into one result file (rewritten after every axis point), then their claims judged.
 // runSession adds what `run` needs around it: the server (embedded or given). The database a run
-// creates on a given server is the caller's to drop (lib/infra/cleanup.js trackDatabase), so that
+// creates on a given server is the caller's to drop (lib/infra/tracked-databases.js trackDatabase), so that
 // one guarded drop serves the end of a run and an interrupt alike.
 const { ResultFile, environment } = require('./results');
 const { runStudy, checkStudies } = require('./run-study');
