@@ -4,7 +4,7 @@
 //   streamInsert(coll, docs, opts) -> {read, stored, inserted, duplicates, retries, keys, ms}
 //     docs: any (async) iterable of documents, or with chunked: true an (async) iterable of arrays of
 //     documents (a parser's rows per chunk read). opts: batchSize (10000), inflight (4: the most batches
-//     in flight; how many are, follows the free cores, see inflightControl), adaptive (true), total, label, progress,
+//     in flight; how many are, 2 up to it, follows the free cores: inflightControl), adaptive (true), total, label, progress,
 //     retryMs (60000): how long a batch keeps retrying a retryable failure (step-down, restart,
 //     network) before the load stops; verify ('retried' | 'all' | false): count each batch's _ids
 //     on the server after it settled ('retried': only batches whose first outcome was unknown);
@@ -289,33 +289,38 @@ async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, 
 }
 
 // ---- how many batches in flight -----------------------------------------------------------
-// Batches in flight pay by overlap: Node makes and serializes batch k+1 while mongod writes batch k
-// and its journal flush (j: true) is awaited, so on a 2-core machine both cores work at once (the
-// loader 1.20x a bare awaited insertMany loop, quiet). When no core is free (CPU-bound neighbours)
-// there is nothing to overlap with: the CPU work per document is the same or more (several mongod
-// threads inserting at the same B-tree edge, preempted while holding its latches; more batches in
-// memory), so extra batches only cost (0.75x a bare loop beside other work, issue 37). The number
-// in flight therefore follows the share of time some task waited for a CPU (Linux pressure stall
-// information, lib/infra/cpu-wait.js) over the last window: above BUSY_SHARE (no core free) it
-// halves, down to one batch, which is the bare loop plus its checks; below FREE_SHARE (a core is
-// idle) it grows by one, up to `inflight`. Additive increase and multiplicative decrease: a
-// neighbour that appears is yielded to within a window or two, a free core is taken back slowly.
-// Why the stall share and not the load average: the load average lags by a minute and counts the
-// load's own mongod threads as much as a neighbour. The stall share counts the load's own waiting
-// too, but at one or two batches in flight the load alone leaves a core idle most of the time, so
-// a share above BUSY_SHARE means somebody else holds the cores. The load starts at one batch and
-// earns a second: a free core must be seen before work is added. Without PSI (another OS, an old
-// kernel) the share is unknown: the load keeps `inflight` batches in flight, as before.
+// Measured on 2 cores (bench:loaders --only stream --inflight N, 300,000 events, 5 rounds, 2026-11-28):
+// - the CPU work per document is the same at 1, 2 and 4 batches in flight and in a bare awaited
+//   insertMany loop (~2.5 us in Node + ~2.7 us in mongod per time-series event): batches in flight
+//   cost no CPU, they only change what overlaps what;
+// - one batch in flight is the slowest when no core is free: 0.78x a bare loop beside two burners
+//   (95% CI 0.64x..0.95x). Every batch asks for the journal (j: true), so its journal flush, and the
+//   wake-ups of mongod's writer and flusher threads, each queued behind the burners, sit on the
+//   critical path; the bare loop (w: 1, no j) does not wait for the journal;
+// - a second batch in flight hides that wait behind the next batch's generation and insert: 2 in
+//   flight 1.13x (0.97x..1.30x), 4 in flight 1.30x (0.89x..1.90x) beside the same burners. Beside
+//   other sessions' work (another scheduler group: more threads get no more CPU) 4 in flight gave
+//   0.78x (0.53x..1.15x, undecided; issue 37 saw 0.75x), 2 in flight 1.02x, 1 in flight 1.00x.
+// So the number in flight follows the free cores, but never below two: from the share of time some
+// task waited for a CPU (Linux pressure stall information, lib/infra/cpu-wait.js) over each window,
+// at or above BUSY_SHARE (no core free) it halves, down to FLOOR; below FREE_SHARE (a core idle) it
+// grows by one, up to `inflight` (additive increase, multiplicative decrease: a neighbour is yielded
+// to within a window or two, a free core taken back slowly). The stall share rather than the load
+// average: the load average lags by a minute and counts the load's own mongod threads as much as a
+// neighbour's. Without PSI (another OS, an old kernel) the share is unknown: `inflight`, as before.
+// Asked for one batch (a caller that needs order), the load keeps one.
 const BUSY_SHARE = 0.5;
 const FREE_SHARE = 0.25;
+const FLOOR = 2;
 const WINDOW_MS = 250;
 
 /** The next number of batches in flight from the CPU-wait share (0..1, or null: unknown) of the last window. */
 function nextInflight(level, share, max) {
+  const floor = Math.min(FLOOR, max);
   if (share === null || share === undefined || !Number.isFinite(share)) return max;
-  if (share >= BUSY_SHARE) return Math.max(1, Math.floor(level / 2));
+  if (share >= BUSY_SHARE) return Math.max(floor, Math.floor(level / 2));
   if (share < FREE_SHARE) return Math.min(max, level + 1);
-  return Math.min(max, level);
+  return Math.max(floor, Math.min(max, level));
 }
 
 /**
@@ -327,9 +332,9 @@ function inflightControl(
   max,
   { adaptive = true, readWait = cpuWaitMicros, now = Date.now, windowMs = WINDOW_MS } = {},
 ) {
-  let u0 = adaptive && max > 1 ? readWait() : null;
+  let u0 = adaptive && max > FLOOR ? readWait() : null;
   const fixed = u0 === null;
-  let level = fixed ? max : 1;
+  let level = fixed ? max : FLOOR; // a free core must be seen before more than the floor is sent
   let t0 = now();
   let sum = 0;
   let sent = 0;
@@ -408,7 +413,7 @@ function batchSender(coll, out, bar, write, { control, onAcked }) {
 
 /**
  * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
- * pending (fewer when no core is free: inflightControl). Returns { read, stored, inserted,
+ * pending (down to 2 when no core is free: inflightControl). Returns { read, stored, inserted,
  * duplicates, retries, keys: {lo, hi, numeric}, ms, inflight: {max, adaptive, mean} }.
  */
 async function streamInsert(
@@ -573,4 +578,5 @@ module.exports = {
   inflightControl,
   BUSY_SHARE,
   FREE_SHARE,
+  FLOOR,
 };
