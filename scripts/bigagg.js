@@ -117,9 +117,9 @@ var STUDY = {
   fixture: function (p) {
     return { coll: p.COLL, name: 'mot', n: p.N, seed: p.SEED, doc: LabMot.doc };
   },
-  // A user's collection may hold capacities the generator never makes: every form bands them as the
-  // seed's `$gt` does (BSON order), and the run says how many there are, so nobody reads band 1 or
-  // 7 as engine sizes they are not.
+  // A user's collection may hold capacities the generator never makes: every form bands them as
+  // the source's `$gt` does (BSON order), and the run says how many there are, so nobody reads band
+  // 1 or 7 as engine sizes they are not.
   setup: function (p) {
     var odd = db.getCollection(p.COLL).countDocuments({ e: { $not: { $type: 'number' } } });
     if (odd > 0) {

@@ -6,10 +6,10 @@
 // vehicles and sum the test mileage per band.
 
 var LabBands = (function () {
-  // ---- 1. the seed's pipeline, exactly as published ---------------------------------------------
+  // ---- 1. the source's pipeline, exactly as published -------------------------------------------
   // Quoted verbatim from the article (variable names, order, `$e`). Its `$e` is kept although the
-  // seed's own loader names the engine column `d` (a second `d`): on that data every car would fall
-  // in band 1. Our generator names the column `e`, so the published text runs unchanged here.
+  // source's own loader names the engine column `d` (a second `d`): on that data every car would
+  // fall in band 1. Our generator names the column `e`, so the published text runs unchanged here.
   function seedPipeline() {
     var isover3500 = { $cond: [{ $gt: ['$e', 3500] }, 7, 6] };
     var isover2500 = { $cond: [{ $gt: ['$e', 2500] }, isover3500, 5] };
@@ -26,7 +26,7 @@ var LabBands = (function () {
     return [banding, group, sort];
   }
 
-  // The seed's band expression alone (the nested $cond times the diesel factor).
+  // The source's band expression alone (the nested $cond times the diesel factor).
   function condBand() {
     return seedPipeline()[0].$project.b;
   }
@@ -73,18 +73,19 @@ var LabBands = (function () {
   // ---- 4. $bucket (3.4+): buckets are [lower, upper), so `> 1000` is `ceil(e) >= 1001` (exact for
   // fractional capacities too). One $bucket cannot multiply by 1.5, so diesel values are shifted by
   // 100000 into their own buckets; two more stages turn each bucket into its band and merge the keys
-  // that collide (diesel 2 -> 3 with petrol 3, diesel 4 -> 6 with petrol 6), as the seed's $group does.
-  // Any `e` gets the seed's band (see bucketCapacity), so no document falls outside the boundaries.
+  // that collide (diesel 2 -> 3 with petrol 3, diesel 4 -> 6 with petrol 6), as the source's $group
+  // does. Any `e` gets the source's band (see bucketCapacity), so no document falls outside the
+  // boundaries.
   var BUCKET_BOUNDS = [
     -50000, 1001, 1201, 1601, 2001, 2501, 3501, 50000, 101001, 101201, 101601, 102001, 102501, 103501, 150000,
   ];
   var NUMERIC_TYPES = ['double', 'int', 'long', 'decimal'];
   var BELOW_NUMBERS = ['missing', 'null', 'undefined', 'minKey'];
 
-  // The capacity the buckets see: the seed's `$gt` compares any BSON value with a number, in BSON
+  // The capacity the buckets see: the source's `$gt` compares any BSON value with a number, in BSON
   // order (missing, null < numbers, NaN lowest < text, objects, dates...). So a number is clamped
   // into the petrol range [-50000, 49999] (its band unchanged), a value below every number counts as
-  // band 1, and a value above every number (a string "1500", a date...) as band 7, like the seed.
+  // band 1, and a value above every number (a string "1500", a date...) as band 7, like the source.
   function bucketCapacity() {
     return {
       $switch: {

@@ -5,11 +5,11 @@
 //
 // Schemas (one collection each):
 //   initial       {_id: "YYYYMMDD/metric", metadata: {date, metric}, daily, hourly: {"HH"}, minute: {"MMMM"}}
-//                 created and grown by the upserts themselves (the seed's first version)
+//                 created and grown by the upserts themselves (the source's first version)
 //   preallocated  the same document, written in full with zeros (tomorrow's, with a small
-//                 probability per hit: the seed's fix for growing documents)
+//                 probability per hit: the source's fix for growing documents)
 //   hierarchical  minute: {"HH": {"MM": n}} (24 x 60 instead of 1,440 fields on one level)
-//   array         minute: [1,440 numbers] (from the seed's comments); needs its document first
+//   array         minute: [1,440 numbers] (from the source's comments); needs its document first
 
 // ---- PASTEABLE: begin ----------------------------------------------------------------------
 var COUNTER_SCHEMAS = ['initial', 'preallocated', 'hierarchical', 'array'];

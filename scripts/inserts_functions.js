@@ -8,13 +8,13 @@
 // None of them uses ?., ??, require, console or EJSON, and none relies on runCommand throwing.
 
 // ---- inserts ----------------------------------------------------------------------------------
-// The seed's "sequential insert": one round trip per document.
+// The source's "sequential insert": one round trip per document.
 function insertSequential(coll, docs) {
   for (var i = 0; i < docs.length; i++) coll.insertOne(docs[i]);
   return docs.length;
 }
 
-// The seed's "bulk insert": `batch` documents per insertMany. Unordered lets the server go on
+// The source's "bulk insert": `batch` documents per insertMany. Unordered lets the server go on
 // after a failed document (and, on a sharded cluster, send batches in parallel).
 function insertBatches(coll, docs, batch, ordered) {
   for (var i = 0; i < docs.length; i += batch) {
@@ -31,7 +31,7 @@ function serverSideCopy(from, toName) {
 }
 
 // ---- the price of coherency -------------------------------------------------------------------
-// The seed's pattern: look the key up, insert when absent. Not atomic: two workers may both see
+// The source's pattern: look the key up, insert when absent. Not atomic: two workers may both see
 // "absent" and both insert. Returns true when this call inserted.
 function checkThenInsert(coll, entry) {
   if (coll.findOne({ key: entry.key }, { _id: 1 })) return false;
@@ -91,7 +91,7 @@ function countDuplicates(coll) {
 }
 
 // ---- random selection of an unprocessed task ------------------------------------------------
-// The seed's pick: skip a random number R of unprocessed tasks. The server still walks R entries
+// The source's pick: skip a random number R of unprocessed tasks. The server still walks R entries
 // (documents without an index on processed, index keys with one), so the cost grows with R.
 function pickBySkip(coll, r, hint) {
   var cur = coll.find({ processed: 0 }).skip(r).limit(1);

@@ -1,4 +1,4 @@
-// The map/reduce functions of seed 000 ("Learning mongo", 2015): sum, min, max and count of one
+// The map/reduce functions of source 000 ("Learning mongo", 2015): sum, min, max and count of one
 // field, plus the mean from finalize. Each function is self-contained and plain ES2017, so it can
 // be pasted as is into Robo 3T (4.2 legacy shell) or mongosh, e.g.
 //
@@ -29,7 +29,7 @@ var mrStatsMap = function mrStatsMap() {
 // its earlier results and further map values (MongoDB requires reduce to be associative,
 // commutative and idempotent: reduce(k, [reduce(k, A), reduce(k, B)]) must equal reduce(k, A + B),
 // and its result must have the same shape as map's values).
-// The seed's reduce started from values[0] and did `reduced.sum += values[i]`: it added the whole
+// The source's reduce started from values[0] and did `reduced.sum += values[i]`: it added the whole
 // object where it meant values[i].sum, so the sum became a string ("3121.6[object BSON]...") as
 // soon as one call saw two values; it also modified values[0] in place. This one treats every input
 // as a partial result, map output or reduce output alike, and builds a new object.
@@ -91,7 +91,7 @@ var fnReading = function fnReading(v) {
   return typeof v === 'number' && v === v ? v : null;
 };
 
-// "Map Reduce 2" of the seed: the functions are saved in the database (system.js, shown in
+// "Map Reduce 2" of the source: the functions are saved in the database (system.js, shown in
 // Robo 3T under "Functions") and map/reduce calls them by name. These in-command functions are
 // one-line trampolines; the server loads every system.js function into the scope it runs
 // map/reduce in, so labStatsMap & co. are globals there, and `field` from `scope` is visible to

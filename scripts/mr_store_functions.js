@@ -1,4 +1,4 @@
-// Seed 000's "Map Reduce 2": save the map, reduce and finalize functions in the database
+// Source 000's "Map Reduce 2": save the map, reduce and finalize functions in the database
 // (system.js) and run a map/reduce that calls them by name, then check it against the same
 // map/reduce with the functions sent in the command, and against $group.
 //

@@ -23,7 +23,7 @@ const options = {
   db: {
     type: 'string',
     arg: 'NAME',
-    text: 'database (default: random, as seed 000); admin, local and config are refused',
+    text: 'database (default: random, as source 000); admin, local and config are refused',
   },
   coll: { type: 'string', arg: 'NAME', text: 'collection (default: sensors); system.* is refused' },
   key: {

@@ -1,6 +1,6 @@
 'use strict';
 // Streams CSV files into a collection through the lab's one write path (lib/infra/loader.js): the
-// seed's loader (`for row in DictReader(f): db.collection.insert(row)`) with types, accounting,
+// source's loader (`for row in DictReader(f): db.collection.insert(row)`) with types, accounting,
 // identity and re-runs.
 //
 //   importCsv(db, files, {coll, key, header, encoding, rejectsFile, progress, log, batchSize, inflight})
