@@ -112,7 +112,7 @@ describe('compare: decisions on result files', function () {
     expect(row.measure).to.equal('ratio');
     expect(row.ci[0]).to.be.above(1.1);
     expect(row.verdict).to.equal('no clear difference');
-    expect(row.why).to.match(/baseline minute-0 itself moved \+60% between the runs/);
+    expect(row.why).to.match(/the reference minute-0 itself moved \+60% between the runs/);
     const abs = await cli(['compare', QUICK, moved, '--absolute']);
     expect(rowOf(abs.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(/ SLOWER$/);
   });
@@ -153,6 +153,36 @@ describe('compare: decisions on result files', function () {
     expect(rowOf(back.stdout, 'counters', 'part=scan, layout=array, mode=bulk', 'minute-1439')).to.match(
       / -2\d% .* FASTER$/,
     );
+  });
+
+  it('where, its $where capped: a copy with hybrid 30 % slower exits 1 and names hybrid; plain, the reference, too', async function () {
+    // docs/data/where-seed.json: $where timed once (231 s, over its budget), the others in 5 rounds:
+    // the ratios are taken to plain, the first variant timed in every round; plain's to hybrid
+    const WHERE = path.join(ROOT, 'docs', 'data', 'where-seed.json');
+    const where = JSON.parse(fs.readFileSync(WHERE, 'utf8'));
+    for (const [variant, change] of [
+      ['hybrid', / \+30% \(\+\d+%\.\.\+\d+%\) SLOWER\b/],
+      ['plain', / ratio to hybrid \+30% .*SLOWER\b/],
+    ]) {
+      const slow = copyWith(where, path.join(dir, `where-${variant}.json`), (d) => {
+        const r = d.results.find((x) => x.study === 'where' && x.variant === variant);
+        r.times = r.times.map((t) => t * 1.3);
+      });
+      const r = await cli(['compare', WHERE, slow]);
+      expect(r.code, r.stdout + r.stderr).to.equal(1);
+      expect(r.stdout).to.match(/^where: -; ratio: each round's time over plain's \(where capped\)$/m);
+      expect(rowOf(r.stdout, 'where', '-', variant)).to.match(change);
+      expect(r.stdout).to.match(/^1 clearly slower, 0 clearly faster/m);
+      // the wrapped cells joined: the called row alone says SLOWER
+      expect(r.stdout.match(/SLOWER/g)).to.have.length(1);
+    }
+    // the same rounds in another order: the same build, nothing called
+    const shuffled = copyWith(where, path.join(dir, 'where-shuffled.json'), (d) => {
+      for (const r of d.results.filter((x) => x.type === 'result')) r.times.push(r.times.shift());
+    });
+    const same = await cli(['compare', WHERE, shuffled]);
+    expect(same.code, same.stdout).to.equal(0);
+    expect(same.stdout).to.match(/^0 clearly slower, 0 clearly faster/m);
   });
 
   it('--json - and --md - print the comparison alone, for a CI and a page', async function () {

@@ -253,7 +253,9 @@ function decide(o, n, oldPoint, newPoint, ref, { threshold, absolute, notCompara
     // the variant this row's ratios are taken to; `baseline` is its older name
     reference: a.to,
     baseline: a.to,
-    // why the point's reference is not the run's baseline ('where capped'), when it is not
+    // the point's reference (the others' denominator), and why it is not the run's baseline ('where
+    // capped') when it is not
+    pointReference: ref.reference,
     referenceNote: ref.note,
     oldRounds: a.values.length,
     newRounds: b.values.length,

@@ -20,16 +20,10 @@ function groups(rows) {
   return [...out.values()];
 }
 
-/**
- * The point's reference, the variant most of its ratios are taken to (the heading names it), and
- * why it is not the run's baseline when it is not ('where capped').
- */
+/** The point's reference (the heading names it), and why it is not the run's baseline when it is not. */
 function referenceOf(rows) {
-  const counts = new Map();
-  for (const r of rows) if (r.measure === 'ratio') counts.set(r.reference, (counts.get(r.reference) || 0) + 1);
-  const name = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
-  const note = (rows.find((r) => r.referenceNote) || {}).referenceNote;
-  return { name: name ? name[0] : null, note };
+  const row = rows.find((r) => r.measure === 'ratio' && r.pointReference) || {};
+  return { name: row.pointReference || null, note: row.referenceNote };
 }
 
 /**
