@@ -2,7 +2,7 @@
 // The timeseries study's charts: time per interval by design, and the cold and warm states beside
 // the source's figures; one panel per grain.
 const lab = require('../../../scripts/lib/lab');
-const { PALETTE, chartTime } = require('../../report/report');
+const kit = require('../../report/chart-kit');
 const { NAME, SOURCE_FIGURES, SOURCE_SETTING, STATES, STATE_GRAINS, GRAIN_TITLES, DESIGNS } = require('./setting');
 
 function spanOf(values) {
@@ -24,64 +24,27 @@ function runFacts(records, env, doc) {
 /** Bars with their value written above them, one panel per grain, each panel with its own scale. */
 function panels({ name, title, subtitle, values, x, xSort, color, colorSort, yTitle, log }) {
   const grains = Object.values(GRAIN_TITLES).filter((g) => values.some((v) => v.grain === g));
-  // Two lines: a y title longer than the 260-pixel plot makes vega stretch every panel to fit it,
-  // leaving empty bands above and below the bars.
-  const y = {
-    field: 'ms',
-    type: 'quantitative',
-    stack: null,
-    title: log ? [yTitle, '(log scale)'] : yTitle,
-    scale: { type: log ? 'log' : 'linear' },
-  };
-  return {
+  return kit.bars({
     name,
-    title: { text: title, subtitle },
-    // the label sits above the whisker's top, else on the bar
-    data: { values: values.map((v) => ({ ...v, label: lab.fmtMs(v.ms), top: v.hi || v.ms })) },
-    facet: { column: { field: 'grain', type: 'nominal', sort: grains, title: null, header: { labelFontSize: 12 } } },
-    spec: {
-      width: Math.max(150, (34 * xSort.length * (color === x ? 1 : colorSort.length)) / 1.5),
-      height: 260,
-      layer: [
-        {
-          mark: { type: 'bar' },
-          encoding: {
-            x: { field: x, type: 'nominal', sort: xSort, title: null, axis: { labelAngle: -35 } },
-            ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
-            y,
-            color: {
-              field: color,
-              type: 'nominal',
-              sort: colorSort,
-              title: color === 'series' ? null : color,
-              scale: { domain: colorSort, range: PALETTE },
-              legend: { labelLimit: 320, orient: color === 'series' ? 'bottom' : 'right' },
-            },
-          },
-        },
-        {
-          transform: [{ filter: 'isValid(datum.lo)' }],
-          mark: { type: 'rule', color: 'black' },
-          encoding: {
-            x: { field: x, type: 'nominal', sort: xSort },
-            ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
-            y: { ...y, field: 'lo' },
-            y2: { field: 'hi' },
-          },
-        },
-        {
-          mark: { type: 'text', dy: -5, fontSize: 9 },
-          encoding: {
-            x: { field: x, type: 'nominal', sort: xSort },
-            ...(color !== x ? { xOffset: { field: color, type: 'nominal', sort: colorSort } } : {}),
-            y: { ...y, field: 'top' },
-            text: { field: 'label' },
-          },
-        },
-      ],
+    title,
+    subtitle,
+    values: values.map((v) => ({ ...v, label: lab.fmtMs(v.value) })),
+    x: { field: x, order: xSort, title: null, labelAngle: -35 },
+    // Two lines: a y title longer than the 260-pixel plot makes vega stretch every panel to fit it,
+    // leaving empty bands above and below the bars.
+    y: { title: log ? [yTitle, '(log scale)'] : yTitle, log },
+    color: {
+      field: color,
+      order: colorSort,
+      title: color === 'series' ? null : color,
+      legend: { labelLimit: 320, orient: color === 'series' ? 'bottom' : 'right' },
     },
-    resolve: { scale: { y: 'independent' } },
-  };
+    group: color !== x ? color : false,
+    labels: { field: 'label' },
+    panels: { field: 'grain', order: grains, header: { labelFontSize: 12 } },
+    width: Math.max(150, (34 * xSort.length * (color === x ? 1 : colorSort.length)) / 1.5),
+    height: 260,
+  });
 }
 
 function designsChart(records, env, doc) {
@@ -89,8 +52,8 @@ function designsChart(records, env, doc) {
   if (!recs.length) return null;
   const f = runFacts(records, env, doc);
   const designs = DESIGNS.filter((d) => recs.some((r) => r.variant === d));
-  const values = recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], variant: r.variant, ...chartTime(r) }));
-  const log = spanOf(values.flatMap((v) => [v.ms, v.lo, v.hi])) > 30;
+  const values = recs.map((r) => ({ grain: GRAIN_TITLES[r.axis.grain], variant: r.variant, ...kit.timeOf(r) }));
+  const log = spanOf(values.flatMap((v) => [v.value, v.lo, v.hi])) > 30;
   return panels({
     name: 'designs',
     title: 'Time series (source 003): time per interval by design',
@@ -121,14 +84,14 @@ function statesChart(records, env, doc) {
     grain: GRAIN_TITLES[r.axis.grain],
     state: r.axis.state,
     series: ours,
-    // the whisker: the 95 % interval over the passes (report.js chartTime); the bar, their mean
-    ...chartTime(r),
-    ms: r.mean,
+    // the whisker: the 95 % interval over the passes (kit.timeOf); the bar, their mean
+    ...kit.timeOf(r),
+    value: r.mean,
   }));
   for (const r of recs) {
     const src = SOURCE_FIGURES[r.axis.state];
     const v = src && src.Average[STATE_GRAINS.indexOf(r.axis.grain)];
-    if (v > 0) values.push({ grain: GRAIN_TITLES[r.axis.grain], state: r.axis.state, series: theirs, ms: v * 1000 });
+    if (v > 0) values.push({ grain: GRAIN_TITLES[r.axis.grain], state: r.axis.state, series: theirs, value: v * 1000 });
   }
   const states = STATES.map((s) => s.name).filter((s) => recs.some((r) => r.axis.state === s));
   return panels({
@@ -145,7 +108,7 @@ function statesChart(records, env, doc) {
     color: 'series',
     colorSort: [ours, theirs],
     yTitle: 'ms per interval (mean of T1..T5)',
-    log: spanOf(values.flatMap((v) => [v.ms, v.lo, v.hi])) > 30,
+    log: spanOf(values.flatMap((v) => [v.value, v.lo, v.hi])) > 30,
   });
 }
 
