@@ -8,7 +8,7 @@ const opt = require('./options');
 const { UsageError, clientOptions } = require('../infra/errors');
 const targets = require('../infra/targets');
 
-const usage = 'mongo-perf-lab clean --uri URI --db NAME';
+const usage = 'mongo-perf-lab clean --uri URI --db NAME | --kept-data';
 const summary = 'remove from a database what the lab made there, and only that';
 const about = `Drops every collection of the database that the lab can prove it made (its marker in
 perflab_fixtures names the collection's current UUID), then perflab_fixtures itself when the lab made
@@ -19,9 +19,18 @@ removed this way; the end of such a run prints this command.`;
 const options = {
   uri: { type: 'string', arg: 'URI', text: 'the server (default: $MONGODB_URI; required)' },
   db: { type: 'string', arg: 'NAME', text: 'the database to clean (required)' },
+  'kept-data': {
+    type: 'boolean',
+    text: "instead: remove the embedded mongod's kept data (run --keep with no server given),\n~/.cache/mongo-perf-lab/kept-data, unless a run is using it",
+  },
 };
 
 function parse(values, positionals) {
+  if (values['kept-data']) {
+    if (values.uri !== undefined || values.db !== undefined || positionals.length)
+      throw new UsageError('clean --kept-data: takes no --uri, --db or arguments (it removes one directory)');
+    return { keptData: true, debug: values.debug };
+  }
   if (positionals.length)
     throw new UsageError(`clean: takes no arguments, got ${JSON.stringify(positionals.join(' '))} (use --db NAME)`);
   const uri = values.uri || process.env.MONGODB_URI;
@@ -45,6 +54,10 @@ function reportLines(dbName, r) {
 }
 
 async function run(o) {
+  if (o.keptData) {
+    process.stdout.write(`${require('./kept-data').removeKeptData()}\n`);
+    return 0;
+  }
   // Loaded here: the driver is not for --help or a refused option.
   const { MongoClient } = require('mongodb');
   const client = new MongoClient(o.uri, clientOptions(o.uri));

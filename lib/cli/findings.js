@@ -71,7 +71,7 @@ const options = {
   db: { type: 'string', arg: 'NAME', text: 'database to use (default: perflab)' },
   keep: {
     type: 'boolean',
-    text: 'on your own server(s), keep what the run made (default: dropped at the end; `clean` removes it later)',
+    text: "keep what the run made, so a later run reuses the generated data its markers prove the\nsame: on your own server(s) (`clean --uri --db` removes it), or with no server given in\n~/.cache/mongo-perf-lab/kept-data, the embedded mongod's data (`clean --kept-data`)",
   },
   'cache-gb': { type: 'string', arg: 'N', text: 'WiredTiger cache size of the embedded mongod, in GB' },
   quiet: { type: 'boolean', short: 'q', text: 'print only the glance table and the files written' },
@@ -168,7 +168,7 @@ async function run(o) {
   const { humanLines } = require('../core/lab-lines');
   const { checkWritable } = require('../core/results');
   const { ParameterError } = require('../infra/errors');
-  const { prepareRun, finishPlaces, lazyPeers, outDirOf } = require('./study-run');
+  const { prepareRun, finishPlaces, lazyPeers, outDirOf, keptUri } = require('./study-run');
   const t0 = Date.now();
   const entries = o.args.length ? opt.chooseStudies(o.args) : require('../studies').studies;
   checkColumns(o, fromGroup);
@@ -190,7 +190,8 @@ async function run(o) {
         entries,
         profile,
         ...(budget ? { profileOf: budget.profileOf, deadlineOf: budget.deadlineOf } : {}),
-        uris: o.servers.length ? o.servers : [o.uri],
+        // --keep with no server given: the embedded mongod on the kept data (kept-data.js)
+        uris: o.servers.length ? o.servers : [keptUri(places) || o.uri],
         engines: o.engines,
         from: o.from,
         merge: o.merge,

@@ -47,7 +47,7 @@ const options = {
   quiet: { type: 'boolean', short: 'q', text: 'print only the summary and the files written' },
   keep: {
     type: 'boolean',
-    text: 'on your own server, keep what the run made: the database it created, or its collections\nin a database that existed (default: dropped at the end; `clean` removes them later)',
+    text: 'keep what the run made, so a later run reuses the generated data its markers prove the\nsame (generator, seed, size): on your own server the database it created, or its collections\nin a database that existed (`clean --uri --db` removes them); with no server given, the\nembedded mongod keeps its data in ~/.cache/mongo-perf-lab/kept-data (`clean --kept-data`)',
   },
   'no-progress': { type: 'boolean', text: 'no progress bars' },
   'no-charts': { type: 'boolean', text: 'results.json and report.md only, no SVG/PNG (drawing takes ~0.5 s)' },
@@ -227,7 +227,7 @@ async function run(o) {
   if (budget) o = { ...o, profile: budget.profile };
   const { checkWritable } = require('../core/results');
   const { runSession } = require('../core/session');
-  const { prepareRun, finishPlaces, lazyPeers, outDirOf } = require('./study-run');
+  const { prepareRun, finishPlaces, lazyPeers, outDirOf, keptUri } = require('./study-run');
   const { humanLines, fitLines } = require('../core/lab-lines');
   const { safeArgv } = require('../infra/errors');
   const outDir = outDirOf(o);
@@ -247,7 +247,8 @@ async function run(o) {
   try {
     doc = await runSession({
       entries: chosen,
-      uri: o.uri,
+      // --keep with no server given: the embedded mongod on the kept data (kept-data.js)
+      uri: keptUri(places) || o.uri,
       cacheSizeGB: o.cacheSizeGB,
       dbName: o.db,
       profile: o.profile,

@@ -7,17 +7,38 @@ const path = require('path');
 /**
  * Prepares the process for a run of studies. On each server the run was given (o.uri or
  * $MONGODB_URI; findings: each of o.servers), it reads what database o.db holds before anything is
- * written: resolves the places finishPlaces settles at the end, [{uri, tracked, start}].
+ * written: resolves the places finishPlaces settles at the end, [{uri, tracked, start}]. With --keep
+ * and no server given, the embedded mongod on the kept data (kept-data.js) is such a place: its
+ * `kept` is that server, stopped (data kept) once the place is settled; keptUri(places) its URI.
  */
 async function prepareRun(o) {
   const cleanup = require('../infra/cleanup');
   // Every temp dir of the run (embedded data dir, CSV files) lives in one run dir, removed on
   // any exit, signal, or (by a watchdog) SIGKILL.
   cleanup.install({ root: true, watchdog: true });
+  const { wantsKeptData, startKeptData } = require('./kept-data');
+  const kept = wantsKeptData(o) ? await startKeptData(o, (m) => process.stderr.write(`${m}\n`)) : null;
+  if (kept) return [{ ...(await preparePlace(kept.uri, o).catch(stopFirst(kept))), kept }];
   const uris = o.servers && o.servers.length ? o.servers : [o.uri || process.env.MONGODB_URI].filter(Boolean);
   const places = [];
   for (const uri of uris) places.push(await preparePlace(uri, o));
   return places;
+}
+
+/** A failure after the kept data's mongod started: stop it (data kept), then fail. */
+function stopFirst(kept) {
+  return async (e) => {
+    await kept.stop().catch(() => {
+      /* the first error is the one to report */
+    });
+    throw e;
+  };
+}
+
+/** The URI of the kept data's mongod when the run uses it (--keep, no server given), else undefined. */
+function keptUri(places) {
+  const place = (places || []).find((p) => p.kept);
+  return place ? place.kept.uri : undefined;
 }
 
 /**
@@ -69,6 +90,19 @@ function settlePlace(place) {
   return place.settled;
 }
 
+/** What a run on the kept data left (its mongod's port changes per run: the clean command names the data, not a URI). */
+function keptLines(place, left) {
+  const LabFixture = require('../../scripts/lib/fixture');
+  const { selfCommand } = require('./self-command');
+  return [
+    ...LabFixture.wrapWords(
+      `kept in ${place.db} (--keep), in ${place.kept.dir}: the lab's ${left.join(', ')}; a run with --keep reuses them; remove them with:`,
+      91,
+    ),
+    `  ${selfCommand()} clean --kept-data`,
+  ];
+}
+
 async function settleNow(place) {
   if (place.tracked && place.tracked.created) return place.tracked.drop();
   if (!place.start) return undefined;
@@ -84,7 +118,8 @@ async function settleNow(place) {
       require('../infra/targets').finishRun(db, place.start, { keep: place.keep }),
     );
     const why = place.keep ? '--keep' : 'made by an earlier run, kept with --keep';
-    if (r.left.length) say(LabFixture.leftLines(place.db, r.left, uri, why, selfCommand(), 91));
+    if (r.left.length && place.kept) say(keptLines(place, r.left));
+    else if (r.left.length) say(LabFixture.leftLines(place.db, r.left, uri, why, selfCommand(), 91));
     else if (r.dropped.length)
       say(
         LabFixture.wrapWords(
@@ -104,7 +139,10 @@ async function settleNow(place) {
 
 /** Settles every place of prepareRun (in order; each one's line as it is settled). */
 async function finishPlaces(places) {
-  for (const place of places || []) await settlePlace(place);
+  for (const place of places || []) {
+    await settlePlace(place);
+    if (place.kept) await place.kept.stop();
+  }
 }
 
 /**
@@ -219,6 +257,7 @@ module.exports = {
   announceSeed,
   outDirOf,
   fileLines,
+  keptUri,
   startBudget,
   endBudget,
 };
