@@ -11,7 +11,6 @@ const { findMongod } = require('../lib/infra/mongod-binary');
 const { testUri, testDatabase } = require('./helpers');
 const { alive } = require('../lib/infra/processes');
 
-
 describe('server', function () {
   it('uses MONGODB_URI when set, and reports the real version and engines', async function () {
     const before = process.env.MONGODB_URI;
