@@ -98,14 +98,11 @@ function inspectDbPath(dir) {
   if (!fs.statSync(dir).isDirectory()) throw new ServerError(`--dbpath ${dir}: not a directory`);
   const entries = fs.readdirSync(dir).filter((e) => e !== LOCK);
   if (!entries.length) return null;
-  const lock = path.join(dir, 'mongod.lock');
-  if (fs.existsSync(lock)) {
-    const pid = Number(fs.readFileSync(lock, 'utf8').trim());
-    if (pid && processes.alive(pid)) {
-      throw new ServerError(
-        `--dbpath ${dir}: a mongod (pid ${pid}) is already running on this directory; stop it first, or use another directory`,
-      );
-    }
+  const pid = lockHolder(dir);
+  if (pid) {
+    throw new ServerError(
+      `--dbpath ${dir}: a mongod (pid ${pid}) is already running on this directory; stop it first, or use another directory`,
+    );
   }
   if (entries.includes(META)) {
     try {
@@ -169,12 +166,7 @@ function inUse(dir) {
 
 /** The live pid in dir's mongod.lock other than our own children's, or null. */
 function lockHolder(dir) {
-  try {
-    const pid = Number(fs.readFileSync(path.join(dir, 'mongod.lock'), 'utf8').trim());
-    return pid && pid !== process.pid && processes.alive(pid) ? pid : null;
-  } catch (e) {
-    return null;
-  }
+  return processes.pidFileHolder(path.join(dir, 'mongod.lock'));
 }
 
 /** mongodb://h:p/?replicaSet=x -> mongodb://h:p/random?replicaSet=x */

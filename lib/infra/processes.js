@@ -14,6 +14,7 @@
 //   takeLock(file) -> release() | null   an exclusively created {pid, cmd} file; one whose holder
 //                            is gone (its pid dead or reused by another program) is taken over
 //   lockHolder(file)         {pid, cmd} of the live holder of a lock file, or null
+//   pidFileHolder(file)      the live pid a pid file names (mongod.lock), not this process, or null
 const fs = require('fs');
 
 function alive(pid) {
@@ -110,4 +111,24 @@ function takeLock(file) {
   };
 }
 
-module.exports = { alive, running, cmdlineOf, processesUsing, killUsingSync, sleepSync, takeLock, lockHolder };
+/** The live pid a pid file (mongod.lock) names, other than this process, or null (no file, empty, gone). */
+function pidFileHolder(file) {
+  try {
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    return pid && pid !== process.pid && alive(pid) ? pid : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+module.exports = {
+  alive,
+  running,
+  cmdlineOf,
+  processesUsing,
+  killUsingSync,
+  sleepSync,
+  takeLock,
+  lockHolder,
+  pidFileHolder,
+};
