@@ -47,6 +47,26 @@ function measure(records, name, axis) {
 const pctOf = (x) => `${(100 * x).toFixed(1)} %`;
 const mb = (b) => `${lab.fmtInt(Math.round(b / 1e6))} MB`;
 
+/**
+ * What both cache gates read: the RAM (GB), the zlib files and the RAM the default cache leaves to
+ * the OS (bytes); `unseen` is the gate's answer when the records do not show the three together.
+ */
+function filesBesideCache(records, env) {
+  const ram = env && env.host && env.host.memoryGB;
+  const cache = setting.cacheBytes(env);
+  const files = measure(records, 'storageBytes', { part: 'compression', compressor: CACHE_COMPRESSOR });
+  if (!ram || !cache || !files)
+    return {
+      unseen: {
+        here: 'the records do not show the RAM, the default cache and the zlib files together',
+        ok: false,
+        absent: 'no-evidence',
+        reproduce: 'bigagg --docs 10000000 --set PARTS=compression,cache (a server the lab started)',
+      },
+    };
+  return { ram, files, left: ram * 1073741824 - cache };
+}
+
 function scale(records, env, params) {
   return params && params.N && params.N < SPLIT_N
     ? `${lab.fmtInt(params.N)} records here; the split and concurrent parts need ${lab.fmtInt(SPLIT_N)} (bigagg --docs ${SPLIT_N} --set PARTS=forms,split,concurrent)`
@@ -632,17 +652,8 @@ module.exports = [
           const runs = smallCacheRuns(records);
           // The mirror of 001-bigagg-default-cache-disk's gate: files that fit beside the default cache
           // stay in the OS page cache whatever the WiredTiger cache is, so they show nothing about it.
-          const ram = env && env.host && env.host.memoryGB;
-          const cache = setting.cacheBytes(env);
-          const files = measure(records, 'storageBytes', { part: 'compression', compressor: CACHE_COMPRESSOR });
-          if (!ram || !cache || !files)
-            return {
-              here: 'the records do not show the RAM, the default cache and the zlib files together',
-              ok: false,
-              absent: 'no-evidence',
-              reproduce: 'bigagg --docs 10000000 --set PARTS=compression,cache (a server the lab started)',
-            };
-          const left = ram * 1073741824 - cache;
+          const { ram, files, left, unseen } = filesBesideCache(records, env);
+          if (unseen) return unseen;
           if (files <= left)
             return {
               here: `the ${mb(files)} of zlib files fit beside the default cache (${mb(left)} left to the OS): no cache size would make them read from disk`,
@@ -950,17 +961,8 @@ module.exports = [
       setting: {
         needed: 'zlib files larger than the RAM the default cache leaves to the OS, measured after a first run',
         check: (records, env) => {
-          const ram = env && env.host && env.host.memoryGB;
-          const cache = setting.cacheBytes(env);
-          const files = measure(records, 'storageBytes', { part: 'compression', compressor: CACHE_COMPRESSOR });
-          if (!ram || !cache || !files)
-            return {
-              here: 'the records do not show the RAM, the default cache and the zlib files together',
-              ok: false,
-              absent: 'no-evidence',
-              reproduce: 'bigagg --docs 10000000 --set PARTS=compression,cache (a server the lab started)',
-            };
-          const left = ram * 1073741824 - cache;
+          const { files, left, unseen } = filesBesideCache(records, env);
+          if (unseen) return unseen;
           return files > left
             ? { here: `${mb(files)} of zlib files beside ${mb(left)} of RAM left by the default cache`, ok: true }
             : {

@@ -1,0 +1,118 @@
+'use strict';
+// The Node variants: the source's pipeline on a cold cache (a restarted mongod) and with mongod's
+// CPU seconds, k _id ranges aggregated at once and merged as a sharded $group merges them, the
+// in-$group form through a mongos, and several aggregations at once. Each says with `able` which
+// part's points it runs at.
+const os = require('os');
+const { took } = require('../../../scripts/lib/harness');
+const LabBands = require('../../../scripts/bigagg_pipelines');
+const B = require('./mot');
+const runs = require('./state');
+const { KS, UNEVEN, coll } = require('./parts');
+
+// A fresh connection for work right after a restart (the run's pooled client may hold dead sockets).
+async function withClient(ctx, fn) {
+  const { MongoClient } = require('mongodb'); // required here: `list` reads this module without a server
+  const c = new MongoClient(ctx.server.uri);
+  await c.connect();
+  try {
+    return await fn(c.db(ctx.dbName));
+  } finally {
+    await c.close();
+  }
+}
+
+async function timedAgg(ctx, db, point, pipeline) {
+  const m = await B.measured(db, ctx.server.pid, () => B.aggregate(db, coll(ctx.p, point), pipeline));
+  return took(m.ms, m.answer, {
+    cpuSeconds: m.cpuSeconds,
+    bytesReadIntoCache: m.bytesReadIntoCache,
+    diskReadBytes: m.diskReadBytes,
+    cacheMaxBytes: m.cacheMaxBytes,
+  });
+}
+
+const cold = {
+  name: 'cold',
+  what: "the source's pipeline right after a mongod restart (empty WiredTiger cache; the OS page cache stays warm)",
+  minVersion: '2.2',
+  able: (p, point) => point.part === 'cold',
+  run: async (ctx, p, point) => {
+    // Every cold run starts from a restart, so a warm-up run warms nothing the timed runs keep:
+    // the harness's warm-up calls (the first WARMUP of this point) restart and scan nothing.
+    const st = runs.of(ctx);
+    const k = st.coldCalls.get(point.compressor) || 0;
+    st.coldCalls.set(point.compressor, k + 1);
+    if (p.RUNS > 0 && k < p.WARMUP) return took(0, null, { warmup: 'skipped: a cold run is cold whatever ran before' });
+    await ctx.server.restart();
+    st.restarted = true;
+    return withClient(ctx, (db) => timedAgg(ctx, db, point, LabBands.seedPipeline()));
+  },
+};
+
+const scanCpu = {
+  name: 'scan-cpu',
+  what: "the source's pipeline from Node, with mongod CPU seconds (/proc) and bytes read into the cache",
+  minVersion: '2.2',
+  able: (p, point) => point.part === 'cache',
+  run: (ctx, p, point) => timedAgg(ctx, ctx.db, point, LabBands.seedPipeline()),
+};
+
+function splitVariant(k, weights) {
+  const name = weights ? `split-${k}-uneven` : `split-${k}`;
+  return {
+    name,
+    what: `${k} _id ranges${weights ? ` (uneven ${weights.join(':')})` : ''} at once, partial $group per range, merged`,
+    minVersion: '2.2',
+    able: (p, point) => point.part === 'split',
+    run: async (ctx, p, point) => {
+      const t0 = process.hrtime.bigint();
+      const answer = await B.splitMerge(ctx.db, coll(p, point), { k, weights });
+      return took(Number(process.hrtime.bigint() - t0) / 1e6, answer, { k, cores: os.cpus().length });
+    },
+  };
+}
+
+const mongos = {
+  name: 'mongos',
+  what: 'the in-$group form through a mongos: it splits the $group into a shards part and a merger part itself',
+  minVersion: '3.2',
+  able: (p, point) => point.part === 'sharded',
+  run: async (ctx, p, point) => {
+    const t0 = process.hrtime.bigint();
+    const answer = await B.aggregate(ctx.db, coll(p, point), LabBands.groupPipeline());
+    return took(Number(process.hrtime.bigint() - t0) / 1e6, answer, { shards: point.shards });
+  },
+  explain: (ctx, p, point) =>
+    ctx.db.collection(coll(p, point)).aggregate(LabBands.groupPipeline()).explain('queryPlanner'),
+};
+
+function togetherVariant(c) {
+  return {
+    name: `together-${c}`,
+    what: `${c} copies of the in-$group form at once (time until all finish)`,
+    minVersion: '2.2',
+    able: (p, point) => point.part === 'concurrent',
+    run: async (ctx, p, point) => {
+      const t0 = process.hrtime.bigint();
+      const answers = await B.concurrent(ctx.db, coll(p, point), LabBands.groupPipeline(), c);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const agree = answers.every((a) => B.same(a, answers[0]));
+      return took(ms, agree ? answers[0] : { disagree: answers }, {
+        copies: c,
+        aggregationsPerSecond: (1000 * c) / ms,
+      });
+    },
+  };
+}
+
+const VARIANTS = [
+  cold,
+  scanCpu,
+  ...KS.map((k) => splitVariant(k)),
+  splitVariant(4, UNEVEN),
+  mongos,
+  ...[1, 2, 4].map(togetherVariant),
+];
+
+module.exports = { VARIANTS };
