@@ -8,14 +8,13 @@ const path = require('path');
 const js = require('@eslint/js');
 const globals = require('globals');
 
-// Files mongosh load()s (the study's shell-side helpers live beside its Node part).
+// Files mongosh load()s (a study's shell-side helpers live beside its Node part, named by their
+// dialect: *.mongosh.js).
 const SHELL = [
   'scripts/**/*.js',
   'fixtures/gen.js',
   'fixtures/*-gen.js',
-  'lib/studies/counters/sim.js',
-  'lib/studies/source-002/inserts-lab.js',
-  'lib/studies/timeseries/ts-cache.js',
+  'lib/studies/**/*.mongosh.js',
   'test/fixtures/toy/scripts/*.js',
 ];
 

@@ -32,7 +32,7 @@
 load(__dirname + '/lib/lab.js');
 load(__dirname + '/counters_functions.js');
 load(__dirname + '/../fixtures/counters-gen.js');
-load(__dirname + '/../lib/studies/counters/sim.js');
+load(__dirname + '/../lib/studies/counters/sim.mongosh.js');
 
 // Which minute of the hour the k-th run at an hour records: RUNS + WARMUP minutes spread over the
 // hour, the last always minute 59 (so 23:59:59.999 is among them).

@@ -27,7 +27,7 @@
 
 load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/../lib/studies/source-002/inserts-lab.js');
+load(__dirname + '/../lib/studies/source-002/inserts-lab.mongosh.js');
 load(__dirname + '/inserts_functions.js');
 
 // Documents per run at a size: N, cut so that one run holds at most MAX_MB of documents.

@@ -22,7 +22,7 @@
 
 load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/../lib/studies/source-002/inserts-lab.js');
+load(__dirname + '/../lib/studies/source-002/inserts-lab.mongosh.js');
 load(__dirname + '/inserts_functions.js');
 
 var RACE_INDEX = LabInserts.RACE_INDEX; // the indexes each pattern relies on (inserts-gen.js)

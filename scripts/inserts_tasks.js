@@ -24,7 +24,7 @@
 load(__dirname + '/../fixtures/gen.js');
 load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/../lib/studies/source-002/inserts-lab.js');
+load(__dirname + '/../lib/studies/source-002/inserts-lab.mongosh.js');
 load(__dirname + '/inserts_functions.js');
 
 // Picks vary from run to run (a fixed R sequence would warm the same pages every time), but are

@@ -7,7 +7,7 @@
 // Parameters: COLL, the collection (default 'randomData'); LAB_LINES true prints the @@LAB lines.
 
 load(__dirname + '/lib/lab.js');
-load(__dirname + '/../lib/studies/timeseries/ts-cache.js');
+load(__dirname + '/../lib/studies/timeseries/ts-cache.mongosh.js');
 
 lab.declare(['COLL', 'LAB_LINES'], 'sizes.js');
 var sizeParams = { COLL: lab.param('COLL', 'randomData', 'name'), LAB_LINES: lab.param('LAB_LINES', false, 'bool') };

@@ -22,7 +22,7 @@
 // Times are per interval: the mean over the five start times T1..T5 (one aggregation for the year).
 
 load(__dirname + '/ts_base.js');
-load(__dirname + '/../lib/studies/timeseries/ts-cache.js');
+load(__dirname + '/../lib/studies/timeseries/ts-cache.mongosh.js');
 
 // The intervals a grain asks about: the source's five start times, or the whole year by day.
 function tsIntervals(grain) {

@@ -25,7 +25,7 @@ async function pass(ctx, p, grain, state, check) {
   return r;
 }
 
-/** What the collection and each index held in the WiredTiger cache, and had read into it (ts-cache.js residency). */
+/** What the collection and each index held in the WiredTiger cache, and had read into it (ts-cache.mongosh.js residency). */
 function residencyOf(x) {
   const indexes = {};
   for (const [name, i] of Object.entries(x.indexes || {}))

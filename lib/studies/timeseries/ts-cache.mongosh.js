@@ -1,5 +1,5 @@
 // What a collection takes on disk and in the WiredTiger cache, and how to load it into the cache.
-// Shared by warmup*.js and sizes.js:  load(__dirname + '/../lib/studies/timeseries/ts-cache.js')  (needs scripts/lib/lab.js).
+// Shared by warmup*.js and sizes.js:  load(__dirname + '/../lib/studies/timeseries/ts-cache.mongosh.js')  (needs scripts/lib/lab.js).
 // Plain ES2017.
 //
 // Why not `touch`: the source preloaded with {touch: coll, data: true, index: true}, an MMAPv1
