@@ -176,8 +176,18 @@ function paired(a, b) {
     a.ratio.to === b.ratio.to &&
     a.times &&
     b.times &&
-    a.times.length === b.times.length
+    a.times.length > 0 &&
+    b.times.length > 0
   );
+}
+
+/**
+ * The per-round ratios of two paired records, over the rounds both ran: a variant that stopped on
+ * its own (per-variant sequential stopping) ran the point's first rounds, the other went on.
+ */
+function pairedRatios(a, b) {
+  const n = Math.min(a.times.length, b.times.length);
+  return a.times.slice(0, n).map((t, i) => t / b.times[i]);
 }
 
 /**
@@ -194,10 +204,7 @@ function intervalOf(rs, slow, fast) {
   const level = lab.levelOf(a, b);
   if (paired(a, b))
     return {
-      ...ratioInterval(
-        a.times.map((t, i) => t / b.times[i]),
-        level,
-      ),
+      ...ratioInterval(pairedRatios(a, b), level),
       paired: true,
     };
   return { ...unpairedInterval(a.times, b.times, level), paired: false };

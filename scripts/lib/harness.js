@@ -28,6 +28,12 @@ var LabHarness = (function (S) {
       stats.extra = s.extra;
       stats.overheadMs = s.overhead.length ? median(s.overhead) : undefined;
       stats.ratio = ratioOf(s.times, base.times, s.capped || base.capped, baseline, level);
+      // A variant that stopped on its own (decided before its point ended) says so, with its rounds:
+      // its times are the point's first rounds, paired with the baseline's by round index.
+      if (s.stoppedAt !== null) {
+        stats.rounds = s.stoppedAt;
+        stats.stop = 'decided';
+      }
       out[n] = stats;
     });
     return out;
@@ -70,7 +76,15 @@ var LabHarness = (function (S) {
   function freshStates(names) {
     var st = {};
     names.forEach(function (n) {
-      st[n] = { times: [], warm: [], capped: false, answer: undefined, extra: undefined, overhead: [] };
+      st[n] = {
+        times: [],
+        warm: [],
+        capped: false,
+        answer: undefined,
+        extra: undefined,
+        overhead: [],
+        stoppedAt: null,
+      };
     });
     return st;
   }
@@ -94,7 +108,7 @@ var LabHarness = (function (S) {
       if (round < rounds) go = true;
       else if (round < extendTo && c.timedMs < (minMs || 0) && anyRunning(st, names)) go = true;
       else if (seq) {
-        var open = isOpen(round);
+        var open = isOpen(round, round >= rounds);
         go = open && round < seq.maxRounds;
         why = open ? 'cap' : 'decided';
       } else go = false;
@@ -176,7 +190,7 @@ var LabHarness = (function (S) {
   function holdsOpen(st, n, baseline, o) {
     var s = st[n];
     var b = st[baseline];
-    if (n === baseline || s.capped || b.capped) return false;
+    if (n === baseline || s.capped || b.capped || s.stoppedAt !== null) return false;
     if (o.same && !o.same(s.answer, b.answer)) return false;
     if (s.times.length !== b.times.length) return false;
     var all = s.times.concat(b.times);
@@ -198,13 +212,22 @@ var LabHarness = (function (S) {
     });
   }
 
-  // The look of a sequential point: whether any variant still holds it open.
+  // The look of a sequential point: whether any variant still holds it open. Per-variant
+  // stopping: at a look (stopping: from `rounds` on), a variant that holds nothing open stops
+  // running (stoppedAt: its rounds so far) while the baseline and the undecided variants go on, so
+  // a 2,659x ratio is not timed again while a 1.3x one is. Each variant's interval is a repeated
+  // confidence interval over its own looks (docs/sequential-rounds.md), so the error rate holds.
   function openTest(st, names, baseline, o) {
     var look = { level: o.level, same: o.same, boundaries: boundariesOf(o.boundaries) };
-    return function () {
-      return names.some(function (n) {
-        return holdsOpen(st, n, baseline, look);
+    return function (round, stopping) {
+      var open = false;
+      names.forEach(function (n) {
+        var s = st[n];
+        if (s.stoppedAt !== null || n === baseline) return;
+        if (holdsOpen(st, n, baseline, look)) open = true;
+        else if (stopping && !s.capped) s.stoppedAt = round;
       });
+      return open;
     };
   }
 
@@ -247,7 +270,7 @@ var LabHarness = (function (S) {
         if (phase === 'timed' && seq === null && !count.more(round, st, names, isOpen)) return null;
         if (seq === null)
           seq = alternating(phase === 'warmup' ? warmers(names, warmOnce) : names, round).filter(function (n) {
-            return !st[n].capped;
+            return !st[n].capped && st[n].stoppedAt === null;
           });
         if (idx >= seq.length) {
           round++;

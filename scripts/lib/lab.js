@@ -169,8 +169,9 @@ var lab = (function () {
         stats: s,
         plan: plans[name] || null,
         agrees: ref === undefined ? null : !!sameFn(s.answer, ref),
-        rounds: res.rounds,
-        stop: res.stop,
+        // a variant that stopped on its own says its rounds (per-variant stopping)
+        rounds: s.rounds !== undefined ? s.rounds : res.rounds,
+        stop: s.stop || res.stop,
         sequential: res.sequential,
       });
     });

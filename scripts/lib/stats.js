@@ -232,10 +232,8 @@ var LabStats = (function () {
   // the comparison (the interval's centre, see compareTimes); median and min..max describe the rounds.
   // level: a sequential point's corrected level (docs/sequential-rounds.md), kept in the ratio.
   function ratioOf(times, baseTimes, capped, to, level) {
-    if (!capped && times.length === baseTimes.length && times.length > 0) {
-      var per = times.map(function (t, i) {
-        return t / baseTimes[i];
-      });
+    if (!capped && byRound(times, baseTimes)) {
+      var per = perRoundRatios(times, baseTimes);
       var iv = ratioInterval(per, level);
       var r = {
         to: to,
@@ -252,6 +250,20 @@ var LabStats = (function () {
     }
     var x = median(times) / median(baseTimes);
     return { to: to, mid: x, median: x, min: x, max: x, ci: null, perRound: false };
+  }
+
+  // Whether a variant's times pair with its baseline's by round index: the same rounds, or fewer
+  // when the variant stopped on its own (per-variant sequential stopping, docs/sequential-rounds.md:
+  // its rounds are the point's first ones, the baseline ran on for the variants still open).
+  function byRound(times, baseTimes) {
+    return times.length > 0 && times.length <= baseTimes.length;
+  }
+
+  // time(variant) / time(baseline) of each of the variant's rounds, paired by round index.
+  function perRoundRatios(times, baseTimes) {
+    return times.map(function (t, i) {
+      return t / baseTimes[i];
+    });
   }
 
   // ---- the one conclusion of a comparison ---------------------------------------------------
@@ -315,7 +327,7 @@ var LabStats = (function () {
   // shown (too few rounds, too wide).
   function compareTimes(times, baseTimes, o) {
     var opts = o || {};
-    var perRound = !opts.capped && times.length === baseTimes.length && times.length > 0;
+    var perRound = !opts.capped && byRound(times, baseTimes);
     var c = { to: opts.to, mid: null, lo: null, hi: null, n: 0, perRound: perRound, decision: null, why: '' };
     var all = times.concat(baseTimes);
     if (
@@ -327,12 +339,7 @@ var LabStats = (function () {
       c.decision = DECISION.untimed;
       c.why = "a time of 0 ms, below the timer's resolution: use more documents";
     } else if (perRound) {
-      var iv = ratioInterval(
-        times.map(function (t, i) {
-          return t / baseTimes[i];
-        }),
-        opts.level
-      );
+      var iv = ratioInterval(perRoundRatios(times, baseTimes), opts.level);
       c.mid = iv.mid;
       c.n = iv.n;
       c.lo = iv.lo;

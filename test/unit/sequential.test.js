@@ -217,3 +217,87 @@ describe('sequential rounds: records and every reader take the record level', fu
     expect(S.levelOf({}, null)).to.equal(0.95);
   });
 });
+
+/**
+ * Drives the harness over a baseline and several variants of known true ratios (ratios: name ->
+ * ratio), as drive() does for one. Returns the result and each variant's timed steps by round.
+ */
+function driveMany({ ratios, sigma = 0.05, seed = 1, o = {} }) {
+  const next = S.rng(seed);
+  const names = ['base', ...Object.keys(ratios)];
+  const h = lab.harness(names, { warmup: 1, rounds: 3, maxRounds: 9, baseline: 'base', ...o });
+  const drift = [];
+  const ran = Object.fromEntries(names.map((n) => [n, []]));
+  let step;
+  while ((step = h.next()) !== null) {
+    const d = drift[step.round] || (drift[step.round] = Math.exp(0.2 * gauss(next)));
+    if (step.phase === 'timed') ran[step.variant].push(step.round);
+    h.record(step, 100 * (ratios[step.variant] || 1) * d * Math.exp(sigma * gauss(next)), 42);
+  }
+  return { res: h.result(), ran };
+}
+
+describe('sequential rounds: per-variant stopping', function () {
+  it('a decided variant stops running while the baseline and an undecided one go on to the cap', function () {
+    for (let seed = 1; seed <= 10; seed++) {
+      const { res, ran } = driveMany({ ratios: { fast: 3, edge: 1.25 }, sigma: 0.03, seed });
+      expect(res.stop).to.equal('cap');
+      expect(res.rounds).to.equal(9);
+      // fast: decided at the first look, its rounds the point's first three; the others all nine
+      expect(ran.fast).to.deep.equal([0, 1, 2]);
+      expect(ran.base).to.have.length(9);
+      expect(res.variants.fast).to.include({ rounds: 3, stop: 'decided' });
+      expect(res.variants.edge).to.not.have.property('stop');
+      // its ratio paired with the baseline's first three rounds, at the corrected level
+      const per = res.variants.fast.times.map((t, i) => t / res.variants.base.times[i]);
+      const iv = S.ratioInterval(per, res.sequential.level);
+      expect(res.variants.fast.ratio.ci).to.deep.equal([iv.lo, iv.hi]);
+      expect(res.variants.fast.ratio.ci[0]).to.be.above(S.NO_DIFFERENCE);
+    }
+  });
+
+  it('the records say each variant its rounds and stop; compare and the claims pair them by round index', function () {
+    const { res } = driveMany({ ratios: { fast: 3, edge: 1.25 }, sigma: 0.03, seed: 4 });
+    const recs = lab.pointRecords({ name: 's', unit: 'ms' }, {}, {}, res, {}, {});
+    const by = Object.fromEntries(recs.map((r) => [r.variant, r]));
+    expect(by.fast).to.include({ rounds: 3, stop: 'decided' });
+    expect(by.base).to.include({ rounds: 9, stop: 'cap' });
+    expect(by.edge).to.include({ rounds: 9, stop: 'cap' });
+    // the one estimator's comparison: paired by round (n 3), the interval the record carries
+    const c = S.compareRecord(by.fast, by.base);
+    expect(c).to.include({ perRound: true, n: 3 });
+    expect([c.lo, c.hi]).to.deep.equal(by.fast.ratio.ci);
+    // the claims: fast against the baseline, and against edge over the rounds both ran
+    const iv = claims.intervalOf(recs, 'fast', 'base');
+    expect([iv.lo, iv.hi]).to.deep.equal(by.fast.ratio.ci);
+    const two = claims.intervalOf(recs, 'fast', 'edge');
+    expect(two.n).to.equal(3);
+    expect(two.mid).to.be.closeTo(3 / 1.25, 0.3);
+  });
+
+  it('fixed rounds and a point-wide decision are unchanged: no variant stops on its own', function () {
+    const fixed = driveMany({ ratios: { fast: 3, edge: 1.25 }, o: { maxRounds: 0 } });
+    expect(fixed.res.stop).to.equal('fixed');
+    for (const v of ['base', 'fast', 'edge']) expect(fixed.ran[v]).to.deep.equal([0, 1, 2]);
+    expect(fixed.res.variants.fast).to.not.have.property('stop');
+    const both = driveMany({ ratios: { a: 3, b: 4 }, sigma: 0.03 });
+    expect(both.res).to.include({ stop: 'decided', rounds: 3 });
+    expect(both.res.variants.a).to.include({ rounds: 3, stop: 'decided' });
+  });
+
+  it('the error rate holds per variant: 1000 runs, a variant stopping on its own beside one on a boundary', function () {
+    // true ratio 1.5 (sigma 0.2: it stops at different looks) beside a variant held at the cap
+    let miss = 0;
+    let early = 0;
+    const N = 1000;
+    for (let seed = 1; seed <= N; seed++) {
+      const { res } = driveMany({ ratios: { mid: 1.5, edge: 1.25 }, sigma: 0.2, seed });
+      const r = res.variants.mid;
+      if (r.stop === 'decided' && r.rounds < res.rounds) early++;
+      if (!(r.ratio.ci && r.ratio.ci[0] <= 1.5 && 1.5 <= r.ratio.ci[1])) miss++;
+    }
+    const se = Math.sqrt((0.05 * 0.95) / N);
+    expect(miss / N).to.be.at.most(0.05 + 3 * se);
+    expect(early).to.be.above(0); // it did stop on its own, at looks the data chose
+  });
+});
