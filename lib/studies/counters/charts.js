@@ -1,7 +1,7 @@
 'use strict';
 // The counters study's charts (lib/report/chart-kit.js shapes): the day's writes/s minute by minute,
 // the writes/s ratio to the baseline hour by hour, and the cost of one $inc at minute 0 vs 1439.
-const lab = require('../../../scripts/lib/lab');
+const { ratioInterval } = require('../../../scripts/lib/stats');
 const kit = require('../../report/chart-kit');
 const { dayResults, wpsOf } = require('./records');
 const { minuteOfHour } = require('./schedule');
@@ -91,7 +91,7 @@ function scanValues(recs) {
 
 // The server's per-round us per update: the same t-interval on log values, from 3 rounds.
 function serverInterval(samples) {
-  const iv = samples && samples.length >= 3 && samples.every((x) => x > 0) ? lab.ratioInterval(samples) : null;
+  const iv = samples && samples.length >= 3 && samples.every((x) => x > 0) ? ratioInterval(samples) : null;
   return iv && iv.lo !== null ? { lo: iv.lo, hi: iv.hi } : {};
 }
 

@@ -10,7 +10,8 @@
 // runs after the day), sweeps.js (minute 0 vs 1439, writers x write concerns), lines.js (the after
 // step's tables), charts.js, schedule.js (which minutes run), state.js (the run's own state).
 const { defineStudy } = require('../../core/registry');
-const lab = require('../../../scripts/lib/lab');
+const { fmtInt } = require('../../../scripts/lib/format');
+const { median } = require('../../../scripts/lib/stats');
 const micro = require('./micro');
 const { target } = require('./schemas');
 const { wpsOf, wpsOver, ratioOver, scanRatio } = require('./records');
@@ -116,7 +117,7 @@ module.exports = defineStudy({
       rows: 'hour',
       cols: 'variant',
       filter: (r) => r.axis && r.axis.hour !== undefined && !r.skipped,
-      value: (r) => lab.fmtInt(Math.round(lab.median(r.times.map((_, i) => wpsOf(r, i))))),
+      value: (r) => fmtInt(Math.round(median(r.times.map((_, i) => wpsOf(r, i))))),
     },
   ],
   charts: require('./charts'),

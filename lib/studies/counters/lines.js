@@ -1,7 +1,7 @@
 'use strict';
 // The after step's terminal tables: minute 0 vs 1439 per layout and mode, storage and read-back per
 // schema, and the writers / write-concern sweeps.
-const lab = require('../../../scripts/lib/lab');
+const { fmtInt, fmtMs, speedWords, tableLines } = require('../../../scripts/lib/format');
 
 function afterLines(out) {
   return [...scanLines(out), ...storageLines(out), ...sweepLines(out)];
@@ -16,7 +16,7 @@ function scanLines(out) {
       'minute 0 vs minute 1439 (per update: client us, server us from the collection latencyStats; ratio = median of per-round ratios)',
     );
     lines.push(
-      ...lab.tableLines(
+      ...tableLines(
         ['layout', 'mode', 'first', 'last', 'srvFirst', 'srvLast', 'ratio'].map((k, i) => ({
           key: k,
           title: ['layout', 'mode', 'minute 0 us', 'minute 1439 us', 'server us (0)', 'server us (1439)', '1439 / 0'][
@@ -56,7 +56,7 @@ function storageLines(out) {
   if (sizes.length) {
     lines.push('', 'storage and reading one metric-day back');
     lines.push(
-      ...lab.tableLines(
+      ...tableLines(
         [
           { key: 'v', title: 'variant' },
           { key: 'b', title: 'bytes / metric-day', right: true },
@@ -70,10 +70,10 @@ function storageLines(out) {
           const docs = out.find((r) => r.name === 'documents' && r.variant === s.variant);
           return {
             v: s.variant,
-            b: lab.fmtInt(s.value),
-            d: docs ? lab.fmtInt(docs.value) : '',
-            r: rd ? lab.fmtMs(rd.median) : '',
-            x: rd && rd.ratio ? lab.speedWords(rd.ratio).text : '',
+            b: fmtInt(s.value),
+            d: docs ? fmtInt(docs.value) : '',
+            r: rd ? fmtMs(rd.median) : '',
+            x: rd && rd.ratio ? speedWords(rd.ratio).text : '',
             a: rd ? (rd.agrees ? 'yes' : 'NO') : '',
           };
         }),
@@ -92,14 +92,14 @@ function sweepLines(out) {
     const keys = [...new Set(sweep.map((r) => `${r.axis.part} W=${r.axis.writers} ${r.axis.wc}`))];
     const vars = [...new Set(sweep.map((r) => r.variant))];
     lines.push(
-      ...lab.tableLines(
+      ...tableLines(
         [{ key: 'k', title: 'setting' }, ...vars.map((v) => ({ key: v, title: v, right: true }))],
         keys.map((k) =>
           Object.assign(
             { k },
             ...vars.map((v) => {
               const r = sweep.find((x) => x.variant === v && `${x.axis.part} W=${x.axis.writers} ${x.axis.wc}` === k);
-              return { [v]: r ? lab.fmtInt(r.value) : '' };
+              return { [v]: r ? fmtInt(r.value) : '' };
             }),
           ),
         ),

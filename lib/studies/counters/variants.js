@@ -2,7 +2,8 @@
 // The Node variants of the simulated day: each schema written by WRITERS concurrent connections,
 // fed the very same hits minute by minute (fixtures/counters-gen.js); their collections, made
 // before the day, and the day's answer counted in plain JavaScript.
-const lab = require('../../../scripts/lib/lab');
+const { took } = require('../../../scripts/lib/harness');
+const { list } = require('../../../scripts/lib/params');
 const { ParameterError } = require('../../infra/errors');
 const { Latency } = require('../../core/latency');
 const gen = require('../../../fixtures/counters-gen');
@@ -23,7 +24,7 @@ const WHAT = {
 const NODE_VARIANTS = NODE_SCHEMAS.map((s) => `node-${s}`).join(',');
 
 function chosenNode(p) {
-  const only = lab.list(p.VARIANTS);
+  const only = list(p.VARIANTS);
   return NODE_SCHEMAS.filter((s) => !only.length || only.includes(`node-${s}`));
 }
 
@@ -57,7 +58,7 @@ function nodeVariant(schema) {
       const lat = new Latency();
       const ms = await day.runSlot(st.writers, t, hits, day.writeConcern(p.WC), lat);
       const answer = k === n - 1 ? await hourAnswer(ctx.db, t, p, point) : { hits: hits.length };
-      return Object.assign(lab.took(ms, answer, { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC }), {
+      return Object.assign(took(ms, answer, { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC }), {
         latency: lat,
       });
     },
