@@ -362,7 +362,7 @@ function dotRows(o) {
         type: 'nominal',
         ...(color.sort ? { sort: color.sort } : {}),
         title: null,
-        header: { labelAngle: 0, labelAlign: 'left', labelOrient: 'left' },
+        header: { labelOrient: 'top', labelAnchor: 'start', labelAngle: 0, labelAlign: 'left', labelFontSize: 12 },
       },
     },
     width: o.width || 640,
