@@ -5,6 +5,7 @@
 
 const lab = require('../../scripts/lib/lab');
 const { Latency } = require('./latency');
+const cleanup = require('../infra/cleanup');
 
 /**
  * @param {{name: string, run: () => Promise<{ms: number, answer?: any, extra?: any, overheadMs?: number}>}[]} runners
@@ -28,7 +29,7 @@ async function interleave(runners, o = {}) {
   let step;
   try {
     while ((step = h.next()) !== null) {
-      require('../infra/cleanup').stopIfInterrupted();
+      cleanup.stopIfInterrupted();
       const r = await byName.get(step.variant).run();
       h.record(step, r.ms, r.answer, r.extra, r.overheadMs);
       if (bar) bar.step(step.variant, r.ms);

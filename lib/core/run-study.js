@@ -19,6 +19,7 @@ const LabRecords = require('../../scripts/lib/records');
 const { pointKey } = require('./results');
 const { configValues } = require('./params');
 const cleanup = require('../infra/cleanup');
+const { InputFileError } = require('../infra/errors');
 
 /** @typedef {import('./types').StudyEntry} StudyEntry */
 /** @typedef {import('./types').StudyContext} StudyContext */
@@ -160,8 +161,7 @@ function derivedNames(shellDerived, entry, p) {
  * checked. Returns [{param, coll, count}] (count: the collection's estimated document count).
  */
 async function readOwnCollections(db, desc, p) {
-  // exit 2 with no --help hint: the line names what to fix, which --help cannot
-  const { InputFileError } = require('../infra/errors');
+  // InputFileError: exit 2 with no --help hint: the line names what to fix, which --help cannot
   const existing = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
   const decl = desc.params || {};
   const names = Object.keys(decl).filter(

@@ -7,7 +7,9 @@
 const { ResultFile, environment } = require('./results');
 const { runStudy, checkStudies } = require('./run-study');
 const claims = require('./claims');
-const { ParameterError } = require('../infra/errors');
+const { MongoClient } = require('mongodb');
+const { ParameterError, redact } = require('../infra/errors');
+const { getServer } = require('../infra/server');
 const { wrap } = require('../../scripts/lib/format');
 const liveness = require('../infra/liveness');
 
@@ -84,7 +86,6 @@ function stampProfile(records, study, own, fileProfile) {
 }
 
 async function withClient(uri, opts, fn) {
-  const { MongoClient } = require('mongodb');
   const c = new MongoClient(uri, opts);
   try {
     return await fn(c);
@@ -131,8 +132,6 @@ function serverLines(server, redact, dbName) {
  * @param {object} o runStudies' options without server, plus uri, cacheSizeGB, argv, say
  */
 async function runSession(o) {
-  const { getServer } = require('../infra/server');
-  const { redact } = require('../infra/errors');
   const log = o.log || (() => {});
   const say = o.say || (() => {});
   const server = await getServer({

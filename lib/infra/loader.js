@@ -33,6 +33,7 @@ const LabFixture = require('../../scripts/lib/fixture');
 const { ForeignDataError, LoadError, InterruptedLoad } = require('./errors');
 const { inspect, createOwned, dropOwned, release } = require('./targets');
 const { cpuWaitMicros } = require('./cpu-wait');
+const cleanup = require('./cleanup');
 
 const META = LabFixture.META;
 
@@ -381,7 +382,7 @@ function batchSender(coll, out, bar, write, { control, onAcked }) {
       const no = nextBatch++;
       // A batch in flight when a signal comes finishes before the clean-up's ownership proof and
       // drop: sent after the drop, it would re-create the database as a collection with no marker.
-      const p = require('./cleanup').unbroken(
+      const p = cleanup.unbroken(
         (async () => {
           await writeBatch(coll, b, out, write);
           acked.settle(no, b.length);
@@ -452,7 +453,7 @@ async function streamInsert(
     // promise per document, which cost more than generating the documents.
     // Once interrupted, no new batch: the clean-up then finds the database still (no write
     // re-creating it after its drop) and does its work within its time budget.
-    const stopping = require('./cleanup').interrupted;
+    const stopping = cleanup.interrupted;
     for await (const b of batchesOf(docs, batchSize, chunked)) {
       if (sender.failure || stopping()) break;
       trackKeys(out.keys, b);
@@ -465,7 +466,7 @@ async function streamInsert(
     bar.stop();
   }
   if (sender.failure) throw sender.failure;
-  if (require('./cleanup').interrupted())
+  if (cleanup.interrupted())
     throw new InterruptedLoad(`${coll.namespace}: the load stopped at ${out.stored} documents (interrupted)`);
   out.ms = Date.now() - t0;
   out.inflight = { max: control.max, adaptive: control.adaptive, mean: control.mean() };
