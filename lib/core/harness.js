@@ -3,7 +3,7 @@
 // drives with a plain loop, driven here with await, so Node-side variants (client reads, workers,
 // other databases) and shell variants sampled through the session obey the very same rules.
 
-const lab = require('../../scripts/lib/lab');
+const LabHarness = require('../../scripts/lib/harness');
 const { Latency } = require('./latency');
 const cleanup = require('../infra/cleanup');
 
@@ -18,7 +18,7 @@ const cleanup = require('../infra/cleanup');
  */
 async function interleave(runners, o = {}) {
   const byName = new Map(runners.map((r) => [r.name, r]));
-  const h = lab.harness(
+  const h = LabHarness.harness(
     runners.map((r) => r.name),
     o,
   );
