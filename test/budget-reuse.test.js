@@ -66,6 +66,7 @@ describe('--keep, then a re-run: the generated data reused where its marker prov
     expect(first.fixture).to.be.a('string');
     expect(first.n).to.be.a('number');
     expect(first.uuid).to.match(/^[0-9a-f]{32}$/);
+    expect(first.generatorVersion).to.equal(require('../scripts/lib/fixture').GENERATOR_VERSION);
     expect(r.stdout + r.stderr).to.match(/--keep/);
     expect(r.stdout + r.stderr).to.match(/mongo-perf-lab clean/);
   });
