@@ -17,6 +17,10 @@
 //   WARMUP=W     at most W warm-up runs per variant (0: none).
 //   RUNS=R       at least R rounds (only fewer than recorded is replayed).
 //   SKIP=a|b     leave these points out (a point named by its axis, e.g. batch=1).
+// --verdicts judges every claim on the records as recorded and as replayed (each variant's times
+// cut to its replayed rounds, its interval at the sequential level) and lists the verdicts that
+// differ: a setting is safe when none does but inconclusive -> decided. A variant the replay would
+// time beyond its recorded rounds keeps its recorded times (counted as "beyond the records").
 // --since adds, per study, the minutes its profile has gained since the recorded run (SINCE below,
 // each with its reason); --no-since leaves them out.
 const fs = require('fs');
@@ -41,16 +45,17 @@ function fail(msg) {
 }
 
 function parseArgs(argv) {
-  const o = { file: DEFAULT, set: {}, points: false, mode: 'variant', since: true };
+  const o = { file: DEFAULT, set: {}, points: false, mode: 'variant', since: true, verdicts: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--points') o.points = true;
+    else if (a === '--verdicts') o.verdicts = true;
     else if (a === '--no-since') o.since = false;
     else if (a === '--mode') {
       o.mode = argv[++i];
       if (!['point', 'variant'].includes(o.mode)) fail(`--mode: expected point or variant, got ${o.mode}`);
     } else if (a === '--set') parseSet(argv[++i] || '', o.set);
-    else if (a.startsWith('--')) fail(`unknown option ${a} (options: --set, --points, --mode, --no-since)`);
+    else if (a.startsWith('--')) fail(`unknown option ${a} (options: --set, --points, --mode, --no-since, --verdicts)`);
     else o.file = a;
   }
   return o;
@@ -157,6 +162,7 @@ function studyPoints(results, study, s) {
       row.newTimed += timedWork(r, rounds[r.variant]);
       row.newWarm += warmWork(r, s.WARMUP);
     }
+    row.replay = { recs, base, rounds, skip };
     rows.push(row);
   }
   return rows;
@@ -239,6 +245,60 @@ function render(rows, o) {
   return out.join('\n');
 }
 
+// A point's records as the replayed setting would have written them: each variant's times cut to
+// its rounds, its ratio to the baseline recomputed at the sequential level the records would carry.
+function replayedRecords(row, s) {
+  const { recs, base, rounds, skip } = row.replay;
+  if (skip) return { recs: [], beyond: 0 };
+  const seq = s.MAX_RUNS > (s.RUNS || 0) ? stats.MIN_ROUNDS : 0;
+  const looks = seq ? s.MAX_RUNS - stats.MIN_ROUNDS + 1 : 0;
+  const level = looks ? 1 - ALPHA / looks : undefined;
+  let beyond = 0;
+  const cut = (r) => (r.capped || !(rounds[r.variant] > 0) ? r.times : r.times.slice(0, rounds[r.variant]));
+  const baseTimes = cut(base);
+  const out = recs.map((r) => {
+    if (rounds[r.variant] > r.times.length) beyond++;
+    const times = cut(r);
+    const rec = { ...r, ...stats.summarize(times), times, runs: times.length, rounds: times.length };
+    if (r.ratio && r.ratio.to)
+      rec.ratio = stats.ratioOf(times, baseTimes, !!(r.capped || base.capped), r.ratio.to, level);
+    if (level) rec.sequential = { level, looks, rule: 'bonferroni-rci' };
+    return rec;
+  });
+  return { recs: out, beyond };
+}
+
+// Every claim judged on the recorded and on the replayed records: the verdicts that differ.
+function verdictChanges(data, rows) {
+  const claims = require('../lib/core/claims');
+  const { studies } = require('../lib/studies');
+  const replayed = data.results.filter((r) => r.type !== 'result' || !Array.isArray(r.times));
+  let beyond = 0;
+  for (const row of rows)
+    for (const p of row.points) {
+      const x = replayedRecords(p, row.s);
+      beyond += x.beyond;
+      replayed.push(...x.recs);
+    }
+  const lines = [];
+  let same = 0;
+  for (const e of studies) {
+    if (!rows.some((r) => r.study === e.name)) continue;
+    const before = claims.judge(e, data.results, data.environment, data.params);
+    const after = claims.judge(e, replayed, data.environment, data.params);
+    before.forEach((b, i) => {
+      const a = after[i];
+      if (a.verdict === b.verdict) same++;
+      else {
+        const ok = b.verdict === claims.VERDICT.INCONCLUSIVE ? 'ok' : 'CHANGED';
+        lines.push(`  ${ok.padEnd(7)} ${b.id}: ${b.verdict} -> ${a.verdict} (${a.figure === null ? '-' : a.figure})`);
+      }
+    });
+  }
+  const head = `verdicts: ${same} the same, ${lines.length} differ; ${beyond} variants replayed beyond their records`;
+  return [head, ...lines].join('\n');
+}
+
 function main() {
   const o = parseArgs(process.argv.slice(2));
   let data;
@@ -248,7 +308,9 @@ function main() {
     fail(`cannot read ${o.file}: ${e.message} (give a result file written by run or findings)`);
   }
   if (!data || !Array.isArray(data.results)) fail(`${o.file}: not a result file (no "results" list)`);
-  process.stdout.write(`${render(estimate(data, o), o)}\n`);
+  const rows = estimate(data, o);
+  process.stdout.write(`${render(rows, o)}\n`);
+  if (o.verdicts) process.stdout.write(`${verdictChanges(data, rows)}\n`);
 }
 
 if (require.main === module) main();
