@@ -356,7 +356,6 @@ async function main() {
   const out = {
     machine: {
       cpu: os.cpus()[0].model.trim(),
-      mhz: os.cpus()[0].speed,
       cores: os.cpus().length,
       memoryGB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
       node: process.version,
