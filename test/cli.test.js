@@ -3,10 +3,9 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri, postgresDatabase } = require('./helpers');
+const { testUri, postgresDatabase, labCli, alive } = require('./helpers');
 
 const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
 // Runs write results/<date-time>/ under LAB_RESULTS_DIR: keep them out of the checkout and of os.tmpdir()'s root.
@@ -17,32 +16,9 @@ before(() => {
 });
 after(() => RESULTS && fs.rmSync(RESULTS, { recursive: true, force: true }));
 
-function cli(args, { env = {}, onStderr } = {}) {
-  return new Promise((resolve) => {
-    const e = { ...process.env, LAB_RESULTS_DIR: RESULTS, ...env };
-    if (env.MONGODB_URI === undefined) delete e.MONGODB_URI;
-    const child = spawn(process.execPath, [CLI, ...args], { env: e, cwd: os.tmpdir() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      if (onStderr) onStderr(stderr, child);
-    });
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return false;
-  }
-}
+// The run's results under RESULTS, never a developer's MONGODB_URI (labCli leaves it out).
+const cli = (args, { env = {}, onStderr } = {}) =>
+  labCli(args, { env: { LAB_RESULTS_DIR: RESULTS, ...env }, onStderr });
 
 function embeddedFrom(stderr) {
   // A deep temp folder makes the line wrap to 100 columns before the path (kept whole on its line).

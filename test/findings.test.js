@@ -4,30 +4,15 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
-const { testUri, ownPostgres } = require('./helpers');
+const { testUri, ownPostgres, labCli } = require('./helpers');
 const { studies } = require('../lib/studies');
 
-const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) =>
   fs.existsSync(p),
 );
 
-function cli(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, MONGODB_URI: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args) => labCli(args, { cwd: process.cwd() });
 
 describe('findings: every claim judged, one Markdown and one self-contained HTML report', function () {
   let out;

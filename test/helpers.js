@@ -323,6 +323,21 @@ function readJsonOrNull(file) {
   }
 }
 
+/**
+ * `mongo-perf-lab ARGS` run to its end without blocking: resolves { code, status (the same), signal,
+ * stdout, stderr, ms }. MONGODB_URI is left out unless env names one, so a developer's own variable
+ * never points a test at their server; onStderr(stderr so far, child) sees the output as it comes.
+ */
+async function labCli(args, { cwd = os.tmpdir(), env = {}, onStderr } = {}) {
+  const { child, io, done } = lab(args, {
+    cwd,
+    env: { MONGODB_URI: undefined, ...env },
+    onOutput: onStderr ? (o) => onStderr(o.err, child) : undefined,
+  });
+  const { code, signal, ms } = await done;
+  return { code, status: code, signal, stdout: io.out, stderr: io.err, ms };
+}
+
 /** `mongo-perf-lab ARGS` run to its end: spawnSync's { status, stdout, stderr } (utf8). */
 function labSync(args, { cwd = os.tmpdir(), env = {}, timeoutMs = 600000 } = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
@@ -428,6 +443,7 @@ Object.assign(module.exports, {
   rejects,
   scratchDirAndDb,
   labSync,
+  labCli,
   ownLines,
   linesOver100,
   startLabServer,

@@ -5,11 +5,11 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn, spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { findMongod } = require('../lib/infra/mongod-binary');
-const { BIN, sleep, freePort } = require('./helpers');
+const { sleep, freePort, labSync } = require('./helpers');
 
 describe('safety: access control and host names', function () {
   this.timeout(120000);
@@ -71,7 +71,7 @@ describe('safety: access control and host names', function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tmp, timeout: 60000 });
+  const cli = (args) => labSync(args, { cwd: tmp, timeoutMs: 60000 });
   const line = (res) => {
     const lines = res.stderr
       .trim()

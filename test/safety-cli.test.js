@@ -7,10 +7,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
-const { spawn, spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient, BSON } = require('mongodb');
-const { testUri } = require('./helpers');
+const { testUri, labSync, labCli } = require('./helpers');
 const { startEmbedded } = require('../lib/infra/server');
 const { processesUsing, cmdlineOf } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
@@ -240,13 +240,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
   });
 
   describe('one line per error, non-zero exit, stack only with --debug (findings 8, 9)', function () {
-    const cli = (args, env = {}) =>
-      spawnSync(process.execPath, [BIN, ...args], {
-        encoding: 'utf8',
-        cwd: tmp,
-        timeout: 60000,
-        env: { ...process.env, ...env },
-      });
+    const cli = (args, env = {}) => labSync(args, { cwd: tmp, timeoutMs: 60000, env });
     const oneLine = (res) => {
       const lines = res.stderr
         .trim()
@@ -257,27 +251,10 @@ describe('safety: CLI stops, errors and foreign data', function () {
       return lines[0];
     };
 
-    // cli() without blocking: { status, stdout, stderr, ms (spawn to exit) }. For commands that
-    // mostly wait, so that several wait at once.
+    // cli() without blocking (labCli: { status, stdout, stderr, ms }), for commands that mostly wait,
+    // so that several wait at once.
     const cliAsync = (args, env = {}) =>
-      new Promise((resolve) => {
-        const t0 = Date.now();
-        const child = spawn(process.execPath, [BIN, ...args], {
-          cwd: tmp,
-          timeout: 60000,
-          env: { ...process.env, ...env },
-        });
-        const res = { stdout: '', stderr: '' };
-        child.stdout.setEncoding('utf8');
-        child.stderr.setEncoding('utf8');
-        child.stdout.on('data', (d) => {
-          res.stdout += d;
-        });
-        child.stderr.on('data', (d) => {
-          res.stderr += d;
-        });
-        child.on('close', (code) => resolve({ ...res, status: code, ms: Date.now() - t0 }));
-      });
+      labCli(args, { cwd: tmp, env: { MONGODB_URI: process.env.MONGODB_URI, ...env } });
 
     it('an unreachable server: one line within the 5 s connect timeout, no hang', async function () {
       // The three each wait out the 5 s connect timeout: at once, each timed from its own start.

@@ -5,14 +5,10 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { Long, Decimal128 } = require('mongodb');
-const { testDatabase, rejects } = require('./helpers');
+const { testDatabase, rejects, labSync } = require('./helpers');
 const { importCsv, parseValue, splitRecord, SAMPLE_ROWS } = require('../lib/infra/csv-import');
-const { ROOT } = require('../lib/core/shell-runner');
-
-const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 
 describe('safety: CSV import', function () {
   let t;
@@ -26,7 +22,7 @@ describe('safety: CSV import', function () {
   };
   const imp = (files, o = {}) =>
     importCsv(t.db, [].concat(files), { rejectsFile: path.join(tmp, `rej-${++n}.csv`), ...o });
-  const cli = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: tmp, timeout: 60000 });
+  const cli = (args) => labSync(args, { cwd: tmp, timeoutMs: 60000 });
 
   before(async function () {
     t = await testDatabase('safety_import');
