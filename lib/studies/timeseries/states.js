@@ -5,7 +5,6 @@
 const lab = require('../../../scripts/lib/lab');
 const { ParameterError } = require('../../infra/errors');
 const { canRestart, restartWithCacheFlags, restartWithArgs, usable } = require('../../infra/restart-args');
-const { studySession } = require('../../core/run-study');
 const { NAME, SOURCE_FILL, STATES, STATE_GRAINS } = require('./setting');
 const { sameRows, oracle } = require('./oracle');
 const { fmtBytes } = require('./lines');
@@ -139,6 +138,9 @@ async function statesOnServer(
   entry,
   { server, dbName, params = {}, echo = () => {}, log = () => {}, grains, states, check = false },
 ) {
+  // Required here: run-study loads the driver and mongosh, which `list` and `--help` (reading the
+  // studies' declarations) must not pay for.
+  const { studySession } = require('../../core/run-study');
   const ctx = await studySession(entry, { server, dbName, values: params, echo, log });
   try {
     return await runStates(ctx, ctx.p, { grains, states, check, passes: ctx.p.PASSES || 1 });
