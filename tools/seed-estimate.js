@@ -67,7 +67,9 @@ function parseSet(text, set) {
   if (!m) fail(`--set: expected STUDY:KEY=V[,KEY=V], e.g. mapreduce:MAX_RUNS=9, got "${text}"`);
   const to = (set[m[1]] = set[m[1]] || {});
   for (const kv of m[2].split(',')) {
-    const [k, v] = kv.split('=');
+    const at = kv.indexOf('=');
+    const k = at < 0 ? kv : kv.slice(0, at);
+    const v = at < 0 ? undefined : kv.slice(at + 1);
     if (!['MAX_RUNS', 'WARMUP', 'RUNS', 'SKIP'].includes(k) || v === undefined)
       fail(`--set: unknown setting "${kv}" (MAX_RUNS, WARMUP, RUNS, SKIP)`);
     to[k] = k === 'SKIP' ? v.split('|') : Number(v);
