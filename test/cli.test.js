@@ -55,10 +55,12 @@ describe('CLI', function () {
       expect(r.stdout).to.include(word);
     }
     // the test suite's profile is listed, as test scale, not findings
-    expect(r.stdout).to.match(
-      /--profile P\s+quick .*\n\s+tiny \(test scale, seconds: what the test suite runs; its verdicts are not findings\)/,
+    expect(r.stdout.replace(/\s+/g, ' ')).to.match(
+      /--profile P quick .* tiny \(test scale, seconds: what the test suite runs; its verdicts are not findings\)/,
     );
-    expect(r.stdout).to.include('findings [study...] [--profile quick|seed|tiny]');
+    expect(r.stdout).to.include('findings [study...] [--profile quick|seed|tiny | --budget 30m]');
+    // within 100 columns, an option group never split across lines
+    for (const line of r.stdout.split('\n')) expect(line.length, line).to.be.at.most(100);
   });
 
   it('each command has its own help: `<command> --help` and `help <command>`', async function () {

@@ -1,7 +1,7 @@
 'use strict';
 // `mongo-perf-lab help [command]` and `mongo-perf-lab --help`: the overview, or one command's help.
 // Reads the command modules' declarations only (their requires of the driver and the studies are lazy).
-const { COMMANDS, commandHelp, optionLines, closest } = require('./options');
+const { COMMANDS, commandHelp, optionLines, closest, helpWidth } = require('./options');
 const { UsageError } = require('../infra/errors');
 
 const usage = 'mongo-perf-lab help [command]';
@@ -30,7 +30,7 @@ function overview() {
         '\n',
       ),
     );
-  return [
+  const text = [
     'mongo-perf-lab: MongoDB performance studies, measured on your own server',
     '',
     'Usage:',
@@ -41,6 +41,7 @@ function overview() {
     'An option a command does not take is refused.',
     ...sections,
   ].join('\n');
+  return helpWidth(text);
 }
 
 function parse(values, positionals) {

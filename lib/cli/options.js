@@ -96,30 +96,69 @@ function parseCommand(command, spec, argv) {
   }
 }
 
+const HELP_WIDTH = 100;
+const OPTION_TEXT = ' '.repeat(19);
+
 /** Help lines of an option table: `  --name ARG` padded, then its text (continuation lines indented). */
 function optionLines(spec) {
   const out = [];
   for (const [name, o] of Object.entries(spec)) {
     if (!o.text) continue;
     const head = `  --${name}${o.arg ? ` ${o.arg}` : ''}`;
-    const [first, ...rest] = o.text.split('\n');
-    out.push(head.length < 19 ? `${head.padEnd(19)}${first}` : `${head}\n${' '.repeat(19)}${first}`);
-    for (const l of rest) out.push(`${' '.repeat(19)}${l}`);
+    // one paragraph, laid out under the description column whatever breaks the text was written with
+    const [first, ...rest] = fill(o.text.split(/\s+/), OPTION_TEXT, OPTION_TEXT).map((l) => l.slice(19));
+    out.push(head.length < 19 ? `${head.padEnd(19)}${first}` : `${head}\n${OPTION_TEXT}${first}`);
+    for (const l of rest) out.push(`${OPTION_TEXT}${l}`);
   }
   return out;
 }
 
+/** Words of a usage line, an option group in brackets kept whole ("[--header a,b,c]"). */
+const usageWords = (line) => line.trim().match(/\[[^\]]*\]|\S+/g);
+
+/** Words laid into lines of at most HELP_WIDTH columns: the first after `lead`, the rest after `indent`. */
+function fill(words, lead, indent) {
+  const out = [];
+  let line = '';
+  for (const w of words) {
+    const next = line ? `${line} ${w}` : `${lead}${w}`;
+    if (next.length > HELP_WIDTH && line) {
+      out.push(line);
+      line = `${indent}${w}`;
+    } else line = next;
+  }
+  return line ? [...out, line] : out;
+}
+
+/**
+ * Help text within 100 columns: a longer usage line is broken between its option groups, its rest
+ * indented under the command; any other long line at spaces, under itself.
+ */
+function helpWidth(text) {
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      if (line.length <= HELP_WIDTH) return [line];
+      const lead = /^ */.exec(line)[0];
+      if (/^(Usage: | {2})mongo-perf-lab /.test(line)) return fill(usageWords(line), lead, '      ');
+      return fill(line.trim().split(' '), lead, lead);
+    })
+    .join('\n');
+}
+
 /** One command's help: usage, what it does, its options, the notes after them. */
 function commandHelp(mod) {
-  return [
-    `Usage: ${mod.usage}`,
-    '',
-    mod.about,
-    ...(Object.keys(mod.options).length ? ['', 'Options:', ...optionLines(mod.options)] : []),
-    ...(mod.notes ? ['', mod.notes] : []),
-    '',
-    'Any command: --debug (or DEBUG=mongo-perf-lab) prints the stack of an error, not only its one line.',
-  ].join('\n');
+  return helpWidth(
+    [
+      `Usage: ${mod.usage}`,
+      '',
+      mod.about,
+      ...(Object.keys(mod.options).length ? ['', 'Options:', ...optionLines(mod.options)] : []),
+      ...(mod.notes ? ['', mod.notes] : []),
+      '',
+      'Any command: --debug (or DEBUG=mongo-perf-lab) prints the stack of an error, not only its one line.',
+    ].join('\n'),
+  );
 }
 
 /**
@@ -250,6 +289,7 @@ module.exports = {
   GLOBAL,
   parseCommand,
   commandHelp,
+  helpWidth,
   optionLines,
   closest,
   listOption,
