@@ -9,9 +9,9 @@
 //   after the other with the driver's defaults (what a simple script does); for the CSV importer, the
 //   same files parsed and converted by its own functions into the same documents (same _ids).
 // - loader: the lab's own path as a study calls it (ensureFixture/streamInsert with its batches in
-//   flight adapted to the free cores, write concern j:true, every batch's outcome checked, the count
-//   verified at the end). --inflight N pins the stream case's loader to N batches in flight (to see
-//   what the adaptation chooses between); the other cases always run as the studies call them.
+//   flight, write concern j:true, every batch's outcome checked, the count verified at the end).
+//   --inflight N sends the stream case's loader N batches in flight instead of its default (4), to
+//   see what the number in flight does; the other cases always run as the studies call them.
 // - rounds, interleaved: round i runs bare then loader when i is even, loader then bare when odd;
 //   every run starts from a dropped collection. The figure is the lab's one estimator
 //   (scripts/lib/stats.js compareTimes: time(loader) / time(bare) per round, its 95% interval, worded
@@ -122,7 +122,7 @@ async function own(db, name, c) {
 
 /** streamInsert's options in the stream case: as the studies call it, or pinned to N batches in flight. */
 function streamOptions(inflight) {
-  return inflight ? { progress: false, inflight, adaptive: false } : { progress: false };
+  return inflight ? { progress: false, inflight } : { progress: false };
 }
 
 /** The cases: prepare() untimed, bare() and loader() timed. */
@@ -199,9 +199,9 @@ async function reset(db, colls) {
   for (const c of colls) await dropOwned(db, c);
 }
 
-/** The batches the loader kept in flight on average, when its result says (ensureFixture and streamInsert do). */
+/** The batches the loader kept in flight, when its result says (ensureFixture and streamInsert do). */
 function inflightOf(result) {
-  return result && result.inflight ? result.inflight.mean : null;
+  return result && result.inflight ? result.inflight : null;
 }
 
 /**
@@ -239,7 +239,7 @@ async function runCase(db, name, c, rounds, log) {
     }
     log(
       `${name}: round ${i + 1} (${order.join(' ')}): bare ${(runs.bare[i] / 1000).toFixed(1)} s, ` +
-        `loader ${(runs.loader[i] / 1000).toFixed(1)} s (${inflight[i] === null ? '?' : inflight[i]} batches in flight on average); ` +
+        `loader ${(runs.loader[i] / 1000).toFixed(1)} s (${inflight[i] === null ? '?' : inflight[i]} batches in flight); ` +
         `CPU wait ${waits.bare[i]} / ${waits.loader[i]}; load ${os.loadavg()[0].toFixed(1)}`,
     );
   }
@@ -331,7 +331,7 @@ run it on a quiet machine, not beside a test suite.
   --csv-n N      CSV rows for the importer case (default 100000)
   --rounds N     interleaved rounds per case, each a bare and a loader run (default 3; --pairs N: the same)
   --burners N    N CPU-bound processes spinning beside the run (default 0)
-  --inflight N   the stream case's loader pinned to N batches in flight (default: adapted to free cores)
+  --inflight N   the stream case's loader pinned to N batches in flight (default: the loader's, 4)
   --only LIST    cases: ts,where,mot,stream,csv (default all)
   --uri URI      your server (default: an embedded mongod, removed at the end)
   --db NAME      database for the cases' collections (default perflab_bench)

@@ -8,7 +8,7 @@
 //
 // - bare: one insertMany of 10,000 documents at a time, each awaited before the next (what a
 //   simple script does), into <coll>_bare, which is dropped afterwards;
-// - loader: fixtures/timeseries.js (lib/infra/loader.js streamInsert: 2 to 4 unordered batches in flight as cores are free,
+// - loader: fixtures/timeseries.js (lib/infra/loader.js streamInsert: 4 unordered batches in flight,
 //   progress bar, duplicate-safe), then the index on created_on; its rate over the same first
 //   --bare documents is reported beside the bare rate, and its rate over all N.
 // - re-run safety: the first 100,000 events are streamed again and must add nothing.

@@ -3,8 +3,8 @@
 //
 //   streamInsert(coll, docs, opts) -> {read, stored, inserted, duplicates, retries, keys, ms}
 //     docs: any (async) iterable of documents, or with chunked: true an (async) iterable of arrays of
-//     documents (a parser's rows per chunk read). opts: batchSize (10000), inflight (4: the most batches
-//     in flight; how many are, 2 up to it, follows the free cores: inflightControl), adaptive (true), total, label, progress,
+//     documents (a parser's rows per chunk read). opts: batchSize (10000), inflight (4; why not fewer
+//     on a busy machine: see "batches in flight" below), total, label, progress,
 //     retryMs (60000): how long a batch keeps retrying a retryable failure (step-down, restart,
 //     network) before the load stops; verify ('retried' | 'all' | false): count each batch's _ids
 //     on the server after it settled ('retried': only batches whose first outcome was unknown);
@@ -32,7 +32,6 @@ const { createProgress } = require('./progress');
 const LabFixture = require('../../scripts/lib/fixture');
 const { ForeignDataError, LoadError, InterruptedLoad } = require('./errors');
 const { inspect, createOwned, dropOwned, release } = require('./targets');
-const { cpuWaitMicros } = require('./cpu-wait');
 const cleanup = require('./cleanup');
 
 const META = LabFixture.META;
@@ -289,77 +288,23 @@ async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, 
   out.retries += r.attempts - 1 + countRetries;
 }
 
-// ---- how many batches in flight -----------------------------------------------------------
-// Measured on 2 cores (bench:loaders --only stream --inflight N, 300,000 events, 5 rounds, 2026-11-28):
+// ---- batches in flight -----------------------------------------------------------------------
+// Why a fixed number, and not fewer on a busy machine (issue 37.5 asked whether it should adapt to
+// free cores). Measured on 2 cores, 2026-11-28 (bench:loaders --only stream --inflight N, 300,000
+// time-series events, 5-6 interleaved rounds, 95% CIs; the machine shared with other test suites):
 // - the CPU work per document is the same at 1, 2 and 4 batches in flight and in a bare awaited
-//   insertMany loop (~2.5 us in Node + ~2.7 us in mongod per time-series event): batches in flight
-//   cost no CPU, they only change what overlaps what;
-// - one batch in flight is the slowest when no core is free: 0.78x a bare loop beside two burners
-//   (95% CI 0.64x..0.95x). Every batch asks for the journal (j: true), so its journal flush, and the
-//   wake-ups of mongod's writer and flusher threads, each queued behind the burners, sit on the
-//   critical path; the bare loop (w: 1, no j) does not wait for the journal;
-// - a second batch in flight hides that wait behind the next batch's generation and insert: 2 in
-//   flight 1.13x (0.97x..1.30x), 4 in flight 1.30x (0.89x..1.90x) beside the same burners. Beside
-//   other sessions' work (another scheduler group: more threads get no more CPU) 4 in flight gave
-//   0.78x (0.53x..1.15x, undecided; issue 37 saw 0.75x), 2 in flight 1.02x, 1 in flight 1.00x.
-// So the number in flight follows the free cores, but never below two: from the share of time some
-// task waited for a CPU (Linux pressure stall information, lib/infra/cpu-wait.js) over each window,
-// at or above BUSY_SHARE (no core free) it halves, down to FLOOR; below FREE_SHARE (a core idle) it
-// grows by one, up to `inflight` (additive increase, multiplicative decrease: a neighbour is yielded
-// to within a window or two, a free core taken back slowly). The stall share rather than the load
-// average: the load average lags by a minute and counts the load's own mongod threads as much as a
-// neighbour's. Without PSI (another OS, an old kernel) the share is unknown: `inflight`, as before.
-// Asked for one batch (a caller that needs order), the load keeps one.
-const BUSY_SHARE = 0.5;
-const FREE_SHARE = 0.25;
-const FLOOR = 2;
-const WINDOW_MS = 250;
-
-/** The next number of batches in flight from the CPU-wait share (0..1, or null: unknown) of the last window. */
-function nextInflight(level, share, max) {
-  const floor = Math.min(FLOOR, max);
-  if (share === null || share === undefined || !Number.isFinite(share)) return max;
-  if (share >= BUSY_SHARE) return Math.max(floor, Math.floor(level / 2));
-  if (share < FREE_SHARE) return Math.min(max, level + 1);
-  return Math.max(floor, Math.min(max, level));
-}
-
-/**
- * The number of batches in flight, re-decided once per window from the CPU-wait share of that
- * window (nextInflight). readWait() -> microseconds waited since boot, or null; now() -> ms.
- * observe() is called whenever a batch settles; mean() is the average level over the batches sent.
- */
-function inflightControl(
-  max,
-  { adaptive = true, readWait = cpuWaitMicros, now = Date.now, windowMs = WINDOW_MS } = {},
-) {
-  let u0 = adaptive && max > FLOOR ? readWait() : null;
-  const fixed = u0 === null;
-  let level = fixed ? max : FLOOR; // a free core must be seen before more than the floor is sent
-  let t0 = now();
-  let sum = 0;
-  let sent = 0;
-  return {
-    adaptive: !fixed,
-    max,
-    level: () => level,
-    sent() {
-      sum += level;
-      sent++;
-    },
-    observe() {
-      if (fixed) return;
-      const t = now();
-      if (t - t0 < windowMs) return;
-      const u = readWait();
-      const share = u === null ? null : Math.min(1, Math.max(0, (u - u0) / 1000 / (t - t0)));
-      level = nextInflight(level, share, max);
-      u0 = u;
-      t0 = t;
-    },
-    mean: () => (sent ? Number((sum / sent).toFixed(2)) : level),
-  };
-}
+//   insertMany loop (~2.5 us in Node + ~2.7 us in mongod per event): batches in flight cost no CPU,
+//   so when no core is free there is nothing for fewer of them to save;
+// - one batch in flight is the slowest beside two burners: 0.78x a bare loop (0.64x..0.95x). Every
+//   batch asks for the journal (j: true), so its journal flush and the wake-ups of mongod's writer
+//   and flusher threads, each queued behind the burners, sit on the critical path (the bare loop,
+//   w: 1 without j, does not wait for the journal). More batches hide that wait: 2 in flight 1.13x
+//   (0.97x..1.30x) and 1.07x (0.73x..1.56x), 4 in flight 1.30x (0.89x..1.90x) and 1.25x (0.97x..1.60x);
+//   a rule that fell to 2 when the CPU-wait share said no core was free gave 1.02x (0.68x..1.53x);
+// - beside other sessions' work (load 12-17) 4 in flight gave 0.78x (0.53x..1.15x; issue 37 saw
+//   0.75x), 2 gave 1.02x (0.48x..2.16x), 1 gave 1.00x: undecided, spreads of 2x per round.
+// So `inflight` batches stay in flight whatever the load. The adaptive rule (AIMD on the CPU-wait
+// share) is in the history (commits 1806653, 24848f2) should a decided measurement call for it.
 
 /** Holds a promise in `pending` until it settles. */
 function track(pending, p) {
@@ -368,11 +313,10 @@ function track(pending, p) {
 }
 
 /**
- * Sends batches with up to control.level() pending (inflightControl), each counted into out and,
- * once acknowledged in order, reported to onAcked. The first failure is kept (sender.failure): the
- * caller stops reading.
+ * Sends batches with up to `inflight` pending, each counted into out and, once acknowledged in
+ * order, reported to onAcked. The first failure is kept (sender.failure): the caller stops reading.
  */
-function batchSender(coll, out, bar, write, { control, onAcked }) {
+function batchSender(coll, out, bar, write, { inflight, onAcked }) {
   const pending = new Set();
   const acked = ackedPrefix(onAcked);
   let nextBatch = 0;
@@ -387,7 +331,6 @@ function batchSender(coll, out, bar, write, { control, onAcked }) {
           await writeBatch(coll, b, out, write);
           acked.settle(no, b.length);
           bar.increment(b.length);
-          control.observe();
         })(),
       );
       track(
@@ -396,8 +339,7 @@ function batchSender(coll, out, bar, write, { control, onAcked }) {
           if (!sender.failure) sender.failure = e;
         }),
       );
-      control.sent();
-      while (pending.size >= control.level()) await Promise.race(pending);
+      while (pending.size >= inflight) await Promise.race(pending);
       await acked.advance();
     },
     // Every batch in flight settles (and is looked at) before the load returns or throws.
@@ -414,8 +356,7 @@ function batchSender(coll, out, bar, write, { control, onAcked }) {
 
 /**
  * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
- * pending (down to 2 when no core is free: inflightControl). Returns { read, stored, inserted,
- * duplicates, retries, keys: {lo, hi, numeric}, ms, inflight: {max, adaptive, mean} }.
+ * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms, inflight }.
  */
 async function streamInsert(
   coll,
@@ -423,7 +364,6 @@ async function streamInsert(
   {
     batchSize = 10000,
     inflight = 4,
-    adaptive = true,
     total,
     label = 'loading',
     progress,
@@ -446,8 +386,7 @@ async function streamInsert(
     retries: 0,
     keys: { lo: null, hi: null, numeric: true },
   };
-  const control = inflightControl(Math.max(1, inflight), { adaptive });
-  const sender = batchSender(coll, out, bar, write, { control, onAcked });
+  const sender = batchSender(coll, out, bar, write, { inflight: Math.max(1, inflight), onAcked });
   try {
     // Whole batches from the source: a synchronous generator (every fixture) is read without a
     // promise per document, which cost more than generating the documents.
@@ -469,7 +408,7 @@ async function streamInsert(
   if (cleanup.interrupted())
     throw new InterruptedLoad(`${coll.namespace}: the load stopped at ${out.stored} documents (interrupted)`);
   out.ms = Date.now() - t0;
-  out.inflight = { max: control.max, adaptive: control.adaptive, mean: control.mean() };
+  out.inflight = Math.max(1, inflight);
   return out;
 }
 
@@ -575,9 +514,4 @@ module.exports = {
   LoadError,
   META,
   isRetryable,
-  nextInflight,
-  inflightControl,
-  BUSY_SHARE,
-  FREE_SHARE,
-  FLOOR,
 };
