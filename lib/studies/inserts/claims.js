@@ -173,35 +173,9 @@ function judgedOnEach(arms) {
   return keepBands(fn, arms[0].verdict);
 }
 
-// The source's client: "using MySQLdb and PyMongo clients for Python". At w: 0 a writer's rate is the
-// client's cost per message as much as the server's (the Node driver's is not PyMongo's), so a
-// decisive verdict measured with the Node driver is shown with its would-be word, not given, until a
-// PyMongo writer (a `py-*` variant, not built yet: the mapreduce study's PyMongo client only reads)
-// runs beside it. A changed client is never read as a change in MongoDB.
-const SOURCE_CLIENT_VARIANT = /^py-/;
-function onSourceClient(fn) {
-  return keepBands((records, env, params) => {
-    const o = fn(records, env, params);
-    // records made from the source's own figures (lib/core/source-replay.js) are the source's client
-    if (
-      !DECISIVE.includes(o.verdict) ||
-      results(records).some((r) => r.source || SOURCE_CLIENT_VARIANT.test(r.variant))
-    )
-      return o;
-    const here = "measured with the Node driver, not the source's client (PyMongo, CPython)";
-    return {
-      ...o,
-      verdict: VERDICT.NOT_REPRODUCED,
-      setting: {
-        ...(o.setting || {}),
-        here: [o.setting && o.setting.here, here].filter(Boolean).join('; '),
-        ok: false,
-        absent: 'client',
-      },
-      why: `not reproduced here: ${here}; on the Node driver it reads ${LABEL[o.verdict]}: ${o.why}; to reproduce: a PyMongo writer beside the Node one (not built yet)`,
-    };
-  }, fn);
-}
+// The source's client (PyMongo): judged on the py-* writers where they ran, the Node driver beside;
+// a decisive Node-only verdict is not given (lib/studies/inserts/source-client.js).
+const { onSourceClient } = require('./source-client');
 
 /** True when every variant named ran at least once in the records. */
 const ranAll = (variants) => (records) => variants.every((v) => results(records).some((r) => r.variant === v));
@@ -762,7 +736,7 @@ module.exports = [
         claim: 'MongoDB',
         published: '1.26-1.50x (0.18/0.12, 0.31/0.21, 0.53/0.42 ms per insert)',
         boundary: `W=1, 1 KB documents: time(one by one) / time(batches of 10 = 10 KB), judged on each writer (w: 0 inferred, w: 1): one verdict when both agree, else inconclusive naming both; without the w: 0 records not reproduced. The source's 10 KB held ~4-5, 2 and 1 of its documents (a row plus a column: ~2, ~4.5, ~9 KB of BSON); 5 a batch of 2 KB documents would be its 128 cell (${RUN('seed')} --set SIZES=2048 --set BATCHES=1,5: not run). Beside: batch 1000`,
-        verdict: onSourceClient(onBothWriters(bulkRule)),
+        verdict: onSourceClient(onBothWriters(bulkRule), [W0.async, W1.async]),
         mechanism: {
           why: 'an insert command carries up to maxWriteBatchSize documents and is sent (w: 0) or acknowledged (w: 1) once: one by one pays a message, its parsing and, acknowledged, a round trip per document; the smaller the cost per message (w: 0, a local socket), the smaller the gain. That the acknowledged writer gains more is a hypothesis about the source (an unacknowledged writer), which the two writers here decide between',
           ref: 'https://www.mongodb.com/docs/manual/reference/method/db.collection.insertMany/',
@@ -821,6 +795,7 @@ module.exports = [
           verdict: mongoVsSqlRule(w, pg),
         })),
       ),
+      [W0.async, W1.async],
     ),
     mechanism: {
       why: "a hypothesis, which the writers here decide: the source's inferred writer (PyMongo Connection, fire-and-forget until MongoClient, PyMongo 2.4) waited for no reply, while its MySQL waited for each INSERT; against an acknowledged writer MongoDB's lead shrinks or turns. The author rejected a MySQL memory engine as unfair against 'a disk engine in MongoDB', but MongoDB 2.x (MMAPv1) wrote into memory-mapped files flushed every 60 s, its journal committed in groups about every 100 ms, and w: 0 waited for neither",
@@ -877,7 +852,7 @@ module.exports = [
       '16/32/64 processes, ms per insert: 1 thread 0.11/0.11/0.09 (16 -> 64: 1.22x; two-digit figures put it anywhere in 1.11x-1.35x; 16 -> 32: 1.00x), 4 threads 0.26/0.22/0.15 (1.73x), 8 threads 0.14/0.15/0.15 (0.93x, the other way): two rows of three support it, each at 16 -> 64 only; if the figures are per-process latencies, aggregate throughput rose 4.9x',
     setting: PARALLEL,
     boundary: `gate: a ${SERVER_CORES}-core server (the claim's), writers on other machines, ${SERVER_CORES} cores no other work wanted (CPU wait recorded), and the inferred writer's records, else not reproduced with the command. time(W=2) / time(W=8) processes, insertOne (the source's 16 and 64: the ratio 4 between them kept), judged on each writer (w: 0 inferred, w: 1): one verdict when both agree, else inconclusive`,
-    verdict: onSourceClient(onBothWriters(processesRule, 'processes')),
+    verdict: onSourceClient(onBothWriters(processesRule, 'processes'), [W0.processes, W1.processes]),
     mechanism: {
       why: "in 2012 MongoDB 2.0 had one write lock per process (2.2: per database), so the source's gain from more processes came from overlapping the clients' own work (encoding, sending) on other machines' cores, not from server write concurrency; on one machine the writers take the server's cores, and past the free cores more writers only queue",
       ref: 'https://www.mongodb.com/docs/manual/faq/concurrency/',
@@ -899,7 +874,7 @@ module.exports = [
         id: 'gain',
         claim: 'the gains',
         boundary: `gate: 2 cores no other work wanted (the lab's 4 loops share one client thread, as the source's threads shared one interpreter lock: the client's core and the server's), else not reproduced with the command. [rate(batches of 10 KB)/rate(one by one)] / [rate(4 concurrent loops on one client)/rate(1)] = time(W=4, one by one) / time(W=1, batches of 10), judged on each writer (w: 0 inferred, w: 1): one verdict when both agree, else inconclusive. The source's thread penalty most likely came from its CPython client (threads serialised on the interpreter lock, PyMongo 2.x binding a socket to each thread), which Node loops do not reproduce`,
-        verdict: onSourceClient(onBothWriters(bulkVsThreadsRule)),
+        verdict: onSourceClient(onBothWriters(bulkVsThreadsRule), [W0.async, W1.async]),
         mechanism: {
           why: "concurrent writers overlap the waits of their inserts while a batch removes them: with acknowledged writes each writer waits a round trip per document, which concurrency hides; with unacknowledged ones (the inferred source writer) there is no wait to hide, and only the batch saves messages. The source's threads were CPython threads under one interpreter lock, each with its own socket by default (PyMongo 2.x requests): Node loops on one event loop reproduce neither",
           ref: 'https://www.mongodb.com/docs/manual/reference/write-concern/',
@@ -973,6 +948,7 @@ module.exports = [
           verdict: parallelVsSqlRule(w, pg),
         })),
       ),
+      [W0.processes, W1.processes],
     ),
     mechanism: {
       why: "a hypothesis, which the two writers here decide: the source's inferred PyMongo Connection waited for no reply (fire-and-forget until MongoClient, PyMongo 2.4) while each InnoDB INSERT committed; against today's acknowledged default MongoDB's lead over a SQL INSERT per row shrinks. Client (Node, not CPython) and peer (PostgreSQL, not MySQL) changed too",
