@@ -20,6 +20,7 @@ const { docsPerSec, fmtRate } = require('./records');
 const { limits } = require('./limits');
 const { docsAt, onStandalone, workers, pgInsert } = require('./writers');
 const { docsPerSecChart } = require('./charts');
+const { pyWriters, PY_WRITERS, pyCollection } = require('./py-writers');
 
 const peer = { available: false };
 
@@ -79,7 +80,9 @@ module.exports = defineStudy({
   // Collections its Node part writes besides its data, checked before any work with the ones the
   // script's shell variants name (lib/core/run-study.js): the Node writers' modes, the limits part.
   derived: (p) =>
-    ['async', 'connections', 'processes', 'async_w0', 'processes_w0', 'limit', 'bulk'].map((s) => `${p.COLL}_${s}`),
+    ['async', 'connections', 'processes', 'async_w0', 'processes_w0', 'limit', 'bulk']
+      .map((s) => `${p.COLL}_${s}`)
+      .concat(PY_WRITERS.map((v) => pyCollection(p, v.name))),
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~30 s',
   // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
@@ -152,6 +155,8 @@ module.exports = defineStudy({
         lab.NOT_HERE,
       run: pgInsert(true),
     },
+    // the source's client, PyMongo, beside the Node writers the claims read (py-writers.js)
+    ...pyWriters,
   ],
 
   claims: require('./claims'),
