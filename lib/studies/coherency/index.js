@@ -75,7 +75,8 @@ module.exports = defineStudy({
 
   async points(ctx, p, points) {
     ctx.cleanups.push(stopWorkerPool); // the worker processes kept between races
-    startRaces(p, !!(await postgres(ctx)));
+    startRaces(p);
+    await postgres(ctx); // started before the races, so that `able` knows whether the peer can run
     return points;
   },
 

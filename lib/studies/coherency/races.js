@@ -2,11 +2,12 @@
 // The coherency study's races: W workers (connections or processes, on this server or on the
 // run's replica set for the transaction patterns) or W PostgreSQL sessions insert the same keys at
 // a barrier; duplicates are counted exactly afterwards. The state of one run (every race's
-// duplicates, the default point, whether the peer runs) is the study's own, reset by startRaces.
+// duplicates, the default point) is the study's own, reset by startRaces.
 const lab = require('../../../scripts/lib/lab');
 const { runWorkers } = require('../source-002/insert-workers');
 const { scratch, replSet, postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
+const sql = require('../sql-peer');
 const { RACE_INDEX: INDEX } = require('../../../fixtures/inserts-gen'); // one table for shell and Node
 
 const WHAT = {
@@ -28,7 +29,6 @@ function note(variant, point, dups) {
   return seen.get(k).slice();
 }
 
-const peer = { available: false };
 const defaultPoint = { chars: null, n: null };
 
 // The tables' filter: the default point of this run (all points when the module state is gone,
@@ -41,12 +41,11 @@ function isDefault(p, point) {
   return point.n === p.N && point.chars === p.CHARS;
 }
 
-/** A run's start: no race seen yet, this run's default point, whether PostgreSQL races. */
-function startRaces(p, pgAvailable) {
+/** A run's start: no race seen yet, this run's default point. */
+function startRaces(p) {
   seen.clear();
   defaultPoint.chars = p.CHARS;
   defaultPoint.n = p.N;
-  peer.available = pgAvailable;
 }
 
 /** Duplicates of every race at a point as measure records (median and range over the runs). */
@@ -131,8 +130,8 @@ function pgVariant(pattern, what) {
     what,
     minVersion: '0',
     able: (p, point, ctx) =>
-      (peer.available && ((pattern === 'check-then-insert' && p.PG_GRID) || isDefault(p, point))) ||
-      ctx.pgNote ||
+      (!!sql.of(ctx) && ((pattern === 'check-then-insert' && p.PG_GRID) || isDefault(p, point))) ||
+      sql.note(ctx) ||
       lab.NOT_HERE,
     async run(ctx, p, point) {
       const pgs = await postgres(ctx);

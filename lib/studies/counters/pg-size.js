@@ -12,6 +12,7 @@ const gen = require('../../../fixtures/counters-gen');
 const LabGen = require('../../../fixtures/gen');
 const { claim, META } = require('../../infra/targets');
 const { postgres } = require('../source-002/common');
+const sql = require('../sql-peer');
 
 const OWNER = 'counters-004';
 const LAYOUTS = ['preallocated', 'hierarchical'];
@@ -142,7 +143,7 @@ async function pgSize(ctx, p) {
   const days = pgs ? Array.from({ length: p.SIZE_DAYS }, (_, i) => metricDay(p, i)) : [];
   const pgSizes = pgs ? await pgBytesOrWhy(pgs, days) : null;
   if (!pgs || pgSizes.skipped) {
-    const why = (pgSizes && pgSizes.skipped) || ctx.pgNote || 'no PostgreSQL here';
+    const why = (pgSizes && pgSizes.skipped) || sql.note(ctx) || 'no PostgreSQL here';
     ctx.note(`the storage comparison with PostgreSQL did not run: ${why}`);
     // A record of its absence: the rule then says "not reproduced here" and how to get the peer.
     return [

@@ -16,13 +16,12 @@ const { defineStudy } = require('../../core/registry');
 const lab = require('../../../scripts/lib/lab');
 const { stopWorkerPool } = require('../source-002/insert-workers');
 const { replSet, postgres } = require('../source-002/common');
+const sql = require('../sql-peer');
 const { docsPerSec, fmtRate } = require('./records');
 const { limits } = require('./limits');
 const { docsAt, onStandalone, workers, pgInsert } = require('./writers');
 const { docsPerSecChart } = require('./charts');
 const { pyWriters, PY_WRITERS, pyCollection } = require('./py-writers');
-
-const peer = { available: false };
 
 module.exports = defineStudy({
   name: 'inserts',
@@ -96,10 +95,10 @@ module.exports = defineStudy({
   /** Every variant must leave exactly the point's documents in its collection or table. */
   oracle: (p, point) => docsAt(p, point.size),
 
-  // PostgreSQL starts once, before the points, so that `able` knows whether the peer can run.
+  // PostgreSQL starts once, before the points, so that `able` knows whether the peer can run (sql.of).
   async points(ctx, p, points) {
     ctx.cleanups.push(stopWorkerPool); // the worker processes kept between races
-    peer.available = !!(await postgres(ctx));
+    await postgres(ctx);
     return points;
   },
 
@@ -136,7 +135,7 @@ module.exports = defineStudy({
       name: 'pg',
       what: 'PostgreSQL: INSERT per row (batch 1) or multi-row INSERT, W sessions, synchronous_commit off',
       minVersion: '0',
-      able: (p, point, ctx) => (peer.available && !point.server) || ctx.pgNote || lab.NOT_HERE,
+      able: (p, point, ctx) => (!!sql.of(ctx) && !point.server) || sql.note(ctx) || lab.NOT_HERE,
       run: pgInsert(false),
     },
     {
@@ -146,12 +145,12 @@ module.exports = defineStudy({
       // one session, one by one and in batches of 10 (the claims' points): a durable commit per
       // statement is the disk's flush rate, minutes at the seed's 16,384 rows per round
       able: (p, point, ctx) =>
-        (peer.available &&
+        (!!sql.of(ctx) &&
           onStandalone(point) &&
           point.part === 'batch' &&
           point.W === 1 &&
           [1, 10].includes(point.batch)) ||
-        ctx.pgNote ||
+        sql.note(ctx) ||
         lab.NOT_HERE,
       run: pgInsert(true),
     },

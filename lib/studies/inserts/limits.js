@@ -9,6 +9,7 @@
 const lab = require('../../../scripts/lib/lab');
 const G = require('../../../fixtures/inserts-gen');
 const { scratch, ints } = require('../source-002/common');
+const sql = require('../sql-peer');
 const { dropOwned } = require('../../infra/targets');
 
 const MIB = 1048576;
@@ -53,7 +54,7 @@ async function connections(ctx) {
     set = 'unknown';
   }
   let pgMax = null;
-  const pgs = ctx.pg || null; // only when the run already started the peer: the limit is a side figure
+  const pgs = sql.of(ctx); // only when the run already started the peer: the limit is a side figure
   if (pgs) {
     const pc = await pgs.connect();
     try {

@@ -8,12 +8,11 @@ const lab = require('../../../scripts/lib/lab');
 const G = require('../../../fixtures/inserts-gen');
 const { ensureFixture } = require('../../infra/loader');
 const { postgres } = require('../source-002/common');
+const sql = require('../sql-peer');
 const pgPeer = require('../source-002/pg-peer');
 const { colls, customers, orders, joinOracle, lookupRows } = require('./data');
 const { lockCommands } = require('./locks');
 const { timesChart } = require('./charts');
-
-const peer = { available: false, ownServer: false };
 
 module.exports = defineStudy({
   name: 'joins',
@@ -72,9 +71,8 @@ module.exports = defineStudy({
   },
 
   async points(ctx, p, points) {
-    peer.ownServer = !!ctx.server.embedded;
-    peer.available = !!(await postgres(ctx));
-    if (peer.available) await pgPeer.loadJoin(ctx.pg, { orders: p.ORDERS, customers: p.CUSTOMERS, seed: p.SEED });
+    const pg = await postgres(ctx);
+    if (pg) await pgPeer.loadJoin(pg, { orders: p.ORDERS, customers: p.CUSTOMERS, seed: p.SEED });
     return points;
   },
 
@@ -101,7 +99,8 @@ module.exports = defineStudy({
       name: 'lookup-unindexed-classic',
       what: '$lookup on the unindexed field with the classic engine forced (internalQueryForceClassicEngine)',
       minVersion: '5.1',
-      able: () => peer.ownServer || 'only on a mongod the lab started (the engine switch is server-wide)',
+      able: (p, point, ctx) =>
+        !!(ctx && ctx.server.embedded) || 'only on a mongod the lab started (the engine switch is server-wide)',
       async explain(ctx, p) {
         return { stage: '$lookup (classic, nested loop)', explainVersion: '1' };
       },
@@ -119,14 +118,14 @@ module.exports = defineStudy({
       name: 'pg-join',
       what: 'PostgreSQL: SELECT region, cents FROM orders JOIN customers ON id, rows summed in the client',
       minVersion: '0',
-      able: (p, point, ctx) => peer.available || ctx.pgNote || 'PostgreSQL unavailable',
+      able: (p, point, ctx) => !!sql.of(ctx) || sql.note(ctx) || 'PostgreSQL unavailable',
       async explain(ctx) {
         const r = await pgPeer.join(await postgres(ctx));
         return { stage: r.plan, explainVersion: 'sql' };
       },
       async run(ctx) {
         const r = await pgPeer.join(await postgres(ctx));
-        return lab.took(r.ms, r.rows, { postgres: ctx.pg.version, plan: r.plan });
+        return lab.took(r.ms, r.rows, { postgres: sql.of(ctx).version, plan: r.plan });
       },
     },
   ],

@@ -11,6 +11,11 @@
 const lab = require('../../../scripts/lib/lab');
 const SensorGen = require('../../../fixtures/sensor-gen');
 const { claim, dropOwned } = require('../../infra/targets');
+const { studyState } = require('../../core/study-state');
+const sql = require('../sql-peer');
+
+// The run's scratch collection: dropped at the run's end, its clean-up registered once.
+const scratches = studyState(() => ({ dropAtEnd: false }));
 
 /** The batch sizes the inserts run at: seconds in every profile, never the 10^6 sweep. */
 const BATCH = 1000;
@@ -44,8 +49,9 @@ function stats(r) {
 async function freshCollection(ctx, p) {
   const name = scratchName(p);
   await claim(ctx.db, name, { kind: 'scratch', fresh: true, doing: 'insert rows into' });
-  if (!ctx.mrInsertsColl) {
-    ctx.mrInsertsColl = true;
+  const st = scratches.of(ctx);
+  if (!st.dropAtEnd) {
+    st.dropAtEnd = true;
     ctx.cleanups.push(() => dropOwned(ctx.db, name));
   }
   return ctx.db.collection(name);
@@ -89,7 +95,7 @@ async function mongoInsert(ctx, p, point, journal) {
 
 /** The scratch table, made by the lab (its COMMENT says so) and emptied; a foreign one is refused. */
 async function freshTable(ctx) {
-  const c = ctx.pg.client;
+  const c = sql.of(ctx); // the binding's own session: SET synchronous_commit holds for the inserts after it
   const r = await c.query(
     "SELECT obj_description(to_regclass($1), 'pg_class') AS c, to_regclass($1) IS NOT NULL AS e",
     [TABLE],
@@ -136,8 +142,8 @@ function variant(name, what, run, { pg = false, batch = BATCH } = {}) {
     where: 'node',
     minVersion: '3.6',
     able: (p, point, ctx) =>
-      (point.batch === batch && SensorGen.names().includes(p.FIELD) && (!pg || !!(ctx && ctx.pg))) ||
-      (pg && !(ctx && ctx.pg) ? (ctx && ctx.pgNote) || 'PostgreSQL unavailable' : false),
+      (point.batch === batch && SensorGen.names().includes(p.FIELD) && (!pg || !!sql.of(ctx))) ||
+      (pg && !sql.of(ctx) ? sql.note(ctx) || 'PostgreSQL unavailable' : false),
     // false: "cannot answer at this point" (another batch size)
     run,
   };

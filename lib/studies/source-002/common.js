@@ -6,6 +6,8 @@
 // studies without a server.
 
 const { claim, META } = require('../../infra/targets');
+const { studyState } = require('../../core/study-state');
+const sql = require('../sql-peer');
 const { ParameterError } = require('../../infra/errors');
 
 /**
@@ -37,50 +39,42 @@ function ints(name, csv, min, max) {
   });
 }
 
-/** The run's replica set (for w: majority and transactions): started once, kept on ctx. */
+// The run's replica set, kept beside the run's context (lib/core/study-state.js), not on it.
+const sets = studyState(() => ({ replset: null }));
+
+/** The run's replica set (for w: majority and transactions): started once per run. */
 async function replSet(ctx) {
-  if (!ctx.replset) {
+  const st = sets.of(ctx);
+  if (!st.replset) {
     ctx.log('starting an embedded replica set (1 member) for w: majority and transactions');
     const { getReplSet } = require('../../infra/replset');
     const rs = await getReplSet({ log: ctx.log });
     const { MongoClient } = require('mongodb');
     const client = new MongoClient(rs.uri);
     await client.connect();
-    ctx.replset = { ...rs, client, db: client.db(ctx.dbName) };
+    st.replset = { ...rs, client, db: client.db(ctx.dbName) };
     if (ctx.cleanups) ctx.cleanups.push(() => stopPeers(ctx));
   }
-  return ctx.replset;
+  return st.replset;
 }
 
-/** The run's PostgreSQL peer, or null (with ctx.pgNote saying why) when it cannot run here. */
-async function postgres(ctx) {
-  if (ctx.pg === undefined) {
-    const { tryPostgres } = require('../../infra/postgres');
-    const { pgs, note } = await tryPostgres({ log: ctx.log });
-    ctx.pg = pgs;
-    ctx.pgNote = note;
-    if (note) ctx.log(note);
-    else ctx.log(`PostgreSQL peer: ${pgs.version} (${pgs.embedded ? 'embedded' : 'PG_URI'})`);
-    if (pgs && ctx.cleanups) ctx.cleanups.push(() => stopPeers(ctx));
-  }
-  return ctx.pg;
+/** The run's PostgreSQL peer (the SQL binding, lib/studies/sql-peer.js), or null (sql.note(ctx) says why). */
+function postgres(ctx) {
+  return sql.open(ctx);
 }
 
-/** Stops what replSet() and postgres() started (the `after` hook of each study). */
+/** Stops what replSet() and postgres() started (the run's clean-up). */
 async function stopPeers(ctx) {
-  if (ctx.replset) {
-    await ctx.replset.client.close().catch(() => {
+  const st = sets.of(ctx);
+  if (st.replset) {
+    const rs = st.replset;
+    st.replset = null;
+    await rs.client.close().catch(() => {
       /* the set is stopped next: its client's close changes nothing */
     });
-    await ctx.replset
-      .stop()
-      .catch((e) => ctx.log(`replica set: could not stop it cleanly (${e.message.split('\n')[0]})`));
-    ctx.replset = null;
+    await rs.stop().catch((e) => ctx.log(`replica set: could not stop it cleanly (${e.message.split('\n')[0]})`));
   }
-  if (ctx.pg) {
-    await ctx.pg.stop().catch((e) => ctx.log(`PostgreSQL: could not stop it cleanly (${e.message.split('\n')[0]})`));
-    ctx.pg = undefined;
-  }
+  await sql.close(ctx);
 }
 
 module.exports = { scratch, ints, replSet, postgres, stopPeers, META };

@@ -12,9 +12,8 @@ const { ensureFixture } = require('../../infra/loader');
 const { runWorkers } = require('../source-002/insert-workers');
 const { scratch, postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
+const sql = require('../sql-peer');
 const { writeActivity, ownConflicts, conflictsCell } = require('./conflicts');
-
-const peer = { available: false };
 
 function* taskDocs(n, seed, done) {
   const next = G.rng(seed);
@@ -112,8 +111,8 @@ module.exports = defineStudy({
   },
 
   async points(ctx, p, points) {
-    peer.available = !!(await postgres(ctx));
-    if (peer.available) await pgPeer.loadTasks(ctx.pg, { n: p.N, seed: p.SEED, doneFraction: p.DONE });
+    const pg = await postgres(ctx);
+    if (pg) await pgPeer.loadTasks(pg, { n: p.N, seed: p.SEED, doneFraction: p.DONE });
     return points;
   },
 
@@ -134,7 +133,7 @@ module.exports = defineStudy({
       name: 'pg-offset',
       what: "PostgreSQL: the source's SELECT ... WHERE processed = 0 LIMIT 1 OFFSET R",
       minVersion: '0',
-      able: (p, point, ctx) => (peer.available && point.part === 'pick') || ctx.pgNote || lab.NOT_HERE,
+      able: (p, point, ctx) => (!!sql.of(ctx) && point.part === 'pick') || sql.note(ctx) || lab.NOT_HERE,
       async run(ctx, p) {
         const pgs = await postgres(ctx);
         const unprocessed = Number(
