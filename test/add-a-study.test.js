@@ -94,6 +94,11 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
   it('1-3. each file of the study is where docs/contract.md says, and the core names no study', function () {
     expect(tree(TOY).sort()).to.deep.equal([...TOY_FILES].sort());
     const contract = fs.readFileSync(path.join(ROOT, 'docs', 'contract.md'), 'utf8');
+    // the recipe copies this toy, by the paths this test copies it from
+    for (const from of ['test/fixtures/toy/scripts/toy_count.js', 'test/fixtures/toy/lib/studies/toy/'])
+      expect(contract, from).to.contain(`Copy \`${from}\``);
+    for (const doc of ['README.md', path.join('docs', 'own-study.md')])
+      expect(fs.readFileSync(path.join(ROOT, doc), 'utf8'), doc).to.contain('test/fixtures/toy/');
     for (const place of [
       '`scripts/<script>.js`',
       '`lib/studies/<name>/index.js`',
