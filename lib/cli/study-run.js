@@ -222,7 +222,7 @@ function startBudget(o, entries, print, startMs = Date.now()) {
   if (!o.budgetMs) return null;
   const b = require('../core/budget');
   const plan = b.planBudget(entries, o.budgetMs);
-  print(b.planLines(plan, o.budgetMs).join('\n'));
+  print(require('../report/budget-report').planLines(plan, o.budgetMs).join('\n'));
   return {
     plan,
     startMs,
@@ -235,7 +235,7 @@ function startBudget(o, entries, print, startMs = Date.now()) {
 
 /** At the end of a budgeted run: the time spent and the claims left open (lines to print), and the `budget` record. */
 function endBudget(budget, judged) {
-  const b = require('../core/budget');
+  const b = require('../report/budget-report');
   const open = b.openClaims(judged, budget.plan);
   const spentMs = Date.now() - budget.startMs;
   return {

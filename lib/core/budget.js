@@ -4,7 +4,10 @@
 // registry already states it (`expected`, `seedExpected`: what `list` and the README print), fits its
 // share of the budget. During the run, each study's deadline (its share, plus what the studies before
 // it left unused) reaches the harness as ctx.deadline: no new round starts after it. At the end, the
-// claims the budget left open and the run that would decide each (the practices' deciding run).
+// claims the budget left open. Only plans and computes: how the plan and the open claims read (the
+// table, the lines, findings.json's budget object) is lib/report/budget-report.js.
+
+const { VERDICT } = require('./claims');
 
 const PROFILES = ['tiny', 'quick', 'seed'];
 const MINUTE = 60000;
@@ -98,111 +101,32 @@ function columnProfile(plan) {
   return PROFILES[Math.max(0, ...plan.map((r) => PROFILES.indexOf(r.profile)))];
 }
 
-/** Minutes for people: one decimal below 10 ("0.2", "5.5"), whole above ("17"). */
-function fmtMinutes(minutes) {
-  if (minutes < 0.05) return '< 0.1';
-  return minutes < 10 ? minutes.toFixed(1) : String(Math.round(minutes));
-}
-
-/** A wall time as it was given: "45 s", "2 min", "1.5 h". */
-function fmtBudget(ms) {
-  if (ms < 60000) return `${Math.round(ms / 1000)} s`;
-  return ms < 3600000 ? `${fmtMinutes(ms / MINUTE)} min` : `${Number((ms / 3600000).toFixed(2))} h`;
-}
-
-/** The plan as a table of the report model (study, profile, estimated minutes, deadline share). */
-function planTable(plan, budgetMs) {
-  const m = require('../report/model');
-  const rows = plan.map((r) => [
-    r.study,
-    r.profile,
-    r.profile === 'tiny' ? 'seconds (test scale)' : fmtMinutes(r.minutes),
-    fmtMinutes(r.allotMs / MINUTE),
-  ]);
-  const planned = plan.reduce((s, r) => s + r.minutes, 0);
-  rows.push(['total', '', fmtMinutes(planned), fmtMinutes(budgetMs / MINUTE)]);
-  return m.table(['study', 'profile', 'estimated min', 'allotted min'], rows);
-}
-
-/** The plan's lines for the terminal, within 100 columns. */
-function planLines(plan, budgetMs) {
-  const { renderTableLines } = require('../report/render-terminal');
-  return [
-    `budget ${fmtBudget(budgetMs)}: each study at the largest profile whose stated time (see list) fits its share`,
-    ...renderTableLines(planTable(plan, budgetMs), { width: 100 }),
-  ];
-}
-
 // "not reproduced" is open to a budget only when its reason is the run's size, not the server's setting.
 const SIZE_WORDS = /--profile seed|test scale|rounds|scale|documents here|events here|tasks here/;
 
 /** Whether a judged claim is one the budget left open: inconclusive, or not reproduced for scale or rounds. */
 function leftOpen(j) {
-  const { VERDICT } = require('./claims');
   if (j.verdict === VERDICT.INCONCLUSIVE) return true;
   return j.verdict === VERDICT.NOT_REPRODUCED && SIZE_WORDS.test(j.why || '');
 }
 
 /**
- * The claims the budget left open, each with the run that would decide it and how long that takes
- * (lib/report/practices.js decidingRun: the same words as "decided by `...`" in the reports).
+ * The claims the budget left open, each with its study's planned profile and registry entry: what
+ * lib/report/budget-report.js needs to name the run that would decide it.
  */
-function openClaims(judged, plan) {
-  const { decidingRun } = require('../report/practices');
+function leftOpenClaims(judged, plan) {
   const rows = new Map(plan.map((r) => [r.study, r]));
   return judged
     .filter((j) => rows.has(j.study) && leftOpen(j))
     .map((j) => {
       const row = rows.get(j.study);
-      return {
-        study: j.study,
-        id: j.id,
-        verdict: j.verdict,
-        profile: row.profile,
-        ...decidingRun(row.entry, row.profile),
-      };
+      return { study: j.study, id: j.id, verdict: j.verdict, profile: row.profile, entry: row.entry };
     });
-}
-
-/** The open claims for the terminal: per deciding run, the claims it would decide (within 100 columns). */
-function openLines(open) {
-  const { wrapText } = require('../report/render-terminal');
-  if (!open.length) return ['the budget left no claim open'];
-  const byRun = new Map();
-  for (const o of open) {
-    const key = `\`${o.command}\` (${o.takes})`;
-    byRun.set(key, [...(byRun.get(key) || []), `${o.study} ${o.id}`]);
-  }
-  const out = [`the budget left ${open.length} claim(s) open (inconclusive, or not reproduced for scale or rounds):`];
-  for (const [run, ids] of byRun) {
-    out.push(...wrapText(`decided by ${run}: ${ids.join(', ')}`, 96).map((l, i) => `${i ? '    ' : '  '}${l}`));
-  }
-  return out;
-}
-
-/** "budget 30 min, spent 27.4 min": the line before the open claims. */
-function spentLine(budgetMs, spentMs) {
-  const { fmtMs } = require('../../scripts/lib/format');
-  return `budget ${fmtBudget(budgetMs)}, spent ${fmtMs(spentMs)}`;
-}
-
-/** The `budget` object of findings.json (and a run's summary): what was given, spent, planned, left open. */
-function budgetRecord({ budgetMs, spentMs, plan, open }) {
-  return {
-    given: { ms: budgetMs, minutes: Number((budgetMs / MINUTE).toFixed(2)) },
-    spent: { ms: spentMs, minutes: Number((spentMs / MINUTE).toFixed(2)) },
-    plan: plan.map((r) => ({
-      study: r.study,
-      profile: r.profile,
-      estimatedMinutes: Number(r.minutes.toFixed(2)),
-      allottedMinutes: Number((r.allotMs / MINUTE).toFixed(2)),
-    })),
-    open: open.map((o) => ({ study: o.study, id: o.id, verdict: o.verdict, decidedBy: o.command, takes: o.takes })),
-  };
 }
 
 module.exports = {
   PROFILES,
+  MINUTE,
   estimateMinutes,
   profileMinutes,
   largestFitting,
@@ -210,11 +134,6 @@ module.exports = {
   deadlineClock,
   profileOfPlan,
   columnProfile,
-  planTable,
-  planLines,
   leftOpen,
-  openClaims,
-  openLines,
-  spentLine,
-  budgetRecord,
+  leftOpenClaims,
 };

@@ -1,11 +1,12 @@
 'use strict';
-// --budget (lib/core/budget.js, lib/cli/options.js): the wall time parsed or refused in one line, the
+// --budget (lib/core/budget.js, lib/report/budget-report.js, lib/cli/options.js): the wall time parsed or refused in one line, the
 // plan read from the registry's stated durations (the ones `list` prints), the deadlines each study
 // inherits, and the claims a budget leaves open with the run that would decide them.
 const { expect } = require('chai');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const budget = require('../../lib/core/budget');
+const budgetReport = require('../../lib/report/budget-report');
 const { budgetMs, budgetProfile } = require('../../lib/cli/options');
 const { UsageError } = require('../../lib/infra/errors');
 const { studies } = require('../../lib/studies');
@@ -109,7 +110,7 @@ describe('--budget: the planner', function () {
 
   it('prints the plan within 100 columns: study, profile, estimated and allotted minutes', function () {
     const plan = budget.planBudget(studies, 30 * 60000);
-    const lines = budget.planLines(plan, 30 * 60000);
+    const lines = budgetReport.planLines(plan, 30 * 60000);
     expect(lines[0]).to.match(/^budget 30 min: /);
     expect(lines[1]).to.match(/^study +profile +estimated min +allotted min$/);
     expect(lines.length).to.equal(studies.length + 4);
@@ -127,11 +128,11 @@ describe('--budget: the claims it left open', function () {
   ];
 
   it('inconclusive, or not reproduced for scale or rounds, each with its deciding run', function () {
-    const open = budget.openClaims(judged, plan);
+    const open = budgetReport.openClaims(judged, plan);
     expect(open.map((o) => o.id)).to.deep.equal(['a', 'c']);
     expect(open[0].command).to.equal('npx mongo-perf-lab run where --profile seed');
     expect(open[0].takes).to.equal('~5-16 min');
-    const lines = budget.openLines(open);
+    const lines = budgetReport.openLines(open);
     expect(lines[0]).to.match(/^the budget left 2 claim\(s\) open/);
     expect(lines.join('\n')).to.contain(
       'decided by `npx mongo-perf-lab run where --profile seed` (~5-16 min): where a',
@@ -140,8 +141,8 @@ describe('--budget: the claims it left open', function () {
   });
 
   it('the budget object of findings.json: given, spent, plan, open claims', function () {
-    const open = budget.openClaims(judged, plan);
-    const rec = budget.budgetRecord({ budgetMs: 5000, spentMs: 4000, plan, open });
+    const open = budgetReport.openClaims(judged, plan);
+    const rec = budgetReport.budgetRecord({ budgetMs: 5000, spentMs: 4000, plan, open });
     expect(rec.given).to.deep.equal({ ms: 5000, minutes: 0.08 });
     expect(rec.spent.ms).to.equal(4000);
     expect(rec.plan.map((r) => [r.study, r.profile])).to.deep.equal([
