@@ -142,7 +142,7 @@ var LabBands = (function () {
   }
 
   var FORMS = {
-    seed: { what: "the seed's nested $cond in $project, as published", pipeline: seedPipeline },
+    seed: { what: "the source's nested $cond in $project, as published", pipeline: seedPipeline },
     switch: { what: '$switch in $project', pipeline: switchPipeline },
     group: { what: 'band expression computed in $group (no $project)', pipeline: groupPipeline },
     bucket: {

@@ -16,7 +16,7 @@ const { csvBytes } = require('../lib/studies/bigagg/csv');
 const N = 30000;
 const SEED = 5;
 
-describe('bigagg (seed 001, second half): the MOT banding aggregation', function () {
+describe('bigagg (source 001, second half): the MOT banding aggregation', function () {
   let t;
   const want = B.oracle(N, SEED);
   // One mongod of this file's own for the two checks that restart it (the cache sizes, then the
@@ -41,7 +41,7 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
   // The generator's and the oracle's checks that need no server: test/unit/bigagg.test.js.
   describe('pipeline forms against the plain-Node oracle', function () {
     for (const name of Object.keys(LabBands.FORMS)) {
-      it(`${name}: equals the oracle, colliding keys merged as the seed's $group merges them`, async function () {
+      it(`${name}: equals the oracle, colliding keys merged as the source's $group merges them`, async function () {
         const got = await B.aggregate(t.db, 'mot_snappy', LabBands.FORMS[name].pipeline());
         expect(got).to.deep.equal(want);
       });
@@ -157,7 +157,7 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
       if (original) await restartWithArgs(server, original);
     });
 
-    it("0.25 GB and the seed's cache_size=2M start, report their cache size, and give the same answer", async function () {
+    it("0.25 GB and the source's cache_size=2M start, report their cache size, and give the same answer", async function () {
       const small = B.oracle(5000, SEED);
       const sizes = {};
       for (const cache of ['0.25GB', '2MB']) {

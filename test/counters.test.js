@@ -1,5 +1,5 @@
 'use strict';
-// Seed 004: per-minute counters with upsert $inc. Every schema's documents after a seeded stretch
+// Source 004: per-minute counters with upsert $inc. Every schema's documents after a seeded stretch
 // of hits are compared, document by document, with a plain Node tally of the same hits (the
 // preallocation's zero fields and the hits at 00:00:00.000 and 23:59:59.999 included), through the
 // Node writers and through the pasteable shell functions; preallocation is safe to repeat and never
@@ -54,7 +54,7 @@ const tallyFor = (schema, slots) =>
   oracle.tally(STREAM, slots, { preallocate: schema !== 'initial', preallocatedDays: schema === 'initial' ? [] : [0] });
 const layoutOf = (schema) => (schema === 'bulk' ? 'hierarchical' : schema);
 
-describe('counters study (seed 004): per-minute counters with upsert $inc', function () {
+describe('counters study (source 004): per-minute counters with upsert $inc', function () {
   let t;
   let pg;
   before(async function () {

@@ -1,5 +1,5 @@
 'use strict';
-// Seed 000's fixtures: the sensor-log CSV generator and the streaming importer (bad rows, reject
+// Source 000's fixtures: the sensor-log CSV generator and the streaming importer (bad rows, reject
 // file, rows read = stored + rejected, re-imports add nothing), against the real server.
 const fs = require('fs');
 const os = require('os');
@@ -111,7 +111,7 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     expect(i).to.equal(n);
     expect(blanks).to.be.greaterThan(0); // some readings are blank, as in real logs
     const { avgObjSize } = await t.db.command({ collStats: 'gen' });
-    expect(avgObjSize).to.be.within(1200, 1700); // the seed's ~1400-byte documents
+    expect(avgObjSize).to.be.within(1200, 1700); // the source's ~1400-byte documents
   });
 
   it('the CLI imports with a progress-free summary and exits 1 when rows were rejected; a re-import adds nothing', function () {

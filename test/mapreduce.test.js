@@ -57,7 +57,7 @@ describe('mapreduce study (source 000)', function () {
 
   // Their checks that need no server are in test/unit/mapreduce-functions.test.js.
   describe('the functions a user pastes into Robo 3T', function () {
-    it("on the server too: the seed's reduce yields a string sum, ours the Node result", async function () {
+    it("on the server too: the source's reduce yields a string sum, ours the Node result", async function () {
       const cmd = (reduce) => ({
         mapReduce: 'sensors',
         map: new Code(fns.mrStatsMap.toString()),

@@ -363,7 +363,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
       expect(Object.keys(before)).to.include.members(['random.mine', 'perflab.randomData', 'admin.appconfig']);
       const dir = privateTmp('foreign');
       // Each study on its own (one refusing must not hide what another does): first where the
-      // foreign data lives (perflab, the default, and random, the seeds' name), then in a database
+      // foreign data lives (perflab, the default, and random, the sources' name), then in a database
       // of the lab's own, where the studies run in full beside the foreign data.
       const outputs = [];
       const runStudy = async (study, extra) => {

@@ -1,7 +1,7 @@
 'use strict';
 // The MOT drop-in on a user's data: values the generator never makes (missing, null, text,
 // fractional, Long, Decimal128 capacities and mileages; string, ObjectId, null and mixed _ids).
-// Every form and every split must give the seed pipeline's answer, checked against the plain-Node
+// Every form and every split must give the source pipeline's answer, checked against the plain-Node
 // oracle (LabMot.band in BSON order, exact $sum), and the real mongosh CLI must answer, not crash.
 const { expect } = require('chai');
 const { Long, Decimal128, ObjectId } = require('mongodb');
@@ -53,7 +53,7 @@ const ID_KINDS = {
   mixed: (i) => [i, `s${i}`, new ObjectId(), new Date(1e12 + i), Long.fromNumber(i + 0.0 === i ? 1000 + i : i)][i % 5],
 };
 
-describe("bigagg on a user's data: every form and every split give the seed's answer", function () {
+describe("bigagg on a user's data: every form and every split give the source's answer", function () {
   let t;
   before(async function () {
     t = await testDatabase('userdata_bigagg');

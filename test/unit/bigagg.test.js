@@ -1,5 +1,5 @@
 'use strict';
-// Study 001, second half, with no server: the MOT generator, the seed's pipeline as published and
+// Study 001, second half, with no server: the MOT generator, the source's pipeline as published and
 // the band collision the oracle must reproduce. The server's answers: test/bigagg.test.js.
 const { expect } = require('chai');
 const LabGen = require('../../fixtures/gen');
@@ -11,11 +11,11 @@ const { line: csvLine, HEADER: CSV_HEADER } = require('../../lib/studies/bigagg/
 const N = 30000;
 const SEED = 5;
 
-describe('bigagg (seed 001, second half): the MOT banding aggregation', function () {
+describe('bigagg (source 001, second half): the MOT banding aggregation', function () {
   const want = B.oracle(N, SEED);
 
   describe('generator', function () {
-    it("is deterministic and makes ~150-byte records with the seed's fields (engine as e)", function () {
+    it("is deterministic and makes ~150-byte records with the source's fields (engine as e)", function () {
       const a = LabMot.doc(LabGen.rng(3), 0);
       const b = LabMot.doc(LabGen.rng(3), 0);
       expect(a).to.deep.equal(b);
@@ -63,7 +63,7 @@ describe('bigagg (seed 001, second half): the MOT banding aggregation', function
   });
 
   describe('pipeline forms against the plain-Node oracle', function () {
-    it("the seed's pipeline is quoted as published: nested $cond on $e, $project then $group then $sort", function () {
+    it("the source's pipeline is quoted as published: nested $cond on $e, $project then $group then $sort", function () {
       const p = LabBands.seedPipeline();
       expect(JSON.stringify(p)).to.include('{"$cond":[{"$gt":["$e",1000]},{"$cond":[{"$gt":["$e",1200]}');
       expect(p.map((s) => Object.keys(s)[0])).to.deep.equal(['$project', '$group', '$sort']);

@@ -1,5 +1,5 @@
 'use strict';
-// Seed 004 with no server: the seeded hit stream (both edges of each day) and the pasteable block of
+// Source 004 with no server: the seeded hit stream (both edges of each day) and the pasteable block of
 // scripts/counters_functions.js (plain ES2017, self-contained). The server side: test/counters.test.js.
 const fs = require('fs');
 const path = require('path');
@@ -11,7 +11,7 @@ const lab = require('../../scripts/lib/lab');
 const STREAM = { seed: 5, metrics: 12, perMinute: 12, preallocP: 0.02 };
 const DAYS = 2;
 
-describe('counters study (seed 004): per-minute counters with upsert $inc', function () {
+describe('counters study (source 004): per-minute counters with upsert $inc', function () {
   describe('the hit stream', function () {
     it('is the same for the same (seed, day, minute) and puts hits on both edges of each day', function () {
       expect(gen.minuteHits(STREAM, 1, 17)).to.deep.equal(gen.minuteHits(STREAM, 1, 17));

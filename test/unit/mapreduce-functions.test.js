@@ -1,6 +1,6 @@
 'use strict';
 // Source 000's map/reduce functions as a user pastes them into Robo 3T, with no server: plain
-// ES2017, self-contained, and the reduce's re-reduce rule (which the seed's own reduce breaks).
+// ES2017, self-contained, and the reduce's re-reduce rule (which the source's own reduce breaks).
 // On the server, the same functions are checked in test/mapreduce.test.js and test/pasteable.test.js.
 const vm = require('vm');
 const acorn = require('acorn');
@@ -92,7 +92,7 @@ describe('mapreduce study (source 000)', function () {
       expect(sameStats(whole, sensors.referenceStats(5000, FIELD, { seed: SEED }))).to.equal(true);
     });
 
-    it("the seed's reduce breaks that rule (it added values[i] where it meant values[i].sum)", function () {
+    it("the source's reduce breaks that rule (it added values[i] where it meant values[i].sum)", function () {
       const seedReduce = vm.runInNewContext(`(${SEED_REDUCE})`, {});
       const values = mappedValues(100);
       const a = seedReduce(

@@ -1,5 +1,5 @@
 'use strict';
-// Seed 000's CSV importer with no server: numbers and timestamps parsed strictly. The import itself
+// Source 000's CSV importer with no server: numbers and timestamps parsed strictly. The import itself
 // (rejects file, counts, re-imports): test/mapreduce-import.test.js.
 const { expect } = require('chai');
 const { Decimal128 } = require('mongodb');

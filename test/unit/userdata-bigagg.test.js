@@ -1,14 +1,14 @@
 'use strict';
 // The MOT oracle and the partial-group merger on a user's values, with no server: any value banded
-// in BSON order as the seed's $gt orders it; Longs summed exactly, Decimal128 refused. The forms and
+// in BSON order as the source's $gt orders it; Longs summed exactly, Decimal128 refused. The forms and
 // splits on the server: test/userdata-bigagg.test.js.
 const { expect } = require('chai');
 const { Long, Decimal128 } = require('mongodb');
 const LabBands = require('../../scripts/bigagg_pipelines');
 const LabMot = require('../../fixtures/mot-gen');
 
-describe("bigagg on a user's data: every form and every split give the seed's answer", function () {
-  it("the oracle bands any value as the seed's $gt orders it (BSON order)", function () {
+describe("bigagg on a user's data: every form and every split give the source's answer", function () {
+  it("the oracle bands any value as the source's $gt orders it (BSON order)", function () {
     const band = (e, f) => LabMot.band(e === undefined ? { f } : { e, f });
     expect([undefined, null, NaN, -Infinity, 1000, 999].map((e) => band(e, 'P'))).to.deep.equal([1, 1, 1, 1, 1, 1]);
     expect(['1500', new Date(0), true, [1], {}, Infinity, 4000].map((e) => band(e, 'P'))).to.deep.equal([

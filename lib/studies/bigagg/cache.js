@@ -1,10 +1,10 @@
 'use strict';
-// The seed's cache settings on an embedded mongod, on the SAME data files: restart the lab's
+// The source's cache settings on an embedded mongod, on the SAME data files: restart the lab's
 // server with other WiredTiger cache arguments (lib/infra/server.js restart() keeps the dbPath and port).
 //
 //   default  no cache flag: 50 % of (RAM - 1 GB)
 //   0.25GB   --wiredTigerCacheSizeGB 0.25, the smallest value mongod accepts
-//   2MB      --wiredTigerEngineConfigString cache_size=2M, the seed's unsupported setting
+//   2MB      --wiredTigerEngineConfigString cache_size=2M, the source's unsupported setting
 //            (WiredTiger's own option, passed through; mongod still starts)
 
 const { canRestart, restartWithCacheFlags, restartWithArgs } = require('../../infra/restart-args');

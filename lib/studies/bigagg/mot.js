@@ -18,7 +18,7 @@ function* motDocs(n, seed) {
 
 /** The answer in plain Node: [{_id: band, count, miles}] sorted by band, over _id in [lo, hi). */
 function oracle(n, seed, { lo = null, hi = null } = {}) {
-  // streamed: the seed's 10,000,000 records never sit in the heap at once
+  // streamed: the source's 10,000,000 records never sit in the heap at once
   function* inRange() {
     for (const d of motDocs(n, seed)) if (!((lo !== null && d._id < lo) || (hi !== null && d._id >= hi))) yield d;
   }
@@ -74,7 +74,7 @@ function exactSum() {
 }
 
 /**
- * The answer for any documents (a user's too; any iterable): each band as the seed's pipeline computes it
+ * The answer for any documents (a user's too; any iterable): each band as the source's pipeline computes it
  * (LabMot.band: any `e` in BSON order), miles summed as $sum sums them (exactly; non-numeric `m`
  * ignored).
  */

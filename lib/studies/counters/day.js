@@ -16,7 +16,7 @@ function writeConcern(name) {
   return wc;
 }
 
-/** W clients, one connection each: the seed's writers were separate processes with their own sockets. */
+/** W clients, one connection each: the source's writers were separate processes with their own sockets. */
 async function openWriters(uri, dbName, W) {
   const clients = [];
   for (let i = 0; i < W; i++) {

@@ -1,5 +1,5 @@
 'use strict';
-// The measurement behind the seed's finding 3: what one $inc of minute 0 costs against minute
+// The measurement behind the source's finding 3: what one $inc of minute 0 costs against minute
 // 1439 (flat and array) or 00:00 against 23:59 (hierarchical), on preallocated documents, three
 // ways: many updates in one bulk (server work dominates), one round trip each (client and
 // network dominate), and updateMany over many documents. First and last alternate round by round

@@ -71,7 +71,7 @@ function counterTarget(schema, prefix = 'counters_') {
       }
       if (ops.length) await db.collection(this.coll).bulkWrite(ops, { ordered: false });
     },
-    // One writer's share of a slot, hit by hit (the seed's record_hit); lat: times each hit's writes.
+    // One writer's share of a slot, hit by hit (the source's record_hit); lat: times each hit's writes.
     async write(db, hits, wc, lat) {
       const coll = db.collection(this.coll);
       const opts = { writeConcern: wc };

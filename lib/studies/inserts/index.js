@@ -143,7 +143,7 @@ module.exports = defineStudy({
       what: 'PostgreSQL: as pg, synchronous_commit on (each commit waits for its WAL flush: the default), one session',
       minVersion: '0',
       // one session, one by one and in batches of 10 (the claims' points): a durable commit per
-      // statement is the disk's flush rate, minutes at the seed's 16,384 rows per round
+      // statement is the disk's flush rate, minutes at the seed profile's 16,384 rows per round
       able: (p, point, ctx) =>
         (!!sql.of(ctx) &&
           onStandalone(point) &&

@@ -1,18 +1,18 @@
 'use strict';
-// Seed 000's client-side variants, with the Node driver instead of Python: statistics of one field
+// Source 000's client-side variants, with the Node driver instead of Python: statistics of one field
 // over the first n documents (the batch every in-database variant reads too: the first n in
 // natural order, which for data the lab imported is also _id order, see scripts/mr_variants.js).
-//   client-list      whole documents into a list, then statistics over the list (the seed's first
+//   client-list      whole documents into a list, then statistics over the list (the source's first
 //                    Python program: it fetched all ~40 fields to use one)
-//   client-field-list the same list code over one projected field (the seed's part 3 "Python":
+//   client-field-list the same list code over one projected field (the source's part 3 "Python":
 //                    "the selected value is pulled from the database, stored in a list"): against
 //                    client-list only the projection differs, against client-acc only the list
 // All of them walk the cursor document by document, as the source's Python loops did (a Node
 // toArray() takes whole batches at once: a difference of the driver, not of the method).
 //   client-acc       one projected field, running accumulators, no list ("Python, Accumulators")
-//   client-chunked   the same, in 10 sequential queries of n/10 (the seed's "10 x 100k versus
+//   client-chunked   the same, in 10 sequential queries of n/10 (the source's "10 x 100k versus
 //                    1 x 1M"), each continuing after the last _id of the one before
-//   client-parallel  k concurrent cursors over _id ranges (the seed's multithreaded test); the
+//   client-parallel  k concurrent cursors over _id ranges (the source's multithreaded test); the
 //                    range boundaries are found first, with index-only queries, and timed too
 // Each returns { sum, min, max, count, mean }, blank readings (missing field) skipped.
 

@@ -1,4 +1,4 @@
-"""Seed 000's client variants with the source's own client, PyMongo (the source ran Python 3.4).
+"""Source 000's client variants with its own client, PyMongo (the source ran Python 3.4).
 
 One process serves one study run: lib/studies/mapreduce/pymongo.js starts it, writes one JSON
 request per line on stdin and reads one JSON reply per line on stdout. The process connects once

@@ -1,5 +1,5 @@
 'use strict';
-// W concurrent workers on one MongoDB collection, three ways (the seed's "threads vs processes"):
+// W concurrent workers on one MongoDB collection, three ways (the source's "threads vs processes"):
 //   async        W async loops sharing one MongoClient (its connection pool): Node's "threads"
 //   connections  W MongoClients of one connection each, in this process
 //   processes    W child processes (child_process.fork), each with its own client

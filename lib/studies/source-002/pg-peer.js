@@ -97,7 +97,7 @@ async function insert(pgs, { n, size, seed, batch, W = 1, durable = false }) {
 }
 
 /**
- * W sessions race over the same n entries in the same order (the seed's experiment):
+ * W sessions race over the same n entries in the same order (the source's experiment):
  *   check-then-insert  SELECT by key, INSERT when absent (READ COMMITTED, a plain index on key)
  *   on-conflict        a unique index and INSERT ... ON CONFLICT (key) DO NOTHING
  * @returns {Promise<{ms, docs, keys, duplicates}>}
@@ -204,7 +204,7 @@ async function join(pgs) {
   }
 }
 
-/** The seed's SQL pick: LIMIT 1 OFFSET R over the unprocessed tasks (tasks loaded by loadTasks). */
+/** The source's SQL pick: LIMIT 1 OFFSET R over the unprocessed tasks (tasks loaded by loadTasks). */
 async function loadTasks(pgs, { n, seed, doneFraction }) {
   const c = await session(pgs);
   try {

@@ -143,7 +143,7 @@ module.exports = [
     boundary:
       'not measured: the claim part runs at K/W >= 1,000 only. What would: W workers claiming the last K <= 2W tasks, write conflicts / claims (Wilson 95 % interval) against the same at K/W >= 1,000; with an atomic findOneAndUpdate a collision costs a retry, never a task done twice',
     verdict: unmeasured({
-      here: "the tasks study's claim part starts every run with K >> W (K/W >= 1,000 at the seed's scale) and does not time the tail where K nears W apart",
+      here: "the tasks study's claim part starts every run with K >> W (K/W >= 1,000 at the seed profile's scale) and does not time the tail where K nears W apart",
       measure:
         'tasks --set CLAIM_N=8 --set WRITERS=4 (K/W = 2) beside the default, the conflicts per claim of the two compared',
     }),
