@@ -76,11 +76,18 @@ describe("mapreduce: the PyMongo client (the source's client)", function () {
   it('without PyMongo the variants are skipped with the command that installs it', async function () {
     const entry = require('../lib/studies/mapreduce');
     const v = entry.variants.find((x) => x.name === 'py-client-acc');
-    expect(v.able({}, { batch: 10 }, { pyNote: 'no PyMongo client: x' })).to.equal('no PyMongo client: x');
+    // a run whose PyMongo client could not start (the study's own state, beside the run's context)
+    const { pyUnavailable } = require('../lib/studies/mapreduce/variants');
+    const runWithout = (why) => {
+      const ctx = {};
+      pyUnavailable(ctx, why);
+      return ctx;
+    };
+    expect(v.able({}, { batch: 10 }, runWithout('no PyMongo client: x'))).to.equal('no PyMongo client: x');
     expect(v.able({}, { batch: 10 }, {})).to.match(
       /^no PyMongo client: node lib\/studies\/mapreduce\/pymongo\.js --setup$/,
     );
-    expect(v.able({}, { batch: 10 }, { pyNote: 'no PyMongo client: PyMongo is not installed: y' })).to.match(
+    expect(v.able({}, { batch: 10 }, runWithout('no PyMongo client: PyMongo is not installed: y'))).to.match(
       /not installed/,
     );
   });

@@ -3,6 +3,7 @@
 // client (PyMongo, a process of its own for the run), each limited at the top batch by TOP_VARIANTS.
 const lab = require('../../../scripts/lib/lab');
 const pymongo = require('./pymongo');
+const { studyState } = require('../../core/study-state');
 
 // The source's own client (PyMongo), doing what the Node driver's client variants do: the client
 // claims are judged on these (lib/studies/mapreduce/claims.js), the Node figures beside.
@@ -14,8 +15,18 @@ const PY_VARIANTS = [
   { name: 'py-client-parallel', what: 'PyMongo: one field, 4 threads over _id ranges' },
 ];
 
+// The run's PyMongo client process, or why there is none, kept beside the run's context
+// (lib/core/study-state.js), not on it.
+const pythons = studyState(() => ({ client: null, note: null }));
+
+/** The PyMongo client is not there for this run: the py-client-* variants say `why`. */
+function pyUnavailable(ctx, why) {
+  pythons.of(ctx).note = why;
+  if (ctx.log) ctx.log(why);
+}
+
 /**
- * Starts the PyMongo client process for this run (ctx.py), or says why not (ctx.pyNote): without
+ * Starts the PyMongo client process for this run, or says why not (pyUnavailable): without
  * PyMongo the py-client-* variants are skipped with the command that installs it.
  */
 async function preparePython(ctx, p) {
@@ -29,37 +40,30 @@ async function preparePython(ctx, p) {
       pm = { missing: `${pm.missing} (installing it failed: ${e.message})` };
     }
   }
-  if (pm.missing) {
-    ctx.pyNote = `no PyMongo client: ${pm.missing}`;
-    ctx.log(ctx.pyNote);
-    return;
-  }
+  if (pm.missing) return pyUnavailable(ctx, `no PyMongo client: ${pm.missing}`);
   try {
-    ctx.py = await pymongo.PyClient.open(ctx.server.uri, ctx.dbName, p.COLL, pm);
-    ctx.cleanups.push(async () => ctx.py.close());
+    const client = await pymongo.PyClient.open(ctx.server.uri, ctx.dbName, p.COLL, pm);
+    pythons.of(ctx).client = client;
+    ctx.cleanups.push(async () => client.close());
   } catch (e) {
-    ctx.pyNote = `no PyMongo client: ${e.message}`;
-    ctx.log(ctx.pyNote);
+    pyUnavailable(ctx, `no PyMongo client: ${e.message}`);
   }
 }
 
 function pyVariant(v) {
+  const py = (ctx) => (ctx && pythons.of(ctx)) || { client: null, note: null };
   return {
     name: v.name,
     what: v.what,
     where: 'node',
     able: (p, point, ctx) =>
-      (!!(ctx && ctx.py) && atTop(p, point, v.name)) ||
-      (ctx && ctx.pyNote) ||
-      (ctx && ctx.py ? false : `no PyMongo client: ${pymongo.SETUP}`),
+      (!!py(ctx).client && atTop(p, point, v.name)) ||
+      py(ctx).note ||
+      (py(ctx).client ? false : `no PyMongo client: ${pymongo.SETUP}`),
     // The Python side times its own work: its start-up and the pipe are not in the time.
-    run: (ctx, p, point) => ctx.py.run(v.name, point.batch, p.FIELD),
+    run: (ctx, p, point) => py(ctx).client.run(v.name, point.batch, p.FIELD),
   };
 }
-
-/**
- * Makes db.<coll> hold n generated sensor rows, the way a user gets them there: CSV files written
- * to a temporary directory, then imported. Skipped when the lab already imported the same spec.
 
 /** TOP_VARIANTS, as scripts/mr_variants.js's mrAtPoint reads it: at 10^6 and more only those run. */
 function atTop(p, point, name) {
@@ -77,4 +81,4 @@ function clientVariant(v) {
   };
 }
 
-module.exports = { PY_VARIANTS, preparePython, pyVariant, atTop, clientVariant };
+module.exports = { PY_VARIANTS, preparePython, pyUnavailable, pyVariant, atTop, clientVariant };
