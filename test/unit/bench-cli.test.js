@@ -12,7 +12,7 @@ const run = (file, args) =>
 describe('bench scripts: --help and bad options', function () {
   this.timeout(30000);
   for (const [file, name, options] of [
-    ['loaders.js', 'bench:loaders', ['--n', '--pairs', '--only', '--json']],
+    ['loaders.js', 'bench:loaders', ['--n', '--rounds', '--burners', '--inflight', '--only', '--json']],
     ['stability.js', 'bench:stability', ['--profile', '--out', '--uri']],
   ]) {
     it(`${name} --help lists its options; an unknown one is one line, exit 2`, function () {
@@ -29,5 +29,8 @@ describe('bench scripts: --help and bad options', function () {
     const r = run('loaders.js', ['--pairs', 'x']);
     expect(r.status).to.equal(2);
     expect(r.stderr.trim()).to.equal('bench:loaders: --pairs: expected a whole number >= 1, got "x"');
+    const b = run('loaders.js', ['--burners', 'two']);
+    expect(b.status).to.equal(2);
+    expect(b.stderr.trim()).to.equal('bench:loaders: --burners: expected a whole number >= 0, got "two"');
   });
 });
