@@ -1,0 +1,54 @@
+'use strict';
+// tools/param-walk.js counts a parameter's walk through the lab's files (#35): stops, distinct files
+// entered and returns to a file it had left. The counting, on synthetic sequences (no server).
+const { expect } = require('chai');
+const { countWalk, carries, labFile, abridge } = require('../../tools/param-walk');
+
+const walk = (files) => files.map((f, i) => ({ file: f, fn: `f${i}` }));
+
+describe('param-walk: counting a walk', function () {
+  it('counts stops, files entered and returns to a file it had left', function () {
+    // a -> b -> a (return) -> a (same file, no return) -> c -> b (return) -> a (return)
+    expect(countWalk(walk(['a', 'b', 'a', 'a', 'c', 'b', 'a']))).to.deep.equal({ stops: 7, files: 3, returns: 3 });
+  });
+
+  it('an empty walk and a walk that stays in one file have no returns', function () {
+    expect(countWalk([])).to.deep.equal({ stops: 0, files: 0, returns: 0 });
+    expect(countWalk(walk(['a', 'a', 'a']))).to.deep.equal({ stops: 3, files: 1, returns: 0 });
+  });
+
+  it('a ping-pong between two files returns on every stop after the second', function () {
+    expect(countWalk(walk(['a', 'b', 'a', 'b', 'a', 'b']))).to.deep.equal({ stops: 6, files: 2, returns: 4 });
+  });
+
+  it('finds the value deep in arguments, as a number or a string, never through a getter', function () {
+    expect(carries([{ p: { N: 1234 } }], 1234)).to.equal(true);
+    expect(carries(['--docs', '1234'], 1234)).to.equal(true);
+    expect(carries(['--docs=1234'], 1234)).to.equal(true);
+    expect(carries([12345, '51234', { N: 123 }], 1234)).to.equal(false);
+    const o = {};
+    Object.defineProperty(o, 'N', { enumerable: true, get: () => 1234 });
+    expect(carries([o], 1234)).to.equal(false);
+    const loop = { a: {} };
+    loop.a.back = loop;
+    expect(carries([loop], 1234)).to.equal(false);
+  });
+
+  it("names only the lab's own files (bin, lib, scripts, fixtures), never node_modules or tools", function () {
+    expect(labFile('/r/lib/core/session.js', '/r')).to.equal('lib/core/session.js');
+    expect(labFile('/r/scripts/lib/lab.js', '/r')).to.equal('scripts/lib/lab.js');
+    expect(labFile('/r/node_modules/mongodb/lib/index.js', '/r')).to.equal(null);
+    expect(labFile('/r/tools/param-walk.js', '/r')).to.equal(null);
+    expect(labFile('/elsewhere/lib/x.js', '/r')).to.equal(null);
+  });
+
+  it('abridges consecutive stops of one function into one line with a count', function () {
+    const stops = [
+      { file: 'a', fn: 'x' },
+      { file: 'a', fn: 'x' },
+      { file: 'b', fn: 'y' },
+      { file: 'a', fn: 'x' },
+    ];
+    expect(abridge(stops)).to.deep.equal(['a:x x2', 'b:y', 'a:x']);
+  });
+});
