@@ -2,7 +2,7 @@
 // Source 002's inserts with the source's own client: the PyMongo writers (lib/studies/inserts/
 // py_writer.py) run through the same runner, in the same interleaved rounds as the Node writers,
 // each leaving exactly the point's documents (the study's oracle), the unacknowledged ones counted
-// afterwards. Needs PyMongo in the lab's cache (node lib/studies/mapreduce/pymongo.js --setup,
+// afterwards. Needs PyMongo in the lab's cache (npm run setup-pymongo,
 // which .ci/run runs; a run installs it on first use); without it these tests are skipped.
 const path = require('path');
 const { expect } = require('chai');

@@ -2,7 +2,7 @@
 // Source 000's client with the source's own client: the PyMongo variants (lib/studies/mapreduce/
 // py_client.py) run through the same runner, in the same interleaved rounds as the Node driver's,
 // each answer checked against plain Node statistics. Needs PyMongo in the lab's cache
-// (node lib/studies/mapreduce/pymongo.js --setup, which .ci/run runs); without it the variants are
+// (npm run setup-pymongo, which .ci/run runs); without it the variants are
 // skipped with that command, which the last test checks.
 const { expect } = require('chai');
 const { testDatabase } = require('./helpers');

@@ -8,7 +8,7 @@
 // pip, into the lab's cache (~/.cache/mongo-perf-lab/pymongo-<version>, `pip install --target`),
 // pinned and verified by importing it (its version, and that its C extensions load: without them
 // BSON is pure Python, several times slower, and not the client a user gets from the wheel).
-//   node lib/studies/mapreduce/pymongo.js --setup     installs it (README, .ci/run)
+//   npm run setup-pymongo (node lib/infra/pymongo.js --setup)     installs it (README, .ci/run)
 // A run installs it on first use the same way; where that fails (no python3, no pip, no registry)
 // the py-* variants are skipped with that command and the client claims say "no PyMongo client"
 // (not reproduced here), never judged on the Node driver instead.
@@ -23,7 +23,7 @@ const { LabError } = require('./errors');
 const PINS = ['pymongo==4.20.1', 'dnspython==2.9.2'];
 const VERSION = '4.20.1';
 // The documented command (README, .ci/run); it calls installPyMongo below.
-const SETUP = 'node lib/studies/mapreduce/pymongo.js --setup';
+const SETUP = 'npm run setup-pymongo';
 
 function targetDir() {
   return path.join(cacheDir(), `pymongo-${VERSION}`);
@@ -229,3 +229,11 @@ function setupMain() {
 }
 
 module.exports = { findPyMongo, installPyMongo, ensurePyMongo, PyProcess, setupMain, SETUP, VERSION, PINS };
+
+if (require.main === module) {
+  if (process.argv[2] !== '--setup') {
+    process.stderr.write(`usage: node lib/infra/pymongo.js --setup (${SETUP})\n`);
+    process.exit(2);
+  }
+  setupMain();
+}

@@ -245,7 +245,7 @@ describe('claims: source 000, measured by the mapreduce study', function () {
     for (const id of ['000-projection', '000-lists-vs-acc/gain']) {
       const v = verdictOf(mapreduce, id, node);
       expect(v.verdict, id).to.equal(VERDICT.NOT_REPRODUCED);
-      expect(v.why, id).to.match(/no PyMongo client: .*did not run.*node lib\/studies\/mapreduce\/pymongo\.js --setup/);
+      expect(v.why, id).to.match(/no PyMongo client: .*did not run.*npm run setup-pymongo/);
       expect(v.figure, id).to.match(/^Node driver \(not the source's client\): \d/);
     }
     const skipped = node.concat({
@@ -255,11 +255,11 @@ describe('claims: source 000, measured by the mapreduce study', function () {
       axis: { batch: 1e4 },
       skipped: {
         code: 'unavailable',
-        why: 'no PyMongo client: PyMongo is not installed: node lib/studies/mapreduce/pymongo.js --setup',
+        why: 'no PyMongo client: PyMongo is not installed: npm run setup-pymongo',
       },
     });
     expect(verdictOf(mapreduce, '000-lists-vs-acc/gain', skipped).setting.here).to.equal(
-      'no PyMongo client: PyMongo is not installed: node lib/studies/mapreduce/pymongo.js --setup',
+      'no PyMongo client: PyMongo is not installed: npm run setup-pymongo',
     );
     const both = client(500, 100, 80).concat(node.filter((r) => r.variant !== 'group'));
     const judged = verdictOf(mapreduce, '000-projection', both);

@@ -77,7 +77,7 @@ describe("002 insert claims on the source's client (PyMongo beside the Node driv
     expect(node.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(node.setting.absent).to.equal('client');
     expect(node.why).to.match(
-      /on the Node driver it reads holds: .*to reproduce: the PyMongo writers \(py-threads-w0, py-threads; node lib\/studies\/mapreduce\/pymongo\.js --setup\)/,
+      /on the Node driver it reads holds: .*to reproduce: the PyMongo writers \(py-threads-w0, py-threads; npm run setup-pymongo\)/,
     );
   });
 

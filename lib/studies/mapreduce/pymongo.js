@@ -3,9 +3,9 @@
 // its client claims with Python 3.4 and PyMongo). Finding, installing and running PyMongo is the
 // lab's, shared with the inserts study's writers (lib/infra/pymongo.js); what the client does is
 // this study's (py_client.py).
-//   node lib/studies/mapreduce/pymongo.js --setup     installs it (README, .ci/run)
+//   npm run setup-pymongo     installs it (README, .ci/run; lib/infra/pymongo.js)
 const path = require('path');
-const { findPyMongo, installPyMongo, PyProcess, setupMain, SETUP, VERSION, PINS } = require('../../infra/pymongo');
+const { findPyMongo, installPyMongo, PyProcess, SETUP, VERSION, PINS } = require('../../infra/pymongo');
 
 const CLIENT = path.join(__dirname, 'py_client.py');
 
@@ -29,11 +29,3 @@ class PyClient extends PyProcess {
 }
 
 module.exports = { findPyMongo, installPyMongo, PyClient, SETUP, VERSION, PINS };
-
-if (require.main === module) {
-  if (process.argv[2] !== '--setup') {
-    process.stderr.write(`usage: ${SETUP}\n`);
-    process.exit(2);
-  }
-  setupMain();
-}
