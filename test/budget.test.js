@@ -54,3 +54,58 @@ describe('findings --budget: a plan, deadlines, the claims left open', function 
     for (const o of b.open) expect(o.decidedBy).to.equal('npx mongo-perf-lab run where --profile seed');
   });
 });
+
+describe('run --budget: each study labelled with its own profile', function () {
+  let out;
+  let run;
+  let fromFindings;
+
+  before(async function () {
+    this.timeout(300000); // where at quick (~12 s quiet) and bigagg at tiny (~8 s): minutes on a loaded machine
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-budget-mixed-'));
+    // 30 s for two studies: where's quick (~12 s) fits its 15 s share, bigagg's (~50 s) does not.
+    run = await labRun(
+      ['run', 'where', 'bigagg', '--budget', '30s', '--uri', testUri(), '--db', 'labtest_budget_mixed'].concat([
+        '--out',
+        path.join(out, 'run'),
+        '--no-charts',
+        '--quiet',
+      ]),
+      { cwd: process.cwd() },
+    ).done;
+    // findings.json and findings.md from the same records (no server: --from).
+    fromFindings = await labRun(
+      ['findings', '--from', path.join(out, 'run', 'results.json'), '--out', path.join(out, 'f'), '--quiet'],
+      { cwd: process.cwd() },
+    ).done;
+  });
+  after(function () {
+    if (out) fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('plans where at quick and bigagg at tiny, and the summary says so per study', function () {
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/\nwhere +quick +0\.2 /);
+    expect(run.stdout).to.match(/\nbigagg +tiny +seconds \(test scale\) /);
+    expect(run.stdout).to.match(/where: [^\n]*\n(.*\n)*?The source article's claims \(quick profile\): /);
+    expect(run.stdout).to.contain("The source article's claims (tiny profile: test scale, not findings): ");
+    const report = fs.readFileSync(path.join(out, 'run', 'report.md'), 'utf8');
+    expect(report).to.contain("The source article's claims, judged on this run (quick profile):");
+    expect(report).to.contain(
+      "The source article's claims, judged on this run (tiny profile: test scale, not findings):",
+    );
+  });
+
+  it("findings.json's per-claim profile and findings.md's profile line are each study's own", function () {
+    expect(fromFindings.code, fromFindings.stderr).to.equal(0);
+    const json = JSON.parse(fs.readFileSync(path.join(out, 'f', 'findings.json'), 'utf8'));
+    const profiles = (study) => [...new Set(json.claims.filter((c) => c.study === study).map((c) => c.profile))];
+    expect(profiles('where')).to.deep.equal(['quick']);
+    expect(profiles('bigagg')).to.deep.equal(['tiny']);
+    expect(json.claims.filter((c) => c.study === 'bigagg').every((c) => c.testScale)).to.equal(true);
+    expect(json.claims.filter((c) => c.study === 'where').some((c) => c.testScale)).to.equal(false);
+    expect(json.columns[0].profiles).to.have.members(['quick', 'tiny']);
+    const md = fs.readFileSync(path.join(out, 'f', 'findings.md'), 'utf8');
+    expect(md).to.contain('Profile: **quick** (each study at its own profile: bigagg at tiny)');
+  });
+});

@@ -135,8 +135,12 @@ async function writeOutputs(doc, chosen, o, outDir) {
 function summaryDocument(doc, chosen, profile, { brief = false } = {}) {
   const m = require('../report/model');
   const report = require('../report/report');
-  const { claimsTable, forYouBlocks, writeUpPath } = require('../report/findings-report');
-  const scale = `${profile} profile${profile === 'tiny' ? ': test scale, not findings' : ''}`;
+  const { claimsTable, forYouBlocks, writeUpPath, profileIn } = require('../report/findings-report');
+  // Each study at its own profile: --budget plans one per study, and its records carry it.
+  const scaleOf = (entry) => {
+    const own = profileIn(doc, entry) || profile;
+    return `${own} profile${own === 'tiny' ? ': test scale, not findings' : ''}`;
+  };
   const blocks = [m.paragraph(report.serverLine(doc.environment))];
   // First what to do: the practices of the studies that ran, from this run's records and verdicts.
   const writeUpOf = (name) => writeUpPath(chosen.find((e) => e.name === name));
@@ -148,12 +152,12 @@ function summaryDocument(doc, chosen, profile, { brief = false } = {}) {
     // --quiet: the verdicts counted in one line; the table is in report.md
     if (brief) {
       blocks.push(
-        m.paragraph(`The source article's claims (${scale}): ${verdictCounts(judged)}; the table: report.md`),
+        m.paragraph(`The source article's claims (${scaleOf(entry)}): ${verdictCounts(judged)}; the table: report.md`),
       );
       continue;
     }
     blocks.push(
-      m.paragraph(`The source article's claims, judged on this run (${scale}):`),
+      m.paragraph(`The source article's claims, judged on this run (${scaleOf(entry)}):`),
       claimsTable(judged, [judged], ['verdict here']),
     );
   }

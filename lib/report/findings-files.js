@@ -6,7 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 const report = require('./report');
-const { findingsDocument, glanceTable, readmeBlock, settingOf, TEST_SCALE } = require('./findings-report');
+const { findingsDocument, glanceTable, readmeBlock, settingOf, profileIn, TEST_SCALE } = require('./findings-report');
 const { renderMarkdown } = require('./render-markdown');
 const { renderHtml } = require('./render-html');
 const { scaleOf } = require('./scale');
@@ -59,18 +59,22 @@ function columnLabel(doc) {
   return columnProfiles(doc).includes('tiny') && !base.includes(TEST_SCALE) ? `${base} (${TEST_SCALE})` : base;
 }
 
-/** The profiles a column's records were measured with (a merged column: each source file's). */
+/**
+ * The profiles a column's records were measured with (a merged column: each source file's), and
+ * those records carry of their own (a study --budget planned at another profile).
+ */
 function columnProfiles(doc) {
   const e = doc.environment;
-  return [...new Set(e.sources ? e.sources.map((src) => src.environment.profile || null) : [e.profile || null])];
+  const files = e.sources ? e.sources.map((src) => src.environment.profile || null) : [e.profile || null];
+  return [...new Set([...files, ...(doc.results || []).filter((r) => r.profile).map((r) => r.profile)])];
 }
 
-/** The profile, scale and parameters a study ran with in a column (a merged column: its source file's). */
+/** The profile, scale and parameters a study ran with in a column (its records' own profile, findings-report.js profileIn). */
 function studyRun(doc, entry) {
   const src = doc.environment.sources && doc.environment.sources.find((x) => x.studies.includes(entry.name));
-  const env = src ? src.environment : doc.environment;
   const params = ((src ? src.params : doc.params) || {})[entry.name];
-  return { profile: env.profile || null, scale: scaleOf(entry, params) || null, testScale: env.profile === 'tiny' };
+  const profile = profileIn(doc, entry);
+  return { profile, scale: scaleOf(entry, params) || null, testScale: profile === 'tiny' };
 }
 
 const FINDINGS_FORMAT = 'mongo-perf-lab-findings';

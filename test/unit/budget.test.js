@@ -188,3 +188,51 @@ describe('kept data: the marker names the generator version, and only the same v
     expect(LabFixture.decide(marker({ generatorVersion: 99 }), 10, spec, other).action).to.equal('foreign');
   });
 });
+
+describe('--budget: each study read at its own profile (records stamped by lib/core/session.js)', function () {
+  const { findingsJson } = require('../../lib/report/findings-files');
+  const { findingsDocument } = require('../../lib/report/findings-report');
+  const { renderMarkdown } = require('../../lib/report/render-markdown');
+  const { summaryDocument } = require('../../lib/cli/run');
+  const entries = [study('where'), study('joins')];
+  // A quick column in which --budget ran joins at tiny: only joins's records carry a profile.
+  const doc = {
+    environment: { profile: 'quick', server: { version: '6.0.5' } },
+    params: {},
+    results: [
+      { study: 'where', variant: 'where', point: {}, times: [5, 5] },
+      { study: 'joins', variant: 'lookup-indexed', point: {}, times: [5, 5], profile: 'tiny' },
+    ],
+    claims: [
+      { study: 'where', id: 'w', claim: 'cw', verdict: 'inconclusive', why: '' },
+      { study: 'joins', id: 'j', claim: 'cj', verdict: 'inconclusive', why: 'test scale' },
+    ],
+  };
+
+  it("findings.json: each claim's profile and testScale from its study's records", function () {
+    const json = findingsJson({ entries, docs: [doc], judged: [doc.claims], command: 'x' });
+    expect(json.claims.map((c) => [c.study, c.profile, c.testScale])).to.deep.equal([
+      ['where', 'quick', false],
+      ['joins', 'tiny', true],
+    ]);
+    expect(json.columns[0].profiles).to.deep.equal(['quick', 'tiny']);
+  });
+
+  it("the run's summary and findings.md name each study's own profile", function () {
+    const summary = renderMarkdown(summaryDocument(doc, entries, 'quick'));
+    expect(summary).to.match(/## where:[^]*judged on this run \(quick profile\):/);
+    expect(summary).to.match(/## joins:[^]*judged on this run \(tiny profile: test scale, not findings\):/);
+    const md = renderMarkdown(
+      findingsDocument({
+        entries,
+        docs: [doc],
+        judged: [doc.claims],
+        labels: ['c'],
+        environment: [],
+        profile: 'quick',
+        outDir: path.join(__dirname, 'out'),
+      }),
+    );
+    expect(md).to.contain('Profile: **quick** (each study at its own profile: joins at tiny).');
+  });
+});
