@@ -1,6 +1,5 @@
 'use strict';
-// `mongo-perf-lab compare`: the rank test against R's wilcox.test, the decisions on documented result
-// files (a copy with one variant 30 % slower is found; a file against itself, too few rounds, a
+// `mongo-perf-lab compare`: the decisions on documented result files (a copy with one variant 30 % slower is found; a file against itself, too few rounds, a
 // different workload are not called), bad input in one line, a large file, and pairs of real tiny
 // runs of the same build against the test server, which must give no call.
 const fs = require('fs');
@@ -10,7 +9,6 @@ const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { testUri } = require('./helpers');
-const { mannWhitney, minimumSamples, criticalRank } = require('../lib/core/rank-test');
 
 const ROOT = path.join(__dirname, '..');
 const CLI = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
@@ -59,22 +57,6 @@ function copyWith(doc, file, edit) {
   fs.writeFileSync(file, JSON.stringify(copy));
   return file;
 }
-
-describe('compare: the rank test', function () {
-  it("gives the p-values and interval ranks of R's wilcox.test", function () {
-    // wilcox.test(1:5, 6:10)$p.value = 0.007937; wilcox.test(1:5, 1:5 + 0.5)$p.value = 0.6905
-    expect(mannWhitney([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]).p).to.be.closeTo(0.007937, 1e-6);
-    expect(mannWhitney([1, 2, 3, 4, 5], [1.5, 2.5, 3.5, 4.5, 5.5]).p).to.be.closeTo(0.6905, 1e-4);
-    // R: qwilcox(0.025, 6, 6) = 6 -> the 95 % interval is [d(6), d(31)] of the 36 differences
-    expect(criticalRank(6, 6, 0.05)).to.equal(6);
-    expect(criticalRank(5, 5, 0.05)).to.equal(3);
-    // with 3 rounds a side no 95 % interval exists (P(U = 0) = 1/20 > 0.025); with 4 one does
-    expect(criticalRank(3, 3, 0.05)).to.equal(0);
-    expect(minimumSamples(0.05)).to.equal(4);
-    const t = mannWhitney([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]);
-    expect([t.shift, t.lo, t.hi]).to.deep.equal([5, 2, 8]);
-  });
-});
 
 describe('compare: decisions on result files', function () {
   let dir;
@@ -200,16 +182,30 @@ describe('compare: decisions on result files', function () {
     expect(both.code).to.equal(2);
   });
 
-  it('below 4 rounds a side nothing is called, whatever the change', async function () {
-    // the quick run's mapreduce has 3 rounds per point: a 3x slowdown is not called
+  it('below 3 rounds a side nothing is called, whatever the change; from 3 a clear one is', async function () {
+    // the quick run's mapreduce has 3 rounds per point: mr 3x slower is called at batch=1 (its
+    // rounds steady). Cut to 2 rounds in both files (a tiny run's), it is not: no interval from two.
+    const isMr = (x) => x.study === 'mapreduce' && x.type === 'result';
     const slow = copyWith(quick, path.join(dir, 'mr3x.json'), (d) => {
-      for (const r of d.results.filter((x) => x.study === 'mapreduce' && x.variant === 'mr' && x.type === 'result'))
-        r.times = r.times.map((t) => t * 3);
+      for (const r of d.results.filter((x) => isMr(x) && x.variant === 'mr')) r.times = r.times.map((t) => t * 3);
     });
-    const r = await cli(['compare', QUICK, slow]);
+    const three = await cli(['compare', QUICK, slow]);
+    expect(three.code, three.stdout).to.equal(1);
+    expect(rowOf(three.stdout, 'mapreduce', 'batch=1', 'mr')).to.match(/ SLOWER$/);
+    const cut = (d) => {
+      for (const r of d.results.filter(isMr)) r.times = r.times.slice(0, 2);
+    };
+    const old2 = copyWith(quick, path.join(dir, 'mr-2.json'), cut);
+    const slow2 = copyWith(JSON.parse(fs.readFileSync(slow, 'utf8')), path.join(dir, 'mr3x-2.json'), cut);
+    const r = await cli(['compare', old2, slow2, '--json', path.join(dir, 'mr-2-cmp.json')]);
     expect(r.code, r.stdout).to.equal(0);
-    expect(rowOf(r.stdout, 'mapreduce', 'batch=1', 'mr')).to.match(/ too few rounds \(3; use --runs 6\)$/);
-    expect(r.stdout).to.match(/not called: too few rounds: \d; use --runs 6/);
+    expect(rowOf(r.stdout, 'mapreduce', 'batch=1', 'mr')).to.match(/ \+200% too few rounds \(2;/);
+    const rows = JSON.parse(fs.readFileSync(path.join(dir, 'mr-2-cmp.json'), 'utf8')).rows;
+    const mr = rows.filter((x) => x.study === 'mapreduce' && x.variant === 'mr');
+    expect(mr.map((x) => [x.verdict, x.why, x.ci])).to.deep.equal(
+      mr.map(() => ['too few rounds', 'too few rounds: 2; use --runs 6', null]),
+    );
+    expect(r.stdout).to.match(/use --runs 6 \(an interval needs at least 3 rounds on each side\)/);
   });
 
   it('says what differs: a study with other workload parameters is not compared; another server is said', async function () {

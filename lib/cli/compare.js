@@ -1,7 +1,7 @@
 'use strict';
 // `mongo-perf-lab compare OLD NEW`: per study, variant and axis point, whether the time changed
-// beyond --threshold, decided by a Mann-Whitney U test on per-round ratios to the point's reference
-// (lib/core/compare.js);
+// beyond --threshold, decided by the 95 % Welch t interval of the change of the per-round ratios to
+// the point's reference (lib/core/compare.js);
 // exit 1 only when a slowdown beyond the threshold is statistically clear.
 const fs = require('fs');
 const { UsageError } = require('../infra/errors');
@@ -10,14 +10,14 @@ const usage =
   'mongo-perf-lab compare OLD.json NEW.json [--threshold 10%] [--absolute] [--json FILE] [--md FILE]   (files or run folders)';
 const summary = 'compare two result files; exit 1 on a clear slowdown';
 const about = `compare reads two result files or run folders (run --json / --out) and shows, per study, variant
-and axis point, the change with its 95% interval, decided by a Mann-Whitney U test on each round's
-time ratio to the point's reference (steady under a drifting machine): the run's baseline variant,
-or, when the baseline was capped (timed once), the first variant timed in every round; the
-reference's own row is its ratio to the next such variant. Each heading names the reference.
-Below 4 rounds a side it calls nothing ("too few rounds"); a variant timed once shows absolute
-time. It says what
-differs between the files (server, study parameters; a study whose workload parameters differ is
-not compared) and exits 1 only when a slowdown beyond --threshold is statistically clear.
+and axis point, the change with its 95% interval: the ratio of the two runs' geometric-mean ratios
+of each round's time to the point's reference (steady under a drifting machine), with a Welch t
+interval on their logarithms. The reference is the run's baseline variant, or, when the baseline
+was capped (timed once), the first variant timed in every round; the reference's own row is its
+ratio to the next such variant. Each heading names the reference. Below 3 rounds a side it calls
+nothing ("too few rounds"); a variant timed once shows absolute time. It says what differs between
+the files (server, study parameters; a study whose workload parameters differ is not compared) and
+exits 1 only when a slowdown beyond --threshold is statistically clear.
 --json - prints the comparison as JSON (for a CI: no table to parse), --md - as Markdown.`;
 
 const options = {

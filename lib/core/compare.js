@@ -1,7 +1,16 @@
 'use strict';
 // `mongo-perf-lab compare OLD NEW`: per study, variant and axis point, whether the time changed
-// beyond a threshold, decided the way benchstat decides: a Mann-Whitney U test with its interval
-// (lib/core/rank-test.js), and no call at all below a minimum number of rounds.
+// beyond a threshold. The change is the lab's one estimator, for two runs: the ratio of the two
+// runs' geometric-mean per-round ratios, with a Welch t interval on the log per-round ratios
+// (LabStats.ratioChangeInterval, the two-sample form of the ratioInterval every table and claim
+// reads); it is called only when the whole interval lies beyond the threshold, and nothing is called
+// below LabStats.MIN_ROUNDS (3) rounds a side. Why not a rank test: benchstat's default, the
+// Mann-Whitney U test (which this file used until 2026-11-28), can reject at 95 % only from 4 rounds
+// a side (at 3 its smallest two-sided p is 0.1), and most studies run 3 rounds at their default
+// settings, so no regression could be called there at all; and it was a second estimator beside the
+// t interval the run summaries and claims use. benchstat itself offered the Welch t-test as the
+// alternative (its `-delta-test ttest`, 2017); it tests means of times, this takes the interval of the
+// log per-round ratios, so a 30 % slowdown and the same speed-up are symmetric.
 //
 // What is compared is each round's ratio to a reference variant of the same point, timed in the
 // same round: the interleaving makes that ratio steady while the machine's speed drifts between two
@@ -16,14 +25,16 @@
 // with --absolute.
 const LabParams = require('../../scripts/lib/params');
 const stats = require('../../scripts/lib/stats');
-const { mannWhitney, minimumSamples } = require('./rank-test');
 const { InputFileError } = require('../infra/errors');
 
 const { DECISION } = stats;
 
 const LEVEL = 0.95;
-const MIN_ROUNDS = minimumSamples(1 - LEVEL); // 4: below it no interval at 95 % exists at all
-// Rounds to suggest: at MIN_ROUNDS a single odd round already prevents a call.
+// Below it no interval is given (LabStats.MIN_ROUNDS, 3: a t interval from two rounds is their
+// range times 12.7, which says nothing).
+const MIN_ROUNDS = stats.MIN_ROUNDS;
+// Rounds to suggest: at MIN_ROUNDS (2 to 4 degrees of freedom, t from 2.8 to 4.3) a single odd
+// round already widens the interval past a call.
 const SUGGESTED_ROUNDS = 6;
 // Measured (docs/testing.md): 10 pairs of identical runs on a loaded 2-core machine, whose rounds
 // spread up to 50x, gave 5 false calls with no guard and 0 with this one, which keeps most 30 %
@@ -209,7 +220,7 @@ function spreadOf(values) {
 }
 
 /**
- * How far the interval must be from 1 for a call. The test assumes each run's rounds are draws
+ * How far the interval must be from 1 for a call. The interval assumes each run's rounds are draws
  * from one distribution and the runs differ by a shift; a run whose middle rounds spread more than
  * NOISY_SPREAD was measured while the machine's load changed under it, and the other run may have
  * caught another part of that range: there, only a change beyond the noisier run's spread is called.
@@ -275,10 +286,10 @@ function decide(o, n, oldPoint, newPoint, ref, { threshold, absolute, notCompara
       why: "a time of 0 ms, below the timer's resolution: use more documents",
     };
   }
-  const t = mannWhitney(a.values.map(Math.log), b.values.map(Math.log), { level: LEVEL });
-  row.change = Math.exp(t.shift);
-  row.p = t.p;
-  row.ci = t.lo === null ? null : [Math.exp(t.lo), Math.exp(t.hi)];
+  const t = stats.ratioChangeInterval(a.values, b.values, LEVEL);
+  row.change = t.mid;
+  row.ci = t.lo === null ? null : [t.lo, t.hi];
+  if (t.df !== undefined) row.df = t.df;
   // A variant whose answer disagrees is never called faster (nor slower): its time is not the answer's.
   if (n.agrees === false || o.agrees === false) {
     return {

@@ -105,14 +105,14 @@ function summaryTexts(res) {
       'variant timed in every round when the baseline was not; the reference itself: to the next one), or of the ' +
       'time, new over old.',
     `${res.slower} clearly slower, ${res.faster} clearly faster beyond ±${+(res.threshold * 100).toFixed(2)}% ` +
-      `(Mann-Whitney U: the ${level}% interval of the change entirely beyond the threshold; ` +
+      `(the ${level}% Welch t interval of the change entirely beyond the threshold; ` +
       `${res.absolute ? 'ratios to the reference, and absolute times' : 'per-round ratios to the reference; absolute times shown, not called'})`,
   ];
   const few = res.rows.filter((r) => r.verdict === 'too few rounds');
   if (few.length) {
     out.push(
       `${few.length} not called: too few rounds: ${few.reduce((n, r) => Math.min(n, r.oldRounds, r.newRounds), Infinity)}; ` +
-        `use --runs ${res.suggestedRounds} (the test needs at least ${res.minRounds} rounds on each side)`,
+        `use --runs ${res.suggestedRounds} (an interval needs at least ${res.minRounds} rounds on each side)`,
     );
   }
   return out;

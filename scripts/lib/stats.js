@@ -227,6 +227,58 @@ var LabStats = (function () {
     return { mid: Math.exp(m), lo: Math.exp(m - half), hi: Math.exp(m + half), n: n, level: lv, method: 't-log' };
   }
 
+  // Interval of the change of a per-round ratio between two runs (compare OLD NEW): the ratio of
+  // the two runs' geometric-mean per-round ratios (each run's figure, as ratioInterval's mid), with
+  // a Welch t interval on the log per-round ratios. The one estimator of ratioInterval, for two
+  // samples: Welch's, not a pooled variance, because the runs are minutes apart and one may have
+  // been measured beside busier neighbours than the other (its rounds spread more). Welch-
+  // Satterthwaite degrees of freedom, not rounded (as R's t.test); each side needs MIN_ROUNDS.
+  function ratioChangeInterval(oldRatios, newRatios, level) {
+    var lv = level || 0.95;
+    var sides = [oldRatios, newRatios].map(function (xs) {
+      var logs = xs.map(function (x) {
+        return Math.log(x);
+      });
+      var n = logs.length;
+      var m =
+        logs.reduce(function (s, x) {
+          return s + x;
+        }, 0) / Math.max(n, 1);
+      var v =
+        n > 1
+          ? logs.reduce(function (s, x) {
+              return s + (x - m) * (x - m);
+            }, 0) /
+            (n - 1)
+          : NaN;
+      return {
+        n: n,
+        mean: m,
+        v: v,
+        ok: xs.every(function (x) {
+          return x > 0 && isFinite(x);
+        }),
+      };
+    });
+    var a = sides[0];
+    var b = sides[1];
+    var out = { mid: a.n && b.n ? Math.exp(b.mean - a.mean) : null, lo: null, hi: null, n: [a.n, b.n], level: lv };
+    out.method = 'welch-t-log';
+    if (a.n < MIN_ROUNDS || b.n < MIN_ROUNDS || !a.ok || !b.ok) {
+      out.why = 'too few rounds for an interval: ' + Math.min(a.n, b.n) + ' (needs ' + MIN_ROUNDS + ' a side)';
+      return out;
+    }
+    var qa = a.v / a.n;
+    var qb = b.v / b.n;
+    var se = Math.sqrt(qa + qb);
+    // Both runs' ratios constant (synthetic rounds): no spread, the interval is the point itself.
+    out.df = se > 0 ? ((qa + qb) * (qa + qb)) / ((qa * qa) / (a.n - 1) + (qb * qb) / (b.n - 1)) : a.n + b.n - 2;
+    var half = se > 0 ? tQuantile(1 - (1 - lv) / 2, out.df) * se : 0;
+    out.lo = Math.exp(b.mean - a.mean - half);
+    out.hi = Math.exp(b.mean - a.mean + half);
+    return out;
+  }
+
   // Ratio of a variant's times to the baseline's. Per round when both were timed every round (the
   // same round saw the same machine), else of medians with no interval. mid is the one figure of
   // the comparison (the interval's centre, see compareTimes); median and min..max describe the rounds.
@@ -445,6 +497,7 @@ var LabStats = (function () {
     normalQuantile: normalQuantile,
     tQuantile: tQuantile,
     ratioInterval: ratioInterval,
+    ratioChangeInterval: ratioChangeInterval,
     ratioOf: ratioOf,
     levelOf: levelOf,
     NO_DIFFERENCE: NO_DIFFERENCE,
