@@ -5,11 +5,10 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
 const Ajv = require('ajv/dist/2020');
 const addFormats = require('ajv-formats');
-const { testUri } = require('./helpers');
+const { testUri, lab, labCli } = require('./helpers');
 const { MongoClient } = require('mongodb');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -33,27 +32,9 @@ function tree(dir, base = dir) {
     );
 }
 
-function cli(dir, args, { timeoutMs = 120000 } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(dir, 'bin', 'mongo-perf-lab.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, MONGODB_URI: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, child });
-    });
-  });
-}
+/** The copy's CLI (its bin, from its folder), never a developer's MONGODB_URI. */
+const cli = (dir, args, { timeoutMs = 120000 } = {}) =>
+  labCli(args, { cwd: dir, bin: path.join(dir, 'bin', 'mongo-perf-lab.js'), timeoutMs });
 
 describe('adding a study: the recipe of docs/contract.md, in a copy of the repository', function () {
   let dir;
@@ -107,12 +88,20 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     ]) {
       expect(contract, place).to.contain(`| ${place} |`);
     }
+    // every study of the registry, the toy, and every folder of the copy's lib/studies (shared code
+    // such as source-002/ too): a study added later is checked without a word here
+    const { studies } = require('../lib/studies');
+    const folders = fs
+      .readdirSync(path.join(dir, 'lib', 'studies'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    const names = [...new Set(['toy', ...studies.map((s) => s.name), ...folders])];
+    expect(names).to.include.members(['toy', 'where', 'source-002']);
+    const namesAStudy = new RegExp(`studies/(${names.join('|')})\\b|require\\(['"][./]*studies`);
     for (const layer of ['core', 'report', 'infra']) {
       for (const f of tree(path.join(dir, 'lib', layer))) {
         const text = fs.readFileSync(path.join(dir, 'lib', layer, f), 'utf8');
-        expect(text, `lib/${layer}/${f}`).to.not.match(
-          /studies\/(toy|where|mapreduce|bigagg|inserts|coherency|tasks|joins|timeseries|counters)\b|require\(['"][./]*studies/,
-        );
+        expect(text, `lib/${layer}/${f}`).to.not.match(namesAStudy);
       }
     }
   });
@@ -236,10 +225,8 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
 
   it('a run killed mid-way leaves valid JSON holding the points it finished', async function () {
     const out = path.join(dir, 'killed');
-    const child = spawn(
-      process.execPath,
+    const { child, done } = lab(
       [
-        path.join(dir, 'bin', 'mongo-perf-lab.js'),
         'run',
         'toy',
         '--uri',
@@ -256,7 +243,7 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
         '--runs',
         '3',
       ],
-      { cwd: dir, stdio: 'ignore' },
+      { cwd: dir, bin: path.join(dir, 'bin', 'mongo-perf-lab.js'), env: { MONGODB_URI: undefined } },
     );
     const file = path.join(out, 'results.json');
     const t0 = Date.now();
@@ -270,7 +257,7 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
       }
     }
     child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    await done;
     const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(validate(doc), JSON.stringify(validate.errors)).to.equal(true);
     expect(doc.complete).to.equal(false);

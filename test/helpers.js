@@ -241,14 +241,18 @@ function freePort() {
 /**
  * `mongo-perf-lab ARGS` as a child process: { child, io: {out, err}, done }; onOutput(io) is called
  * on every chunk of output. done resolves { code, signal, ms (since spawn), at (Date.now() at exit) }.
+ * bin: another copy's bin/mongo-perf-lab.js (test/add-a-study.test.js runs a copy of the repository);
+ * timeoutMs: killed (SIGKILL) past it, so a hung command ends with its test.
  */
-function lab(args, { cwd = os.tmpdir(), env = {}, onOutput = () => {} } = {}) {
+function lab(args, { cwd = os.tmpdir(), env = {}, onOutput = () => {}, bin = BIN, timeoutMs = 0 } = {}) {
   const t0 = Date.now();
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const timer = timeoutMs > 0 ? setTimeout(() => child.kill('SIGKILL'), timeoutMs) : null;
+  child.on('close', () => clearTimeout(timer));
   const io = { out: '', err: '' };
   child.stdout.on('data', (d) => {
     io.out += d;
@@ -328,11 +332,13 @@ function readJsonOrNull(file) {
  * stdout, stderr, ms }. MONGODB_URI is left out unless env names one, so a developer's own variable
  * never points a test at their server; onStderr(stderr so far, child) sees the output as it comes.
  */
-async function labCli(args, { cwd = os.tmpdir(), env = {}, onStderr } = {}) {
+async function labCli(args, { cwd = os.tmpdir(), env = {}, onStderr, bin, timeoutMs } = {}) {
   const { child, io, done } = lab(args, {
     cwd,
     env: { MONGODB_URI: undefined, ...env },
     onOutput: onStderr ? (o) => onStderr(o.err, child) : undefined,
+    bin,
+    timeoutMs,
   });
   const { code, signal, ms } = await done;
   return { code, status: code, signal, stdout: io.out, stderr: io.err, ms };
