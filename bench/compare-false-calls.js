@@ -3,8 +3,9 @@
 // Does `compare` call a change between identical runs on a busy machine? Runs a study (by default
 // `where` at its default, quick, settings) N times (10) on the same build beside two CPU-bound
 // processes (test/burners.js), each run on its own embedded mongod, then compares every pair
-// (N(N-1)/2: 45) with compare's own decision (lib/core/compare.js, as `compare OLD NEW` takes it)
-// and counts the rows called SLOWER or FASTER: every one is a false call. It also counts, for each
+// (N(N-1)/2: 45) with compare's own decision (lib/core/compare.js, as `compare OLD NEW` takes it:
+// since 2026-11-28 the Welch t interval of the change from 3 rounds a side, before it a Mann-Whitney
+// test from 4; the summary names the rule) and counts the rows called SLOWER or FASTER: every one is a false call. It also counts, for each
 // pair, the rows found when one variant of the newer run is 30 % slower in a copy (the power beside
 // burners; a quiet machine's files are tested in test/unit/compare-reference.test.js).
 //
@@ -21,11 +22,12 @@ const path = require('path');
 const { spawn } = require('child_process');
 const { parseArgs } = require('util');
 const { startBurners } = require('../test/burners');
-const { compareResults } = require('../lib/core/compare');
+const { compareResults, MIN_ROUNDS } = require('../lib/core/compare');
 
 const ROOT = path.join(__dirname, '..');
 const CLI = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const SLOWDOWN = 1.3;
+const RULE = 'ratio of geometric-mean per-round ratios, 95 % Welch t interval on their logs beyond the threshold';
 
 function runStudy(args, log) {
   return new Promise((resolve, reject) => {
@@ -220,6 +222,8 @@ async function main(argv) {
     burners: o.burners,
     minutes: +((Date.now() - t0) / 60000).toFixed(1),
     runs,
+    // which rule decided (the figures of the Mann-Whitney rule, before 2026-11-28, are not comparable)
+    rule: `${RULE}, at least ${MIN_ROUNDS} rounds a side`,
     pairs: pairs.length,
     rowsCompared: pairs.reduce((s, p) => s + p.rows, 0),
     falseCalls,
