@@ -365,6 +365,9 @@ describe('safety: CLI stops, errors and foreign data', function () {
       // Each study on its own (one refusing must not hide what another does): first where the
       // foreign data lives (perflab, the default, and random, the sources' name), then in a database
       // of the lab's own, where the studies run in full beside the foreign data.
+      // A deliberate subset, not the registry: the three studies of the sources that named these
+      // collections (where's mine, mapreduce's sensors, timeseries' randomData), whose defaults the
+      // foreign data above takes; the others' collections are checked by test/safety-ownership.
       const outputs = [];
       const runStudy = async (study, extra) => {
         const run = startCli(

@@ -20,7 +20,8 @@ const { cellText } = require('../../lib/report/model');
 const { studies } = require('../../lib/studies');
 
 const QUICK = path.join(__dirname, '..', '..', 'docs', 'data', 'quick-run.json');
-const STUDIES = ['mapreduce', 'where', 'inserts', 'timeseries'];
+// Every registered study's records in the file (a study added later is checked too; 0.35 s for all).
+const STUDIES = new Set(studies.map((e) => e.name));
 // The variant whose answer is made wrong: the fastest at its point, so a ranking by time alone would put it first.
 const WRONG = { study: 'timeseries', variant: 'rollup', axis: { grain: 'days' } };
 
@@ -29,7 +30,7 @@ const isWrong = (r) => r.study === WRONG.study && r.variant === WRONG.variant &&
 
 function loadDoc() {
   const doc = JSON.parse(require('fs').readFileSync(QUICK, 'utf8'));
-  doc.results = doc.results.filter((r) => STUDIES.includes(r.study));
+  doc.results = doc.results.filter((r) => STUDIES.has(r.study));
   doc.results.filter(isWrong).forEach((r) => {
     r.agrees = false;
   });
@@ -51,7 +52,7 @@ const essence = (c) => ({ to: c.to, mid: c.mid, lo: c.lo, hi: c.hi, n: c.n, deci
 
 describe('one conclusion engine: the same figure and decision everywhere (issue #34)', function () {
   const doc = loadDoc();
-  const entries = studies.filter((e) => STUDIES.includes(e.name));
+  const entries = studies.filter((e) => STUDIES.has(e.name));
   const all = [];
   for (const [, at] of points(doc)) for (const c of S.comparePoint(at)) all.push({ at, c });
 
