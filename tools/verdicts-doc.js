@@ -45,6 +45,16 @@ function disputesOf(src) {
   return [`### ${src}: disputed verdicts and their answers`, '', fs.readFileSync(f, 'utf8').trim(), ''];
 }
 
+// A refusal (not reproduced, not measured) is only as good as its reason: the seed-scale cell carries
+// the gate, the evidence it lacked and the command, as the findings report's entry does (second
+// adversarial read of 001, dispute 2: the ledger showed a bare "not reproduced here").
+const REFUSALS = new Set([claims.VERDICT.NOT_REPRODUCED, claims.VERDICT.NOT_MEASURED]);
+function seedCell(s) {
+  if (!s) return '';
+  const reason = REFUSALS.has(s.verdict) && s.why ? ` (${cell(s.why)})` : '';
+  return `**${claims.LABEL[s.verdict]}**${s.figure ? `: ${cell(s.figure)}` : ''}${reason}`;
+}
+
 /** The mechanism behind a gone, reversed or unsupported verdict, with its reference. */
 function mechanismCell(c) {
   return c.mechanism ? `${cell(c.mechanism.why)} ([reference](${c.mechanism.ref}))` : '';
@@ -115,7 +125,7 @@ function build() {
       const s = seed[c.id];
       const q = quick[c.id];
       out.push(
-        `| \`${c.id}\` | ${cell(c.claim)} | ${cell(c.quote)} | ${cell(c.published)}${c.derivation ? `: ${cell(c.derivation)}` : ''} | ${cell(c.boundary)}${c.verdict && c.verdict.bands ? ` (decided: ${cell(c.verdict.bands)})` : ''} | ${cell(c.setting)} | ${s ? `**${claims.LABEL[s.verdict]}**${s.figure ? `: ${cell(s.figure)}` : ''}` : ''} | ${q ? `**${claims.LABEL[q.verdict]}**` : ''} | ${mechanismCell(c)} |`,
+        `| \`${c.id}\` | ${cell(c.claim)} | ${cell(c.quote)} | ${cell(c.published)}${c.derivation ? `: ${cell(c.derivation)}` : ''} | ${cell(c.boundary)}${c.verdict && c.verdict.bands ? ` (decided: ${cell(c.verdict.bands)})` : ''} | ${cell(c.setting)} | ${seedCell(s)} | ${q ? `**${claims.LABEL[q.verdict]}**` : ''} | ${mechanismCell(c)} |`,
       );
     }
     out.push('', ...disputesOf(src));

@@ -42,6 +42,25 @@ const zlibSizes = [
   measure('indexBytes', ZLIB, 0),
 ];
 
+// His 1 GB-cache runs: "after the first run no Disk IO was happening at all", 0 bytes from disk for
+// the 88.9 GB of BSON read into the caches each run (001-bigagg-small-cache, and the premise of
+// 001-bigagg-less-ram/compressed).
+const SMALL_CACHE_RUN = [
+  ...pointRecords('bigagg', {
+    axis: { part: 'cache', cache: '0.25GB' },
+    times: { 'scan-cpu': SECONDS(15, 31) * 1000 },
+    extra: {
+      'scan-cpu': {
+        warmup: [SECONDS(15, 31) * 1000],
+        extra: { diskReadBytes: 0, bytesReadIntoCache: 88.9 * GB },
+      },
+    },
+  }),
+  measure('dataBytes', ZLIB, 88.9 * GB),
+  measure('storageBytes', ZLIB, 28.5 * GB),
+];
+const HIS_MACHINE = { cacheBytes: 15 * 1073741824, host: { cores: 16, usableCores: 16, memoryGB: 30 } };
+
 module.exports = {
   env: { version: '3.0.4', storageEngine: 'wiredTiger', cores: 16 },
   claims: {
@@ -119,23 +138,10 @@ module.exports = {
     // "after the first run no Disk IO was happening at all" with 1 GB caches: 0 bytes from disk for the
     // 88.9 GB of BSON read into the caches each run.
     '001-bigagg-small-cache': {
-      records: [
-        ...pointRecords('bigagg', {
-          axis: { part: 'cache', cache: '0.25GB' },
-          times: { 'scan-cpu': SECONDS(15, 31) * 1000 },
-          extra: {
-            'scan-cpu': {
-              warmup: [SECONDS(15, 31) * 1000],
-              extra: { diskReadBytes: 0, bytesReadIntoCache: 88.9 * GB },
-            },
-          },
-        }),
-        measure('dataBytes', ZLIB, 88.9 * GB),
-        measure('storageBytes', ZLIB, 28.5 * GB),
-      ],
+      records: SMALL_CACHE_RUN,
       // His machine: 30 GB of RAM, the default cache 15 GB left less than the 28.5 GB of zlib files
       // (the small cache's gate: files larger than RAM - the default cache, smaller than RAM - 0.25 GB).
-      env: { cacheBytes: 15 * 1073741824, host: { cores: 16, usableCores: 16, memoryGB: 30 } },
+      env: HIS_MACHINE,
       expect: 'holds',
     },
     // "setting the cache to 2MB (yes Megabytes)": 16 mongods ran and answered with 2 MB caches.
@@ -198,6 +204,12 @@ module.exports = {
       expect: 'holds',
     },
     // Like for like: his 88.9 GB of BSON against 28.5 GB of zlib files + 1 GB of cache: 3.0x less.
-    '001-bigagg-less-ram/compressed': { records: zlibSizes, params: { N: RECORDS }, expect: 'holds' },
+    // Judged only where his small cache read no disk (001-bigagg-small-cache, replayed above).
+    '001-bigagg-less-ram/compressed': {
+      records: [...zlibSizes, ...SMALL_CACHE_RUN],
+      env: HIS_MACHINE,
+      params: { N: RECORDS },
+      expect: 'holds',
+    },
   },
 };

@@ -267,7 +267,7 @@ function perState(o) {
     if (!rules.has(cores)) rules.set(cores, ratioRule({ ...o, setting: stateSetting(cores) }));
     return rules.get(cores);
   };
-  return (records, env, params) => {
+  const fn = (records, env, params) => {
     const states = byState(records, env);
     if (!states.length) return ratioRule({ ...o, setting: unknownCores })(records, env, params);
     const outs = states.map((st) => ({ st, out: ruleFor(st.cores)(st.records, st.env, params) }));
@@ -313,6 +313,9 @@ function perState(o) {
       why: `depends on the machine state: ${outs.map(line).join('; ')}`,
     };
   };
+  // The bands each state is decided by, printed (read-2 dispute 2: "judged per machine state" gave none).
+  fn.bands = `in each machine state (one pinned core; free cores): ${ruleFor(2).bands}; one state in the records: its verdict, the state named; both: their verdict when they agree, inconclusive (depends on the machine state) when they differ; a state whose gate refused does not vote`;
+  return fn;
 }
 
 // How server-side JavaScript reaches a document, checked in the server source (issue #34, dispute 3).
@@ -619,7 +622,7 @@ module.exports = [
       '"What if you cannot express your query using the Mongo query language? ... WHERE a+b > 5 or even WHERE a > b and b < 5"',
     setting: SETTING,
     boundary:
-      "functional, from the timed variants: on a server before 3.6 (no $expr) the premise holds; when the $expr forms (find and $match) return the generator's count for the same predicate, reversed (the query language now expresses it)",
+      "functional, from the timed variants: on a server before 3.6 (no $expr) the premise holds; when the $expr forms (find and $match) return the generator's count for the same predicate, gone: the limitation the claim is about was removed from the query language in 3.6 (as 002-no-joins/joins reads $lookup), nothing is the other way round",
     mechanism: {
       why: '$expr (3.6) lets find and $match compare fields of the same document with aggregation expressions, e.g. {b: {$lt: 5}, $expr: {$gt: ["$a", "$b"]}} or {$expr: {$gt: [{$add: ["$a", "$b"]}, 5]}}, using the index on b, without JavaScript',
       ref: 'https://www.mongodb.com/docs/manual/reference/operator/query/expr/',
@@ -650,13 +653,15 @@ module.exports = [
         })();
       const same = expr.every((r) => r.agrees && JSON.stringify(r.answer) === JSON.stringify(where.answer));
       const figure = `${expr.map((r) => r.variant).join(' and ')} ${same ? 'return' : 'do not return'} the $where's count (${JSON.stringify(where.answer)})`;
+      // The premise was a limitation of its day (<= 3.4); 3.6 removed it: gone, not reversed (read-2
+      // dispute 5: nothing is the other way round; 002-no-joins/joins reads $lookup the same way).
       return same
         ? {
-            verdict: VERDICT.REVERSED,
+            verdict: VERDICT.GONE,
             figure,
             interval: null,
             setting: here,
-            why: 'the premise no longer holds: $expr expresses a > b and b < 5 without JavaScript (3.6)',
+            why: "the limitation is gone: $expr (3.6) expresses a > b and b < 5 without JavaScript, and returns the $where's count",
           }
         : {
             verdict: VERDICT.INCONCLUSIVE,
@@ -687,20 +692,25 @@ module.exports = [
   },
   {
     id: '001-where-safer-than-sql',
-    claim: '$where is a much better and safer fit than constructing SQL strings',
+    // The sentence is about the query-by-example object (the source's find({"name": "john"})), said
+    // before the post turns to $where ("What many don't know is you can also do this") and says
+    // "DO NOT do this": the author never calls $where safe (read-2 dispute 1).
+    claim:
+      'queries built by code as objects (query by example) are a much better and safer fit than constructing SQL strings',
     published: 'no figure',
-    quote: '"it\'s actually a much better and safer fit than constructing SQL strings"',
+    quote:
+      '"this starts with the premise queries will be constructed by code from some form of UI - it\'s actually a much better and safer fit than constructing SQL strings" (said of the object query find({"name","john"}), before the post turns to $where)',
     setting: SETTING,
     boundary:
-      'no figure: a $where string is code built from strings (the injection surface the object query avoids); security.javascriptEnabled: false (--noscripting) removes it',
+      "no figure: an object query's values are data the server matches, never parsed as query text (no string to inject into); the counterpoint is in the mechanism: the $where form the post shows next is code again",
     mechanism: {
-      why: 'a $where body is JavaScript text evaluated on the server; security.javascriptEnabled: false (--noscripting) disables server-side JavaScript, which a deployment that builds queries from user input can set',
+      why: "a filter document is BSON: its values are compared as values, so a value from a user cannot become an operator or code unless the application lets it build the object's keys ($-operators); a $where body, which the post shows next, is JavaScript text evaluated on the server, code built from strings, and security.javascriptEnabled: false (--noscripting) disables it",
       ref: 'https://www.mongodb.com/docs/manual/reference/configuration-options/',
     },
     verdict: unmeasured({
       here: 'a safety claim with no figure: the lab measures no injection surface',
       measure:
-        'a functional check that a $where built from an untrusted string can run arbitrary predicates, and that --noscripting refuses it',
+        'a functional check that an object query given a hostile string as a value matches it as a value (no operator, no code), beside a $where built from the same string, which runs it, and --noscripting, which refuses the $where',
     }),
   },
 ];
