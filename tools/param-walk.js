@@ -3,9 +3,10 @@
 // One parameter's trip (#35): the calls that carry `--docs`'s value from the CLI into the study's
 // shell side and back to the report, in the order they happen.
 //
-//   node tools/param-walk.js [--value 1234] [--json] [--root DIR] [--keep-trace FILE] [-- <run arguments>]
+//   node tools/param-walk.js [--value 1234] [--json] [--root DIR] [--keep-trace FILE | --from FILE] [-- <run arguments>]
 //
-// --root DIR walks another checkout's bin/mongo-perf-lab.js (an old build in a git worktree).
+// --root DIR walks another checkout's bin/mongo-perf-lab.js (an old build in a git worktree);
+// --keep-trace FILE keeps the recorded walk, --from FILE prints one kept walk again (no run).
 //
 // It runs `bin/mongo-perf-lab.js run where --profile tiny --docs 1234 --no-charts --quiet --out <tmp>`
 // in a child Node process with this file preloaded (-r). There, a hook records every call of a lab
@@ -19,8 +20,14 @@
 // levels deep, e.g. lab.node.configure); those are wrapped in the runtime's context, so Node's
 // bridge calls and a script's calls through a global name are seen, calls through a closure are not.
 //
-// The counts: stops (calls that carry the value), files entered (distinct files), returns (a stop in
-// a file the walk had been in and then left: the stop before it was in another file).
+// Two walks are counted: the parameter's (the number as an argument itself or under a key N or docs,
+// or in a string such as argv's '1234') and the value's (the number anywhere in the arguments: also
+// the records whose docsExamined or count equals N). Each: stops (calls that carry it), files
+// entered (distinct files), returns (a stop in a file the walk had been in and then left: the stop
+// before it was in another file), bridge calls (ShellSession#call, Node's hand-offs to mongosh), and
+// the same counts per leg (legsOf). Not seen: calls inside a module to its unexported functions,
+// shell functions reached through a closure, callbacks passed as arguments, and the mongosh CLI
+// (a spawned process; `run` evaluates in-process).
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -45,31 +52,67 @@ function countWalk(stops) {
   return { stops: stops.length, files: seen.size, returns };
 }
 
-/** Whether `v` holds `target` (a number; its decimal string counts too), bounded in depth and size. */
-function carries(v, target, budget = { nodes: 2000 }, depth = 0, seen = new Set()) {
-  if (v === target || v === String(target)) return true;
-  if (typeof v === 'string') return new RegExp(`(^|[^0-9])${target}([^0-9]|$)`).test(v) && v.length < 200;
-  if (v === null || typeof v !== 'object' || depth > 6 || seen.has(v)) return false;
-  seen.add(v);
-  let keys;
-  try {
-    keys = Array.isArray(v) ? v.keys() : Object.keys(v);
-  } catch {
+/**
+ * The walk in three legs, each counted on its own: out (the CLI to the run session's configure, the
+ * last lab.node.configure), study (the fixture, the points, the shell side's records), back (from the
+ * claims' judge to the report).
+ * @param {{file: string, fn: string}[]} stops
+ */
+function legsOf(stops) {
+  let out = -1;
+  stops.forEach((s, i) => {
+    if (/(^|\.)configure$/.test(s.fn) && s.file.startsWith('scripts/')) out = i;
+  });
+  let back = stops.findIndex((s, i) => i > out && s.file === 'lib/core/claims.js' && s.fn === 'judge');
+  if (back < 0) back = stops.length;
+  return {
+    out: countWalk(stops.slice(0, out + 1)),
+    study: countWalk(stops.slice(out + 1, back)),
+    back: countWalk(stops.slice(back)),
+  };
+}
+
+// The parameter's own names: `--docs` and the N it sets (study.cli maps docs -> N).
+const PARAM_KEYS = ['N', 'docs'];
+
+/**
+ * Whether `v` (a call's arguments) holds `target`, bounded in depth (6) and size (2,000 values), never
+ * through a getter: as a string anywhere ('1234', '--docs=1234'), and as the number anywhere or, with
+ * o.keys, only as an argument itself or under one of those keys (so a record's docsExamined or count
+ * that happens to equal N is not the parameter).
+ * @param {any} v
+ * @param {number} target
+ * @param {{keys?: string[]}} [o]
+ */
+function carries(v, target, o = {}) {
+  const budget = { nodes: 2000 };
+  const seen = new Set();
+  const digits = new RegExp(`(^|[^0-9])${target}([^0-9]|$)`);
+  function walk(x, depth, key) {
+    if (x === String(target)) return true;
+    if (x === target) return !o.keys || depth <= 1 || o.keys.includes(String(key));
+    if (typeof x === 'string') return x.length < 200 && digits.test(x);
+    if (x === null || typeof x !== 'object' || depth > 6 || seen.has(x)) return false;
+    seen.add(x);
+    let keys;
+    try {
+      keys = Array.isArray(x) ? [...x.keys()] : Object.keys(x);
+    } catch {
+      return false;
+    }
+    for (const k of keys) {
+      if (--budget.nodes < 0) return false;
+      let d;
+      try {
+        d = Object.getOwnPropertyDescriptor(x, k);
+      } catch {
+        continue;
+      }
+      if (d && 'value' in d && walk(d.value, depth + 1, k)) return true;
+    }
     return false;
   }
-  for (const k of keys) {
-    if (--budget.nodes < 0) return false;
-    let x;
-    try {
-      const d = Object.getOwnPropertyDescriptor(v, k);
-      if (!d || !('value' in d)) continue; // never run a getter
-      x = d.value;
-    } catch {
-      continue;
-    }
-    if (carries(x, target, budget, depth + 1, seen)) return true;
-  }
-  return false;
+  return walk(v, 0, null);
 }
 
 /** The lab file a path names, relative to the root; null outside the lab (node_modules, tools/). */
@@ -86,7 +129,6 @@ function installHook(out, target, root) {
   const vm = require('vm');
   const WRAPPED = Symbol('param-walk');
   const stops = [];
-  const bridge = [];
 
   function wrapFn(fn, file, name) {
     if (typeof fn !== 'function' || fn[WRAPPED]) return fn;
@@ -96,7 +138,7 @@ function installHook(out, target, root) {
       return fn;
     }
     const w = function (...args) {
-      if (carries(args, target)) stops.push({ file, fn: name });
+      if (carries(args, target)) stops.push({ file, fn: name, own: carries(args, target, { keys: PARAM_KEYS }) });
       return new.target ? Reflect.construct(fn, args, fn) : fn.apply(this, args);
     };
     Object.defineProperty(w, 'name', { value: fn.name });
@@ -236,27 +278,24 @@ function installHook(out, target, root) {
     };
   }
 
-  // The bridge calls that carry the value (ShellSession#call): counted on their own as well.
-  process.on('exit', () => {
-    for (const s of stops) if (/shell-runner\.js$/.test(s.file) && /#call$/.test(s.fn)) bridge.push(s);
-    fs.writeFileSync(out, JSON.stringify({ stops, bridgeCalls: bridge.length }));
-  });
+  process.on('exit', () => fs.writeFileSync(out, JSON.stringify({ stops })));
 }
 
 // ---- the tool ------------------------------------------------------------------------------------
 
 function parseArgs(argv) {
-  const o = { value: 1234, json: false, keepTrace: null, root: ROOT, run: null };
+  const o = { value: 1234, json: false, keepTrace: null, from: null, root: ROOT, run: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
       process.stdout.write(
-        'usage: node tools/param-walk.js [--value 1234] [--json] [--root DIR] [--keep-trace FILE] [-- <run arguments>]\n',
+        'usage: node tools/param-walk.js [--value 1234] [--json] [--root DIR] [--keep-trace FILE | --from FILE] [-- <run arguments>]\n',
       );
       process.exit(0);
     } else if (a === '--json') o.json = true;
     else if (a === '--value') o.value = Number(argv[++i]);
     else if (a === '--keep-trace') o.keepTrace = argv[++i];
+    else if (a === '--from') o.from = argv[++i];
     else if (a === '--root') o.root = path.resolve(argv[++i]);
     else if (a === '--') {
       o.run = argv.slice(i + 1);
@@ -284,8 +323,8 @@ function abridge(stops) {
   return lines.map((l) => `${l.file}:${l.fn}${l.n > 1 ? ` x${l.n}` : ''}`);
 }
 
-function main() {
-  const o = parseArgs(process.argv.slice(2));
+/** Runs the command with the hook preloaded; its trace { stops, bridgeCalls, command }. */
+function walkRun(o) {
   const { spawnSync } = require('child_process');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'param-walk-'));
   const trace = path.join(tmp, 'trace.json');
@@ -313,21 +352,45 @@ function main() {
     process.exit(1);
   }
   const t = JSON.parse(fs.readFileSync(trace, 'utf8'));
-  if (o.keepTrace) fs.copyFileSync(trace, o.keepTrace);
   fs.rmSync(tmp, { recursive: true, force: true });
-  const counts = countWalk(t.stops);
-  const command = `node bin/mongo-perf-lab.js ${runArgs.join(' ').replace(tmp, '<tmp>')}`;
+  t.command = `node bin/mongo-perf-lab.js ${runArgs.join(' ').replace(tmp, '<tmp>')}`;
+  return t;
+}
+
+/** A walk's counts, its legs and its bridge calls (ShellSession#call, the hand-offs to mongosh). */
+function summaryOf(stops) {
+  const bridgeCalls = stops.filter((s) => s.file === 'lib/core/shell-runner.js' && /#call$/.test(s.fn)).length;
+  return { ...countWalk(stops), legs: legsOf(stops), bridgeCalls };
+}
+
+function countsLine(c) {
+  return (
+    `${c.stops} stops, ${c.files} files entered, ${c.returns} returns to a file it had left, ` +
+    `${c.bridgeCalls} bridge calls (legs: ` +
+    Object.entries(c.legs)
+      .map(([k, l]) => `${k} ${l.stops}/${l.files}/${l.returns}`)
+      .join(', ') +
+    ' stops/files/returns)'
+  );
+}
+
+function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const t = o.from ? JSON.parse(fs.readFileSync(o.from, 'utf8')) : walkRun(o);
+  if (o.keepTrace) fs.writeFileSync(o.keepTrace, JSON.stringify(t));
+  const own = t.stops.filter((s) => s.own);
+  const walk = { parameter: summaryOf(own), value: summaryOf(t.stops) };
   if (o.json) {
     process.stdout.write(
-      JSON.stringify({ command, value: o.value, ...counts, bridgeCalls: t.bridgeCalls, stops: t.stops }, null, 1) +
-        '\n',
+      JSON.stringify({ command: t.command, value: o.value, ...walk, stops: t.stops }, null, 1) + '\n',
     );
     return;
   }
-  process.stdout.write(`${command}\n\n${abridge(t.stops).join('\n')}\n\n`);
+  process.stdout.write(`${t.command}\n\nThe parameter (${o.value} as an argument, under N or docs, or in a string):\n`);
+  process.stdout.write(`${abridge(own).join('\n')}\n\n`);
+  process.stdout.write(`the parameter: ${countsLine(walk.parameter)}\n`);
   process.stdout.write(
-    `${counts.stops} stops, ${counts.files} files entered, ${counts.returns} returns to a file it had left; ` +
-      `${t.bridgeCalls} bridge calls carry ${o.value}\n`,
+    `the value anywhere in the arguments (records whose counts equal it too): ${countsLine(walk.value)}\n`,
   );
 }
 
@@ -335,4 +398,4 @@ if (require.main === module) main();
 else if (process.env.PARAM_WALK_OUT)
   installHook(process.env.PARAM_WALK_OUT, Number(process.env.PARAM_WALK_VALUE), process.env.PARAM_WALK_ROOT || ROOT);
 
-module.exports = { countWalk, carries, labFile, abridge };
+module.exports = { countWalk, legsOf, summaryOf, carries, labFile, abridge };

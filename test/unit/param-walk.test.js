@@ -2,7 +2,7 @@
 // tools/param-walk.js counts a parameter's walk through the lab's files (#35): stops, distinct files
 // entered and returns to a file it had left. The counting, on synthetic sequences (no server).
 const { expect } = require('chai');
-const { countWalk, carries, labFile, abridge } = require('../../tools/param-walk');
+const { countWalk, legsOf, summaryOf, carries, labFile, abridge } = require('../../tools/param-walk');
 
 const walk = (files) => files.map((f, i) => ({ file: f, fn: `f${i}` }));
 
@@ -32,6 +32,34 @@ describe('param-walk: counting a walk', function () {
     const loop = { a: {} };
     loop.a.back = loop;
     expect(carries([loop], 1234)).to.equal(false);
+  });
+
+  it('with keys, the number counts only as an argument itself or under N or docs', function () {
+    const keys = { keys: ['N', 'docs'] };
+    expect(carries([1234], 1234, keys)).to.equal(true);
+    expect(carries([{ params: { where: { N: 1234 } } }], 1234, keys)).to.equal(true);
+    expect(carries([{ server: { docsExamined: 1234 } }], 1234, keys)).to.equal(false);
+    expect(carries([{ server: { docsExamined: 1234 } }], 1234)).to.equal(true);
+    expect(carries([['run', '--docs', '1234']], 1234, keys)).to.equal(true);
+  });
+
+  it('cuts the walk into legs: out to the last configure, the study, back from the claims', function () {
+    const stops = [
+      { file: 'lib/cli/run.js', fn: 'run' },
+      { file: 'scripts/lib/lab.js', fn: 'lab.node.configure' },
+      { file: 'lib/core/shell-runner.js', fn: 'ShellSession#call' },
+      { file: 'scripts/lib/lab.js', fn: 'lab.node.configure' },
+      { file: 'scripts/x.js', fn: 'count' },
+      { file: 'lib/core/claims.js', fn: 'judge' },
+      { file: 'lib/studies/x/claims.js', fn: '0.verdict' },
+      { file: 'lib/core/claims.js', fn: 'results' },
+    ];
+    expect(legsOf(stops)).to.deep.equal({
+      out: { stops: 4, files: 3, returns: 1 },
+      study: { stops: 1, files: 1, returns: 0 },
+      back: { stops: 3, files: 2, returns: 1 },
+    });
+    expect(summaryOf(stops)).to.include({ stops: 8, files: 6, returns: 2, bridgeCalls: 1 });
   });
 
   it("names only the lab's own files (bin, lib, scripts, fixtures), never node_modules or tools", function () {
