@@ -9,6 +9,7 @@ const claims = require('../../lib/core/claims');
 const mapreduce = require('../../lib/studies/mapreduce');
 const where = require('../../lib/studies/where');
 const bigagg = require('../../lib/studies/bigagg');
+const { timedRecords, verdictOfWith } = require('./claims-records');
 
 const { VERDICT } = claims;
 const ENV = {
@@ -17,24 +18,9 @@ const ENV = {
   profile: 'quick',
 };
 
-/** Variants timed in the same rounds against a baseline, each round scaled by jitter(round). */
-function records(study, medians, baseline, axis, { rounds = 5, jitter = () => 1 } = {}) {
-  const h = lab.harness(Object.keys(medians), { warmup: 0, rounds, baseline });
-  let step;
-  while ((step = h.next()) !== null)
-    h.record(
-      step,
-      medians[step.variant] * (1 + 0.01 * step.round) * (step.variant === baseline ? 1 : jitter(step.round)),
-      1,
-    );
-  return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, {});
-}
+const records = timedRecords;
 
-function verdictOf(entry, id, recs, env = ENV, params = {}) {
-  const v = claims.judge(entry, recs, env, params).find((c) => c.id === id);
-  expect(v, id).to.not.equal(undefined);
-  return v;
-}
+const verdictOf = verdictOfWith(ENV);
 
 const measure = (study, name, value, axis = {}) => lab.measureRecord({ study, name, axis, value, unit: '' });
 

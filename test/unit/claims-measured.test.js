@@ -9,35 +9,25 @@ const inserts = require('../../lib/studies/inserts');
 const counters = require('../../lib/studies/counters');
 const timeseries = require('../../lib/studies/timeseries');
 const insertClaims = require('../../lib/studies/inserts/claims');
+const { timedRecords, verdictOfWith } = require('./claims-records');
 
 const { VERDICT } = claims;
 const ENV = { server: { version: '6.0.5', cacheBytes: 12 * 1024 ** 3 }, host: { cores: 2 }, profile: 'seed' };
 const { failureBounds } = insertClaims.helpers;
 
-/** Records of variants timed in the same rounds against `baseline`; `jitter(round)` moves each non-baseline time. */
-function timed(study, medians, baseline, axis, { rounds = 8, jitter = (r) => 1 + 0.03 * ((r % 3) - 1) } = {}) {
-  const names = Object.keys(medians);
-  const h = lab.harness(names, { warmup: 0, rounds, baseline });
-  let step;
-  while ((step = h.next()) !== null) {
-    h.record(
-      step,
-      medians[step.variant] * (1 + 0.01 * step.round) * (step.variant === baseline ? 1 : jitter(step.round)),
-      1,
-      { hitsPerMinute: 20 },
-    );
-  }
-  return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, {});
-}
+/** Records of variants timed in 8 rounds against `baseline`, each non-baseline time moved +-3 % by round. */
+const timed = (study, medians, baseline, axis, o = {}) =>
+  timedRecords(study, medians, baseline, axis, {
+    rounds: 8,
+    jitter: (r) => 1 + 0.03 * ((r % 3) - 1),
+    extra: { hitsPerMinute: 20 },
+    ...o,
+  });
 
 const measure = (study, name, variant, axis, value, extra) =>
   lab.measureRecord({ study, name, variant, axis, value, unit: '', what: '', extra });
 
-function verdictOf(entry, id, recs, env = ENV, params = {}) {
-  const v = claims.judge(entry, recs, env, params).find((c) => c.id === id);
-  expect(v, id).to.not.equal(undefined);
-  return v;
-}
+const verdictOf = verdictOfWith(ENV);
 
 describe('claims measured here: 002 limits, 003 _id index, 004 collections, regex, sizes', function () {
   describe('002-mongo-vs-sql: one message at a time to two servers, judged only on cores nobody else wanted', function () {
@@ -153,28 +143,14 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
         }),
       );
 
+    // each size [MB, failures, tries]
+    const bulkVerdict = (rows) => verdictOf(inserts, '002-large-bulk-timeout', bulk(rows));
+    const everySize = (k, n) => [1, 10, 48].map((mb) => [mb, k, n]);
+
     it("no effect (in the lab's setting) when no size fails in 60 tries; inconclusive at 50 (5.8 %) and at 8, with the tries that would decide", function () {
-      expect(
-        verdictOf(
-          inserts,
-          '002-large-bulk-timeout',
-          bulk([
-            [1, 0, 60],
-            [10, 0, 60],
-            [48, 0, 60],
-          ]),
-        ).verdict,
-      ).to.equal(VERDICT.NO_EFFECT);
-      expect(verdictOf(inserts, '002-large-bulk-timeout', bulk([[1, 0, 50]])).verdict).to.equal(VERDICT.INCONCLUSIVE);
-      const few = verdictOf(
-        inserts,
-        '002-large-bulk-timeout',
-        bulk([
-          [1, 0, 8],
-          [10, 0, 8],
-          [48, 0, 8],
-        ]),
-      );
+      expect(bulkVerdict(everySize(0, 60)).verdict).to.equal(VERDICT.NO_EFFECT);
+      expect(bulkVerdict([[1, 0, 50]]).verdict).to.equal(VERDICT.INCONCLUSIVE);
+      const few = bulkVerdict(everySize(0, 8));
       expect(few.verdict).to.equal(VERDICT.INCONCLUSIVE);
       expect(few.why).to.match(
         /59 tries would decide \(node bin\/mongo-perf-lab.js run inserts --profile seed --set BULK_TRIES=59\)/,
@@ -183,39 +159,20 @@ describe('claims measured here: 002 limits, 003 _id index, 004 collections, rege
     });
 
     it('holds when one size fails in >= 50 % of tries for sure; weaker when failures are real but not likely; no effect when rare for sure; inconclusive in between', function () {
-      const h = verdictOf(
-        inserts,
-        '002-large-bulk-timeout',
-        bulk([
-          [1, 0, 60],
-          [10, 0, 60],
-          [48, 40, 50],
-        ]),
-      );
+      const h = bulkVerdict([
+        [1, 0, 60],
+        [10, 0, 60],
+        [48, 40, 50],
+      ]);
       expect(h.verdict).to.equal(VERDICT.HOLDS);
       expect(h.figure).to.match(/48 MB 40\/50 failed/);
-      expect(
-        verdictOf(
-          inserts,
-          '002-large-bulk-timeout',
-          bulk([
-            [1, 0, 60],
-            [48, 10, 50],
-          ]),
-        ).verdict,
-      ).to.equal(VERDICT.WEAKER);
       expect(h.why).to.match(/first failure: server MongoNetworkTimeoutError/);
-      expect(
-        verdictOf(
-          inserts,
-          '002-large-bulk-timeout',
-          bulk([
-            [1, 1, 200],
-            [48, 0, 200],
-          ]),
-        ).verdict,
-      ).to.equal(VERDICT.NO_EFFECT);
-      expect(verdictOf(inserts, '002-large-bulk-timeout', bulk([[1, 1, 50]])).verdict).to.equal(VERDICT.INCONCLUSIVE);
+      const cases = [
+        [VERDICT.WEAKER, [1, 0, 60], [48, 10, 50]],
+        [VERDICT.NO_EFFECT, [1, 1, 200], [48, 0, 200]],
+        [VERDICT.INCONCLUSIVE, [1, 1, 50]],
+      ];
+      for (const [want, ...rows] of cases) expect(bulkVerdict(rows).verdict, JSON.stringify(rows)).to.equal(want);
     });
 
     it('says what to run when the records have no tries', function () {

@@ -3,30 +3,16 @@
 // claim's setting. These checks build records the way the runner does (lab.harness rounds, then
 // lab.pointRecords) and move a figure, its spread, the setting or the scale across a boundary.
 const { expect } = require('chai');
-const lab = require('../../scripts/lib/lab');
 const claims = require('../../lib/core/claims');
 const where = require('../../lib/studies/where');
 const mapreduce = require('../../lib/studies/mapreduce');
 const timeseries = require('../../lib/studies/timeseries');
+const { timedRecords, verdictOfWith } = require('./claims-records');
 
 const { VERDICT } = claims;
 
-/**
- * Records as the runner makes them: variants timed in `rounds` rounds against a baseline; every
- * round multiplies all times by a shared drift and each variant by its own noise `jitter(round)`.
- */
-function records(study, medians, baseline, axis = {}, { rounds = 5, jitter = () => 1 } = {}) {
-  const names = Object.keys(medians);
-  const h = lab.harness(names, { warmup: 0, rounds, baseline });
-  let step;
-  while ((step = h.next()) !== null)
-    h.record(
-      step,
-      medians[step.variant] * (1 + 0.01 * step.round) * (step.variant === baseline ? 1 : jitter(step.round)),
-      1,
-    );
-  return lab.pointRecords({ name: study }, {}, axis, h.result(), {}, {});
-}
+// Records as the runner makes them: variants timed in rounds against a baseline (claims-records.js).
+const records = timedRecords;
 
 const ENV = {
   server: { version: '6.0.5', cacheBytes: 12 * 1024 ** 3 },
@@ -38,11 +24,7 @@ const SEED_WHERE = { where: { N: 1000000 } };
 // records that prove the cores were free (a CPU-wait figure, a load below the cores).
 const quiet = (recs) => recs.map((r) => ({ ...r, loadavg: { start: 0.2, end: 0.2, cores: 2, cpuWait: 0.02 } }));
 
-function verdictOf(entry, id, recs, env = ENV, params = {}) {
-  const v = claims.judge(entry, recs, env, params).find((c) => c.id === id);
-  expect(v, id).to.not.equal(undefined);
-  return v;
-}
+const verdictOf = verdictOfWith(ENV);
 
 describe('claims: one vocabulary, decided from an interval', function () {
   it('exports the vocabulary as constants, the decisive subset and a label for each', function () {
@@ -104,17 +86,8 @@ describe('claims: one vocabulary, decided from an interval', function () {
 
   it('judge returns exactly the fields findings.json is written from', function () {
     const [j] = claims.judge(where, quiet(records('where', { where: 10000, plain: 100 }, 'where')), ENV, SEED_WHERE);
-    expect(Object.keys(j)).to.deep.equal([
-      'study',
-      'id',
-      'claim',
-      'published',
-      'verdict',
-      'figure',
-      'interval',
-      'setting',
-      'why',
-    ]);
+    const fields = 'study id claim published verdict figure interval setting why'.split(' ');
+    expect(Object.keys(j)).to.deep.equal(fields);
     expect(Object.keys(j.interval)).to.deep.equal(['lo', 'hi', 'level', 'n']);
     expect(Object.keys(j.setting)).to.deep.equal(['needed', 'here', 'ok']);
   });
