@@ -403,13 +403,14 @@ function startLabServer(args, { env = {} } = {}) {
 
 /**
  * A mongod of the test's own (to pause, kill or hold with fail points: enableTestCommands), on a
- * free port or the given one, data in dbpath. Resolves { proc, port, uri, kill9() } once it answers.
+ * free port or the given one (again on the same files: a restart), data in dbpath; args: more of
+ * mongod's (--auth). Resolves { proc, port, uri, kill9() } once it answers a ping.
  */
-async function ownMongod(dbpath, { port } = {}) {
+async function ownMongod(dbpath, { port, args: more = [] } = {}) {
   const { findMongod } = require('../lib/infra/mongod-binary');
   const p = port || (await freePort());
   const uri = `mongodb://127.0.0.1:${p}`;
-  const args = ['--port', String(p), '--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--nounixsocket'];
+  const args = ['--port', String(p), '--dbpath', dbpath, '--bind_ip', '127.0.0.1', '--nounixsocket', ...more];
   const proc = spawn(
     findMongod().binary,
     [...args, '--wiredTigerCacheSizeGB', '0.25', '--quiet', '--setParameter', 'enableTestCommands=1'],

@@ -5,39 +5,22 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { findMongod } = require('../lib/infra/mongod-binary');
-const { sleep, freePort, labSync } = require('./helpers');
+const { sleep, freePort, labSync, ownMongod } = require('./helpers');
 
 describe('safety: access control and host names', function () {
   this.timeout(120000);
   let tmp;
   let proc;
+  let kill9;
   let port;
 
   before(async function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-auth-'));
     fs.mkdirSync(path.join(tmp, 'db'));
     port = await freePort();
-    proc = spawn(
-      findMongod().binary,
-      [
-        '--auth',
-        '--port',
-        String(port),
-        '--dbpath',
-        path.join(tmp, 'db'),
-        '--bind_ip',
-        '127.0.0.1',
-        '--nounixsocket',
-        '--wiredTigerCacheSizeGB',
-        '0.25',
-        '--quiet',
-      ],
-      { stdio: 'ignore' },
-    );
+    ({ proc, kill9 } = await ownMongod(path.join(tmp, 'db'), { port, args: ['--auth'] }));
     // The localhost exception lets the first user be created without credentials.
     for (let i = 0; ; i++) {
       const c = new MongoClient(`mongodb://127.0.0.1:${port}`, { serverSelectionTimeoutMS: 300 });
@@ -62,12 +45,7 @@ describe('safety: access control and host names', function () {
   });
 
   after(async function () {
-    if (proc && proc.exitCode === null) {
-      await new Promise((r) => {
-        proc.once('exit', r);
-        proc.kill('SIGKILL');
-      });
-    }
+    if (proc) await kill9();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

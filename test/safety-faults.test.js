@@ -6,7 +6,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { MongoMemoryReplSet } = require('mongodb-memory-server-core');
@@ -15,7 +15,7 @@ const { ensureFixture } = require('../lib/infra/loader');
 const { importCsv } = require('../lib/infra/csv-import');
 const { describeServer } = require('../lib/infra/server');
 const { ShellSession, runCli } = require('../lib/core/shell-runner');
-const { BIN, sleep, freePort } = require('./helpers');
+const { BIN, sleep, freePort, ownMongod } = require('./helpers');
 const LabGen = require('../fixtures/gen');
 
 function* whereDocs(n, seed = 1) {
@@ -23,52 +23,19 @@ function* whereDocs(n, seed = 1) {
   for (let i = 0; i < n; i++) yield LabGen.whereDoc(next, i);
 }
 
-/** A bare mongod of our own, so that it can be SIGKILLed and restarted on the same files. */
+/** A bare mongod of our own (test/helpers.js ownMongod), SIGKILLed and restarted on the same files and port. */
 class KillableMongod {
-  constructor(binary, port, dbpath) {
-    Object.assign(this, { binary, port, dbpath, uri: `mongodb://127.0.0.1:${port}` });
+  constructor(port, dbpath) {
+    Object.assign(this, { port, dbpath, uri: `mongodb://127.0.0.1:${port}` });
   }
 
   async start() {
-    this.proc = spawn(
-      this.binary,
-      [
-        '--port',
-        String(this.port),
-        '--dbpath',
-        this.dbpath,
-        '--bind_ip',
-        '127.0.0.1',
-        '--nounixsocket',
-        '--wiredTigerCacheSizeGB',
-        '0.25',
-        '--quiet',
-        '--setParameter',
-        'enableTestCommands=1',
-      ],
-      { stdio: 'ignore' },
-    );
-    for (let i = 0; i < 200; i++) {
-      const c = new MongoClient(this.uri, { serverSelectionTimeoutMS: 300 });
-      try {
-        await c.connect();
-        await c.db('admin').command({ ping: 1 });
-        return;
-      } catch (e) {
-        await sleep(100);
-      } finally {
-        await c.close();
-      }
-    }
-    throw new Error('mongod did not come up');
+    this.own = await ownMongod(this.dbpath, { port: this.port });
+    this.proc = this.own.proc;
   }
 
   kill9() {
-    const p = this.proc;
-    return new Promise((resolve) => {
-      p.once('exit', resolve);
-      p.kill('SIGKILL');
-    });
+    return this.own.kill9();
   }
 }
 
@@ -116,7 +83,7 @@ describe('safety: faults during loads and standard connection strings', function
   before(async function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-faults-'));
     fs.mkdirSync(path.join(tmp, 'db'));
-    m = new KillableMongod(findMongod().binary, await freePort(), path.join(tmp, 'db'));
+    m = new KillableMongod(await freePort(), path.join(tmp, 'db'));
     await m.start();
     client = new MongoClient(m.uri, { serverSelectionTimeoutMS: 5000 });
   });
