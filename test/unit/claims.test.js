@@ -216,13 +216,21 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
   const BIG = { cacheBytes: 12e9, dataBytes: 3.2e9, indexBytes: 2.7e9, events: 5e7 };
   const tsRun = (st, setting, o = {}) => stateRecords(st, { setting, cache: o.cache, withResidency: o.withResidency });
 
-  it('touch past RAM: judged only where data + indexes fill the cache AND the records show the working set pushed out; never from a run without residency', function () {
+  // RAM short while warm-both ran: its passes record disk reads (second adversarial read of 003, dispute 1).
+  const ramShort = (recs) =>
+    recs.map((r) =>
+      r.axis.state === 'warm-both'
+        ? { ...r, extra: { ...r.extra, passes: r.extra.passes.map((p) => ({ ...p, diskReadBytes: 1e6 })) } }
+        : r,
+    );
+
+  it('touch past RAM: judged only where data + indexes fill the cache AND the records show the working set pushed out and RAM short; never from a run without residency', function () {
     const pushedOut = { cold: { times: three(10), ...COLD }, 'warm-both': { times: three(40), ...COLD } };
     const fits = tsRun(pushedOut, BIG, { cache: '12GB' });
     const v = verdictOf(timeseries, '003-touch-both', fits);
     expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(v.why).to.match(/--set STATES_CACHE=source/);
-    const small = tsRun(pushedOut, SMALL, { cache: '0.25GB' });
+    const small = ramShort(tsRun(pushedOut, SMALL, { cache: '0.25GB' }));
     expect(verdictOf(timeseries, '003-touch-both', fits.concat(small)).verdict).to.equal(VERDICT.HOLDS);
     expect(verdictOf(timeseries, '003-touch-both', small.concat(fits)).verdict).to.equal(VERDICT.HOLDS);
     // the same times, but the warm-both passes found everything in the cache: not the source's setting
@@ -239,19 +247,26 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     expect(none.setting.absent).to.equal('no-evidence');
   });
 
-  it('touch data: an interval over passes (not over T1..T5 of one pass), judged only when the data was in the cache', function () {
+  it('touch data: unsupported by the source (its five timestamps straddle 1.1x); the measurement beside: an interval over passes, judged only when the data was in the cache', function () {
     const warm = { times: three(10), read: { created_on_1: 1e6 }, cached: {} };
     const run = (cold, w = warm) => tsRun({ cold: { times: cold, ...COLD }, 'warm-data': w }, BIG);
-    expect(verdictOf(timeseries, '003-touch-data', run(three(13))).verdict).to.equal(VERDICT.HOLDS);
+    // The source's own spread decides, as 002-dups-vs-n (read-2 dispute 4): always unsupported, the
+    // lab's rule read beside and never as a change.
+    const beside = (recs) => {
+      const v = verdictOf(timeseries, '003-touch-data', recs);
+      expect(v.verdict).to.equal(VERDICT.UNSUPPORTED);
+      expect(v.why).to.match(/\[1\.03x, 1\.64x\]/);
+      return v;
+    };
+    expect(beside(run(three(13))).why).to.match(/measured here \(not a verdict\): holds/);
     // the core's default no-difference band [0.8x, 1.1x] (the claim's lower edge): 1.05x is no effect
-    expect(verdictOf(timeseries, '003-touch-data', run(three(10.5))).verdict).to.equal(VERDICT.NO_EFFECT);
+    expect(beside(run(three(10.5))).why).to.match(/measured here \(not a verdict\): no effect/);
     // one pass per state: no interval
-    const one = verdictOf(timeseries, '003-touch-data', run([13], { ...warm, times: [10] }));
-    expect(one.verdict).to.equal(VERDICT.INCONCLUSIVE);
-    expect(one.why).to.match(/1 pass\(es\) per state: an interval needs at least 3/);
+    const one = beside(run([13], { ...warm, times: [10] }));
+    expect(one.why).to.match(/inconclusive.*1 pass\(es\) per state: an interval needs at least 3/);
     // the warm-data passes read the documents again: the data was not in the cache
-    const out = verdictOf(timeseries, '003-touch-data', run(three(13), { ...warm, read: COLD.read }));
-    expect(out.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    const out = beside(run(three(13), { ...warm, read: COLD.read }));
+    expect(out.why).to.match(/not reproduced here/);
     expect(out.setting.absent).to.equal('out-of-cache');
   });
 
