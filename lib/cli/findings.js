@@ -3,8 +3,13 @@
 // article's claims; writes findings.md and a self-contained findings.html.
 const fs = require('fs');
 const path = require('path');
+const { fmtMs } = require('../../scripts/lib/format');
+const { VERDICTS, LABEL, MEANING } = require('../core/claims');
+const { checkWritable } = require('../core/results');
+const { UsageError, ParameterError, safeArgv } = require('../infra/errors');
+const { renderTableLines } = require('../report/render-terminal');
 const opt = require('./options');
-const { UsageError } = require('../infra/errors');
+const studyRun = require('./study-run');
 
 const usage =
   'mongo-perf-lab findings [study...] [--profile quick|seed|tiny | --budget 30m] [--uri URI | --servers URI1,URI2] [--engines sbe,classic] [--from DIR,...] [--labels L1,...] [--out DIR] [--readme]';
@@ -18,7 +23,6 @@ results/findings-<date-time>).`;
 
 /** The verdict vocabulary as the reports print it (lib/core/claims.js LABEL and MEANING), wrapped to 100 columns. */
 function verdictNotes() {
-  const { VERDICTS, LABEL, MEANING } = require('../core/claims');
   const width = Math.max(...VERDICTS.map((v) => LABEL[v].length));
   const indent = ' '.repeat(width + 4);
   const lines = ['Verdicts, in the words of every report and the README (lib/core/claims.js LABEL, MEANING):'];
@@ -115,7 +119,6 @@ function parse(values, positionals) {
 
 /** The command line a report names so it can be made again (connection strings left out). */
 function reportCommand() {
-  const { safeArgv } = require('../infra/errors');
   return [
     'mongo-perf-lab',
     ...safeArgv(process.argv.slice(2)).map((a) => (/[\s'"$`\\]/.test(a) ? `'${a.replace(/'/g, "'\\''")}'` : a)),
@@ -154,8 +157,7 @@ function seedStudies(budget) {
  * claims: docs/findings.schema.json); returns the lines naming the open claims and their deciding runs.
  */
 function budgetEnd(budget, res) {
-  const { endBudget } = require('./study-run');
-  const { lines, record } = endBudget(budget, res.judged[0] || []);
+  const { lines, record } = studyRun.endBudget(budget, res.judged[0] || []);
   const file = res.files.find((f) => f.endsWith('findings.json'));
   res.json.budget = record;
   fs.writeFileSync(file, JSON.stringify(res.json, null, 2) + '\n');
@@ -163,12 +165,12 @@ function budgetEnd(budget, res) {
 }
 
 async function run(o) {
+  // Lazy: findings-files and core/findings load the driver and mongosh's runtime (~1.4 s),
+  // lab-lines the driver, ../studies every study: none of them for `--help` (test/cli.test.js).
   const { findings, updateReadme } = require('../report/findings-files');
   const { fromGroup } = require('../core/findings');
   const { humanLines } = require('../core/lab-lines');
-  const { checkWritable } = require('../core/results');
-  const { ParameterError } = require('../infra/errors');
-  const { prepareRun, finishPlaces, lazyPeers, outDirOf, keptUri } = require('./study-run');
+  const { prepareRun, finishPlaces, lazyPeers, outDirOf, keptUri } = studyRun;
   const t0 = Date.now();
   const entries = o.args.length ? opt.chooseStudies(o.args) : require('../studies').studies;
   checkColumns(o, fromGroup);
@@ -223,21 +225,17 @@ async function run(o) {
  * the studies that will run at the sources' scales.
  */
 function planProfiles(o, entries, log, t0) {
-  const { announceSeed, startBudget } = require('./study-run');
-  const budget = startBudget(o, entries, (t) => process.stdout.write(`${t}\n`), t0);
+  const budget = studyRun.startBudget(o, entries, (t) => process.stdout.write(`${t}\n`), t0);
   const profile = budget ? budget.profile : o.profile;
-  if (profile === 'seed' && !o.from.length) announceSeed(budget ? seedStudies(budget) : entries, log);
+  if (profile === 'seed' && !o.from.length) studyRun.announceSeed(budget ? seedStudies(budget) : entries, log);
   return { budget, profile };
 }
 
 /** The glance table, the time and the files written; under --budget, the claims it left open. */
 function printEnd(o, res, openLines, t0) {
-  const { fmtMs } = require('../../scripts/lib/format');
-  const { fileLines } = require('./study-run');
-  const { renderTableLines } = require('../report/render-terminal');
   const glance = renderTableLines(res.glanceTable, { width: 100, color: Boolean(process.stdout.isTTY) });
   process.stdout.write(
-    `\n${glance.join('\n')}\n\ntotal time ${fmtMs(Date.now() - t0)}; written:\n${fileLines(res.files)}\n` +
+    `\n${glance.join('\n')}\n\ntotal time ${fmtMs(Date.now() - t0)}; written:\n${studyRun.fileLines(res.files)}\n` +
       (o.readme ? '  README.md (findings at a glance)\n' : ''),
   );
   if (openLines.length) process.stdout.write(`\n${openLines.join('\n')}\n`);

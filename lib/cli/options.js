@@ -3,8 +3,11 @@
 // one-line refusal of an option it does not take (with the closest name, or the command that takes
 // it), its help text, and the value checks several commands use. Requires nothing heavy: `--help`
 // and `list` must not load the driver.
+const os = require('os');
 const { parseArgs } = require('util');
+const { studyFromFile } = require('../core/registry');
 const { UsageError } = require('../infra/errors');
+const { checkTarget } = require('../infra/targets');
 const LabParams = require('../../scripts/lib/params');
 const { editDistance } = LabParams;
 
@@ -38,6 +41,7 @@ function closest(word, names) {
 /** The commands (other than this one) that take option name, read from their modules. */
 function commandsTaking(name, except) {
   return COMMANDS.filter((c) => c !== except && c !== 'help').filter((c) => {
+    // Lazy: a command's module is read only when a mistyped option asks which commands take it.
     const spec = require(`./${c}`).options;
     return Object.prototype.hasOwnProperty.call(spec, name);
   });
@@ -190,7 +194,7 @@ function wholeNumber(name, value, min, max = LIMITS[name]) {
 
 function cacheGb(value) {
   if (value === undefined) return undefined;
-  const maxGb = Math.floor((require('os').totalmem() / 2 ** 30) * 100) / 100;
+  const maxGb = Math.floor((os.totalmem() / 2 ** 30) * 100) / 100;
   const n = Number(value);
   if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) || !(n >= 0.25)) {
     throw new UsageError(`--cache-gb: expected a decimal number of GB >= 0.25, got ${JSON.stringify(value)}`);
@@ -204,7 +208,6 @@ function dbName(value) {
   if (value === undefined) return undefined;
   if (!/^[A-Za-z0-9_-]{1,60}$/.test(value))
     throw new UsageError(`--db: ${JSON.stringify(value)} is not a valid database name ([A-Za-z0-9_-])`);
-  const { checkTarget } = require('../infra/targets');
   try {
     checkTarget(value);
   } catch (e) {
@@ -272,11 +275,12 @@ function stamp(d = new Date()) {
 
 /** Studies by name, as UsageErrors (the registry's own error is a plain Error). */
 function chooseStudies(names) {
+  // Lazy: every study's declaration (~0.5 s), which `--help` must not load (test/cli.test.js).
   const { findStudy } = require('../studies');
   return names.map((n) => {
     try {
       // A path (./my_study.js) is a study of your own: its declaration file, from any folder.
-      if (/\.js$/.test(n) || n.includes('/')) return require('../core/registry').studyFromFile(n);
+      if (/\.js$/.test(n) || n.includes('/')) return studyFromFile(n);
       return findStudy(n);
     } catch (e) {
       throw new UsageError(e.message);

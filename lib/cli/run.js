@@ -3,8 +3,19 @@
 // results.json, report.md and the charts, and print each study's summary and judged claims.
 const fs = require('fs');
 const path = require('path');
+const { fmtMs } = require('../../scripts/lib/format');
+const { LABEL } = require('../core/claims');
+const { MIN_ROUNDS, SUGGESTED_ROUNDS } = require('../core/compare');
+const { checkParams } = require('../core/params');
+const { checkWritable } = require('../core/results');
+const { UsageError, safeArgv } = require('../infra/errors');
+const { checkWritableFile } = require('../infra/output-paths');
+const m = require('../report/model');
+const report = require('../report/report');
+const { claimsTable, forYouBlocks, writeUpPath, profileIn } = require('../report/findings-report');
+const { renderTerminal } = require('../report/render-terminal');
 const opt = require('./options');
-const { UsageError } = require('../infra/errors');
+const studyRun = require('./study-run');
 
 const usage = 'mongo-perf-lab run <study...|all> [options]';
 const summary = 'run studies on an embedded mongod or on your server';
@@ -60,7 +71,6 @@ of $MONGOD_VERSION by mongodb-memory-server. Each study's script also runs on it
 
 /** The checked options of run (every value refused here is refused before any server starts). */
 function parse(values, positionals) {
-  const { checkWritableFile } = require('../infra/output-paths');
   checkWritableFile(values.json, '--json');
   opt.budgetProfile(values);
   return {
@@ -103,6 +113,7 @@ function studyParams(entry, o) {
 
 /** The studies named on the command line ("all": every one). */
 function chosenStudies(args) {
+  // Lazy: every study's declaration (~0.5 s), which `--help` must not load (test/cli.test.js).
   const { studies } = require('../studies');
   const names = args[0] === 'all' ? studies.map((s) => s.name) : args;
   if (!names.length) throw new UsageError('run: name a study (see `mongo-perf-lab list`) or "all"');
@@ -111,7 +122,6 @@ function chosenStudies(args) {
 
 /** The files of a finished run: report.md, the charts, --json; returns their paths. */
 async function writeOutputs(doc, chosen, o, outDir) {
-  const report = require('../report/report');
   const written = [];
   const md = path.join(outDir, 'report.md');
   // report.md opens with what the terminal printed at the end (headlines, the claims' verdicts)
@@ -133,9 +143,6 @@ async function writeOutputs(doc, chosen, o, outDir) {
  * judged on this run, in the same verdict cells as findings.md.
  */
 function summaryDocument(doc, chosen, profile, { brief = false } = {}) {
-  const m = require('../report/model');
-  const report = require('../report/report');
-  const { claimsTable, forYouBlocks, writeUpPath, profileIn } = require('../report/findings-report');
   // Each study at its own profile: --budget plans one per study, and its records carry it.
   const scaleOf = (entry) => {
     const own = profileIn(doc, entry) || profile;
@@ -166,7 +173,6 @@ function summaryDocument(doc, chosen, profile, { brief = false } = {}) {
 
 /** "3 holds, 2 inconclusive": the verdicts of judged claims, in the words of every report. */
 function verdictCounts(judged) {
-  const { LABEL } = require('../core/claims');
   const n = new Map();
   for (const j of judged) n.set(j.verdict, (n.get(j.verdict) || 0) + 1);
   return [...n].map(([v, k]) => `${k} ${LABEL[v] || v}`).join(', ');
@@ -179,7 +185,6 @@ function verdictCounts(judged) {
 function fewRunsLine(o) {
   const runs = o.runs !== undefined ? o.runs : o.sets && o.sets.RUNS;
   if (typeof runs !== 'number') return null;
-  const { MIN_ROUNDS, SUGGESTED_ROUNDS } = require('../core/compare');
   if (runs >= MIN_ROUNDS) return null;
   return `note: --runs ${runs}: too few rounds for \`compare\` (it needs ${MIN_ROUNDS} a variant; use --runs ${SUGGESTED_ROUNDS})`;
 }
@@ -191,15 +196,12 @@ function summaryOut(o) {
 
 /** The end-of-run summary, within 100 columns, then the files written; --quiet: the summary only. */
 function printSummary(doc, chosen, o, { written, ms }) {
-  const { renderTerminal } = require('../report/render-terminal');
-  const { fmtMs } = require('../../scripts/lib/format');
-  const { fileLines } = require('./study-run');
   const out = summaryOut(o);
   const summary = summaryDocument(doc, chosen, o.profile, { brief: Boolean(o.quiet) });
   out.write(`\n${renderTerminal(summary, { width: 100, color: Boolean(out.isTTY) })}`);
   const few = fewRunsLine(o);
   if (few) out.write(`\n${few}\n`);
-  out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${fileLines(written)}\n`);
+  out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${studyRun.fileLines(written)}\n`);
 }
 
 /**
@@ -207,9 +209,9 @@ function printSummary(doc, chosen, o, { written, ms }) {
  * (study-run.js startBudget); then every study's parameters checked at its profile.
  */
 function planStudies(o, chosen, t0) {
-  const budget = require('./study-run').startBudget(o, chosen, (t) => summaryOut(o).write(`${t}\n`), t0);
+  const budget = studyRun.startBudget(o, chosen, (t) => summaryOut(o).write(`${t}\n`), t0);
   const perStudy = budget ? { profileOf: budget.profileOf, deadlineOf: budget.deadlineOf } : {};
-  require('../core/params').checkParams(chosen, {
+  checkParams(chosen, {
     profile: budget ? budget.profile : o.profile,
     paramsOf: (entry) => studyParams(entry, o),
     ...perStudy,
@@ -219,7 +221,7 @@ function planStudies(o, chosen, t0) {
 
 /** After a budgeted run's summary: the time spent and the claims the budget left open, with their deciding runs. */
 function printBudgetEnd(o, budget, doc) {
-  const { lines } = require('./study-run').endBudget(budget, doc.claims || []);
+  const { lines } = studyRun.endBudget(budget, doc.claims || []);
   summaryOut(o).write(`\n${lines.join('\n')}\n`);
 }
 
@@ -229,11 +231,11 @@ async function run(o) {
   const chosen = chosenStudies(o.args);
   const { budget, perStudy } = planStudies(o, chosen, t0);
   if (budget) o = { ...o, profile: budget.profile };
-  const { checkWritable } = require('../core/results');
+  // Lazy: the session loads the driver and mongosh's runtime (~1.4 s), lab-lines the driver; a
+  // refused name or parameter, `--help` and `list` never pay for them (test/cli.test.js).
   const { runSession } = require('../core/session');
-  const { prepareRun, finishPlaces, lazyPeers, outDirOf, keptUri } = require('./study-run');
   const { humanLines, fitLines } = require('../core/lab-lines');
-  const { safeArgv } = require('../infra/errors');
+  const { prepareRun, finishPlaces, lazyPeers, outDirOf, keptUri } = studyRun;
   const outDir = outDirOf(o);
   const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
   if (o.json && o.json !== '-') checkWritable(o.json);

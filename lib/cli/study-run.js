@@ -3,6 +3,16 @@
 // dir of the run kept in one run dir that is removed on any exit, and a database the run creates
 // dropped on interrupt; one PostgreSQL for the studies that use it; the warning before a seed-profile run.
 const path = require('path');
+const LabFixture = require('../../scripts/lib/fixture');
+const { planBudget, columnProfile, profileOfPlan, deadlineClock } = require('../core/budget');
+const budgetReport = require('../report/budget-report');
+const cleanup = require('../infra/cleanup');
+const { LabError, friendly, clientOptions } = require('../infra/errors');
+const { checkWritableDir, removeIfLeftEmpty } = require('../infra/output-paths');
+const targets = require('../infra/targets');
+const { wantsKeptData, startKeptData } = require('./kept-data');
+const { stamp } = require('./options');
+const { selfCommand } = require('./self-command');
 
 /**
  * Prepares the process for a run of studies. On each server the run was given (o.uri or
@@ -12,11 +22,9 @@ const path = require('path');
  * `kept` is that server, stopped (data kept) once the place is settled; keptUri(places) its URI.
  */
 async function prepareRun(o) {
-  const cleanup = require('../infra/cleanup');
   // Every temp dir of the run (embedded data dir, CSV files) lives in one run dir, removed on
   // any exit, signal, or (by a watchdog) SIGKILL.
   cleanup.install({ root: true, watchdog: true });
-  const { wantsKeptData, startKeptData } = require('./kept-data');
   const kept = wantsKeptData(o) ? await startKeptData(o, (m) => process.stderr.write(`${m}\n`)) : null;
   if (kept) return [{ ...(await preparePlace(kept.uri, o).catch(stopFirst(kept))), kept }];
   const uris = o.servers && o.servers.length ? o.servers : [o.uri || process.env.MONGODB_URI].filter(Boolean);
@@ -47,16 +55,15 @@ function keptUri(places) {
  * held (targets.runStart), so its end drops only what the run made there, also on interrupt.
  */
 async function preparePlace(uri, o) {
-  const cleanup = require('../infra/cleanup');
+  // Lazy: it loads the driver, which `--help` and `list` never need (test/cli.test.js).
   const { trackDatabase } = require('../infra/tracked-databases');
   const tracked = o.keep ? null : await trackDatabase(uri, o.db);
   const place = { uri, db: o.db, keep: Boolean(o.keep), tracked, start: null, unlist: () => {} };
   if (tracked && tracked.created) return place;
   // A user who may not list the database's collections: nothing the run makes there can be proven
   // new at its end, so nothing is dropped (the run itself says what it cannot do).
-  place.start = await withDb(uri, o.db, (db) => require('../infra/targets').runStart(db)).catch((e) => {
+  place.start = await withDb(uri, o.db, (db) => targets.runStart(db)).catch((e) => {
     // A server that cannot be reached fails the command now, not after the same wait again.
-    const { LabError, friendly } = require('../infra/errors');
     if (/ServerSelection/.test(e.name || '')) throw new LabError(friendly(e, { uri }), { cause: e });
     return null;
   });
@@ -66,8 +73,8 @@ async function preparePlace(uri, o) {
 }
 
 async function withDb(uri, name, fn) {
+  // Lazy: the driver (~0.5 s) loads only when a run reaches a server, never for `--help` or `list`.
   const { MongoClient } = require('mongodb');
-  const { clientOptions } = require('../infra/errors');
   const c = new MongoClient(uri, clientOptions(uri));
   try {
     return await fn(c.db(name));
@@ -92,8 +99,6 @@ function settlePlace(place) {
 
 /** What a run on the kept data left (its mongod's port changes per run: the clean command names the data, not a URI). */
 function keptLines(place, left) {
-  const LabFixture = require('../../scripts/lib/fixture');
-  const { selfCommand } = require('./self-command');
   return [
     ...LabFixture.wrapWords(
       `kept in ${place.db} (--keep), in ${place.kept.dir}: the lab's ${left.join(', ')}; a run with --keep reuses them; remove them with:`,
@@ -106,17 +111,12 @@ function keptLines(place, left) {
 async function settleNow(place) {
   if (place.tracked && place.tracked.created) return place.tracked.drop();
   if (!place.start) return undefined;
-  const LabFixture = require('../../scripts/lib/fixture');
-  const { friendly } = require('../infra/errors');
-  const { selfCommand } = require('./self-command');
   // As cleanup.js says what it dropped: not a "mongo-perf-lab:" line, which reports an error. One
   // message within 100 columns, the command alone on its last line.
   const say = (lines) => process.stderr.write(`cleanup: ${lines.join('\n')}\n`);
   const uri = LabFixture.commandUri(place.uri);
   try {
-    const r = await withDb(place.uri, place.db, (db) =>
-      require('../infra/targets').finishRun(db, place.start, { keep: place.keep }),
-    );
+    const r = await withDb(place.uri, place.db, (db) => targets.finishRun(db, place.start, { keep: place.keep }));
     const why = place.keep ? '--keep' : 'made by an earlier run, kept with --keep';
     if (r.left.length && place.kept) say(keptLines(place, r.left));
     else if (r.left.length) say(LabFixture.leftLines(place.db, r.left, uri, why, selfCommand(), 91));
@@ -155,6 +155,7 @@ async function finishPlaces(places) {
 async function sharedPeers(entries, log) {
   const none = async () => {};
   if (process.env.PG_URI || !entries.some((e) => (e.peers || []).includes('postgres'))) return none;
+  // Lazy: the PostgreSQL client loads only for a run whose studies use the SQL peers.
   const { tryPostgres } = require('../infra/postgres');
   const { pgs, note } = await tryPostgres({ log });
   if (!pgs) {
@@ -163,7 +164,6 @@ async function sharedPeers(entries, log) {
   }
   process.env.PG_URI = pgs.uri;
   log(`PostgreSQL for the SQL peers: ${pgs.version}, embedded, one for the whole run`);
-  const cleanup = require('../infra/cleanup');
   let removeStep = () => {};
   const stop = async () => {
     removeStep();
@@ -204,8 +204,6 @@ function announceSeed(entries, log) {
  * folder is checked first, so an unwritable LAB_RESULTS_DIR is named as such.
  */
 function outDirOf(o, prefix = '') {
-  const { stamp } = require('./options');
-  const { checkWritableDir, removeIfLeftEmpty } = require('../infra/output-paths');
   const dir = path.resolve(o.out || path.join(process.env.LAB_RESULTS_DIR || 'results', `${prefix}${stamp()}`));
   removeIfLeftEmpty(dir);
   // A command told where to write (--out) creates nothing in the results folder.
@@ -220,27 +218,25 @@ function outDirOf(o, prefix = '') {
  */
 function startBudget(o, entries, print, startMs = Date.now()) {
   if (!o.budgetMs) return null;
-  const b = require('../core/budget');
-  const plan = b.planBudget(entries, o.budgetMs);
-  print(require('../report/budget-report').planLines(plan, o.budgetMs).join('\n'));
+  const plan = planBudget(entries, o.budgetMs);
+  print(budgetReport.planLines(plan, o.budgetMs).join('\n'));
   return {
     plan,
     startMs,
     budgetMs: o.budgetMs,
-    profile: b.columnProfile(plan),
-    profileOf: b.profileOfPlan(plan),
-    deadlineOf: b.deadlineClock(plan, startMs),
+    profile: columnProfile(plan),
+    profileOf: profileOfPlan(plan),
+    deadlineOf: deadlineClock(plan, startMs),
   };
 }
 
 /** At the end of a budgeted run: the time spent and the claims left open (lines to print), and the `budget` record. */
 function endBudget(budget, judged) {
-  const b = require('../report/budget-report');
-  const open = b.openClaims(judged, budget.plan);
+  const open = budgetReport.openClaims(judged, budget.plan);
   const spentMs = Date.now() - budget.startMs;
   return {
-    lines: [b.spentLine(budget.budgetMs, spentMs), ...b.openLines(open)],
-    record: b.budgetRecord({ budgetMs: budget.budgetMs, spentMs, plan: budget.plan, open }),
+    lines: [budgetReport.spentLine(budget.budgetMs, spentMs), ...budgetReport.openLines(open)],
+    record: budgetReport.budgetRecord({ budgetMs: budget.budgetMs, spentMs, plan: budget.plan, open }),
   };
 }
 
