@@ -5,7 +5,7 @@ const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri, postgresDatabase, labCli, alive } = require('./helpers');
+const { testUri, postgresDatabase, labCli, alive, databaseNames } = require('./helpers');
 
 const CLI = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
 // Runs write results/<date-time>/ under LAB_RESULTS_DIR: keep them out of the checkout and of os.tmpdir()'s root.
@@ -24,15 +24,6 @@ function embeddedFrom(stderr) {
   // A deep temp folder makes the line wrap to 100 columns before the path (kept whole on its line).
   const m = /embedded mongod \(pid (\d+), data\s+([^)]+)\)/.exec(stderr);
   return m && { pid: Number(m[1]), dbPath: m[2].trim() };
-}
-
-async function databaseNames(uri) {
-  const c = new MongoClient(uri);
-  try {
-    return (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
-  } finally {
-    await c.close();
-  }
 }
 
 describe('CLI', function () {

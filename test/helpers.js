@@ -308,6 +308,68 @@ function scratchDirAndDb(prefix, dbName) {
   return h;
 }
 
+/**
+ * Inside a describe: before its tests h.uri (the run's server), h.client (connected) and h.tmp (a temp
+ * dir named from prefix); after them every database named in `used` (filled by the tests) dropped,
+ * the client closed, the dir removed. Returns h.
+ */
+function clientAndTmp(prefix, used = []) {
+  const h = { used };
+  before(async () => {
+    h.uri = testUri();
+    h.client = await MongoClient.connect(h.uri);
+    h.tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  after(async () => {
+    for (const name of used)
+      await h.client
+        .db(name)
+        .dropDatabase()
+        .catch(() => {});
+    if (h.client) await h.client.close();
+    if (h.tmp) fs.rmSync(h.tmp, { recursive: true, force: true });
+  });
+  return h;
+}
+
+/**
+ * A small tasks run (the skip scan beside pg-offset) whose PostgreSQL peer cannot start
+ * (test/sql-peer*.test.js): every pg-offset row is skipped as unavailable, its why matching `why`
+ * (result format 2: a skipped state is {code, why}), and report.md says so in one line.
+ * Resolves { r (the run), rows (its result records), md (report.md) }.
+ */
+async function tasksWithoutPeer(t, why) {
+  const { expect } = require('chai');
+  const report = require('../lib/report/report');
+  const r = await t.study('tasks', {
+    N: 2000,
+    PICKS: 3,
+    WRITERS: '1',
+    CLAIM_N: 50,
+    RUNS: 1,
+    WARMUP: 0,
+    VARIANTS: 'skip-scan,pg-offset',
+  });
+  const rows = r.records.filter((x) => x.type === 'result');
+  const pg = rows.filter((x) => x.variant === 'pg-offset');
+  expect(pg.length).to.be.greaterThan(0);
+  for (const x of pg)
+    expect(x.skipped).to.include({ code: 'unavailable' }).and.to.have.property('why').that.matches(why);
+  const md = report.markdown({ environment: { software: {}, lab: {} }, results: r.records }, [findStudy('tasks')]);
+  expect(md.match(/^Not measured: pg-offset \(SQL peer not measured: /gm)).to.have.length(1);
+  return { r, rows, md };
+}
+
+/** The names of the databases on the server at uri, now. */
+async function databaseNames(uri) {
+  const c = new MongoClient(uri);
+  try {
+    return (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
+  } finally {
+    await c.close();
+  }
+}
+
 /** The error a promise rejects with; throws when it resolves. */
 async function rejects(p) {
   try {
@@ -371,10 +433,13 @@ function linesOver100({ echoed = [], logged = [] }) {
  * `mongo-perf-lab server ARGS`, resolved once it printed its ready text on both pipes:
  * { child, io, exited, uri, members: [{ port, pid, dbPath }] }; exited resolves { code, signal }.
  */
-function startLabServer(args, { env = {} } = {}) {
+function startLabServer(args, { env = {}, command, cwd = ROOT } = {}) {
   const e = { ...process.env, ...env };
   if (env.MONGODB_URI === undefined) delete e.MONGODB_URI;
-  const child = spawn(process.execPath, [BIN, 'server', ...args], { cwd: ROOT, env: e });
+  // command: an installed `mongo-perf-lab` (test/install.test.js), found on env's PATH
+  const child = command
+    ? spawn(command, ['server', ...args], { cwd, env: e })
+    : spawn(process.execPath, [BIN, 'server', ...args], { cwd, env: e });
   const io = { out: '', err: '' };
   child.stdout.on('data', (d) => {
     io.out += d;
@@ -449,6 +514,9 @@ Object.assign(module.exports, {
   readJsonOrNull,
   rejects,
   scratchDirAndDb,
+  clientAndTmp,
+  databaseNames,
+  tasksWithoutPeer,
   labSync,
   labCli,
   ownLines,

@@ -12,10 +12,10 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri } = require('./helpers');
+const { testUri, startLabServer } = require('./helpers');
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -93,24 +93,8 @@ describe('install: the packed tarball from another directory', function () {
 
   it('`mongo-perf-lab server` prints commands that work from there (no npx), and its mongosh line runs', async function () {
     this.timeout(180000);
-    const child = spawn('mongo-perf-lab', ['server'], { cwd: elsewhere, env });
-    const io = { out: '', err: '' };
-    child.stdout.on('data', (d) => {
-      io.out += d;
-    });
-    child.stderr.on('data', (d) => {
-      io.err += d;
-    });
-    const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const { child, io, exited } = await startLabServer([], { command: 'mongo-perf-lab', cwd: elsewhere, env });
     try {
-      await new Promise((resolve, reject) => {
-        const check = () => {
-          if (/Ctrl-C stops/.test(io.err) && io.out.includes('\n')) resolve();
-        };
-        child.stderr.on('data', check);
-        child.stdout.on('data', check);
-        exited.then((r) => reject(new Error(`server exited early (${JSON.stringify(r)}): ${io.err}`)));
-      });
       expect(io.err).to.not.match(/npx /);
       expect(io.err).to.match(/^\s+mongo-perf-lab run all --uri "mongodb:\/\/127\.0\.0\.1:\d+\/"/m);
       const line = io.err

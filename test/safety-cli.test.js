@@ -10,7 +10,7 @@ const crypto = require('crypto');
 const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient, BSON } = require('mongodb');
-const { testUri, labSync, labCli } = require('./helpers');
+const { testUri, labSync, labCli, databaseNames } = require('./helpers');
 const { startEmbedded } = require('../lib/infra/server');
 const { processesUsing, cmdlineOf } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
@@ -63,15 +63,6 @@ async function expectNothingLeft(tmpdir, what, ms = 15000) {
   expect(processesUsing(tmpdir), `${what}: processes left`).to.deep.equal([]);
   expect(fs.readdirSync(tmpdir), `${what}: files left in TMPDIR`).to.deep.equal([]);
   expect(clean).to.equal(true);
-}
-
-async function databases(uri) {
-  const c = new MongoClient(uri);
-  try {
-    return (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
-  } finally {
-    await c.close();
-  }
 }
 
 /** Every collection of the databases: options, indexes and the BSON bytes of every document. */
@@ -221,20 +212,22 @@ describe('safety: CLI stops, errors and foreign data', function () {
       const uri = testUri();
       const name = 'labtest_safety_created';
       const dir = privateTmp('intr-uri');
-      const before = await databases(uri);
+      const before = await databaseNames(uri);
       expect(before).to.not.include(name);
       const run = startCli(
         ['run', 'where', '--uri', uri, '--db', name, '--docs', '400000', '--runs', '1', '--no-progress'],
         dir,
       );
-      const seen = await waitFor(async () => (await databases(uri)).includes(name), 60000, 100);
+      const seen = await waitFor(async () => (await databaseNames(uri)).includes(name), 60000, 100);
       expect(seen, run.stderr).to.equal(true);
       await sleep(500);
       run.child.kill('SIGINT');
       await Promise.race([run.done, deadline(60000)]);
       expect(run.code, run.stderr).to.not.equal(0);
-      expect(await databases(uri), run.stderr).to.not.include(name);
-      expect((await databases(uri)).filter((d) => !before.includes(d) && !d.startsWith('labtest_'))).to.deep.equal([]);
+      expect(await databaseNames(uri), run.stderr).to.not.include(name);
+      expect((await databaseNames(uri)).filter((d) => !before.includes(d) && !d.startsWith('labtest_'))).to.deep.equal(
+        [],
+      );
       await expectNothingLeft(dir, 'uri run');
     });
   });

@@ -9,11 +9,9 @@
 // refused in one line (non-zero exit). Each path runs once, the kinds rotated over its names and
 // shifted from one path to the next, so every kind meets the default names of several paths.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { MongoClient } = require('mongodb');
-const { testUri, cliBatch, labRun } = require('./helpers');
+const { cliBatch, labRun, clientAndTmp } = require('./helpers');
 const { runCli, ROOT } = require('../lib/core/shell-runner');
 const LabFixture = require('../scripts/lib/fixture');
 
@@ -178,23 +176,19 @@ describe('safety: ownership by identity, every write path against foreign collec
   let tmp;
   let csv;
   const used = [];
+  const h = clientAndTmp('labtest-own-', used);
 
-  before(async function () {
-    uri = testUri();
-    client = await MongoClient.connect(uri);
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labtest-own-'));
+  before(function () {
+    ({ uri, client, tmp } = h);
     csv = path.join(tmp, 'rows.csv');
     fs.writeFileSync(csv, 'id,timestamp,engine_rpm\n1,2020-01-01T00:00:00Z,900\n2,2020-01-01T00:00:01Z,950\n');
   });
 
-  after(async function () {
-    for (const name of used)
-      await client
-        .db(name)
-        .dropDatabase()
-        .catch(() => {});
-    await client.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+  it('the table holds every registered study: its `run` or its declaration script (a study added later fails here)', function () {
+    const { studies } = require('../lib/studies');
+    const covered = (e) =>
+      PATHS.some((p) => (p.cli ? p.cli[0] === 'run' && p.cli[1] === e.name : p.script === e.script));
+    expect(studies.filter((e) => !covered(e)).map((e) => e.name)).to.deep.equal([]);
   });
 
   // One rotation per path, shifted from path to path: the default names meet every kind across the

@@ -13,11 +13,9 @@
 // work: every name its run writes must be declared, and a refusal of a declared name leaves nothing
 // of the run's in the database (it came before the fixture).
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { MongoClient } = require('mongodb');
-const { testUri, postgresDatabase, labRun, cliBatch } = require('./helpers');
+const { postgresDatabase, labRun, cliBatch, clientAndTmp } = require('./helpers');
 const { ROOT } = require('../lib/core/shell-runner');
 const { studies } = require('../lib/studies');
 const { readDeclaration } = require('../lib/core/registry');
@@ -182,21 +180,10 @@ describe('safety: every derived and scratch name the lab makes, against a foreig
   let client;
   let tmp;
   const used = [];
+  const h = clientAndTmp('labtest-scratch-', used);
 
-  before(async function () {
-    uri = testUri();
-    client = await MongoClient.connect(uri);
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labtest-scratch-'));
-  });
-
-  after(async function () {
-    for (const name of used)
-      await client
-        .db(name)
-        .dropDatabase()
-        .catch(() => {});
-    if (client) await client.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+  before(function () {
+    ({ uri, client, tmp } = h);
   });
 
   // A fresh database for one run of a path, with the foreign collections planted.

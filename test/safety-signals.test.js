@@ -14,8 +14,7 @@ const os = require('os');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
-const { MongoClient } = require('mongodb');
-const { testUri } = require('./helpers');
+const { testUri, databaseNames } = require('./helpers');
 const { processesUsing, cmdlineOf } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
 
@@ -78,15 +77,6 @@ function pgFolder(tmp) {
     }
   }
   return false;
-}
-
-async function databases(uri) {
-  const c = new MongoClient(uri);
-  try {
-    return (await c.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
-  } finally {
-    await c.close();
-  }
 }
 
 // The phases: `when` is a line of the run's log (or, for the peer's start, its folder appearing),
@@ -255,7 +245,7 @@ describe('safety: signals in every phase of every study (its SQL peer and replic
       err: run.err,
       procs: [...new Set([...stillRunning(seen), ...processesUsing(tmp)])].map((p) => `${p} ${cmdline(p)}`),
       left,
-      dbLeft: (await databases(testUri())).includes(db),
+      dbLeft: (await databaseNames(testUri())).includes(db),
     };
   }
 

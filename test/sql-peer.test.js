@@ -7,11 +7,9 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testDatabase, testUri } = require('./helpers');
+const { testDatabase, testUri, tasksWithoutPeer } = require('./helpers');
 const { tryPostgres, embeddedProblem, platformPackage } = require('../lib/infra/postgres');
 const { processesUsing } = require('../lib/infra/processes');
-const report = require('../lib/report/report');
-const { findStudy } = require('../lib/studies');
 
 describe('the SQL peer when it cannot start', function () {
   let t;
@@ -67,26 +65,8 @@ describe('the SQL peer when it cannot start', function () {
   it('a run says why once, and its report marks the SQL rows as not measured with that reason', async function () {
     this.timeout(300000);
     process.env.LAB_PG_PACKAGE_DIR = copy;
-    const r = await t.study('tasks', {
-      N: 2000,
-      PICKS: 3,
-      WRITERS: '1',
-      CLAIM_N: 50,
-      RUNS: 1,
-      WARMUP: 0,
-      VARIANTS: 'skip-scan,pg-offset',
-    });
-    const pg = r.records.filter((x) => x.type === 'result' && x.variant === 'pg-offset');
-    expect(pg.length).to.be.greaterThan(0);
-    // Result format version 2: a skipped state is {code, why}.
-    for (const x of pg)
-      expect(x.skipped)
-        .to.include({ code: 'unavailable' })
-        .and.to.have.property('why')
-        .that.matches(/^SQL peer not measured: .*hydrate-symlinks\.js/);
+    const { r, md } = await tasksWithoutPeer(t, /^SQL peer not measured: .*hydrate-symlinks\.js/);
     expect(r.text.split('\n').filter((l) => l.startsWith('SQL peer not measured')).length).to.equal(1);
-    const md = report.markdown({ environment: { software: {}, lab: {} }, results: r.records }, [findStudy('tasks')]);
-    expect(md.match(/^Not measured: pg-offset \(SQL peer not measured: /gm)).to.have.length(1);
     expect(md).to.not.match(/\| pg-offset \|/);
   });
 });
