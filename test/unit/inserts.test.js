@@ -3,27 +3,10 @@
 const { expect } = require('chai');
 const { BSON } = require('mongodb');
 const G = require('../../fixtures/inserts-gen');
+const { readDeclaration } = require('../../lib/core/registry');
 
-/** scripts/inserts_bulk.js's STUDY as Node reads it (LAB_MODE = 'node'; no server, no `db`). */
-function insertsDeclaration() {
-  const fs = require('fs');
-  const path = require('path');
-  const vm = require('vm');
-  const ctx = vm.createContext({ LAB_MODE: 'node', print() {}, printjson() {} });
-  ctx.load = (file) => {
-    const abs = path.resolve(file);
-    const outer = ctx.__dirname;
-    ctx.__dirname = path.dirname(abs);
-    try {
-      vm.runInContext(fs.readFileSync(abs, 'utf8'), ctx, { filename: abs });
-    } finally {
-      ctx.__dirname = outer;
-    }
-    return true;
-  };
-  ctx.load(path.join(__dirname, '..', '..', 'scripts', 'inserts_bulk.js'));
-  return ctx.STUDY;
-}
+/** scripts/inserts_bulk.js's STUDY as Node reads it (the registry's reader: LAB_MODE = 'node'; no server, no `db`). */
+const insertsDeclaration = () => readDeclaration('inserts_bulk.js');
 
 describe('study 002: inserts, coherency, tasks and joins', function () {
   describe('inserts: the axis points of a profile', function () {
