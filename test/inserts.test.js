@@ -349,8 +349,10 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       const v = (id) => judged.find((x) => x.id === id);
       // runStudy's default profile is quick: the verdicts are decided (no test-scale label)
       expect(v('002-doc-16mb').verdict).to.equal(claims.VERDICT.HOLDS);
-      expect(v('002-conn-default').verdict).to.equal(claims.VERDICT.UNSUPPORTED);
-      expect(v('002-large-bulk-timeout').verdict).to.equal(claims.VERDICT.INCONCLUSIVE);
+      // 2.x's default cannot be started here; no failures on a local socket are not the source's
+      // distributed setting (second read of 002, disputes 13 and 2): both not reproduced, figures beside
+      expect(v('002-conn-default').verdict).to.equal(claims.VERDICT.NOT_REPRODUCED);
+      expect(v('002-large-bulk-timeout').verdict).to.equal(claims.VERDICT.NOT_REPRODUCED);
       expect(v('002-large-bulk-timeout').why).to.match(/BULK_TRIES=59/);
     });
 

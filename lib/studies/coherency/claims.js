@@ -12,6 +12,7 @@ const {
   exact,
   pct,
   VERDICT,
+  LABEL,
   quietCores,
   unsupported,
 } = require('../../core/claims');
@@ -48,6 +49,57 @@ const racing = (needed, variants) => ({
 const withoutBands = (fn) => (records, env, params) => fn(records, env, params);
 
 const RACE_NEEDED = 'racers running at once (the source: 54 processes on 54 cores)';
+
+// The source's racers wrote with its inferred writer (PyMongo Connection: unacknowledged, w: 0),
+// whose insert returns before it is applied, which can widen the check-then-insert window: a rate is
+// judged only on races of that writer, as every 002 MongoDB claim is (docs/disputes/002.md). The lab's
+// racers write acknowledged (w: 1), so the rate is shown, not judged. Records made from the source's
+// own figures (source: true) are its writer.
+const inferredWriter = (variants) => ({
+  needed: "the source's inferred writer racing (unacknowledged, w: 0)",
+  check: (records) => {
+    const rs = results(records).filter((r) => variants.includes(r.variant));
+    if (rs.some((r) => r.source || (r.extra && r.extra.w === 0)))
+      return { here: 'racers writing unacknowledged (w: 0)', ok: true };
+    return {
+      here: "the inferred unacknowledged writer (w: 0) did not race: the lab's racers write acknowledged (Node driver, w: 1), and a fire-and-forget insert returns before it is applied, which can widen the race's window; its rate is shown",
+      ok: false,
+      absent: 'no-evidence',
+      reproduce:
+        'a w: 0 racer (check, then insertOne with writeConcern {w: 0}) in lib/studies/coherency/races.js, not written yet; then the same run',
+    };
+  },
+});
+
+/** Both settings a race claim needs: every refusal is named (the cores and the writer), the cores' command first. */
+function raceAndWriter(needed, variants) {
+  const a = racing(needed, variants);
+  const b = inferredWriter(variants);
+  return {
+    needed: `${a.needed}; ${b.needed}`,
+    check: (records, env, params) => {
+      const x = a.check(records, env, params);
+      const y = b.check(records, env, params);
+      if (x.ok && y.ok) return { here: `${x.here}; ${y.here}`, ok: true };
+      const bad = [x, y].filter((z) => !z.ok);
+      return {
+        here: bad.map((z) => z.here).join('; '),
+        ok: false,
+        absent: bad[0].absent,
+        reproduce: bad
+          .map((z) => z.reproduce)
+          .filter(Boolean)
+          .join('; and '),
+      };
+    },
+  };
+}
+
+/** "chars 1,024 x n 1,024, 2,048" : the cells a set of races covers. */
+function cellsOf(rs) {
+  const uniq = (k) => [...new Set(rs.map((r) => r.axis[k]))].sort((a, b) => a - b).map(lab.fmtInt);
+  return `chars ${uniq('chars').join('/')} x n ${uniq('n').join('/')}`;
+}
 
 const races = (records, variant) => results(records).filter((r) => r.variant === variant && dupsOf(r));
 const W = (r) => (r.extra && r.extra.W) || null;
@@ -116,6 +168,21 @@ function nonAcidRule(records) {
   return { verdict: VERDICT.HOLDS, figure, interval: null, setting, why: 'the guarded transaction duplicated too' };
 }
 
+/**
+ * 002-non-acid: not measured (the race shows the guard, not atomicity); txn-guard's race beside,
+ * the documentation's answer in the reason.
+ */
+function nonAcidVerdict(records, env, params) {
+  const o = nonAcidRule(records, env, params);
+  return {
+    verdict: VERDICT.NOT_MEASURED,
+    figure: o.figure,
+    interval: null,
+    setting: { needed: null, here: 'no atomicity check in the lab (the race measures the guard)', ok: null },
+    why: `not measured here: txn-guard's race cannot tell ACID from a constraint (its 0 duplicates come from the guard document's write conflict, which a unique index gives without a transaction); by the documentation MongoDB has multi-document ACID transactions since 4.0; beside (not a verdict): ${LABEL[o.verdict]}, ${o.why}; what would measure it: on a replica set, a transaction writing two documents then aborting (neither visible) and one committing (both visible together)`,
+  };
+}
+
 module.exports = [
   {
     id: '002-coherency',
@@ -126,13 +193,13 @@ module.exports = [
       'grid 1,024/2,048/4,096 chars x n 1,024/2,048/4,096: 589, 685, 1099 / 634, 922, 461 / 562, 430, 853; per possible extra insert (n x 53): 461/(4096 x 53) = 0.2 % to 634/(1024 x 53) = 1.17 % (562/(1024 x 53) = 1.04 % next). "The number of duplicates" is read as extra documents (documents - keys, what the lab counts): every racer but the first can insert each key once more. Read as keys with more than one copy, the same cells are 11-62 % of the keys (461/4,096 to 634/1,024); the lab does not record that count, so that reading is not judged',
     setting: SETTING,
     boundary:
-      "gate: W + 1 cores no other work wanted (a core per racer and the server's; CPU wait recorded), else not reproduced with the command. D / (n (W - 1)) per race (extra documents per possible extra insert), interval over the races, acknowledged racers (the inferred unacknowledged writer does not race here)",
+      "gate: W + 1 cores no other work wanted (a core per racer and the server's; CPU wait recorded) and races of the source's inferred writer (unacknowledged, w: 0), else not reproduced with what is missing: the standard of every 002 MongoDB claim, since a fire-and-forget insert returns before it is applied and can widen the race's window. The lab's racers write acknowledged (w: 1), so their rate is shown beside, not judged, until a w: 0 racer runs. D / (n (W - 1)) per race (extra documents per possible extra insert), interval over the races, labelled with the cells, W and the number of races",
     verdict: rule({
       holds: [0.001, 0.03],
       // below the claim's band, any rate above 0 is a smaller effect in the claimed direction
       tie: [0, 0],
       fmt: pct,
-      setting: racing(RACE_NEEDED, ['check-then-insert']),
+      setting: raceAndWriter(RACE_NEEDED, ['check-then-insert']),
       interval: (records) => {
         const rates = raceRates(records, 'check-then-insert');
         if (!rates.length) return { iv: null, missing: 'check-then-insert did not run' };
@@ -144,11 +211,15 @@ module.exports = [
         return {
           iv,
           figure:
-            `${pct(iv.mid)} of the possible extra inserts${iv.lo === null ? '' : ` (95% CI ${pct(iv.lo)} to ${pct(iv.hi)})`}, ${rates.length} race${rates.length > 1 ? 's' : ''}, W=${W(cti[0])} ${cti[0].extra.mode || ''}`.trim(),
+            `${pct(iv.mid)} of the possible extra inserts${iv.lo === null ? '' : ` (95% CI ${pct(iv.lo)} to ${pct(iv.hi)})`}, ${rates.length} race${rates.length > 1 ? 's' : ''} over ${cellsOf(cti)}, W=${W(cti[0])} ${cti[0].extra.mode || ''}, acknowledged (w: 1) racers`.trim(),
           note: `${fixed.length ? `the fixed patterns: ${fixed.join(', ')}; ` : ''}the race's rate depends on how many racers run at once (here they share the machine's cores)`,
         };
       },
     }),
+    mechanism: {
+      why: 'the check (a find by key) and the insert are two operations with no unique index on the key: two racers that both find the key absent both insert it. How often that happens depends on how many racers run at once and how long each waits between its check and its insert: an acknowledged insert returns after it is applied, an unacknowledged one (w: 0) before, so the writer is part of the setting. A unique index on the key makes the count 0',
+      ref: 'https://www.mongodb.com/docs/manual/core/index-unique/',
+    },
   },
   {
     id: '002-coherency-acid',
@@ -187,9 +258,10 @@ module.exports = [
               dupsOf(r).map((d) => (d + 0.5) / (r.axis.n * (W(r) - 1))),
             );
             const m = lab.median(sameRates);
+            const pgRaces = raceRates(records, 'pg-check-then-insert').length;
             return {
               iv: exact(m > 0 ? p / m : 0),
-              figure: `duplicates per possible extra insert (median): PostgreSQL ${pct(p)}, MongoDB ${pct(m)}`,
+              figure: `duplicates per possible extra insert (median) at ${cellsOf(pg)}, W=${W(pg[0]) || W((same.length ? same : mg)[0])}: PostgreSQL ${pct(p)} (${pgRaces} race${pgRaces === 1 ? '' : 's'}), MongoDB ${pct(m)} (${sameRates.length} race${sameRates.length === 1 ? '' : 's'} at the same cell${same.length ? '' : ': none, so every MongoDB race'}); 002-coherency's rate is over all its cells`,
               note: 'both stores duplicate without a unique constraint: the fix is the same in both',
             };
           },
@@ -272,8 +344,8 @@ module.exports = [
       '"the number of duplicates of doing parallel insertion in a non-ACID compliant database" and "many data-critical transaction systems like financial banking stay away from non-ACID compliant databases"',
     setting: SETTING,
     boundary:
-      'functional, on a replica set: W racers each run check-then-insert inside a multi-document transaction that first writes a per-key guard document (txn-guard): gone (MongoDB has ACID transactions) if it gives 0 duplicates in every race while plain check-then-insert duplicates at the same cell (the racers did overlap); holds if txn-guard duplicates; inconclusive when either did not run',
-    verdict: nonAcidRule,
+      "not measured: the race cannot decide it. txn-guard (W racers each running check-then-insert inside a multi-document transaction that first writes a per-key guard document) gives 0 duplicates through the guard's write conflict, which a unique index gives without any transaction: it cannot tell ACID from a constraint, so it is shown beside, not judged. By the documentation the limitation is gone since 4.0 (multi-document transactions); what would measure it: a functional check on a replica set, a transaction that writes two documents and aborts (neither visible) and one that commits (both visible together, to a reader started during it none)",
+    verdict: nonAcidVerdict,
     mechanism: {
       why: 'MongoDB has multi-document ACID transactions since 4.0 (replica sets; 4.2 sharded clusters): a transaction that writes a per-key guard first turns two racers into a write conflict, and the loser retries on a snapshot that shows the winner (a plain transaction alone allows write skew; a unique index needs none)',
       ref: 'https://www.mongodb.com/docs/manual/core/transactions/',

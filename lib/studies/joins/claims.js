@@ -72,6 +72,13 @@ function tableLockingRule(records) {
   };
 }
 
+/** A question measured without a verdict: no bands printed (a question has no holds or REVERSED to reach). */
+function asQuestion(measured) {
+  const fn = question(measured);
+  delete fn.bands;
+  return fn;
+}
+
 module.exports = [
   {
     id: '002-joins',
@@ -84,7 +91,7 @@ module.exports = [
     setting: SETTING,
     boundary:
       "a question, measured without a verdict (the source asked how much slower, and never answered): time(the faster Node client join: client or node-map) / time(the SQL join in PostgreSQL), all rows to the client, same rounds, reported as 'Node client vs PostgreSQL', not as the Python-vs-MySQL answer (the premise, slower, would be above 1.25x). $lookup against the client join is reported beside (today's answer)",
-    verdict: question(
+    verdict: asQuestion(
       rule({
         holds: [1.25, Infinity],
         setting: pgPresent,
