@@ -206,17 +206,18 @@ function printSummary(doc, chosen, o, { written, ms }) {
 
 /**
  * Before any server: --budget's plan (printed), giving each study its profile and deadline
- * (study-run.js startBudget); then every study's parameters checked at its profile.
+ * (study-run.js startBudget); then every study's parameters checked at its profile: what each
+ * configured goes to the session, whose pre-check reads it instead of configuring it again.
  */
 function planStudies(o, chosen, t0) {
   const budget = studyRun.startBudget(o, chosen, (t) => summaryOut(o).write(`${t}\n`), t0);
   const perStudy = budget ? { profileOf: budget.profileOf, deadlineOf: budget.deadlineOf } : {};
-  checkParams(chosen, {
+  const configured = checkParams(chosen, {
     profile: budget ? budget.profile : o.profile,
     paramsOf: (entry) => studyParams(entry, o),
     ...perStudy,
   });
-  return { budget, perStudy };
+  return { budget, perStudy, configured };
 }
 
 /** After a budgeted run's summary: the time spent and the claims the budget left open, with their deciding runs. */
@@ -229,7 +230,7 @@ async function run(o) {
   const t0 = Date.now();
   // The names first: a wrong one is refused before the driver and the shell runtime load (~1 s).
   const chosen = chosenStudies(o.args);
-  const { budget, perStudy } = planStudies(o, chosen, t0);
+  const { budget, perStudy, configured } = planStudies(o, chosen, t0);
   if (budget) o = { ...o, profile: budget.profile };
   // Lazy: the session loads the driver and mongosh's runtime (~1.4 s), lab-lines the driver; a
   // refused name or parameter, `--help` and `list` never pay for them (test/cli.test.js).
@@ -263,6 +264,7 @@ async function run(o) {
       paramsOf: (entry) => studyParams(entry, o),
       ready: peers.start,
       ...perStudy,
+      configured,
       progress: o.progress,
       echo: (text) => say(fitLines(humanLines(text)).join('\n')),
       say,

@@ -25,31 +25,55 @@ function configValues(entry, desc, profile, params) {
 }
 
 /**
- * Every chosen study's parameters checked in Node, by its declaration's own rules (entry.offline:
- * lab.node of the script evaluated in Node, lib/core/registry.js, the very code a session runs),
+ * A study configured by its declaration's rules in Node (entry.offline: the script's lab.node
+ * evaluated in a Node vm, lib/core/registry.js, the very code a session runs), with no shell
+ * runtime and no server: { desc, cfg, derived: every collection it will derive or scratch-write }.
+ * @param {Function} valuesOf desc -> the configuration's values (configValues)
+ */
+function configureOffline(entry, valuesOf) {
+  const node = entry.offline();
+  const desc = node.describe(entry.name);
+  const cfg = node.configure(
+    entry.name,
+    valuesOf(desc),
+    (entry.variants || []).map((v) => v.name),
+  );
+  return { desc, cfg, derived: derivedNames(node.derived(entry.name), nodeDerived(entry, cfg.params)) };
+}
+
+/**
+ * Every collection the study will derive or scratch-write, once each: the shell declaration names
+ * what its variants write (`shellDerived`), the Node entry what only its Node part writes.
+ */
+function derivedNames(shellDerived, nodeNames) {
+  return [...new Set([...shellDerived, ...nodeNames])];
+}
+
+/** The collections only the study's Node part writes, at parameters `p` (its entry's `derived`). */
+function nodeDerived(entry, p) {
+  return entry.derived ? entry.derived(p) : [];
+}
+
+/**
+ * Every chosen study's parameters checked in Node, by its declaration's own rules (configureOffline),
  * before any server is started or reached: a typo costs no mongod, no connection and no shell
- * runtime. A study of the user's own has offline rules too (registry.js studyFromFile).
+ * runtime. A study of the user's own has offline rules too (registry.js studyFromFile). Returns what
+ * each configured, by study name ({desc, cfg, derived}): the pre-check on the server
+ * (run-study.js checkStudies) reads it instead of configuring the same values a second time.
+ * @returns {Map<string, {desc: object, cfg: object, derived: string[]}>}
  */
 function checkParams(entries, { profile = 'quick', paramsOf = () => ({}), profileOf } = {}) {
+  const configured = new Map();
   for (const entry of entries) {
     if (!entry.offline) continue;
-    const node = entry.offline();
+    const valuesOf = (desc) => configValues(entry, desc, profileOf ? profileOf(entry) : profile, paramsOf(entry));
     try {
-      const values = configValues(
-        entry,
-        node.describe(entry.name),
-        profileOf ? profileOf(entry) : profile,
-        paramsOf(entry),
-      );
-      node.configure(
-        entry.name,
-        values,
-        (entry.variants || []).map((v) => v.name),
-      );
+      configured.set(entry.name, configureOffline(entry, valuesOf));
     } catch (e) {
       throw ParameterError.of(e) || e;
     }
   }
+  return configured;
 }
 
-module.exports = { profileParams, configValues, checkParams };
+module.exports = { profileParams, configValues, configureOffline, derivedNames, checkParams };

@@ -17,7 +17,7 @@ const lab = require('../../scripts/lib/lab');
 const LabPlan = require('../../scripts/lib/plan');
 const LabRecords = require('../../scripts/lib/records');
 const { pointKey } = require('./results');
-const { configValues } = require('./params');
+const { configValues, derivedNames, checkParams } = require('./params');
 const cleanup = require('../infra/cleanup');
 const { InputFileError } = require('../infra/errors');
 
@@ -105,51 +105,30 @@ async function configureStudy(session, entry, valuesOf, echo) {
  * Before any study works, for every chosen study: its parameters configured and every collection it
  * will derive or scratch-write proven the lab's or absent. A parameter or a foreign collection of
  * the third study is refused before the first two run for minutes, and before a PostgreSQL is
- * started for them. Reads only; prepare() checks again. The configuration is the declaration's own
- * in Node (configureOffline): the run's session of the study is then the one shell session that
- * configures it.
+ * started for them. Reads only; prepare() checks again. The configuration is the one `run` made in
+ * Node before any server (`configured`, lib/core/params.js checkParams); a caller that made none
+ * (findings) has it made here, the same way: the run's session of the study is then the one shell
+ * session that configures it.
  * @param {StudyEntry[]} entries
  * @param {{server: any, dbName: string, profile?: string, paramsOf?: (entry: StudyEntry) => Params,
- *   profileOf?: (entry: StudyEntry) => string}} o
+ *   profileOf?: (entry: StudyEntry) => string, configured?: Map<string, {desc: any, cfg: any, derived: string[]}>}} o
  */
-async function checkStudies(entries, { server, dbName, profile = 'quick', paramsOf = () => ({}), profileOf }) {
+async function checkStudies(
+  entries,
+  { server, dbName, profile = 'quick', paramsOf = () => ({}), profileOf, configured },
+) {
+  const made = configured || checkParams(entries, { profile, paramsOf, profileOf });
   const client = new MongoClient(server.uri, server.clientOptions || {});
   try {
     for (const entry of entries) {
-      // --budget plans a profile per study (lib/core/budget.js); else the run's one profile.
-      const valuesOf = (desc) => configValues(entry, desc, profileOf ? profileOf(entry) : profile, paramsOf(entry));
-      const { desc, cfg, derived } = configureOffline(entry, valuesOf);
-      if (entry.own) await readOwnCollections(client.db(dbName), desc, cfg.params);
-      const names = derivedNames(derived, entry, cfg.params);
-      if (names.length) await assertAllOwned(client.db(dbName), names, 'write derived data into');
+      const c = made.get(entry.name);
+      if (!c) continue;
+      if (entry.own) await readOwnCollections(client.db(dbName), c.desc, c.cfg.params);
+      if (c.derived.length) await assertAllOwned(client.db(dbName), c.derived, 'write derived data into');
     }
   } finally {
     await client.close();
   }
-}
-
-/**
- * A study configured by its declaration's rules in Node (entry.offline: the script's lab.node
- * evaluated in a Node vm, lib/core/registry.js, the very code a session runs), with no shell
- * runtime and no server: { desc, cfg, derived: the collections its chosen shell variants write }.
- */
-function configureOffline(entry, valuesOf) {
-  const node = entry.offline();
-  const desc = node.describe(entry.name);
-  const cfg = node.configure(
-    entry.name,
-    valuesOf(desc),
-    (entry.variants || []).map((v) => v.name),
-  );
-  return { desc, cfg, derived: node.derived(entry.name) };
-}
-
-/**
- * Every collection the study will derive or scratch-write: the shell declaration names what its
- * variants write (`shellDerived`), the Node entry what only its Node part writes.
- */
-function derivedNames(shellDerived, entry, p) {
-  return [...new Set([...shellDerived, ...(entry.derived ? entry.derived(p) : [])])];
 }
 
 /**
@@ -210,7 +189,7 @@ async function prepare(ctx, entry, p, times = {}) {
   // work (checkStudies did so before the run; a collection may have appeared since): a foreign one
   // met half-way would refuse the run after minutes spent on the others. All of them are named at
   // once, so one rename or drop clears the way.
-  const derived = derivedNames(await ctx.shell.derived(), entry, p);
+  const derived = derivedNames(await ctx.shell.derived(), entry.derived ? entry.derived(p) : []);
   if (derived.length) await assertAllOwned(ctx.db, derived, 'write derived data into');
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.shell.fixture();
   sayReused(ctx, entry, p);

@@ -23,6 +23,7 @@ const liveness = require('../infra/liveness');
  * @param {Function} [o.announce] entry -> void, before each study
  * @param {boolean} [o.resume] keep what `file` already holds of this run (default true; lib/core/results.js)
  * @param {Function} [o.ready] async, once every study's parameters and names are accepted, before the first study
+ * @param {Map} [o.configured] what checkParams (lib/core/params.js) configured in Node, by study: not configured again
  * @returns {Promise<object>} the finished result document
  */
 async function runStudies({
@@ -41,8 +42,9 @@ async function runStudies({
   ready = async () => {},
   profileOf = () => profile,
   deadlineOf = () => undefined,
+  configured,
 }) {
-  await ParameterError.from(() => checkStudies(entries, { server, dbName, profile, paramsOf, profileOf }));
+  await ParameterError.from(() => checkStudies(entries, { server, dbName, profile, paramsOf, profileOf, configured }));
   await ready();
   // The same result file again resumes: the axis points it holds from the same setting are kept.
   const rf = new ResultFile(file, environment(server, { profile, ...env }), {

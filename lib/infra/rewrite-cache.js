@@ -7,7 +7,7 @@
 // Why: before it runs a line of a script, mongosh rewrites the script's whole text with Babel
 // (@mongosh/async-rewriter2: four Babel passes) so that its shell calls can be awaited. A study's
 // shell session loads lab.js and its library files, ~90 KB. A run configures each study once per
-// session (its parameters are checked in Node: lib/core/run-study.js configureOffline), but opens
+// session (its parameters are checked in Node: lib/core/params.js configureOffline), but opens
 // a session per study and again after every server restart (cold-cache points; the time-series
 // states restart per state and grain), and the test suite opens hundreds.
 // Still needed: measured 2026-11-28, once the pre-check session was gone (one session per study),
