@@ -163,17 +163,22 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     expect(verdictOf(mapreduce, '000-jsmode', recs).mechanism.ref).to.match(/mongodb\.com\/docs\/.*4\.4/);
   });
 
-  it("stored functions at 10^6: holds at 3x, no effect at 1.05x, weaker at 1.5x; abstains at 10^4 (the source's figure is at 10^6)", function () {
-    const at = (stored, batch = 1e6) =>
-      verdictOf(
+  it('stored functions: unsupported by the source (its two variants differed in more than storage); the ratio at 10^6 beside: holds at 3x, no effect at 1.05x, weaker at 1.5x; abstains at 10^4', function () {
+    // Second adversarial read of 000, dispute 5: ~30 us per document saved is not storage, so the
+    // source's figure does not isolate it; the lab's rule is read beside, never as a change.
+    const at = (stored, batch = 1e6) => {
+      const v = verdictOf(
         mapreduce,
         '000-stored',
         records('mapreduce', { group: 10, mr: 300, 'mr-stored': stored }, 'group', { batch }),
       );
-    expect(at(100).verdict).to.equal(VERDICT.HOLDS);
-    expect(at(285).verdict).to.equal(VERDICT.NO_EFFECT);
-    expect(at(200).verdict).to.equal(VERDICT.WEAKER);
-    expect(at(100, 1e4).verdict).to.equal(VERDICT.INCONCLUSIVE);
+      expect(v.verdict).to.equal(VERDICT.UNSUPPORTED);
+      return v.why.replace(/^.*measured here \(not a verdict\): /, '');
+    };
+    expect(at(100)).to.match(/^holds/);
+    expect(at(285)).to.match(/^no effect/);
+    expect(at(200)).to.match(/^weaker/);
+    expect(at(100, 1e4)).to.match(/^inconclusive/);
   });
 
   it("the parallel client is judged against the source's own methods, $group only beside it, on 2 free cores only", function () {

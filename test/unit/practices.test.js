@@ -88,7 +88,7 @@ describe('What this means for you: practices from the records', function () {
       blocks: practices.practiceBlocks(lines, (s) => `${s}.md`),
     });
     expect(md).to.contain(
-      '**Aggregate with $group, not map/reduce**: 3.14 times faster than mr (95% CI 1.82..5.41, 3 rounds). Verdicts: gone (000-jsmode: "jsMode makes map/reduce 2-3x faster"), inconclusive (000-stored), holds (000-overhead). [mapreduce](mapreduce.md)',
+      '**Aggregate with $group, not map/reduce**: 3.14 times faster than mr (95% CI 1.82..5.41, 3 rounds). Verdicts: gone (000-jsmode: "jsMode makes map/reduce 2-3x faster"), unsupported by source (000-stored), holds (000-overhead). [mapreduce](mapreduce.md)',
     );
     // a practice with a one-sided interval elsewhere: "N times faster" only when the interval says so
     const rollup = byId('rollups');
@@ -113,7 +113,7 @@ describe('What this means for you: practices from the records', function () {
       blocks: practices.practiceBlocks(lines, (s) => `${s}.md`),
     });
     expect(md).to.match(
-      /\*\*Replace \$where with \$expr \(or a plain query\)\*\*: not decided at this scale \(too few rounds: \d+x faster\); decided by `npx mongo-perf-lab run where --profile seed` \(~[^)]+\)\. Verdicts: not reproduced here \(001-where-vs-scan, 001-aggregation\), REVERSED \(001-where-needed: "\$where is needed when the query language cannot compare two fields \(WHERE a > b and b < 5\)"\)\. \[where\]\(where\.md\)/,
+      /\*\*Replace \$where with \$expr \(or a plain query\)\*\*: not decided at this scale \(too few rounds: \d+x faster\); decided by `npx mongo-perf-lab run where --profile seed` \(~[^)]+\)\. Verdicts: not reproduced here \(001-where-vs-scan, 001-aggregation\), gone \(001-where-needed: "\$where is needed when the query language cannot compare two fields \(WHERE a > b and b < 5\)"\)\. \[where\]\(where\.md\)/,
     );
     // a "no clear difference" whose interval reaches past the band decides nothing either
     const ts = byId('timeseries-collection');
