@@ -85,6 +85,15 @@ describe('counters study (source 004): per-minute counters with upsert $inc', fu
       expect(w0.verdict, w0.why).to.equal('holds');
       expect(w0.figure).to.match(/writer: 1 pymongo writer\(s\), w:0/);
       expect(w0.why).to.match(/against the hierarchical schema the growing one loses/);
+      // the source's writer waited for the server every 100th write (writer.py:47-49): a day whose
+      // records show no such barrier is another writer (second read of 004, dispute 3)
+      const unpaced = withWriter(recs, 'w0').map((r) => ({ ...r, extra: { ...r.extra, barrierEvery: undefined } }));
+      const np = judge('004-growing-documents-collapse/collapse', unpaced);
+      expect(np.verdict).to.equal('not-reproduced');
+      expect(np.setting.absent).to.equal('writer');
+      expect(np.why).to.match(/not every 100th write as the source's.*runSlot/);
+      const sparse = withWriter(recs, 'w0').map((r) => ({ ...r, extra: { ...r.extra, barrierEvery: 200000 } }));
+      expect(judge('004-midnight-burst', sparse).setting.absent).to.equal('writer');
       const many = judge('004-growing-documents-collapse/collapse', withWriter(recs, 'w0', 16));
       expect(many.verdict).to.equal('not-reproduced');
       expect(many.setting.absent).to.equal('writer');
@@ -131,8 +140,9 @@ describe('counters study (source 004): per-minute counters with upsert $inc', fu
     });
 
     it('a start-to-end loss needs a level control: fails closed without the hierarchical day, not reproduced when it moved', function () {
+      // (/less-than-growing was folded into /collapse: the same L, second read of 004, dispute 9)
       const none = judge(
-        '004-preallocated-drift/less-than-growing',
+        '004-growing-documents-collapse/collapse',
         withWriter(dayRecords(['initial', 'preallocated']), 'w0'),
       );
       expect(none.verdict).to.equal('not-reproduced');
@@ -161,17 +171,17 @@ describe('counters study (source 004): per-minute counters with upsert $inc', fu
 
     it('concurrency: the racing part needs several writers and two quiet cores, and fails closed', function () {
       const recs = withWriter(dayRecords(['initial', 'preallocated']), 'w0', 16);
-      expect(judge('004-prealloc-safe/racing', recs).verdict).to.equal('holds');
+      expect(judge('004-prealloc-safe/lab-racing', recs).verdict).to.equal('holds');
       const noWait = recs.map((r) => ({ ...r, loadavg: { start: 0.1, end: 0.1, cores: 2 } }));
-      const v = judge('004-prealloc-safe/racing', noWait);
+      const v = judge('004-prealloc-safe/lab-racing', noWait);
       expect(v.verdict).to.equal('not-reproduced');
       expect(v.setting.absent).to.equal('no-evidence');
       expect(v.figure).to.match(/agree with the oracle/);
-      expect(judge('004-prealloc-safe/racing', withWriter(dayRecords(['initial']), 'w0', 1)).setting.absent).to.equal(
-        'writers',
-      );
       expect(
-        judge('004-prealloc-safe/racing', recs, { ...MMAP, host: { cores: 1, usableCores: 1 } }).setting.absent,
+        judge('004-prealloc-safe/lab-racing', withWriter(dayRecords(['initial']), 'w0', 1)).setting.absent,
+      ).to.equal('writers');
+      expect(
+        judge('004-prealloc-safe/lab-racing', recs, { ...MMAP, host: { cores: 1, usableCores: 1 } }).setting.absent,
       ).to.equal('cores');
       // the source's own claims need no race: judged whatever the cores
       const repeat = (changed, withCounts = 12) =>
