@@ -28,7 +28,6 @@ const {
   fx,
   parts,
   quietCores,
-  keepBands,
   VERDICT,
 } = require('../../core/claims');
 const { wpsOver, ratiosOver, dayResults, pick } = require('./records');
@@ -62,13 +61,16 @@ const NO_MOVES =
 // The source's explanation, as an MMAPv1 mechanism, and what an expert would add to it.
 const MOVES_HYPOTHESIS = `${MOVES}. "Because they are moved" is the source's hypothesis, not a measurement: the padding factor was adaptive and capped at 2 (SERVER-8775), so a document growing from ~100 B to ~15 KB moved at least about log2(150), some 7 times a day (if every move doubled its record, the factor at its cap of 2), and more while the factor sat lower: it started at 1.0 and fell back after updates that fitted, which in this workload (most updates add one small field) is most of them, so each move could buy little room. How many moves there were is what the nmoved count below would say; and on 2.x an update that added a field was not applied in place: the whole new document was written (and journaled) into its record, moved or not. Apportioning the collapse between moves and whole-document rewrites needs a move count (the profiler's nmoved on an MMAPv1 server, 2.4 to 4.0; 2.2 had no serverStatus move counter)`;
 
-/** A claim not measured here (unmeasured's entry) with a measurement of the lab's shown beside, not judged. */
+/**
+ * A claim not measured here (unmeasured's entry) with a measurement of the lab's shown beside, not
+ * judged: no bands (nothing is decided by them).
+ */
 function besideUnmeasured(what, beside) {
   const none = unmeasured(what);
-  return keepBands((records, env, params) => {
+  return (records, env, params) => {
     const m = beside(records, env, params);
     return { ...none(), figure: m && m.figure ? m.figure : null };
-  }, beside);
+  };
 }
 
 // ---- the source's writer ------------------------------------------------------------------------
