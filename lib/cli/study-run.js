@@ -212,18 +212,18 @@ function outDirOf(o, prefix = '') {
 }
 
 /**
- * --budget (lib/core/budget.js): the plan, printed before any study starts, and what the session
+ * --budget (lib/core/budget.js; `budgetMs`, the command's --budget in ms): the plan, printed before any study starts, and what the session
  * takes from it: the column's profile (the plan's largest), each study's planned profile and its
  * deadline (fixed from the command's start, so the budget is the command's wall time). null: no budget.
  */
-function startBudget(o, entries, print, startMs = Date.now()) {
-  if (!o.budgetMs) return null;
-  const plan = planBudget(entries, o.budgetMs);
-  print(budgetReport.planLines(plan, o.budgetMs).join('\n'));
+function startBudget(budgetMs, entries, print, startMs = Date.now()) {
+  if (!budgetMs) return null;
+  const plan = planBudget(entries, budgetMs);
+  print(budgetReport.planLines(plan, budgetMs).join('\n'));
   return {
     plan,
     startMs,
-    budgetMs: o.budgetMs,
+    budgetMs,
     profile: columnProfile(plan),
     profileOf: profileOfPlan(plan),
     deadlineOf: deadlineClock(plan, startMs),

@@ -35,8 +35,8 @@ describe('--budget: the duration parser', function () {
   });
 
   it('refuses --budget with --profile (the budget chooses the profiles)', function () {
-    expect(() => budgetProfile({ budget: '30m', profile: 'seed' })).to.throw(/give --budget or --profile, not both/);
-    expect(() => budgetProfile({ budget: '30m' })).not.to.throw();
+    expect(() => budgetProfile('30m', 'seed')).to.throw(/give --budget or --profile, not both/);
+    expect(() => budgetProfile('30m', undefined)).not.to.throw();
   });
 
   it('the CLI exits 2 with one line for a bad --budget, before any server', function () {
