@@ -30,12 +30,13 @@ function linkCopy(src, dst) {
   }
 }
 
-/** <private 0700 folder>/x: lib/ and node_modules/ (with the PostgreSQL package inside it). */
+/** <private 0700 folder>/x: lib/, scripts/lib/ (which lib/ requires) and node_modules/ (with the PostgreSQL package inside it). */
 function privateCheckout(base) {
   const priv = fs.mkdtempSync(path.join(base, 'private-'));
   fs.chmodSync(priv, 0o700);
   const x = path.join(priv, 'x');
   fs.cpSync(path.join(ROOT, 'lib'), path.join(x, 'lib'), { recursive: true });
+  fs.cpSync(path.join(ROOT, 'scripts', 'lib'), path.join(x, 'scripts', 'lib'), { recursive: true });
   const nm = path.join(x, 'node_modules');
   fs.mkdirSync(nm);
   // The PostgreSQL packages physically inside (a symbolic link would resolve to the reachable original).
@@ -153,12 +154,14 @@ describe('the SQL peer from a checkout under a private folder (0700)', function 
 
   // A peer that started and then went away (stopped, crashed) fails its part in one line too.
   it("a PostgreSQL gone mid-run: counters' sizes say not measured with the reason, no crash", async function () {
-    const { getPostgres } = require('../lib/infra/postgres');
+    const sql = require('../lib/studies/sql-peer');
     const { pgSize } = require('../lib/studies/counters/pg-size');
-    const pgs = await getPostgres();
-    await pgs.stop();
     const notes = [];
-    const ctx = { pg: pgs, log: () => {}, note: (m) => notes.push(m) };
+    const ctx = { log: () => {}, note: (m) => notes.push(m) };
+    // The run's binding up, then its server gone (no PG_URI here: close stops the embedded one)
+    const binding = await sql.open(ctx);
+    expect(binding, sql.note(ctx)).to.not.equal(null);
+    await binding.close();
     const recs = await pgSize(ctx, { SIZE_DAYS: 3, SEED: 1, PER_MINUTE: 10, METRICS: 2 });
     expect(recs).to.have.length(1);
     expect(recs[0].value).to.equal(null);
