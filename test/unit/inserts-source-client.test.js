@@ -40,6 +40,9 @@ const judge = (id, recs) => {
 
 describe("002 insert claims on the source's client (PyMongo beside the Node driver)", function () {
   const one = { part: 'batch', W: 1, batch: 1, size: 1024 };
+  // 002-mongo-vs-sql is judged against PostgreSQL durable at the source's ~2 KB documents (second
+  // read of 002, dispute 7: MySQL "w/o modification" is InnoDB's durable default)
+  const sql = { ...one, size: 2048 };
 
   it('every PyMongo writer has a Node twin the claims read', function () {
     expect(PY_TWINS).to.deep.equal({
@@ -65,7 +68,11 @@ describe("002 insert claims on the source's client (PyMongo beside the Node driv
 
   it('002-mongo-vs-sql: judged on PyMongo where its inferred writer ran, saying so, the Node verdict beside', function () {
     // Node: PostgreSQL / MongoDB 10x (holds); PyMongo: 0.5x (the other way)
-    const recs = timed({ pg: 1000, 'async-w0': 100, async: 100, 'py-threads-w0': 2000, 'py-threads': 2000 }, 'pg', one);
+    const recs = timed(
+      { 'pg-durable': 1000, 'async-w0': 100, async: 100, 'py-threads-w0': 2000, 'py-threads': 2000 },
+      'pg-durable',
+      sql,
+    );
     const v = judge('002-mongo-vs-sql', recs);
     expect(v.verdict).to.equal(VERDICT.REVERSED);
     expect(v.setting.here).to.match(/measured with PyMongo 4\.20\.1, the source's client \(py-threads-w0 for async-w0/);
@@ -82,7 +89,7 @@ describe("002 insert claims on the source's client (PyMongo beside the Node driv
   });
 
   it("only the acknowledged PyMongo writer ran: the inferred writer's twin is missing, so the gate stays closed", function () {
-    const recs = timed({ pg: 1000, 'async-w0': 100, async: 100, 'py-threads': 2000 }, 'pg', one);
+    const recs = timed({ 'pg-durable': 1000, 'async-w0': 100, async: 100, 'py-threads': 2000 }, 'pg-durable', sql);
     const v = judge('002-mongo-vs-sql', recs);
     expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(v.setting.absent).to.equal('client');
@@ -114,7 +121,10 @@ describe("002 insert claims on the source's client (PyMongo beside the Node driv
   });
 
   it("the source replay (records with source: true) is the source's client: passed through unchanged", function () {
-    const recs = timed({ pg: 1000, 'async-w0': 100, async: 100 }, 'pg', one).map((r) => ({ ...r, source: true }));
+    const recs = timed({ 'pg-durable': 1000, 'async-w0': 100, async: 100 }, 'pg-durable', sql).map((r) => ({
+      ...r,
+      source: true,
+    }));
     const v = judge('002-mongo-vs-sql', recs);
     expect(v.setting.absent).to.not.equal('client');
     expect(v.setting.here || '').to.not.match(/measured with (the Node driver|PyMongo)/);

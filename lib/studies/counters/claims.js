@@ -927,7 +927,7 @@ module.exports = [
         '"arrays in BSON are actually stored as dicts where they keys are "1", "2", "3", etc. (surprising but true!), so you wouldn\'t actually get any faster using them." (BSON array keys start at 0)',
       setting: SETTING,
       mechanism: {
-        why: 'A BSON array is stored as a document whose keys are "0", "1", "2", ... (the commenter is right about the format), but the update path does not find element 1439 by name: for an array it parses the path component as a number and walks to the element by position (path support: mutable BSON\'s findNthChild, Element::operator[](size_t)), skipping 1,439 elements without comparing their keys, where a sub-document\'s field "1439" is found by comparing each key on the way (findFirstChildNamed). Both walks are linear in the position; the array\'s is cheaper per step, which fits the array being faster at minute 1439 here (/absolute). The claim was made of the 2.x server, whose update path differs from today\'s',
+        why: 'A BSON array is stored as a document whose keys are "0", "1", "2", ... (the commenter is right about the format), but the update path does not find element 1439 by name: for an array it parses the path component as a number and walks to the element by position (path support: mutable BSON\'s findNthChild, Element\'s operator[] taking a position), skipping 1,439 elements without comparing their keys, where a sub-document\'s field "1439" is found by comparing each key on the way (findFirstChildNamed). Both walks are linear in the position; the array\'s is cheaper per step, which fits the array being faster at minute 1439 here (/absolute). The claim was made of the 2.x server, whose update path differs from today\'s',
         ref: REF.walk,
       },
     },
