@@ -127,11 +127,11 @@ function chosenStudies(args) {
 }
 
 /** The files of a finished run: report.md, the charts, --json; returns their paths. */
-async function writeOutputs(doc, chosen, o, outDir) {
+async function writeOutputs(doc, chosen, o, outDir, summary) {
   const written = [];
   const md = path.join(outDir, 'report.md');
   // report.md opens with what the terminal printed at the end (headlines, the claims' verdicts)
-  fs.writeFileSync(md, report.markdown(doc, chosen, { summary: summaryDocument(doc, chosen, o.profile) }));
+  fs.writeFileSync(md, report.markdown(doc, chosen, { summary: summaryView(summary) }));
   written.push(md);
   for (const entry of o.charts === false ? [] : chosen)
     written.push(...(await report.charts(doc, entry, outDir)).filter((f) => f.endsWith('.png')));
@@ -149,28 +149,47 @@ async function writeOutputs(doc, chosen, o, outDir) {
  * judged on this run, in the same verdict cells as findings.md.
  */
 function summaryDocument(doc, chosen, profile, { brief = false } = {}) {
+  return summaryView(summaryModel(doc, chosen, profile), { brief });
+}
+
+/**
+ * What the summary says, read from the result document once (the server line, the practices, each
+ * study's headline, verdicts and profile): report.md and the terminal render the same model
+ * (summaryView), so the records are not walked a second time for the second rendering.
+ */
+function summaryModel(doc, chosen, profile) {
   // Each study at its own profile: --budget plans one per study, and its records carry it.
   const scaleOf = (entry) => {
     const own = profileIn(doc, entry) || profile;
     return `${own} profile${own === 'tiny' ? ': test scale, not findings' : ''}`;
   };
-  const blocks = [m.paragraph(report.serverLine(doc.environment))];
   // First what to do: the practices of the studies that ran, from this run's records and verdicts.
   const writeUpOf = (name) => writeUpPath(chosen.find((e) => e.name === name));
-  blocks.push(...forYouBlocks(chosen, [doc], [doc.claims || []], [`${profile} profile`], writeUpOf));
-  for (const entry of chosen) {
-    blocks.push(m.heading(2, `${entry.name}: ${entry.title}`), m.codeBlock(report.headline(doc, entry)));
-    const judged = doc.claims.filter((c) => c.study === entry.name);
+  return {
+    server: report.serverLine(doc.environment),
+    forYou: forYouBlocks(chosen, [doc], [doc.claims || []], [`${profile} profile`], writeUpOf),
+    studies: chosen.map((entry) => {
+      const judged = doc.claims.filter((c) => c.study === entry.name);
+      return { entry, headline: report.headline(doc, entry), judged, scale: judged.length ? scaleOf(entry) : '' };
+    }),
+  };
+}
+
+/** The summary model (summaryModel) as a document; brief (--quiet): each study's verdicts counted in one line. */
+function summaryView(model, { brief = false } = {}) {
+  const blocks = [m.paragraph(model.server), ...model.forYou];
+  for (const { entry, headline, judged, scale } of model.studies) {
+    blocks.push(m.heading(2, `${entry.name}: ${entry.title}`), m.codeBlock(headline));
     if (!judged.length) continue;
     // --quiet: the verdicts counted in one line; the table is in report.md
     if (brief) {
       blocks.push(
-        m.paragraph(`The source article's claims (${scaleOf(entry)}): ${verdictCounts(judged)}; the table: report.md`),
+        m.paragraph(`The source article's claims (${scale}): ${verdictCounts(judged)}; the table: report.md`),
       );
       continue;
     }
     blocks.push(
-      m.paragraph(`The source article's claims, judged on this run (${scaleOf(entry)}):`),
+      m.paragraph(`The source article's claims, judged on this run (${scale}):`),
       claimsTable(judged, [judged], ['verdict here']),
     );
   }
@@ -201,10 +220,13 @@ function summaryOut(o) {
 }
 
 /** The end-of-run summary, within 100 columns, then the files written; --quiet: the summary only. */
-function printSummary(doc, chosen, o, { written, ms, few }) {
+function printSummary(summary, o, { written, ms, few }) {
   const out = summaryOut(o);
-  const summary = summaryDocument(doc, chosen, o.profile, { brief: Boolean(o.quiet) });
-  out.write(`\n${renderTerminal(summary, { width: 100, color: Boolean(out.isTTY) })}`);
+  const text = renderTerminal(summaryView(summary, { brief: Boolean(o.quiet) }), {
+    width: 100,
+    color: Boolean(out.isTTY),
+  });
+  out.write(`\n${text}`);
   if (few) out.write(`\n${few}\n`);
   out.write(`\ntotal time ${fmtMs(ms)}; files written:\n${studyRun.fileLines(written)}\n`);
 }
@@ -285,8 +307,10 @@ async function run(parsed) {
     // made there, unless --keep; what of the lab's is left is named in one line (study-run.js).
     await finishPlaces(places);
   }
-  const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir))];
-  printSummary(doc, chosen, o, { written, ms: Date.now() - t0, few });
+  // The summary read from the records once, rendered twice: first in report.md, then on the terminal.
+  const summary = summaryModel(doc, chosen, o.profile);
+  const written = [jsonFile, ...(await writeOutputs(doc, chosen, o, outDir, summary))];
+  printSummary(summary, o, { written, ms: Date.now() - t0, few });
   if (budget) printBudgetEnd(o, budget, doc);
   return 0;
 }
