@@ -265,7 +265,7 @@ async function runnersOf(ctx, entry, p, point, variants) {
 async function measurePoint(ctx, entry, p, point, own) {
   const plan = await planPoint(ctx, entry, p, point, own);
   const { runners, meta, plans } = await runnersOf(ctx, entry, p, point, plan.run);
-  const what = `${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${lab.roundsText(p)}${lab.minMsNote(p)}`;
+  const what = `${entry.name}: ${ctx.pointLabel}${runners.length} variants x ${p.WARMUP} warm-up + ${lab.roundsText(p.RUNS, p.MAX_RUNS)}${lab.minMsNote(p.MIN_MS)}`;
   for (const line of wrap(what, 100, '    ')) ctx.log(line);
   let recs = plan.skipped;
   if (runners.length) {

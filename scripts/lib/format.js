@@ -240,8 +240,8 @@ var LabFormat = (function (S) {
   }
 
   // What MIN_MS adds to "N timed rounds" in a header ('' when it is off): the shell's and the runner's.
-  function minMsNote(p) {
-    return p.MIN_MS ? ' (more while under ' + fmtMs(p.MIN_MS) + ' of timed work)' : '';
+  function minMsNote(minMs) {
+    return minMs ? ' (more while under ' + fmtMs(minMs) + ' of timed work)' : '';
   }
 
   return {

@@ -152,11 +152,12 @@ var LabHarness = (function (S) {
   }
 
   // How a plan line says a point's timed rounds: "5 timed rounds", or "3 to 9 timed rounds
-  // (stopping when decided)" when MAX_RUNS makes them sequential.
-  function roundsText(p) {
-    var sp = sequentialPlan(p.RUNS, p.MAX_RUNS);
-    if (!sp) return p.RUNS + ' timed round' + (p.RUNS === 1 ? '' : 's');
-    return p.RUNS + ' to ' + sp.maxRounds + ' timed rounds (stopping when decided)';
+  // (stopping when decided)" when MAX_RUNS makes them sequential. The two counts only, not the
+  // study's parameters: the line needs nothing else of them.
+  function roundsText(runs, maxRuns) {
+    var sp = sequentialPlan(runs, maxRuns);
+    if (!sp) return runs + ' timed round' + (runs === 1 ? '' : 's');
+    return runs + ' to ' + sp.maxRounds + ' timed rounds (stopping when decided)';
   }
 
   // A study's declared boundaries (ratios time(variant) / time(baseline) its claims read, e.g.

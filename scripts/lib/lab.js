@@ -214,9 +214,9 @@ var lab = (function () {
         ' | ' +
         p.WARMUP +
         ' warm-up + ' +
-        LabHarness.roundsText(p) +
+        LabHarness.roundsText(p.RUNS, p.MAX_RUNS) +
         ' per point' +
-        LabFormat.minMsNote(p) +
+        LabFormat.minMsNote(p.MIN_MS) +
         ', order alternating' +
         (fixture ? ' | ' + fixture.coll + ': ' + LabFormat.fmtInt(fixture.count) + ' documents' : ''),
       100
