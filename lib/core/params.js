@@ -27,18 +27,20 @@ function configValues(entry, desc, profile, params) {
 /**
  * A study configured by its declaration's rules in Node (entry.offline: the script's lab.node
  * evaluated in a Node vm, lib/core/registry.js, the very code a session runs), with no shell
- * runtime and no server: { desc, cfg, derived: every collection it will derive or scratch-write }.
+ * runtime and no server: { desc, values (what it was given), cfg, derived: every collection it will
+ * derive or scratch-write }.
  * @param {Function} valuesOf desc -> the configuration's values (configValues)
  */
 function configureOffline(entry, valuesOf) {
   const node = entry.offline();
   const desc = node.describe(entry.name);
+  const values = valuesOf(desc);
   const cfg = node.configure(
     entry.name,
-    valuesOf(desc),
+    values,
     (entry.variants || []).map((v) => v.name),
   );
-  return { desc, cfg, derived: derivedNames(node.derived(entry.name), nodeDerived(entry, cfg.params)) };
+  return { desc, values, cfg, derived: derivedNames(node.derived(entry.name), nodeDerived(entry, cfg.params)) };
 }
 
 /**
@@ -58,9 +60,10 @@ function nodeDerived(entry, p) {
  * Every chosen study's parameters checked in Node, by its declaration's own rules (configureOffline),
  * before any server is started or reached: a typo costs no mongod, no connection and no shell
  * runtime. A study of the user's own has offline rules too (registry.js studyFromFile). Returns what
- * each configured, by study name ({desc, cfg, derived}): the pre-check on the server
- * (run-study.js checkStudies) reads it instead of configuring the same values a second time.
- * @returns {Map<string, {desc: object, cfg: object, derived: string[]}>}
+ * each configured, by study name ({desc, values, cfg, derived}): the pre-check on the server
+ * (run-study.js checkStudies) reads it instead of configuring the same values a second time, and
+ * the run's session configures the study with the same values (runStudy's `values`).
+ * @returns {Map<string, {desc: object, values: object, cfg: object, derived: string[]}>}
  */
 function checkParams(entries, { profile = 'quick', paramsOf = () => ({}), profileOf } = {}) {
   const configured = new Map();

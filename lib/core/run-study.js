@@ -108,7 +108,7 @@ async function configureStudy(session, entry, valuesOf, echo) {
  * started for them. Reads only; prepare() checks again. The configuration is the one `run` made in
  * Node before any server (`configured`, lib/core/params.js checkParams); a caller that made none
  * (findings) has it made here, the same way: the run's session of the study is then the one shell
- * session that configures it.
+ * session that configures it. Returns the configurations (by study name; runStudy's `values`).
  * @param {StudyEntry[]} entries
  * @param {{server: any, dbName: string, profile?: string, paramsOf?: (entry: StudyEntry) => Params,
  *   profileOf?: (entry: StudyEntry) => string, configured?: Map<string, {desc: any, cfg: any, derived: string[]}>}} o
@@ -129,6 +129,7 @@ async function checkStudies(
   } finally {
     await client.close();
   }
+  return made;
 }
 
 /**
@@ -482,6 +483,9 @@ async function measurePoints(ctx, entry, p, points, { own, kept, keep, records }
  * @property {any} server from lib/infra/server.js getServer()
  * @property {string} dbName database the study works in
  * @property {Params} [params] script parameters (NAME: value) over the profile's
+ * @property {Params} [values] the configuration's values as checkStudies made them (profile's and
+ *   params together, lib/core/params.js configValues): the session is configured with these, not a
+ *   second assembly of the same
  * @property {string} [profile] 'quick' (default), 'tiny' or 'seed'
  * @property {import('./results').ResultFile} [results] where records go as they are made
  * @property {(text: string) => void} [echo] human-readable output (tables, summaries, the script's prints)
@@ -500,7 +504,7 @@ async function runStudy(entry, o) {
   // Interrupted, the study stops at its next variant or point and runs its own clean-ups (workers,
   // peers, clients) before the run's clean-up drops the database it created: its writes in flight
   // would otherwise create collections again after the drop.
-  const work = runStudyNow(entry, o);
+  const work = runStudyNow(entry, { ...o, valuesOf: valuesOfRun(entry, o) });
   const unlist = cleanup.settleFirst(work);
   try {
     return await work;
@@ -510,12 +514,22 @@ async function runStudy(entry, o) {
 }
 
 /**
+ * The configuration's values for the run's session: those the check made (o.values, the same
+ * assembly), else the profile's and o.params' assembled here (lib/core/params.js configValues).
  * @param {StudyEntry} entry
- * @param {Partial<RunOptions>} [o]
+ * @param {Partial<RunOptions>} o
+ */
+function valuesOfRun(entry, { values, profile = 'quick', params = {} }) {
+  return values ? () => values : (desc) => configValues(entry, desc, profile, params);
+}
+
+/**
+ * @param {StudyEntry} entry
+ * @param {Partial<RunOptions> & {valuesOf: (desc: object) => Params}} [o]
  */
 async function runStudyNow(
   entry,
-  { server, dbName, params = {}, profile = 'quick', results, echo = () => {}, log = () => {}, progress, deadline } = {},
+  { server, dbName, valuesOf, results, echo = () => {}, log = () => {}, progress, deadline } = {},
 ) {
   const ctx = await openContext(entry, { server, dbName, results, echo, log, progress });
   // --budget: no new round starts after this Date.now() value (the harness's `deadline` option).
@@ -528,7 +542,7 @@ async function runStudyNow(
     if (point && results.addPoint) results.addPoint(entry.name, point, recs);
     else if (recs.length) results.add(recs);
   };
-  ctx.reopen = reopener(ctx, entry, (desc) => configValues(entry, desc, profile, params));
+  ctx.reopen = reopener(ctx, entry, valuesOf);
   const started = Date.now();
   const times = { loadMs: 0, pointsMs: 0, afterMs: 0 };
   try {

@@ -44,7 +44,9 @@ async function runStudies({
   deadlineOf = () => undefined,
   configured,
 }) {
-  await ParameterError.from(() => checkStudies(entries, { server, dbName, profile, paramsOf, profileOf, configured }));
+  const checked = await ParameterError.from(() =>
+    checkStudies(entries, { server, dbName, profile, paramsOf, profileOf, configured }),
+  );
   await ready();
   // The same result file again resumes: the axis points it holds from the same setting are kept.
   const rf = new ResultFile(file, environment(server, { profile, ...env }), {
@@ -61,6 +63,8 @@ async function runStudies({
         server,
         dbName,
         params: paramsOf(entry),
+        // the values the check configured with: the session gets the same, not assembled again
+        values: checked.has(entry.name) ? checked.get(entry.name).values : undefined,
         profile: profileOf(entry),
         deadline: deadlineOf(entry),
         results: rf,
