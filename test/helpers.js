@@ -83,6 +83,24 @@ async function testDatabase(name, uri = testUri()) {
 }
 
 /**
+ * Inside a describe: its test database (testDatabase(name)) opened before its tests and closed after
+ * them; with tmpPrefix also a temp dir of its own (t.tmp), removed after them. Returns t, which the
+ * before hook fills in: the one copy of the set-up most server-tier files opened with.
+ */
+function useTestDatabase(name, tmpPrefix) {
+  const t = {};
+  before(async function () {
+    Object.assign(t, await testDatabase(name));
+    if (tmpPrefix) t.tmp = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
+  });
+  after(async function () {
+    if (t.close) await t.close();
+    if (t.tmp) fs.rmSync(t.tmp, { recursive: true, force: true });
+  });
+  return t;
+}
+
+/**
  * Runs several drop-in scripts, one after the other, in ONE real mongosh CLI process (`mongosh URI
  * --quiet --norc DRIVER.js`, from `cwd`): a mongosh start costs ~1.5 s of CPU, 10 s and more at a
  * load average of 20, and the suite started one per check. Each script runs as a fresh mongosh would
@@ -203,7 +221,7 @@ async function postgresDatabase(name) {
   };
 }
 
-module.exports = { testUri, testDatabase, parseLabLines, cliBatch, ownPostgres, postgresDatabase };
+module.exports = { testUri, testDatabase, useTestDatabase, parseLabLines, cliBatch, ownPostgres, postgresDatabase };
 
 // ---- The lab's CLI as a child process, and mongods of a test file's own (the safety files,
 // userdata-import, server-command): one copy of what those files each carried.

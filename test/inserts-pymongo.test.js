@@ -6,7 +6,7 @@
 // which .ci/run runs; a run installs it on first use); without it these tests are skipped.
 const path = require('path');
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const { findPyMongo, PyProcess, VERSION } = require('../lib/infra/pymongo');
 const { PY_WRITERS, WRITER } = require('../lib/studies/inserts/py-writers');
 const { docsAt } = require('../lib/studies/inserts/writers');
@@ -17,16 +17,8 @@ const G = require('../fixtures/inserts-gen');
 const PY = PY_WRITERS.map((v) => v.name);
 
 describe("inserts: the PyMongo writers (the source's client)", function () {
-  let t;
+  const t = useTestDatabase('inserts_py');
   const pm = findPyMongo();
-
-  before(async function () {
-    t = await testDatabase('inserts_py');
-  });
-
-  after(async function () {
-    if (t) await t.close();
-  });
 
   it("the Python writer generates the Node generator's documents, byte for byte", async function () {
     if (pm.missing) this.skip();

@@ -6,7 +6,7 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const { importCsv } = require('../lib/infra/csv-import');
 const sensors = require('../fixtures/sensors');
 const LabSensorGen = require('../fixtures/sensor-gen');
@@ -15,22 +15,11 @@ const { ROOT } = require('../lib/core/shell-runner');
 const BROKEN = path.join(__dirname, 'fixtures', 'broken-sensors.csv');
 
 describe('mapreduce fixtures: sensor CSV generator and importer', function () {
-  let t;
-  let tmp;
-
-  before(async function () {
-    t = await testDatabase('mr_import');
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mr-import-test-'));
-  });
-
-  after(async function () {
-    if (t) await t.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  const t = useTestDatabase('mr_import', 'mr-import-test-');
 
   // The strict number and timestamp parsers alone (no server): test/unit/mapreduce-import.test.js.
   it('rejects broken rows into a reject file with file, line, field and reason; read = stored + rejected', async function () {
-    const rejectsFile = path.join(tmp, 'rejects.csv');
+    const rejectsFile = path.join(t.tmp, 'rejects.csv');
     const r = await importCsv(t.db, [BROKEN], { coll: 'broken', key: 'timestamp', rejectsFile });
     expect(r.read).to.equal(14); // 15 lines, 1 header
     expect(r.stored).to.equal(6);
@@ -77,7 +66,7 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
     const r = await importCsv(t.db, [BROKEN], {
       coll: 'broken',
       key: 'timestamp',
-      rejectsFile: path.join(tmp, 'rejects2.csv'),
+      rejectsFile: path.join(t.tmp, 'rejects2.csv'),
     });
     expect(r.read).to.equal(14);
     expect(r.inserted).to.equal(0);
@@ -88,12 +77,12 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
 
   it('round-trips generated sensor files: documents equal the generator rows, in _id order', async function () {
     const n = 2500;
-    const files = await sensors.write(path.join(tmp, 'gen'), n, { seed: 7, rowsPerFile: 1000 });
+    const files = await sensors.write(path.join(t.tmp, 'gen'), n, { seed: 7, rowsPerFile: 1000 });
     expect(files.map((f) => path.basename(f))).to.deep.equal(['obd-s7-000.csv', 'obd-s7-001.csv', 'obd-s7-002.csv']);
     const r = await importCsv(t.db, files, {
       coll: 'gen',
       key: 'timestamp',
-      rejectsFile: path.join(tmp, 'gen-rejects.csv'),
+      rejectsFile: path.join(t.tmp, 'gen-rejects.csv'),
     });
     expect(r).to.include({ read: n, stored: n, inserted: n, rejected: 0, rejectsFile: null });
     expect(Object.keys(r.files[0].kinds)).to.have.length(41);
@@ -129,7 +118,7 @@ describe('mapreduce fixtures: sensor CSV generator and importer', function () {
           '--coll',
           'cli',
           '--rejects',
-          path.join(tmp, 'cli-rejects.csv'),
+          path.join(t.tmp, 'cli-rejects.csv'),
           '--no-progress',
         ],
         { cwd: os.tmpdir(), encoding: 'utf8' },

@@ -5,7 +5,7 @@
 // (npm run setup-pymongo, which .ci/run runs); without it the variants are
 // skipped with that command, which the last test checks.
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const sensors = require('../fixtures/sensors');
 const { PY_VARIANTS } = require('../lib/studies/mapreduce').helpers;
 const { findPyMongo, PyClient, VERSION } = require('../lib/studies/mapreduce/pymongo');
@@ -15,16 +15,8 @@ const SEED = 1;
 const PY = PY_VARIANTS.map((v) => v.name);
 
 describe("mapreduce: the PyMongo client (the source's client)", function () {
-  let t;
+  const t = useTestDatabase('mapreduce_py');
   const pm = findPyMongo();
-
-  before(async function () {
-    t = await testDatabase('mapreduce_py');
-  });
-
-  after(async function () {
-    if (t) await t.close();
-  });
 
   it(`PyMongo ${VERSION} is installed in the lab's cache, with its C extensions`, function () {
     if (pm.missing) this.skip(); // .ci/run installs it; the skip message says how

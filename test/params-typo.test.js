@@ -8,7 +8,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testDatabase, lab } = require('./helpers');
+const { useTestDatabase, lab } = require('./helpers');
 
 // script -> [the typo, the name it should suggest]
 const TYPOS = {
@@ -33,13 +33,7 @@ const TYPOS = {
 };
 
 describe('unknown parameters', function () {
-  let t;
-  before(async function () {
-    t = await testDatabase('typo');
-  });
-  after(async function () {
-    if (t) await t.close();
-  });
+  const t = useTestDatabase('typo');
 
   async function databaseExists(name) {
     const { databases } = await t.client.db('admin').admin().listDatabases({ nameOnly: true });

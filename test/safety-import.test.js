@@ -3,35 +3,24 @@
 // values, header, quote errors, unsafe names, oversized rows, validators; through the function
 // and through the CLI (one line per error, exit codes).
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { Long, Decimal128 } = require('mongodb');
-const { testDatabase, rejects, labSync } = require('./helpers');
+const { useTestDatabase, rejects, labSync } = require('./helpers');
 const { importCsv, parseValue, splitRecord, SAMPLE_ROWS } = require('../lib/infra/csv-import');
 
 describe('safety: CSV import', function () {
-  let t;
-  let tmp;
+  const t = useTestDatabase('safety_import', 'safety-import-');
   let n = 0;
   const file = (name, text) => {
-    const f = path.join(tmp, name);
+    const f = path.join(t.tmp, name);
     fs.mkdirSync(path.dirname(f), { recursive: true });
     fs.writeFileSync(f, text);
     return f;
   };
   const imp = (files, o = {}) =>
-    importCsv(t.db, [].concat(files), { rejectsFile: path.join(tmp, `rej-${++n}.csv`), ...o });
-  const cli = (args) => labSync(args, { cwd: tmp, timeoutMs: 60000 });
-
-  before(async function () {
-    t = await testDatabase('safety_import');
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-import-'));
-  });
-  after(async function () {
-    if (t) await t.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+    importCsv(t.db, [].concat(files), { rejectsFile: path.join(t.tmp, `rej-${++n}.csv`), ...o });
+  const cli = (args) => labSync(args, { cwd: t.tmp, timeoutMs: 60000 });
 
   it('numbers are stored exactly as written, or kept as text, or rejected', function () {
     expect(parseValue('1500')).to.deep.equal({ value: 1500 });

@@ -3,11 +3,10 @@
 // outcome is looked at, fixtures are verified before being marked complete, interrupted loads
 // resume, foreign and system targets are refused, in Node and in mongosh alike.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { UUID, Binary } = require('mongodb');
-const { testDatabase, rejects } = require('./helpers');
+const { useTestDatabase, rejects } = require('./helpers');
 const { streamInsert, ensureFixture } = require('../lib/infra/loader');
 const { checkTarget, assertOwned, dropOwned } = require('../lib/infra/targets');
 const LabFixture = require('../scripts/lib/fixture');
@@ -23,16 +22,7 @@ function* whereDocs(n, seed = 1, from = 0) {
 }
 
 describe('safety: loader and marker protocol', function () {
-  let t;
-  let tmp;
-  before(async function () {
-    t = await testDatabase('safety_loader');
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-loader-'));
-  });
-  after(async function () {
-    if (t) await t.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  const t = useTestDatabase('safety_loader', 'safety-loader-');
 
   it('decide(): one answer for every state of marker, collection and identity', function () {
     const spec = { fixture: 'f', n: 10, seed: 1 };
@@ -190,7 +180,7 @@ describe('safety: loader and marker protocol', function () {
   });
 
   it('LabFixture.ensure in mongosh: asks for GENERATE, refuses foreign data, verifies and marks', async function () {
-    const script = path.join(tmp, 'ensure.js');
+    const script = path.join(t.tmp, 'ensure.js');
     fs.writeFileSync(
       script,
       [

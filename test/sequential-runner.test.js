@@ -3,19 +3,13 @@
 // harness in the mongosh drop-in and in the Node runner alike, and every timed record says its
 // rounds, why they stopped and the rule. The rule itself: test/unit/sequential.test.js.
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const { studyParams } = require('../lib/cli/run');
 
 const SCRIPT = 'where_vs_agg.js';
 
 describe('sequential rounds in the runners', function () {
-  let t;
-  before(async function () {
-    t = await testDatabase('sequential');
-  });
-  after(async function () {
-    if (t) await t.close();
-  });
+  const t = useTestDatabase('sequential');
 
   it('MAX_RUNS over RUNS: each point runs RUNS to MAX_RUNS rounds, its records stamped (drop-in and runner)', async function () {
     const p = { N: 2000, SEED: 7, RUNS: 1, MAX_RUNS: 4, WARMUP: 0, VARIANTS: 'plain,expr-find,hybrid' };

@@ -8,7 +8,7 @@ const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { getServer, startEmbedded } = require('../lib/infra/server');
 const { findMongod } = require('../lib/infra/mongod-binary');
-const { testUri, testDatabase } = require('./helpers');
+const { testUri, useTestDatabase } = require('./helpers');
 const { alive } = require('../lib/infra/processes');
 
 describe('server', function () {
@@ -84,13 +84,7 @@ describe('server', function () {
 });
 
 describe('shell runner', function () {
-  let t;
-  before(async function () {
-    t = await testDatabase('runner');
-  });
-  after(async function () {
-    if (t) await t.close();
-  });
+  const t = useTestDatabase('runner');
 
   it('binds db to the chosen database, captures print(), and supports load() with __dirname', async function () {
     const file = path.join(os.tmpdir(), `lab-runner-${process.pid}.js`);

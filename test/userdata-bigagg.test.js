@@ -5,7 +5,7 @@
 // oracle (LabMot.band in BSON order, exact $sum), and the real mongosh CLI must answer, not crash.
 const { expect } = require('chai');
 const { Long, Decimal128, ObjectId } = require('mongodb');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const LabBands = require('../scripts/bigagg_pipelines');
 const B = require('../lib/studies/bigagg/mot');
 
@@ -54,13 +54,7 @@ const ID_KINDS = {
 };
 
 describe("bigagg on a user's data: every form and every split give the source's answer", function () {
-  let t;
-  before(async function () {
-    t = await testDatabase('userdata_bigagg');
-  });
-  after(async function () {
-    if (t) await t.close();
-  });
+  const t = useTestDatabase('userdata_bigagg');
 
   // The oracle's banding and mergePartials alone (no server): test/unit/userdata-bigagg.test.js.
   for (const [kind, idOf] of Object.entries(ID_KINDS)) {

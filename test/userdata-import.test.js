@@ -5,35 +5,25 @@
 // line; a glob that matches an earlier rejects file is refused; and mongod killed while the
 // importer counts a written batch, back 3 s later, does not end the import.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testDatabase, BIN, sleep, labSync, ownMongod, freePort } = require('./helpers');
+const { useTestDatabase, BIN, sleep, labSync, ownMongod, freePort } = require('./helpers');
 const { importCsv, ImportError, ImportWriteError } = require('../lib/infra/csv-import');
 
 const cli = (args) => labSync(['import', ...args, '--no-progress'], { cwd: process.cwd(), timeoutMs: 120000 });
 
 describe("import of a user's files: every row stored or rejected with its reason", function () {
-  let t;
-  let tmp;
+  const t = useTestDatabase('userdata_import', 'userdata-import-');
   const logs = [];
   const log = (m) => logs.push(m);
-  before(async function () {
-    t = await testDatabase('userdata_import');
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'userdata-import-'));
-  });
-  after(async function () {
-    if (t) await t.close();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  });
   beforeEach(function () {
     logs.length = 0;
   });
 
   const file = (name, content) => {
-    const f = path.join(tmp, name);
+    const f = path.join(t.tmp, name);
     fs.writeFileSync(f, content);
     return f;
   };
@@ -41,7 +31,7 @@ describe("import of a user's files: every row stored or rejected with its reason
 
   it('a repeated --key is a rejected row naming the line of the first ("key already in this file at line N")', async function () {
     const f = file('k.csv', 'k,v\n1,a\n2,b\n1,c\n3,d\n1.0,e\n');
-    const rej = path.join(tmp, 'k.rej.csv');
+    const rej = path.join(t.tmp, 'k.rej.csv');
     const r = await importCsv(t.db, [f], { coll: 'keyed', key: 'k', rejectsFile: rej, log });
     expect([r.read, r.stored, r.rejected, r.inserted]).to.deep.equal([5, 3, 2, 3]);
     expect(r.read).to.equal(r.stored + r.rejected);
@@ -58,7 +48,7 @@ describe("import of a user's files: every row stored or rejected with its reason
   });
 
   it('bytes that are not UTF-8 reject their row at its line; --encoding latin1 decodes them', async function () {
-    const f = path.join(tmp, 'latin1.csv');
+    const f = path.join(t.tmp, 'latin1.csv');
     fs.writeFileSync(
       f,
       Buffer.concat([
@@ -69,7 +59,7 @@ describe("import of a user's files: every row stored or rejected with its reason
         Buffer.from('",3\nend,4\n'),
       ]),
     );
-    const rej = path.join(tmp, 'latin1.rej.csv');
+    const rej = path.join(t.tmp, 'latin1.rej.csv');
     const r = await importCsv(t.db, [f], { coll: 'enc_utf8', rejectsFile: rej, log });
     expect([r.read, r.stored, r.rejected]).to.deep.equal([4, 2, 2]);
     const lines = rejectsOf(rej);
@@ -96,7 +86,7 @@ describe("import of a user's files: every row stored or rejected with its reason
       'bad.csv',
       'a,b\n1,2\n3,4,5\n' + Array.from({ length: 3000 }, (_, i) => `${i},${i},extra`).join('\n') + '\n',
     );
-    const full = path.join(tmp, 'full.rej.csv');
+    const full = path.join(t.tmp, 'full.rej.csv');
     fs.symlinkSync('/dev/full', full);
     let err;
     try {
@@ -140,7 +130,7 @@ describe("import of a user's files: every row stored or rejected with its reason
       '--coll',
       'globbed',
       '--rejects',
-      path.join(tmp, 'elsewhere.csv'),
+      path.join(t.tmp, 'elsewhere.csv'),
     ]);
     expect(other.stderr.trim()).to.match(/is the rejects file of an earlier import/);
   });
@@ -157,7 +147,7 @@ describe("import of a user's files: every row stored or rejected with its reason
 
     before(async function () {
       port = await freePort();
-      dbpath = fs.mkdtempSync(path.join(tmp, 'db-'));
+      dbpath = fs.mkdtempSync(path.join(t.tmp, 'db-'));
       await start();
     });
     after(async function () {

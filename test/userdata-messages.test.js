@@ -5,13 +5,12 @@
 // without the lab's index) and the CLI (--docs -1, a read-only file system, a full temp folder, a
 // user who may only read).
 const fs = require('fs');
-const os = require('os');
 const net = require('net');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const { findMongod } = require('../lib/infra/mongod-binary');
 const { friendly } = require('../lib/infra/errors');
 
@@ -36,16 +35,9 @@ function tmpfs(dir, opts) {
 }
 
 describe('unclear messages made clear (issue 18)', function () {
-  let t;
-  let tmp;
-  before(async function () {
-    t = await testDatabase('userdata_messages');
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'userdata-messages-'));
-    labResults = path.join(tmp, 'results');
-  });
-  after(async function () {
-    if (t) await t.close();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  const t = useTestDatabase('userdata_messages', 'userdata-messages-');
+  before(function () {
+    labResults = path.join(t.tmp, 'results');
   });
 
   describe('drop-ins through the real mongosh CLI', function () {
@@ -58,7 +50,7 @@ describe('unclear messages made clear (issue 18)', function () {
     const joinsDb = () => `${t.dbName}_joins`;
     before(async function () {
       this.timeout(600000);
-      const script = path.join(tmp, 'disagree.js');
+      const script = path.join(t.tmp, 'disagree.js');
       fs.writeFileSync(
         script,
         `load(${JSON.stringify(path.join(ROOT, 'scripts/lib/lab.js'))});
@@ -164,7 +156,7 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
     });
 
     it('a read-only file system is named as such: server --dbpath and TMPDIR (not ENOENT, not "permission denied")', function () {
-      const ro = tmpfs(path.join(tmp, 'ro'), 'size=1m,ro');
+      const ro = tmpfs(path.join(t.tmp, 'ro'), 'size=1m,ro');
       if (!ro) this.skip();
       try {
         const s = lab(['server', '--dbpath', path.join(ro, 'data')]);
@@ -181,7 +173,7 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
     });
 
     it('a temp folder too full for the embedded mongod is refused up front, not "the server went away" mid-run', function () {
-      const small = tmpfs(path.join(tmp, 'small'), 'size=8m');
+      const small = tmpfs(path.join(t.tmp, 'small'), 'size=8m');
       if (!small) this.skip();
       try {
         const r = lab(['run', 'where', '--docs', '10'], { TMPDIR: small });
@@ -200,7 +192,7 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
       // Both start at once, on purpose: the lab's own lock on D is taken before any mongod starts.
       this.timeout(120000);
       for (let trial = 0; trial < 2; trial++) {
-        const d = path.join(tmp, `race-${trial}`);
+        const d = path.join(t.tmp, `race-${trial}`);
         const outs = ['', ''];
         const kids = [0, 1].map((k) => {
           const c = spawn(process.execPath, [BIN, 'server', '--dbpath', d], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -236,7 +228,7 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
             s.close(() => resolve(p));
           });
         });
-        const dbpath = fs.mkdtempSync(path.join(tmp, 'auth-'));
+        const dbpath = fs.mkdtempSync(path.join(t.tmp, 'auth-'));
         proc = spawn(
           findMongod().binary,
           [
