@@ -11,7 +11,6 @@ const {
   whenMeasured,
   results,
   quietCores,
-  usableCores,
   parts,
   exact,
   fx,
@@ -224,7 +223,7 @@ const quietTwo = quietCores(
   {
     needed: JS_STATE_NEEDED,
     check: (records, env) => ({
-      here: `${usableCores(env, records)} usable cores that nothing else wanted (CPU wait at most 40 %, load below the cores)`,
+      here: `${envCores(env)} usable cores that nothing else wanted (CPU wait at most 40 %, load below the cores)`,
       ok: true,
     }),
   },
