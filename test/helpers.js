@@ -521,7 +521,47 @@ async function ownMongod(dbpath, { port, args: more = [] } = {}) {
   throw new Error('mongod did not come up');
 }
 
+/**
+ * ownMongod with --auth and its users: root (password rootpw) made through the localhost exception,
+ * then each of `users` ({ user, pwd, roles }) made by root. Resolves ownMongod's { proc, port, uri, kill9 }.
+ */
+async function authMongod(dbpath, users = [], { port } = {}) {
+  const m = await ownMongod(dbpath, { port, args: ['--auth'] });
+  for (let i = 0; ; i++) {
+    const c = new MongoClient(m.uri, { serverSelectionTimeoutMS: 300 });
+    try {
+      await c.connect();
+      await c.db('admin').command({ createUser: 'root', pwd: 'rootpw', roles: ['root'] });
+      break;
+    } catch (e) {
+      if (i > 100) {
+        await m.kill9();
+        throw e;
+      }
+      await sleep(100);
+    } finally {
+      await c.close();
+    }
+  }
+  const c = new MongoClient(`mongodb://root:rootpw@127.0.0.1:${m.port}/admin`);
+  try {
+    for (const { user, pwd, roles } of users) await c.db('admin').command({ createUser: user, pwd, roles });
+  } finally {
+    await c.close();
+  }
+  return m;
+}
+
+/** A CLI run's stderr lines but the "Try `mongo-perf-lab --help`" hint: a refusal should be one. */
+const errorLines = (res) =>
+  res.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => !/^Try `mongo-perf-lab --help`/.test(l));
+
 Object.assign(module.exports, {
+  authMongod,
+  errorLines,
   BIN,
   sleep,
   alive,

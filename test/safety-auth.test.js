@@ -7,7 +7,7 @@ const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { sleep, freePort, labSync, ownMongod } = require('./helpers');
+const { freePort, labSync, authMongod, errorLines } = require('./helpers');
 
 describe('safety: access control and host names', function () {
   this.timeout(120000);
@@ -20,24 +20,13 @@ describe('safety: access control and host names', function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-auth-'));
     fs.mkdirSync(path.join(tmp, 'db'));
     port = await freePort();
-    ({ proc, kill9 } = await ownMongod(path.join(tmp, 'db'), { port, args: ['--auth'] }));
-    // The localhost exception lets the first user be created without credentials.
-    for (let i = 0; ; i++) {
-      const c = new MongoClient(`mongodb://127.0.0.1:${port}`, { serverSelectionTimeoutMS: 300 });
-      try {
-        await c.connect();
-        await c.db('admin').command({ createUser: 'root', pwd: 'rootpw', roles: ['root'] });
-        break;
-      } catch (e) {
-        if (i > 100) throw e;
-        await sleep(100);
-      } finally {
-        await c.close();
-      }
-    }
+    ({ proc, kill9 } = await authMongod(
+      path.join(tmp, 'db'),
+      [{ user: 'reader', pwd: 'readerpw', roles: [{ role: 'read', db: 'shared' }] }],
+      { port },
+    ));
     const c = new MongoClient(`mongodb://root:rootpw@127.0.0.1:${port}/admin`);
     try {
-      await c.db('admin').command({ createUser: 'reader', pwd: 'readerpw', roles: [{ role: 'read', db: 'shared' }] });
       await c.db('shared').collection('data').insertOne({ _id: 1 });
     } finally {
       await c.close();
@@ -51,10 +40,7 @@ describe('safety: access control and host names', function () {
 
   const cli = (args) => labSync(args, { cwd: tmp, timeoutMs: 60000 });
   const line = (res) => {
-    const lines = res.stderr
-      .trim()
-      .split('\n')
-      .filter((l) => !/^Try `mongo-perf-lab --help`/.test(l));
+    const lines = errorLines(res);
     expect(lines, res.stderr).to.have.length(1);
     return lines[0];
   };

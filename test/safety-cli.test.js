@@ -10,7 +10,7 @@ const crypto = require('crypto');
 const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient, BSON } = require('mongodb');
-const { testUri, labSync, labCli, databaseNames } = require('./helpers');
+const { testUri, labSync, labCli, databaseNames, errorLines } = require('./helpers');
 const { startEmbedded } = require('../lib/infra/server');
 const { processesUsing, cmdlineOf } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
@@ -235,10 +235,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
   describe('one line per error, non-zero exit, stack only with --debug (findings 8, 9)', function () {
     const cli = (args, env = {}) => labSync(args, { cwd: tmp, timeoutMs: 60000, env });
     const oneLine = (res) => {
-      const lines = res.stderr
-        .trim()
-        .split('\n')
-        .filter((l) => !/^Try `mongo-perf-lab --help`/.test(l));
+      const lines = errorLines(res);
       expect(lines, res.stderr).to.have.length(1);
       expect(lines[0]).to.match(/^mongo-perf-lab: /);
       return lines[0];

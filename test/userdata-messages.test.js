@@ -5,18 +5,14 @@
 // without the lab's index) and the CLI (--docs -1, a read-only file system, a full temp folder, a
 // user who may only read).
 const fs = require('fs');
-const net = require('net');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
-const { MongoClient } = require('mongodb');
-const { useTestDatabase } = require('./helpers');
-const { findMongod } = require('../lib/infra/mongod-binary');
+const { useTestDatabase, authMongod } = require('./helpers');
 const { friendly } = require('../lib/infra/errors');
 
 const ROOT = path.join(__dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // A run's results folder is the file's own temp folder, not the checkout's results/: a run that
 // fails after its session began keeps its partial results.json, by design.
 let labResults = null;
@@ -221,51 +217,10 @@ lab.main({ name: 'toy', title: 'two forms', params: {}, baseline: 'a', unit: 'ms
       let proc;
       let uri;
       before(async function () {
-        const port = await new Promise((resolve) => {
-          const s = net.createServer();
-          s.listen(0, '127.0.0.1', () => {
-            const p = s.address().port;
-            s.close(() => resolve(p));
-          });
-        });
         const dbpath = fs.mkdtempSync(path.join(t.tmp, 'auth-'));
-        proc = spawn(
-          findMongod().binary,
-          [
-            '--port',
-            String(port),
-            '--dbpath',
-            dbpath,
-            '--bind_ip',
-            '127.0.0.1',
-            '--nounixsocket',
-            '--auth',
-            '--quiet',
-            '--wiredTigerCacheSizeGB',
-            '0.25',
-          ],
-          { stdio: 'ignore' },
-        );
-        const base = `mongodb://127.0.0.1:${port}`;
-        for (let i = 0; i < 200; i++) {
-          const c = new MongoClient(base, { serverSelectionTimeoutMS: 300 });
-          try {
-            await c.connect();
-            await c.db('admin').command({ createUser: 'root', pwd: 'rootpw', roles: ['root'] });
-            break;
-          } catch (e) {
-            await sleep(100);
-          } finally {
-            await c.close();
-          }
-        }
-        const c = new MongoClient(`mongodb://root:rootpw@127.0.0.1:${port}/admin`);
-        try {
-          await c.db('admin').command({ createUser: 'ro', pwd: 'ropw', roles: [{ role: 'read', db: 'userdata' }] });
-        } finally {
-          await c.close();
-        }
-        uri = `mongodb://ro:ropw@127.0.0.1:${port}/admin`;
+        const m = await authMongod(dbpath, [{ user: 'ro', pwd: 'ropw', roles: [{ role: 'read', db: 'userdata' }] }]);
+        proc = m.proc;
+        uri = `mongodb://ro:ropw@127.0.0.1:${m.port}/admin`;
       });
       after(function () {
         if (proc && proc.exitCode === null) proc.kill('SIGKILL');
