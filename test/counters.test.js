@@ -8,7 +8,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testDatabase, ownPostgres } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const gen = require('../fixtures/counters-gen');
 const C = require('../scripts/counters_functions');
 const oracle = require('../lib/studies/counters/oracle');
@@ -55,17 +55,7 @@ const tallyFor = (schema, slots) =>
 const layoutOf = (schema) => (schema === 'bulk' ? 'hierarchical' : schema);
 
 describe('counters study (source 004): per-minute counters with upsert $inc', function () {
-  let t;
-  let pg;
-  before(async function () {
-    t = await testDatabase('counters');
-    // its own PostgreSQL database on a shared server: the SQL peers' tables have fixed names
-    pg = await ownPostgres('counters');
-  });
-  after(async function () {
-    if (t) await t.close();
-    if (pg) await pg.close();
-  });
+  const t = useTestDatabase('counters', { postgres: true });
 
   // The hit stream's and the pasteable block's checks that need no server: test/unit/counters.test.js.
   describe('Node writers (4 connections, w:1) against the oracle', function () {

@@ -82,19 +82,34 @@ async function testDatabase(name, uri = testUri()) {
   };
 }
 
+/** Inside a describe: a temp dir (h.dir, named from prefix) made before its tests, removed after them. */
+function useTmpDir(prefix) {
+  const h = {};
+  before(function () {
+    h.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  after(function () {
+    if (h.dir) fs.rmSync(h.dir, { recursive: true, force: true });
+  });
+  return h;
+}
+
 /**
  * Inside a describe: its test database (testDatabase(name)) opened before its tests and closed after
- * them; with tmpPrefix also a temp dir of its own (t.tmp), removed after them. Returns t, which the
- * before hook fills in: the one copy of the set-up most server-tier files opened with.
+ * them; with `tmp` (a prefix) also a temp dir of its own (t.tmp), with `postgres` a PostgreSQL database
+ * of its own (ownPostgres(name), t.pg: the SQL peers' tables have fixed names), both gone after them.
+ * Returns t, which the before hook fills in: the one copy of the set-up most server-tier files opened with.
  */
-function useTestDatabase(name, tmpPrefix) {
+function useTestDatabase(name, { tmp, postgres = false } = {}) {
   const t = {};
   before(async function () {
     Object.assign(t, await testDatabase(name));
-    if (tmpPrefix) t.tmp = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
+    if (tmp) t.tmp = fs.mkdtempSync(path.join(os.tmpdir(), tmp));
+    if (postgres) t.pg = await ownPostgres(name);
   });
   after(async function () {
     if (t.close) await t.close();
+    if (t.pg) await t.pg.close();
     if (t.tmp) fs.rmSync(t.tmp, { recursive: true, force: true });
   });
   return t;
@@ -221,7 +236,16 @@ async function postgresDatabase(name) {
   };
 }
 
-module.exports = { testUri, testDatabase, useTestDatabase, parseLabLines, cliBatch, ownPostgres, postgresDatabase };
+module.exports = {
+  testUri,
+  testDatabase,
+  useTestDatabase,
+  useTmpDir,
+  parseLabLines,
+  cliBatch,
+  ownPostgres,
+  postgresDatabase,
+};
 
 // ---- The lab's CLI as a child process, and mongods of a test file's own (the safety files,
 // userdata-import, server-command): one copy of what those files each carried.
@@ -424,6 +448,10 @@ async function labCli(args, { cwd = os.tmpdir(), env = {}, onStderr, bin, timeou
   return { code, status: code, signal, stdout: io.out, stderr: io.err, ms };
 }
 
+/** The arguments of `mongo-perf-lab COMMAND STUDY...` (a name or names) at the tiny profile on the test server, database db. */
+const tinyArgs = (command, studies, db, ...more) =>
+  [command].concat(studies, ['--profile', 'tiny', '--uri', testUri(), '--db', db], more);
+
 /** `mongo-perf-lab ARGS` run to its end: spawnSync's { status, stdout, stderr } (utf8). */
 function labSync(args, { cwd = os.tmpdir(), env = {}, timeoutMs = 600000 } = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
@@ -577,6 +605,7 @@ Object.assign(module.exports, {
   tasksWithoutPeer,
   labSync,
   labCli,
+  tinyArgs,
   ownLines,
   linesOver100,
   startLabServer,

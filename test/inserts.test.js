@@ -2,7 +2,7 @@
 // Source 002: inserts, the price of coherency, random task selection and simulated joins.
 // Real races on a real server: W workers start at a barrier; duplicates are counted exactly.
 const { expect } = require('chai');
-const { testDatabase, ownPostgres } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const { describeServer } = require('../lib/infra/server');
 const { runWorkers } = require('../lib/studies/source-002/insert-workers');
 const { getReplSet } = require('../lib/infra/replset');
@@ -44,18 +44,10 @@ async function race(uri, db, name, pattern, { W = 8, n = 256, chars = 256, mode 
 }
 
 describe('study 002: inserts, coherency, tasks and joins', function () {
-  let t;
-  let pg;
+  const t = useTestDatabase('inserts', { postgres: true });
   let server;
   before(async function () {
-    t = await testDatabase('inserts');
-    // its own PostgreSQL database on a shared server: the SQL peers' tables have fixed names
-    pg = await ownPostgres('inserts');
     server = { uri: t.uri, ...(await describeServer(t.uri)), embedded: false };
-  });
-  after(async function () {
-    if (t) await t.close();
-    if (pg) await pg.close();
   });
 
   // The generators' check that needs no server: test/unit/inserts.test.js.
@@ -281,17 +273,8 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
     });
 
     it('inserts: every variant leaves exactly N documents (or rows), docs/s recorded, verdicts made', async function () {
-      const r = await run('inserts', {
-        N: 400,
-        BATCHES: '1,1000',
-        WRITERS: '1,2',
-        SIZES: '1024,',
-        WCONCERN: false,
-        RUNS: 1,
-        WARMUP: 0,
-        BULK_MB: '1,10',
-        BULK_TRIES: 2,
-      });
+      // the tiny profile's points (run all --profile tiny), at 400 documents
+      const r = await run('inserts', { ...findStudy('inserts').profiles.tiny, N: 400 });
       const ran = results(r.records).filter((x) => !x.skipped);
       expect(ran.map((x) => x.variant)).to.include.members([
         'shell',

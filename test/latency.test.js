@@ -6,7 +6,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testDatabase, ownPostgres } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const { describeServer } = require('../lib/infra/server');
 const { runWorkers } = require('../lib/studies/source-002/insert-workers');
 const { Latency } = require('../lib/core/latency');
@@ -19,18 +19,10 @@ const report = require('../lib/report/report');
 const lab = require('../scripts/lib/lab');
 
 describe('latency percentiles (HdrHistogram)', function () {
-  let t;
-  let pg;
+  const t = useTestDatabase('latency', { postgres: true });
   let server;
   before(async function () {
-    t = await testDatabase('latency');
-    // its own PostgreSQL database on a shared server: the SQL peers' tables have fixed names
-    pg = await ownPostgres('latency');
     server = { uri: t.uri, ...(await describeServer(t.uri)), embedded: false };
-  });
-  after(async function () {
-    if (t) await t.close();
-    if (pg) await pg.close();
   });
 
   // Merging and percentiles alone (no server): test/unit/latency.test.js.

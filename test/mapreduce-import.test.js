@@ -15,7 +15,7 @@ const { ROOT } = require('../lib/core/shell-runner');
 const BROKEN = path.join(__dirname, 'fixtures', 'broken-sensors.csv');
 
 describe('mapreduce fixtures: sensor CSV generator and importer', function () {
-  const t = useTestDatabase('mr_import', 'mr-import-test-');
+  const t = useTestDatabase('mr_import', { tmp: 'mr-import-test-' });
 
   // The strict number and timestamp parsers alone (no server): test/unit/mapreduce-import.test.js.
   it('rejects broken rows into a reject file with file, line, field and reason; read = stored + rejected', async function () {

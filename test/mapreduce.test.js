@@ -3,7 +3,7 @@
 // against plain Node, the interleaved speed claims, and the real mongosh CLI.
 const { expect } = require('chai');
 const { Code } = require('mongodb');
-const { testDatabase, ownPostgres } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const sensors = require('../fixtures/sensors');
 const fns = require('../scripts/mr_functions');
 const { prepareSensors, PY_VARIANTS } = require('../lib/studies/mapreduce').helpers;
@@ -40,19 +40,10 @@ const refStats = (() => {
 })();
 
 describe('mapreduce study (source 000)', function () {
-  let t;
-  let pg;
+  const t = useTestDatabase('mapreduce', { postgres: true });
 
   before(async function () {
-    t = await testDatabase('mapreduce');
-    // its own PostgreSQL database on a shared server: the SQL peers' tables have fixed names
-    pg = await ownPostgres('mapreduce');
     await prepareSensors(t.db, { n: N, seed: SEED, progress: false });
-  });
-
-  after(async function () {
-    if (t) await t.close();
-    if (pg) await pg.close();
   });
 
   // Their checks that need no server are in test/unit/mapreduce-functions.test.js.

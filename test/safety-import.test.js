@@ -10,7 +10,7 @@ const { useTestDatabase, rejects, labSync } = require('./helpers');
 const { importCsv, parseValue, splitRecord, SAMPLE_ROWS } = require('../lib/infra/csv-import');
 
 describe('safety: CSV import', function () {
-  const t = useTestDatabase('safety_import', 'safety-import-');
+  const t = useTestDatabase('safety_import', { tmp: 'safety-import-' });
   let n = 0;
   const file = (name, text) => {
     const f = path.join(t.tmp, name);

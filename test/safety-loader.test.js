@@ -22,7 +22,7 @@ function* whereDocs(n, seed = 1, from = 0) {
 }
 
 describe('safety: loader and marker protocol', function () {
-  const t = useTestDatabase('safety_loader', 'safety-loader-');
+  const t = useTestDatabase('safety_loader', { tmp: 'safety-loader-' });
 
   it('decide(): one answer for every state of marker, collection and identity', function () {
     const spec = { fixture: 'f', n: 10, seed: 1 };

@@ -31,7 +31,7 @@ function tmpfs(dir, opts) {
 }
 
 describe('unclear messages made clear (issue 18)', function () {
-  const t = useTestDatabase('userdata_messages', 'userdata-messages-');
+  const t = useTestDatabase('userdata_messages', { tmp: 'userdata-messages-' });
   before(function () {
     labResults = path.join(t.tmp, 'results');
   });

@@ -2,11 +2,11 @@
 // The chart kit (lib/report/chart-kit.js): each shape is a spec Vega-Lite compiles and resvg draws,
 // with a whisker layer exactly when a row has an interval, and its figures from records.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const kit = require('../../lib/report/chart-kit');
 const { renderChart } = require('../../lib/report/chart');
+const { useTmpDir } = require('../helpers');
 
 const env = { server: { version: '7.0.2' }, startedAt: '2026-11-28T21:00:00Z', host: { cores: 2, cpuModel: 'cpu' } };
 const rec = (variant, times, extra = {}) => ({ variant, times, median: times[1], ...extra });
@@ -23,11 +23,7 @@ const whiskers = (spec) => layersOf(spec).filter(isWhisker);
 
 describe('chart kit', function () {
   this.timeout(30000);
-  let dir;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chart-kit-'));
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const tmp = useTmpDir('chart-kit-');
 
   it('figures: a time and its interval in any unit, a rate inverting it, a speedup from a ratio', function () {
     const r = rec('a', [10, 11, 12, 13]);
@@ -102,7 +98,7 @@ describe('chart kit', function () {
     expect(whiskers(counts)).to.have.length(0);
     for (const s of [...specs, counts]) {
       const { name, ...vl } = s;
-      const out = await renderChart(vl, path.join(dir, name));
+      const out = await renderChart(vl, path.join(tmp.dir, name));
       expect(fs.statSync(out.png).size, name).to.be.greaterThan(3000);
     }
     // 'auto' says log in the title only when it chose log

@@ -3,21 +3,15 @@
 // which some task waited for a CPU. A file written here stands in for /proc/pressure/cpu, so the
 // parse and the share are checked on any machine; the real file, where it exists, gives a share.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { cpuWaitMicros, cpuWaitWatch, PSI } = require('../../lib/infra/cpu-wait');
+const { useTmpDir } = require('../helpers');
 
 describe('cpu wait (pressure stall information)', function () {
-  let dir;
-  before(function () {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-cpu-wait-'));
-  });
-  after(function () {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const tmp = useTmpDir('lab-cpu-wait-');
   const write = (total) => {
-    const f = path.join(dir, 'cpu');
+    const f = path.join(tmp.dir, 'cpu');
     fs.writeFileSync(
       f,
       `some avg10=1.00 avg60=2.00 avg300=3.00 total=${total}\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n`,
@@ -27,9 +21,9 @@ describe('cpu wait (pressure stall information)', function () {
 
   it('reads the "some" total in microseconds; no file or no such line gives null, never a guess', function () {
     expect(cpuWaitMicros(write(123456789))).to.equal(123456789);
-    expect(cpuWaitMicros(path.join(dir, 'absent'))).to.equal(null);
-    fs.writeFileSync(path.join(dir, 'odd'), 'full avg10=0.00 total=5\n');
-    expect(cpuWaitMicros(path.join(dir, 'odd'))).to.equal(null);
+    expect(cpuWaitMicros(path.join(tmp.dir, 'absent'))).to.equal(null);
+    fs.writeFileSync(path.join(tmp.dir, 'odd'), 'full avg10=0.00 total=5\n');
+    expect(cpuWaitMicros(path.join(tmp.dir, 'odd'))).to.equal(null);
   });
 
   it('the share of the watched time, clamped to 0..1', async function () {

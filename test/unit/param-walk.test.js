@@ -5,6 +5,8 @@ const { expect } = require('chai');
 const { countWalk, legsOf, summaryOf, carries, labFile, abridge } = require('../../tools/param-walk');
 
 const walk = (files) => files.map((f, i) => ({ file: f, fn: `f${i}` }));
+// 'file:fn' -> a stop, as abridge() prints one
+const stopsOf = (...at) => at.map((x) => ({ file: x.slice(0, x.indexOf(':')), fn: x.slice(x.indexOf(':') + 1) }));
 
 describe('param-walk: counting a walk', function () {
   it('counts stops, files entered and returns to a file it had left', function () {
@@ -44,16 +46,16 @@ describe('param-walk: counting a walk', function () {
   });
 
   it('cuts the walk into legs: out to the last configure, the study, back from the claims', function () {
-    const stops = [
-      { file: 'lib/cli/run.js', fn: 'run' },
-      { file: 'scripts/lib/lab.js', fn: 'lab.node.configure' },
-      { file: 'lib/core/shell-runner.js', fn: 'ShellSession#call' },
-      { file: 'scripts/lib/lab.js', fn: 'lab.node.configure' },
-      { file: 'scripts/x.js', fn: 'count' },
-      { file: 'lib/core/claims.js', fn: 'judge' },
-      { file: 'lib/studies/x/claims.js', fn: '0.verdict' },
-      { file: 'lib/core/claims.js', fn: 'results' },
-    ];
+    const stops = stopsOf(
+      'lib/cli/run.js:run',
+      'scripts/lib/lab.js:lab.node.configure',
+      'lib/core/shell-runner.js:ShellSession#call',
+      'scripts/lib/lab.js:lab.node.configure',
+      'scripts/x.js:count',
+      'lib/core/claims.js:judge',
+      'lib/studies/x/claims.js:0.verdict',
+      'lib/core/claims.js:results',
+    );
     expect(legsOf(stops)).to.deep.equal({
       out: { stops: 4, files: 3, returns: 1 },
       study: { stops: 1, files: 1, returns: 0 },
@@ -71,12 +73,7 @@ describe('param-walk: counting a walk', function () {
   });
 
   it('abridges consecutive stops of one function into one line with a count', function () {
-    const stops = [
-      { file: 'a', fn: 'x' },
-      { file: 'a', fn: 'x' },
-      { file: 'b', fn: 'y' },
-      { file: 'a', fn: 'x' },
-    ];
+    const stops = stopsOf('a:x', 'a:x', 'b:y', 'a:x');
     expect(abridge(stops)).to.deep.equal(['a:x x2', 'b:y', 'a:x']);
   });
 });

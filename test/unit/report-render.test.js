@@ -18,6 +18,14 @@ const PNG = Buffer.from(
   'base64',
 );
 
+/** A temp folder as a run leaves it, with one chart (charts/<name>, a real PNG). */
+function folderWithChart(prefix, name) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.mkdirSync(path.join(dir, 'charts'));
+  fs.writeFileSync(path.join(dir, 'charts', name), PNG);
+  return dir;
+}
+
 function sample() {
   return m.doc('A <report> & its "figures"', [
     m.heading(2, 'Results: $where vs. plain', 'res'),
@@ -71,9 +79,7 @@ describe('report model: HTML', function () {
   let dir;
   let html;
   before(function () {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-render-'));
-    fs.mkdirSync(path.join(dir, 'charts'));
-    fs.writeFileSync(path.join(dir, 'charts', 'x.png'), PNG);
+    dir = folderWithChart('lab-render-', 'x.png');
     html = renderHtml(sample(), { baseDir: dir });
   });
   after(function () {
@@ -211,9 +217,7 @@ describe('findings: one document, two renderings', function () {
   let md;
   let html;
   before(function () {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-findings-model-'));
-    fs.mkdirSync(path.join(dir, 'charts'));
-    fs.writeFileSync(path.join(dir, 'charts', 'toy.png'), PNG);
+    dir = folderWithChart('lab-findings-model-', 'toy.png');
     md = renderMarkdown(model);
     html = renderHtml(model, { baseDir: dir });
   });

@@ -41,6 +41,15 @@ describe('result file: resuming', function () {
     return rf;
   }
 
+  /** The interrupted run's file resumed at study s's parameters: { rf, kept, lines (what it logged) }. */
+  function resumedAt(params) {
+    const file = path.join(dir, 'results.json');
+    interrupted(file);
+    const lines = [];
+    const rf = new ResultFile(file, env(), { resume: true, studies: ['s'], log: (l) => lines.push(l) });
+    return { rf, kept: rf.beginStudy('s', params), lines };
+  }
+
   it('a point is keyed by its coordinates, whatever their order', function () {
     expect(pointKey({ a: 1, b: 'x' })).to.equal(pointKey({ b: 'x', a: 1 }));
     expect(pointKey({ a: 1 })).to.not.equal(pointKey({ a: '1' }));
@@ -48,11 +57,7 @@ describe('result file: resuming', function () {
   });
 
   it('the same setting and parameters: the finished points are kept, the session counted', function () {
-    const file = path.join(dir, 'results.json');
-    interrupted(file);
-    const lines = [];
-    const rf = new ResultFile(file, env(), { resume: true, studies: ['s'], log: (l) => lines.push(l) });
-    const kept = rf.beginStudy('s', { N: 10 });
+    const { rf, kept, lines } = resumedAt({ N: 10 });
     expect(kept.done).to.equal(false);
     expect([...kept.points.keys()]).to.deep.equal([pointKey({ k: 1 }), pointKey({ k: 2 })]);
     expect(kept.points.get(pointKey({ k: 1 })).length).to.equal(2);
@@ -81,11 +86,7 @@ describe('result file: resuming', function () {
   });
 
   it('other parameters: the study is measured again, and says so', function () {
-    const file = path.join(dir, 'results.json');
-    interrupted(file);
-    const lines = [];
-    const rf = new ResultFile(file, env(), { resume: true, studies: ['s'], log: (l) => lines.push(l) });
-    const kept = rf.beginStudy('s', { N: 20 });
+    const { rf, kept, lines } = resumedAt({ N: 20 });
     expect(kept.points.size).to.equal(0);
     expect(rf.doc.results).to.deep.equal([]);
     expect(lines.join('\n')).to.match(/s: measured in .* with other parameters: measuring it again/);

@@ -3,13 +3,13 @@
 // byte for byte the text the real rewriter gives, and a hit must not load Babel at all. Each side
 // runs in a node process of its own (the cache hooks the module loader); no server.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { expect } = require('chai');
 
 const ROOT = path.join(__dirname, '..', '..');
 const WRITER = require.resolve('@mongosh/async-rewriter2/lib/async-writer-babel.js', { paths: [ROOT] });
+const { useTmpDir } = require('../helpers');
 const SCRIPT = path.join(ROOT, 'scripts', 'where_vs_agg.js');
 
 // Prints the rewritten text's SHA-256 and whether Babel was loaded to produce it.
@@ -29,22 +29,18 @@ function run(code, cacheHome) {
 
 describe('the cache of mongosh async rewrites', function () {
   this.timeout(60000);
-  let home;
-  before(() => {
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rewrite-'));
-  });
-  after(() => fs.rmSync(home, { recursive: true, force: true }));
+  const home = useTmpDir('lab-rewrite-');
 
   it('gives the real rewriter text on a miss and on a hit, and a hit loads no Babel', function () {
-    const real = run(probe(false), home);
+    const real = run(probe(false), home.dir);
     expect(real.babel).to.equal(true);
-    const miss = run(probe(true), home);
-    const hit = run(probe(true), home);
+    const miss = run(probe(true), home.dir);
+    const hit = run(probe(true), home.dir);
     expect(miss.sha).to.equal(real.sha);
     expect(hit.sha).to.equal(real.sha);
     expect(miss.babel).to.equal(true);
     expect(hit.babel).to.equal(false);
-    const dir = path.join(home, 'mongo-perf-lab', 'mongosh-rewrite');
+    const dir = path.join(home.dir, 'mongo-perf-lab', 'mongosh-rewrite');
     expect(fs.readdirSync(dir)).to.have.length(1); // one folder per rewriter and Babel version
   });
 });
