@@ -242,19 +242,6 @@ async function main(argv) {
   return falseCalls ? 1 : 0;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e) => {
-      const usage = String(e.code || '').startsWith('ERR_PARSE_ARGS');
-      process.stderr.write(
-        `bench/compare-false-calls: ${usage ? `${e.message.split('. ')[0]}: see --help` : e.message}\n`,
-      );
-      process.exitCode = 2;
-    },
-  );
-}
+if (require.main === module) require('./run-main').runMain('bench/compare-false-calls', main);
 
 module.exports = { pairCalls, detection };
