@@ -9,7 +9,7 @@ const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri, labRun } = require('./helpers');
+const { testUri, labRun, tinyArgs } = require('./helpers');
 
 const DB = 'labtest_budget_reuse';
 const FOREIGN_DB = 'labtest_budget_reuse_foreign';
@@ -21,23 +21,9 @@ describe('--keep, then a re-run: the generated data reused where its marker prov
   let runs = 0;
   // each run its own --out: the same result file again would resume, measuring nothing
   const runWhere = (db, extra = []) =>
-    labRun(
-      [
-        'run',
-        'where',
-        '--profile',
-        'tiny',
-        '--uri',
-        testUri(),
-        '--db',
-        db,
-        '--no-charts',
-        '--out',
-        path.join(out, String(++runs)),
-        ...extra,
-      ],
-      { cwd: process.cwd() },
-    ).done;
+    labRun(tinyArgs('run', 'where', db, '--no-charts', '--out', path.join(out, String(++runs)), ...extra), {
+      cwd: process.cwd(),
+    }).done;
   // The where fixture's marker: the one marker of the database with a generator (fixture) field.
   const fixtureMarker = () =>
     client

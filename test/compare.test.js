@@ -5,31 +5,13 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri } = require('./helpers');
+// cli: the lab's CLI from a temp folder, without a developer's MONGODB_URI: { code, stdout, stderr }
+const { testUri, labCli: cli } = require('./helpers');
 
 const ROOT = path.join(__dirname, '..');
-const CLI = path.join(ROOT, 'bin', 'mongo-perf-lab.js');
 const QUICK = path.join(ROOT, 'docs', 'data', 'quick-run.json');
-
-function cli(args) {
-  return new Promise((resolve) => {
-    const env = { ...process.env };
-    delete env.MONGODB_URI;
-    const child = spawn(process.execPath, [CLI, ...args], { env, cwd: os.tmpdir() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /**
  * The row of `variant` in the table under the heading of `study` at `point` (as printed: 'part=scan,

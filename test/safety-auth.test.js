@@ -3,29 +3,24 @@
 // as "cannot reach MongoDB"; a wrong password as an authentication failure; an unresolvable
 // mongodb+srv host as what it is. One line each, no stack.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { freePort, labSync, authMongod, errorLines } = require('./helpers');
+const { labSync, authMongod, errorLines, useTmpDir } = require('./helpers');
 
 describe('safety: access control and host names', function () {
   this.timeout(120000);
-  let tmp;
-  let proc;
-  let kill9;
-  let port;
+  let m; // the mongod with --auth: root, and reader who may only read the database shared
+  // registered before the temp dir's: the mongod stops before its folder goes
+  after(async function () {
+    if (m) await m.kill9();
+  });
+  const tmp = useTmpDir('safety-auth-');
 
   before(async function () {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-auth-'));
-    fs.mkdirSync(path.join(tmp, 'db'));
-    port = await freePort();
-    ({ proc, kill9 } = await authMongod(
-      path.join(tmp, 'db'),
-      [{ user: 'reader', pwd: 'readerpw', roles: [{ role: 'read', db: 'shared' }] }],
-      { port },
-    ));
-    const c = new MongoClient(`mongodb://root:rootpw@127.0.0.1:${port}/admin`);
+    const reader = { user: 'reader', pwd: 'readerpw', roles: [{ role: 'read', db: 'shared' }] };
+    m = await authMongod(fs.mkdtempSync(path.join(tmp.dir, 'db-')), [reader]);
+    const c = new MongoClient(`mongodb://root:rootpw@127.0.0.1:${m.port}/admin`);
     try {
       await c.db('shared').collection('data').insertOne({ _id: 1 });
     } finally {
@@ -33,12 +28,7 @@ describe('safety: access control and host names', function () {
     }
   });
 
-  after(async function () {
-    if (proc) await kill9();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
-
-  const cli = (args) => labSync(args, { cwd: tmp, timeoutMs: 60000 });
+  const cli = (args) => labSync(args, { cwd: tmp.dir, timeoutMs: 60000 });
   const line = (res) => {
     const lines = errorLines(res);
     expect(lines, res.stderr).to.have.length(1);
@@ -46,13 +36,13 @@ describe('safety: access control and host names', function () {
   };
 
   it('a user without the privilege to write: "lacks a privilege", not "cannot reach"', function () {
-    const f = path.join(tmp, 'a.csv');
+    const f = path.join(tmp.dir, 'a.csv');
     fs.writeFileSync(f, 'a,b\n1,2\n');
     const res = cli([
       'import',
       f,
       '--uri',
-      `mongodb://reader:readerpw@127.0.0.1:${port}/admin`,
+      `mongodb://reader:readerpw@127.0.0.1:${m.port}/admin`,
       '--db',
       'shared',
       '--coll',
@@ -67,7 +57,7 @@ describe('safety: access control and host names', function () {
   });
 
   it('a wrong password: "authentication failed"', function () {
-    const res = cli(['run', 'where', '--uri', `mongodb://reader:wrong@127.0.0.1:${port}/admin`, '--db', 'shared']);
+    const res = cli(['run', 'where', '--uri', `mongodb://reader:wrong@127.0.0.1:${m.port}/admin`, '--db', 'shared']);
     expect(res.status).to.equal(1);
     expect(line(res)).to.match(/authentication failed/);
   });
@@ -75,7 +65,7 @@ describe('safety: access control and host names', function () {
   it('an unresolvable mongodb+srv host: one line, no stack', function () {
     const res = cli([
       'import',
-      path.join(tmp, 'a.csv'),
+      path.join(tmp.dir, 'a.csv'),
       '--uri',
       'mongodb+srv://cluster0.nowhere.invalid/admin',
       '--no-progress',

@@ -6,16 +6,15 @@
 // importer counts a written batch, back 3 s later, does not end the import.
 const fs = require('fs');
 const path = require('path');
-const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { useTestDatabase, BIN, sleep, labSync, ownMongod, freePort } = require('./helpers');
+const { useTestDatabase, sleep, lab, labSync, ownMongod, freePort } = require('./helpers');
 const { importCsv, ImportError, ImportWriteError } = require('../lib/infra/csv-import');
 
 const cli = (args) => labSync(['import', ...args, '--no-progress'], { cwd: process.cwd(), timeoutMs: 120000 });
 
 describe("import of a user's files: every row stored or rejected with its reason", function () {
-  const t = useTestDatabase('userdata_import', 'userdata-import-');
+  const t = useTestDatabase('userdata_import', { tmp: 'userdata-import-' });
   const logs = [];
   const log = (m) => logs.push(m);
   beforeEach(function () {
@@ -166,20 +165,7 @@ describe("import of a user's files: every row stored or rejected with its reason
         mode: { skip: 3 },
         data: { failCommands: ['aggregate'], blockConnection: true, blockTimeMS: 600000 },
       });
-      const child = spawn(
-        process.execPath,
-        [BIN, 'import', f, '--uri', uri, '--db', 'killed', '--coll', 'csv', '--no-progress'],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let out = '';
-      let errText = '';
-      child.stdout.on('data', (d) => {
-        out += d;
-      });
-      child.stderr.on('data', (d) => {
-        errText += d;
-      });
-      const done = new Promise((resolve) => child.on('close', resolve));
+      const { io, done } = lab(['import', f, '--uri', uri, '--db', 'killed', '--coll', 'csv', '--no-progress']);
       let last = -1;
       for (;;) {
         const n = await c
@@ -195,10 +181,10 @@ describe("import of a user's files: every row stored or rejected with its reason
       await kill9();
       await sleep(3000);
       await start();
-      const code = await done;
-      expect(code, out + errText).to.equal(0);
-      expect(out).to.contain(`rows read ${rows} = stored ${rows}`);
-      expect(errText).to.not.match(/cannot reach MongoDB/);
+      const { code } = await done;
+      expect(code, io.out + io.err).to.equal(0);
+      expect(io.out).to.contain(`rows read ${rows} = stored ${rows}`);
+      expect(io.err).to.not.match(/cannot reach MongoDB/);
       const c2 = new MongoClient(uri);
       try {
         expect(await c2.db('killed').collection('csv').countDocuments()).to.equal(rows);
