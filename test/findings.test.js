@@ -5,7 +5,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testUri, ownPostgres, labCli } = require('./helpers');
+const { ownPostgres, labCli, tinyArgs } = require('./helpers');
 const { studies } = require('../lib/studies');
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) =>
@@ -25,19 +25,7 @@ describe('findings: every claim judged, one Markdown and one self-contained HTML
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-findings-'));
     // its own PostgreSQL database on a shared server (the CLIs inherit PG_URI): the SQL peers' tables have fixed names
     pg = await ownPostgres('findings');
-    run = await cli([
-      'findings',
-      ...names,
-      '--profile',
-      'tiny',
-      '--uri',
-      testUri(),
-      '--db',
-      'labtest_findings',
-      '--out',
-      out,
-      '--quiet',
-    ]);
+    run = await cli(tinyArgs('findings', names, 'labtest_findings', '--out', out, '--quiet'));
   });
   after(async function () {
     if (out) fs.rmSync(out, { recursive: true, force: true });

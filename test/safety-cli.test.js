@@ -4,13 +4,12 @@
 // server holding foreign data in `random`, `perflab` and `admin` is byte-identical after the
 // studies ran against it. Driven only through the CLI, tolerant of the output format.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const crypto = require('crypto');
 const { spawn } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient, BSON } = require('mongodb');
-const { testUri, labSync, labCli, databaseNames, errorLines } = require('./helpers');
+const { testUri, labSync, labCli, databaseNames, errorLines, useTmpDir } = require('./helpers');
 const { startEmbedded } = require('../lib/infra/server');
 const { processesUsing, cmdlineOf } = require('../lib/infra/processes');
 const { ROOT } = require('../lib/core/shell-runner');
@@ -101,15 +100,9 @@ async function dump(uri, dbNames) {
 
 describe('safety: CLI stops, errors and foreign data', function () {
   this.timeout(600000);
-  let tmp;
-  before(function () {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'safety-cli-'));
-  });
-  after(function () {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  const tmp = useTmpDir('safety-cli-');
   const privateTmp = (name) => {
-    const d = path.join(tmp, name);
+    const d = path.join(tmp.dir, name);
     fs.mkdirSync(d, { recursive: true });
     return d;
   };
@@ -233,7 +226,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
   });
 
   describe('one line per error, non-zero exit, stack only with --debug (findings 8, 9)', function () {
-    const cli = (args, env = {}) => labSync(args, { cwd: tmp, timeoutMs: 60000, env });
+    const cli = (args, env = {}) => labSync(args, { cwd: tmp.dir, timeoutMs: 60000, env });
     const oneLine = (res) => {
       const lines = errorLines(res);
       expect(lines, res.stderr).to.have.length(1);
@@ -244,7 +237,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
     // cli() without blocking (labCli: { status, stdout, stderr, ms }), for commands that mostly wait,
     // so that several wait at once.
     const cliAsync = (args, env = {}) =>
-      labCli(args, { cwd: tmp, env: { MONGODB_URI: process.env.MONGODB_URI, ...env } });
+      labCli(args, { cwd: tmp.dir, env: { MONGODB_URI: process.env.MONGODB_URI, ...env } });
 
     it('an unreachable server: one line within the 5 s connect timeout, no hang', async function () {
       // The three each wait out the 5 s connect timeout: at once, each timed from its own start.
@@ -253,7 +246,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
         cliAsync(['import', __filename, '--uri', 'mongodb://127.0.0.1:1,127.0.0.1:2/admin?replicaSet=x']),
         // (a results folder of its own: two runs creating the same one at once race in mkdir)
         cliAsync(['run', 'where', '--uri', 'mongodb://127.0.0.1:1', '--debug'], {
-          LAB_RESULTS_DIR: path.join(tmp, 'results-debug'),
+          LAB_RESULTS_DIR: path.join(tmp.dir, 'results-debug'),
         }),
       ]);
       for (const res of [plain, replSet]) {
@@ -291,7 +284,7 @@ describe('safety: CLI stops, errors and foreign data', function () {
         expect(oneLine(res), args.join(' ')).to.match(re);
         expect(Date.now() - t0, args.join(' ')).to.be.below(10000);
       }
-      const ro = path.join(tmp, 'ro');
+      const ro = path.join(tmp.dir, 'ro');
       fs.mkdirSync(ro, { recursive: true });
       fs.chmodSync(ro, 0o500);
       if (process.getuid && process.getuid() !== 0) {

@@ -11,7 +11,7 @@ const path = require('path');
 const { spawn, spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { testUri, BIN, alive, until, labSync, startLabServer: startServer } = require('./helpers');
+const { testUri, tinyArgs, BIN, alive, until, labSync, startLabServer: startServer } = require('./helpers');
 const { ResultFile } = require('../lib/core/results');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -115,23 +115,9 @@ describe('safety: nothing of its own left behind', function () {
     const client = await MongoClient.connect(testUri());
     try {
       await client.db(name).dropDatabase();
-      const r = cli(
-        [
-          'findings',
-          'where',
-          '--profile',
-          'tiny',
-          '--uri',
-          testUri(),
-          '--db',
-          name,
-          '--out',
-          path.join(tmp, 'f1'),
-          '--quiet',
-        ],
-        tmp,
-        { TMPDIR: tmp },
-      );
+      const r = cli(tinyArgs('findings', 'where', name, '--out', path.join(tmp, 'f1'), '--quiet'), tmp, {
+        TMPDIR: tmp,
+      });
       expect(r.status, r.stderr).to.equal(0);
       const dbs = (await client.db('admin').admin().listDatabases({ nameOnly: true })).databases.map((d) => d.name);
       expect(dbs).to.not.include(name);

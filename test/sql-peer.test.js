@@ -7,7 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testDatabase, testUri, tasksWithoutPeer } = require('./helpers');
+const { testDatabase, testUri, tasksWithoutPeer, useTmpDir } = require('./helpers');
 const { tryPostgres, embeddedProblem, platformPackage } = require('../lib/infra/postgres');
 const { processesUsing } = require('../lib/infra/processes');
 
@@ -78,13 +78,8 @@ describe('one PostgreSQL per run, shared by the studies that use it', function (
   const { spawn } = require('child_process');
   const BIN = path.join(__dirname, '..', 'bin', 'mongo-perf-lab.js');
   const STARTED = /^embedded PostgreSQL \S+ started \(port \d+, data in (\S+)\)$/gm;
-  let tmp;
-  before(function () {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-pg-shared-'));
-  });
-  after(function () {
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  const tmp = useTmpDir('lab-pg-shared-');
+  const out = (name) => path.join(tmp.dir, name);
 
   /** `run ARGS` on the test server, no PG_URI: { child, done: Promise<{code, err}> }. */
   function run(args) {
@@ -92,7 +87,7 @@ describe('one PostgreSQL per run, shared by the studies that use it', function (
     delete env.PG_URI;
     delete env.LAB_PG_PACKAGE_DIR;
     const child = spawn(process.execPath, [BIN, 'run', ...args, '--uri', testUri(), '--no-progress', '--no-charts'], {
-      cwd: tmp,
+      cwd: tmp.dir,
       env,
     });
     let err = '';
@@ -112,16 +107,7 @@ describe('one PostgreSQL per run, shared by the studies that use it', function (
 
   it('run inserts coherency: one embedded PostgreSQL, gone with its data folder at the end', async function () {
     this.timeout(600000);
-    const r = run([
-      'inserts',
-      'coherency',
-      '--profile',
-      'tiny',
-      '--db',
-      'labtest_pgshared',
-      '--out',
-      path.join(tmp, 'both'),
-    ]);
+    const r = run(['inserts', 'coherency', '--profile', 'tiny', '--db', 'labtest_pgshared', '--out', out('both')]);
     const { code } = await r.done;
     const err = r.err();
     expect(code, err).to.equal(0);
@@ -129,7 +115,7 @@ describe('one PostgreSQL per run, shared by the studies that use it', function (
     expect(starts, err).to.have.length(1);
     expect(err).to.include('one for the whole run');
     // Both studies measured their SQL peer on it.
-    const doc = JSON.parse(fs.readFileSync(path.join(tmp, 'both', 'results.json'), 'utf8'));
+    const doc = JSON.parse(fs.readFileSync(path.join(out('both'), 'results.json'), 'utf8'));
     for (const [study, variant] of [
       ['inserts', 'pg'],
       ['coherency', 'pg-check-then-insert'],
@@ -145,7 +131,7 @@ describe('one PostgreSQL per run, shared by the studies that use it', function (
 
   it('SIGTERM mid-run: the shared PostgreSQL stops and its data folder goes; it made no unix socket', async function () {
     this.timeout(300000);
-    const r = run(['coherency', '--profile', 'tiny', '--db', 'labtest_pgshared2', '--out', path.join(tmp, 'killed')]);
+    const r = run(['coherency', '--profile', 'tiny', '--db', 'labtest_pgshared2', '--out', out('killed')]);
     const [dir, port] = await new Promise((resolve, reject) => {
       const look = () => {
         const m = /^embedded PostgreSQL \S+ started \(port (\d+), data in (\S+)\)$/m.exec(r.err());
