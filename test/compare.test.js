@@ -6,9 +6,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { MongoClient } = require('mongodb');
 // cli: the lab's CLI from a temp folder, without a developer's MONGODB_URI: { code, stdout, stderr }
-const { testUri, labCli: cli } = require('./helpers');
+const { labCli: cli, tinyArgs, scratchDirAndDb } = require('./helpers');
 
 const ROOT = path.join(__dirname, '..');
 const QUICK = path.join(ROOT, 'docs', 'data', 'quick-run.json');
@@ -251,41 +250,17 @@ describe('compare: decisions on result files', function () {
 
 describe('compare: pairs of real runs of the same build (tiny where, 6 rounds)', function () {
   const db = 'labtest_compare';
-  let dir;
+  const h = scratchDirAndDb('lab-compare-runs-', db); // h.dir: the runs' folders
   const runs = [];
 
   before(async function () {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-compare-runs-'));
     for (const name of ['a', 'b']) {
-      const out = path.join(dir, name);
-      const r = await cli([
-        'run',
-        'where',
-        '--profile',
-        'tiny',
-        '--runs',
-        '6',
-        '--uri',
-        testUri(),
-        '--db',
-        db,
-        '--out',
-        out,
-        '--quiet',
-        '--no-progress',
-        '--no-charts',
-      ]);
+      const out = path.join(h.dir, name);
+      const r = await cli(
+        tinyArgs('run', 'where', db, '--runs', '6', '--out', out, '--quiet', '--no-progress', '--no-charts'),
+      );
       expect(r.code, r.stderr).to.equal(0);
       runs.push(out);
-    }
-  });
-  after(async function () {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    const c = new MongoClient(testUri());
-    try {
-      await c.db(db).dropDatabase();
-    } finally {
-      await c.close();
     }
   });
 

@@ -465,6 +465,15 @@ function labSync(args, { cwd = os.tmpdir(), env = {}, timeoutMs = 600000 } = {})
 /** The lines a command printed as its own (not progress): "mongo-perf-lab...:" lines. */
 const ownLines = (text) => text.split('\n').filter((l) => /^mongo-perf-lab( server)?:/.test(l));
 
+/** A lab() run that ended refused (code: its exit code): exit 1 and one line of its own, returned. */
+function oneLine(r, code) {
+  const { expect } = require('chai');
+  expect(code, r.io.err).to.equal(1);
+  const lines = ownLines(r.io.err);
+  expect(lines, r.io.err).to.have.length(1);
+  return lines[0];
+}
+
 /**
  * The lines over 100 columns that `run` would print of an in-process run's echo and log: the same
  * treatment as lib/cli/run.js (the @@LAB lines left out, prose wrapped, table rows left whole), so
@@ -607,6 +616,7 @@ Object.assign(module.exports, {
   labCli,
   tinyArgs,
   ownLines,
+  oneLine,
   linesOver100,
   startLabServer,
   ownMongod,

@@ -14,25 +14,23 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
-const { MongoClient } = require('mongodb');
-const { testUri, startLabServer } = require('./helpers');
+const { testUri, startLabServer, scratchDirAndDb } = require('./helpers');
 
 const ROOT = path.resolve(__dirname, '..');
 
 describe('install: the packed tarball from another directory', function () {
-  let tmp;
   let prefix;
   let elsewhere;
   let env;
   const DB = 'labtest_install';
+  const tmp = scratchDirAndDb('lab-install-', DB); // tmp.dir: the tarball, the install prefix, results
 
   before(function () {
     this.timeout(120000);
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-install-'));
-    const r = spawnSync('npm', ['pack', '--pack-destination', tmp, '--silent'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync('npm', ['pack', '--pack-destination', tmp.dir, '--silent'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status, r.stderr).to.equal(0);
-    const tgz = path.join(tmp, r.stdout.trim().split('\n').pop());
-    prefix = path.join(tmp, 'prefix');
+    const tgz = path.join(tmp.dir, r.stdout.trim().split('\n').pop());
+    prefix = path.join(tmp.dir, 'prefix');
     const pkg = path.join(prefix, 'lib', 'node_modules', 'mongo-perf-lab');
     fs.mkdirSync(pkg, { recursive: true });
     const x = spawnSync('tar', ['xzf', tgz, '-C', pkg, '--strip-components=1'], { encoding: 'utf8' });
@@ -48,20 +46,13 @@ describe('install: the packed tarball from another directory', function () {
     env = {
       ...process.env,
       PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}`,
-      LAB_RESULTS_DIR: path.join(tmp, 'results'),
+      LAB_RESULTS_DIR: path.join(tmp.dir, 'results'),
     };
     delete env.MONGODB_URI;
   });
 
-  after(async function () {
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  after(function () {
     if (elsewhere) fs.rmSync(elsewhere, { recursive: true, force: true });
-    const c = new MongoClient(testUri());
-    try {
-      await c.db(DB).dropDatabase();
-    } finally {
-      await c.close();
-    }
   });
 
   const run = (args, timeout = 300000) =>

@@ -37,6 +37,13 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
     );
   }
 
+  /** The example with one piece of text replaced, written beside it as `file`; returns its text. */
+  function edited(file, from, to) {
+    const text = fs.readFileSync(path.join(dir, 'my_study.js'), 'utf8').replace(from, to);
+    fs.writeFileSync(path.join(dir, file), text);
+    return text;
+  }
+
   before(async function () {
     uri = testUri();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-own-'));
@@ -142,14 +149,12 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
 
   it('a planted wrong variant, the fastest, is never ranked: WRONG ANSWER in the table and the report, DISAGREE in the summary', async function () {
     this.timeout(180000);
-    const text = fs
-      .readFileSync(path.join(dir, 'my_study.js'), 'utf8')
-      .replace(
-        '  ],\n};\nlab.main',
-        "    { name: 'wrong', what: 'planted', run: function (p) { return { n: 1 }; } },\n  ],\n};\nlab.main",
-      );
+    const text = edited(
+      'wrong.js',
+      '  ],\n};\nlab.main',
+      "    { name: 'wrong', what: 'planted', run: function (p) { return { n: 1 }; } },\n  ],\n};\nlab.main",
+    );
     expect(text).to.contain("name: 'wrong'");
-    fs.writeFileSync(path.join(dir, 'wrong.js'), text);
     const r = run('./wrong.js', ['--runs', '5', '--out', path.join(dir, 'out-wrong')]);
     expect(r.status, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/^wrong\s.*WRONG ANSWER/m);
@@ -171,13 +176,11 @@ describe('a study of your own: run ./my_study.js from any folder', function () {
 
   it('refuses a declaration that would write (a fixture) in one line, before touching the server', async function () {
     this.timeout(60000);
-    const text = fs
-      .readFileSync(path.join(dir, 'my_study.js'), 'utf8')
-      .replace(
-        "baseline: 'two-finds',",
-        "baseline: 'two-finds',\n  fixture: function (p) { return { coll: p.ORDERS, name: 'x', n: 1, seed: 1 }; },",
-      );
-    fs.writeFileSync(path.join(dir, 'writer.js'), text);
+    edited(
+      'writer.js',
+      "baseline: 'two-finds',",
+      "baseline: 'two-finds',\n  fixture: function (p) { return { coll: p.ORDERS, name: 'x', n: 1, seed: 1 }; },",
+    );
     const before = await state();
     const r = run('./writer.js');
     expect(r.status).to.not.equal(0);
