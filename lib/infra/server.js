@@ -410,6 +410,19 @@ function binaryFor(found) {
 }
 
 /**
+ * describeServer of a long-lived server just started (a MongoMemoryServer or MongoMemoryReplSet);
+ * when that fails the server is stopped and the describe error is the one reported.
+ */
+async function describeOrStop(started) {
+  try {
+    return await describeServer(started.getUri());
+  } catch (e) {
+    await started.stop({ doCleanup: true, force: false }).catch(() => {});
+    throw e;
+  }
+}
+
+/**
  * Starts a replica set of `members` mongod (wiredTiger) from the lab's binary.
  * @param {object} o
  * @param {number} [o.members=1]
@@ -436,16 +449,8 @@ async function startReplSet({ members = 1, port, cacheSizeGB, replSetName = 'per
     replSet: { count: members, name: replSetName, storageEngine: 'wiredTiger', args },
     instanceOpts,
   });
-  let info;
-  try {
-    info = await describeServer(rs.getUri());
-  } catch (e) {
-    await rs.stop({ doCleanup: true, force: false }).catch(() => {
-      /* the describe error is the one reported */
-    });
-    throw e;
-  }
-  return new LongLivedServer({ rs, info: { ...info, binarySource: found.source || 'download' }, replSetName });
+  const info = { ...(await describeOrStop(rs)), binarySource: found.source || 'download' };
+  return new LongLivedServer({ rs, info, replSetName });
 }
 
 /** Starts one mongod (wiredTiger) on `port` (default: a free one), with its data in `dbPath` if given. */
@@ -462,16 +467,8 @@ async function startStandalone({ port, dbPath, cacheSizeGB, log = () => {} } = {
   const { MongoMemoryServer } = memoryServer();
   const mms = new MongoMemoryServer({ binary: binaryFor(found), instance });
   await quietStart(mms);
-  let info;
-  try {
-    info = await describeServer(mms.getUri());
-  } catch (e) {
-    await mms.stop({ doCleanup: true, force: false }).catch(() => {
-      /* the describe error is the one reported */
-    });
-    throw e;
-  }
-  return new LongLivedServer({ mms, info: { ...info, binarySource: found.source || 'download' }, dbPath });
+  const info = { ...(await describeOrStop(mms)), binarySource: found.source || 'download' };
+  return new LongLivedServer({ mms, info, dbPath });
 }
 
 module.exports.startReplSet = startReplSet;
