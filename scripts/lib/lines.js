@@ -204,28 +204,23 @@ var LabLines = (function (S, F, R) {
         return R.warningsOf(r, code).length > 0;
       });
     };
+    var variantsOf = function (rs) {
+      return rs
+        .map(function (r) {
+          return r.variant;
+        })
+        .join(', ');
+    };
     var spread = has(R.WARN.spread);
     var first = has(R.WARN.firstRun);
     var busy = has(R.WARN.busy);
     if (spread.length)
-      out.push(
-        'warning: large spread (σ > 25% of the mean) for ' +
-          spread
-            .map(function (r) {
-              return r.variant;
-            })
-            .join(', ') +
-          ': a busy machine? more RUNS'
-      );
+      out.push('warning: large spread (σ > 25% of the mean) for ' + variantsOf(spread) + ': a busy machine? more RUNS');
     if (busy.length) out.push('warning: ' + R.warningsOf(busy[0], R.WARN.busy)[0].text);
     if (first.length)
       out.push(
         'warning: first timed run over 2x slower than the rest for ' +
-          first
-            .map(function (r) {
-              return r.variant;
-            })
-            .join(', ') +
+          variantsOf(first) +
           ': caches still filling? more WARMUP'
       );
     if (
