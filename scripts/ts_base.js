@@ -84,6 +84,8 @@ var TS = (function () {
 
   var STATS = { count: { $sum: 1 }, min: { $min: '$value' }, max: { $max: '$value' }, avg: { $avg: '$value' } };
   var SHAPE = { _id: 0, t: { $toDate: '$_id' }, count: 1, min: 1, max: 1, avg: 1 };
+  // A minute's partial aggregates of the events, as the buckets and the per-minute rollup keep them.
+  var PARTIALS = { count: { $sum: 1 }, sum: { $sum: '$value' }, min: { $min: '$value' }, max: { $max: '$value' } };
   // Partial aggregates (buckets, rollups) merge by adding counts and sums.
   var MERGE = { count: { $sum: '$count' }, sum: { $sum: '$sum' }, min: { $min: '$min' }, max: { $max: '$max' } };
   var MERGED_SHAPE = { _id: 0, t: { $toDate: '$_id' }, count: 1, min: 1, max: 1, avg: { $divide: ['$sum', '$count'] } };
@@ -387,11 +389,7 @@ var TS = (function () {
   // $merge run inside the server; whenMatched 'replace' makes a rebuild idempotent.
   function buildBuckets(dbh, coll) {
     var n = names(coll);
-    LabFixture.claim(dbh, n.bucket, {
-      kind: 'timeseries-buckets',
-      fresh: true,
-      doing: 'build per-minute buckets into',
-    });
+    claimBuilt(dbh, n.bucket, 'timeseries-buckets', true, 'build per-minute buckets into');
     // ~500,000 events per $group: their pushed {o, v} stay well under its 100 MB before spilling
     spans(dbh, n.raw, 500000).forEach(function (day) {
       dbh
@@ -399,14 +397,9 @@ var TS = (function () {
         .aggregate([
           { $match: { created_on: range(day.from, day.to) } },
           {
-            $group: {
-              _id: minuteKey('$created_on'),
-              count: { $sum: 1 },
-              sum: { $sum: '$value' },
-              min: { $min: '$value' },
-              max: { $max: '$value' },
+            $group: Object.assign({ _id: minuteKey('$created_on') }, PARTIALS, {
               ev: { $push: { o: { $toInt: { $mod: [msOf('$created_on'), MINUTE] } }, v: '$value' } },
-            },
+            }),
           },
           { $merge: { into: n.bucket, whenMatched: 'replace', whenNotMatched: 'insert' } },
         ])
@@ -433,13 +426,7 @@ var TS = (function () {
         .aggregate([
           { $match: span ? { created_on: range(span.from, span.to) } : {} },
           {
-            $group: {
-              _id: minuteKey('$created_on'),
-              count: { $sum: 1 },
-              sum: { $sum: '$value' },
-              min: { $min: '$value' },
-              max: { $max: '$value' },
-            },
+            $group: Object.assign({ _id: minuteKey('$created_on') }, PARTIALS),
           },
           { $merge: { into: n.rollupMinute, whenMatched: 'replace', whenNotMatched: 'insert' } },
         ])
@@ -448,18 +435,18 @@ var TS = (function () {
     });
   }
 
+  // A collection the lab builds from the events, claimed (LabFixture.claim) as `kind`: emptied
+  // (dropped and created with createCollection's options) when fresh; doing: what the refusal says.
+  function claimBuilt(dbh, name, kind, fresh, doing, options) {
+    var o = { kind: kind, fresh: fresh, doing: doing };
+    if (options) o.options = options;
+    LabFixture.claim(dbh, name, o);
+  }
+
   // The lab's two rollup collections, emptied first when fresh.
   function claimRollups(dbh, n, fresh) {
-    LabFixture.claim(dbh, n.rollupMinute, {
-      kind: 'timeseries-rollup',
-      fresh: fresh,
-      doing: 'write per-minute rollups into',
-    });
-    LabFixture.claim(dbh, n.rollupHour, {
-      kind: 'timeseries-rollup',
-      fresh: fresh,
-      doing: 'write per-hour rollups into',
-    });
+    claimBuilt(dbh, n.rollupMinute, 'timeseries-rollup', fresh, 'write per-minute rollups into');
+    claimBuilt(dbh, n.rollupHour, 'timeseries-rollup', fresh, 'write per-hour rollups into');
   }
 
   // The per-hour rollup recomputed from the per-minute one, over span's hours (all when null).
@@ -496,11 +483,8 @@ var TS = (function () {
   // server's buckets fill up one after the other instead of all at once.
   function buildTimeseries(dbh, coll) {
     var n = names(coll);
-    LabFixture.claim(dbh, n.timeseries, {
-      kind: 'timeseries-copy',
-      fresh: true,
-      doing: 'replace by a time-series copy',
-      options: { timeseries: { timeField: 'created_on', granularity: 'seconds' } },
+    claimBuilt(dbh, n.timeseries, 'timeseries-copy', true, 'replace by a time-series copy', {
+      timeseries: { timeField: 'created_on', granularity: 'seconds' },
     });
     var copied = 0;
     spans(dbh, n.raw, 10000).forEach(function (span) {
