@@ -113,6 +113,11 @@ describe('safety: CLI stops, errors and foreign data', function () {
     // study's data is being loaded (400,000 documents: many seconds). A fixed time after mongod's
     // process appeared is not: at a load average of 20 its start can take longer than that.
     const serving = (run) => () => /^server: embedded mongod \(pid \d+/m.test(run.stderr);
+    // ms into the load: once the run's embedded mongod is serving, and ms later
+    const duringLoad = (ms) => async (dir, run) => {
+      await waitFor(serving(run), 60000);
+      await sleep(ms);
+    };
     const cases = [
       { name: 'SIGINT 0.3 s after launch', signals: ['SIGINT'], at: async () => sleep(300) },
       {
@@ -128,26 +133,17 @@ describe('safety: CLI stops, errors and foreign data', function () {
       {
         name: 'SIGINT during the load',
         signals: ['SIGINT'],
-        at: async (dir, run) => {
-          await waitFor(serving(run), 60000);
-          await sleep(2500);
-        },
+        at: duringLoad(2500),
       },
       {
         name: 'Ctrl-C twice during the load',
         signals: ['SIGINT', 'SIGINT'],
-        at: async (dir, run) => {
-          await waitFor(serving(run), 60000);
-          await sleep(2500);
-        },
+        at: duringLoad(2500),
       },
       {
         name: 'SIGTERM during the load',
         signals: ['SIGTERM'],
-        at: async (dir, run) => {
-          await waitFor(serving(run), 60000);
-          await sleep(1500);
-        },
+        at: duringLoad(1500),
       },
       {
         name: 'SIGHUP right after mongod is up',
