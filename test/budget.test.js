@@ -3,25 +3,32 @@
 // quick profile's stated ~12 s plans where at tiny, prints the plan before the run, and ends with the
 // claims it left open and the run that decides them, also in findings.json's `budget` object.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
-const { testUri, labRun } = require('./helpers');
+const { testUri, labRun, useTmpDir } = require('./helpers');
 
 describe('findings --budget: a plan, deadlines, the claims left open', function () {
-  let out;
+  const tmp = useTmpDir('lab-budget-');
   let run;
 
   before(async function () {
     this.timeout(300000); // a tiny run of one study: seconds quiet, minutes on a loaded machine
-    out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-budget-'));
     run = await labRun(
-      ['findings', 'where', '--budget', '5s', '--uri', testUri(), '--db', 'labtest_budget', '--out', out, '--quiet'],
+      [
+        'findings',
+        'where',
+        '--budget',
+        '5s',
+        '--uri',
+        testUri(),
+        '--db',
+        'labtest_budget',
+        '--out',
+        tmp.dir,
+        '--quiet',
+      ],
       { cwd: process.cwd() },
     ).done;
-  });
-  after(function () {
-    if (out) fs.rmSync(out, { recursive: true, force: true });
   });
 
   it('prints the plan first: where at tiny, within 100 columns', function () {
@@ -42,7 +49,7 @@ describe('findings --budget: a plan, deadlines, the claims left open', function 
   });
 
   it("writes findings.json's budget object: given, spent, plan, open claims", function () {
-    const json = JSON.parse(fs.readFileSync(path.join(out, 'findings.json'), 'utf8'));
+    const json = JSON.parse(fs.readFileSync(path.join(tmp.dir, 'findings.json'), 'utf8'));
     const b = json.budget;
     expect(b.given).to.deep.equal({ ms: 5000, minutes: 0.08 });
     expect(b.spent.ms).to.be.greaterThan(0);
@@ -56,18 +63,17 @@ describe('findings --budget: a plan, deadlines, the claims left open', function 
 });
 
 describe('run --budget: each study labelled with its own profile', function () {
-  let out;
+  const tmp = useTmpDir('lab-budget-mixed-');
   let run;
   let fromFindings;
 
   before(async function () {
     this.timeout(300000); // where at quick (~12 s quiet) and bigagg at tiny (~8 s): minutes on a loaded machine
-    out = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-budget-mixed-'));
     // 30 s for two studies: where's quick (~12 s) fits its 15 s share, bigagg's (~50 s) does not.
     run = await labRun(
       ['run', 'where', 'bigagg', '--budget', '30s', '--uri', testUri(), '--db', 'labtest_budget_mixed'].concat([
         '--out',
-        path.join(out, 'run'),
+        path.join(tmp.dir, 'run'),
         '--no-charts',
         '--quiet',
       ]),
@@ -75,12 +81,9 @@ describe('run --budget: each study labelled with its own profile', function () {
     ).done;
     // findings.json and findings.md from the same records (no server: --from).
     fromFindings = await labRun(
-      ['findings', '--from', path.join(out, 'run', 'results.json'), '--out', path.join(out, 'f'), '--quiet'],
+      ['findings', '--from', path.join(tmp.dir, 'run', 'results.json'), '--out', path.join(tmp.dir, 'f'), '--quiet'],
       { cwd: process.cwd() },
     ).done;
-  });
-  after(function () {
-    if (out) fs.rmSync(out, { recursive: true, force: true });
   });
 
   it('plans where at quick and bigagg at tiny, and the summary says so per study', function () {
@@ -89,7 +92,7 @@ describe('run --budget: each study labelled with its own profile', function () {
     expect(run.stdout).to.match(/\nbigagg +tiny +seconds \(test scale\) /);
     expect(run.stdout).to.match(/where: [^\n]*\n(.*\n)*?The source article's claims \(quick profile\): /);
     expect(run.stdout).to.contain("The source article's claims (tiny profile: test scale, not findings): ");
-    const report = fs.readFileSync(path.join(out, 'run', 'report.md'), 'utf8');
+    const report = fs.readFileSync(path.join(tmp.dir, 'run', 'report.md'), 'utf8');
     expect(report).to.contain("The source article's claims, judged on this run (quick profile):");
     expect(report).to.contain(
       "The source article's claims, judged on this run (tiny profile: test scale, not findings):",
@@ -98,14 +101,14 @@ describe('run --budget: each study labelled with its own profile', function () {
 
   it("findings.json's per-claim profile and findings.md's profile line are each study's own", function () {
     expect(fromFindings.code, fromFindings.stderr).to.equal(0);
-    const json = JSON.parse(fs.readFileSync(path.join(out, 'f', 'findings.json'), 'utf8'));
+    const json = JSON.parse(fs.readFileSync(path.join(tmp.dir, 'f', 'findings.json'), 'utf8'));
     const profiles = (study) => [...new Set(json.claims.filter((c) => c.study === study).map((c) => c.profile))];
     expect(profiles('where')).to.deep.equal(['quick']);
     expect(profiles('bigagg')).to.deep.equal(['tiny']);
     expect(json.claims.filter((c) => c.study === 'bigagg').every((c) => c.testScale)).to.equal(true);
     expect(json.claims.filter((c) => c.study === 'where').some((c) => c.testScale)).to.equal(false);
     expect(json.columns[0].profiles).to.have.members(['quick', 'tiny']);
-    const md = fs.readFileSync(path.join(out, 'f', 'findings.md'), 'utf8');
+    const md = fs.readFileSync(path.join(tmp.dir, 'f', 'findings.md'), 'utf8');
     expect(md).to.contain('Profile: **quick** (each study at its own profile: bigagg at tiny)');
   });
 });
