@@ -190,13 +190,18 @@ async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
 }
 
 /**
- * Batches of `size` documents (the last may be shorter): synchronously from a synchronous iterable;
- * from an async iterable of arrays of documents (chunked) with one await per array.
+ * Batches of `size` documents (the last may be shorter), from an async iterable of arrays of
+ * documents (chunked), with one await per array: a synchronous iterable is one such chunk, an
+ * async iterable of documents a chunk per document.
  */
 function batchesOf(docs, size, chunked) {
   if (chunked) return chunkBatches(docs, size);
   const sync = typeof docs[Symbol.iterator] === 'function' && typeof docs[Symbol.asyncIterator] !== 'function';
-  return sync ? syncBatches(docs, size) : asyncBatches(docs, size);
+  return chunkBatches(sync ? [docs] : oneByOne(docs), size);
+}
+
+async function* oneByOne(docs) {
+  for await (const d of docs) yield [d];
 }
 
 async function* chunkBatches(chunks, size) {
@@ -208,30 +213,6 @@ async function* chunkBatches(chunks, size) {
         yield batch;
         batch = [];
       }
-    }
-  }
-  if (batch.length) yield batch;
-}
-
-function* syncBatches(docs, size) {
-  let batch = [];
-  for (const d of docs) {
-    batch.push(d);
-    if (batch.length === size) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length) yield batch;
-}
-
-async function* asyncBatches(docs, size) {
-  let batch = [];
-  for await (const d of docs) {
-    batch.push(d);
-    if (batch.length === size) {
-      yield batch;
-      batch = [];
     }
   }
   if (batch.length) yield batch;
