@@ -146,8 +146,7 @@ describe('bigagg (source 001, second half): the MOT banding aggregation', functi
     let original;
     before(async function () {
       server = await ownServer();
-      client = new MongoClient(server.uri);
-      await client.connect();
+      client = await MongoClient.connect(server.uri);
       await B.loadMot(client.db('perflab_test'), 'mot_zlib', { n: 5000, seed: SEED, compressor: 'zlib' });
     });
     after(async function () {
@@ -164,8 +163,7 @@ describe('bigagg (source 001, second half): the MOT banding aggregation', functi
         await client.close();
         const before = await restartWithCache(server, cache);
         if (!original) original = before;
-        client = new MongoClient(server.uri);
-        await client.connect();
+        client = await MongoClient.connect(server.uri);
         const db = client.db('perflab_test');
         const m = await B.measured(db, server.pid, () => B.aggregate(db, 'mot_zlib', LabBands.seedPipeline()));
         expect(m.answer).to.deep.equal(small);
@@ -178,8 +176,7 @@ describe('bigagg (source 001, second half): the MOT banding aggregation', functi
       await client.close();
       await restartWithArgs(server, original);
       original = null;
-      client = new MongoClient(server.uri);
-      await client.connect();
+      client = await MongoClient.connect(server.uri);
       const c = await B.cacheCounters(client.db('perflab_test'));
       expect(c.maxBytes).to.be.greaterThan(256 * 1024 ** 2);
     });
@@ -293,8 +290,7 @@ describe('bigagg (source 001, second half): the MOT banding aggregation', functi
       expect(cache.slice(1)).to.deep.equal([0.25 * 1024 ** 3, 2 * 1024 ** 2]);
       expect(res.find((x) => x.variant === 'cold').extra.bytesReadIntoCache).to.be.greaterThan(0);
       // the server is left as it was started (default cache)
-      const c = new MongoClient(server.uri);
-      await c.connect();
+      const c = await MongoClient.connect(server.uri);
       expect((await B.cacheCounters(c.db('admin'))).maxBytes).to.be.greaterThan(256 * 1024 ** 2);
       await c.close();
       expect(out.join('\n')).to.match(/001-bigagg-2mb-cache: HOLDS/);

@@ -90,9 +90,7 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       let client;
       before(async function () {
         rs = await getReplSet();
-        const { MongoClient } = require('mongodb');
-        client = new MongoClient(rs.uri);
-        await client.connect();
+        client = await require('mongodb').MongoClient.connect(rs.uri);
       });
       after(async function () {
         if (client) await client.close();
