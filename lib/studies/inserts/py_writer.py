@@ -18,14 +18,18 @@ and the pipe between the two processes are never in a variant's time.
 Standard library and pymongo only.
 """
 
-import json
 import multiprocessing
+import os
 import sys
 import threading
 import time
 
 import pymongo
 from pymongo.write_concern import WriteConcern
+
+# the request loop shared with the mapreduce study's client (lib/infra/py_json_loop.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "infra"))
+from py_json_loop import serve  # noqa: E402
 
 M32 = 0xFFFFFFFF
 ALPHA = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -224,31 +228,24 @@ def insert(client, uri, job):
     return out
 
 
-def reply(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-
 def main():
-    client = None
-    uri = None
-    for line in sys.stdin:
-        try:
-            req = json.loads(line)
-            if req["op"] == "connect":
-                uri = req["uri"]
-                client = new_client(uri, 100)
-                reply({"ok": True, "pymongo": pymongo.version, "hasC": pymongo.has_c()})
-            elif req["op"] == "insert":
-                reply(dict(insert(client, uri, req), ok=True))
-            elif req["op"] == "docs":  # the generator, for the test that it matches the Node one
-                reply({"ok": True, "docs": [payload_doc(req["seed"], i, req["size"]) for i in req["ids"]]})
-            else:
-                reply({"ok": False, "error": "unknown op " + str(req.get("op"))})
-        except Exception as e:  # one failed request is reported; the process serves the next
-            reply({"ok": False, "error": "%s: %s" % (type(e).__name__, e)})
-    if client is not None:
-        client.close()
+    state = {"client": None, "uri": None}
+
+    def connect(req):
+        state["uri"] = req["uri"]
+        state["client"] = new_client(req["uri"], 100)
+        return {"pymongo": pymongo.version, "hasC": pymongo.has_c()}
+
+    serve(
+        {
+            "connect": connect,
+            "insert": lambda req: insert(state["client"], state["uri"], req),
+            # the generator, for the test that it matches the Node one
+            "docs": lambda req: {"docs": [payload_doc(req["seed"], i, req["size"]) for i in req["ids"]]},
+        }
+    )
+    if state["client"] is not None:
+        state["client"].close()
 
 
 if __name__ == "__main__":

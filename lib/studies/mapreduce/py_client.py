@@ -18,13 +18,17 @@ Each answers {sum, min, max, count, mean}; a missing or non-numeric reading is s
 Standard library and pymongo only.
 """
 
-import json
 import math
+import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pymongo
+
+# the request loop shared with the inserts study's writer (lib/infra/py_json_loop.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "infra"))
+from py_json_loop import serve  # noqa: E402
 
 CHUNKS = 10
 THREADS = 4
@@ -152,34 +156,25 @@ VARIANTS = {
 }
 
 
-def reply(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-
 def main():
-    client = None
-    coll = None
-    for line in sys.stdin:
-        try:
-            req = json.loads(line)
-            if req["op"] == "connect":
-                client = pymongo.MongoClient(req["uri"], serverSelectionTimeoutMS=10000)
-                client.admin.command("ping")  # the connection is made here, before any timing
-                coll = client[req["db"]][req["coll"]]
-                reply({"ok": True, "pymongo": pymongo.version, "hasC": pymongo.has_c()})
-            elif req["op"] == "run":
-                fn = VARIANTS[req["variant"]]
-                t0 = time.perf_counter()
-                answer = fn(coll, int(req["n"]), req["field"])
-                ms = (time.perf_counter() - t0) * 1000.0
-                reply({"ok": True, "ms": ms, "answer": answer})
-            else:
-                reply({"ok": False, "error": "unknown op " + str(req.get("op"))})
-        except Exception as e:  # one failed request is reported; the process serves the next
-            reply({"ok": False, "error": "%s: %s" % (type(e).__name__, e)})
-    if client is not None:
-        client.close()
+    state = {"client": None, "coll": None}
+
+    def connect(req):
+        state["client"] = pymongo.MongoClient(req["uri"], serverSelectionTimeoutMS=10000)
+        state["client"].admin.command("ping")  # the connection is made here, before any timing
+        state["coll"] = state["client"][req["db"]][req["coll"]]
+        return {"pymongo": pymongo.version, "hasC": pymongo.has_c()}
+
+    def run(req):
+        fn = VARIANTS[req["variant"]]
+        t0 = time.perf_counter()
+        answer = fn(state["coll"], int(req["n"]), req["field"])
+        ms = (time.perf_counter() - t0) * 1000.0
+        return {"ms": ms, "answer": answer}
+
+    serve({"connect": connect, "run": run})
+    if state["client"] is not None:
+        state["client"].close()
 
 
 if __name__ == "__main__":
