@@ -299,19 +299,15 @@ var LabBands = (function () {
   // that know their _ids are numbers spread over [lo, hi) (the generator's 0..N-1); any other
   // collection takes serverRanges. The outermost ranges are open, so every document counts once.
   function ranges(lo, hi, k, weights) {
-    var w = weights || [];
-    var total = 0;
-    var j;
-    for (j = 0; j < k; j++) total += w[j] || 1;
+    if (k < 1) return [];
     var out = [];
-    var acc = 0;
     var prev = null;
-    for (j = 0; j < k; j++) {
-      acc += w[j] || 1;
-      var cut = j === k - 1 ? null : lo + Math.round(((hi - lo) * acc) / total);
-      out.push([prev, cut]);
-      prev = cut;
-    }
+    // the cuts are cutPositions' over the hi - lo numbers, moved to start at lo
+    cutPositions(hi - lo, k, weights).forEach(function (pos) {
+      out.push([prev, lo + pos]);
+      prev = lo + pos;
+    });
+    out.push([prev, null]);
     return out;
   }
 
