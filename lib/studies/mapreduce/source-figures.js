@@ -31,6 +31,12 @@ const PART2_130K = {
 // The T9600's memory and the 1.3M collection (the memory gate of 000-peak and 000-chunks): 4 GB of
 // RAM, which MMAPv1 used as its cache (the operating system's page cache).
 const T9600_MEMORY = { env: { cacheBytes: 4 * 2 ** 30 }, params: { N: 1300000 } };
+// Part 3's columns by the variant the replay names each for (list and acc are the PyMongo client's).
+const PART3_COLUMN = { 'py-client-field-list': 'list', 'py-client-acc': 'acc' };
+/** Part 3's times at batch n for the named variants: { variant: n / its column's rate }. */
+function part3Times(n, variants) {
+  return Object.fromEntries(variants.map((v) => [v, t(n, PART3[PART3_COLUMN[v] || v][n])]));
+}
 /** A claim the source's own figures do not support: no records are needed to say so. */
 const UNSUPPORTED = { points: [], expect: 'unsupported' };
 
@@ -74,7 +80,7 @@ module.exports = {
       // part 3 at 10^4..10^6; the rule reads the largest batch (10^6: 49.7 / 22.5 = 2.21x)
       points: [1e4, 1e5, 1e6].map((n) => ({
         axis: { batch: n },
-        times: { mr: t(n, PART3.mr[n]), 'mr-jsmode': t(n, PART3['mr-jsmode'][n]) },
+        times: part3Times(n, ['mr', 'mr-jsmode']),
         baseline: 'mr',
       })),
       expect: 'holds',
@@ -98,7 +104,7 @@ module.exports = {
       ...T9600_MEMORY,
       points: [
         { axis: { batch: 1e5 }, times: { 'mr-jsmode': t(1e5, PART2_130K['mr-jsmode'][1e5]) } },
-        { axis: { batch: 1e6 }, times: { 'mr-jsmode': t(1e6, PART3['mr-jsmode'][1e6]) } },
+        { axis: { batch: 1e6 }, times: part3Times(1e6, ['mr-jsmode']) },
       ],
       expect: 'holds',
     },
@@ -110,7 +116,7 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e5 },
-          times: { 'py-client-list': t(1e5, WHOLE_DOCS_1_3M[1e5]), 'py-client-field-list': t(1e5, PART3.list[1e5]) },
+          times: { 'py-client-list': t(1e5, WHOLE_DOCS_1_3M[1e5]), ...part3Times(1e5, ['py-client-field-list']) },
           baseline: 'py-client-list',
         },
       ],
@@ -120,7 +126,7 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e5 },
-          times: { 'py-client-field-list': t(1e5, PART3.list[1e5]), 'py-client-acc': t(1e5, PART3.acc[1e5]) },
+          times: part3Times(1e5, ['py-client-field-list', 'py-client-acc']),
           baseline: 'py-client-field-list',
         },
       ],
@@ -130,7 +136,7 @@ module.exports = {
       // the same columns from 10^3 to 10^5: the gain is flat, the list does not slow past 10,000
       points: [1e3, 1e4, 1e5].map((n) => ({
         axis: { batch: n },
-        times: { 'py-client-field-list': t(n, PART3.list[n]), 'py-client-acc': t(n, PART3.acc[n]) },
+        times: part3Times(n, ['py-client-field-list', 'py-client-acc']),
         baseline: 'py-client-field-list',
       })),
       expect: 'unsupported',
@@ -139,11 +145,7 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e6 },
-          times: {
-            'mr-jsmode': t(1e6, PART3['mr-jsmode'][1e6]),
-            mr: t(1e6, PART3.mr[1e6]),
-            'py-client-acc': t(1e6, PART3.acc[1e6]),
-          },
+          times: part3Times(1e6, ['mr-jsmode', 'mr', 'py-client-acc']),
           baseline: 'mr-jsmode',
         },
       ],
@@ -153,12 +155,7 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e6 },
-          times: {
-            mr: t(1e6, PART3.mr[1e6]),
-            'mr-stored': t(1e6, PART3['mr-stored'][1e6]),
-            'mr-jsmode': t(1e6, PART3['mr-jsmode'][1e6]),
-            'mr-stored-jsmode': t(1e6, PART3['mr-stored-jsmode'][1e6]),
-          },
+          times: part3Times(1e6, ['mr', 'mr-stored', 'mr-jsmode', 'mr-stored-jsmode']),
           baseline: 'mr',
         },
       ],
@@ -170,7 +167,7 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e5 },
-          times: { mr: t(1e5, PART3.mr[1e5]), 'mr-stored-jsmode': t(1e5, PART3['mr-stored-jsmode'][1e5]) },
+          times: part3Times(1e5, ['mr', 'mr-stored-jsmode']),
           baseline: 'mr',
         },
       ],
@@ -184,7 +181,7 @@ module.exports = {
       ...T9600_MEMORY,
       points: [1e3, 1e4, 1e5, 1e6].map((n) => ({
         axis: { batch: n },
-        times: { 'mr-stored': t(n, PART3['mr-stored'][n]) },
+        times: part3Times(n, ['mr-stored']),
       })),
       expect: 'holds',
     },
@@ -195,13 +192,7 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e2 },
-          times: {
-            mr: t(1e2, PART3.mr[1e2]),
-            'mr-jsmode': t(1e2, PART3['mr-jsmode'][1e2]),
-            'mr-stored': t(1e2, PART3['mr-stored'][1e2]),
-            'mr-stored-jsmode': t(1e2, PART3['mr-stored-jsmode'][1e2]),
-            'py-client-acc': t(1e2, PART3.acc[1e2]),
-          },
+          times: part3Times(1e2, ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode', 'py-client-acc']),
           baseline: 'mr',
         },
       ],
@@ -222,12 +213,14 @@ module.exports = {
         {
           axis: { batch: 1e6 },
           times: {
-            mr: t(1e6, PART3.mr[1e6]),
-            'mr-jsmode': t(1e6, PART3['mr-jsmode'][1e6]),
-            'mr-stored': t(1e6, PART3['mr-stored'][1e6]),
-            'mr-stored-jsmode': t(1e6, PART3['mr-stored-jsmode'][1e6]),
-            'py-client-field-list': t(1e6, PART3.list[1e6]),
-            'py-client-acc': t(1e6, PART3.acc[1e6]),
+            ...part3Times(1e6, [
+              'mr',
+              'mr-jsmode',
+              'mr-stored',
+              'mr-stored-jsmode',
+              'py-client-field-list',
+              'py-client-acc',
+            ]),
             'py-client-parallel': 8200,
           },
           baseline: 'mr',
@@ -245,7 +238,7 @@ module.exports = {
       // the stored column without jsMode (gone on 4.4+): 121.5 / 66.0 = 1.84x at 10^5; 10^3 beside
       points: [1e3, 1e5].map((n) => ({
         axis: { batch: n },
-        times: { 'py-client-acc': t(n, PART3.acc[n]), 'mr-stored': t(n, PART3['mr-stored'][n]) },
+        times: part3Times(n, ['py-client-acc', 'mr-stored']),
         baseline: 'py-client-acc',
       })),
       expect: 'holds',
@@ -276,11 +269,7 @@ module.exports = {
       points: [
         {
           axis: { batch: 1e6 },
-          times: {
-            mr: t(1e6, PART3.mr[1e6]),
-            'mr-stored-jsmode': t(1e6, PART3['mr-stored-jsmode'][1e6]),
-            'pg-typed': 950,
-          },
+          times: { ...part3Times(1e6, ['mr', 'mr-stored-jsmode']), 'pg-typed': 950 },
           extra: { 'pg-typed': { extra: { parallelWorkers: 0 } } },
           baseline: 'mr',
         },
