@@ -28,6 +28,7 @@ import pymongo
 from pymongo.write_concern import WriteConcern
 
 # the request loop shared with the mapreduce study's client (lib/infra/py_json_loop.py)
+sys.dont_write_bytecode = True  # no __pycache__ in the lab's own folders (a checkout stays clean)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "infra"))
 from py_json_loop import serve  # noqa: E402
 

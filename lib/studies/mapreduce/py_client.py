@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pymongo
 
 # the request loop shared with the inserts study's writer (lib/infra/py_json_loop.py)
+sys.dont_write_bytecode = True  # no __pycache__ in the lab's own folders (a checkout stays clean)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "infra"))
 from py_json_loop import serve  # noqa: E402
 
