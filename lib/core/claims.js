@@ -25,7 +25,8 @@
 // A claim with several parts (a figure and its explanation, two mechanisms) is judged per part:
 // `parts()` makes one entry per part, each with its own verdict, tied by `of`.
 // The rules read only records, so a result file can be judged again later (the findings report).
-const lab = require('../../scripts/lib/lab');
+const LabFormat = require('../../scripts/lib/format');
+const LabStats = require('../../scripts/lib/stats');
 const { wrap } = require('../../scripts/lib/format');
 
 const VERDICT = Object.freeze({
@@ -96,10 +97,10 @@ const MIN_ROUNDS = 3;
 /** A ratio inside [1/1.25, 1.25] is "no clear difference" unless a claim says otherwise. */
 const FLOOR = 0.8;
 
-/** The two-sided t quantile at `level` (the lab's 95 % unless given; lab.tQuantile: the shell-side core's). */
+/** The two-sided t quantile at `level` (the lab's 95 % unless given; LabStats.tQuantile: the shell-side core's). */
 function tQuantile975(df, level = LEVEL) {
-  if (Number.isFinite(df)) return lab.tQuantile(1 - (1 - level) / 2, df);
-  return level === LEVEL ? 1.959964 : lab.tQuantile(1 - (1 - level) / 2, 1e9);
+  if (Number.isFinite(df)) return LabStats.tQuantile(1 - (1 - level) / 2, df);
+  return level === LEVEL ? 1.959964 : LabStats.tQuantile(1 - (1 - level) / 2, 1e9);
 }
 
 function logStats(xs) {
@@ -111,10 +112,10 @@ function logStats(xs) {
 
 /**
  * The interval of a ratio from per-round ratios: the shell-side core's t-interval on their logs
- * (lab.ratioInterval: {mid, lo, hi, n, method: 't-log'}; lo/hi null with `why` below 3 rounds).
+ * (LabStats.ratioInterval: {mid, lo, hi, n, method: 't-log'}; lo/hi null with `why` below 3 rounds).
  */
 function ratioInterval(rs, level = LEVEL) {
-  return lab.ratioInterval(
+  return LabStats.ratioInterval(
     (rs || []).filter((x) => Number.isFinite(x)),
     level,
   );
@@ -201,7 +202,7 @@ function intervalOf(rs, slow, fast) {
   if (!a || !b || !a.times || !b.times || !a.times.length || !b.times.length) return null;
   // A point that ran sequential rounds chose its stop from its data: its intervals are at the
   // records' corrected level (docs/sequential-rounds.md), so the 95 % coverage holds.
-  const level = lab.levelOf(a, b);
+  const level = LabStats.levelOf(a, b);
   if (paired(a, b))
     return {
       ...ratioInterval(pairedRatios(a, b), level),
@@ -240,7 +241,7 @@ function pairedTimes(aTimes, bTimes) {
 
 function fx(x) {
   if (x === Infinity) return 'infinity';
-  return x === null || x === undefined || !Number.isFinite(x) ? '?' : `${lab.fmtFactor(x)}x`;
+  return x === null || x === undefined || !Number.isFinite(x) ? '?' : `${LabFormat.fmtFactor(x)}x`;
 }
 
 /** "4.1x (95% CI 3.2x-5.0x, n 5)" or "4.1x (n 2: no interval)". */

@@ -5,7 +5,8 @@
 // BSON 88.9 GB); no indexes; "microshards" on one host; times mm:ss of "a few" runs.
 // Every rule finds its records by their setting (part, cache, compressor, after a first run), never
 // by the first match, so merging the documented files in any order gives the same verdicts.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
+const LabStats = require('../../../scripts/lib/stats');
 const {
   rule,
   ratioAt,
@@ -43,10 +44,10 @@ function measures(records, name, axis) {
 /** The median of a measure over the documented files (a size is the same in each; a time is not). */
 function measure(records, name, axis) {
   const xs = measures(records, name, axis);
-  return xs.length ? lab.median(xs) : null;
+  return xs.length ? LabStats.median(xs) : null;
 }
 const pctOf = (x) => `${(100 * x).toFixed(1)} %`;
-const mb = (b) => `${lab.fmtInt(Math.round(b / 1e6))} MB`;
+const mb = (b) => `${LabFormat.fmtInt(Math.round(b / 1e6))} MB`;
 
 /**
  * What both cache gates read: the RAM (GB), the zlib files and the RAM the default cache leaves to
@@ -70,14 +71,14 @@ function filesBesideCache(records, env) {
 
 function scale(records, env, params) {
   return params && params.N && params.N < SPLIT_N
-    ? `${lab.fmtInt(params.N)} records here; the split and concurrent parts need ${lab.fmtInt(SPLIT_N)} (bigagg --docs ${SPLIT_N} --set PARTS=forms,split,concurrent)`
+    ? `${LabFormat.fmtInt(params.N)} records here; the split and concurrent parts need ${LabFormat.fmtInt(SPLIT_N)} (bigagg --docs ${SPLIT_N} --set PARTS=forms,split,concurrent)`
     : null;
 }
 
 // Below ~1M records a cold scan reads a few MB: the cache's own overhead (index pages, metadata) decides.
 function cacheScale(records, env, params) {
   return params && params.N && params.N < SPLIT_N
-    ? `${lab.fmtInt(params.N)} records here; the cache's contents need ${lab.fmtInt(SPLIT_N)} or more (bigagg --docs 10000000 --set PARTS=compression,cold)`
+    ? `${LabFormat.fmtInt(params.N)} records here; the cache's contents need ${LabFormat.fmtInt(SPLIT_N)} or more (bigagg --docs 10000000 --set PARTS=compression,cold)`
     : null;
 }
 
@@ -144,7 +145,7 @@ function together(records) {
   if (!one || !two) return { iv: null, missing: 'needs the concurrent part' };
   const iv = ratioInterval(
     one.times.map((t, i) => (2 * t) / two.times[i]),
-    lab.levelOf(one, two),
+    LabStats.levelOf(one, two),
   );
   return {
     iv,
@@ -170,7 +171,7 @@ const slowDisk = {
     const busy = cpu && r.median ? cpu / (r.median / 1000) : null;
     const fromDisk = disk && files ? disk / files : 0;
     const here =
-      `cold uncompressed scan read ${mb(disk || 0)} of ${files ? mb(files) : '?'} from disk in ${lab.fmtMs(r.median)}` +
+      `cold uncompressed scan read ${mb(disk || 0)} of ${files ? mb(files) : '?'} from disk in ${LabFormat.fmtMs(r.median)}` +
       (busy === null ? '' : `, mongod busy ${(100 * busy).toFixed(0)} % of it (CPU-bound, not waiting on the disk)`);
     // The source's disk made the scan wait: below 80 % CPU during a cold scan the disk is the limiter.
     const ok = fromDisk >= 0.5 && busy !== null && busy < 0.8;
@@ -348,7 +349,7 @@ const loadRatio = rule({
     const z = measures(records, 'loadMs', { part: 'compression', compressor: 'zlib' });
     const n = measures(records, 'loadMs', { part: 'compression', compressor: 'none' });
     if (!z.length || !n.length) return { iv: null, missing: 'no load times per compressor' };
-    const x = lab.median(z) / lab.median(n);
+    const x = LabStats.median(z) / LabStats.median(n);
     // Three loads per compressor give an interval (no side borrows the other's spread); fewer abstain.
     const u = unpairedInterval(z, n);
     return {
@@ -356,7 +357,7 @@ const loadRatio = rule({
         u.lo === null
           ? { ...u, undecided: 'one load per compressor gives no interval: three or more loads of each would' }
           : u,
-      figure: `load zlib/none ${fx(x)} (${lab.fmtMs(lab.median(z))} vs ${lab.fmtMs(lab.median(n))})`,
+      figure: `load zlib/none ${fx(x)} (${LabFormat.fmtMs(LabStats.median(z))} vs ${LabFormat.fmtMs(LabStats.median(n))})`,
     };
   },
 });
@@ -548,7 +549,7 @@ module.exports = [
         if (!none.length || !zlib.length) return { iv: null, missing: 'needs the cold part with none and zlib' };
         const a = none.flatMap((r) => r.times);
         const b = zlib.flatMap((r) => r.times);
-        const x = lab.median(a) / lab.median(b);
+        const x = LabStats.median(a) / LabStats.median(b);
         const iv =
           a.length >= 2 && b.length >= 2
             ? unpairedInterval(a, b)
@@ -559,7 +560,10 @@ module.exports = [
                 n: Math.min(a.length, b.length),
                 undecided: 'one cold run per compressor: --runs 3 with PARTS=cold would give an interval',
               };
-        return { iv, figure: `cold none/zlib ${fx(x)} (${lab.fmtMs(lab.median(a))} vs ${lab.fmtMs(lab.median(b))})` };
+        return {
+          iv,
+          figure: `cold none/zlib ${fx(x)} (${LabFormat.fmtMs(LabStats.median(a))} vs ${LabFormat.fmtMs(LabStats.median(b))})`,
+        };
       },
     }),
   },
@@ -625,7 +629,7 @@ module.exports = [
         );
         const data = measure(records, 'dataBytes', { part: 'compression', compressor: CACHE_COMPRESSOR });
         if (!cold.length || !data) return { iv: null, missing: "needs the cold part and the zlib collection's size" };
-        const into = lab.median(cold.map((r) => r.extra.bytesReadIntoCache));
+        const into = LabStats.median(cold.map((r) => r.extra.bytesReadIntoCache));
         return {
           iv: exact(into / data),
           figure: `${mb(into)} into the cache for ${mb(data)} of BSON (${fx(into / data)}) from ${mb(measure(records, 'storageBytes', { part: 'compression', compressor: CACHE_COMPRESSOR }) || 0)} on disk`,

@@ -1,6 +1,7 @@
 'use strict';
 // The coherency study's chart: duplicates per race at the default point, one bar per pattern.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
+const LabStats = require('../../../scripts/lib/stats');
 const kit = require('../../report/chart-kit');
 const { dupsOf } = require('./records');
 const { defaultPoint } = require('./races');
@@ -20,7 +21,7 @@ function duplicatesChart(records, env) {
   if (!recs.length) return null;
   const values = recs.map((r) => ({
     variant: r.variant,
-    value: lab.median(dupsOf(r)),
+    value: LabStats.median(dupsOf(r)),
     store: r.variant.startsWith('pg-') ? 'PostgreSQL' : 'MongoDB',
   }));
   // The "alone-" variants run one worker and record no W: the race's figures come from a racing one.
@@ -29,7 +30,7 @@ function duplicatesChart(records, env) {
     name: 'duplicates',
     title: 'The price of coherency: duplicates per race, by pattern',
     subtitle: [
-      `${race.extra.W || '?'} workers (${race.extra.mode || 'sessions'}) at a barrier, each inserting the same ${lab.fmtInt(recs[0].axis.n)} keys of ${lab.fmtInt(recs[0].axis.chars)} chars; median of the races`,
+      `${race.extra.W || '?'} workers (${race.extra.mode || 'sessions'}) at a barrier, each inserting the same ${LabFormat.fmtInt(recs[0].axis.n)} keys of ${LabFormat.fmtInt(recs[0].axis.chars)} chars; median of the races`,
       `MongoDB ${env.server.version} (transactions on a 1-member replica set) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
     ],
     values,

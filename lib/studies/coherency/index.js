@@ -4,7 +4,7 @@
 // race through the same N entries in the same order; duplicates are counted exactly afterwards
 // (documents minus distinct keys). The same race runs against PostgreSQL.
 const { defineStudy } = require('../../core/registry');
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
 const { stopWorkerPool, RACE_PATTERNS } = require('../source-002/insert-workers');
 const { postgres } = require('../source-002/common');
 const { fmtDups } = require('./records');
@@ -104,7 +104,7 @@ module.exports = defineStudy({
       title: 'operations per second (W x N entries / race time, last race)',
       rows: 'variant',
       cols: 'n',
-      value: (r) => (r.extra ? lab.fmtInt(r.extra.opsPerSec) : ''),
+      value: (r) => (r.extra ? LabFormat.fmtInt(r.extra.opsPerSec) : ''),
       filter: (r) => !r.skipped && atDefault(r),
     },
     {

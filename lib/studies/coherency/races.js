@@ -3,7 +3,9 @@
 // run's replica set for the transaction patterns) or W PostgreSQL sessions insert the same keys at
 // a barrier; duplicates are counted exactly afterwards. The state of one run (every race's
 // duplicates, the default point) is the study's own, reset by startRaces.
-const lab = require('../../../scripts/lib/lab');
+const LabHarness = require('../../../scripts/lib/harness');
+const LabRecords = require('../../../scripts/lib/records');
+const LabStats = require('../../../scripts/lib/stats');
 const { runWorkers } = require('../source-002/insert-workers');
 const { scratch, replSet, postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
@@ -55,12 +57,12 @@ function duplicatesMeasures(p, point) {
     if (!k.endsWith(` ${JSON.stringify(point)}`)) continue;
     const variant = k.slice(0, k.indexOf(' '));
     out.push(
-      lab.measureRecord({
+      LabRecords.measureRecord({
         study: 'coherency',
         name: 'duplicates',
         variant,
         axis: point,
-        value: lab.median(d),
+        value: LabStats.median(d),
         unit: 'documents',
         what: `duplicates per race (median of ${d.length}: ${d.join(', ')}) with W=${p.W} ${p.MODE}`,
       }),
@@ -105,7 +107,7 @@ function raceVariant(pattern) {
         throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${d.docs}`);
       const attempts = r.results.reduce((a, x) => a + (x.attempts || 0), 0);
       return Object.assign(
-        lab.took(
+        LabHarness.took(
           r.ms,
           { keys: d.keys },
           {
@@ -132,11 +134,11 @@ function pgVariant(pattern, what) {
     able: (p, point, ctx) =>
       (!!sql.of(ctx) && ((pattern === 'check-then-insert' && p.PG_GRID) || isDefault(p, point))) ||
       sql.note(ctx) ||
-      lab.NOT_HERE,
+      LabRecords.NOT_HERE,
     async run(ctx, p, point) {
       const pgs = await postgres(ctx);
       const r = await pgPeer.race(pgs, { n: point.n, chars: point.chars, seed: p.SEED, W: p.W, pattern });
-      return lab.took(
+      return LabHarness.took(
         r.ms,
         { keys: r.keys },
         {

@@ -6,7 +6,8 @@
 // integer[1440]): the same counts, sized on disk with their indexes (MongoDB: storageSize +
 // totalIndexSize after fsync; PostgreSQL: pg_total_relation_size after a CHECKPOINT, table +
 // TOAST + indexes). Both stores compress (WiredTiger snappy, PostgreSQL's TOAST pglz).
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
+const LabRecords = require('../../../scripts/lib/records');
 const C = require('../../../scripts/counters_functions');
 const gen = require('../../../fixtures/counters-gen');
 const LabGen = require('../../../fixtures/gen');
@@ -147,7 +148,7 @@ async function pgSize(ctx, p) {
     ctx.note(`the storage comparison with PostgreSQL did not run: ${why}`);
     // A record of its absence: the rule then says "not reproduced here" and how to get the peer.
     return [
-      lab.measureRecord({
+      LabRecords.measureRecord({
         study: 'counters',
         name: 'bytes-per-metric-day-compared',
         variant: 'postgresql',
@@ -163,14 +164,14 @@ async function pgSize(ctx, p) {
   for (const layout of LAYOUTS) sizes.push(await mongoBytes(ctx, p, layout, days));
   sizes.push(pgSizes);
   return sizes.map((s) =>
-    lab.measureRecord({
+    LabRecords.measureRecord({
       study: 'counters',
       name: 'bytes-per-metric-day-compared',
       variant: s.store === 'mongodb' ? `mongodb-${s.layout}` : 'postgresql',
       axis: { part: 'relational-size' },
       value: Math.round(s.total / p.SIZE_DAYS),
       unit: 'bytes',
-      what: `${s.store === 'mongodb' ? 'storageSize + totalIndexSize' : 'pg_total_relation_size (table + TOAST + indexes)'} per metric-day, ${lab.fmtInt(p.SIZE_DAYS)} metric-days of the same counts`,
+      what: `${s.store === 'mongodb' ? 'storageSize + totalIndexSize' : 'pg_total_relation_size (table + TOAST + indexes)'} per metric-day, ${LabFormat.fmtInt(p.SIZE_DAYS)} metric-days of the same counts`,
       extra: { ...s, metricDays: p.SIZE_DAYS },
     }),
   );

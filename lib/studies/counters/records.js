@@ -1,6 +1,6 @@
 'use strict';
 // Reading the day's records back: shared by the study's tables and its claims.
-const lab = require('../../../scripts/lib/lab');
+const LabStats = require('../../../scripts/lib/stats');
 
 const dayResults = (records) =>
   records.filter((r) => r.type === 'result' && !r.skipped && r.axis && r.axis.hour !== undefined);
@@ -21,7 +21,7 @@ function wpsOver(records, schema, hours) {
   const xs = recs
     .filter((r) => r.axis.day === lastDay && hours.includes(r.axis.hour))
     .flatMap((r) => r.times.map((_, i) => wpsOf(r, i)));
-  return xs.length ? lab.median(xs) : null;
+  return xs.length ? LabStats.median(xs) : null;
 }
 
 /** Per-minute writes/s ratios schema / baseline over the given hours of the last day (the same hits, adjacent in time). */
@@ -44,7 +44,7 @@ function ratiosOver(records, schema, base, hours) {
 /** Median per-minute writes/s ratio schema / baseline over the given hours of the last day. */
 function ratioOver(records, schema, base, hours) {
   const xs = ratiosOver(records, schema, base, hours);
-  return xs.length ? lab.median(xs) : null;
+  return xs.length ? LabStats.median(xs) : null;
 }
 
 function scanRatio(records, layout, mode) {

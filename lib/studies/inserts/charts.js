@@ -1,7 +1,7 @@
 'use strict';
 // The inserts study's chart: documents per second against batch size, one panel per way of
 // writing, one line per writer count, the server's own insert rate dotted.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
 const kit = require('../../report/chart-kit');
 const { docsPerSec } = require('./records');
 
@@ -40,9 +40,9 @@ function docsPerSecChart(records, env) {
     name: 'docs-per-s',
     title: 'Inserts: documents per second against batch size, by concurrent writers',
     subtitle: [
-      `${lab.fmtInt(recs[0].answer)} documents of ${lab.fmtInt(recs[0].axis.size)} B per run; median of rounds, whiskers: 95% interval; log scales` +
+      `${LabFormat.fmtInt(recs[0].answer)} documents of ${LabFormat.fmtInt(recs[0].axis.size)} B per run; median of rounds, whiskers: 95% interval; log scales` +
         (ceiling
-          ? `; dotted: the server's own insert rate ($merge inside the server) ${lab.fmtInt(Math.round(ceiling))}/s`
+          ? `; dotted: the server's own insert rate ($merge inside the server) ${LabFormat.fmtInt(Math.round(ceiling))}/s`
           : ''),
       `MongoDB ${env.server.version} standalone (wiredTiger) | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
     ],

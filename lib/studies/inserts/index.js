@@ -13,7 +13,7 @@
 // default). A w: 0 writer hears of no failure, so its documents are counted afterwards: stored
 // (counted) + rejected (never stored) = written, and the count is the variant's answer.
 const { defineStudy } = require('../../core/registry');
-const lab = require('../../../scripts/lib/lab');
+const LabRecords = require('../../../scripts/lib/records');
 const { stopWorkerPool } = require('../source-002/insert-workers');
 const { replSet, postgres } = require('../source-002/common');
 const sql = require('../sql-peer');
@@ -136,7 +136,7 @@ module.exports = defineStudy({
       name: 'pg',
       what: 'PostgreSQL: INSERT per row (batch 1) or multi-row INSERT, W sessions, synchronous_commit off',
       minVersion: '0',
-      able: (p, point, ctx) => (!!sql.of(ctx) && !point.server) || sql.note(ctx) || lab.NOT_HERE,
+      able: (p, point, ctx) => (!!sql.of(ctx) && !point.server) || sql.note(ctx) || LabRecords.NOT_HERE,
       run: pgInsert(false),
     },
     {
@@ -152,7 +152,7 @@ module.exports = defineStudy({
           point.W === 1 &&
           [1, 10].includes(point.batch)) ||
         sql.note(ctx) ||
-        lab.NOT_HERE,
+        LabRecords.NOT_HERE,
       run: pgInsert(true),
     },
     // the source's client, PyMongo, beside the Node writers the claims read (py-writers.js)

@@ -6,7 +6,9 @@
 //   large bulks  insertMany of 1, 10 and 48 MB batches, BULK_TRIES tries each, failures counted
 // Every outcome is a measure record (lib/studies/inserts/claims.js judges them); nothing is timed
 // against anything else, so the harness has no part in it.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
+const LabRecords = require('../../../scripts/lib/records');
+const LabStats = require('../../../scripts/lib/stats');
 const G = require('../../../fixtures/inserts-gen');
 const { scratch, ints } = require('../source-002/common');
 const sql = require('../sql-peer');
@@ -16,7 +18,7 @@ const MIB = 1048576;
 const DOC_LIMIT = 16 * MIB;
 
 const M = (name, variant, axis, value, unit, what, extra) =>
-  lab.measureRecord({ study: 'inserts', name, variant, axis, value, unit, what, extra });
+  LabRecords.measureRecord({ study: 'inserts', name, variant, axis, value, unit, what, extra });
 
 /** An error as a typed outcome: who refused (the driver before sending, or the server) and its code. */
 function outcome(e) {
@@ -116,7 +118,7 @@ async function documentLimit(ctx, p) {
         { part: 'limits' },
         o.ok && o.stored ? 1 : 0,
         'accepted',
-        `insertOne of a document of ${lab.fmtInt(bytes)} BSON bytes (1 = accepted and stored)`,
+        `insertOne of a document of ${LabFormat.fmtInt(bytes)} BSON bytes (1 = accepted and stored)`,
         o,
       ),
     );
@@ -155,7 +157,7 @@ async function largeBulks(ctx, p) {
     const failed = tries.filter((t) => !t.ok);
     const times = tries.map((t) => Math.round(t.ms * 10) / 10);
     ctx.log(
-      `inserts: insertMany of ${mb} MB (${lab.fmtInt(n)} documents of ${p.SIZE} B): ${failed.length} of ${tries.length} tries failed, median ${lab.fmtMs(lab.median(times))}`,
+      `inserts: insertMany of ${mb} MB (${LabFormat.fmtInt(n)} documents of ${p.SIZE} B): ${failed.length} of ${tries.length} tries failed, median ${LabFormat.fmtMs(LabStats.median(times))}`,
     );
     out.push(
       M(
@@ -200,19 +202,19 @@ function limitLines(out) {
     const x = conn.extra;
     lines.push(
       '',
-      `connections: current ${lab.fmtInt(x.current)} + available ${lab.fmtInt(x.available)} = ${lab.fmtInt(conn.value)}` +
+      `connections: current ${LabFormat.fmtInt(x.current)} + available ${LabFormat.fmtInt(x.available)} = ${LabFormat.fmtInt(conn.value)}` +
         ` (maxIncomingConnections ${x.maxIncomingConnections === null ? 'not set: the default' : x.maxIncomingConnections})` +
         (x.postgresMaxConnections ? `; PostgreSQL max_connections ${x.postgresMaxConnections}` : ''),
     );
   }
   for (const r of out.filter((x) => x.name === 'document-limit')) {
     lines.push(
-      `insertOne of ${lab.fmtInt(r.extra.bytes)} B: ${r.value ? 'accepted' : `refused by the ${r.extra.by} (${r.extra.code === null ? r.extra.name : `code ${r.extra.code}`}: ${r.extra.message})`}`,
+      `insertOne of ${LabFormat.fmtInt(r.extra.bytes)} B: ${r.value ? 'accepted' : `refused by the ${r.extra.by} (${r.extra.code === null ? r.extra.name : `code ${r.extra.code}`}: ${r.extra.message})`}`,
     );
   }
   for (const r of out.filter((x) => x.name === 'large-bulk-failures')) {
     lines.push(
-      `insertMany of ${r.axis.mb} MB: ${r.value} of ${r.extra.tries} tries failed; time per try ${lab.fmtMs(Math.min(...r.extra.times))}..${lab.fmtMs(Math.max(...r.extra.times))}`,
+      `insertMany of ${r.axis.mb} MB: ${r.value} of ${r.extra.tries} tries failed; time per try ${LabFormat.fmtMs(Math.min(...r.extra.times))}..${LabFormat.fmtMs(Math.max(...r.extra.times))}`,
     );
   }
   return lines;

@@ -10,7 +10,7 @@
 // PyMongo is found or installed on first use (lib/infra/pymongo.js); without it these variants are
 // skipped with the command that installs it, and the claims stay "not reproduced here: client".
 const path = require('path');
-const lab = require('../../../scripts/lib/lab');
+const LabHarness = require('../../../scripts/lib/harness');
 const { ensurePyMongo, findPyMongo, PyProcess } = require('../../infra/pymongo');
 const { scratch } = require('../source-002/common');
 const { docsAt, onStandalone } = require('./writers');
@@ -122,7 +122,7 @@ function pyVariant(v) {
       // acknowledged, so what reached the server is counted (stored + rejected = written).
       const count = await c.countDocuments({});
       const writer = v.w === 0 ? { writer: 'w0', written: n, stored: count, rejected: n - count } : { writer: 'w1' };
-      return lab.took(r.ms, count, {
+      return LabHarness.took(r.ms, count, {
         docs: count,
         docsPerSec: Math.round((count / r.ms) * 1000),
         ops: r.ops,

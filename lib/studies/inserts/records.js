@@ -1,11 +1,11 @@
 'use strict';
 // Reading the insert records back: shared by the study's tables and its claims.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
 
 const docsPerSec = (r) => (r && !r.skipped && r.answer ? (r.answer / r.median) * 1000 : null);
 
 function fmtRate(x) {
-  return x === null || x === undefined ? '-' : `${lab.fmtInt(Math.round(x))}/s`;
+  return x === null || x === undefined ? '-' : `${LabFormat.fmtInt(Math.round(x))}/s`;
 }
 
 function find(records, variant, axis) {

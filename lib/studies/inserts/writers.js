@@ -2,7 +2,7 @@
 // The inserts study's writers: W concurrent Node writers (async loops on one client, a client per
 // connection, a process each; acknowledged or w: 0) and the PostgreSQL peer's inserts, each a
 // variant's run that leaves exactly the point's documents.
-const lab = require('../../../scripts/lib/lab');
+const LabHarness = require('../../../scripts/lib/harness');
 const { runWorkers } = require('../source-002/insert-workers');
 const { scratch, replSet, postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
@@ -50,7 +50,7 @@ function workers(mode, what, { name = mode, w0 = false, able = null } = {}) {
       // w: 0: nothing was acknowledged, so what reached the server is counted (stored + rejected = written)
       const writer = job.w === 0 ? { writer: 'w0', written: n, stored: count, rejected: n - count } : { writer: 'w1' };
       return Object.assign(
-        lab.took(r.ms, count, {
+        LabHarness.took(r.ms, count, {
           docs: count,
           docsPerSec: Math.round((count / r.ms) * 1000),
           ops: r.latency.count,
@@ -74,7 +74,7 @@ function pgInsert(durable) {
       W: point.W,
       durable,
     });
-    return lab.took(r.ms, r.rows, {
+    return LabHarness.took(r.ms, r.rows, {
       docs: r.rows,
       docsPerSec: Math.round((r.rows / r.ms) * 1000),
       postgres: pgs.version,

@@ -1,7 +1,7 @@
 'use strict';
 // The joins study's chart: each variant's median time as a horizontal bar with its 95 % interval,
 // labelled with its time and its plan's stage, coloured by where the join ran.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
 const kit = require('../../report/chart-kit');
 
 // Where each variant joins.
@@ -25,7 +25,7 @@ function timesChart(records, env, doc) {
     variant: r.variant,
     ...kit.timeOf(r),
     kind: kindOf(r.variant),
-    label: `${lab.fmtMs(r.median)}${engineOf(r)}`,
+    label: `${LabFormat.fmtMs(r.median)}${engineOf(r)}`,
   }));
   const order = [...values].sort((a, b) => a.value - b.value).map((v) => v.variant);
   const lo = Math.min(...values.map((v) => v.lo || v.value)) / 2;
@@ -34,7 +34,7 @@ function timesChart(records, env, doc) {
     name: 'times',
     title: 'Joins: every order joined to its customer, all rows to the client',
     subtitle: [
-      `${lab.fmtInt(params.ORDERS || 0)} orders x ${lab.fmtInt(params.CUSTOMERS || 0)} customers; median of the rounds, whiskers: 95% interval; log scale`,
+      `${LabFormat.fmtInt(params.ORDERS || 0)} orders x ${LabFormat.fmtInt(params.CUSTOMERS || 0)} customers; median of the rounds, whiskers: 95% interval; log scale`,
       `MongoDB ${env.server.version} standalone, PostgreSQL peer | ${env.host.cores} cores | ${env.startedAt.slice(0, 10)}`,
     ],
     values,

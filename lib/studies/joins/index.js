@@ -4,7 +4,7 @@
 // an index in the classic engine (forced; only on a server the lab started, since the switch is
 // server-wide), and the same join in PostgreSQL. The oracle joins the generated rows in plain JS.
 const { defineStudy } = require('../../core/registry');
-const lab = require('../../../scripts/lib/lab');
+const LabHarness = require('../../../scripts/lib/harness');
 const G = require('../../../fixtures/inserts-gen');
 const { ensureFixture } = require('../../infra/loader');
 const { postgres } = require('../source-002/common');
@@ -125,7 +125,7 @@ module.exports = defineStudy({
       },
       async run(ctx) {
         const r = await pgPeer.join(await postgres(ctx));
-        return lab.took(r.ms, r.rows, { postgres: sql.of(ctx).version, plan: r.plan });
+        return LabHarness.took(r.ms, r.rows, { postgres: sql.of(ctx).version, plan: r.plan });
       },
     },
   ],

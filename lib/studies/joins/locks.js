@@ -1,6 +1,6 @@
 'use strict';
 // The joins study's functional check of 002-no-joins/table-locking.
-const lab = require('../../../scripts/lib/lab');
+const LabRecords = require('../../../scripts/lib/records');
 
 // The commands a client could take a lock with (002-no-joins/table-locking: "it doesn't support
 // table locking"): listCommands' client-facing names with "lock" in them, and whether any names a
@@ -18,7 +18,7 @@ async function lockCommands(ctx) {
   const lock = cmds.filter((c) => !c.startsWith('_') && /lock/i.test(c.replace(/block/gi, ''))).sort();
   const perCollection = lock.filter((c) => /coll|table/i.test(c));
   return [
-    lab.measureRecord({
+    LabRecords.measureRecord({
       study: 'joins',
       name: 'lock-commands',
       variant: 'listCommands',

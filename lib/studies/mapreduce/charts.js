@@ -1,7 +1,7 @@
 'use strict';
 // The mapreduce study's chart and its table's numbers: documents per millisecond by batch size,
 // one line per variant, the dash saying where the statistics were computed.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
 const kit = require('../../report/chart-kit');
 const client = require('./client');
 
@@ -36,7 +36,7 @@ function rateChart(records, env) {
   return kit.lines({
     title: 'Statistics of one field: documents per millisecond by batch size',
     subtitle: [
-      `up to ${lab.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
+      `up to ${LabFormat.fmtInt(n)} documents | MongoDB ${env.server.version} | ${env.startedAt.slice(0, 10)} | ${env.host.cores} cores`,
       'solid lines: computed in MongoDB; dashed: in the client (Node driver); dash-dot: PyMongo',
       'dotted: PostgreSQL (the SQL peer); higher is better; whiskers: 95% interval (t on log times, 3+ rounds)',
     ],

@@ -4,7 +4,9 @@
 // disk), client an iMac Core i5 running Python 3.4 over a gigabit switch; ~1.3 million documents of
 // ~1,400 bytes and 40 fields (part 2's first tables: ~130,000); each cell ten runs, averaged. Its
 // figures are documents per millisecond, so ratios of its rates equal ratios of times.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
+const LabServer = require('../../../scripts/lib/server');
+const LabStats = require('../../../scripts/lib/stats');
 const {
   rule,
   ratioAt,
@@ -38,7 +40,7 @@ function cv(xs) {
 
 /** CV(a)/CV(b) with a 95 % percentile bootstrap (seeded: the same file gives the same interval). */
 function cvRatioInterval(a, b, reps = 2000) {
-  const next = lab.rng(1);
+  const next = LabStats.rng(1);
   const pick = (xs) => xs.map(() => xs[Math.floor(next() * xs.length)]);
   const rs = [];
   for (let i = 0; i < reps; i++) {
@@ -77,7 +79,7 @@ function collectionOf130k(records, params = {}) {
     typeof n === 'number' && n > SMALL_COLLECTION[1]
       ? ` The source's 1.3M figure, ${fx(PY2X_AT_1_3M)}, came from another session whose whole-document client moved ~10 MB/s (bandwidth-bound)${here} (the Node driver's, when PyMongo did not run): neither is read as a change in MongoDB`
       : '';
-  return `the figure was measured in a ~130,000-document collection; this run's collection ${typeof n === 'number' ? `holds ${lab.fmtInt(n)} documents` : 'size is not in the result file'} (mongo-perf-lab run mapreduce --docs 130000 --runs 5 --set SIZES=10000,100000).${beside}`;
+  return `the figure was measured in a ~130,000-document collection; this run's collection ${typeof n === 'number' ? `holds ${LabFormat.fmtInt(n)} documents` : 'size is not in the result file'} (mongo-perf-lab run mapreduce --docs 130000 --runs 5 --set SIZES=10000,100000).${beside}`;
 }
 
 /** The records at one batch size. */
@@ -94,7 +96,7 @@ function needsBatch(batch) {
   return (records) =>
     largest(records) >= batch
       ? null
-      : `the source's figure is at ${lab.fmtInt(batch)} documents, this run stops at ${lab.fmtInt(largest(records))}: mapreduce --profile seed`;
+      : `the source's figure is at ${LabFormat.fmtInt(batch)} documents, this run stops at ${LabFormat.fmtInt(largest(records))}: mapreduce --profile seed`;
 }
 
 /** time(slow) / time(fast) at one batch size; note: a text, or a function of that point's records. */
@@ -103,7 +105,7 @@ function pairAt(batch, slow, fast, note) {
     slow,
     fast,
     at: (records) => at(records, batch),
-    missing: `${slow} and ${fast} did not both run at ${lab.fmtInt(batch)} documents`,
+    missing: `${slow} and ${fast} did not both run at ${LabFormat.fmtInt(batch)} documents`,
     note: typeof note === 'function' ? ({ rs }) => note(rs) : note,
   });
 }
@@ -137,10 +139,10 @@ function peak(variant) {
     const inBand = best.axis.batch >= 1e4 && best.axis.batch <= 1e5;
     return {
       iv,
-      figure: `peak at ${lab.fmtInt(best.axis.batch)}; time per document at 10^6 ${fx(iv.mid)} the peak's${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)}-${fx(iv.hi)})`}`,
+      figure: `peak at ${LabFormat.fmtInt(best.axis.batch)}; time per document at 10^6 ${fx(iv.mid)} the peak's${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)}-${fx(iv.hi)})`}`,
       note: inBand
-        ? `${variant} peaks at ${lab.fmtInt(best.axis.batch)}, inside 10^4-10^5 as in the source`
-        : `${variant} peaks at ${lab.fmtInt(best.axis.batch)}, outside the source's 10^4-10^5`,
+        ? `${variant} peaks at ${LabFormat.fmtInt(best.axis.batch)}, inside 10^4-10^5 as in the source`
+        : `${variant} peaks at ${LabFormat.fmtInt(best.axis.batch)}, outside the source's 10^4-10^5`,
     };
   };
 }
@@ -162,7 +164,7 @@ function overhead(variant) {
       iv,
       // The fixed cost itself beside the ratio (read-2 dispute 8): the ratio grows when per-document
       // work gets faster, the cost of one command is what the claim names.
-      figure: `time per document at batch 1 ${fx(iv.mid)} the peak's (${lab.fmtInt(best.axis.batch)})${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)}-${fx(iv.hi)})`}; one command ${one.median.toFixed(1)} ms for one document (the source: 12.5 ms)`,
+      figure: `time per document at batch 1 ${fx(iv.mid)} the peak's (${LabFormat.fmtInt(best.axis.batch)})${iv.lo === null ? '' : ` (95% CI ${fx(iv.lo)}-${fx(iv.hi)})`}; one command ${one.median.toFixed(1)} ms for one document (the source: 12.5 ms)`,
       note: `one ${variant} command costs ${one.median.toFixed(1)} ms for one document`,
     };
   };
@@ -183,7 +185,7 @@ function clientBatch(records) {
 function clientScale(records) {
   return clientBatch(records)
     ? null
-    : `the source's client columns are flat only from 10^4 documents; this run stops at ${lab.fmtInt(largest(records))}: mapreduce --profile quick`;
+    : `the source's client columns are flat only from 10^4 documents; this run stops at ${LabFormat.fmtInt(largest(records))}: mapreduce --profile quick`;
 }
 
 /** A client pair (the same rounds, one thing changed) at the client batch. */
@@ -191,7 +193,7 @@ function clientPair(slow, fast, note) {
   return (records) => {
     const b = clientBatch(records);
     if (!b) return { iv: null, missing: 'no batch of 10^4 or more' };
-    return { ...pairAt(b, slow, fast)(records), note: `at ${lab.fmtInt(b)} documents; ${note}` };
+    return { ...pairAt(b, slow, fast)(records), note: `at ${LabFormat.fmtInt(b)} documents; ${note}` };
   };
 }
 
@@ -199,7 +201,7 @@ function clientPair(slow, fast, note) {
 function pairAtTop(slow, fast) {
   return (records) => {
     const b = results(records).some((r) => r.axis.batch === 1e6) ? 1e6 : largest(records);
-    return { ...pairAt(b, slow, fast)(records), note: `at ${lab.fmtInt(b)} documents` };
+    return { ...pairAt(b, slow, fast)(records), note: `at ${LabFormat.fmtInt(b)} documents` };
   };
 }
 
@@ -312,9 +314,9 @@ function insertPair(records) {
   const durable = intervalOf(at(records, DURABLE_BATCH), 'insert-pg-sync', 'insert-mongo-j');
   return {
     iv: intervalOf(rs, 'insert-pg', 'insert-mongo'),
-    missing: `insert-pg and insert-mongo did not both run at ${lab.fmtInt(INSERT_BATCH)}`,
+    missing: `insert-pg and insert-mongo did not both run at ${LabFormat.fmtInt(INSERT_BATCH)}`,
     note: durable
-      ? `both durable (synchronous_commit on / j:true, ${lab.fmtInt(DURABLE_BATCH)} rows): ${fx(durable.mid)}${durable.lo === null ? '' : ` (95% CI ${fx(durable.lo)} to ${fx(durable.hi)})`}`
+      ? `both durable (synchronous_commit on / j:true, ${LabFormat.fmtInt(DURABLE_BATCH)} rows): ${fx(durable.mid)}${durable.lo === null ? '' : ` (95% CI ${fx(durable.lo)} to ${fx(durable.hi)})`}`
       : undefined,
   };
 }
@@ -333,7 +335,7 @@ const PARALLEL_READS = [
 
 /** Servers from 4.4 accept jsMode and ignore it: a claim that rests on jsMode is gone there. */
 function jsModeIgnored(records, env) {
-  return lab.versionAtLeast(setting.version(env) || '0', '4.4')
+  return LabServer.versionAtLeast(setting.version(env) || '0', '4.4')
     ? `MongoDB ${setting.version(env)} ignores jsMode (4.4+): whatever the ratio, it is noise`
     : null;
 }
@@ -366,7 +368,7 @@ const memoryLikeSource = {
     const share = (n * DOC_BYTES) / cache;
     const ok = share >= SOURCE_MEMORY_SHARE;
     return {
-      here: `${lab.fmtInt(n)} documents (~${Math.round((n * DOC_BYTES) / 1e6)} MB) in a ${(cache / 1e9).toFixed(1)} GB cache: ${(100 * share).toFixed(1)} %`,
+      here: `${LabFormat.fmtInt(n)} documents (~${Math.round((n * DOC_BYTES) / 1e6)} MB) in a ${(cache / 1e9).toFixed(1)} GB cache: ${(100 * share).toFixed(1)} %`,
       ok,
       ...(ok ? {} : { absent: 'cache' }),
       reproduce: `a collection of at least ${100 * SOURCE_MEMORY_SHARE} % of the cache: mongo-perf-lab run mapreduce --profile seed --docs ${Math.ceil((SOURCE_MEMORY_SHARE * cache) / DOC_BYTES)}, or a smaller cache`,
@@ -439,7 +441,7 @@ module.exports = [
     derivation:
       "part 2's first table (a ~130,000-document collection), Python list of whole documents vs plain map/reduce, documents per ms: 10^5 68.0/25.1 = 2.71x; 10^4 66.6/25.0 = 2.66x. In the 1.3M collection (another session) the whole-document list ran at 7.4 docs/ms at 10^5 (part 2's third table) against plain map/reduce's 24.72 (part 3) = 0.30x; 7.4 docs/ms x ~1,400 B = ~10 MB/s (~83 Mbit/s, a 100 Mbit/s wire rate) where the 130k session's 68.0 docs/ms was ~95 MB/s (gigabit), and even 10-document batches slowed 3.2x (13.6 -> 4.2): that figure carries a changed link or client setting, not a MongoDB property",
     setting: `${SETTING}; this figure: the ~130,000-document collection of part 2, whose text does not say where the client ran (the gigabit apparatus is described in part 3 only)`,
-    boundary: `time(mr) / time(py-client-list: PyMongo, whole documents into a list; the Node driver's client-list beside) at 10^5 in a collection of ${lab.fmtInt(SMALL_COLLECTION[0])}-${lab.fmtInt(SMALL_COLLECTION[1])} documents (the figure's own scale; in a larger collection the rule abstains, the 1.3M picture beside): holds inside [1.8x, 4.1x]; stronger above; weaker between the no-difference band [0.8x, 1.25x] and 1.8x; no effect inside it; reversed below 0.8x`,
+    boundary: `time(mr) / time(py-client-list: PyMongo, whole documents into a list; the Node driver's client-list beside) at 10^5 in a collection of ${LabFormat.fmtInt(SMALL_COLLECTION[0])}-${LabFormat.fmtInt(SMALL_COLLECTION[1])} documents (the figure's own scale; in a larger collection the rule abstains, the 1.3M picture beside): holds inside [1.8x, 4.1x]; stronger above; weaker between the no-difference band [0.8x, 1.25x] and 1.8x; no effect inside it; reversed below 0.8x`,
     verdict: rule({
       holds: [1.8, 4.1],
       setting: pyMongo(['client-list']),
@@ -478,7 +480,7 @@ module.exports = [
     derivation:
       "part 2's first table (~130,000 documents), jsMode map/reduce against the Python list of whole documents, docs/ms: 10^4 67.4/66.6 = 1.01x, 10^5 70.6/68.0 = 1.04x",
     setting: `${SETTING}; this figure: the ~130,000-document collection of part 2`,
-    boundary: `server 4.4+ ignores jsMode, the map/reduce side of this comparison: gone (the ratio reported only); on 4.2 or older: time(py-client-list: PyMongo, whole documents) / time(mr-jsmode) at 10^5 in a collection of ${lab.fmtInt(SMALL_COLLECTION[0])}-${lab.fmtInt(SMALL_COLLECTION[1])} documents: parity, holds inside [0.8x, 1.25x]; stronger (map/reduce clearly ahead) above; REVERSED (the client clearly ahead) below 0.8x`,
+    boundary: `server 4.4+ ignores jsMode, the map/reduce side of this comparison: gone (the ratio reported only); on 4.2 or older: time(py-client-list: PyMongo, whole documents) / time(mr-jsmode) at 10^5 in a collection of ${LabFormat.fmtInt(SMALL_COLLECTION[0])}-${LabFormat.fmtInt(SMALL_COLLECTION[1])} documents: parity, holds inside [0.8x, 1.25x]; stronger (map/reduce clearly ahead) above; REVERSED (the client clearly ahead) below 0.8x`,
     verdict: rule({
       holds: [0.8, 1.25],
       gone: jsModeIgnored,
@@ -1115,7 +1117,7 @@ module.exports = [
     derivation:
       "read as 30 % longer: 1.3x; MongoDB loaded row by row (db.collection.insert per CSV row, through PyMongo's MongoClient (part 1), which acknowledges every write since PyMongo 2.4: the lab's w:1 insertOne is the source's writer); PostgreSQL's method not stated",
     setting: SETTING,
-    boundary: `time(insert-pg: one INSERT per row, synchronous_commit off) / time(insert-mongo: one insertOne per row, w:1 without j), the first ${lab.fmtInt(INSERT_BATCH)} sensor rows from the same Node client, per round, on cores no other work wanted: holds inside [1.1x, 1.7x]; stronger above; no effect inside the no-difference band [0.8x, 1.1x]; REVERSED below 0.8x (PostgreSQL faster). The source loaded ~10^6 rows from Python over gigabit with an unknown PostgreSQL writer (COPY or batched transactions would fit its figure better than per-row commits on spinning disks): this setting is a local stand-in, stated in the verdict. Both durable (synchronous_commit on / j:true, the first ${lab.fmtInt(DURABLE_BATCH)} rows) reported beside`,
+    boundary: `time(insert-pg: one INSERT per row, synchronous_commit off) / time(insert-mongo: one insertOne per row, w:1 without j), the first ${LabFormat.fmtInt(INSERT_BATCH)} sensor rows from the same Node client, per round, on cores no other work wanted: holds inside [1.1x, 1.7x]; stronger above; no effect inside the no-difference band [0.8x, 1.1x]; REVERSED below 0.8x (PostgreSQL faster). The source loaded ~10^6 rows from Python over gigabit with an unknown PostgreSQL writer (COPY or batched transactions would fit its figure better than per-row commits on spinning disks): this setting is a local stand-in, stated in the verdict. Both durable (synchronous_commit on / j:true, the first ${LabFormat.fmtInt(DURABLE_BATCH)} rows) reported beside`,
     verdict: whenMeasured(
       ran('insert-mongo'),
       {

@@ -4,7 +4,7 @@
 // variants (the source's Python programs, here the Node driver) run here, interleaved with the
 // in-database ones by the one harness; every answer is checked against plain Node statistics.
 const { defineStudy } = require('../../core/registry');
-const lab = require('../../../scripts/lib/lab');
+const LabParams = require('../../../scripts/lib/params');
 const sensors = require('../../../fixtures/sensors');
 const client = require('./client');
 const sql = require('./sql-peer');
@@ -69,7 +69,7 @@ module.exports = defineStudy({
       progress: ctx.progress,
       log: ctx.log,
     });
-    const only = lab.list(p.VARIANTS);
+    const only = LabParams.list(p.VARIANTS);
     if (!only.length || only.some((v) => /^(pg-|insert-pg)/.test(v))) await sql.prepare(ctx, p);
     if (!only.length || only.some((v) => /^py-/.test(v))) await preparePython(ctx, p);
     return { ...f, coll: p.COLL };

@@ -8,7 +8,8 @@
 // both durable (j:true against synchronous_commit=on), the durable pair on the first
 // DURABLE_BATCH rows (each row waits for a disk flush: ~3-7 ms here). The answer is the statistics
 // of the rows read back (untimed), so the oracle checks that every write landed.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
+const LabHarness = require('../../../scripts/lib/harness');
 const SensorGen = require('../../../fixtures/sensor-gen');
 const { claim, dropOwned } = require('../../infra/targets');
 const { studyState } = require('../../core/study-state');
@@ -87,7 +88,7 @@ async function mongoInsert(ctx, p, point, journal) {
       },
     ])
     .toArray();
-  return lab.took(took, stats(g || { count: 0 }), {
+  return LabHarness.took(took, stats(g || { count: 0 }), {
     rows: docs.length,
     writeConcern: journal ? 'w:1, j:true' : 'w:1, j:false',
   });
@@ -132,7 +133,7 @@ async function pgInsert(ctx, p, point, durable) {
       `SELECT sum(${col}) AS sum, min(${col}) AS min, max(${col}) AS max, count(${col}) AS count FROM ${TABLE}`,
     )
   ).rows;
-  return lab.took(took, stats(g), { rows: values.length, synchronousCommit: durable ? 'on' : 'off' });
+  return LabHarness.took(took, stats(g), { rows: values.length, synchronousCommit: durable ? 'on' : 'off' });
 }
 
 function variant(name, what, run, { pg = false, batch = BATCH } = {}) {
@@ -152,7 +153,7 @@ function variant(name, what, run, { pg = false, batch = BATCH } = {}) {
 const VARIANTS = [
   variant(
     'insert-mongo',
-    `driver: the first ${lab.fmtInt(BATCH)} rows, one insertOne each, w:1 without j`,
+    `driver: the first ${LabFormat.fmtInt(BATCH)} rows, one insertOne each, w:1 without j`,
     (ctx, p, pt) => mongoInsert(ctx, p, pt, false),
   ),
   variant(
@@ -163,7 +164,7 @@ const VARIANTS = [
   ),
   variant(
     'insert-mongo-j',
-    `driver: the first ${lab.fmtInt(DURABLE_BATCH)} rows, one insertOne each, w:1 with j:true (durable)`,
+    `driver: the first ${LabFormat.fmtInt(DURABLE_BATCH)} rows, one insertOne each, w:1 with j:true (durable)`,
     (ctx, p, pt) => mongoInsert(ctx, p, pt, true),
     { batch: DURABLE_BATCH },
   ),

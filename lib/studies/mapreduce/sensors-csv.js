@@ -3,7 +3,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
 const sensors = require('../../../fixtures/sensors');
 const { META, ForeignDataError } = require('../../infra/loader');
 const LabFixture = require('../../../scripts/lib/fixture');
@@ -26,7 +26,9 @@ async function prepareSensors(db, { n, seed = 1, coll = 'sensors', progress, log
   try {
     const t0 = Date.now();
     const files = await sensors.write(dir, n, { seed });
-    log(`wrote ${files.length} CSV file(s) of ${lab.fmtInt(n)} rows in ${lab.fmtMs(Date.now() - t0)}; importing`);
+    log(
+      `wrote ${files.length} CSV file(s) of ${LabFormat.fmtInt(n)} rows in ${LabFormat.fmtMs(Date.now() - t0)}; importing`,
+    );
     // One batch in flight: documents get record ids in file order, so the first n documents in
     // natural order (what `$limit n` reads) are the first n rows, and the first n by _id as well.
     const { importCsv } = require('../../infra/csv-import'); // required here: `list` reads this module without a server

@@ -1,7 +1,7 @@
 'use strict';
 // The mapreduce study's Node-side variants: the Node driver's client variants and the source's own
 // client (PyMongo, a process of its own for the run), each limited at the top batch by TOP_VARIANTS.
-const lab = require('../../../scripts/lib/lab');
+const LabParams = require('../../../scripts/lib/params');
 const pymongo = require('./pymongo');
 const { studyState } = require('../../core/study-state');
 
@@ -67,7 +67,7 @@ function pyVariant(v) {
 
 /** TOP_VARIANTS, as scripts/mr_variants.js's mrAtPoint reads it: at 10^6 and more only those run. */
 function atTop(p, point, name) {
-  return !p.TOP_VARIANTS || point.batch < 1e6 || lab.list(p.TOP_VARIANTS).includes(name);
+  return !p.TOP_VARIANTS || point.batch < 1e6 || LabParams.list(p.TOP_VARIANTS).includes(name);
 }
 
 function clientVariant(v) {

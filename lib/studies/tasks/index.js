@@ -6,7 +6,9 @@
 // task was claimed twice and none was lost. PostgreSQL answers the source's LIMIT 1 OFFSET R.
 const { defineStudy } = require('../../core/registry');
 const { ParameterError } = require('../../infra/errors');
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
+const LabHarness = require('../../../scripts/lib/harness');
+const LabRecords = require('../../../scripts/lib/records');
 const G = require('../../../fixtures/inserts-gen');
 const { ensureFixture } = require('../../infra/loader');
 const { runWorkers } = require('../source-002/insert-workers');
@@ -55,7 +57,7 @@ function claimVariant(name, random, what) {
       for await (const d of coll.find({}, { projection: { by: 1 } })) if (owner.get(d._id) !== d.by) mismatched++;
       const claimed = owner.size;
       return Object.assign(
-        lab.took(
+        LabHarness.took(
           r.ms,
           { claimed, double, lost: p.CLAIM_N - claimed, left, mismatched },
           {
@@ -133,7 +135,7 @@ module.exports = defineStudy({
       name: 'pg-offset',
       what: "PostgreSQL: the source's SELECT ... WHERE processed = 0 LIMIT 1 OFFSET R",
       minVersion: '0',
-      able: (p, point, ctx) => (!!sql.of(ctx) && point.part === 'pick') || sql.note(ctx) || lab.NOT_HERE,
+      able: (p, point, ctx) => (!!sql.of(ctx) && point.part === 'pick') || sql.note(ctx) || LabRecords.NOT_HERE,
       async run(ctx, p) {
         const pgs = await postgres(ctx);
         const unprocessed = Number(
@@ -151,7 +153,7 @@ module.exports = defineStudy({
         for (let i = 0; i < p.PICKS; i++) offsets.push(Math.floor(next() * unprocessed));
         const r = await pgPeer.pickByOffset(pgs, offsets);
         const ids = new Set(r.picks.map((x) => x.id));
-        return lab.took(
+        return LabHarness.took(
           r.ms,
           { picks: r.picks.length, unprocessed: r.picks.filter((x) => Number(x.processed) === 0).length },
           { distinct: ids.size, msPerPick: r.ms / r.picks.length, postgres: pgs.version },
@@ -168,21 +170,21 @@ module.exports = defineStudy({
       title: 'time per pick (median run / PICKS)',
       rows: 'variant',
       cols: 'part',
-      value: (r) => (r.answer && r.answer.picks ? lab.fmtMs(r.median / r.answer.picks) : ''),
+      value: (r) => (r.answer && r.answer.picks ? LabFormat.fmtMs(r.median / r.answer.picks) : ''),
       filter: (r) => !r.skipped && r.axis.part === 'pick',
     },
     {
       title: 'claims/s by workers W',
       rows: 'variant',
       cols: 'W',
-      value: (r) => (r.extra ? lab.fmtInt(r.extra.claimsPerSec) : ''),
+      value: (r) => (r.extra ? LabFormat.fmtInt(r.extra.claimsPerSec) : ''),
       filter: (r) => !r.skipped && r.axis.part === 'claim',
     },
     {
       title: 'write conflicts per run by workers W',
       rows: 'variant',
       cols: 'W',
-      value: (r) => (r.extra ? conflictsCell(r.extra, lab.fmtInt) : ''),
+      value: (r) => (r.extra ? conflictsCell(r.extra, LabFormat.fmtInt) : ''),
       filter: (r) => !r.skipped && r.axis.part === 'claim',
     },
   ],

@@ -1,7 +1,7 @@
 'use strict';
 // The timeseries study's charts: time per interval by design, and the cold and warm states beside
 // the source's figures; one panel per grain.
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
 const kit = require('../../report/chart-kit');
 const { NAME, SOURCE_FIGURES, SOURCE_SETTING, STATES, STATE_GRAINS, GRAIN_TITLES, DESIGNS } = require('./setting');
 
@@ -17,7 +17,7 @@ function runFacts(records, env, doc) {
   return {
     p,
     events,
-    line: `${lab.fmtInt(events)} events | MongoDB ${env.server.version} | ${String(env.startedAt).slice(0, 10)} | ${env.host.cores} cores`,
+    line: `${LabFormat.fmtInt(events)} events | MongoDB ${env.server.version} | ${String(env.startedAt).slice(0, 10)} | ${env.host.cores} cores`,
   };
 }
 
@@ -28,7 +28,7 @@ function panels({ name, title, subtitle, values, x, xSort, color, colorSort, yTi
     name,
     title,
     subtitle,
-    values: values.map((v) => ({ ...v, label: lab.fmtMs(v.value) })),
+    values: values.map((v) => ({ ...v, label: LabFormat.fmtMs(v.value) })),
     x: { field: x, order: xSort, title: null, labelAngle: -35 },
     // Two lines: a y title longer than the 260-pixel plot makes vega stretch every panel to fit it,
     // leaving empty bands above and below the bars.
@@ -78,7 +78,7 @@ function statesChart(records, env, doc) {
   const key = all[0].axis.cache || null;
   const recs = all.filter((r) => (r.axis.cache || null) === key);
   const f = runFacts(records, env, doc);
-  const ours = `this run (${lab.fmtInt(f.events)} events)`;
+  const ours = `this run (${LabFormat.fmtInt(f.events)} events)`;
   const theirs = 'source (2.4.6, 50M events)';
   const values = recs.map((r) => ({
     grain: GRAIN_TITLES[r.axis.grain],

@@ -7,7 +7,7 @@
 // state x grain table with the source's figures beside ours, and the charts.
 const { defineStudy } = require('../../core/registry');
 const tsFixture = require('../../../fixtures/timeseries');
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
 const { ParameterError } = require('../../infra/errors');
 const S = require('./setting');
 const { sameRows, expectedRows, oracle, perMinute } = require('./oracle');
@@ -73,7 +73,7 @@ const entry = defineStudy({
     const f = await tsFixture.load(ctx.db, { n: p.N, seed: p.SEED, coll: p.COLL, progress: ctx.progress });
     if (f.generated)
       ctx.log(
-        `${NAME}: ${lab.fmtInt(f.count)} events loaded in ${lab.fmtMs(f.ms)}, index on created_on in ${lab.fmtMs(f.indexMs)}`,
+        `${NAME}: ${LabFormat.fmtInt(f.count)} events loaded in ${LabFormat.fmtMs(f.ms)}, index on created_on in ${LabFormat.fmtMs(f.indexMs)}`,
       );
     return { ...f, own: true, coll: p.COLL };
   },
@@ -149,7 +149,9 @@ const entry = defineStudy({
     );
     const wrong = states.filter((r) => r.agrees === false);
     if (wrong.length)
-      ctx.echo(`STATES DISAGREE with the Node computation: ${wrong.map((r) => lab.pointLabel(r.axis)).join('; ')}`);
+      ctx.echo(
+        `STATES DISAGREE with the Node computation: ${wrong.map((r) => LabFormat.pointLabel(r.axis)).join('; ')}`,
+      );
     return out;
   },
 
@@ -164,7 +166,8 @@ const entry = defineStudy({
       cols: 'grain',
       filter: (r) => !r.axis.state,
       value: (r) =>
-        lab.fmtMs(r.median) + (r.ratio && r.ratio.to !== r.variant ? ` (${lab.speedWords(r.ratio).text})` : ''),
+        LabFormat.fmtMs(r.median) +
+        (r.ratio && r.ratio.to !== r.variant ? ` (${LabFormat.speedWords(r.ratio).text})` : ''),
     },
     {
       title: `State x grain: raw design, mean aggregation time of T1..T5, mean over the passes (the source's figure in brackets: ${SOURCE_SETTING})`,
@@ -173,7 +176,7 @@ const entry = defineStudy({
       filter: (r) => !!r.axis.state,
       value: (r) => {
         const src = SOURCE_FIGURES[r.axis.state];
-        return lab.fmtMs(r.mean) + (src ? ` (${src.Average[STATE_GRAINS.indexOf(r.axis.grain)]} s)` : '');
+        return LabFormat.fmtMs(r.mean) + (src ? ` (${src.Average[STATE_GRAINS.indexOf(r.axis.grain)]} s)` : '');
       },
     },
   ],

@@ -2,7 +2,10 @@
 // The source's cold and warm states, measured: server restarts, warm-ups, passes over T1..T5 with
 // the cache residency before and after each, and the states with the cache sized as the source's
 // memory was. The Node side of the study (the shell's script cannot restart its server).
-const lab = require('../../../scripts/lib/lab');
+const LabFormat = require('../../../scripts/lib/format');
+const LabParams = require('../../../scripts/lib/params');
+const LabRecords = require('../../../scripts/lib/records');
+const LabStats = require('../../../scripts/lib/stats');
 const { ParameterError } = require('../../infra/errors');
 const { canRestart, restartWithCacheFlags, restartWithArgs, usable } = require('../../infra/restart-args');
 const { NAME, SOURCE_FILL, STATES, STATE_GRAINS } = require('./setting');
@@ -10,7 +13,15 @@ const { sameRows, oracle } = require('./oracle');
 const { fmtBytes } = require('./lines');
 
 function measure(name, value, unit, what, o = {}) {
-  return lab.measureRecord({ study: NAME, name, variant: o.variant || null, axis: o.axis || {}, value, unit, what });
+  return LabRecords.measureRecord({
+    study: NAME,
+    name,
+    variant: o.variant || null,
+    axis: o.axis || {},
+    value,
+    unit,
+    what,
+  });
 }
 
 async function restart(ctx) {
@@ -51,12 +62,12 @@ function stateRecord(runs) {
       ? true
       : null
     : false;
-  return lab.timesRecord({
+  return LabRecords.timesRecord({
     study: NAME,
     variant: first.variant,
     what: first.what,
     axis: first.axis,
-    times: runs.map((r) => lab.summarize(r.record.times).mean),
+    times: runs.map((r) => LabStats.summarize(r.record.times).mean),
     answer: first.answer,
     plan: first.plan,
     agrees,
@@ -101,7 +112,7 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
       }
       await restart(ctx);
       const w = await ctx.shell.tsDesigns.warm(p, state.warm);
-      if (w.ms > 5000) ctx.log(`  ${state.name} (pass ${k}): warm-up took ${lab.fmtMs(w.ms)}`);
+      if (w.ms > 5000) ctx.log(`  ${state.name} (pass ${k}): warm-up took ${LabFormat.fmtMs(w.ms)}`);
       const idx = (x) => Object.values(x.indexes).reduce((a, i) => a + i.cached, 0);
       const axis = { state: state.name };
       const extra = { pass: k, before: residencyOf(w.before), after: residencyOf(w.after) };
@@ -195,7 +206,7 @@ async function statesAtSourceFill(ctx, p, opts, sizes, events) {
 
 /** The states STATES names (all six when empty), in the source's order; an unknown name is refused. */
 function chosenStates(p) {
-  const only = p.STATES === 'all' ? [] : lab.list(p.STATES || '');
+  const only = p.STATES === 'all' ? [] : LabParams.list(p.STATES || '');
   for (const x of only)
     if (!STATES.some((s) => s.name === x))
       throw new ParameterError(

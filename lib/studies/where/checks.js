@@ -7,7 +7,7 @@
 //   bson-types        one document of Date, int32, int64, double and Decimal128 written to a scratch
 //                     collection and read back, its types by $type and its values compared
 //   data-size         the collection's BSON size and count (collStats), for "only 38MB"
-const lab = require('../../../scripts/lib/lab');
+const LabRecords = require('../../../scripts/lib/records');
 const whereFixture = require('../../../fixtures/where-ab');
 const { claim, dropOwned } = require('../../infra/targets');
 
@@ -34,7 +34,7 @@ async function whereFunctional(ctx, p, point) {
     sandbox: f.dbError ? 'refused' : 'reached',
     dbError: f.dbError || null,
   };
-  return lab.measureRecord({
+  return LabRecords.measureRecord({
     study: 'where',
     name: 'where-functional',
     axis: point,
@@ -80,7 +80,7 @@ async function bsonTypes(ctx, p, point) {
     const value = Object.fromEntries(
       Object.entries(spec).map(([k, [v, t]]) => [k, { want: t, type: types[k], same: text(back[k]) === text(v) }]),
     );
-    return lab.measureRecord({
+    return LabRecords.measureRecord({
       study: 'where',
       name: 'bson-types',
       axis: point,
@@ -102,7 +102,7 @@ async function dataSize(ctx, p, point) {
       { $project: { size: '$storageStats.size', count: '$storageStats.count' } },
     ])
     .toArray();
-  return lab.measureRecord({
+  return LabRecords.measureRecord({
     study: 'where',
     name: 'data-size',
     axis: point,
