@@ -108,6 +108,20 @@ var mrStoredFinalize = function mrStoredFinalize(key, value) {
   return labStatsFinalize(key, value);
 };
 
+// The inline map/reduce command for the statistics of `field` in the collection `collName`, with the
+// functions sent in the command (mrStatsMap, mrStatsReduce, mrStatsFinalize) or the trampolines to
+// system.js (mrStoredMap & co.); add query, limit or jsMode to it, and run it with db.runCommand.
+var mrStatsCommand = function mrStatsCommand(collName, field, map, reduce, finalize) {
+  return {
+    mapReduce: collName,
+    map: map,
+    reduce: reduce,
+    finalize: finalize,
+    out: { inline: 1 },
+    scope: { field: field },
+  };
+};
+
 // Saves the three functions into system.js, unless they are there already with the same code:
 // rewriting system.js makes the server reload it, which a timing loop must not do on every run.
 // Returns the names it wrote.
@@ -156,6 +170,7 @@ if (typeof module !== 'undefined' && module.exports) {
     mrStoredMap: mrStoredMap,
     mrStoredReduce: mrStoredReduce,
     mrStoredFinalize: mrStoredFinalize,
+    mrStatsCommand: mrStatsCommand,
     mrFunctionsStored: mrFunctionsStored,
   };
 }

@@ -102,14 +102,7 @@ function mrValue(reply) {
 // checking ok covers both.
 function mapReduce(map, reduce, finalize) {
   var t0 = lab.now();
-  var reply = d.runCommand({
-    mapReduce: P.COLL,
-    map: map,
-    reduce: reduce,
-    finalize: finalize,
-    out: { inline: 1 },
-    scope: { field: P.FIELD },
-  });
+  var reply = d.runCommand(mrStatsCommand(P.COLL, P.FIELD, map, reduce, finalize));
   var ms = lab.now() - t0;
   if (!reply.ok) throw new Error('mapReduce failed: ' + reply.errmsg);
   return { stats: mrValue(reply), ms: ms };

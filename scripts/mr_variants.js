@@ -97,15 +97,10 @@ function checkField(p) {
 // Every variant answers {sum, min, max, count, mean}; count is the number of documents that had a
 // number in the field (blank sensor readings are missing fields).
 function mrCommand(p, n, stored, jsMode) {
-  var cmd = {
-    mapReduce: p.COLL,
-    map: stored ? mrStoredMap : mrStatsMap,
-    reduce: stored ? mrStoredReduce : mrStatsReduce,
-    finalize: stored ? mrStoredFinalize : mrStatsFinalize,
-    out: { inline: 1 },
-    scope: { field: p.FIELD },
-    limit: n,
-  };
+  var cmd = stored
+    ? mrStatsCommand(p.COLL, p.FIELD, mrStoredMap, mrStoredReduce, mrStoredFinalize)
+    : mrStatsCommand(p.COLL, p.FIELD, mrStatsMap, mrStatsReduce, mrStatsFinalize);
+  cmd.limit = n;
   // jsMode asked the server (up to 4.2) to keep intermediate values as JavaScript objects instead
   // of BSON; since 4.4 map/reduce runs as an aggregation and the option is accepted and ignored.
   if (jsMode) cmd.jsMode = true;
@@ -146,15 +141,9 @@ function mrCuts(p, n) {
 function mrRangeCommand(p, lo, hi) {
   var range = { $gte: lo };
   if (hi !== null) range.$lt = hi;
-  return {
-    mapReduce: p.COLL,
-    map: mrStatsMap,
-    reduce: mrStatsReduce,
-    finalize: mrStatsFinalize,
-    out: { inline: 1 },
-    scope: { field: p.FIELD },
-    query: { _id: range },
-  };
+  var cmd = mrStatsCommand(p.COLL, p.FIELD, mrStatsMap, mrStatsReduce, mrStatsFinalize);
+  cmd.query = { _id: range };
+  return cmd;
 }
 
 function mrMerge(a, b) {

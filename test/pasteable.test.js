@@ -403,6 +403,13 @@ const CASES = {
     },
     { name: 'mrStoredReduce', call: 'return typeof mrStoredReduce;', check: (r) => expect(r).to.equal('function') },
     { name: 'mrStoredFinalize', call: 'return typeof mrStoredFinalize;', check: (r) => expect(r).to.equal('function') },
+    {
+      name: 'mrStatsCommand',
+      with: ['mrStatsMap', 'mrStatsReduce', 'mrStatsFinalize'],
+      setup: 'C.insertMany([{ v: 1 }, { v: 5 }, { v: "x" }, {}]);',
+      call: "var cmd = mrStatsCommand(C.getName(), 'v', mrStatsMap, mrStatsReduce, mrStatsFinalize); cmd.query = { v: { $lt: 5 } }; return C.getDB().runCommand(cmd).results[0].value;",
+      check: (r) => expect(Object.values(r).map(num)).to.deep.equal([1, 1, 1, 1, 1]),
+    },
   ],
   'scripts/bigagg_pipelines.js': [
     {
