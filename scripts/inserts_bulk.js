@@ -66,12 +66,7 @@ function insTimed(p, name, write) {
 var STUDY = {
   name: 'inserts',
   title: "inserts: one by one, in batches, concurrent, by write concern and size; the server's ceiling",
-  source: {
-    id: '002',
-    author: 'a 2012-2013 blog series',
-    title: 'MySQL and MongoDB Performance Comparison, parts 1-3',
-    year: 2012,
-  },
+  source: LabInsertsLab.source('MySQL and MongoDB Performance Comparison, parts 1-3', 2012),
   params: {
     N: { kind: 'positive', def: 20000, what: 'documents per timed run' },
     SIZE: { kind: 'positive', def: 1024, what: 'document size (BSON bytes) at the batch points' },

@@ -23,6 +23,7 @@
 load(__dirname + '/../fixtures/gen.js');
 load(__dirname + '/../fixtures/inserts-gen.js');
 load(__dirname + '/lib/lab.js');
+load(__dirname + '/../lib/studies/source-002/inserts-lab.mongosh.js');
 load(__dirname + '/inserts_functions.js');
 
 function joinColls(p) {
@@ -80,12 +81,7 @@ function lookupVariant(on, what) {
 var STUDY = {
   name: 'joins',
   title: 'simulated joins: the join in the client vs $lookup (on _id, indexed, unindexed, pipeline) vs SQL',
-  source: {
-    id: '002',
-    author: 'a 2012-2013 blog series',
-    title: 'The Price of Data Coherency and the Cost of Simulated Joins (Part 1)',
-    year: 2013,
-  },
+  source: LabInsertsLab.source('The Price of Data Coherency and the Cost of Simulated Joins (Part 1)', 2013),
   params: {
     ORDERS: { kind: 'positive', def: 100000, what: 'orders to generate' },
     CUSTOMERS: { kind: 'positive', def: 10000, what: 'customers to generate' },

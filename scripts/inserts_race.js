@@ -65,12 +65,7 @@ function raceAloneVariant(pattern, what, scratch, step) {
 var STUDY = {
   name: 'coherency',
   title: 'the price of coherency: check-then-insert races and the patterns that fix them',
-  source: {
-    id: '002',
-    author: 'a 2012-2013 blog series',
-    title: 'The Price of Data Coherency and the Cost of Simulated Joins (Part 1)',
-    year: 2013,
-  },
+  source: LabInsertsLab.source('The Price of Data Coherency and the Cost of Simulated Joins (Part 1)', 2013),
   params: {
     N: { kind: 'positive', def: 1024, what: 'keys (entries per worker)' },
     CHARS: { kind: 'positive', def: 1024, what: 'characters of data per entry' },

@@ -117,12 +117,7 @@ function taskSkipVariant(name, what, hint, able) {
 var STUDY = {
   name: 'tasks',
   title: 'random selection of an unprocessed task: skip(R), $sample, a random field; claiming with findOneAndUpdate',
-  source: {
-    id: '002',
-    author: 'a 2012-2013 blog series',
-    title: 'MySQL and MongoDB Performance Comparison Part 1',
-    year: 2012,
-  },
+  source: LabInsertsLab.source('MySQL and MongoDB Performance Comparison Part 1', 2012),
   params: {
     N: { kind: 'positive', def: 1000000, what: 'tasks to generate when the lab creates the collection' },
     DONE: { kind: 'number', def: 0.1, what: 'fraction of tasks already processed' },

@@ -1,5 +1,5 @@
-// Shell-side helpers of study 002's scripts (inserts_*.js): scratch collections the lab owns, and
-// list parameters. Plain ES2017; needs lab.js loaded first.
+// Shell-side helpers of study 002's scripts (inserts_*.js): scratch collections the lab owns, list
+// parameters, and the source article each declaration names. Plain ES2017; needs lab.js loaded first.
 
 var LabInsertsLab = (function () {
   // An empty scratch collection the lab owns (LabFixture.claim, fresh): created and marked by UUID
@@ -37,5 +37,10 @@ var LabInsertsLab = (function () {
     return lab.now() - t0;
   }
 
-  return { scratch: scratch, ints: ints, elapsed: elapsed };
+  // The source article a study's declaration names (STUDY.source): one of source 002's, by its title.
+  function source(title, year) {
+    return { id: '002', author: 'a 2012-2013 blog series', title: title, year: year };
+  }
+
+  return { scratch: scratch, ints: ints, elapsed: elapsed, source: source };
 })();
