@@ -48,12 +48,8 @@ const options = {
     arg: 'P',
     text: "quick (default), seed (the source articles' scales), or tiny (test scale:\nthe test suite's; its verdicts are labelled test scale, not findings)",
   },
-  budget: {
-    type: 'string',
-    arg: 'TIME',
-    text: "a wall time (90s, 30m, 1.5h) instead of --profile: per study the largest profile whose\nstated time (see list) fits its share; no new round after a study's deadline; at the end\nthe claims left open and the run that would decide each (findings.json: budget)",
-  },
-  uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
+  budget: { ...opt.RUN_OPTIONS.budget, text: `${opt.RUN_OPTIONS.budget.text} (findings.json: budget)` },
+  uri: opt.RUN_OPTIONS.uri,
   servers: { type: 'string', arg: 'URIS', text: 'one column per server (comma-separated connection strings)' },
   engines: {
     type: 'string',
@@ -77,7 +73,7 @@ const options = {
     type: 'boolean',
     text: "keep what the run made, so a later run reuses the generated data its markers prove the\nsame: on your own server(s) (`clean --uri --db` removes it), or with no server given in\n~/.cache/mongo-perf-lab/kept-data, the embedded mongod's data (`clean --kept-data`)",
   },
-  'cache-gb': { type: 'string', arg: 'N', text: 'WiredTiger cache size of the embedded mongod, in GB' },
+  'cache-gb': opt.RUN_OPTIONS['cache-gb'],
   quiet: { type: 'boolean', short: 'q', text: 'print only the glance table and the files written' },
 };
 

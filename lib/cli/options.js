@@ -24,6 +24,17 @@ const GLOBAL = {
   debug: { type: 'boolean', text: 'print the stack of an error, not only its one line (or DEBUG=mongo-perf-lab)' },
 };
 
+/** Options `run` and `findings` share, with one help text (findings adds to --budget's). */
+const RUN_OPTIONS = {
+  uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
+  budget: {
+    type: 'string',
+    arg: 'TIME',
+    text: "a wall time (90s, 30m, 1.5h) instead of --profile: per study the largest profile whose\nstated time (see list) fits its share; no new round after a study's deadline; at the end\nthe claims left open and the run that would decide each",
+  },
+  'cache-gb': { type: 'string', arg: 'N', text: 'WiredTiger cache size of the embedded mongod, in GB' },
+};
+
 /** The closest of names to word, when it is close enough to be a typo (else undefined). */
 function closest(word, names) {
   let best;
@@ -291,6 +302,7 @@ function chooseStudies(names) {
 module.exports = {
   COMMANDS,
   GLOBAL,
+  RUN_OPTIONS,
   parseCommand,
   commandHelp,
   helpWidth,

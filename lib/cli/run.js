@@ -23,7 +23,7 @@ const about = `Runs the named studies (see \`mongo-perf-lab list\`), or all of t
 report.md and the charts under --out.`;
 
 const options = {
-  uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
+  uri: opt.RUN_OPTIONS.uri,
   db: {
     type: 'string',
     arg: 'NAME',
@@ -34,11 +34,7 @@ const options = {
     arg: 'P',
     text: "quick (default: small scales, minutes), seed (the source articles' scales), or\ntiny (test scale, seconds: what the test suite runs; its verdicts are not findings)",
   },
-  budget: {
-    type: 'string',
-    arg: 'TIME',
-    text: "a wall time (90s, 30m, 1.5h) instead of --profile: per study the largest profile whose\nstated time (see list) fits its share; no new round after a study's deadline; at the end\nthe claims left open and the run that would decide each",
-  },
+  budget: opt.RUN_OPTIONS.budget,
   docs: { type: 'string', arg: 'N', text: "documents to generate (the study's size parameter; see list)" },
   runs: { type: 'string', arg: 'N', text: 'timed rounds per axis point after the warm-up' },
   seed: { type: 'string', arg: 'N', text: 'generator seed (default: 1)' },
@@ -48,7 +44,7 @@ const options = {
     arg: 'NAME=VALUE',
     text: "any parameter of the study's script (repeatable), e.g. --set VARIANTS=where,hybrid",
   },
-  'cache-gb': { type: 'string', arg: 'N', text: 'WiredTiger cache size of the embedded mongod, in GB' },
+  'cache-gb': opt.RUN_OPTIONS['cache-gb'],
   out: {
     type: 'string',
     arg: 'DIR',
