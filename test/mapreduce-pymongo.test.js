@@ -76,9 +76,7 @@ describe("mapreduce: the PyMongo client (the source's client)", function () {
       return ctx;
     };
     expect(v.able({}, { batch: 10 }, runWithout('no PyMongo client: x'))).to.equal('no PyMongo client: x');
-    expect(v.able({}, { batch: 10 }, {})).to.match(
-      /^no PyMongo client: npm run setup-pymongo$/,
-    );
+    expect(v.able({}, { batch: 10 }, {})).to.match(/^no PyMongo client: npm run setup-pymongo$/);
     expect(v.able({}, { batch: 10 }, runWithout('no PyMongo client: PyMongo is not installed: y'))).to.match(
       /not installed/,
     );
