@@ -213,11 +213,12 @@ describe('adding a study: the recipe of docs/contract.md, in a copy of the repos
     // under the heading of its study and point, the row of slow-count
     expect(b.stdout).to.match(/^toy: k=1; ratio: each round's time over count's\n\n[^]*?^slow-count\s.*SLOWER$/m);
     // The first run had 3 rounds, the fewest a side the interval is given for: a second's sleep is
-    // called from them (measured differently: said, the rounds are still each run's own ratios).
+    // called from them, unless the count's few milliseconds spread so far under load that the
+    // interval spans more than 100x ("interval too wide": nothing decided, never "faster").
     const few = await cli(dir, ['compare', path.join(dir, 'out1'), slow]);
-    expect(few.code, few.stdout).to.equal(1);
     expect(few.stdout).to.contain('toy: measured differently: RUNS 3 vs 7');
-    expect(few.stdout).to.match(/^slow-count\s.*SLOWER$/m);
+    expect(few.stdout).to.match(/^slow-count\s.*(SLOWER|interval too wide)/m);
+    expect(few.code, few.stdout).to.equal(/^slow-count\s.*SLOWER$/m.test(few.stdout) ? 1 : 0);
     const bad = await cli(dir, ['compare', path.join(dir, 'package.json'), same1]);
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/not a mongo-perf-lab result file/);
