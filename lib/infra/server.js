@@ -417,6 +417,8 @@ async function describeOrStop(started) {
   try {
     return await describeServer(started.getUri());
   } catch (e) {
+    // Quiet on purpose: the describe error is the one the user can act on; a failing stop as well
+    // would only hide it (the run's exit clean-up still reaches the process and its folder).
     await started.stop({ doCleanup: true, force: false }).catch(() => {});
     throw e;
   }
