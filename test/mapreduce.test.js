@@ -10,6 +10,9 @@ const { prepareSensors, PY_VARIANTS } = require('../lib/studies/mapreduce').help
 const { findPyMongo } = require('../lib/studies/mapreduce/pymongo');
 const { CLIENT_VARIANTS, statsDiffer } = require('../lib/studies/mapreduce/client');
 const { SEED_REDUCE } = require('./fixtures/seed-reduce');
+const claims = require('../lib/core/claims');
+const mapreduce = require('../lib/studies/mapreduce');
+const { plannedWorkers } = require('../lib/studies/mapreduce/sql-peer');
 const { VARIANTS: INSERT_VARIANTS, BATCH: INSERT_BATCH, DURABLE_BATCH } = require('../lib/studies/mapreduce/inserts');
 
 const N = 100000; // the collection; the $group vs map/reduce claim is made at this size
@@ -158,6 +161,45 @@ describe('mapreduce study (source 000)', function () {
           expect(x.where).to.equal('node');
         }
         expect(run.text).to.match(/PostgreSQL: \d+ rows into perflab_sensors_typed by COPY|pg-typed/);
+      });
+
+      // The source's PostgreSQL (<= 9.4) had no parallel query: 000-postgres is judged only on records
+      // that show the aggregation planned no parallel workers (max_parallel_workers_per_gather = 0).
+      it("on one worker, as the source's: every record carries its plan's parallel workers, 0, and 000-postgres's gate passes on them, refusing records without", function () {
+        const pg = run.records.filter((x) => x.type === 'result' && x.variant.startsWith('pg-') && !x.skipped);
+        if (!pg.length) this.skip(); // no PostgreSQL here
+        for (const x of pg) expect(x.extra, `${x.variant} at ${x.axis.batch}`).to.deep.equal({ parallelWorkers: 0 });
+        // the gate reads 10^6 (the source's cell) and a collection of >= 40 % of the cache: this run's
+        // largest batch stands for it, on a cache the size of which the memory gate passes
+        const top = run.records
+          .filter((x) => x.type === 'result' && x.axis.batch === 10000)
+          .map((x) => ({ ...x, axis: { ...x.axis, batch: 1e6 } }));
+        const env = { server: { version: '6.0.5', cacheBytes: 1e9 } };
+        const gate = (recs) =>
+          claims.judge(mapreduce, recs, env, { mapreduce: { N: 1e6 } }).find((c) => c.id === '000-postgres');
+        const ok = gate(top);
+        expect(ok.setting, ok.why).to.include({ ok: true });
+        expect(ok.setting.here).to.match(/on one worker/);
+        const bare = gate(top.map((x) => (x.variant.startsWith('pg-') ? { ...x, extra: undefined } : x)));
+        expect(bare.verdict).to.equal('not-reproduced');
+        expect(bare.setting).to.include({ ok: false, absent: 'no-evidence' });
+        expect(bare.why).to.match(/no parallel-worker count .*max_parallel_workers_per_gather = 0/);
+        const parallel = gate(
+          top.map((x) => (x.variant.startsWith('pg-') ? { ...x, extra: { parallelWorkers: 2 } } : x)),
+        );
+        expect(parallel.verdict).to.equal('not-reproduced');
+        expect(parallel.why).to.match(/some planned workers/);
+      });
+
+      it('the planned workers are read from the plan: a Gather of 2 counts 2, nested ones add up, none is 0', function () {
+        const gather = (n, plans) => ({ 'Node Type': 'Gather', 'Workers Planned': n, Plans: plans });
+        expect(plannedWorkers([{ Plan: { 'Node Type': 'Aggregate', Plans: [gather(2, [])] } }])).to.equal(2);
+        expect(plannedWorkers([{ Plan: { 'Node Type': 'Append', Plans: [gather(2, []), gather(3, [])] } }])).to.equal(
+          5,
+        );
+        expect(plannedWorkers([{ Plan: { 'Node Type': 'Aggregate', Plans: [{ 'Node Type': 'Seq Scan' }] } }])).to.equal(
+          0,
+        );
       });
     });
   });

@@ -379,8 +379,9 @@ const memoryLikeSource = {
 /**
  * PostgreSQL aggregated on one worker, as the source's (<= 9.4: no parallel query before 9.6), proven
  * by its records: a modern server aggregates 10^6 rows with parallel workers by default, against
- * single-threaded map/reduce JavaScript (read-2 dispute 1). Fails closed: the peer records neither
- * its max_parallel_workers_per_gather nor its plan yet.
+ * single-threaded map/reduce JavaScript (read-2 dispute 1). The SQL peer sets
+ * max_parallel_workers_per_gather = 0 and records its plan's workers (mapreduce/sql-peer.js); fails
+ * closed on records without them (result files from before it did).
  */
 const pgSerial = {
   needed:
@@ -399,7 +400,7 @@ const pgSerial = {
       ok: false,
       absent: 'no-evidence',
       reproduce:
-        "the SQL peer's session with max_parallel_workers_per_gather = 0 and its plan's planned workers recorded (extra.parallelWorkers), then mongo-perf-lab run mapreduce --profile seed with a collection of >= 40 % of the cache",
+        "a run whose SQL peer records its plan's planned workers (extra.parallelWorkers, its session at max_parallel_workers_per_gather = 0): mongo-perf-lab run mapreduce --profile seed with a collection of >= 40 % of the cache",
     };
   },
 };

