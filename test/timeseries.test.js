@@ -18,11 +18,21 @@ const LabGen = require('../fixtures/gen');
 
 const N = 30000;
 const SEED = 3;
-const GRAIN_SCRIPTS = {
-  seconds: 'ts_seconds_in_minute.js',
-  minutes: 'ts_minutes_in_hour.js',
-  hours: 'ts_hours_in_day.js',
-};
+// The drop-in script of each grain the fixture makes: the one whose last line runs it
+// (`TS.grainMain('seconds')`), so a renamed script is followed and a grain without one fails here.
+const SCRIPTS_DIR = require('path').join(__dirname, '..', 'scripts');
+const SCRIPT_FILES = require('fs')
+  .readdirSync(SCRIPTS_DIR)
+  .filter((f) => f.endsWith('.js'))
+  .sort();
+const GRAIN_SCRIPTS = Object.fromEntries(
+  Object.keys(tsFixture.GRAINS).map((grain) => {
+    const main = `TS.grainMain('${grain}');`;
+    const file = SCRIPT_FILES.find((f) => require('fs').readFileSync(`${SCRIPTS_DIR}/${f}`, 'utf8').includes(main));
+    if (!file) throw new Error(`no script in scripts/ runs the ${grain} grain (${main})`);
+    return [grain, file];
+  }),
+);
 const DESIGNS = ['raw', 'dateTrunc', 'bucket', 'timeseries', 'rollup'];
 
 function allEvents() {

@@ -32,20 +32,32 @@ var LabStats = (function () {
     return s[lo] + (h - lo) * (s[Math.min(lo + 1, s.length - 1)] - s[lo]);
   }
 
+  // The arithmetic mean (NaN for no values).
+  function meanOf(xs) {
+    return (
+      xs.reduce(function (s, x) {
+        return s + x;
+      }, 0) / xs.length
+    );
+  }
+
+  // The sample variance around the mean m (n - 1 in the denominator: the values are a sample of
+  // the runs that could have been); NaN below two values. The summaries and both t intervals.
+  function sampleVariance(xs, m) {
+    if (xs.length < 2) return NaN;
+    return (
+      xs.reduce(function (s, x) {
+        return s + (x - m) * (x - m);
+      }, 0) /
+      (xs.length - 1)
+    );
+  }
+
   // mean ± σ (sample), median, min..max.
   function summarize(times) {
     var n = times.length;
-    var mean =
-      times.reduce(function (a, b) {
-        return a + b;
-      }, 0) / n;
-    var variance =
-      n > 1
-        ? times.reduce(function (a, t) {
-            return a + (t - mean) * (t - mean);
-          }, 0) /
-          (n - 1)
-        : 0;
+    var mean = meanOf(times);
+    var variance = n > 1 ? sampleVariance(times, mean) : 0;
     return {
       runs: n,
       mean: mean,
@@ -197,10 +209,7 @@ var LabStats = (function () {
     var logs = ratios.map(function (x) {
       return Math.log(x);
     });
-    var m =
-      logs.reduce(function (s, x) {
-        return s + x;
-      }, 0) / Math.max(n, 1);
+    var m = meanOf(logs);
     if (
       n < MIN_ROUNDS ||
       !ratios.every(function (x) {
@@ -217,12 +226,7 @@ var LabStats = (function () {
         why: 'too few rounds for an interval: ' + n + ' (needs ' + MIN_ROUNDS + ')',
       };
     }
-    var sd = Math.sqrt(
-      logs.reduce(function (s, x) {
-        return s + (x - m) * (x - m);
-      }, 0) /
-        (n - 1)
-    );
+    var sd = Math.sqrt(sampleVariance(logs, m));
     var half = (tQuantile(1 - (1 - lv) / 2, n - 1) * sd) / Math.sqrt(n);
     return { mid: Math.exp(m), lo: Math.exp(m - half), hi: Math.exp(m + half), n: n, level: lv, method: 't-log' };
   }
@@ -240,17 +244,8 @@ var LabStats = (function () {
         return Math.log(x);
       });
       var n = logs.length;
-      var m =
-        logs.reduce(function (s, x) {
-          return s + x;
-        }, 0) / Math.max(n, 1);
-      var v =
-        n > 1
-          ? logs.reduce(function (s, x) {
-              return s + (x - m) * (x - m);
-            }, 0) /
-            (n - 1)
-          : NaN;
+      var m = meanOf(logs);
+      var v = sampleVariance(logs, m);
       return {
         n: n,
         mean: m,
