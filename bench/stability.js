@@ -4,7 +4,7 @@
 // default the quick profile, all studies; the third beside two CPU-bound processes, as a busy
 // machine would be) and counts the claims whose DECISIVE verdicts differ between runs. A verdict
 // that says "cannot tell" (inconclusive) may differ from a decisive one: that is the honest answer
-// of a noisier run. holds against stronger, reversed, not-reproduced or not-measured may not.
+// of a noisier run. holds against stronger, reversed, fails, not-reproduced or not-measured may not.
 //
 //   npm run bench:stability                         # the documented benchmark: ~10 min on 2 quiet cores
 //   node bench/stability.js where --profile tiny    # a quick check of the script itself

@@ -10,7 +10,10 @@
 //                  smaller effect, in the claimed direction
 //   no-effect      the interval lies inside the no-difference band: no effect either way here
 //   reversed       the interval lies beyond the no-difference band on the other side: the other
-//                  way round today
+//                  way round today (a directional claim only)
+//   fails          a claim with no direction (one-sided: "adds little", "no faster"; parity: "a
+//                  wash", "level") measured on the side its band excludes: it does not hold today,
+//                  and there was no direction to reverse ("adds much", "not level")
 //   gone           the feature is removed or ignored by this server (jsMode, touch, MMAPv1)
 //   unsupported    the source's own published figures do not support the claim (the derivation
 //                  is shown); the lab's figure is reported beside, never read as a change
@@ -24,7 +27,10 @@
 //                  says what would decide it)
 // A claim with several parts (a figure and its explanation, two mechanisms) is judged per part:
 // `parts()` makes one entry per part, each with its own verdict, tied by `of`.
+// Each rule declares its kind (KIND): a directional claim ("X is faster") can be reversed; a
+// one-sided or parity claim can only fail, so `decide` never says reversed of it.
 // The rules read only records, so a result file can be judged again later (the findings report).
+const { LabError } = require('../infra/errors');
 const LabFormat = require('../../scripts/lib/format');
 const LabStats = require('../../scripts/lib/stats');
 const { wrap } = require('../../scripts/lib/format');
@@ -35,6 +41,7 @@ const VERDICT = Object.freeze({
   WEAKER: 'weaker',
   NO_EFFECT: 'no-effect',
   REVERSED: 'reversed',
+  FAILS: 'fails',
   GONE: 'gone',
   UNSUPPORTED: 'unsupported',
   QUESTION: 'question',
@@ -53,10 +60,19 @@ const DECISIVE = Object.freeze([
   VERDICT.WEAKER,
   VERDICT.NO_EFFECT,
   VERDICT.REVERSED,
+  VERDICT.FAILS,
   VERDICT.GONE,
 ]);
 /** The verdicts that must carry their mechanism with a reference (manual, server source, release notes). */
-const EXPLAINED = Object.freeze([VERDICT.GONE, VERDICT.REVERSED, VERDICT.UNSUPPORTED]);
+const EXPLAINED = Object.freeze([VERDICT.GONE, VERDICT.REVERSED, VERDICT.FAILS, VERDICT.UNSUPPORTED]);
+/**
+ * What a claim's band says, declared by its rule (`kind`, default directional): a directional claim
+ * ("X is 3x faster") has a direction, and an interval beyond the no-difference band on the other
+ * side is REVERSED; a one-sided claim ("adds little", "no faster") bounds the ratio on one side only
+ * and a parity claim ("a wash", "level") holds it near 1: neither has a direction to reverse, so an
+ * interval on a side the band excludes FAILS.
+ */
+const KIND = Object.freeze({ DIRECTIONAL: 'directional', ONE_SIDED: 'one-sided', PARITY: 'parity' });
 /** How reports print a verdict. */
 const LABEL = Object.freeze({
   holds: 'holds',
@@ -64,6 +80,7 @@ const LABEL = Object.freeze({
   weaker: 'weaker',
   'no-effect': 'no effect',
   reversed: 'REVERSED',
+  fails: 'FAILS',
   gone: 'gone',
   unsupported: 'unsupported by source',
   question: 'measured (a question)',
@@ -77,7 +94,10 @@ const MEANING = Object.freeze({
   weaker:
     "the interval lies between the no-difference band and the claim's band: a smaller effect, in the claimed direction",
   'no-effect': 'the interval lies inside the no-difference band: no effect either way here',
-  reversed: 'the interval lies entirely beyond the no-difference band on the other side: the other way round today',
+  reversed:
+    'a directional claim whose interval lies entirely beyond the no-difference band on the other side: the other way round today',
+  fails:
+    'a claim with no direction (one-sided: "adds little", "no faster"; parity: "a wash", "level") whose interval lies entirely on a side its band excludes: the claim does not hold today ("adds much", "not level"), and it had no direction to reverse',
   gone: 'the feature the claim is about is removed or ignored by this server; the entry gives the mechanism and a reference',
   unsupported:
     "the source's own published figures do not support the claim (the derivation is shown); the lab's figure is shown beside, not judged as a change",
@@ -275,25 +295,53 @@ function isParity([L, U]) {
 }
 
 /**
+ * A rule's kind and its verdicts outside the band: `above` defaults to stronger, `below` to REVERSED
+ * for a directional claim and to FAILS for a one-sided or parity one. A directional rule may not
+ * say FAILS, nor a one-sided or parity rule REVERSED: a LabError when the rule is built, since the
+ * word would misname the claim (a one-sided claim has no other way round).
+ */
+function outcomeWords(o) {
+  const kind = o.kind || KIND.DIRECTIONAL;
+  const kinds = Object.values(KIND);
+  if (!kinds.includes(kind)) throw new LabError(`a claim rule's kind is "${kind}": give one of ${kinds.join(', ')}`);
+  const directional = kind === KIND.DIRECTIONAL;
+  const above = o.above || VERDICT.STRONGER;
+  const below = o.below || (directional ? VERDICT.REVERSED : VERDICT.FAILS);
+  const misnamed = directional ? VERDICT.FAILS : VERDICT.REVERSED;
+  if (above === misnamed || below === misnamed)
+    throw new LabError(
+      `a ${kind} claim rule says ${misnamed}: ${directional ? "only a one-sided or parity claim fails (declare the rule's kind)" : 'it has no direction to reverse (say fails)'}`,
+    );
+  return { kind, above, below };
+}
+
+/** The reason's tail for a verdict outside the band: what the word means for this kind of claim. */
+function outsideWhy(verdict, kind) {
+  if (verdict === VERDICT.REVERSED) return ': the other way round';
+  if (verdict === VERDICT.FAILS) return `: the ${kind} claim does not hold`;
+  return '';
+}
+
+/**
  * Decides a verdict from an interval against a claim's band: `holds: [L, U]` in the claim's own
  * ratio (a ratio above 1 in the claimed direction); `tie` the no-difference band (tieBand);
- * `above`/`below` rename the verdicts outside a parity band. Returns { verdict, why }.
+ * `above`/`below` rename the verdicts outside a parity band; `kind` (KIND) says whether the side
+ * below is REVERSED (directional) or FAILS (one-sided, parity): outcomeWords. Returns { verdict, why }.
  *   inside [L, U]                     holds
  *   above U                           stronger (or `above`)
  *   between the tie band and L        weaker: a smaller effect in the claimed direction
  *   inside the tie band               no-effect
- *   below the tie band                reversed (or `below`)
+ *   below the tie band                reversed, fails for a one-sided or parity claim (or `below`)
  *   across any of those boundaries    inconclusive, with what would decide
  */
 function decide(iv, o) {
   const {
     holds: [L, U],
-    above = VERDICT.STRONGER,
-    below = VERDICT.REVERSED,
     runs = 'RUNS',
     fmt = fx,
     more = null,
   } = o;
+  const { kind, above, below } = outcomeWords(o);
   if (!iv || iv.mid === null) return { verdict: VERDICT.INCONCLUSIVE, why: 'the variants did not both run' };
   if (iv.lo === null || iv.lo === undefined) {
     if (iv.undecided) return { verdict: VERDICT.INCONCLUSIVE, why: iv.undecided };
@@ -310,7 +358,11 @@ function decide(iv, o) {
   const band = `[${fmt(L)}, ${fmt(U)}]`;
   if (iv.lo >= L && iv.hi <= U)
     return { verdict: VERDICT.HOLDS, why: `the interval lies inside the claim's band ${band}` };
-  if (iv.lo > U) return { verdict: above, why: `the interval lies above the claim's band ${band}` };
+  if (iv.lo > U)
+    return {
+      verdict: above,
+      why: `the interval lies above the claim's band ${band}${above === VERDICT.FAILS ? outsideWhy(above, kind) : ''}`,
+    };
   const parity = isParity([L, U]);
   const [tLo, tHi] = parity ? [L, L] : tieBand(o);
   const tie = `[${fmt(tLo)}, ${fmt(tHi)}]`;
@@ -318,8 +370,8 @@ function decide(iv, o) {
     return {
       verdict: below,
       why: parity
-        ? `the interval lies below the claim's band ${band}`
-        : `the interval lies below the no-difference band ${tie}${below === VERDICT.REVERSED ? ': the other way round' : ''}`,
+        ? `the interval lies below the claim's band ${band}${below === VERDICT.FAILS ? outsideWhy(below, kind) : ''}`
+        : `the interval lies below the no-difference band ${tie}${outsideWhy(below, kind)}`,
     };
   if (!parity && iv.lo >= tLo && iv.hi <= tHi)
     return {
@@ -359,8 +411,9 @@ function bandsText(o) {
   if (!o.holds) return null;
   const f = o.fmt || fx;
   const [L, U] = o.holds;
-  const above = LABEL[o.above || VERDICT.STRONGER];
-  const below = LABEL[o.below || VERDICT.REVERSED];
+  const words = outcomeWords(o);
+  const above = LABEL[words.above];
+  const below = LABEL[words.below];
   const gone = o.goneInside ? `; gone inside [${fx(o.goneInside[0])}, ${fx(o.goneInside[1])}]` : '';
   if (isParity([L, U])) return `holds [${f(L)}, ${f(U)}]; ${above} above; ${below} below${gone}`;
   const [tLo, tHi] = tieBand(o);
@@ -750,6 +803,8 @@ module.exports = {
   VERDICT,
   VERDICTS,
   DECISIVE,
+  KIND,
+  outcomeWords,
   LABEL,
   MEANING,
   LEVEL,

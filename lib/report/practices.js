@@ -252,12 +252,12 @@ function practiceLines(entries, columns) {
   return out;
 }
 
-const NAMED = new Set([claims.VERDICT.REVERSED, claims.VERDICT.GONE]);
+const NAMED = new Set([claims.VERDICT.REVERSED, claims.VERDICT.FAILS, claims.VERDICT.GONE]);
 
 /** The verdicts behind a practice: "holds (001-where-needed), not reproduced here (001-where-vs-scan)". */
 function verdictsText(verdicts) {
   const by = new Map();
-  // A reversed or gone claim may be the practice's reason ("$where is needed ..." reversed): its
+  // A reversed, failed or gone claim may be the practice's reason ("$where is needed ..." reversed): its
   // sentence beside its id, so the line does not read as the practice reversed.
   const named = (v) => (NAMED.has(v.verdict) && v.claim ? `${v.id}: "${v.claim}"` : v.id);
   for (const v of verdicts) by.set(v.label, [...(by.get(v.label) || []), named(v)]);

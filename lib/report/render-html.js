@@ -9,7 +9,7 @@ const STYLE = `body{font-family:DejaVu Sans,Arial,sans-serif;max-width:1200px;ma
 table{border-collapse:collapse;margin:1em 0;width:100%}td,th{border:1px solid #bbb;padding:.35em .5em;vertical-align:top;text-align:left}
 th{background:#eee}.v{font-weight:bold;white-space:nowrap}.holds{background:#dcebf7}.changed{background:#f7e3c8}
 .obsolete,.gone,.unsupported{background:#e6e6e6}.no-effect{background:#f3ecd9}.question{background:#fff;color:#333}.not-measured,.not-reproduced,.inconclusive{background:#fff;color:#666}
-.stronger,.weaker,.reversed{background:#f7e3c8}.gv{font-weight:bold}.gv small,.v small{font-weight:normal}
+.stronger,.weaker,.reversed,.fails{background:#f7e3c8}.gv{font-weight:bold}.gv small,.v small{font-weight:normal}
 figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}
 .v small{white-space:normal}td.r,th.r{text-align:right}pre{background:#f6f6f6;padding:.5em;overflow-x:auto}
 blockquote{margin:1em 0;padding:.2em 1em;border-left:4px solid #bbb}blockquote.warning{border-color:#d08000;background:#fdf3e0}`;

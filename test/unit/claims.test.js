@@ -34,6 +34,7 @@ describe('claims: one vocabulary, decided from an interval', function () {
       'weaker',
       'no-effect',
       'reversed',
+      'fails',
       'gone',
       'unsupported',
       'question',
@@ -41,7 +42,7 @@ describe('claims: one vocabulary, decided from an interval', function () {
       'not-measured',
       'inconclusive',
     ]);
-    expect(claims.DECISIVE).to.deep.equal(['holds', 'stronger', 'weaker', 'no-effect', 'reversed', 'gone']);
+    expect(claims.DECISIVE).to.deep.equal(['holds', 'stronger', 'weaker', 'no-effect', 'reversed', 'fails', 'gone']);
     for (const v of claims.VERDICTS) expect(claims.LABEL[v]).to.be.a('string');
     expect(Object.isFrozen(claims.VERDICT)).to.equal(true);
   });
@@ -82,6 +83,63 @@ describe('claims: one vocabulary, decided from an interval', function () {
     expect(across.verdict).to.equal(VERDICT.INCONCLUSIVE);
     expect(across.why).to.match(/straddles 300x.*would decide/);
     expect(claims.decide({ mid: 100, lo: null, hi: null, n: 2 }, band).why).to.match(/too few rounds \(2\)/);
+  });
+
+  it('the kind of a claim: a directional one fails the other way round (REVERSED); a one-sided or parity one that fails has no direction to reverse (FAILS)', function () {
+    const iv = (lo, hi) => ({ mid: Math.sqrt(lo * hi), lo, hi, n: 5 });
+    const { KIND } = claims;
+    // directional ("3x faster"): beyond the no-difference band on the other side
+    const directional = claims.decide(iv(0.3, 0.6), { holds: [2, 4] });
+    expect(directional.verdict).to.equal(VERDICT.REVERSED);
+    expect(directional.why).to.match(/the other way round/);
+    expect(claims.decide(iv(0.3, 0.6), { holds: [2, 4], kind: KIND.DIRECTIONAL }).verdict).to.equal(VERDICT.REVERSED);
+    // one-sided "no faster" ([0.8x, infinity)): measured faster
+    const noFaster = { holds: [0.8, Infinity], kind: KIND.ONE_SIDED };
+    expect(claims.decide(iv(1.5, 3), noFaster).verdict).to.equal(VERDICT.HOLDS);
+    const faster = claims.decide(iv(0.3, 0.6), noFaster);
+    expect(faster.verdict).to.equal(VERDICT.FAILS);
+    expect(faster.why).to.match(/below the claim's band .*: the one-sided claim does not hold/);
+    expect(faster.why).not.to.match(/other way round/);
+    // one-sided "adds little" (at most 1.6x; below 0.8x it still adds little): measured adding much
+    const addsLittle = { holds: [0.8, 1.6], kind: KIND.ONE_SIDED, above: VERDICT.FAILS, below: VERDICT.HOLDS };
+    expect(claims.decide(iv(2, 3), addsLittle).verdict).to.equal(VERDICT.FAILS);
+    expect(claims.decide(iv(0.3, 0.5), addsLittle).verdict).to.equal(VERDICT.HOLDS);
+    // parity ("a wash", "level"): outside the band either way
+    const wash = { holds: [0.8, 1.25], kind: KIND.PARITY, above: VERDICT.FAILS };
+    expect(claims.decide(iv(0.9, 1.1), wash).verdict).to.equal(VERDICT.HOLDS);
+    expect(claims.decide(iv(1.5, 2), wash).verdict).to.equal(VERDICT.FAILS);
+    expect(claims.decide(iv(0.3, 0.6), wash).verdict).to.equal(VERDICT.FAILS);
+    expect(claims.decide(iv(0.7, 0.9), wash).verdict, 'across a boundary').to.equal(VERDICT.INCONCLUSIVE);
+    // the generated bands say the same words
+    expect(claims.bandsText(wash)).to.equal('holds [0.80x, 1.25x]; FAILS above; FAILS below');
+    expect(claims.bandsText({ holds: [2, 4] })).to.match(/REVERSED below 0\.80x$/);
+    // a word that misnames the claim is refused when the rule is built, and so is an unknown kind
+    expect(() => claims.rule({ ...wash, above: VERDICT.REVERSED, interval: () => ({}) })).to.throw(
+      /parity claim rule says reversed: it has no direction to reverse/,
+    );
+    expect(() => claims.rule({ holds: [2, 4], below: VERDICT.FAILS, interval: () => ({}) })).to.throw(
+      /directional claim rule says fails/,
+    );
+    expect(() => claims.rule({ holds: [2, 4], kind: 'sideways', interval: () => ({}) })).to.throw(/kind is "sideways"/);
+  });
+
+  it('the ledger never says REVERSED of a one-sided or parity claim: the four the adversarial readers named fail', function () {
+    // the generated bands where the rule keeps them (touch's gone wrapper does not), and the boundary
+    const words = Object.fromEntries(
+      require('../../lib/studies')
+        .studies.flatMap((e) => e.claims)
+        .map((c) => [c.id, `${c.boundary} ${(c.verdict && c.verdict.bands) || ''}`]),
+    );
+    for (const id of [
+      '003-touch-index-cost',
+      '004-field-scan-hierarchy/level',
+      '004-collections-wash',
+      '004-array-no-faster/growth',
+      '004-array-no-faster/absolute',
+    ]) {
+      expect(words[id], id).to.match(/\bfails\b/i);
+      expect(words[id], id).not.to.match(/\breversed\b/i);
+    }
   });
 
   it('judge returns exactly the fields findings.json is written from', function () {

@@ -29,6 +29,7 @@ const {
   parts,
   quietCores,
   VERDICT,
+  KIND,
 } = require('../../core/claims');
 const { wpsOver, ratiosOver, dayResults, pick } = require('./records');
 
@@ -308,7 +309,9 @@ const measure = (records, name) => records.filter((r) => r.type === 'measure' &&
 function washRule() {
   return rule({
     holds: [0.8, 1.25],
-    above: VERDICT.REVERSED,
+    // "a wash": no direction to reverse, so outside the band either way it fails (not a wash)
+    kind: KIND.PARITY,
+    above: VERDICT.FAILS,
     // several writers into one collection or into many: a contention claim, so it needs two cores
     // that no other work wanted (fails closed on records without the CPU-wait figure)
     setting: quietCores(
@@ -904,10 +907,11 @@ module.exports = [
         published: 'repository data: hierarchical 3,495 -> 3,333 writes/s (x0.95) from 00-02h to 22-24h',
         derivation: `${CSV}: hierarchical 3,495.3 at 00-02h, 3,332.9 at 22-24h: 1.05x slower at the end. Replayed with its 00-02h rows as minute 0 and its 22-24h rows as minute 1439 (source-figures.js)`,
         boundary:
-          'hierarchical 23:59 / 00:00 in bulk, per round: holds (level) inside [0.8x, 1.25x]; outside it either way: reversed (not level)',
+          'hierarchical 23:59 / 00:00 in bulk, per round: holds (level) inside [0.8x, 1.25x]; outside it either way: fails (not level)',
         verdict: rule({
           holds: [0.8, 1.25],
-          above: VERDICT.REVERSED,
+          kind: KIND.PARITY,
+          above: VERDICT.FAILS,
           interval: (records) => {
             const hier = scanRatios(records, 'hierarchical', 'bulk');
             if (!hier) return { iv: null, missing: 'the minute 0 vs 1439 measurement did not run (SCAN)' };
@@ -936,9 +940,10 @@ module.exports = [
         id: 'growth',
         claim: "the array's cost grows with the position like the sub-document's",
         boundary:
-          "in bulk: [array minute 1439 / minute 0] / [flat sub-document 1439 / 0], per round: holds at or above 0.8x (no faster: the same growth, or the array's steeper); reversed (the array faster) below 0.8x",
+          "in bulk: [array minute 1439 / minute 0] / [flat sub-document 1439 / 0], per round: holds at or above 0.8x (no faster: the same growth, or the array's steeper); fails (the array faster) below 0.8x",
         verdict: rule({
           holds: [0.8, Infinity],
+          kind: KIND.ONE_SIDED,
           interval: (records) => {
             const arr = scanRatios(records, 'array', 'bulk');
             const flat = scanRatios(records, 'flat', 'bulk');
@@ -956,9 +961,10 @@ module.exports = [
         id: 'absolute',
         claim: 'updating the array is no faster than updating the sub-document',
         boundary:
-          'in bulk: time(array, minute 1439) / time(flat sub-document, minute 1439), the same 1,000 $inc, per round: holds at or above 0.8x (no faster); reversed (the array faster) below 0.8x; an interval wholly below 1x but across 0.8x is inconclusive, and the figure says the array is faster there (the position walk: see the mechanism)',
+          'in bulk: time(array, minute 1439) / time(flat sub-document, minute 1439), the same 1,000 $inc, per round: holds at or above 0.8x (no faster); fails (the array faster) below 0.8x; an interval wholly below 1x but across 0.8x is inconclusive, and the figure says the array is faster there (the position walk: see the mechanism)',
         verdict: rule({
           holds: [0.8, Infinity],
+          kind: KIND.ONE_SIDED,
           interval: (records) => {
             const arr = scanTimes(records, 'array', 'bulk', 'minute-1439');
             const flat = scanTimes(records, 'flat', 'bulk', 'minute-1439');
@@ -983,7 +989,7 @@ module.exports = [
       '"The question of whether to use multiple *collections* or a single collection is pretty much a wash performance-wise."',
     setting: SETTING,
     boundary:
-      "writes only (the lab times no reads of one collection against many): parity: rate(one collection, M metrics) / rate(M collections) = time(per metric) / time(one), the same simulated minutes (one an hour), the same concurrent writers, per minute, on 2 cores no other work wanted (the records' CPU wait: several writers contend, so busy or unproven cores are not reproduced, absent 'busy-cores' or 'no-evidence'): holds inside [0.8x, 1.25x]; outside it either way: reversed (not a wash)",
+      "writes only (the lab times no reads of one collection against many): parity: rate(one collection, M metrics) / rate(M collections) = time(per metric) / time(one), the same simulated minutes (one an hour), the same concurrent writers, per minute, on 2 cores no other work wanted (the records' CPU wait: several writers contend, so busy or unproven cores are not reproduced, absent 'busy-cores' or 'no-evidence'): holds inside [0.8x, 1.25x]; outside it either way: fails (not a wash)",
     mechanism: {
       why: 'In 2012 every collection shared one lock: one per database in 2.2, one global lock before (2.0), so one collection or many made no difference to writers. WiredTiger locks documents, not collections, and keeps one table (a file and its B-tree) per collection and per index: many collections mean many tables and cursors, and their pages, each checkpointed; that is where a difference either way would come from',
       ref: REF.lock,
