@@ -28,22 +28,43 @@ async function openWriters(uri, dbName, W) {
   return { dbs: clients.map((c) => c.db(dbName)), close: () => Promise.all(clients.map((c) => c.close())) };
 }
 
+// The source's writer (writer.py:47-49) sent unacknowledged upserts and made a getLastError every
+// 100th write and at each simulated minute's end: at most 100 writes in flight, its rate paced by
+// the server. A w:0 writer that waited only at the minute's end would time its own sends into a
+// socket buffer for most of the minute.
+const BARRIER_EVERY = 100;
+
+/**
+ * The writes between two barriers of a writer at this write concern (the records' barrierEvery), or
+ * null: acknowledged writes wait for each one; a batched target (bulk: one bulkWrite per writer and
+ * minute) has only the minute's end.
+ */
+function barrierEvery(t, wc) {
+  return wc.w === 0 && !t.batched ? BARRIER_EVERY : null;
+}
+
 /**
  * Writes one slot's hits to one target with all writers; resolves to wall milliseconds.
- * Hit k goes to writer k mod W. With w:0 every writer ends with a ping on its own connection:
+ * Hit k goes to writer k mod W. With w:0 every writer waits for a barrier, a ping on its own
+ * connection (maxPoolSize 1), after every BARRIER_EVERY of its hits and at the end of its share:
  * the server answers it only after the unacknowledged writes sent before it, so the time still
- * covers the server's work. lat (optional, lib/core/latency.js): each hit's writes timed as one operation.
+ * covers the server's work. The share is written in slices of that size by the target's own
+ * write, unchanged. lat (optional, lib/core/latency.js): each hit's writes timed as one operation.
  */
 async function runSlot(writers, t, hits, wc, lat) {
   const W = writers.dbs.length;
   const shares = Array.from({ length: W }, () => []);
   hits.forEach((h, k) => shares[k % W].push(h));
+  const every = barrierEvery(t, wc);
   const t0 = performance.now();
   await Promise.all(
     shares.map(async (share, i) => {
-      if (!share.length) return;
-      await t.write(writers.dbs[i], share, wc, lat);
-      if (wc.w === 0) await writers.dbs[i].command({ ping: 1 });
+      const db = writers.dbs[i];
+      const step = every || share.length;
+      for (let k = 0; k < share.length; k += step) {
+        await t.write(db, share.slice(k, k + step), wc, lat);
+        if (wc.w === 0) await db.command({ ping: 1 });
+      }
     }),
   );
   return performance.now() - t0;
@@ -185,4 +206,16 @@ async function readCost(db, targets, dayMs, metrics, expected, rounds = 5) {
   return out;
 }
 
-module.exports = { simulateDay, runSlot, openWriters, prepare, hourly, sizes, readCost, writeConcern, WRITE_CONCERNS };
+module.exports = {
+  simulateDay,
+  runSlot,
+  barrierEvery,
+  BARRIER_EVERY,
+  openWriters,
+  prepare,
+  hourly,
+  sizes,
+  readCost,
+  writeConcern,
+  WRITE_CONCERNS,
+};

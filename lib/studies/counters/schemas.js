@@ -108,6 +108,7 @@ function counterTarget(schema, prefix = 'counters_') {
 // bulkWrite of $inc (hierarchical documents, preallocated like the hierarchical schema).
 function bulkTarget(prefix) {
   const t = counterTarget('bulk', prefix);
+  t.batched = true; // one bulkWrite per writer and slot: a w:0 barrier only at the slot's end (day.js)
   t.write = async function (db, hits, wc, lat) {
     const coll = db.collection(this.coll);
     const ops = [];

@@ -56,11 +56,13 @@ function nodeVariant(schema) {
       const minute = point.hour * 60 + minuteOfHour(p, k);
       const hits = gen.minuteHits(streamOf(p), point.day, minute);
       const lat = new Latency();
-      const ms = await day.runSlot(st.writers, t, hits, day.writeConcern(p.WC), lat);
+      const wc = day.writeConcern(p.WC);
+      const ms = await day.runSlot(st.writers, t, hits, wc, lat);
       const answer = k === n - 1 ? await hourAnswer(ctx.db, t, p, point) : { hits: hits.length };
-      return Object.assign(took(ms, answer, { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC }), {
-        latency: lat,
-      });
+      // w:0: the writes between two of its writer's barriers (the source's getLastError every 100th)
+      const every = day.barrierEvery(t, wc);
+      const extra = { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC };
+      return Object.assign(took(ms, answer, every ? { ...extra, barrierEvery: every } : extra), { latency: lat });
     },
   };
 }
