@@ -31,9 +31,9 @@ module.exports = defineStudy({
     // runner, the transaction patterns on the replica set the run starts.
     tiny: { N: 64, CHARS: 128, W: 4, RUNS: 1, WARMUP: 0 },
     // npm start: one race per pattern (the warm-up race was a second one: 2 races decide no interval
-    // either, so 002-coherency abstains as before; 002-coherency-acid is a count). The transaction
-    // patterns, read by no claim, took 60 % of the time and a replica set's start: seed, or
-    // --set VARIANTS= (every pattern).
+    // either, so 002-coherency abstains as before; 002-coherency-acid is a count), the source's writer
+    // (check-then-insert-w0) beside today's. The transaction patterns, read by no claim, took 60 % of
+    // the time and a replica set's start: seed, or --set VARIANTS= (every pattern).
     quick: {
       N: 512,
       CHARS: 1024,
@@ -48,6 +48,8 @@ module.exports = defineStudy({
     // duplicates (002-coherency-acid) do not need the grid, 8.6 of 33 min on 2026-11-24. Left out,
     // read by no claim: the transaction patterns (and their replica set, 3 min) and upsert-index/
     // upsert-noindex (3.3 min): --set VARIANTS= --set PG_GRID=true runs everything.
+    // check-then-insert-w0 (the source's inferred writer, w: 0) races at the default cell, where
+    // 002-coherency is judged on it, check-then-insert (w: 1, every cell) beside.
     seed: {
       N: 1024,
       CHARS: 1024,
@@ -57,8 +59,8 @@ module.exports = defineStudy({
       RUNS: 3,
       PG_GRID: false,
       VARIANTS:
-        'alone-check-then-insert,alone-unique-insert,alone-upsert-unique,check-then-insert,unique-insert,' +
-        'upsert-unique,pg-check-then-insert,pg-on-conflict',
+        'alone-check-then-insert,alone-unique-insert,alone-upsert-unique,check-then-insert,check-then-insert-w0,' +
+        'unique-insert,upsert-unique,pg-check-then-insert,pg-on-conflict',
     },
   },
   // Collections its Node races write on this server, checked before any work with the script's

@@ -10,10 +10,41 @@ const { runWorkers } = require('../source-002/insert-workers');
 const { scratch, replSet, postgres } = require('../source-002/common');
 const pgPeer = require('../source-002/pg-peer');
 const sql = require('../sql-peer');
-const { RACE_INDEX: INDEX } = require('../../../fixtures/inserts-gen'); // one table for shell and Node
+const { RACE_INDEX } = require('../../../fixtures/inserts-gen'); // one table for shell and Node
+const { LabError } = require('../../infra/errors');
+
+// The w: 0 race has check-then-insert's index (a plain one on key): only the writer differs.
+const W0 = 'check-then-insert-w0';
+const INDEX = { ...RACE_INDEX, [W0]: RACE_INDEX['check-then-insert'] };
+
+/**
+ * The writer a race's record names (extra.w, read by the claims' writer gate): 0 for the source's
+ * inferred unacknowledged writer, 1 for the driver's acknowledged default on the run's standalone;
+ * null for the transaction patterns (their replica set's default write concern).
+ */
+function writerOf(pattern) {
+  if (pattern === W0) return 0;
+  return pattern.startsWith('txn-') ? null : 1;
+}
+
+/**
+ * Sent (the racers' own tally) against stored (the collection's count after the race). For the w: 0
+ * race this is the only check its writes get: an unacknowledged insert reports nothing, and every
+ * racer's barrier has let the server apply them, so a shortfall is a write lost or refused silently.
+ */
+function checkInserted(pattern, inserted, docs) {
+  if (inserted === docs) return;
+  if (pattern === W0)
+    throw new LabError(
+      `${W0}: the racers sent ${inserted} unacknowledged inserts, the collection holds ${docs} after every racer's barrier (an unacknowledged write lost or refused says nothing): run again, or leave the variant out with --set VARIANTS=...`,
+    );
+  throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${docs}`);
+}
 
 const WHAT = {
   'check-then-insert': "the source's pattern: findOne by key, insertOne when absent (plain index on key)",
+  'check-then-insert-w0':
+    "the source's pattern with its inferred writer (PyMongo < 2.4 Connection): insertOne with writeConcern {w: 0}; a ping per racer at the end, then counted",
   'unique-insert': 'fixed: unique index on key, insertOne, duplicate-key error 11000 = already there',
   'upsert-unique': 'fixed: updateOne({key}, {$setOnInsert}, {upsert: true}) with a unique index',
   'upsert-index': 'upsert $setOnInsert with a plain (non-unique) index on key',
@@ -76,6 +107,8 @@ function raceVariant(pattern) {
     name: pattern,
     what: WHAT[pattern],
     minVersion: pattern.startsWith('txn-') ? '4.0' : '3.2',
+    // The grid (seed: GRID) is check-then-insert's (002-dups-vs-n, -vs-size); the w: 0 race, like the
+    // fixed patterns, runs at the default cell only, where 002-coherency judges it.
     able: (p, point) => pattern === 'check-then-insert' || isDefault(p, point),
     async run(ctx, p, point) {
       const target = pattern.startsWith('txn-') ? await replSet(ctx) : { uri: ctx.server.uri, db: ctx.db };
@@ -103,8 +136,8 @@ function raceVariant(pattern) {
         .toArray();
       const dups = d.docs - d.keys;
       const inserted = r.results.reduce((a, x) => a + x.inserted, 0);
-      if (inserted !== d.docs)
-        throw new Error(`${pattern}: workers counted ${inserted} inserts, the collection holds ${d.docs}`);
+      checkInserted(pattern, inserted, d.docs);
+      const w = writerOf(pattern);
       const attempts = r.results.reduce((a, x) => a + (x.attempts || 0), 0);
       return Object.assign(
         LabHarness.took(
@@ -116,6 +149,7 @@ function raceVariant(pattern) {
             docs: d.docs,
             W: p.W,
             mode: p.MODE,
+            ...(w === null ? {} : { w }),
             opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
             ...(attempts ? { txnAttempts: attempts } : {}),
           },
@@ -154,4 +188,14 @@ function pgVariant(pattern, what) {
   };
 }
 
-module.exports = { raceVariant, pgVariant, startRaces, duplicatesMeasures, atDefault, defaultPoint };
+module.exports = {
+  raceVariant,
+  pgVariant,
+  startRaces,
+  duplicatesMeasures,
+  atDefault,
+  defaultPoint,
+  W0,
+  writerOf,
+  checkInserted,
+};

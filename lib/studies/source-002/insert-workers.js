@@ -19,6 +19,7 @@ const { Latency, merged } = require('../../core/latency');
 const MODES = ['async', 'connections', 'processes'];
 const RACE_PATTERNS = [
   'check-then-insert',
+  'check-then-insert-w0',
   'unique-insert',
   'upsert-unique',
   'upsert-index',
@@ -26,6 +27,9 @@ const RACE_PATTERNS = [
   'txn-check-insert',
   'txn-guard',
 ];
+
+// The race whose racers write unacknowledged: its barrier needs each racer on one connection of its own.
+const W0_RACE = 'check-then-insert-w0';
 
 function now() {
   const t = process.hrtime.bigint();
@@ -78,6 +82,15 @@ async function raceEntry(r, e) {
       await coll.insertOne(doc);
       out.inserted++;
     }
+  } else if (job.pattern === W0_RACE) {
+    // The source's inferred writer (PyMongo < 2.4 Connection): the insert returns once sent, before
+    // the server applies it, and says nothing of its fate. `inserted` counts the inserts sent; the
+    // coordinator's count afterwards (sent = stored, after every racer's barrier) is their check.
+    if (!(await coll.findOne({ key: e.key }, { projection: { _id: 1 } }))) {
+      const res = await coll.insertOne(doc, { writeConcern: { w: 0 } });
+      if (res.acknowledged !== false) throw new Error(`${W0_RACE}: the driver acknowledged a w: 0 insert`);
+      out.inserted++;
+    }
   } else if (job.pattern === 'unique-insert') {
     try {
       await coll.insertOne(doc);
@@ -124,6 +137,9 @@ async function raceWork(client, coll, job, input, w, lat) {
   const r = { job, coll, guards, session, out, w };
   try {
     for (const e of input.entries) await lat.time(() => raceEntry(r, e));
+    // The w: 0 racer's barrier: a ping on its own (only) connection returns after the server has
+    // applied every message the racer sent before it, so the count afterwards sees all its inserts.
+    if (job.pattern === W0_RACE) await client.db('admin').command({ ping: 1 });
   } finally {
     if (session) await session.endSession();
   }
@@ -341,6 +357,9 @@ async function runWorkers(o) {
   if (!MODES.includes(o.mode))
     throw new Error(`mode: expected one of ${MODES.join(', ')}, got ${JSON.stringify(o.mode)}`);
   if (!Number.isInteger(o.W) || o.W < 1) throw new Error(`W: expected a whole number >= 1, got ${JSON.stringify(o.W)}`);
+  // async racers share one pool: a ping would not follow each racer's own w: 0 inserts
+  if (o.job.kind === 'race' && o.job.pattern === W0_RACE && o.mode === 'async')
+    throw new Error(`${W0_RACE}: needs racers on connections of their own (mode connections or processes), got async`);
   let out;
   if (o.mode === 'processes') out = await runProcesses(o);
   else out = await runInProcess(o);
