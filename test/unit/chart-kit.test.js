@@ -46,6 +46,9 @@ describe('chart kit', function () {
       k: 2 ** i,
       ...kit.timeOf(rec(v, [5, 6 * (i + 1), 7, 9])),
     }));
+    // A chart of the timed rows, one mark per variant along x; `more` is what the shape adds.
+    const perVariant = (name, title, more) => ({ name, title, values: timed, x: { field: 'variant' }, ...more });
+    const byColor = { color: { field: 'variant' } };
     const specs = [
       kit.lines({
         name: 'l',
@@ -57,40 +60,25 @@ describe('chart kit', function () {
         dash: true,
         rules: [{ y: 10 }],
       }),
-      kit.bars({
-        name: 'b',
-        title: 'bars',
-        subtitle: [kit.envLine(env), kit.WHISKERS],
-        values: timed,
-        x: { field: 'variant' },
-        color: { field: 'variant' },
-        labels: { format: ',.1f' },
-      }),
-      kit.bars({
-        name: 'h',
-        title: 'horizontal',
-        values: timed,
-        x: { field: 'variant' },
-        horizontal: true,
-        labels: {},
-      }),
-      kit.bars({
-        name: 'p',
-        title: 'panels',
-        values: timed.map((v, i) => ({ ...v, panel: i % 2 ? 'odd' : 'even' })),
-        x: { field: 'variant' },
-        color: { field: 'variant' },
-        panels: { field: 'panel' },
-      }),
-      kit.dots({
-        name: 'd',
-        title: 'dots',
-        values: timed.map((v) => ({ ...v, side: 'client' })),
-        x: { field: 'variant' },
-        y: { log: true },
-        color: { field: 'variant' },
-        shape: { field: 'side' },
-      }),
+      kit.bars(
+        perVariant('b', 'bars', { subtitle: [kit.envLine(env), kit.WHISKERS], ...byColor, labels: { format: ',.1f' } }),
+      ),
+      kit.bars(perVariant('h', 'horizontal', { horizontal: true, labels: {} })),
+      kit.bars(
+        perVariant('p', 'panels', {
+          values: timed.map((v, i) => ({ ...v, panel: i % 2 ? 'odd' : 'even' })),
+          ...byColor,
+          panels: { field: 'panel' },
+        }),
+      ),
+      kit.dots(
+        perVariant('d', 'dots', {
+          values: timed.map((v) => ({ ...v, side: 'client' })),
+          y: { log: true },
+          ...byColor,
+          shape: { field: 'side' },
+        }),
+      ),
       kit.dotRows({ name: 'r', title: 'rows', values: timed, x: { field: 'k' }, rows: { field: 'variant' } }),
     ];
     for (const s of specs.slice(0, 5)) expect(whiskers(s), s.name).to.have.length(1);
