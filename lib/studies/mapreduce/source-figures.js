@@ -37,6 +37,10 @@ const PART3_COLUMN = { 'py-client-field-list': 'list', 'py-client-acc': 'acc' };
 function part3Times(n, variants) {
   return Object.fromEntries(variants.map((v) => [v, t(n, PART3[PART3_COLUMN[v] || v][n])]));
 }
+/** Points at each batch of `ns` with part 3's times for the named variants (ratios to `baseline`). */
+function part3Points(ns, variants, baseline) {
+  return ns.map((n) => ({ axis: { batch: n }, times: part3Times(n, variants), ...(baseline ? { baseline } : {}) }));
+}
 /** A claim the source's own figures do not support: no records are needed to say so. */
 const UNSUPPORTED = { points: [], expect: 'unsupported' };
 
@@ -78,11 +82,7 @@ module.exports = {
     },
     '000-jsmode': {
       // part 3 at 10^4..10^6; the rule reads the largest batch (10^6: 49.7 / 22.5 = 2.21x)
-      points: [1e4, 1e5, 1e6].map((n) => ({
-        axis: { batch: n },
-        times: part3Times(n, ['mr', 'mr-jsmode']),
-        baseline: 'mr',
-      })),
+      points: part3Points([1e4, 1e5, 1e6], ['mr', 'mr-jsmode'], 'mr'),
       expect: 'holds',
     },
     '000-jsmode-break-even': {
@@ -123,54 +123,26 @@ module.exports = {
       expect: 'holds',
     },
     '000-lists-vs-acc/gain': {
-      points: [
-        {
-          axis: { batch: 1e5 },
-          times: part3Times(1e5, ['py-client-field-list', 'py-client-acc']),
-          baseline: 'py-client-field-list',
-        },
-      ],
+      points: part3Points([1e5], ['py-client-field-list', 'py-client-acc'], 'py-client-field-list'),
       expect: 'holds',
     },
     '000-lists-vs-acc/past-10k': {
       // the same columns from 10^3 to 10^5: the gain is flat, the list does not slow past 10,000
-      points: [1e3, 1e4, 1e5].map((n) => ({
-        axis: { batch: n },
-        times: part3Times(n, ['py-client-field-list', 'py-client-acc']),
-        baseline: 'py-client-field-list',
-      })),
+      points: part3Points([1e3, 1e4, 1e5], ['py-client-field-list', 'py-client-acc'], 'py-client-field-list'),
       expect: 'unsupported',
     },
     '000-client-acc': {
-      points: [
-        {
-          axis: { batch: 1e6 },
-          times: part3Times(1e6, ['mr-jsmode', 'mr', 'py-client-acc']),
-          baseline: 'mr-jsmode',
-        },
-      ],
+      points: part3Points([1e6], ['mr-jsmode', 'mr', 'py-client-acc'], 'mr-jsmode'),
       expect: 'holds',
     },
     '000-stored': {
-      points: [
-        {
-          axis: { batch: 1e6 },
-          times: part3Times(1e6, ['mr', 'mr-stored', 'mr-jsmode', 'mr-stored-jsmode']),
-          baseline: 'mr',
-        },
-      ],
+      points: part3Points([1e6], ['mr', 'mr-stored', 'mr-jsmode', 'mr-stored-jsmode'], 'mr'),
       // the two variants differed in more than storage (~30 us per document saved): unsupported
       expect: 'unsupported',
     },
     '000-stored-5x': {
       // stored jsMode against plain map/reduce at 10^5: 123.7 / 24.72 = 5.00x
-      points: [
-        {
-          axis: { batch: 1e5 },
-          times: part3Times(1e5, ['mr', 'mr-stored-jsmode']),
-          baseline: 'mr',
-        },
-      ],
+      points: part3Points([1e5], ['mr', 'mr-stored-jsmode'], 'mr'),
       expect: 'holds',
     },
     // inline minus stored grows with n (321, 3,222, 29,993 ms): no per-command compile saving
@@ -179,23 +151,14 @@ module.exports = {
       // the stored column: peak 121.5 at 10^5, 69.2 at 10^6 (1.76x the time per document); the 1.3M
       // collection filled ~45 % of the T9600's 4 GB
       ...T9600_MEMORY,
-      points: [1e3, 1e4, 1e5, 1e6].map((n) => ({
-        axis: { batch: n },
-        times: part3Times(n, ['mr-stored']),
-      })),
+      points: part3Points([1e3, 1e4, 1e5, 1e6], ['mr-stored']),
       expect: 'holds',
     },
     // 10^3: the best in-database column (MR2 65.9) ahead of the accumulators (62.7)
     '000-small-python-1k': UNSUPPORTED,
     '000-small-python': {
       // 10^2: accumulators 42.5 against the best in-database column (stored jsMode 18.1)
-      points: [
-        {
-          axis: { batch: 1e2 },
-          times: part3Times(1e2, ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode', 'py-client-acc']),
-          baseline: 'mr',
-        },
-      ],
+      points: part3Points([1e2], ['mr', 'mr-jsmode', 'mr-stored', 'mr-stored-jsmode', 'py-client-acc'], 'mr'),
       expect: 'holds',
     },
     '000-chunks': {
@@ -236,11 +199,7 @@ module.exports = {
     '000-still-python': UNSUPPORTED,
     '000-stored-vs-client': {
       // the stored column without jsMode (gone on 4.4+): 121.5 / 66.0 = 1.84x at 10^5; 10^3 beside
-      points: [1e3, 1e5].map((n) => ({
-        axis: { batch: n },
-        times: part3Times(n, ['py-client-acc', 'mr-stored']),
-        baseline: 'py-client-acc',
-      })),
+      points: part3Points([1e3, 1e5], ['py-client-acc', 'mr-stored'], 'py-client-acc'),
       expect: 'holds',
     },
     '000-overhead': {
