@@ -33,6 +33,7 @@ const {
   fx,
   setting,
   VERDICT,
+  KIND,
   quietCores,
   unsupported,
   question,
@@ -279,7 +280,8 @@ function connDefaultRule(records, env, params) {
   const o = {
     holds: [0.5, 2],
     floor: 0,
-    above: VERDICT.REVERSED,
+    kind: KIND.PARITY,
+    above: VERDICT.FAILS,
     setting: {
       needed: 'a server started with its defaults (no --maxConns / net.maxIncomingConnections)',
       check: () => {

@@ -23,6 +23,7 @@ const {
   parts,
   question,
   fmtInterval,
+  KIND,
 } = require('../../core/claims');
 const { BATCH: INSERT_BATCH, DURABLE_BATCH } = require('./inserts');
 const { SETUP: PY_SETUP } = require('./pymongo');
@@ -481,9 +482,10 @@ module.exports = [
     derivation:
       "part 2's first table (~130,000 documents), jsMode map/reduce against the Python list of whole documents, docs/ms: 10^4 67.4/66.6 = 1.01x, 10^5 70.6/68.0 = 1.04x",
     setting: `${SETTING}; this figure: the ~130,000-document collection of part 2`,
-    boundary: `server 4.4+ ignores jsMode, the map/reduce side of this comparison: gone (the ratio reported only); on 4.2 or older: time(py-client-list: PyMongo, whole documents) / time(mr-jsmode) at 10^5 in a collection of ${LabFormat.fmtInt(SMALL_COLLECTION[0])}-${LabFormat.fmtInt(SMALL_COLLECTION[1])} documents: parity, holds inside [0.8x, 1.25x]; stronger (map/reduce clearly ahead) above; REVERSED (the client clearly ahead) below 0.8x`,
+    boundary: `server 4.4+ ignores jsMode, the map/reduce side of this comparison: gone (the ratio reported only); on 4.2 or older: time(py-client-list: PyMongo, whole documents) / time(mr-jsmode) at 10^5 in a collection of ${LabFormat.fmtInt(SMALL_COLLECTION[0])}-${LabFormat.fmtInt(SMALL_COLLECTION[1])} documents: parity, holds inside [0.8x, 1.25x]; stronger (map/reduce clearly ahead) above; fails (the client clearly ahead) below 0.8x`,
     verdict: rule({
       holds: [0.8, 1.25],
+      kind: KIND.PARITY,
       gone: jsModeIgnored,
       setting: pyMongo(['client-list']),
       scale: (records, env, params) => needsBatch(1e5)(records) || collectionOf130k(records, params),
@@ -873,6 +875,7 @@ module.exports = [
       question(
         rule({
           holds: [0.67, 1.5],
+          kind: KIND.PARITY,
           setting: quietCores(
             allOf(pyMongo(['client-parallel']), {
               needed: 'concurrent map/reduce commands and concurrent cursors at 10^6',

@@ -11,6 +11,7 @@ const {
   fx,
   pct,
   VERDICT,
+  KIND,
   LABEL,
   quietCores,
   question,
@@ -89,7 +90,8 @@ module.exports = [
       rule({
         holds: [0, 0.01],
         floor: 0,
-        above: VERDICT.REVERSED,
+        kind: KIND.ONE_SIDED,
+        above: VERDICT.FAILS,
         fmt: pct,
         // W workers racing for tasks: a contention claim, judged only on cores no other work wanted
         setting: {

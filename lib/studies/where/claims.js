@@ -15,6 +15,7 @@ const {
   exact,
   fx,
   VERDICT,
+  KIND,
   LABEL,
 } = require('../../core/claims');
 
@@ -585,7 +586,7 @@ module.exports = [
       "{_id: x, a: Math.random()*1000, b: Math.random()*1000} from the 2016 shell, where every number is a double: 4 (length) + 13 (_id: type, '_id\\0', 8) + 11 (a) + 11 (b) + 1 = 40 B per document, 40,000,000 B = 38.1 MiB. The lab's generator writes the integer _id as an int32 (9 B): 36 B, 34.3 MiB, 0.90x",
     setting: SETTING,
     boundary:
-      'deterministic, a size check: the collection\'s BSON size (collStats size) / 38 MiB scaled to its count: holds inside [0.8x, 1.25x]; a larger database contradicts "only 38MB" (reversed above), a smaller one says it more strongly (stronger below)',
+      'deterministic, a size check: the collection\'s BSON size (collStats size) / 38 MiB scaled to its count: holds inside [0.8x, 1.25x]; a larger database contradicts "only 38MB" (fails above: a one-sided claim has no direction to reverse), a smaller one says it more strongly (stronger below)',
     mechanism: {
       why: 'BSON stores each double in 8 bytes (an int32 in 4) after a type byte and the field name: three numeric fields make a document of 36 to 40 bytes',
       ref: 'https://www.mongodb.com/docs/manual/reference/bson-types/',
@@ -599,7 +600,8 @@ module.exports = [
       // Per document, so judged at any count: the source's 38 MB scaled to the run's documents.
       rule({
         holds: [0.8, 1.25],
-        above: VERDICT.REVERSED,
+        kind: KIND.ONE_SIDED,
+        above: VERDICT.FAILS,
         below: VERDICT.STRONGER,
         interval: (records) => {
           const d = measureOf(records, 'data-size');
