@@ -9,7 +9,8 @@
 //     network) before the load stops; verify ('retried' | 'all' | false): count each batch's _ids
 //     on the server after it settled ('retried': only batches whose first outcome was unknown);
 //     describe(doc) -> string, to name a refused document ("file.csv line 12"); onAcked(n) called
-//     (awaited) with the number of leading documents that are all settled.
+//     (awaited) with the number of leading documents that are all settled and on disk;
+//     checkpointEvery (8): batches between two proofs of durability (see "durability at checkpoints").
 //   ensureFixture(db, collName, spec, makeDocs, opts) -> {action, generated, count, inserted, duplicates, ms}
 //     the ownership protocol of scripts/lib/fixture.js (LabFixture.decide, by collection UUID) on the
 //     Node side; opts.options: createCollection options of a collection it creates; opts.log.
@@ -22,11 +23,15 @@
 //   document stops the load with a LoadError naming it (after the batches in flight settled).
 // - A batch whose outcome is unknown (the server went away, stepped down, a write-concern error)
 //   is sent again until it settles or retryMs passes: deterministic _ids make that idempotent,
-//   so read = stored exactly. Writes ask for the journal (j: true; w: majority on a replica set
-//   unless the URI says otherwise), so an acknowledged batch survives a kill -9 of mongod.
+//   so read = stored exactly.
+// - What the load reports as stored is on disk: on a standalone mongod batches go with w:1 and a
+//   journaled write after every few batches proves them on disk, the batches since the last proof
+//   sent again if mongod restarted in between ("durability at checkpoints"); on a replica set each
+//   batch asks for the journal and w: majority (unless the URI says otherwise).
 // - ensureFixture verifies the count of this load's keys on the server before marking complete,
-//   and records how far the load got, so an interrupted load resumes from its last acknowledged
-//   batch instead of starting over.
+//   and records how far the load got (only what is proven on disk), so an interrupted load (the
+//   loader killed, mongod killed) resumes from there instead of starting over, and is never reused
+//   as complete.
 
 const { createProgress } = require('./progress');
 const LabFixture = require('../../scripts/lib/fixture');
@@ -52,26 +57,48 @@ function isRetryable(e) {
   );
 }
 
-/** The write concern of the lab's loads: journaled; majority on a replica set unless the URI sets w. */
-async function loadWriteConcern(coll) {
+/**
+ * How the load's writes reach the disk (see "durability at checkpoints" below):
+ * - a standalone mongod (the embedded one, most users' own): batches with w:1 and no journal wait,
+ *   { writeConcern: {w}, barrier: {w, j: true}, processId } for the checkpoints;
+ * - a replica set (w: majority unless the URI sets w), mongos, or a server that does not say which
+ *   process it is: every batch waits for the journal, { writeConcern: {w, j: true}, barrier: null };
+ * - w: 0 in the URI: { writeConcern: undefined } (the user asked for unacknowledged writes).
+ */
+async function loadDurability(coll) {
   const own = coll.writeConcern || {};
-  if (own.w === 0) return undefined; // the user asked for unacknowledged writes: nothing to add
-  let w = own.w;
-  if (w === undefined) {
-    try {
-      const hello = await (coll.db || coll.s.db).admin().command({ hello: 1 });
-      w = hello.setName ? 'majority' : 1;
-    } catch (e) {
-      w = 1;
-    }
+  if (own.w === 0) return { writeConcern: undefined, barrier: null };
+  let hello = null;
+  try {
+    hello = await dbOf(coll).admin().command({ hello: 1 });
+  } catch (e) {
+    hello = null; // unknown: every batch waits for the journal
   }
-  return { w, j: true };
+  const w = own.w !== undefined ? own.w : hello && hello.setName ? 'majority' : 1;
+  const processId = standaloneProcessId(hello);
+  if (processId === null) return { writeConcern: { w, j: true }, barrier: null };
+  return { writeConcern: { w }, barrier: { w, j: true }, processId };
+}
+
+function dbOf(coll) {
+  return coll.db || coll.s.db;
+}
+
+/**
+ * The id of the mongod process answering (hello's topologyVersion.processId, new at every start of
+ * mongod, 4.4 and later), or null where it cannot speak for the data: a replica set (another member
+ * may become primary), mongos (the shards are other processes), an older server.
+ */
+function standaloneProcessId(hello) {
+  if (!hello || hello.setName || hello.msg === 'isdbgrid') return null;
+  const tv = hello.topologyVersion;
+  return tv && tv.processId ? String(tv.processId) : null;
 }
 
 /** Inserts a batch; a duplicate key is not an error (re-runs); returns the number inserted. */
-async function insertBatch(coll, docs) {
+async function insertBatch(coll, docs, writeConcern) {
   try {
-    const r = await coll.insertMany(docs, { ordered: false });
+    const r = await coll.insertMany(docs, writeConcern ? { ordered: false, writeConcern } : { ordered: false });
     return r.insertedCount;
   } catch (e) {
     const o = LabFixture.insertOutcome(e, docs.length);
@@ -146,47 +173,52 @@ function idKey(id) {
  * aggregation for a batch of keys.
  */
 async function countIds(coll, ids) {
-  const db = coll.db || coll.s.db;
-  const r = await db.command({ count: coll.collectionName, query: { _id: { $in: ids } } });
+  const r = await dbOf(coll).command({ count: coll.collectionName, query: { _id: { $in: ids } } });
   return r.n;
 }
 
 /**
- * Counts a settled batch's _ids on the server. The count is retried like the batch (a restart or
- * step-down between the insert and the count is not a lost batch) until retryMs has passed.
- * Resolves how many times the count was sent again.
+ * fn() until it answers: a retryable failure (a restart or step-down in between) is retried like a
+ * batch until retryMs has passed. Resolves { value, retries }.
  */
-async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
-  const ids = [...new Map(batch.map((d) => [idKey(d._id), d._id])).values()];
+async function untilAnswered(coll, what, fn, { retryMs = 60000, log } = {}) {
   const t0 = Date.now();
   let delay = 200;
-  let n;
-  let attempts = 1;
-  for (; ; attempts++) {
+  for (let attempts = 1; ; attempts++) {
     try {
-      n = await countIds(coll, ids);
-      break;
+      return { value: await fn(), retries: attempts - 1 };
     } catch (err) {
       if (!isRetryable(err)) throw err;
       if (Date.now() - t0 > retryMs) {
         throw new LoadError(
-          `${coll.namespace}: a written batch could not be counted for ${Math.round(retryMs / 1000)} s ` +
+          `${coll.namespace}: ${what} could not be done for ${Math.round(retryMs / 1000)} s ` +
             `(${String(err.message).split('\n')[0]}); the load stopped, nothing is marked complete: run again to resume`,
           { cause: err },
         );
       }
-      if (attempts === 1 && log)
-        log(`${coll.namespace}: ${String(err.message).split('\n')[0]}; retrying the batch's count`);
+      if (attempts === 1 && log) log(`${coll.namespace}: ${String(err.message).split('\n')[0]}; retrying ${what}`);
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(2000, delay * 2);
     }
   }
+}
+
+/**
+ * Counts a settled batch's _ids on the server (a restart between the insert and the count is not a
+ * lost batch: the count is retried). Resolves how many times the count was sent again.
+ */
+async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
+  const ids = [...new Map(batch.map((d) => [idKey(d._id), d._id])).values()];
+  const { value: n, retries } = await untilAnswered(coll, "a written batch's count", () => countIds(coll, ids), {
+    retryMs,
+    log,
+  });
   if (n !== ids.length) {
     throw new LoadError(
       `${coll.namespace}: the server acknowledged a batch of ${ids.length} keys but holds ${n} of them; the load stopped`,
     );
   }
-  return attempts - 1;
+  return retries;
 }
 
 /**
@@ -231,30 +263,25 @@ function trackKeys(k, batch) {
 }
 
 /**
- * The documents acknowledged in order: a batch counts once every batch before it has settled too,
- * so onAcked(n) never reports a count with a gap below it.
+ * The batches acknowledged in order: `batch` counts the leading batches that have all settled and
+ * `docs` their documents, so what is reported never has a gap below it.
  */
-function ackedPrefix(onAcked) {
+function ackedPrefix() {
   const settled = new Map(); // batch number -> size, until the settled prefix passes it
-  let batch = 0;
-  let docs = 0;
-  let reported = 0;
-  return {
+  const prefix = {
+    batch: 0,
+    docs: 0,
     settle(no, size) {
       settled.set(no, size);
     },
-    async advance() {
-      while (settled.has(batch)) {
-        docs += settled.get(batch);
-        settled.delete(batch);
-        batch++;
-      }
-      if (onAcked && docs !== reported) {
-        reported = docs;
-        await onAcked(docs);
+    advance() {
+      for (let size; (size = settled.get(prefix.batch)) !== undefined; prefix.batch++) {
+        prefix.docs += size;
+        settled.delete(prefix.batch);
       }
     },
   };
+  return prefix;
 }
 
 /** Writes one batch, verified when asked (verify 'all', or 'retried' after a retry), and counts it into out. */
@@ -269,23 +296,114 @@ async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, 
   out.retries += r.attempts - 1 + countRetries;
 }
 
+// ---- durability at checkpoints ----------------------------------------------------------------
+// Issue 37.5: a bare `await insertMany(batch)` loop writes with w:1 and never waits for the
+// journal; the loader asked every batch for j:true, which put a journal sync (and the wake-ups of
+// mongod's journal thread, queued behind any CPU-bound neighbour) on every batch's critical path.
+// On a standalone mongod the batches now go with w:1 too: each batch's outcome is still looked at
+// (the inserted count, every write error; refused documents stop the load). But an acknowledged
+// w:1 batch is only in mongod's memory until the journal's next group commit (100 ms by default):
+// measured, a 5,000-document batch acknowledged just before a kill -9 of mongod was gone after the
+// restart. So durability is proven per chunk of batches instead of per batch:
+// 1. once the first k batches have all been acknowledged (every `checkpointEvery` batches, and at
+//    the end), one write with j:true is sent: the journal is one ordered log, and a journaled write
+//    syncs it with every record written before (measured: that write syncs the log, a w:1 one does
+//    not). The write is the last document of the chunk sent again (a duplicate key, "already
+//    there"): it needs no privilege beyond the load's own inserts and creates nothing;
+// 2. then the id of the mongod process (hello: topologyVersion.processId, new at every start) is
+//    compared with the one read before the first batch. The same id: no restart came between, so
+//    no acknowledged batch was lost before that sync, and the k batches are on disk. Only then are
+//    they reported to onAcked: the fixture marker's "acked", from which a resume starts, never
+//    names documents that are not on disk;
+// 3. another id: mongod restarted. Every batch since the last proven chunk (they are kept until
+//    proven) is sent again once the batches in flight have settled (idempotent: deterministic _ids,
+//    duplicates count as "already there"; counted as retries), and 1-2 repeat.
+// A load's end (streamInsert returning, ensureFixture's count and "complete") comes after the last
+// proof. On a replica set (w: majority: another member may take over, which a process id cannot
+// speak for), through mongos, or on a server that does not give its process id, every batch still
+// waits for the journal (loadDurability).
+
+/**
+ * The checkpoints of one load: keep(no, batch) each batch sent; prove(upto, ...) proves the first
+ * `upto` batches (all settled) on disk as above and reports them (onAcked: their documents, from
+ * the load's first). Resolves false when the load must stop instead (a failure, an interrupt).
+ */
+function checkpoints(coll, out, write, { onAcked, sender }) {
+  const kept = new Map(); // batch number -> batch, until proven on disk
+  let processId = write.processId;
+  let proven = 0;
+  let provenDocs = 0;
+  const stop = () => sender.failure || cleanup.interrupted();
+  const answered = (what, fn) => untilAnswered(coll, what, fn, write).then((r) => r.value);
+  // A journaled write after everything acknowledged so far; then the process that answered it.
+  const syncAndAsk = async (upto) => {
+    const last = kept.get(upto - 1);
+    const doc = last[last.length - 1];
+    await answered('the journal sync', () => insertBatch(coll, [doc], write.barrier));
+    const hello = await answered('the server process check', () => dbOf(coll).admin().command({ hello: 1 }));
+    return standaloneProcessId(hello);
+  };
+  // Every batch not yet proven, sent again to the process now answering (after a restart).
+  const resend = async (sent) => {
+    for (let no = proven; no < sent; no++) {
+      if (stop()) return;
+      const r = await settleBatch(coll, kept.get(no), write);
+      out.retries += r.attempts;
+    }
+  };
+  return {
+    keep(no, b) {
+      kept.set(no, b);
+    },
+    due(settled) {
+      return settled - proven >= write.checkpointEvery;
+    },
+    async prove(upto, { settleAll, sent }) {
+      if (upto <= proven) return true;
+      for (;;) {
+        if (stop()) return false;
+        const id = await syncAndAsk(upto);
+        if (id === processId) break;
+        if (write.log)
+          write.log(
+            `${coll.namespace}: the server restarted during the load; the ${sent() - proven} batches since the last sync go again`,
+          );
+        await settleAll();
+        if (stop()) return false;
+        const answering = await answered('the server process check', () => dbOf(coll).admin().command({ hello: 1 }));
+        processId = standaloneProcessId(answering);
+        upto = sent();
+        await resend(upto);
+      }
+      for (; proven < upto; proven++) {
+        provenDocs += kept.get(proven).length;
+        kept.delete(proven);
+      }
+      out.checkpoints++;
+      if (onAcked) await onAcked(provenDocs);
+      return true;
+    },
+  };
+}
+
 // ---- batches in flight -----------------------------------------------------------------------
 // Why a fixed number, and not fewer on a busy machine (issue 37.5 asked whether it should adapt to
-// free cores). Measured on 2 cores, 2026-11-28 (bench:loaders --only stream --inflight N, 300,000
-// time-series events, 5-6 interleaved rounds, 95% CIs; the machine shared with other test suites):
+// free cores). Measured on 2 cores, 2026-11-28, when every batch still asked for the journal
+// (bench:loaders --only stream --inflight N, 300,000 time-series events, 5-6 interleaved rounds,
+// 95% CIs; the machine shared with other test suites):
 // - the CPU work per document is the same at 1, 2 and 4 batches in flight and in a bare awaited
 //   insertMany loop (~2.5 us in Node + ~2.7 us in mongod per event): batches in flight cost no CPU,
 //   so when no core is free there is nothing for fewer of them to save;
-// - one batch in flight is the slowest beside two burners: 0.78x a bare loop (0.64x..0.95x). Every
-//   batch asks for the journal (j: true), so its journal flush and the wake-ups of mongod's writer
-//   and flusher threads, each queued behind the burners, sit on the critical path (the bare loop,
-//   w: 1 without j, does not wait for the journal). More batches hide that wait: 2 in flight 1.13x
+// - one batch in flight was the slowest beside two burners: 0.78x a bare loop (0.64x..0.95x): each
+//   batch's journal sync sat on the critical path. More batches hid that wait: 2 in flight 1.13x
 //   (0.97x..1.30x) and 1.07x (0.73x..1.56x), 4 in flight 1.30x (0.89x..1.90x) and 1.25x (0.97x..1.60x);
 //   a rule that fell to 2 when the CPU-wait share said no core was free gave 1.02x (0.68x..1.53x);
 // - beside other sessions' work (load 12-17) 4 in flight gave 0.78x (0.53x..1.15x; issue 37 saw
 //   0.75x), 2 gave 1.02x (0.48x..2.16x), 1 gave 1.00x: undecided, spreads of 2x per round.
-// So `inflight` batches stay in flight whatever the load. The adaptive rule (AIMD on the CPU-wait
-// share) is in the history (commits 1806653, 24848f2) should a decided measurement call for it.
+// The journal wait is now off the batches' path on a standalone (durability at checkpoints), which
+// removes the mechanism measured above rather than hiding it; batches in flight still cost no CPU.
+// So `inflight` batches stay in flight whatever the load (bench:loaders --inflight N measures
+// others). The adaptive rule (AIMD on the CPU-wait share) is in the history (commits 1806653, 24848f2).
 
 /** Holds a promise in `pending` until it settles. */
 function track(pending, p) {
@@ -295,16 +413,30 @@ function track(pending, p) {
 
 /**
  * Sends batches with up to `inflight` pending, each counted into out and, once acknowledged in
- * order, reported to onAcked. The first failure is kept (sender.failure): the caller stops reading.
+ * order and on disk, reported to onAcked. The first failure is kept (sender.failure): the caller
+ * stops reading.
  */
 function batchSender(coll, out, bar, write, { inflight, onAcked }) {
   const pending = new Set();
-  const acked = ackedPrefix(onAcked);
+  const acked = ackedPrefix();
   let nextBatch = 0;
-  const sender = {
-    failure: null,
+  let reported = 0;
+  const sender = { failure: null };
+  const durable = write.barrier ? checkpoints(coll, out, write, { onAcked, sender }) : null;
+  const settleAll = async () => {
+    if (pending.size) await Promise.allSettled([...pending]);
+  };
+  const proveOptions = { settleAll, sent: () => nextBatch };
+  // Each batch journaled (no checkpoints): the settled prefix is on disk as it is.
+  const reportSettled = async () => {
+    if (onAcked && acked.docs !== reported) await onAcked((reported = acked.docs));
+  };
+  // The proof's writes, like a batch's, finish before an interrupt's clean-up drops anything.
+  const prove = (upto) => cleanup.unbroken(durable.prove(upto, proveOptions));
+  Object.assign(sender, {
     async send(b) {
       const no = nextBatch++;
+      if (durable) durable.keep(no, b);
       // A batch in flight when a signal comes finishes before the clean-up's ownership proof and
       // drop: sent after the drop, it would re-create the database as a collection with no marker.
       const p = cleanup.unbroken(
@@ -321,23 +453,28 @@ function batchSender(coll, out, bar, write, { inflight, onAcked }) {
         }),
       );
       while (pending.size >= inflight) await Promise.race(pending);
-      await acked.advance();
+      acked.advance();
+      if (sender.failure) return;
+      if (!durable) await reportSettled();
+      else if (durable.due(acked.batch)) await prove(acked.batch);
     },
-    // Every batch in flight settles (and is looked at) before the load returns or throws.
+    // Every batch in flight settles (and is looked at), and is proven on disk, before the load returns.
     async drain() {
-      await Promise.all([...pending]);
-      if (!sender.failure) await acked.advance();
+      await settleAll();
+      if (sender.failure || cleanup.interrupted()) return;
+      acked.advance();
+      if (!durable) await reportSettled();
+      else await prove(acked.batch);
     },
-    async settle() {
-      if (pending.size) await Promise.allSettled([...pending]);
-    },
-  };
+    settle: settleAll,
+  });
   return sender;
 }
 
 /**
  * Writes docs from an iterable into coll, batchSize at a time with up to `inflight` batches
- * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms, inflight }.
+ * pending. Returns { read, stored, inserted, duplicates, retries, keys: {lo, hi, numeric}, ms,
+ * inflight, durability: 'checkpoints' | 'every batch', checkpoints }.
  */
 async function streamInsert(
   coll,
@@ -354,10 +491,12 @@ async function streamInsert(
     onAcked,
     log,
     chunked = false,
+    checkpointEvery = 8,
   } = {},
 ) {
   const bar = createProgress(label, total, { enabled: progress });
-  const write = { writeConcern: await loadWriteConcern(coll), retryMs, describe, log, verify };
+  const write = { ...(await loadDurability(coll)), checkpointEvery: Math.max(1, checkpointEvery) };
+  Object.assign(write, { retryMs, describe, log, verify });
   const t0 = Date.now();
   const out = {
     read: 0,
@@ -365,6 +504,7 @@ async function streamInsert(
     inserted: 0,
     duplicates: 0,
     retries: 0,
+    checkpoints: 0,
     keys: { lo: null, hi: null, numeric: true },
   };
   const sender = batchSender(coll, out, bar, write, { inflight: Math.max(1, inflight), onAcked });
@@ -390,6 +530,7 @@ async function streamInsert(
     throw new InterruptedLoad(`${coll.namespace}: the load stopped at ${out.stored} documents (interrupted)`);
   out.ms = Date.now() - t0;
   out.inflight = Math.max(1, inflight);
+  out.durability = write.barrier ? 'checkpoints' : 'every batch';
   return out;
 }
 
