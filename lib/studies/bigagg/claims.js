@@ -69,6 +69,73 @@ function filesBesideCache(records, env) {
   return { ram, files, left: ram * 1073741824 - cache };
 }
 
+/** 001-bigagg-default-cache's gate: the default reads as "half the RAM" only from 8 GB on. */
+const ramForHalf = {
+  needed: 'at least 8 GB of RAM visible to mongod (the share reads as "half the RAM" only there)',
+  check: (records, env) => {
+    const ram = env && env.host && env.host.memoryGB;
+    if (!ram)
+      return {
+        here: 'the result file does not record the RAM',
+        ok: false,
+        absent: 'no-evidence',
+        reproduce: 'bigagg --profile quick (the environment records host.memoryGB)',
+      };
+    return ram >= 8
+      ? { here: `${ram} GB of RAM`, ok: true }
+      : {
+          here: `${ram} GB of RAM: below 8 GB the default is far from half the RAM by design`,
+          ok: false,
+          absent: 'ram',
+          reproduce: 'bigagg --profile quick on a machine with 8 GB of RAM or more',
+        };
+  },
+};
+
+/** The default cache's share of the RAM: the configured cache / the RAM visible to mongod. */
+function cacheShare(records, env) {
+  const cache = setting.cacheBytes(env);
+  const ram = env && env.host && env.host.memoryGB;
+  if (!cache || !ram) return { iv: null, missing: 'the result file does not record the cache size and the RAM' };
+  const x = cache / (ram * 1073741824);
+  return {
+    iv: exact(x),
+    figure: `${(cache / 1073741824).toFixed(2)} GB of ${ram} GB RAM (${(100 * x).toFixed(0)} %; (RAM - 1 GB) / 2 = ${((ram - 1) / 2).toFixed(2)} GB)`,
+  };
+}
+
+/** 001-bigagg-default-cache-disk's gate: zlib files that do not fit beside the default cache. */
+const filesPastDefaultCache = {
+  needed: 'zlib files larger than the RAM the default cache leaves to the OS, measured after a first run',
+  check: (records, env) => {
+    const { files, left, unseen } = filesBesideCache(records, env);
+    if (unseen) return unseen;
+    return files > left
+      ? { here: `${mb(files)} of zlib files beside ${mb(left)} of RAM left by the default cache`, ok: true }
+      : {
+          here: `the ${mb(files)} of zlib files fit in the ${mb(left)} the default cache leaves to the OS`,
+          ok: false,
+          reproduce:
+            'zlib files larger than RAM - cache: a cgroup memory limit on mongod, or more records (bigagg --docs 100000000 --set PARTS=compression,cache)',
+        };
+  },
+};
+
+/** Disk bytes of a default-cache run after a first run / the zlib files' bytes (compressed over compressed). */
+function filesReadAgain(records) {
+  const r = recs(records, 'scan-cpu', { part: 'cache', cache: 'default' }).find(
+    (x) => x.warmup && x.warmup.length && x.extra && x.extra.bytesReadIntoCache > 0,
+  );
+  if (!r) return { iv: null, missing: 'no default-cache run after a first run that read into the cache' };
+  const files = measure(records, 'storageBytes', { part: 'compression', compressor: CACHE_COMPRESSOR });
+  if (!files) return { iv: null, missing: "no zlib files' size beside the default-cache run" };
+  const x = r.extra.diskReadBytes / files;
+  return {
+    iv: exact(x),
+    figure: `default cache: ${mb(r.extra.diskReadBytes)} from disk per run for ${mb(files)} of zlib files (${(100 * x).toFixed(1)} %)`,
+  };
+}
+
 function scale(records, env, params) {
   return params && params.N && params.N < SPLIT_N
     ? `${LabFormat.fmtInt(params.N)} records here; the split and concurrent parts need ${LabFormat.fmtInt(SPLIT_N)} (bigagg --docs ${SPLIT_N} --set PARTS=forms,split,concurrent)`
@@ -651,43 +718,7 @@ module.exports = [
       why: 'the default WiredTiger cache: 3.0 the larger of half the RAM and 1 GB; 3.2 the larger of 60 % of (RAM - 1 GB) and 1 GB; 3.4 on the larger of 50 % of (RAM - 1 GB) and 256 MB',
       ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
     },
-    verdict: rule({
-      holds: [0.4, 0.55],
-      floor: 0,
-      tie: [0, 0],
-      fmt: pctOf,
-      setting: {
-        needed: 'at least 8 GB of RAM visible to mongod (the share reads as "half the RAM" only there)',
-        check: (records, env) => {
-          const ram = env && env.host && env.host.memoryGB;
-          if (!ram)
-            return {
-              here: 'the result file does not record the RAM',
-              ok: false,
-              absent: 'no-evidence',
-              reproduce: 'bigagg --profile quick (the environment records host.memoryGB)',
-            };
-          return ram >= 8
-            ? { here: `${ram} GB of RAM`, ok: true }
-            : {
-                here: `${ram} GB of RAM: below 8 GB the default is far from half the RAM by design`,
-                ok: false,
-                absent: 'ram',
-                reproduce: 'bigagg --profile quick on a machine with 8 GB of RAM or more',
-              };
-        },
-      },
-      interval: (records, env) => {
-        const cache = setting.cacheBytes(env);
-        const ram = env && env.host && env.host.memoryGB;
-        if (!cache || !ram) return { iv: null, missing: 'the result file does not record the cache size and the RAM' };
-        const x = cache / (ram * 1073741824);
-        return {
-          iv: exact(x),
-          figure: `${(cache / 1073741824).toFixed(2)} GB of ${ram} GB RAM (${(100 * x).toFixed(0)} %; (RAM - 1 GB) / 2 = ${((ram - 1) / 2).toFixed(2)} GB)`,
-        };
-      },
-    }),
+    verdict: rule({ holds: [0.4, 0.55], floor: 0, tie: [0, 0], fmt: pctOf, setting: ramForHalf, interval: cacheShare }),
   },
   {
     id: '001-bigagg-small-cache',
@@ -1027,35 +1058,8 @@ module.exports = [
       floor: 0.1,
       tie: [0, 0.1],
       fmt: pctOf,
-      setting: {
-        needed: 'zlib files larger than the RAM the default cache leaves to the OS, measured after a first run',
-        check: (records, env) => {
-          const { files, left, unseen } = filesBesideCache(records, env);
-          if (unseen) return unseen;
-          return files > left
-            ? { here: `${mb(files)} of zlib files beside ${mb(left)} of RAM left by the default cache`, ok: true }
-            : {
-                here: `the ${mb(files)} of zlib files fit in the ${mb(left)} the default cache leaves to the OS`,
-                ok: false,
-                reproduce:
-                  'zlib files larger than RAM - cache: a cgroup memory limit on mongod, or more records (bigagg --docs 100000000 --set PARTS=compression,cache)',
-              };
-        },
-      },
-      interval: (records) => {
-        const r = recs(records, 'scan-cpu', { part: 'cache', cache: 'default' }).find(
-          (x) => x.warmup && x.warmup.length && x.extra && x.extra.bytesReadIntoCache > 0,
-        );
-        if (!r) return { iv: null, missing: 'no default-cache run after a first run that read into the cache' };
-        // Compressed bytes over compressed bytes: the share of the files read from disk again.
-        const files = measure(records, 'storageBytes', { part: 'compression', compressor: CACHE_COMPRESSOR });
-        if (!files) return { iv: null, missing: "no zlib files' size beside the default-cache run" };
-        const x = r.extra.diskReadBytes / files;
-        return {
-          iv: exact(x),
-          figure: `default cache: ${mb(r.extra.diskReadBytes)} from disk per run for ${mb(files)} of zlib files (${(100 * x).toFixed(1)} %)`,
-        };
-      },
+      setting: filesPastDefaultCache,
+      interval: filesReadAgain,
     }),
   },
   {

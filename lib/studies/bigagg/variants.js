@@ -22,6 +22,21 @@ async function withClient(ctx, fn) {
   }
 }
 
+// A variant of the study's part `part`: it runs at that part's points only. From 2.2 on, where the
+// aggregation framework came, unless it says otherwise.
+const partVariant = (part, variant) => ({
+  minVersion: '2.2',
+  ...variant,
+  able: (p, point) => point.part === part,
+});
+
+/** fn's answer and its wall time in ms, for the variants that time themselves from Node. */
+async function wallTimed(fn) {
+  const t0 = process.hrtime.bigint();
+  const answer = await fn();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, answer };
+}
+
 async function timedAgg(ctx, db, point, pipeline) {
   const m = await B.measured(db, ctx.server.pid, () => B.aggregate(db, coll(ctx.p, point), pipeline));
   return took(m.ms, m.answer, {
@@ -32,11 +47,9 @@ async function timedAgg(ctx, db, point, pipeline) {
   });
 }
 
-const cold = {
+const cold = partVariant('cold', {
   name: 'cold',
   what: "the source's pipeline right after a mongod restart (empty WiredTiger cache; the OS page cache stays warm)",
-  minVersion: '2.2',
-  able: (p, point) => point.part === 'cold',
   run: async (ctx, p, point) => {
     // Every cold run starts from a restart, so a warm-up run warms nothing the timed runs keep:
     // the harness's warm-up calls (the first WARMUP of this point) restart and scan nothing.
@@ -48,62 +61,53 @@ const cold = {
     st.restarted = true;
     return withClient(ctx, (db) => timedAgg(ctx, db, point, LabBands.seedPipeline()));
   },
-};
+});
 
-const scanCpu = {
+const scanCpu = partVariant('cache', {
   name: 'scan-cpu',
   what: "the source's pipeline from Node, with mongod CPU seconds (/proc) and bytes read into the cache",
-  minVersion: '2.2',
-  able: (p, point) => point.part === 'cache',
   run: (ctx, p, point) => timedAgg(ctx, ctx.db, point, LabBands.seedPipeline()),
-};
+});
 
 function splitVariant(k, weights) {
   const name = weights ? `split-${k}-uneven` : `split-${k}`;
-  return {
+  return partVariant('split', {
     name,
     what: `${k} _id ranges${weights ? ` (uneven ${weights.join(':')})` : ''} at once, partial $group per range, merged`,
-    minVersion: '2.2',
-    able: (p, point) => point.part === 'split',
     run: async (ctx, p, point) => {
-      const t0 = process.hrtime.bigint();
-      const answer = await B.splitMerge(ctx.db, coll(p, point), { k, weights });
-      return took(Number(process.hrtime.bigint() - t0) / 1e6, answer, { k, cores: os.cpus().length });
+      const { ms, answer } = await wallTimed(() => B.splitMerge(ctx.db, coll(p, point), { k, weights }));
+      return took(ms, answer, { k, cores: os.cpus().length });
     },
-  };
+  });
 }
 
-const mongos = {
+const mongos = partVariant('sharded', {
   name: 'mongos',
   what: 'the in-$group form through a mongos: it splits the $group into a shards part and a merger part itself',
   minVersion: '3.2',
-  able: (p, point) => point.part === 'sharded',
   run: async (ctx, p, point) => {
-    const t0 = process.hrtime.bigint();
-    const answer = await B.aggregate(ctx.db, coll(p, point), LabBands.groupPipeline());
-    return took(Number(process.hrtime.bigint() - t0) / 1e6, answer, { shards: point.shards });
+    const { ms, answer } = await wallTimed(() => B.aggregate(ctx.db, coll(p, point), LabBands.groupPipeline()));
+    return took(ms, answer, { shards: point.shards });
   },
   explain: (ctx, p, point) =>
     ctx.db.collection(coll(p, point)).aggregate(LabBands.groupPipeline()).explain('queryPlanner'),
-};
+});
 
 function togetherVariant(c) {
-  return {
+  return partVariant('concurrent', {
     name: `together-${c}`,
     what: `${c} copies of the in-$group form at once (time until all finish)`,
-    minVersion: '2.2',
-    able: (p, point) => point.part === 'concurrent',
     run: async (ctx, p, point) => {
-      const t0 = process.hrtime.bigint();
-      const answers = await B.concurrent(ctx.db, coll(p, point), LabBands.groupPipeline(), c);
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const { ms, answer: answers } = await wallTimed(() =>
+        B.concurrent(ctx.db, coll(p, point), LabBands.groupPipeline(), c),
+      );
       const agree = answers.every((a) => B.same(a, answers[0]));
       return took(ms, agree ? answers[0] : { disagree: answers }, {
         copies: c,
         aggregationsPerSecond: (1000 * c) / ms,
       });
     },
-  };
+  });
 }
 
 const VARIANTS = [
