@@ -406,6 +406,16 @@ const pgSerial = {
   },
 };
 
+/** A rule judged on the source's client, PyMongo, summing one projected field (client-acc; the Node driver's beside). */
+function pyAccRule(o) {
+  return rule({ ...o, setting: pyMongo(['client-acc']) });
+}
+
+/** A rule on a jsMode column judged at 10^6: gone where the server ignores jsMode (4.4+). */
+function jsModeAt1e6(o) {
+  return rule({ ...o, gone: jsModeIgnored, scale: needsBatch(1e6) });
+}
+
 /** time per document at 10^6 against at 10^5, one column (unpaired: different points). */
 function dropTo1e6(variant) {
   return (records) => {
@@ -518,12 +528,10 @@ module.exports = [
           "1 - 49.7/70.6 = 29.6 %: each session's largest batch, nearly its whole collection (10^5 of ~130,000; 10^6 of ~1.3M), so the figures support the 30 % read this way (1.42x the time per document). Within the 1.3M collection 10^5 -> 10^6 gives 69.2 -> 49.7 (-28 %): the drop is aggregating 10x more documents, 000-peak's 10^6 drop, which the source's memory may explain. At the same batch (10^5) the two collections give 70.6 -> 69.2 (-2 %), which is why /index-size is unsupported. The plain column dropped 10 % (25.1 -> 22.5), so the 30 % is jsMode's",
         boundary:
           "server 4.4+ ignores jsMode, the column of the 30 %: gone (the ratio reported only; the memory drop is 000-peak's, on mr-stored). On 4.2 or older: time per document of mr-jsmode at 10^6 / at 10^5, in a collection of at least 40 % of the server's cache (000-peak's gate, else not reproduced here): holds inside [1.2x, 2x]; stronger above; no effect inside the no-difference band [0.8x, 1.2x]; REVERSED below 0.8x",
-        verdict: rule({
+        verdict: jsModeAt1e6({
           holds: [1.2, 2],
           tie: [0.8, 1.2],
-          gone: jsModeIgnored,
           setting: memoryLikeSource,
-          scale: needsBatch(1e6),
           interval: dropTo1e6('mr-jsmode'),
         }),
         mechanism: {
@@ -637,12 +645,10 @@ module.exports = [
     setting: SETTING,
     boundary:
       'server 4.4+ ignores jsMode, the map/reduce side of this comparison: gone, with the plain-map/reduce pair beside (the source\'s plain column had the client 1.89x faster); on 4.2 or older: time(py-client-acc: PyMongo accumulators; the Node driver\'s client-acc beside) / time(mr-jsmode) at 10^6: holds inside [1.02x, 1.35x] ("barely in the lead"); stronger above; no effect inside [0.8x, 1.02x]; REVERSED (the client clearly ahead) below 0.8x',
-    verdict: rule({
+    verdict: jsModeAt1e6({
       holds: [1.02, 1.35],
       tie: [0.8, 1.02],
-      gone: jsModeIgnored,
       setting: pyMongo(['client-acc']),
-      scale: needsBatch(1e6),
       interval: onClients((c) =>
         pairAt(1e6, c('client-acc'), 'mr-jsmode', (rs) => {
           const m = intervalOf(rs, c('client-acc'), 'mr');
@@ -755,9 +761,8 @@ module.exports = [
     setting: SETTING,
     boundary:
       "time(fastest of the source's map/reduce forms) / time(py-client-acc: PyMongo accumulators; the Node driver's client-acc beside) at 10^2 (10^3, where the source's figures do not support it, is 000-small-python-1k): holds inside [1.6x, 3.5x]; stronger above; weaker between the no-difference band [0.8x, 1.25x] and 1.6x; no effect inside it; REVERSED below 0.8x; $group beside (today's answer)",
-    verdict: rule({
+    verdict: pyAccRule({
       holds: [1.6, 3.5],
-      setting: pyMongo(['client-acc']),
       interval: onClients((c) => (records) => {
         const rs = at(records, 100);
         const best = fastest(rs, IN_DB);
@@ -974,9 +979,8 @@ module.exports = [
     setting: SETTING,
     boundary:
       'time(py-client-acc: PyMongo accumulators; the Node driver\'s client-acc beside) / time(mr-stored) at 10^5: holds inside [1.25x, 2.8x]; stronger above; no effect inside the no-difference band [0.8x, 1.25x]; REVERSED below 0.8x; the pair at 10^3 beside ("neck and neck")',
-    verdict: rule({
+    verdict: pyAccRule({
       holds: [1.25, 2.8],
-      setting: pyMongo(['client-acc']),
       scale: needsBatch(1e5),
       interval: onClients((c) => (records) => {
         const r = pairAt(1e5, c('client-acc'), 'mr-stored')(records);
@@ -1057,10 +1061,9 @@ module.exports = [
     setting: SETTING,
     boundary:
       "CV(stored map/reduce, the source's MR2) / CV(py-client-acc: the source's Python accumulators; the Node driver's client-acc beside) at 10^3 (the source's worst cell; at 10^6 its own figures do not support the claim), CV of the times, >= 10 rounds (fewer: no interval, inconclusive: too few rounds), 95 % percentile bootstrap: holds above 3; weaker between the no-difference band [0.8, 1.25] and 3; no effect inside it; REVERSED below 0.8",
-    verdict: rule({
+    verdict: pyAccRule({
       holds: [3, Infinity],
       more: 'more rounds per cell (RUNS)',
-      setting: pyMongo(['client-acc']),
       scale: (records) => {
         const r = at(records, 1000).find((x) => x.variant === onPy('client-acc'));
         return r && r.times.length < SPREAD_ROUNDS
@@ -1253,9 +1256,8 @@ module.exports = [
     boundary:
       "a question, measured without a verdict: time($group: today's in-database computation) / time(py-client-acc: PyMongo accumulators over one projected field; the Node driver's beside) at 10^5, stored map/reduce / the client beside; above 1 the application is faster. The source's own answer changed with its tables: the client 2.7x ahead of plain map/reduce in part 2 (000-python-2x), stored map/reduce 1.84x ahead of it in part 3 (000-stored-vs-client)",
     verdict: question(
-      rule({
+      pyAccRule({
         holds: [1.25, Infinity],
-        setting: pyMongo(['client-acc']),
         scale: needsBatch(1e5),
         interval: onClients((c) =>
           pairAt(1e5, 'group', c('client-acc'), (rs) => {
