@@ -306,16 +306,21 @@ var TS = (function () {
   // ---- events fixture -------------------------------------------------------------------------
   // Events already there are used as they are, whoever made them and however many there are (the
   // Node loader puts the source's 50,000,000 in place; a script must never throw those away because
-  // its own N differs). An empty collection, or a lab fixture whose load was interrupted, gets N
-  // events from the lab's seeded generator. created_on is indexed, as in the source.
+  // its own N differs), but never the lab's events of the other writer: an ID = 'objectId' run on
+  // int _ids would measure the lab's writer under the source's name (its marker names the writer,
+  // LabGen.TS_FIXTURES; that collection is regenerated). An empty collection, or a lab fixture
+  // whose load was interrupted, gets N events from the lab's seeded generator. created_on is
+  // indexed, as in the source.
   // generate: the lab may create the collection (see lab.mayGenerate). A collection the lab did not
   // make is read as it is, and indexed only when INDEX_FOREIGN-style consent is given: never here.
-  function ensureEvents(dbh, coll, n, seed, generate) {
+  // idType: 'int' (default) or 'objectId' (the study's ID, checked by TS.idTypeParam).
+  function ensureEvents(dbh, coll, n, seed, generate, idType) {
+    var fixture = LabGen.TS_FIXTURES[TS.idTypeParam(idType)];
     var s = LabFixture.inspect(dbh, coll);
     var meta = s.meta;
     var count = s.count;
     var f;
-    if (count > 0 && s.owner.state === 'own' && meta.complete) {
+    if (count > 0 && s.owner.state === 'own' && meta.complete && meta.fixture === fixture) {
       f = { generated: false, count: count, own: true };
       if (meta.n !== n)
         print(
@@ -327,7 +332,7 @@ var TS = (function () {
             lab.fmtInt(n)
         );
     } else {
-      f = lab.ensureFixture(dbh, coll, { fixture: 'timeseries-2012', n: n, seed: seed }, LabGen.timeEvent, {
+      f = lab.ensureFixture(dbh, coll, { fixture: fixture, n: n, seed: seed }, eventMaker(idType, seed), {
         generate: generate,
       });
     }
@@ -349,6 +354,35 @@ var TS = (function () {
       );
     }
     return f;
+  }
+
+  // The shell's twin of fixtures/timeseries.js events(): the same documents, byte for byte.
+  function eventMaker(idType, seed) {
+    if (idType !== 'objectId') return LabGen.timeEvent;
+    var machine = LabGen.tsObjectIdMachine(seed);
+    return function (next, i) {
+      var e = LabGen.timeEvent(next, i);
+      e._id = new ObjectId(LabGen.tsObjectIdHex(machine, i));
+      return e;
+    };
+  }
+
+  // The BSON type of the _ids in coll, from the data: the smallest and the largest _id (BSON
+  // orders types as classes, so two ObjectId ends mean every _id is one); 'mixed', or 'none' when empty.
+  function idType(dbh, coll) {
+    var types = [1, -1]
+      .map(function (dir) {
+        var d = dbh
+          .getCollection(coll)
+          .aggregate([{ $sort: { _id: dir } }, { $limit: 1 }, { $project: { _id: 0, t: { $type: '$_id' } } }])
+          .toArray();
+        return d.length ? d[0].t : null;
+      })
+      .filter(function (t) {
+        return t !== null;
+      });
+    if (!types.length) return 'none';
+    return types[0] === types[1] ? types[0] : 'mixed';
   }
 
   // ---- the other designs, built from the events -------------------------------------------------
@@ -583,6 +617,7 @@ var TS = (function () {
     runStartTimes: runStartTimes,
     printSourceTable: printSourceTable,
     ensureEvents: ensureEvents,
+    idType: idType,
     buildBuckets: buildBuckets,
     refreshRollups: refreshRollups,
     rollupsFromBuckets: rollupsFromBuckets,
@@ -599,6 +634,8 @@ var TS = (function () {
 //   COLL         events collection                          (default 'randomData', as the source)
 //   N, SEED      events to generate when it is empty        (default 1000000, seed 1; the source had
 //                50,000,000: load those with node tools/timeseries-load-bench.js or the lab's CLI)
+//   ID           the generated events' _id: 'int' (the lab's: the event's number) or 'objectId'
+//                (the source's writer; the same events, byte for byte, as the Node loader's)
 //   VARIANTS     designs to run, comma-separated, or 'all'  (default 'raw', the source's design)
 //   PRINT_ROWS   print every group's row, as the source's enablePrintResult did (default false)
 //   EMIT_GROUPS  put every group's row in the @@LAB records (extra.intervals[].rows), for the tests
@@ -608,13 +645,14 @@ var TS = (function () {
 //                dropped at its end; in a database the lab made, everything stays for the next run)
 TS.params = function () {
   lab.declare(
-    ['COLL', 'N', 'SEED', 'VARIANTS', 'PRINT_ROWS', 'EMIT_GROUPS', 'LAB_LINES', 'GENERATE', 'KEEP'],
+    ['COLL', 'N', 'SEED', 'ID', 'VARIANTS', 'PRINT_ROWS', 'EMIT_GROUPS', 'LAB_LINES', 'GENERATE', 'KEEP'],
     'this time-series script'
   );
   var p = {
     COLL: lab.param('COLL', 'randomData', 'name'),
     N: lab.param('N', 1000000, 'count'),
     SEED: lab.param('SEED', 1, 'count'),
+    ID: TS.idTypeParam(lab.param('ID', 'int', 'name')),
     VARIANTS: lab.param('VARIANTS', 'raw', 'names'),
     PRINT_ROWS: lab.param('PRINT_ROWS', false, 'bool'),
     EMIT_GROUPS: lab.param('EMIT_GROUPS', false, 'bool'),
@@ -624,6 +662,19 @@ TS.params = function () {
   };
   p.variants = TS.chosen(p.VARIANTS);
   return p;
+};
+
+// The ID parameter checked: the writer of the events' _id, 'int' (the lab's) or 'objectId' (the source's).
+TS.idTypeParam = function (v) {
+  var id = v === undefined ? 'int' : v;
+  if (!Object.prototype.hasOwnProperty.call(LabGen.TS_FIXTURES, id))
+    throw lab.paramError(
+      'parameter ID: expected ' +
+        Object.keys(LabGen.TS_FIXTURES).join(' or ') +
+        " (the events' _id: the lab's int, or the source's ObjectId), got " +
+        JSON.stringify(id)
+    );
+  return id;
 };
 
 // The designs named by a VARIANTS value ('' or 'all': every one), validated.
@@ -755,7 +806,14 @@ TS.grainMain = function (grainName) {
 };
 
 TS.grainBody = function (grain, grainName, p, info) {
-  var fixture = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, { COLL: { def: 'randomData' } }));
+  var fixture = TS.ensureEvents(
+    db,
+    p.COLL,
+    p.N,
+    p.SEED,
+    lab.mayGenerate(p, p.COLL, { COLL: { def: 'randomData' } }),
+    p.ID
+  );
   var perInterval = (fixture.count * grain.width) / (366 * TS.DAY);
   print(
     'events ' +

@@ -10,6 +10,7 @@
 //   mongosh random --eval 'var RUNS = 5, GRAINS = "minutes,days"' path/to/scripts/ts_designs.js
 // Parameters (globals set with --eval before the file; all optional):
 //   COLL, N, SEED  events collection and, when it is empty, what to generate (see ts_base.js)
+//   ID             the generated events' _id: int (default) or objectId (the source's writer)
 //   VARIANTS       designs to compare, comma-separated (default: all; raw is the baseline)
 //   GRAINS         seconds, minutes, hours, days (the year by day)         (default all four)
 //   RUNS, WARMUP   timed rounds after the warm-up rounds, order alternating (default 3, 1)
@@ -71,6 +72,7 @@ function tsDesign(name, minVersion) {
 
 // The grains asked for, validated (before anything is built).
 function tsGrains(p) {
+  TS.idTypeParam(p.ID);
   var grains = lab.list(p.GRAINS);
   grains.forEach(function (g) {
     if (!TS.GRAINS[g])
@@ -114,7 +116,7 @@ var tsDesigns = {
 
   // Makes sure the events are there (indexed) and builds the chosen designs that are missing.
   prepare: function (p) {
-    var f = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, STUDY.params));
+    var f = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, STUDY.params), p.ID);
     tsDesigns.events = f.count;
     // In TS.VARIANTS order whatever order VARIANTS names them: the buckets before the rollups.
     var chosen = TS.chosen(p.VARIANTS);
@@ -229,6 +231,11 @@ var STUDY = {
       what: 'events to generate when the collection is empty (the source had 50,000,000)',
     },
     SEED: { kind: 'count', def: 1, what: 'generator seed' },
+    ID: {
+      kind: 'name',
+      def: 'int',
+      what: "the generated events' _id: int (the lab's) or objectId (the source's writer, 003-bytes)",
+    },
     GRAINS: {
       kind: 'names',
       def: 'seconds,minutes,hours,days',
@@ -249,6 +256,11 @@ var STUDY = {
       kind: 'name',
       def: 'default',
       what: "Node side: the states' cache: default, or source (data + indexes fill it as the source's 8 GB)",
+    },
+    RAM_MB: {
+      kind: 'count',
+      def: 0,
+      what: 'Node side: the embedded mongod and its file cache in a memory cgroup of this many MB (Linux, root; 0: none)',
     },
     REBUILD: { kind: 'bool', def: false, what: 'rebuild the designs even when they exist' },
     BUILD_ONLY: { kind: 'bool', def: false, what: 'build the designs and stop' },
@@ -294,6 +306,16 @@ var STUDY = {
       print(l);
     });
     if (p.LAB_LINES) {
+      // The writer, read from the data (003-bytes judges only the source's ObjectId _ids).
+      lab.emit(
+        lab.measureRecord({
+          study: 'timeseries',
+          name: 'idType',
+          value: TS.idType(db, p.COLL),
+          unit: 'type',
+          what: "the BSON type of the events' _id, read from the data",
+        })
+      );
       sizes.forEach(function (s) {
         lab.emit(
           lab.measureRecord({

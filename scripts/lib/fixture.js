@@ -657,7 +657,7 @@ var LabFixture = (function () {
   }
 
   // Shell-side generator. spec = {fixture, n, seed, ...}; makeDoc(next, i) must return documents
-  // with _id i (numbers 0..n-1), as LabGen's generators do.
+  // with _id i (numbers 0..n-1), as LabGen's generators do, or another _id made from i alone.
   // opts: {generate: bool (may create a collection that does not exist yet: the scripts' GENERATE),
   //        useForeign: bool (return {own: false} for a foreign collection instead of refusing it),
   //        options: createCollection options, batchSize (10000), progress: fn(line) (default print), quiet}
@@ -718,14 +718,14 @@ var LabFixture = (function () {
     var step = Math.max(1, Math.floor(spec.n / 10));
     var lo = null;
     var hi = null;
+    var others = false;
     for (var i = 0; i < spec.n; i++) {
       var doc = makeDoc(next, i);
-      if (typeof doc._id !== 'number')
-        throw new Error(
-          'LabFixture.ensure: generated documents need numeric _id (got ' + JSON.stringify(doc._id) + ')'
-        );
-      if (lo === null || doc._id < lo) lo = doc._id;
-      if (hi === null || doc._id > hi) hi = doc._id;
+      if (doc._id === undefined || doc._id === null)
+        throw new Error('LabFixture.ensure: generated documents need a deterministic _id (got none)');
+      if (typeof doc._id !== 'number') others = true;
+      if (typeof doc._id === 'number' && (lo === null || doc._id < lo)) lo = doc._id;
+      if (typeof doc._id === 'number' && (hi === null || doc._id > hi)) hi = doc._id;
       batch.push(doc);
       if (batch.length === size || i === spec.n - 1) {
         var r = insertChecked(coll, batch, target);
@@ -736,7 +736,8 @@ var LabFixture = (function () {
       if (!opts.quiet && (i + 1) % step === 0 && spec.n >= 100000) say('  generated ' + (i + 1) + ' / ' + spec.n);
     }
     // Verify against the server before marking complete: every key this load wrote must be there.
-    var stored = spec.n ? coll.countDocuments({ _id: { $gte: lo, $lte: hi } }) : 0;
+    // Non-numeric _ids (the time-series ObjectIds) have no range to count: the whole collection, the lab's own.
+    var stored = spec.n ? coll.countDocuments(others ? {} : { _id: { $gte: lo, $lte: hi } }) : 0;
     if (stored !== spec.n) {
       throw new Error(
         target + ': the server holds ' + stored + ' of the ' + spec.n + ' generated documents after the load'

@@ -42,6 +42,8 @@ function expectedRows(grain, events) {
   return aggs.flatMap((a) => a.rows());
 }
 
+// Keyed by N and SEED alone: the _id's writer (ID) changes no answer, since both writers give the
+// same created_on and value (fixtures/gen.js), and the int events cost no ObjectId to make.
 const oracleCache = new Map();
 function oracle(p, point) {
   const key = `${p.N}/${p.SEED}/${point.grain}`;
