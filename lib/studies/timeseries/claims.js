@@ -528,7 +528,7 @@ const SOURCE_WRITER = {
       ok: false,
       absent: 'writer',
       reproduce:
-        "events written with ObjectId _ids (the generator's _id: an int32 today), recording an idType measure; then npx mongo-perf-lab run timeseries --profile seed",
+        "events written with the source's ObjectId _ids (--set ID=objectId; the quick and seed profiles set it), the run recording idType from the data: npx mongo-perf-lab run timeseries --profile seed",
     };
   },
 };
