@@ -732,18 +732,29 @@ const KEYS = [
   'mechanism',
 ];
 
+/**
+ * A judged claim's identity and outcome, as every report carries it: the ledger's entry (shape) and
+ * the findings file's row (lib/report/findings-files.js) take these fields from here, so the two
+ * never disagree on what an absent figure is ("-" and undefined are null).
+ */
+function claimOutcome(c, out, study = c.study) {
+  return {
+    study,
+    id: c.id,
+    claim: c.claim,
+    published: c.published === undefined ? null : c.published,
+    verdict: out.verdict,
+    figure: out.figure === undefined || out.figure === '-' ? null : out.figure,
+    interval: out.interval || null,
+  };
+}
+
 function shape(entry, c, out) {
   const neededText = c.setting && typeof c.setting === 'object' ? c.setting.needed : c.setting;
   const s =
     out.setting && typeof out.setting === 'object' ? out.setting : { needed: neededText || null, here: null, ok: null };
   const j = {
-    study: entry.name,
-    id: c.id,
-    claim: c.claim,
-    published: c.published,
-    verdict: out.verdict,
-    figure: out.figure === undefined || out.figure === '-' ? null : out.figure,
-    interval: out.interval || null,
+    ...claimOutcome(c, out, entry.name),
     setting: {
       needed: s.needed || neededText || null,
       here: s.here === undefined ? null : s.here,
@@ -843,6 +854,7 @@ module.exports = {
   keepBands,
   isTestScale,
   judge,
+  claimOutcome,
   ledgerLines,
   fx,
   fmtInterval,

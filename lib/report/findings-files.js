@@ -11,6 +11,7 @@ const { renderMarkdown } = require('./render-markdown');
 const { renderHtml } = require('./render-html');
 const { scaleOf } = require('./scale');
 const { findingsColumns, differences } = require('../core/findings');
+const { claimOutcome } = require('../core/claims');
 
 /** One row per column (per source file of a merged column): what ran, at what scale, where. */
 function environmentRows(entries, docs, labels) {
@@ -100,18 +101,12 @@ function findingsJson({ entries, docs, judged, command }) {
       if (!docs[i].results.some((r) => r.study === j.study)) continue; // the column did not run the study: no verdict
       const run = studyRun(docs[i], entry);
       claimsOut.push({
-        study: j.study,
-        id: j.id,
-        claim: j.claim,
-        published: j.published === undefined ? null : j.published,
+        ...claimOutcome(j, j),
         column: i + 1,
         label: labels[i],
         profile: run.profile,
         scale: run.scale,
         testScale: run.testScale,
-        verdict: j.verdict,
-        figure: j.figure === undefined || j.figure === '-' ? null : j.figure,
-        interval: j.interval || null,
         setting: settingOf(j),
         why: j.why || null,
       });

@@ -44,6 +44,13 @@ describe('claims: one vocabulary, decided from an interval', function () {
     ]);
     expect(claims.DECISIVE).to.deep.equal(['holds', 'stronger', 'weaker', 'no-effect', 'reversed', 'fails', 'gone']);
     for (const v of claims.VERDICTS) expect(claims.LABEL[v]).to.be.a('string');
+    // findings.json's schema names the same words (a new word added here must be valid there)
+    const enums = [];
+    JSON.stringify(require('../../docs/findings.schema.json'), (k, v) => {
+      if (k === 'enum' && v.includes('holds')) enums.push(v);
+      return v;
+    });
+    expect(enums).to.deep.equal([claims.VERDICTS]);
     expect(Object.isFrozen(claims.VERDICT)).to.equal(true);
   });
 
