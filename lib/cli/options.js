@@ -82,7 +82,10 @@ function unknownOption(command, spec, flag) {
 }
 
 /**
- * Parses a command's arguments strictly: its own options, --help and --debug, and positionals.
+ * Parses a command's arguments strictly: its own options, --help and --debug, and positionals. An
+ * option its table declares `whole: MIN` comes back checked, as a whole number >= MIN (wholeNumber):
+ * the command's parse takes the value, not the text to hand back here for checking. With --help,
+ * nothing is checked (the help is printed whatever the values).
  * @returns {{values: object, positionals: string[]}}
  */
 function parseCommand(command, spec, argv) {
@@ -98,8 +101,9 @@ function parseCommand(command, spec, argv) {
     if (name && options[name[1]] && options[name[1]].type === 'string' && /^-\d/.test(args[i + 1]))
       args.splice(i, 2, `${args[i]}=${args[i + 1]}`);
   }
+  let parsed;
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
     if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const m = /'([^']+)'/.exec(e.message);
@@ -109,6 +113,14 @@ function parseCommand(command, spec, argv) {
       throw new UsageError(`${command}: ${e.message.split('\n')[0]}`);
     throw e;
   }
+  if (!parsed.values.help) checkDeclared(spec, parsed.values);
+  return parsed;
+}
+
+/** The values of the options declared `whole: MIN`, as checked whole numbers (in place). */
+function checkDeclared(spec, values) {
+  for (const [name, o] of Object.entries(spec))
+    if (o.whole !== undefined && values[name] !== undefined) values[name] = wholeNumber(name, values[name], o.whole);
 }
 
 const HELP_WIDTH = 100;

@@ -35,9 +35,9 @@ const options = {
     text: "quick (default: small scales, minutes), seed (the source articles' scales), or\ntiny (test scale, seconds: what the test suite runs; its verdicts are not findings)",
   },
   budget: opt.RUN_OPTIONS.budget,
-  docs: { type: 'string', arg: 'N', text: "documents to generate (the study's size parameter; see list)" },
-  runs: { type: 'string', arg: 'N', text: 'timed rounds per axis point after the warm-up' },
-  seed: { type: 'string', arg: 'N', text: 'generator seed (default: 1)' },
+  docs: { type: 'string', arg: 'N', whole: 1, text: "documents to generate (the study's size parameter; see list)" },
+  runs: { type: 'string', arg: 'N', whole: 0, text: 'timed rounds per axis point after the warm-up' },
+  seed: { type: 'string', arg: 'N', whole: 0, text: 'generator seed (default: 1)' },
   set: {
     type: 'string',
     multiple: true,
@@ -79,12 +79,8 @@ function parse(values, positionals) {
     db: opt.dbName(values.db) || 'perflab',
     profile: opt.profileName(values.profile),
     budgetMs: opt.budgetMs(values.budget),
-    studyArgs: {
-      docs: opt.wholeNumber('docs', values.docs, 1),
-      runs: opt.wholeNumber('runs', values.runs, 0),
-      seed: opt.wholeNumber('seed', values.seed, 0),
-      sets: opt.sets(values.set),
-    },
+    // --docs, --runs and --seed come checked from parseCommand (their `whole:` in the table above)
+    studyArgs: { docs: values.docs, runs: values.runs, seed: values.seed, sets: opt.sets(values.set) },
     cacheSizeGB: opt.cacheGb(values['cache-gb']),
     out: values.out,
     json: values.json,
