@@ -44,8 +44,8 @@ var WHERE_SOURCE_PIPELINE = [
 var WHERE_CHECK = 200;
 var WHERE_TOUCHES_DB = 'return db.getSiblingDB("test") !== null';
 
-function whereFunctional(p) {
-  var c = db.getCollection(p.COLL);
+function whereFunctional(coll) {
+  var c = db.getCollection(coll);
   function ids(filter) {
     return c
       .find(filter)
@@ -74,8 +74,8 @@ function whereFunctional(p) {
 }
 
 // A count command (find-style queries) or an aggregation ending in one {count} document.
-function whereCount(p, filter, hint) {
-  var cmd = { count: p.COLL, query: filter };
+function whereCount(coll, filter, hint) {
+  var cmd = { count: coll, query: filter };
   if (hint) cmd.hint = hint;
   return cmd;
 }
@@ -121,25 +121,25 @@ var STUDY = {
   unit: 'ms',
   variants: [
     whereVariant('plain', '{b: {$lt: 5}, $expr: a > b}, forced collection scan', '3.6', function (p) {
-      return whereCount(p, { b: { $lt: 5 }, $expr: A_GT_B }, { $natural: 1 });
+      return whereCount(p.COLL, { b: { $lt: 5 }, $expr: A_GT_B }, { $natural: 1 });
     }),
     whereVariant('where', "$where: '" + WHERE_ALL + "'", '2.0', function (p) {
-      return whereCount(p, { $where: WHERE_ALL });
+      return whereCount(p.COLL, { $where: WHERE_ALL });
     }),
     whereVariant('hybrid', "{b: {$lt: 5}, $where: '" + WHERE_AB + "'}", '2.0', function (p) {
-      return whereCount(p, { b: { $lt: 5 }, $where: WHERE_AB });
+      return whereCount(p.COLL, { b: { $lt: 5 }, $where: WHERE_AB });
     }),
     whereVariant('source-agg', "aggregate $match, $project $cond, $match, $group (the source's)", '2.6', function () {
       return { pipeline: WHERE_SOURCE_PIPELINE };
     }),
     whereVariant('expr-find', '{b: {$lt: 5}, $expr: {$gt: [$a, $b]}}', '3.6', function (p) {
-      return whereCount(p, { b: { $lt: 5 }, $expr: A_GT_B });
+      return whereCount(p.COLL, { b: { $lt: 5 }, $expr: A_GT_B });
     }),
     whereVariant('expr-agg', 'aggregate $match {b < 5, $expr}, $count', '3.6', function () {
       return { pipeline: [{ $match: { b: { $lt: 5 }, $expr: A_GT_B } }, { $count: 'count' }] };
     }),
     whereVariant('function', '{b: {$lt: 5}, $expr: {$function: a > b}}', '4.4', function (p) {
-      return whereCount(p, {
+      return whereCount(p.COLL, {
         b: { $lt: 5 },
         $expr: { $function: { body: 'function (a, b) { return a > b; }', args: ['$a', '$b'], lang: 'js' } },
       });

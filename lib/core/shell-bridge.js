@@ -129,12 +129,13 @@ class ShellBridge {
   }
 
   /**
-   * scripts/where_vs_agg.js: $where's functional checks (its answer, a string filter, the sandbox).
-   * @param {Params} p
+   * scripts/where_vs_agg.js: $where's functional checks (its answer, a string filter, the sandbox)
+   * on the study's collection: its name is all the check reads of the parameters.
+   * @param {string} coll
    * @returns {Promise<any>}
    */
-  whereFunctional(p) {
-    return this.session.call('whereFunctional', p);
+  whereFunctional(coll) {
+    return this.session.call('whereFunctional', coll);
   }
 }
 

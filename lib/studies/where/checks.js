@@ -24,7 +24,7 @@ function expectedIds(n, seed, limit) {
 const same = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
 
 async function whereFunctional(ctx, p, point) {
-  const f = await ctx.shell.whereFunctional(p);
+  const f = await ctx.shell.whereFunctional(p.COLL);
   const want = expectedIds(p.N, p.SEED, f.limit);
   const value = {
     checked: f.limit,
