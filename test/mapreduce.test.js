@@ -183,12 +183,17 @@ describe('mapreduce study (source 000)', function () {
         const bare = gate(top.map((x) => (x.variant.startsWith('pg-') ? { ...x, extra: undefined } : x)));
         expect(bare.verdict).to.equal('not-reproduced');
         expect(bare.setting).to.include({ ok: false, absent: 'no-evidence' });
-        expect(bare.why).to.match(/no parallel-worker count .*max_parallel_workers_per_gather = 0/);
+        expect(bare.why).to.match(
+          /2 of 2 PostgreSQL records carry no parallel-worker count .*max_parallel_workers_per_gather = 0/,
+        );
         const parallel = gate(
           top.map((x) => (x.variant.startsWith('pg-') ? { ...x, extra: { parallelWorkers: 2 } } : x)),
         );
         expect(parallel.verdict).to.equal('not-reproduced');
-        expect(parallel.why).to.match(/some planned workers/);
+        expect(parallel.setting).to.include({ ok: false, absent: 'workers' });
+        expect(parallel.why).to.match(
+          /plans asked for parallel workers \(up to 2\): it did not aggregate on one worker/,
+        );
       });
 
       it('the planned workers are read from the plan: a Gather of 2 counts 2, nested ones add up, none is 0', function () {

@@ -145,7 +145,7 @@ const sourceWriter = {
         here: `the day's writer ${every ? `waited for the server every ${lab.fmtInt(every)} writes` : "recorded no barrier every 100th write (it pings once at each simulated minute's end)"}, not every ${SOURCE_BARRIER_EVERY}th write as the source's (writer.py:47-49): at w:0 it timed its own sends into a socket buffer for most of the minute`,
         ok: false,
         absent: 'writer',
-        reproduce: `a day writer with a ping every ${SOURCE_BARRIER_EVERY}th write on its own connection, recording barrierEvery (lib/studies/counters/day.js runSlot: not written yet), then counters --set WC=w0 --set WRITERS=1`,
+        reproduce: `a run whose day writer pings every ${SOURCE_BARRIER_EVERY}th write on its own connection and records barrierEvery (lib/studies/counters/day.js runSlot; result files from before it did not): counters --set WC=w0 --set WRITERS=1`,
       };
     return { here: `judged on ${writerText(w)}, a barrier every ${every} writes`, ok: true };
   },

@@ -394,12 +394,16 @@ const pgSerial = {
     );
     if (pg.length && workers.every((w) => w === 0))
       return { here: 'PostgreSQL aggregated on one worker (no parallel workers planned)', ok: true };
+    const most = Math.max(0, ...workers.filter((w) => w !== null));
+    const unrecorded = workers.filter((w) => w === null).length;
     return {
-      here: pg.length
-        ? `the PostgreSQL records carry no parallel-worker count (${workers.filter((w) => w !== null).length ? 'some planned workers' : 'no plan recorded'}): nothing shows it aggregated on one worker, as the source's (<= 9.4) did, against single-threaded map/reduce JavaScript`
-        : 'no PostgreSQL records at 10^6',
+      here: !pg.length
+        ? 'no PostgreSQL records at 10^6'
+        : most > 0
+          ? `PostgreSQL's plans asked for parallel workers (up to ${most}): it did not aggregate on one worker, as the source's (<= 9.4) did, against single-threaded map/reduce JavaScript`
+          : `${unrecorded} of ${pg.length} PostgreSQL records carry no parallel-worker count (no plan recorded): nothing shows it aggregated on one worker, as the source's (<= 9.4) did, against single-threaded map/reduce JavaScript`,
       ok: false,
-      absent: 'no-evidence',
+      absent: most > 0 ? 'workers' : 'no-evidence',
       reproduce:
         "a run whose SQL peer records its plan's planned workers (extra.parallelWorkers, its session at max_parallel_workers_per_gather = 0): mongo-perf-lab run mapreduce --profile seed with a collection of >= 40 % of the cache",
     };
