@@ -86,12 +86,25 @@ describe("timeseries study (source 003): the source's writer, ObjectId _ids (ID)
     expect(refused.figure).to.match(/49\.0 B of documents per event/);
 
     // the same collection, kept: the other writer's events are the lab's but not this fixture
-    const oidRun = await t.study('timeseries', { ...SMALL, COLL: 'runs', ID: 'objectId' });
+    // every design, built from the ObjectId events (the time-series copy carries their _ids)
+    const oidRun = await t.study('timeseries', {
+      ...SMALL,
+      COLL: 'runs',
+      ID: 'objectId',
+      VARIANTS: '',
+      GRAINS: 'hours,days',
+    });
     expect(oidRun.fixture.action).to.equal('regenerate');
     expect(idTypeOf(oidRun.records)).to.deep.equal(['objectId']);
     expect(await tsFixture.idTypeFound(t.db, 'runs')).to.equal('objectId');
-    const res = oidRun.records.find((x) => x.type === 'result' && x.variant === 'raw' && x.axis.grain === 'hours');
-    expect(res.agrees, 'the raw design against the Node computation').to.equal(true);
+    const results = oidRun.records.filter((x) => x.type === 'result' && !x.skipped);
+    expect(results.map((x) => `${x.variant}/${x.axis.grain}`)).to.include.members([
+      'raw/hours',
+      'rollup/days',
+      'timeseries/days',
+    ]);
+    for (const x of results)
+      expect(x.agrees, `${x.variant}/${x.axis.grain} against the Node computation`).to.equal(true);
     const held = bytesData(oidRun.records);
     expect(held.verdict, held.why).to.equal(claims.VERDICT.HOLDS);
     expect(held.setting.ok).to.equal(true);
