@@ -279,8 +279,9 @@ const TO_REPRODUCE_WS =
  * RAM was short while warm-both ran, as the source's 7.13 GB in 8 GB (read-2 dispute 1): the
  * WiredTiger cache overflowing is not enough, since what it evicts comes back from the OS page cache,
  * not the disk, and a "holds" would read decompression churn as the source's paging. Evidence: every
- * warm-both pass records the bytes it read from disk (or its major faults), above zero. No pass
- * records them yet, so the gate fails closed (absent: ram).
+ * warm-both pass records the bytes it read from disk (or its major faults), above zero: states.js
+ * records both for a mongod on this machine (null for a remote one), RAM_MB makes RAM short. A pass
+ * without them, or with none read, fails closed (absent: ram).
  */
 function ramShort(run) {
   const ps = passesOf(stateRec(run, 'warm-both'));
@@ -294,7 +295,7 @@ function ramShort(run) {
     here: "the warm-both passes record no disk reads or major faults: nothing shows RAM was short (the lab's overflow is the WiredTiger cache, whose evicted pages come back from the OS page cache, not the disk)",
     absent: 'ram',
     reproduce:
-      'mongod under a memory cgroup (memory.max below data + indexes + the cache), each warm-both pass recording its disk reads or major faults, then npx mongo-perf-lab run timeseries --docs 5000000 --set STATES_CACHE=source',
+      'npx mongo-perf-lab run timeseries --docs 5000000 --set STATES_CACHE=source --set RAM_MB=<MB below the WiredTiger cache + 256 MB + the data files on disk> (Linux, as root: the embedded mongod in a memory cgroup; each pass records its disk reads and major faults)',
   };
 }
 

@@ -11,7 +11,7 @@ const LabFormat = require('../../../scripts/lib/format');
 const { ParameterError } = require('../../infra/errors');
 const S = require('./setting');
 const { sameRows, expectedRows, oracle, perMinute } = require('./oracle');
-const { measure, runStates, statesOnServer, statesAtSourceFill, chosenStates } = require('./states');
+const { measure, runStates, statesOnServer, statesAtSourceFill, chosenStates, limitRam } = require('./states');
 const { stateTableLines, scaleNotes } = require('./lines');
 const { designsChart, statesChart } = require('./charts');
 
@@ -75,6 +75,7 @@ const entry = defineStudy({
 
   /** The Node loader streams the same seeded events as the shell's generator, faster. */
   async load(ctx, p) {
+    await limitRam(ctx, p); // RAM_MB: before the load, so the data's file pages count against it
     const f = await tsFixture.load(ctx.db, {
       n: p.N,
       seed: p.SEED,

@@ -15,10 +15,19 @@ function snapshot(sizes, cached, read) {
   return { data: { size: sizes.data, cached: cached.data || 0, read: read.data || 0 }, indexes };
 }
 
+/** What each pass of a state read from the disk, where the figures give it (absent: not recorded). */
+function disk(s) {
+  const out = {};
+  for (const k of ['diskReadBytes', 'majorFaults']) if (k in s) out[k] = s[k];
+  return out;
+}
+
 /**
  * Result records, one per state at `grain`, with `passes` passes each:
  *   states: { [state]: { times: [ms per pass], read: { data, created_on_1, _id_ } (bytes one pass
- *            reads into the cache), cached: { ... } (bytes in the cache when a pass starts) } }
+ *            reads into the cache), cached: { ... } (bytes in the cache when a pass starts),
+ *            diskReadBytes, majorFaults (optional: what every pass read from the disk, as runStates
+ *            records it for a mongod on this machine; null: not known) } }
  *   setting: { cacheBytes, dataBytes, indexBytes, events } (the sizes the claims judge the run by);
  *   cache: the run's cache on the axis (as STATES_CACHE=source writes it); sizes: each part's size.
  * `withResidency: false` leaves the residency out (a result file from before it was recorded).
@@ -35,6 +44,7 @@ function stateRecords(states, { setting, cache, grain = 'hours', sizes = SOURCE_
             after: snapshot(sizes, s.cached || {}, s.read || {}),
           }
         : undefined,
+      ...disk(s),
     }));
     const sorted = [...times].sort((a, b) => a - b);
     const mean = times.reduce((a, b) => a + b, 0) / times.length;

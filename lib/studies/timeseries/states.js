@@ -11,6 +11,8 @@ const { canRestart, restartWithCacheFlags, restartWithArgs, usable } = require('
 const { NAME, SOURCE_FILL, STATES, STATE_GRAINS } = require('./setting');
 const { sameRows, oracle } = require('./oracle');
 const { fmtBytes } = require('./lines');
+const { ioCounters, ioSince, localMongodPid, onLoopback } = require('../../infra/process-io');
+const { limitMemory, cacheGBFor, MIN_CACHE_GB, MONGOD_OWN_MB } = require('../../infra/memory-limit');
 
 function measure(name, value, unit, what, o = {}) {
   return LabRecords.measureRecord({
@@ -29,9 +31,35 @@ async function restart(ctx) {
   await ctx.reopen();
 }
 
+/**
+ * The pid of the mongod the states run on when it runs on this machine (its /proc is readable), else
+ * null: a remote server's disk reads cannot be seen from here, and are recorded as unknown (null).
+ */
+async function mongodPid(ctx) {
+  if (ctx.server.embedded || !onLoopback(ctx.server.uri)) return localMongodPid(ctx.server);
+  try {
+    return localMongodPid(ctx.server, await ctx.db.admin().command({ serverStatus: 1 }));
+  } catch (e) {
+    return null; // no clusterMonitor privilege: unknown, which the RAM gate refuses
+  }
+}
+
+/**
+ * Runs `work` and says what the mongod read from its disk meanwhile ({diskReadBytes, majorFaults}:
+ * process-io.js, nulls for a server not on this machine). The residency snapshots around a pass are
+ * inside the bracket; they read the catalog's statistics, not the data.
+ */
+async function withDiskReads(ctx, work) {
+  const pid = await mongodPid(ctx);
+  const before = ioCounters(pid);
+  const r = await work();
+  return { r, io: ioSince(before, pid) };
+}
+
 async function pass(ctx, p, grain, state, check) {
-  const r = await ctx.shell.tsDesigns.pass(p, grain, { state: state.name });
+  const { r, io } = await withDiskReads(ctx, () => ctx.shell.tsDesigns.pass(p, grain, { state: state.name }));
   if (check) r.record.agrees = sameRows(r.rows, oracle(p, { grain }));
+  r.io = io;
   return r;
 }
 
@@ -46,8 +74,10 @@ function residencyOf(x) {
 /**
  * One result record per state and grain from its passes: `times` are the passes' means of T1..T5
  * (the source's "Average" row), so the interval the claims read is over passes, not over the five
- * intervals of one pass; `extra.passes` keeps each pass's T1..T5 and what the collection and each
- * index held in the cache before and after it (`residency`).
+ * intervals of one pass; `extra.passes` keeps each pass's T1..T5, what the collection and each
+ * index held in the cache before and after it (`residency`), and what the mongod read from its disk
+ * during it (`diskReadBytes`, `majorFaults`: null when it does not run on this machine), the
+ * evidence of RAM short that 003-touch-both's gate reads (claims.js ramShort).
  */
 function stateRecord(runs) {
   const first = runs[0].record;
@@ -56,6 +86,8 @@ function stateRecord(runs) {
     times: r.record.times,
     intervals: r.record.extra.intervals,
     residency: { before: residencyOf(r.before), after: residencyOf(r.after) },
+    diskReadBytes: r.io ? r.io.diskReadBytes : null,
+    majorFaults: r.io ? r.io.majorFaults : null,
   }));
   const agrees = runs.every((r) => r.record.agrees !== false)
     ? runs.some((r) => r.record.agrees === true)
@@ -111,11 +143,11 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
         continue;
       }
       await restart(ctx);
-      const w = await ctx.shell.tsDesigns.warm(p, state.warm);
+      const { r: w, io } = await withDiskReads(ctx, () => ctx.shell.tsDesigns.warm(p, state.warm));
       if (w.ms > 5000) ctx.log(`  ${state.name} (pass ${k}): warm-up took ${LabFormat.fmtMs(w.ms)}`);
       const idx = (x) => Object.values(x.indexes).reduce((a, i) => a + i.cached, 0);
       const axis = { state: state.name };
-      const extra = { pass: k, before: residencyOf(w.before), after: residencyOf(w.after) };
+      const extra = { pass: k, before: residencyOf(w.before), after: residencyOf(w.after), ...io };
       out.push(
         { ...measure('warmupMs', w.ms, 'ms', `warm-up: ${w.method}`, { axis }), extra },
         measure(
@@ -153,9 +185,12 @@ async function statesOnServer(
   // studies' declarations) must not pay for.
   const { studySession } = require('../../core/run-study');
   const ctx = await studySession(entry, { server, dbName, values: params, echo, log });
+  let limit = null;
   try {
+    limit = await limitRam(ctx, ctx.p);
     return await runStates(ctx, ctx.p, { grains, states, check, passes: ctx.p.PASSES || 1 });
   } finally {
+    if (limit) limit.release();
     if (ctx.session)
       await ctx.session.close().catch(() => {
         /* clean-up must not hide the states' own error */
@@ -181,6 +216,7 @@ async function statesAtSourceFill(ctx, p, opts, sizes, events) {
     throw new ParameterError('parameter STATES_CACHE=source: needs the raw design and a mongod the lab started');
   const need = raw.dataSize + raw.indexSize;
   const gb = Math.max(0.25, Math.ceil((need / SOURCE_FILL / 1073741824) * 100) / 100);
+  cacheFitsRam(ctx, gb, 'STATES_CACHE=source');
   const before = await restartWithCacheFlags(ctx.server, ['--wiredTigerCacheSizeGB', String(gb)]);
   let records;
   let cacheBytes;
@@ -204,6 +240,58 @@ async function statesAtSourceFill(ctx, p, opts, sizes, events) {
   return { records, note };
 }
 
+/**
+ * RAM_MB (megabytes, 0: no limit): the embedded mongod in a memory cgroup of that size from now on
+ * (lib/infra/memory-limit.js), followed across every restart of the states, so that mongod and the
+ * file pages it caches share RAM_MB as the source's mongod and its mapped files shared 8 GB. Called
+ * before the load: a file page is charged to the group of the process that first cached it, and
+ * pages the mongod cached outside the group would be read from memory whatever the limit. Its
+ * WiredTiger cache is lowered to fit (cacheGBFor: RAM_MB less mongod's own); the group goes when the
+ * run ends (ctx.cleanups) or the process does. Returns the limit, or null without RAM_MB.
+ */
+async function limitRam(ctx, p) {
+  const mb = p.RAM_MB;
+  if (!mb) return null;
+  const gb = cacheGBFor(mb);
+  if (gb === null)
+    throw new ParameterError(
+      `parameter RAM_MB=${mb}: below what mongod needs with its smallest cache (${MIN_CACHE_GB} GB + ${MONGOD_OWN_MB} MB of its own): ` +
+        `give at least ${MIN_CACHE_GB * 1024 + MONGOD_OWN_MB}, or leave RAM_MB out`,
+    );
+  const limit = limitMemory(ctx.server, mb);
+  try {
+    // required here: the server module loads the driver, which `list` and `--help` must not pay for
+    const { describeServer } = require('../../infra/server');
+    const cache = (await describeServer(ctx.server.uri)).cacheSizeBytes;
+    if (!cache || cache > gb * 1073741824) {
+      await restartWithCacheFlags(ctx.server, ['--wiredTigerCacheSizeGB', String(gb)]);
+      ctx.server.cacheSizeBytes = gb * 1073741824;
+      await ctx.reopen();
+    }
+  } catch (e) {
+    limit.release();
+    throw e;
+  }
+  if (ctx.cleanups) ctx.cleanups.push(async () => limit.release());
+  ctx.memoryLimit = limit;
+  ctx.log(
+    `${NAME}: RAM_MB=${mb}: the embedded mongod and the file pages it caches share ${mb} MB (memory cgroup ${limit.dir}), ` +
+      `its WiredTiger cache ${fmtBytes(ctx.server.cacheSizeBytes)} at most`,
+  );
+  return limit;
+}
+
+/** A states cache (GB) that mongod cannot hold with its own memory under RAM_MB is refused before the restart. */
+function cacheFitsRam(ctx, gb, why) {
+  const mb = ctx.memoryLimit && ctx.memoryLimit.mb;
+  const fits = mb ? cacheGBFor(mb) : null;
+  if (mb && (fits === null || gb > fits))
+    throw new ParameterError(
+      `parameter RAM_MB=${mb}: ${why} needs a ${gb} GB WiredTiger cache, which with mongod's own ${MONGOD_OWN_MB} MB does not fit: ` +
+        `give RAM_MB >= ${Math.ceil(gb * 1024 + MONGOD_OWN_MB)}, or leave STATES_CACHE default`,
+    );
+}
+
 /** The states STATES names (all six when empty), in the source's order; an unknown name is refused. */
 function chosenStates(p) {
   const only = p.STATES === 'all' ? [] : LabParams.list(p.STATES || '');
@@ -215,4 +303,4 @@ function chosenStates(p) {
   return only.length ? STATES.filter((s) => only.includes(s.name)) : STATES;
 }
 
-module.exports = { measure, runStates, statesOnServer, statesAtSourceFill, chosenStates };
+module.exports = { measure, runStates, statesOnServer, statesAtSourceFill, chosenStates, limitRam };
