@@ -25,6 +25,7 @@ const {
   unsupported,
   question,
   VERDICT,
+  KIND,
   LABEL,
 } = require('../../core/claims');
 
@@ -411,7 +412,8 @@ function floorBands(fn) {
 const loadRatio = rule({
   holds: [0, 1.25],
   floor: 0,
-  above: VERDICT.REVERSED,
+  kind: KIND.ONE_SIDED,
+  above: VERDICT.FAILS,
   interval: (records) => {
     const z = measures(records, 'loadMs', { part: 'compression', compressor: 'zlib' });
     const n = measures(records, 'loadMs', { part: 'compression', compressor: 'none' });
@@ -681,7 +683,7 @@ module.exports = [
       '"it uncompresses it into it\'s own cache – and that cache is NOT compressed, its\' plain old BSON so large again."',
     setting: SETTING,
     boundary:
-      'deterministic, a full cold scan of the zlib collection with a cache larger than the data: bytes read into the cache / dataSize: holds inside [0.8, 1.5]; reversed near storageSize/dataSize (below 0.8)',
+      'deterministic, a full cold scan of the zlib collection with a cache larger than the data: bytes read into the cache / dataSize: holds inside [0.8, 1.5]; fails near storageSize/dataSize (below 0.8: the cache would hold compressed pages)',
     mechanism: {
       why: "WiredTiger's internal cache holds collection data uncompressed, in a representation of its own; the file system cache holds the compressed files as on disk",
       ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
@@ -689,6 +691,7 @@ module.exports = [
     verdict: rule({
       holds: [0.8, 1.5],
       floor: 0.8,
+      kind: KIND.PARITY,
       scale: cacheScale,
       interval: (records) => {
         const cold = recs(records, 'cold', { part: 'cold', compressor: CACHE_COMPRESSOR }).filter(
@@ -833,6 +836,7 @@ module.exports = [
       rule({
         holds: [0, 4],
         floor: 0,
+        kind: KIND.ONE_SIDED,
         above: VERDICT.GONE,
         fmt: (x) => `${x.toFixed(1)} MB`,
         interval: (records, env) => {
@@ -1023,6 +1027,7 @@ module.exports = [
         rule({
           holds: [1, 1e6],
           floor: 1,
+          kind: KIND.ONE_SIDED,
           fmt: (x) => `${x.toFixed(2)} GB`,
           gone: (records) => {
             const min = Math.min(...optionCaches(records).map((r) => r.extra.cacheMaxBytes));
