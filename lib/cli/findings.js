@@ -48,7 +48,7 @@ const options = {
     arg: 'P',
     text: "quick (default), seed (the source articles' scales), or tiny (test scale:\nthe test suite's; its verdicts are labelled test scale, not findings)",
   },
-  budget: { ...opt.RUN_OPTIONS.budget, text: `${opt.RUN_OPTIONS.budget.text} (findings.json: budget)` },
+  budget: opt.withMore(opt.RUN_OPTIONS.budget, ' (findings.json: budget)'),
   uri: opt.RUN_OPTIONS.uri,
   servers: { type: 'string', arg: 'URIS', text: 'one column per server (comma-separated connection strings)' },
   engines: {
@@ -68,11 +68,11 @@ const options = {
     text: "also rewrite README.md's generated block (what this means for you, at a glance)",
   },
   out: { type: 'string', arg: 'DIR', text: 'where findings.md, findings.html and the charts go' },
-  db: { type: 'string', arg: 'NAME', text: 'database to use (default: perflab)' },
-  keep: {
-    type: 'boolean',
-    text: "keep what the run made, so a later run reuses the generated data its markers prove the\nsame: on your own server(s) (`clean --uri --db` removes it), or with no server given in\n~/.cache/mongo-perf-lab/kept-data, the embedded mongod's data (`clean --kept-data`)",
-  },
+  db: opt.RUN_OPTIONS.db,
+  keep: opt.withMore(
+    opt.RUN_OPTIONS.keep,
+    ": on your own server(s) (`clean --uri --db` removes it), or with no server given in\n~/.cache/mongo-perf-lab/kept-data, the embedded mongod's data (`clean --kept-data`)",
+  ),
   'cache-gb': opt.RUN_OPTIONS['cache-gb'],
   quiet: { type: 'boolean', short: 'q', text: 'print only the glance table and the files written' },
 };

@@ -24,7 +24,10 @@ const GLOBAL = {
   debug: { type: 'boolean', text: 'print the stack of an error, not only its one line (or DEBUG=mongo-perf-lab)' },
 };
 
-/** Options `run` and `findings` share, with one help text (findings adds to --budget's). */
+/**
+ * Options `run` and `findings` share, with one help text: a command that says more of one adds its
+ * own words after it (withMore: findings' --budget, run's --db, each command's --keep).
+ */
 const RUN_OPTIONS = {
   uri: { type: 'string', arg: 'URI', text: 'run against this server (default: $MONGODB_URI, else an embedded mongod)' },
   budget: {
@@ -33,7 +36,17 @@ const RUN_OPTIONS = {
     text: "a wall time (90s, 30m, 1.5h) instead of --profile: per study the largest profile whose\nstated time (see list) fits its share; no new round after a study's deadline; at the end\nthe claims left open and the run that would decide each",
   },
   'cache-gb': { type: 'string', arg: 'N', text: 'WiredTiger cache size of the embedded mongod, in GB' },
+  db: { type: 'string', arg: 'NAME', text: 'database to use (default: perflab)' },
+  keep: {
+    type: 'boolean',
+    text: 'keep what the run made, so a later run reuses the generated data its markers prove the same',
+  },
 };
+
+/** A shared option (RUN_OPTIONS) with the command's own words after its text. */
+function withMore(option, more) {
+  return { ...option, text: `${option.text}${more}` };
+}
 
 /** The closest of names to word, when it is close enough to be a typo (else undefined). */
 function closest(word, names) {
@@ -315,6 +328,7 @@ module.exports = {
   COMMANDS,
   GLOBAL,
   RUN_OPTIONS,
+  withMore,
   parseCommand,
   commandHelp,
   helpWidth,

@@ -24,11 +24,7 @@ report.md and the charts under --out.`;
 
 const options = {
   uri: opt.RUN_OPTIONS.uri,
-  db: {
-    type: 'string',
-    arg: 'NAME',
-    text: 'database to use (default: perflab); the lab never overwrites collections it did not create',
-  },
+  db: opt.withMore(opt.RUN_OPTIONS.db, '; the lab never overwrites collections it did not create'),
   profile: {
     type: 'string',
     arg: 'P',
@@ -52,10 +48,10 @@ const options = {
   },
   json: { type: 'string', arg: 'FILE', text: "also write the results to FILE ('-' for stdout only)" },
   quiet: { type: 'boolean', short: 'q', text: 'print only the summary and the files written' },
-  keep: {
-    type: 'boolean',
-    text: 'keep what the run made, so a later run reuses the generated data its markers prove the\nsame (generator, seed, size): on your own server the database it created, or its collections\nin a database that existed (`clean --uri --db` removes them); with no server given, the\nembedded mongod keeps its data in ~/.cache/mongo-perf-lab/kept-data (`clean --kept-data`)',
-  },
+  keep: opt.withMore(
+    opt.RUN_OPTIONS.keep,
+    ' (generator, seed, size): on your own server the database it created, or its collections in a\ndatabase that existed (`clean --uri --db` removes them); with no server given, the embedded\nmongod keeps its data in ~/.cache/mongo-perf-lab/kept-data (`clean --kept-data`)',
+  ),
   'no-progress': { type: 'boolean', text: 'no progress bars' },
   'no-charts': { type: 'boolean', text: 'results.json and report.md only, no SVG/PNG (drawing takes ~0.5 s)' },
 };
