@@ -3,15 +3,20 @@
 // Each fixture loader against a bare awaited insertMany loop of the same documents, interleaved.
 //
 //   npm run bench:loaders -- [--n 500000] [--csv-n 100000] [--rounds 3] [--only ts,where,mot,stream,csv]
-//                            [--burners 2] [--inflight N] [--uri URI] [--db perflab_bench] [--json FILE]
+//                            [--burners 2] [--inflight N] [--journal-every-batch] [--uri URI]
+//                            [--db perflab_bench] [--json FILE]
 //
 // - bare: the same generator, batches of the loader's batch size, `await coll.insertMany(batch)` one
 //   after the other with the driver's defaults (what a simple script does); for the CSV importer, the
 //   same files parsed and converted by its own functions into the same documents (same _ids).
 // - loader: the lab's own path as a study calls it (ensureFixture/streamInsert with its batches in
-//   flight, write concern j:true, every batch's outcome checked, the count verified at the end).
-//   --inflight N sends the stream case's loader N batches in flight instead of its default (4), to
-//   see what the number in flight does; the other cases always run as the studies call them.
+//   flight, every batch's outcome checked, the count verified at the end). On a standalone (the
+//   embedded mongod) its batches go with w:1 like the bare loop's, and every 8 batches and at the end
+//   one journaled write proves them on disk (lib/infra/loader.js "durability at checkpoints"); the
+//   record says which per round, with the number of proofs (loaderDurability: "checkpoints (8)").
+//   --inflight N sends the stream case's loader N batches in flight instead of its default (4), and
+//   --journal-every-batch makes it ask every batch for the journal (j:true, the loader before
+//   2026-11-29), to see what each does; the other cases always run as the studies call them.
 // - rounds, interleaved: round i runs bare then loader when i is even, loader then bare when odd;
 //   every run starts from a dropped collection. The figure is the lab's one estimator
 //   (scripts/lib/stats.js compareTimes: time(loader) / time(bare) per round, its 95% interval, worded
@@ -120,14 +125,16 @@ async function own(db, name, c) {
   await createOwned(db, name, name === c.colls[0] ? c.bareOptions : {}, 'bench', { fixture: 'bench', n: c.n });
 }
 
-/** streamInsert's options in the stream case: as the studies call it, or pinned to N batches in flight. */
-function streamOptions(inflight) {
-  return inflight ? { progress: false, inflight } : { progress: false };
+/** streamInsert's options in the stream case: as the studies call it, or pinned (--inflight, --journal-every-batch). */
+function streamOptions(inflight, journalEveryBatch) {
+  const o = inflight ? { progress: false, inflight } : { progress: false };
+  return journalEveryBatch ? { ...o, journalEveryBatch } : o;
 }
 
 /** The cases: prepare() untimed, bare() and loader() timed. */
-function cases({ n, csvN, tmp, inflight }) {
+function cases({ n, csvN, tmp, inflight, journalEveryBatch }) {
   const seed = 1;
+  const streamOpts = streamOptions(inflight, journalEveryBatch);
   let csvFiles = null;
   return {
     ts: {
@@ -168,7 +175,7 @@ function cases({ n, csvN, tmp, inflight }) {
       what: 'lib/infra/loader.js streamInsert alone (time-series events)',
       n,
       bare: (db) => bareLoop(db.collection('stream_bare'), tsFixture.events(n, seed)),
-      loader: (db) => streamInsert(db.collection('stream_loader'), tsFixture.events(n, seed), streamOptions(inflight)),
+      loader: (db) => streamInsert(db.collection('stream_loader'), tsFixture.events(n, seed), streamOpts),
       colls: ['stream_bare', 'stream_loader'],
       ownLoader: true,
     },
@@ -204,6 +211,11 @@ function inflightOf(result) {
   return result && result.inflight ? result.inflight : null;
 }
 
+/** How the loader made its batches durable, and how many proofs, when its result says. */
+function durabilityOf(result) {
+  return result && result.durability ? `${result.durability} (${result.checkpoints})` : null;
+}
+
 /**
  * The lab's one comparison of the loader with the bare loop (compareTimes: time(loader) / time(bare)),
  * and the same figure and interval turned into the loader's speed relative to the bare loop.
@@ -224,6 +236,7 @@ async function runCase(db, name, c, rounds, log) {
   const runs = { bare: [], loader: [] };
   const waits = { bare: [], loader: [] };
   const inflight = [];
+  const durability = [];
   for (let i = 0; i < rounds; i++) {
     const order = i % 2 === 0 ? ['bare', 'loader'] : ['loader', 'bare'];
     for (const side of order) {
@@ -234,12 +247,14 @@ async function runCase(db, name, c, rounds, log) {
       runs[side].push(t.ms);
       waits[side].push(t.cpuWait);
       if (side === 'loader') inflight.push(inflightOf(t.result));
+      if (side === 'loader') durability.push(durabilityOf(t.result));
       const count = await db.collection(coll).countDocuments();
       if (count !== c.n) throw new Error(`${name} ${side}: ${count} documents stored, ${c.n} expected`);
     }
     log(
       `${name}: round ${i + 1} (${order.join(' ')}): bare ${(runs.bare[i] / 1000).toFixed(1)} s, ` +
-        `loader ${(runs.loader[i] / 1000).toFixed(1)} s (${inflight[i] === null ? '?' : inflight[i]} batches in flight); ` +
+        `loader ${(runs.loader[i] / 1000).toFixed(1)} s (${inflight[i] === null ? '?' : inflight[i]} batches in flight, ` +
+        `durable: ${durability[i] || '?'}); ` +
         `CPU wait ${waits.bare[i]} / ${waits.loader[i]}; load ${os.loadavg()[0].toFixed(1)}`,
     );
   }
@@ -255,6 +270,7 @@ async function runCase(db, name, c, rounds, log) {
     bareCpuWait: waits.bare,
     loaderCpuWait: waits.loader,
     loaderInflight: inflight,
+    loaderDurability: durability,
     bareRate: rate(median(runs.bare)),
     loaderRate: rate(median(runs.loader)),
     ...comparison(runs.loader, runs.bare),
@@ -278,6 +294,7 @@ function parseOptions() {
       pairs: { type: 'string' },
       burners: { type: 'string', default: '0' },
       inflight: { type: 'string' },
+      'journal-every-batch': { type: 'boolean' },
       only: { type: 'string', default: 'ts,where,mot,stream,csv' },
       uri: { type: 'string' },
       db: { type: 'string', default: 'perflab_bench' },
@@ -302,7 +319,7 @@ function parseOptions() {
     .filter(Boolean);
   for (const o of only)
     if (!known.includes(o)) throw new UsageError(`--only: ${JSON.stringify(o)} is not one of ${known.join(', ')}`);
-  return { values, n, csvN, rounds, burners, inflight, only };
+  return { values, n, csvN, rounds, burners, inflight, journalEveryBatch: !!values['journal-every-batch'], only };
 }
 
 // The lines printed at the end: per case, bare and loader rates, the loader's speed relative to the
@@ -332,6 +349,7 @@ run it on a quiet machine, not beside a test suite.
   --rounds N     interleaved rounds per case, each a bare and a loader run (default 3; --pairs N: the same)
   --burners N    N CPU-bound processes spinning beside the run (default 0)
   --inflight N   the stream case's loader pinned to N batches in flight (default: the loader's, 4)
+  --journal-every-batch  the stream case's loader asks every batch for the journal (j:true)
   --only LIST    cases: ts,where,mot,stream,csv (default all)
   --uri URI      your server (default: an embedded mongod, removed at the end)
   --db NAME      database for the cases' collections (default perflab_bench)
@@ -342,11 +360,11 @@ run it on a quiet machine, not beside a test suite.
 async function main() {
   const opts = parseOptions();
   if (opts.help) return void process.stdout.write(USAGE);
-  const { values, n, csvN, rounds, burners, inflight, only } = opts;
+  const { values, n, csvN, rounds, burners, inflight, journalEveryBatch, only } = opts;
   // The run directory first: the CSV files then live in it and go with it, however the bench ends.
   cleanup.install({ root: true, watchdog: true });
   const tmp = fs.mkdtempSync(path.join(cleanup.runDir(), 'bench-loaders-'));
-  const all = cases({ n, csvN, tmp, inflight });
+  const all = cases({ n, csvN, tmp, inflight, journalEveryBatch });
   const log = (m) => process.stderr.write(m + '\n');
   const loadStart = os.loadavg();
   const server = await getServer({ uri: values.uri, log });

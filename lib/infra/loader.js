@@ -10,7 +10,8 @@
 //     on the server after it settled ('retried': only batches whose first outcome was unknown);
 //     describe(doc) -> string, to name a refused document ("file.csv line 12"); onAcked(n) called
 //     (awaited) with the number of leading documents that are all settled and on disk;
-//     checkpointEvery (8): batches between two proofs of durability (see "durability at checkpoints").
+//     checkpointEvery (8): batches between two proofs of durability (see "durability at checkpoints");
+//     journalEveryBatch: every batch j:true instead, as before 2026-11-29 (for bench:loaders).
 //   ensureFixture(db, collName, spec, makeDocs, opts) -> {action, generated, count, inserted, duplicates, ms}
 //     the ownership protocol of scripts/lib/fixture.js (LabFixture.decide, by collection UUID) on the
 //     Node side; opts.options: createCollection options of a collection it creates; opts.log.
@@ -64,8 +65,10 @@ function isRetryable(e) {
  * - a replica set (w: majority unless the URI sets w), mongos, or a server that does not say which
  *   process it is: every batch waits for the journal, { writeConcern: {w, j: true}, barrier: null };
  * - w: 0 in the URI: { writeConcern: undefined } (the user asked for unacknowledged writes).
+ * journalEveryBatch: as on a replica set whatever the server (bench:loaders --journal-every-batch
+ * compares the two on one machine).
  */
-async function loadDurability(coll) {
+async function loadDurability(coll, journalEveryBatch = false) {
   const own = coll.writeConcern || {};
   if (own.w === 0) return { writeConcern: undefined, barrier: null };
   let hello = null;
@@ -76,7 +79,7 @@ async function loadDurability(coll) {
   }
   const w = own.w !== undefined ? own.w : hello && hello.setName ? 'majority' : 1;
   const processId = standaloneProcessId(hello);
-  if (processId === null) return { writeConcern: { w, j: true }, barrier: null };
+  if (processId === null || journalEveryBatch) return { writeConcern: { w, j: true }, barrier: null };
   return { writeConcern: { w }, barrier: { w, j: true }, processId };
 }
 
@@ -492,10 +495,11 @@ async function streamInsert(
     log,
     chunked = false,
     checkpointEvery = 8,
+    journalEveryBatch = false,
   } = {},
 ) {
   const bar = createProgress(label, total, { enabled: progress });
-  const write = { ...(await loadDurability(coll)), checkpointEvery: Math.max(1, checkpointEvery) };
+  const write = { ...(await loadDurability(coll, journalEveryBatch)), checkpointEvery: Math.max(1, checkpointEvery) };
   Object.assign(write, { retryMs, describe, log, verify });
   const t0 = Date.now();
   const out = {
@@ -625,6 +629,8 @@ async function fillFixture(db, collName, spec, makeDocs, { from, verify, ...rest
     ms: r.ms,
     retries: r.retries,
     inflight: r.inflight,
+    durability: r.durability,
+    checkpoints: r.checkpoints,
   };
 }
 
