@@ -1,6 +1,11 @@
 'use strict';
 // tools/param-walk.js counts a parameter's walk through the lab's files (#35): stops, distinct files
-// entered and returns to a file it had left. The counting, on synthetic sequences (no server).
+// entered and returns to a file it had left. The counting, on synthetic sequences (no server), and
+// the walk's first leg as far as it goes before any server starts.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { countWalk, legsOf, summaryOf, carries, labFile, abridge } = require('../../tools/param-walk');
 
@@ -75,5 +80,38 @@ describe('param-walk: counting a walk', function () {
   it('abridges consecutive stops of one function into one line with a count', function () {
     const stops = stopsOf('a:x', 'a:x', 'b:y', 'a:x');
     expect(abridge(stops)).to.deep.equal(['a:x x2', 'b:y', 'a:x']);
+  });
+});
+
+describe('param-walk: --docs before any server (the hook, offline)', function () {
+  this.timeout(30000);
+
+  it('is parsed and checked once in options.js, then handed on as a value: no file entered twice', function () {
+    const root = path.join(__dirname, '..', '..');
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'param-walk-test-'));
+    try {
+      const trace = path.join(tmp, 'trace.json');
+      // --out in a place no file can be written: refused after the parameters' check, before a server
+      const run = ['run', 'where', '--profile', 'tiny', '--docs', '1234', '--no-progress', '--quiet'];
+      const argv = [path.join(root, 'bin', 'mongo-perf-lab.js'), ...run, '--out', '/proc/no-such-dir/out'];
+      const r = spawnSync(process.execPath, ['-r', path.join(root, 'tools', 'param-walk.js'), ...argv], {
+        cwd: root,
+        env: { ...process.env, PARAM_WALK_OUT: trace, PARAM_WALK_VALUE: '1234' },
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).to.equal(2);
+      // bin's error line asks debugEnabled(argv): the refusal's own path, not the parameter's
+      const own = JSON.parse(fs.readFileSync(trace, 'utf8')).stops.filter((s) => s.own && !/debugEnabled/.test(s.fn));
+      expect(abridge(own)).to.deep.equal([
+        'lib/cli/options.js:parseCommand',
+        'lib/cli/run.js:parse',
+        'lib/cli/run.js:run',
+        'scripts/lib/lab.js:lab.node.configure',
+        'lib/studies/where/index.js:derived',
+      ]);
+      expect(countWalk(own).returns).to.equal(0);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
