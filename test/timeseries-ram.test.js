@@ -12,11 +12,12 @@ const { startEmbedded } = require('../lib/infra/server');
 const { ioCounters, ioSince, localMongodPid, onLoopback } = require('../lib/infra/process-io');
 const { limitMemory, findController } = require('../lib/infra/memory-limit');
 const { stateRecords } = require('../lib/studies/timeseries/state-records');
+const { limitRam } = require('../lib/studies/timeseries/states');
 const { VERDICT } = require('../lib/core/claims');
 const tsFixture = require('../fixtures/timeseries');
 const timeseries = require('../lib/studies/timeseries');
 const { verdictOfWith } = require('./unit/claims-records');
-const { labCli, useTmpDir } = require('./helpers');
+const { lab, labCli, useTmpDir } = require('./helpers');
 
 const DB = 'tsram';
 const N = 20000;
@@ -165,6 +166,22 @@ describe('timeseries study (source 003): RAM short, the disk reads of every pass
       expect(groupOf(server.pid)).to.equal(outside);
     });
 
+    it('a group left by a run killed with SIGKILL (its pid gone, nothing in it) is removed by the next RAM_MB', function () {
+      if (!cgroupsWritable()) this.skip();
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid; // a pid that ran and is gone
+      const parent = findController('/sys/fs/cgroup').parent;
+      const left = path.join(parent, `mongo-perf-lab-${gone}-1`);
+      fs.mkdirSync(left);
+      try {
+        const limit = limitMemory(server, 700);
+        limit.release();
+        expect(fs.existsSync(left)).to.equal(false);
+        expect(fs.existsSync(limit.dir)).to.equal(false);
+      } finally {
+        if (fs.existsSync(left)) fs.rmdirSync(left);
+      }
+    });
+
     it('RAM_MB where no memory cgroup can be made: one line (what, where, what to do), nothing left', async function () {
       for (const root of [path.join(tmp.dir, 'no-cgroups'), '/sys/fs/cgroup/unified']) {
         process.env.LAB_CGROUP_ROOT = root;
@@ -182,6 +199,15 @@ describe('timeseries study (source 003): RAM short, the disk reads of every pass
           delete process.env.LAB_CGROUP_ROOT;
         }
       }
+      // A server the lab did not start, or a limit below mongod's smallest cache: refused the same way.
+      expect(() => limitMemory({ embedded: false, uri: 'mongodb://127.0.0.1:27017' }, 600)).to.throw(
+        /^parameter RAM_MB=600: only the lab's own embedded mongod .*: run without --uri, or leave RAM_MB out$/,
+      );
+      const low = await limitRam({ server }, { RAM_MB: 300 }).catch((e) => e);
+      expect(low.name).to.equal('ParameterError');
+      expect(low.message).to.match(
+        /^parameter RAM_MB=300: below what mongod needs .*give at least 512, or leave RAM_MB out$/,
+      );
       // Not root (as root: the same module run as user nobody): the real mount refuses the folder.
       if (process.getuid && process.getuid() === 0) {
         const script =
@@ -202,6 +228,29 @@ describe('timeseries study (source 003): RAM short, the disk reads of every pass
       }
     });
   });
+
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    it(`the CLI interrupted (${signal}) while its mongod is in the group: the group goes with the run`, async function () {
+      if (!cgroupsWritable()) this.skip();
+      this.timeout(120000);
+      let sent = false;
+      const r = lab(['run', 'timeseries', '--profile', 'tiny', '--set', 'RAM_MB=600'], {
+        cwd: tmp.dir,
+        env: { MONGODB_URI: undefined },
+        timeoutMs: 110000,
+        onOutput: (io) => {
+          if (!sent && /share 600 MB \(memory cgroup/.test(io.err)) {
+            sent = true;
+            expect(labGroups()).to.have.length(1);
+            r.child.kill(signal);
+          }
+        },
+      });
+      const { code } = await r.done;
+      expect(sent, r.io.err).to.equal(true);
+      expect(code, r.io.err).to.equal(signal === 'SIGINT' ? 130 : 143);
+      expect(labGroups()).to.deep.equal([]);
+    });
 
   it('the CLI: run timeseries --set RAM_MB=600 leaves no cgroup behind; without cgroups, exit 2 and one line', async function () {
     this.timeout(180000);

@@ -11,7 +11,8 @@
 //       cgroup, holding the server's mongod; the server's restart() is followed (the new pid joins
 //       the group after every restart). release() moves what is left to the parent group and
 //       removes the group; the exit clean-up does the same however the process ends (SIGINT,
-//       SIGTERM, a failure), so the lab leaves no group behind.
+//       SIGTERM, a failure), so the lab leaves no group behind; one left by a run killed with
+//       SIGKILL is removed by the next one (once empty: the run's watchdog kills its mongod).
 //   cacheGBFor(mb)              the largest WiredTiger cache (GB, 2 decimals) that leaves mongod its
 //                               own memory under mb; null when even the smallest (0.25) does not fit
 //   MONGOD_OWN_MB               what mongod needs besides its cache (its heap, connections, the
@@ -27,7 +28,7 @@ const fs = require('fs');
 const path = require('path');
 const cleanup = require('./cleanup');
 const { ParameterError } = require('./errors');
-const { running, sleepSync } = require('./processes');
+const { alive, running, sleepSync } = require('./processes');
 
 const MONGOD_OWN_MB = 256;
 const MIN_CACHE_GB = 0.25; // mongod refuses a smaller --wiredTigerCacheSizeGB
@@ -90,6 +91,31 @@ function refusal(mb, where, why) {
 
 let made = 0;
 
+/**
+ * Groups left by runs killed with SIGKILL (no exit step ran): removed once their run is gone and
+ * nothing runs in them any more (their mongod went with the run's watchdog).
+ */
+function sweepAbandoned(parent) {
+  let names;
+  try {
+    names = fs.readdirSync(parent);
+  } catch (e) {
+    return;
+  }
+  for (const name of names) {
+    const m = /^mongo-perf-lab-(\d+)-\d+$/.exec(name);
+    if (!m || alive(Number(m[1]))) continue;
+    const dir = path.join(parent, name);
+    const procs = readText(path.join(dir, 'cgroup.procs'));
+    if (procs === null || procs.trim()) continue; // not a group, or its mongod still runs
+    try {
+      fs.rmdirSync(dir);
+    } catch (e) {
+      /* in use again, or not ours to remove: left alone */
+    }
+  }
+}
+
 /** Writes a pid into a group's cgroup.procs; a process already gone is no error. */
 function movePid(dir, pid) {
   try {
@@ -122,6 +148,7 @@ function makeGroup(mb) {
   const root = cgroupRoot();
   const c = findController(root);
   cleanup.install(); // the exit and signal hooks that run the group's removal
+  sweepAbandoned(c.parent);
   if (c.missing) throw refusal(mb, `under ${root}`, c.missing);
   const dir = path.join(c.parent, `mongo-perf-lab-${process.pid}-${++made}`);
   try {
