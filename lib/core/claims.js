@@ -294,9 +294,15 @@ function isParity([L, U]) {
   return L <= 1 && U >= 1;
 }
 
+/** Whether a rule's band is read as parity: declared so, or around 1 with no no-difference band of its own. */
+function readsAsParity(o) {
+  return o.kind === KIND.PARITY || (isParity(o.holds) && !o.tie);
+}
+
 /**
- * A rule's kind and its verdicts outside the band: `above` defaults to stronger, `below` to REVERSED
- * for a directional claim and to FAILS for a one-sided or parity one. A directional rule may not
+ * A rule's kind and its verdicts outside the band: `below` defaults to REVERSED for a directional
+ * claim and to FAILS for a one-sided or parity one; `above` to stronger, except for a parity claim,
+ * where "clearly different" fails on either side ("breaks even", "level" have no larger effect). A directional rule may not
  * say FAILS, nor a one-sided or parity rule REVERSED: a LabError when the rule is built, since the
  * word would misname the claim (a one-sided claim has no other way round).
  */
@@ -305,7 +311,7 @@ function outcomeWords(o) {
   const kinds = Object.values(KIND);
   if (!kinds.includes(kind)) throw new LabError(`a claim rule's kind is "${kind}": give one of ${kinds.join(', ')}`);
   const directional = kind === KIND.DIRECTIONAL;
-  const above = o.above || VERDICT.STRONGER;
+  const above = o.above || (kind === KIND.PARITY ? VERDICT.FAILS : VERDICT.STRONGER);
   const below = o.below || (directional ? VERDICT.REVERSED : VERDICT.FAILS);
   const misnamed = directional ? VERDICT.FAILS : VERDICT.REVERSED;
   if (above === misnamed || below === misnamed)
@@ -363,7 +369,9 @@ function decide(iv, o) {
       verdict: above,
       why: `the interval lies above the claim's band ${band}${above === VERDICT.FAILS ? outsideWhy(above, kind) : ''}`,
     };
-  const parity = isParity([L, U]);
+  // A band around 1 reads as parity unless the rule gives its own no-difference band: a share or a
+  // fraction (0.1-1.5 of the files re-read) can hold 1 and still have "no effect" below it.
+  const parity = readsAsParity(o);
   const [tLo, tHi] = parity ? [L, L] : tieBand(o);
   const tie = `[${fmt(tLo)}, ${fmt(tHi)}]`;
   if (iv.hi < tLo)
@@ -415,7 +423,7 @@ function bandsText(o) {
   const above = LABEL[words.above];
   const below = LABEL[words.below];
   const gone = o.goneInside ? `; gone inside [${fx(o.goneInside[0])}, ${fx(o.goneInside[1])}]` : '';
-  if (isParity([L, U])) return `holds [${f(L)}, ${f(U)}]; ${above} above; ${below} below${gone}`;
+  if (readsAsParity(o)) return `holds [${f(L)}, ${f(U)}]; ${above} above; ${below} below${gone}`;
   const [tLo, tHi] = tieBand(o);
   const weaker = tHi < L ? `; weaker [${f(tHi)}, ${f(L)})` : '';
   return `holds [${f(L)}, ${f(U)}]; ${above} above${weaker}; no effect [${f(tLo)}, ${f(tHi)}]; ${below} below ${f(tLo)}${gone}`;

@@ -534,6 +534,13 @@ const SOURCE_WRITER = {
   },
 };
 
+/** Which _id the run's events carried, as its idType measure says (for the notes beside a size). */
+function idWords(records) {
+  const id = records.find((r) => r.type === 'measure' && r.name === 'idType');
+  if (id && id.value === 'objectId') return "ObjectId _ids, as the source's";
+  return `the lab's ${id ? id.value : 'int32'} _id against the source's ObjectId: not like for like`;
+}
+
 /** 003-bytes, one part: bytes per event of the documents or of the indexes against the source's. */
 function bytesPart(name, published, what, below = VERDICT.GONE) {
   return rule({
@@ -591,7 +598,7 @@ function createdOnBytes() {
         return {
           iv: exact(per / SOURCE_CREATED_ON),
           figure: `created_on_1 ${per.toFixed(1)} B per event against the source's ${SOURCE_CREATED_ON} B (${fx(per / SOURCE_CREATED_ON)})`,
-          note: `at ${lab.fmtInt(sized.run.events)} events${id === null ? '' : `; _id_ beside ${id.toFixed(1)} B (the lab's int32 _id against the source's ObjectId: not like for like, not judged)`}; the lab builds created_on_1 after loading`,
+          note: `at ${lab.fmtInt(sized.run.events)} events${id === null ? '' : `; _id_ beside ${id.toFixed(1)} B (${idWords(records)}: shown, not judged)`}; the lab builds created_on_1 after loading`,
         };
       }
       const s = largestRawSizes(records);
@@ -602,7 +609,7 @@ function createdOnBytes() {
       return {
         iv: null,
         figure,
-        missing: `these records give only both indexes' total (${total.toFixed(1)} B per event, with the lab's int32 _id_ and a created_on_1 built after loading): created_on_1 alone needs its own size, which the state passes record (timeseries with its states, any run from now on)`,
+        missing: `these records give only both indexes' total (${total.toFixed(1)} B per event, with the run's own _id_ and a created_on_1 built after loading): created_on_1 alone needs its own size, which the state passes record (timeseries with its states, any run from now on)`,
       };
     },
   });
@@ -648,6 +655,7 @@ function planShareRule() {
     holds: [1, 1],
     floor: 0,
     tie: [0, 0],
+    kind: KIND.PARITY,
     below: VERDICT.INCONCLUSIVE,
     fmt: pct,
     interval: (records) => {
@@ -781,7 +789,7 @@ module.exports = [
       derivation:
         "dataSize 3,200,000,032 / 50,000,000 = 64.0 B (MMAPv1's dataSize). The document printed ({_id: ObjectId, created_on: Date, value: double}) is 57 B of BSON (4 + 17 + 20 + 15 + 1); 2.4's dataSize counted each record's allocation less its 16 B header: 64.0 B exactly is an 80 B record, which 2.4's quantized allocation (1/16 of the next power of 2) gives a 73 B record (57 + 16). Like for like, the source's documents on WiredTiger would be 57 B: 0.89x of 64 B, the 7 B of allocation gone with MMAPv1. The lab's generator writes an int32 _id: 49 B of BSON, a changed writer (8 B less), shown beside and not judged",
       boundary:
-        "gate: the run wrote the source's documents (ObjectId _ids, recorded as an idType measure), else not reproduced (absent: writer), the lab's bytes beside. Then deterministic, uncompressed: dataSize per event / 64 B: holds inside [0.8x, 1.25x] (the core's default band, not widened for a writer: the source's documents give 57 B, 0.89x); stronger (larger now) above; below, inconclusive (the BSON of the same fields cannot shrink between versions). WiredTiger's compressed bytes are in 003-compressed-model",
+        "gate: the run wrote the source's documents (ObjectId _ids, recorded as an idType measure), else not reproduced (absent: writer), the lab's bytes beside. Then deterministic, uncompressed: dataSize per event / 64 B: holds inside [0.8x, 1.25x] (the core's default band, not widened for a writer: the source's documents give 57 B, 0.89x); fails (larger now) above; below, inconclusive (the BSON of the same fields cannot shrink between versions). WiredTiger's compressed bytes are in 003-compressed-model",
       mechanism: {
         why: "2.4's dataSize summed each record's allocated space less its 16 B header, and 64.0 B exactly is an 80 B record for a 57 B document (73 B with the header), as 2.4's quantized allocation rounds it; WiredTiger's dataSize is the documents' BSON bytes: the 7 B per event of allocation went with MMAPv1 (removed in 4.2), the BSON did not change",
         ref: 'https://mongodb.com/docs/v2.4/core/record-padding',
@@ -793,9 +801,9 @@ module.exports = [
       claim: 'the created_on index takes ~25 B per event (both indexes ~54 B)',
       published: '25.2 B (created_on_1; both 54.4 B)',
       derivation:
-        "indexSizes created_on_1 1,257,869,424 / 50,000,000 = 25.2 B; totalIndexSize 2,717,890,448 / 50,000,000 = 54.4 B (_id_ 29.2 B). Judged on created_on_1 alone, a Date key at the source and here: the lab's _id is an int32 where the source's was an ObjectId (a changed writer, not MongoDB), so _id_ is shown beside, never judged. The lab builds created_on_1 after loading the events; the source does not say when it built its index",
+        "indexSizes created_on_1 1,257,869,424 / 50,000,000 = 25.2 B; totalIndexSize 2,717,890,448 / 50,000,000 = 54.4 B (_id_ 29.2 B). Judged on created_on_1 alone, a Date key at the source and here: the lab's _id is an int32 unless the run wrote the source's ObjectId (ID=objectId, recorded as idType), so _id_ is shown beside, never judged. The lab builds created_on_1 after loading the events; the source does not say when it built its index",
       boundary:
-        "deterministic: created_on_1 bytes on disk per event (from the state passes' residency) / 25.2 B: holds inside [0.67, 1.5]; stronger above; below 16.8 B inconclusive, never gone: the lab builds created_on_1 in bulk after loading (denser pages than an index grown by inserts: MMAPv1 split buckets 50/50, 90/10 only at the right edge) and the source does not say when it built its own, so a smaller index may be the build order, not the removal of MMAPv1's B-tree. A file with only both indexes' total (with the lab's int32 _id_): inconclusive, the bytes beside",
+        "deterministic: created_on_1 bytes on disk per event (from the state passes' residency) / 25.2 B: holds inside [0.67, 1.5]; fails above (larger now); below 16.8 B inconclusive, never gone: the lab builds created_on_1 in bulk after loading (denser pages than an index grown by inserts: MMAPv1 split buckets 50/50, 90/10 only at the right edge) and the source does not say when it built its own, so a smaller index may be the build order, not the removal of MMAPv1's B-tree. A file with only both indexes' total (with the lab's int32 _id_): inconclusive, the bytes beside",
       mechanism: {
         why: 'WiredTiger (default since 3.2; MMAPv1 removed in 4.2) stores index keys with prefix compression by default, on disk and in memory; how full its pages are depends on how the index was built (in bulk after loading, as the lab does, or grown by inserts), which the source does not state, so no size difference is read as the engine alone',
         ref: 'https://www.mongodb.com/docs/v6.0/faq/storage/',
