@@ -26,6 +26,7 @@
 const LabParams = require('../../scripts/lib/params');
 const stats = require('../../scripts/lib/stats');
 const { InputFileError } = require('../infra/errors');
+const { factsNamed } = require('./env-facts');
 
 const { DECISION } = stats;
 
@@ -183,20 +184,22 @@ function paramDifferences(oldParams, newParams) {
   };
 }
 
+// The environment facts compare lists when they differ, in this order.
+const COMPARED_FACTS = [
+  'version',
+  'storageEngine',
+  'queryFramework',
+  'topology',
+  'cacheBytes',
+  'cores',
+  'cpuModel',
+  'engine',
+  'profile',
+];
+
 /** Where the two runs were measured, field by field: only what differs. */
 function serverDifferences(oldEnv = {}, newEnv = {}) {
-  const fields = [
-    ['MongoDB', (e) => e.server && e.server.version],
-    ['storage engine', (e) => e.server && e.server.storageEngine],
-    ['query framework', (e) => e.server && e.server.queryFramework],
-    ['topology', (e) => e.server && e.server.topology],
-    ['cache bytes', (e) => e.server && e.server.cacheBytes],
-    ['cores', (e) => e.host && e.host.cores],
-    ['CPU', (e) => e.host && e.host.cpuModel],
-    ['query engine column', (e) => e.engine],
-    ['profile', (e) => e.profile],
-  ];
-  return fields
+  return factsNamed('compare', COMPARED_FACTS)
     .map(([name, get]) => [name, get(oldEnv), get(newEnv)])
     .filter(([, a, b]) => a !== undefined && b !== undefined && a !== null && b !== null && a !== b)
     .map(([name, a, b]) => `${name} ${a} vs ${b}`);

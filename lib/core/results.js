@@ -12,6 +12,7 @@ const LabRecords = require('../../scripts/lib/records');
 const { checkWritableFile } = require('../infra/output-paths');
 const cleanup = require('../infra/cleanup');
 const { UsageError } = require('../infra/errors');
+const { factsNamed } = require('./env-facts');
 const LAB_VERSION = require('../../package.json').version;
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -119,23 +120,7 @@ function pointKey(axis) {
 
 // What must be the same for a measurement in the file to stand for one this run would make: the
 // server and how it runs, the machine's size, the software and the lab's own code, the profile.
-const SETTING = [
-  ['server version', (e) => e.server && e.server.version],
-  ['storage engine', (e) => e.server && e.server.storageEngine],
-  ['query engine', (e) => e.server && e.server.queryFramework],
-  ['cache size', (e) => e.server && e.server.cacheBytes],
-  ['topology', (e) => e.server && e.server.topology],
-  ['cores', (e) => e.host && e.host.cores],
-  // A file written before usableCores was recorded ran on all of them.
-  ['usable cores', (e) => e.host && (e.host.usableCores || e.host.cores)],
-  ['Node', (e) => e.software && e.software.node],
-  ['driver', (e) => e.software && e.software.driver],
-  ['mongosh', (e) => e.software && e.software.mongosh],
-  ["lab's commit", (e) => e.lab && e.lab.commit],
-  ['profile', (e) => e.profile],
-  ['engine', (e) => e.engine],
-  ['label', (e) => e.label],
-];
+const SETTING = factsNamed('resume');
 
 /** null when a file measured in environment `was` can be resumed in `now`; else what differs. */
 function settingDiff(was, now) {
