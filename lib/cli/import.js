@@ -3,6 +3,7 @@
 // exit code 1 when rows were rejected.
 const fs = require('fs');
 const opt = require('./options');
+const { valueOption, flag } = require('./option-kinds');
 const { UsageError, clientOptions } = require('../infra/errors');
 const targets = require('../infra/targets');
 const { checkWritableFile } = require('../infra/output-paths');
@@ -15,42 +16,32 @@ const summary = 'import CSV files into a collection (rows read = stored + reject
 const about = 'Imports CSV files into a collection; rows read = stored + rejected, always.';
 
 const options = {
-  uri: {
-    type: 'string',
-    arg: 'URI',
-    text: 'the server to import into (default: $MONGODB_URI; required); used as given,\nmulti-host, mongodb+srv, /authDb and TLS options included',
-  },
-  db: {
-    type: 'string',
-    arg: 'NAME',
-    text: 'database (default: random, as source 000); admin, local and config are refused',
-  },
-  coll: { type: 'string', arg: 'NAME', text: 'collection (default: sensors); system.* is refused' },
-  key: {
-    type: 'string',
-    arg: 'COLUMN',
-    text: "use this column's value as _id (a blank or repeated key rejects the row); default: a hash\nof the row (names and cells), so re-importing a file, or the same name in another\nfolder, or an edited file stores each distinct row exactly once",
-  },
-  header: {
-    type: 'string',
-    arg: 'a,b,c',
-    text: 'the column names, when the file has no header row (then line 1 is data);\notherwise line 1 must name the columns, and a line 1 that looks like data is refused',
-  },
-  rejects: {
-    type: 'string',
-    arg: 'FILE',
-    text: 'where bad rows go, with file, line, field, value and reason\n(default: FILE.csv.rejects.csv next to the first file)',
-  },
-  encoding: {
-    type: 'string',
-    arg: 'E',
-    text: "the files' text encoding: utf8 (default; a line that is not UTF-8 is rejected) or latin1",
-  },
-  append: {
-    type: 'boolean',
-    text: 'add the rows to an existing collection the lab did not make (without it, import\nwrites only into a collection it creates, or one it made before, and refuses others)',
-  },
-  'no-progress': { type: 'boolean', text: 'no progress bar' },
+  uri: valueOption(
+    'URI',
+    'the server to import into (default: $MONGODB_URI; required); used as given,\nmulti-host, mongodb+srv, /authDb and TLS options included',
+  ),
+  db: valueOption('NAME', 'database (default: random, as source 000); admin, local and config are refused'),
+  coll: valueOption('NAME', 'collection (default: sensors); system.* is refused'),
+  key: valueOption(
+    'COLUMN',
+    "use this column's value as _id (a blank or repeated key rejects the row); default: a hash\nof the row (names and cells), so re-importing a file, or the same name in another\nfolder, or an edited file stores each distinct row exactly once",
+  ),
+  header: valueOption(
+    'a,b,c',
+    'the column names, when the file has no header row (then line 1 is data);\notherwise line 1 must name the columns, and a line 1 that looks like data is refused',
+  ),
+  rejects: valueOption(
+    'FILE',
+    'where bad rows go, with file, line, field, value and reason\n(default: FILE.csv.rejects.csv next to the first file)',
+  ),
+  encoding: valueOption(
+    'E',
+    "the files' text encoding: utf8 (default; a line that is not UTF-8 is rejected) or latin1",
+  ),
+  append: flag(
+    'add the rows to an existing collection the lab did not make (without it, import\nwrites only into a collection it creates, or one it made before, and refuses others)',
+  ),
+  'no-progress': flag('no progress bar'),
 };
 
 const notes = `Types: a column is numeric when most of its first 100 values are; numbers are stored exactly

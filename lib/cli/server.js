@@ -19,6 +19,7 @@ const liveness = require('../infra/liveness');
 const { LabError, UsageError, friendly } = require('../infra/errors');
 const { NoMongodError } = require('../infra/mongod-binary');
 const opt = require('./options');
+const { valueOption } = require('./option-kinds');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRIPTS = path.join(ROOT, 'scripts');
@@ -35,22 +36,10 @@ const usage = 'mongo-perf-lab server [--port N] [--dbpath DIR] [--cache-gb X] [-
 const summary = 'a MongoDB for the scripts and import; stays up until Ctrl-C';
 const about = 'Starts a MongoDB for the scripts and import; it stays up until Ctrl-C.';
 const options = {
-  port: {
-    type: 'string',
-    arg: 'N',
-    text: 'listen on 127.0.0.1:N (default: a free port; a replica set uses N, N+1, ...)',
-  },
-  dbpath: {
-    type: 'string',
-    arg: 'DIR',
-    text: 'keep the data in DIR across runs (default: a temporary directory, deleted on stop)',
-  },
-  'cache-gb': { type: 'string', arg: 'X', text: 'WiredTiger cache size, in GB (>= 0.25)' },
-  replset: {
-    type: 'string',
-    arg: 'N',
-    text: 'a replica set of N members (1-7) instead of a standalone (not with --dbpath)',
-  },
+  port: valueOption('N', 'listen on 127.0.0.1:N (default: a free port; a replica set uses N, N+1, ...)'),
+  dbpath: valueOption('DIR', 'keep the data in DIR across runs (default: a temporary directory, deleted on stop)'),
+  'cache-gb': valueOption('X', 'WiredTiger cache size, in GB (>= 0.25)'),
+  replset: valueOption('N', 'a replica set of N members (1-7) instead of a standalone (not with --dbpath)'),
 };
 const notes = `Prints the connection string alone on stdout, and on stderr a ready-to-paste
 \`npx mongosh "<uri>/random" scripts/<script>.js\` line for every script, and the \`kill PID\` that
