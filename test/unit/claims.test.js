@@ -117,6 +117,15 @@ describe('claims: one vocabulary, decided from an interval', function () {
     expect(claims.decide(iv(1.5, 2), wash).verdict).to.equal(VERDICT.FAILS);
     expect(claims.decide(iv(0.3, 0.6), wash).verdict).to.equal(VERDICT.FAILS);
     expect(claims.decide(iv(0.7, 0.9), wash).verdict, 'across a boundary').to.equal(VERDICT.INCONCLUSIVE);
+    // a parity claim with no word of its own for the upper side fails there too ("breaks even")
+    const breakEven = { holds: [0.8, 1.25], kind: KIND.PARITY };
+    expect(claims.decide(iv(1.5, 2), breakEven).verdict).to.equal(VERDICT.FAILS);
+    expect(claims.bandsText(breakEven)).to.equal('holds [0.80x, 1.25x]; FAILS above; FAILS below');
+    // a band around 1 with its own no-difference band is not parity: a fraction of files re-read
+    // (0.1-1.5, none below 0.1) has no effect below, never REVERSED
+    const reread = { holds: [0.1, 1.5], floor: 0.1, tie: [0, 0.1] };
+    expect(claims.decide(iv(0.01, 0.05), reread).verdict).to.equal(VERDICT.NO_EFFECT);
+    expect(claims.bandsText(reread)).to.match(/no effect \[0\.00x, 0\.10x\]/);
     // the generated bands say the same words
     expect(claims.bandsText(wash)).to.equal('holds [0.80x, 1.25x]; FAILS above; FAILS below');
     expect(claims.bandsText({ holds: [2, 4] })).to.match(/REVERSED below 0\.80x$/);
