@@ -106,6 +106,20 @@ describe('loader durability: w:1 batches, journaled checkpoints, kills mid-load'
     }
   });
 
+  it('journalEveryBatch (bench:loaders --journal-every-batch): every batch asks for the journal, no proofs', async function () {
+    const client = new MongoClient(t.uri, { monitorCommands: true });
+    await client.connect();
+    try {
+      const seen = watchInserts(client);
+      const coll = client.db(t.dbName).collection('wc_every');
+      const r = await streamInsert(coll, whereDocs(5000, 2), { batchSize: 1000, journalEveryBatch: true });
+      expect(r).to.include({ read: 5000, inserted: 5000, durability: 'every batch', checkpoints: 0 });
+      expect(seen.map((s) => [s.n, s.wc])).to.deep.equal(Array(5).fill([1000, { w: 1, j: true }]));
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the loader killed (SIGKILL) mid-load: the marker is not complete, names only what is there; the next run resumes, never reuses', async function () {
     const n = 200000;
     const seed = 7;
