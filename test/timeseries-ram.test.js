@@ -8,7 +8,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
-const { startEmbedded } = require('../lib/infra/server');
+const { startEmbedded, describeServer } = require('../lib/infra/server');
 const { ioCounters, ioSince, localMongodPid, onLoopback } = require('../lib/infra/process-io');
 const { limitMemory, findController } = require('../lib/infra/memory-limit');
 const { stateRecords } = require('../lib/studies/timeseries/state-records');
@@ -99,7 +99,7 @@ describe('timeseries study (source 003): RAM short, the disk reads of every pass
     let server;
 
     before(async function () {
-      server = await startEmbedded({ cacheSizeGB: 0.25 });
+      server = await startEmbedded({ cacheSizeGB: 0.3 });
       const client = new MongoClient(server.uri);
       try {
         await client.connect();
@@ -112,10 +112,11 @@ describe('timeseries study (source 003): RAM short, the disk reads of every pass
       if (server) await server.stop();
     });
 
-    const statesRun = (params) =>
+    const statesRun = (params, log) =>
       timeseries.helpers.statesOnServer({
         server,
         dbName: DB,
+        log,
         params: { COLL: 'randomData', N, SEED: 3, PASSES: 2, ...params },
         grains: ['hours'],
         states: timeseries.helpers.STATES.filter((s) => ['cold', 'warm-both'].includes(s.name)),
@@ -126,6 +127,7 @@ describe('timeseries study (source 003): RAM short, the disk reads of every pass
       const results = records.filter((r) => r.type === 'result');
       expect(results.map((r) => r.axis.state).sort()).to.deep.equal(['cold', 'warm-both']);
       for (const r of results) {
+        expect(r.extra.ramMB).to.equal(undefined);
         expect(r.extra.passes).to.have.length(2);
         for (const p of r.extra.passes) {
           expect(p.diskReadBytes, r.axis.state).to.be.a('number').and.at.least(0);
@@ -160,8 +162,14 @@ describe('timeseries study (source 003): RAM short, the disk reads of every pass
       expect(groupOf(server.pid)).to.equal(outside);
 
       // Through the states (RAM_MB as a parameter): the passes ran in the group, which is gone after.
-      const records = await statesRun({ RAM_MB: 600 });
-      expect(records.filter((r) => r.type === 'result')).to.have.length(2);
+      // 512 MB leave mongod a 0.25 GB cache: lowered from its 0.3 GB for the states, then restored.
+      const logged = [];
+      const records = await statesRun({ RAM_MB: 512 }, (l) => logged.push(l));
+      expect(logged.join('\n')).to.match(/RAM_MB=512: .* share 512 MB .*its WiredTiger cache 256(\.0)? MB at most/);
+      expect((await describeServer(server.uri)).cacheSizeBytes).to.be.within(0.29 * 1024 ** 3, 0.31 * 1024 ** 3);
+      const results = records.filter((r) => r.type === 'result');
+      expect(results).to.have.length(2);
+      for (const r of results) expect(r.extra.ramMB, r.axis.state).to.equal(512);
       expect(labGroups().filter((n) => n.startsWith(`mongo-perf-lab-${process.pid}-`))).to.deep.equal([]);
       expect(groupOf(server.pid)).to.equal(outside);
     });

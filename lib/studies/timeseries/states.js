@@ -79,7 +79,7 @@ function residencyOf(x) {
  * during it (`diskReadBytes`, `majorFaults`: null when it does not run on this machine), the
  * evidence of RAM short that 003-touch-both's gate reads (claims.js ramShort).
  */
-function stateRecord(runs) {
+function stateRecord(runs, ramMB) {
   const first = runs[0].record;
   const passes = runs.map((r, i) => ({
     pass: i + 1,
@@ -107,6 +107,8 @@ function stateRecord(runs) {
       pass: `${runs.length} pass(es) over T1..T5, the states interleaved; a time is a pass's mean of T1..T5 (aggregation until its first result)`,
       intervals: first.extra.intervals,
       passes,
+      // RAM_MB: the memory cgroup mongod and its file cache ran in (absent: no limit)
+      ...(ramMB ? { ramMB } : {}),
     },
   });
 }
@@ -168,7 +170,8 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
       for (const g of grains) keep(state, g, await pass(ctx, p, g, state, check));
     }
   }
-  for (const state of states) for (const g of grains) out.push(stateRecord(runs.get(`${state.name}/${g}`)));
+  const ramMB = ctx.memoryLimit ? ctx.memoryLimit.mb : null;
+  for (const state of states) for (const g of grains) out.push(stateRecord(runs.get(`${state.name}/${g}`), ramMB));
   return out;
 }
 
@@ -190,7 +193,7 @@ async function statesOnServer(
     limit = await limitRam(ctx, ctx.p);
     return await runStates(ctx, ctx.p, { grains, states, check, passes: ctx.p.PASSES || 1 });
   } finally {
-    if (limit) limit.release();
+    if (limit) await limit.release();
     if (ctx.session)
       await ctx.session.close().catch(() => {
         /* clean-up must not hide the states' own error */
@@ -246,8 +249,10 @@ async function statesAtSourceFill(ctx, p, opts, sizes, events) {
  * file pages it caches share RAM_MB as the source's mongod and its mapped files shared 8 GB. Called
  * before the load: a file page is charged to the group of the process that first cached it, and
  * pages the mongod cached outside the group would be read from memory whatever the limit. Its
- * WiredTiger cache is lowered to fit (cacheGBFor: RAM_MB less mongod's own); the group goes when the
- * run ends (ctx.cleanups) or the process does. Returns the limit, or null without RAM_MB.
+ * WiredTiger cache is lowered to fit (cacheGBFor: RAM_MB less mongod's own). At the end of the run
+ * (ctx.cleanups) or the states (statesOnServer) release() removes the group and restarts mongod on
+ * its own cache; the exit clean-up removes the group however the process ends. Returns
+ * {mb, dir, release()}, or null without RAM_MB.
  */
 async function limitRam(ctx, p) {
   const mb = p.RAM_MB;
@@ -258,25 +263,43 @@ async function limitRam(ctx, p) {
       `parameter RAM_MB=${mb}: below what mongod needs with its smallest cache (${MIN_CACHE_GB} GB + ${MONGOD_OWN_MB} MB of its own): ` +
         `give at least ${MIN_CACHE_GB * 1024 + MONGOD_OWN_MB}, or leave RAM_MB out`,
     );
-  const limit = limitMemory(ctx.server, mb);
+  const group = limitMemory(ctx.server, mb);
+  const server = ctx.server;
+  const described = server.cacheSizeBytes;
+  let before = null; // the mongod's arguments before its cache was lowered, restored at the end
+  // Out of the group first, then the server's own cache back: a later study of the run (or test)
+  // measures the server as it was.
+  const release = async () => {
+    group.release();
+    if (!before) return;
+    const args = before;
+    before = null;
+    await restartWithArgs(server, args);
+    server.cacheSizeBytes = described;
+  };
+  let cache;
   try {
     // required here: the server module loads the driver, which `list` and `--help` must not pay for
     const { describeServer } = require('../../infra/server');
-    const cache = (await describeServer(ctx.server.uri)).cacheSizeBytes;
+    cache = (await describeServer(server.uri)).cacheSizeBytes;
     if (!cache || cache > gb * 1073741824) {
-      await restartWithCacheFlags(ctx.server, ['--wiredTigerCacheSizeGB', String(gb)]);
-      ctx.server.cacheSizeBytes = gb * 1073741824;
+      before = await restartWithCacheFlags(server, ['--wiredTigerCacheSizeGB', String(gb)]);
+      cache = gb * 1073741824;
+      server.cacheSizeBytes = cache;
       await ctx.reopen();
     }
   } catch (e) {
-    limit.release();
+    await release().catch(() => {
+      /* the error that matters is the one thrown */
+    });
     throw e;
   }
-  if (ctx.cleanups) ctx.cleanups.push(async () => limit.release());
+  const limit = { mb, dir: group.dir, release };
+  if (ctx.cleanups) ctx.cleanups.push(release);
   ctx.memoryLimit = limit;
   ctx.log(
-    `${NAME}: RAM_MB=${mb}: the embedded mongod and the file pages it caches share ${mb} MB (memory cgroup ${limit.dir}), ` +
-      `its WiredTiger cache ${fmtBytes(ctx.server.cacheSizeBytes)} at most`,
+    `${NAME}: RAM_MB=${mb}: the embedded mongod and the file pages it caches share ${mb} MB (memory cgroup ${group.dir}), ` +
+      `its WiredTiger cache ${fmtBytes(cache)} at most`,
   );
   return limit;
 }
