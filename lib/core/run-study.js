@@ -189,8 +189,9 @@ async function prepare(ctx, entry, p, times = {}) {
   // Every collection the study will derive or scratch-write, proven the lab's or absent before any
   // work (checkStudies did so before the run; a collection may have appeared since): a foreign one
   // met half-way would refuse the run after minutes spent on the others. All of them are named at
-  // once, so one rename or drop clears the way.
-  const derived = derivedNames(await ctx.shell.derived(), entry.derived ? entry.derived(p) : []);
+  // once, so one rename or drop clears the way. The names are the check's when it made them (the
+  // same values, the same declaration): only a run without a check derives them here.
+  const derived = ctx.derived || derivedNames(await ctx.shell.derived(), entry.derived ? entry.derived(p) : []);
   if (derived.length) await assertAllOwned(ctx.db, derived, 'write derived data into');
   ctx.fixture = entry.load ? await entry.load(ctx, p) : await ctx.shell.fixture();
   sayReused(ctx, entry, p);
@@ -486,6 +487,8 @@ async function measurePoints(ctx, entry, p, points, { own, kept, keep, records }
  * @property {Params} [values] the configuration's values as checkStudies made them (profile's and
  *   params together, lib/core/params.js configValues): the session is configured with these, not a
  *   second assembly of the same
+ * @property {string[]} [derived] the collections those values derive or scratch-write, as checkStudies
+ *   found them (lib/core/params.js configureOffline): proven the lab's again, not derived again
  * @property {string} [profile] 'quick' (default), 'tiny' or 'seed'
  * @property {import('./results').ResultFile} [results] where records go as they are made
  * @property {(text: string) => void} [echo] human-readable output (tables, summaries, the script's prints)
@@ -529,11 +532,12 @@ function valuesOfRun(entry, { values, profile = 'quick', params = {} }) {
  */
 async function runStudyNow(
   entry,
-  { server, dbName, valuesOf, results, echo = () => {}, log = () => {}, progress, deadline } = {},
+  { server, dbName, valuesOf, derived, results, echo = () => {}, log = () => {}, progress, deadline } = {},
 ) {
   const ctx = await openContext(entry, { server, dbName, results, echo, log, progress });
   // --budget: no new round starts after this Date.now() value (the harness's `deadline` option).
   ctx.deadline = deadline;
+  ctx.derived = derived;
   const records = [];
   // A point's records are written together: the file then counts the point as measured (resuming).
   const keep = (recs, point) => {

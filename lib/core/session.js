@@ -63,8 +63,10 @@ async function runStudies({
         server,
         dbName,
         params: paramsOf(entry),
-        // the values the check configured with: the session gets the same, not assembled again
+        // the values the check configured with and the collections it found they derive: the
+        // session gets the same, not assembled or derived again
         values: checked.has(entry.name) ? checked.get(entry.name).values : undefined,
+        derived: checked.has(entry.name) ? checked.get(entry.name).derived : undefined,
         profile: profileOf(entry),
         deadline: deadlineOf(entry),
         results: rf,
