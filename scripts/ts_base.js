@@ -170,16 +170,96 @@ var TS = (function () {
     throw new Error('unknown variant ' + JSON.stringify(variant) + ' (known: ' + VARIANTS.join(', ') + ')');
   }
 
-  // Does the design's collection exist (the raw one always does, possibly empty)?
+  // The collections each derived design is built into.
+  function designColls(n, variant) {
+    if (variant === 'bucket') return [n.bucket];
+    if (variant === 'timeseries') return [n.timeseries];
+    return [n.rollupMinute, n.rollupHour];
+  }
+
+  // Does the design answer for the events there now (the raw one always does, possibly empty)?
+  // Only designs the lab built count (a collection of the same name it did not make is not read as
+  // one), and only when built to the end from these very events (designState).
   function available(dbh, coll, variant) {
     if (variant === 'raw' || variant === 'dateTrunc') return true;
-    var n = names(coll);
-    var need =
-      variant === 'bucket' ? [n.bucket] : variant === 'timeseries' ? [n.timeseries] : [n.rollupMinute, n.rollupHour];
-    // Only designs the lab built count: a collection of the same name it did not make is not read as one.
-    return need.every(function (c) {
-      return LabFixture.owns(dbh, c);
+    return designState(dbh, coll, variant, eventsIdentity(dbh, coll)).state === 'current';
+  }
+
+  // ---- which events a design was built from --------------------------------------------------
+  // A derived design is a copy of the events it was built from: when those events are regenerated
+  // (another N, SEED or writer ID) its answers may still agree, but it is not the data the run
+  // claims to measure (a time-series copy keeps the other writer's _ids: its size is the other
+  // writer's). So each design's lab marker names its events (builtFrom: this identity), and a design
+  // whose builtFrom is not the events' identity now is rebuilt, never reused.
+  // The identity: the events collection's UUID (the lab regenerates by dropping and creating, so a
+  // new UUID) and document count, and for the lab's own events their marker's fixture (the writer),
+  // n, seed and generator version; null there for events the lab did not make, whose content the lab
+  // cannot vouch for (ts_designs.js rebuilds designs from such events at every run).
+  function eventsIdentity(dbh, coll) {
+    var s = LabFixture.inspect(dbh, coll);
+    var m = s.owner.state === 'own' && s.meta.fixture !== undefined ? s.meta : null;
+    return {
+      coll: coll,
+      uuid: LabFixture.identity(s.info),
+      count: s.count,
+      own: s.owner.state === 'own',
+      fixture: m ? m.fixture : null,
+      n: m ? m.n : null,
+      seed: m ? m.seed : null,
+      generatorVersion: m ? m.generatorVersion || 1 : null,
+    };
+  }
+
+  var IDENTITY_KEYS = ['coll', 'uuid', 'count', 'own', 'fixture', 'n', 'seed', 'generatorVersion'];
+
+  function sameEvents(a, b) {
+    if (!a || !b) return false;
+    return IDENTITY_KEYS.every(function (k) {
+      var x = a[k] === undefined ? null : a[k];
+      var y = b[k] === undefined ? null : b[k];
+      // numbers read back from a marker may be Int32/Double/Long wrappers: compare their values
+      return x === y || (x !== null && y !== null && typeof x === 'object' && Number(x) === Number(y));
     });
+  }
+
+  function describeEvents(e) {
+    if (!e) return 'no events named (built before the lab recorded them)';
+    var what =
+      e.fixture !== null && e.fixture !== undefined
+        ? e.fixture + ' N=' + e.n + ' seed=' + e.seed
+        : 'events the lab did not make';
+    return what + ', ' + e.count + ' documents, UUID ' + e.uuid;
+  }
+
+  /**
+   * Where a derived design stands against the events `source` (eventsIdentity):
+   * {state: 'current' | 'missing' | 'stale' | 'foreign', why}. stale: the lab's, but built from other
+   * events or not built to the end (a rebuild may drop it); foreign: not the lab's (never touched).
+   */
+  function designState(dbh, coll, variant, source) {
+    var out = { state: 'current', why: 'built from these events' };
+    designColls(names(coll), variant).forEach(function (c) {
+      var s = LabFixture.inspect(dbh, c);
+      var st;
+      if (s.owner.state === 'foreign') st = { state: 'foreign', why: s.target + ' ' + s.owner.why };
+      else if (s.owner.state === 'absent') st = { state: 'missing', why: s.target + ' does not exist' };
+      else if (!s.meta.complete) st = { state: 'stale', why: s.target + ': its build did not finish' };
+      else if (!sameEvents(s.meta.builtFrom, source))
+        st = {
+          state: 'stale',
+          why:
+            s.target +
+            ' was built from ' +
+            describeEvents(s.meta.builtFrom) +
+            '; the events are now ' +
+            describeEvents(source),
+        };
+      else return;
+      // the worst state of the design's collections wins: foreign, then missing, then stale
+      var rank = { current: 0, stale: 1, missing: 2, foreign: 3 };
+      if (rank[st.state] > rank[out.state]) out = st;
+    });
+    return out;
   }
 
   /**
@@ -423,7 +503,8 @@ var TS = (function () {
   // $merge run inside the server; whenMatched 'replace' makes a rebuild idempotent.
   function buildBuckets(dbh, coll) {
     var n = names(coll);
-    claimBuilt(dbh, n.bucket, 'timeseries-buckets', true, 'build per-minute buckets into');
+    var from = eventsIdentity(dbh, coll);
+    claimBuilt(dbh, n.bucket, 'timeseries-buckets', true, 'build per-minute buckets into', null, from);
     // ~500,000 events per $group: their pushed {o, v} stay well under its 100 MB before spilling
     spans(dbh, n.raw, 500000).forEach(function (day) {
       dbh
@@ -439,6 +520,7 @@ var TS = (function () {
         ])
         .toArray();
     });
+    markBuilt(dbh, [n.bucket], from);
   }
 
   // Re-aggregates the events of [from, to) (whole hours) into the per-minute rollup, then those
@@ -448,11 +530,15 @@ var TS = (function () {
   // groups without their events is small (527,040 rows), and a scan in record order costs a
   // fraction of fetching every event through the created_on index (one read per event, in random
   // record order: 50,000,000 of them are the source's year aggregation, ~20x a scan).
+  // A refresh of some hours is the caller's word that only those hours received events since the
+  // rollups were built: it keeps them only when they were built to the end from this same events
+  // collection (its count aside), and names the events as they are now; else everything is rebuilt.
   function refreshRollups(dbh, coll, from, to) {
     var n = names(coll);
-    var whole = !(from && to);
+    var now = eventsIdentity(dbh, coll);
+    var whole = !(from && to) || !refreshable(dbh, n, now);
     // A whole build starts from empty rollups; a refresh of some hours keeps the lab's own rollups.
-    claimRollups(dbh, n, whole);
+    claimRollups(dbh, n, whole, now);
     var spans = whole ? [null] : [{ from: from, to: to }];
     spans.forEach(function (span) {
       dbh
@@ -467,20 +553,43 @@ var TS = (function () {
         .toArray();
       hoursFromMinutes(dbh, n, span);
     });
+    markBuilt(dbh, [n.rollupMinute, n.rollupHour], now);
+  }
+
+  // Both rollups the lab's, built to the end from the events collection `now` names (any count).
+  function refreshable(dbh, n, now) {
+    return [n.rollupMinute, n.rollupHour].every(function (c) {
+      var s = LabFixture.inspect(dbh, c);
+      var was = s.meta && s.meta.complete ? s.meta.builtFrom : null;
+      return !!was && sameEvents(Object.assign({}, was, { count: now.count }), now);
+    });
   }
 
   // A collection the lab builds from the events, claimed (LabFixture.claim) as `kind`: emptied
   // (dropped and created with createCollection's options) when fresh; doing: what the refusal says.
-  function claimBuilt(dbh, name, kind, fresh, doing, options) {
-    var o = { kind: kind, fresh: fresh, doing: doing };
+  // from: the events' identity, which its marker names (builtFrom) once the build is done (markBuilt).
+  function claimBuilt(dbh, name, kind, fresh, doing, options, from) {
+    var o = { kind: kind, fresh: fresh, doing: doing, spec: { builtFrom: from } };
     if (options) o.options = options;
     LabFixture.claim(dbh, name, o);
   }
 
+  // A build done to its end: the marker of each collection (still the one the lab made) says so and
+  // names the events it holds. Until then a design is not read (a build cut short is rebuilt).
+  function markBuilt(dbh, colls, from) {
+    colls.forEach(function (c) {
+      var s = LabFixture.inspect(dbh, c);
+      if (s.owner.state !== 'own') throw new Error(s.target + ' ' + s.owner.why + ': it changed during the build');
+      dbh
+        .getCollection(LabFixture.META)
+        .updateOne({ _id: c, uuid: s.meta.uuid }, { $set: { complete: true, builtFrom: from } });
+    });
+  }
+
   // The lab's two rollup collections, emptied first when fresh.
-  function claimRollups(dbh, n, fresh) {
-    claimBuilt(dbh, n.rollupMinute, 'timeseries-rollup', fresh, 'write per-minute rollups into');
-    claimBuilt(dbh, n.rollupHour, 'timeseries-rollup', fresh, 'write per-hour rollups into');
+  function claimRollups(dbh, n, fresh, from) {
+    claimBuilt(dbh, n.rollupMinute, 'timeseries-rollup', fresh, 'write per-minute rollups into', null, from);
+    claimBuilt(dbh, n.rollupHour, 'timeseries-rollup', fresh, 'write per-hour rollups into', null, from);
   }
 
   // The per-hour rollup recomputed from the per-minute one, over span's hours (all when null).
@@ -501,7 +610,9 @@ var TS = (function () {
   // read once for both designs instead of twice (each read goes through the created_on index).
   function rollupsFromBuckets(dbh, coll) {
     var n = names(coll);
-    claimRollups(dbh, n, true);
+    // the events the buckets hold, as their marker names them
+    var from = LabFixture.inspect(dbh, n.bucket).meta.builtFrom;
+    claimRollups(dbh, n, true, from);
     dbh
       .getCollection(n.bucket)
       .aggregate([
@@ -510,6 +621,7 @@ var TS = (function () {
       ])
       .toArray();
     hoursFromMinutes(dbh, n, null);
+    markBuilt(dbh, [n.rollupMinute, n.rollupHour], from);
   }
 
   // A time-series collection of the same events, copied in created_on order one page at a time
@@ -517,9 +629,16 @@ var TS = (function () {
   // server's buckets fill up one after the other instead of all at once.
   function buildTimeseries(dbh, coll) {
     var n = names(coll);
-    claimBuilt(dbh, n.timeseries, 'timeseries-copy', true, 'replace by a time-series copy', {
-      timeseries: { timeField: 'created_on', granularity: 'seconds' },
-    });
+    var from = eventsIdentity(dbh, coll);
+    claimBuilt(
+      dbh,
+      n.timeseries,
+      'timeseries-copy',
+      true,
+      'replace by a time-series copy',
+      { timeseries: { timeField: 'created_on', granularity: 'seconds' } },
+      from
+    );
     var copied = 0;
     spans(dbh, n.raw, 10000).forEach(function (span) {
       var page = dbh
@@ -532,20 +651,14 @@ var TS = (function () {
     });
     // A secondary index on the time field lets $match skip buckets without reading them.
     dbh.getCollection(n.timeseries).createIndex({ created_on: 1 });
+    markBuilt(dbh, [n.timeseries], from);
     return copied;
   }
 
   // Storage of each design: what its collections take on disk (compressed) and in indexes.
   function storage(dbh, coll, variant) {
     var n = names(coll);
-    var colls =
-      variant === 'raw' || variant === 'dateTrunc'
-        ? [n.raw]
-        : variant === 'bucket'
-          ? [n.bucket]
-          : variant === 'timeseries'
-            ? [n.timeseries]
-            : [n.rollupMinute, n.rollupHour];
+    var colls = variant === 'raw' || variant === 'dateTrunc' ? [n.raw] : designColls(n, variant);
     var out = { docs: 0, dataSize: 0, storageSize: 0, indexSize: 0, colls: colls };
     // On-disk sizes are only current after a checkpoint: ask for one (needs the fsync privilege).
     try {
@@ -613,6 +726,8 @@ var TS = (function () {
     calibrate: calibrate,
     query: query,
     available: available,
+    eventsIdentity: eventsIdentity,
+    designState: designState,
     aggregate: aggregate,
     runStartTimes: runStartTimes,
     printSourceTable: printSourceTable,
@@ -753,7 +868,12 @@ TS.passRecord = function (res, o) {
 TS.grainVariant = function (p, grain, grainName, variant) {
   print('');
   if (!TS.available(db, p.COLL, variant)) {
-    print(variant + ': its collections are missing, run ts_designs.js first (skipped)');
+    print(
+      variant +
+        ': ' +
+        TS.designState(db, p.COLL, variant, TS.eventsIdentity(db, p.COLL)).why +
+        ', run ts_designs.js first (skipped)'
+    );
     return null;
   }
   var res = TS.runStartTimes(db, variant, p.COLL, grain, { printRows: p.PRINT_ROWS });

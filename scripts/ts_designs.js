@@ -15,6 +15,8 @@
 //   GRAINS         seconds, minutes, hours, days (the year by day)         (default all four)
 //   RUNS, WARMUP   timed rounds after the warm-up rounds, order alternating (default 3, 1)
 //   REBUILD        rebuild the designs even when they exist               (default false)
+//                  (a design is rebuilt anyway when its lab marker names other events than these:
+//                  another N, SEED or ID regenerated them; see TS.designState in ts_base.js)
 //   BUILD_ONLY     build the designs and stop                              (default false)
 //   LAB_LINES      true prints the machine-readable @@LAB lines
 //   GENERATE       true lets it generate into a COLL you named that does not exist (a typo is refused)
@@ -114,17 +116,19 @@ var tsDesigns = {
   builds: {},
   events: 0,
 
-  // Makes sure the events are there (indexed) and builds the chosen designs that are missing.
+  // Makes sure the events are there (indexed) and builds the chosen designs that are missing, or
+  // were built from other events than these (their markers name the events: TS.designState).
   prepare: function (p) {
     var f = TS.ensureEvents(db, p.COLL, p.N, p.SEED, lab.mayGenerate(p, p.COLL, STUDY.params), p.ID);
     tsDesigns.events = f.count;
+    var events = TS.eventsIdentity(db, p.COLL);
     // In TS.VARIANTS order whatever order VARIANTS names them: the buckets before the rollups.
     var chosen = TS.chosen(p.VARIANTS);
     TS.VARIANTS.filter(function (v) {
       return chosen.indexOf(v) >= 0;
     }).forEach(function (v) {
       var b = TS_BUILDERS[v];
-      if (!b || (!p.REBUILD && TS.available(db, p.COLL, v))) return;
+      if (!b || !tsDesigns.rebuilds(p, v, events)) return;
       var how = b.fromBuckets && tsDesigns.builds.bucket !== undefined ? b.fromBuckets : b.what;
       print('building design ' + v + ' from ' + lab.fmtInt(f.count) + ' events: ' + how + ' ...');
       var t0 = lab.now();
@@ -133,6 +137,21 @@ var tsDesigns = {
       print('built ' + v + ' in ' + lab.fmtMs(tsDesigns.builds[v]));
     });
     return f;
+  },
+
+  // Whether design v is built (again) for the events `events` (TS.eventsIdentity), and why, in one
+  // line. Reused only when built to the end from these very events, which must be the lab's: from
+  // events the lab did not make it is rebuilt every run, since the lab cannot prove they are the
+  // same as when it built it (a count and a UUID survive an update). A foreign collection under the
+  // design's name is left to the builder's claim, which refuses it.
+  rebuilds: function (p, v, events) {
+    var st = TS.designState(db, p.COLL, v, events);
+    if (p.REBUILD || st.state === 'missing' || st.state === 'foreign') return true;
+    if (st.state === 'stale') print('note: design ' + v + ': ' + st.why + ': rebuilding');
+    else if (!events.own)
+      print('note: design ' + v + ': built from events the lab did not make, which it cannot vouch for: rebuilding');
+    else return false;
+    return true;
   },
 
   // What each chosen design takes on disk, and how long its build took (if this run built it).
