@@ -33,7 +33,13 @@ var yearInfo = lab.header(
 );
 yearDesigns.forEach(function (v) {
   if (!TS.available(db, yearParams.COLL, v))
-    throw new Error('design ' + v + ' has no collections next to ' + yearParams.COLL + ': run ts_designs.js first');
+    throw new Error(
+      'design ' +
+        v +
+        ': ' +
+        TS.designState(db, yearParams.COLL, v, TS.eventsIdentity(db, yearParams.COLL)).why +
+        ': run ts_designs.js first'
+    );
 });
 var yearEvents = db.getCollection(yearParams.COLL).estimatedDocumentCount();
 if (yearEvents === 0) print('note: ' + db.getName() + '.' + yearParams.COLL + ' is empty');

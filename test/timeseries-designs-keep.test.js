@@ -117,6 +117,14 @@ describe('timeseries study (source 003): derived designs name the events they we
     this.timeout(120000);
     await t.study('timeseries', { ...ALL, VARIANTS: 'raw,rollup', COLL: 'cut', SEED: 5 });
     await t.db.collection('perflab_fixtures').updateOne({ _id: 'cut_rollup_hour' }, { $set: { complete: false } });
+    // a reader refuses it, with the reason
+    let yearErr = null;
+    await t.run('agg_year.js', { COLL: 'cut', VARIANTS: 'rollup', PRINT_ROWS: false }).catch((e) => {
+      yearErr = e;
+    });
+    expect(String(yearErr && yearErr.message)).to.match(
+      /design rollup: \S*cut_rollup_hour: its build did not finish: run ts_designs.js first/,
+    );
     const again = await t.study('timeseries', { ...ALL, VARIANTS: 'raw,rollup', COLL: 'cut', SEED: 5 });
     expect(built(again.records)).to.deep.equal(['rollup']);
     expect(again.text).to.match(/cut_rollup_hour: its build did not finish: rebuilding/);
