@@ -17,6 +17,8 @@
 //   WARMUP=W     at most W warm-up runs per variant (0: none).
 //   RUNS=R       at least R rounds (only fewer than recorded is replayed).
 //   SKIP=a|b     leave these points out (a point named by its axis, e.g. batch=1).
+//   DROP=v|v@p   leave these variants out: everywhere, or at one point (client-chunked@batch=1000000);
+//                the baseline of a point cannot be dropped (its ratios are the point's).
 // --verdicts judges every claim on the records as recorded and as replayed (each variant's times
 // cut to its replayed rounds, its interval at the sequential level) and lists the verdicts that
 // differ: a setting is safe when none does but inconclusive -> decided. A variant the replay would
@@ -31,12 +33,24 @@ const ROOT = path.join(__dirname, '..');
 const DEFAULT = path.join(ROOT, 'docs/data/seed-run/column-1/results.json');
 const ALPHA = 0.05;
 
-// Minutes each study's seed profile gained since the documented run (2026-11-27, 112.8 min), not in
-// its records: today's seedExpected (lib/studies/<name>/index.js) less the recorded minutes.
+// Minutes each study's seed profile gained (or lost) since the documented run (2026-11-27, 112.8 min)
+// that its records cannot replay: new variants, passes, runs and after steps. Cuts the records can
+// replay are settings (--set), not here: mapreduce RUNS=4,MAX_RUNS=5,DROP=client-chunked@batch=1000000;
+// bigagg DROP=switch|group|bucket|pairs; inserts and tasks SKIP their left-out points
+// (docs/journal/seed-time-2026-11-29.md gives the whole command).
 const SINCE = {
   timeseries: { min: 25.2, why: 'PASSES 3 (#34 item 5): the states three times, ~50 min' },
-  where: { min: 14.5, why: '$where timed in 3 rounds + its warm-up (BUDGET_MS 1 h), ~5-16 min' },
-  mapreduce: { min: 0, why: 'at 10^6 14 variants (4 Python/parallel added), ~16 min' },
+  where: {
+    min: 10.5,
+    why: '$where timed in 3 rounds, no warm-up (BUDGET_MS 1 h, WARMUP 0): 3 x 232 s on two idle cores of the EPYC, 4-12 min',
+  },
+  mapreduce: {
+    min: 1.0,
+    why: 'mr-parallel, py-client-acc and py-client-parallel at 10^6 (~8 s a round), PyMongo below',
+  },
+  inserts: { min: 3.2, why: 'the PyMongo writers: 6.4 of ~25 min on the EPYC (2026-11-28), x9.6/19.0 for the Xeon' },
+  coherency: { min: 1.1, why: 'check-then-insert-w0 at the default cell: one race, at most the w:1 race (65 s)' },
+  counters: { min: -1.4, why: 'REPLSET off: the replica set sweep (10,000 writes a setting at its rates, the start)' },
 };
 
 function fail(msg) {
@@ -70,9 +84,9 @@ function parseSet(text, set) {
     const at = kv.indexOf('=');
     const k = at < 0 ? kv : kv.slice(0, at);
     const v = at < 0 ? undefined : kv.slice(at + 1);
-    if (!['MAX_RUNS', 'WARMUP', 'RUNS', 'SKIP'].includes(k) || v === undefined)
-      fail(`--set: unknown setting "${kv}" (MAX_RUNS, WARMUP, RUNS, SKIP)`);
-    to[k] = k === 'SKIP' ? v.split('|') : Number(v);
+    if (!['MAX_RUNS', 'WARMUP', 'RUNS', 'SKIP', 'DROP'].includes(k) || v === undefined)
+      fail(`--set: unknown setting "${kv}" (MAX_RUNS, WARMUP, RUNS, SKIP, DROP)`);
+    to[k] = k === 'SKIP' || k === 'DROP' ? v.split('|') : Number(v);
   }
 }
 
@@ -140,6 +154,14 @@ function warmWork(r, w) {
   return sum(warm.slice(0, w === undefined ? warm.length : w));
 }
 
+// Whether DROP leaves a variant out at a point: "v" everywhere, "v@point" at that point only.
+function dropped(s, variant, point) {
+  return (s.DROP || []).some((d) => {
+    const at = d.indexOf('@');
+    return at < 0 ? d === variant : d.slice(0, at) === variant && d.slice(at + 1) === point;
+  });
+}
+
 /** Per point of one study: recorded and replayed timed and warm-up work (ms). */
 function studyPoints(results, study, s) {
   const byPoint = new Map();
@@ -154,17 +176,22 @@ function studyPoints(results, study, s) {
     const baseName = (recs.find((r) => r.ratio && r.ratio.to) || {}).ratio;
     const base = recs.find((r) => baseName && r.variant === baseName.to) || recs[0];
     const skip = (s.SKIP || []).includes(point);
-    const rounds = replayRounds(recs, base, s);
+    const drop = new Set(recs.filter((r) => r !== base && dropped(s, r.variant, point)).map((r) => r.variant));
+    const rounds = replayRounds(
+      recs.filter((r) => !drop.has(r.variant)),
+      base,
+      s,
+    );
     const row = { point, variants: recs.length, timed: 0, warm: 0, newTimed: 0, newWarm: 0, rounds: base.times.length };
     row.newRounds = Math.max(...Object.values(rounds));
     for (const r of recs) {
       row.timed += r.capped ? 0 : sum(r.times);
       row.warm += warmWork(r);
-      if (skip) continue;
+      if (skip || drop.has(r.variant)) continue;
       row.newTimed += timedWork(r, rounds[r.variant]);
       row.newWarm += warmWork(r, s.WARMUP);
     }
-    row.replay = { recs, base, rounds, skip };
+    row.replay = { recs: recs.filter((r) => !drop.has(r.variant)), base, rounds, skip };
     rows.push(row);
   }
   return rows;
@@ -204,6 +231,7 @@ function settingText(s) {
   if (s.MAX_RUNS) parts.push(`MAX ${s.MAX_RUNS}${s.mode === 'point' ? ' pt' : ''}`);
   if (s.WARMUP !== undefined) parts.push(`WARM ${s.WARMUP}`);
   if (s.SKIP) parts.push(`-${s.SKIP.length}pt`);
+  if (s.DROP) parts.push(`-${s.DROP.length}var`);
   return parts.join(' ') || 'as recorded';
 }
 
@@ -243,7 +271,7 @@ function render(rows, o) {
   );
   if (o.since)
     for (const [k, v] of Object.entries(SINCE))
-      if (rows.some((r) => r.study === k)) out.push(`since: ${k} +${v.min} min: ${v.why}`);
+      if (rows.some((r) => r.study === k)) out.push(`since: ${k} ${v.min >= 0 ? '+' : ''}${v.min} min: ${v.why}`);
   return out.join('\n');
 }
 

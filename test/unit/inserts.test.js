@@ -28,10 +28,23 @@ describe('study 002: inserts, coherency, tasks and joins', function () {
       ]);
     });
 
-    it('seed: the whole grid, the size SIZE at batch 1000 measured once (as a batch point), no write-concern part', function () {
+    it('seed: every batch at W=1, W > 1 one by one, no size or write-concern part; the whole grid on request', function () {
       const all = points('seed').map(key);
-      expect(all.filter((k) => k.startsWith('batch '))).to.have.length(25);
-      expect(all.filter((k) => k.startsWith('size '))).to.deep.equal([
+      expect(all).to.deep.equal([
+        'batch b1 W1 s1024 w1',
+        'batch b10 W1 s1024 w1',
+        'batch b100 W1 s1024 w1',
+        'batch b1000 W1 s1024 w1',
+        'batch b10000 W1 s1024 w1',
+        'batch b1 W2 s1024 w1',
+        'batch b1 W4 s1024 w1',
+        'batch b1 W8 s1024 w1',
+        'batch b1 W16 s1024 w1',
+      ]);
+      // the size SIZE at batch 1000 is measured once (as a batch point)
+      const grid = points('seed', { WRITERS_AT: '', SIZES: '128,1024,4096,16384' }).map(key);
+      expect(grid.filter((k) => k.startsWith('batch '))).to.have.length(25);
+      expect(grid.filter((k) => k.startsWith('size '))).to.deep.equal([
         'size b1000 W1 s128 w1',
         'size b1000 W1 s4096 w1',
         'size b1000 W1 s16384 w1',

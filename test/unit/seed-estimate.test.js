@@ -41,4 +41,22 @@ describe('tools/seed-estimate.js: replaying recorded rounds', function () {
     expect(row.points[0].newTimed).to.be.closeTo(want, 1e-9);
     expect(row.predicted).to.be.closeTo(row.total - row.timed - row.warm + want, 1e-9);
   });
+
+  it('DROP leaves a variant out everywhere or at one point; never the baseline', function () {
+    const at2 = (r) => ({ ...r, axis: { n: 2 } });
+    const recs = [base, fast, edge, at2(base), at2(fast), at2(edge)];
+    const data = { results: recs, progress: { studies: ['s'], times: { s: { totalMs: 60000 * 30 } } } };
+    const work = (r) => r.times.reduce((a, x) => a + x, 0) + r.warmup[0];
+    const run = (DROP) => estimate(data, { set: { s: { DROP } }, mode: 'variant', since: false })[0];
+    const all = run(undefined);
+    expect(all.points.map((p) => p.newTimed + p.newWarm)).to.deep.equal(
+      [1, 1].map(() => work(base) + work(fast) + work(edge)),
+    );
+    const everywhere = run(['edge']);
+    expect(everywhere.predicted).to.be.closeTo(all.predicted - 2 * work(edge), 1e-9);
+    const onePoint = run(['edge@n=2', 'base']);
+    expect(onePoint.predicted).to.be.closeTo(all.predicted - work(edge), 1e-9);
+    // the dropped variant's records are not replayed (no verdict reads them)
+    expect(onePoint.points[1].replay.recs.map((r) => r.variant)).to.deep.equal(['base', 'fast']);
+  });
 });

@@ -41,7 +41,7 @@ module.exports = defineStudy({
       BULK_MB: '1,10',
       BULK_TRIES: 2,
     },
-    // npm start: only the points a claim or the headline reads (--profile seed for the whole grid).
+    // npm start: only the points a claim or the headline reads (--profile seed: every batch at W=1).
     // W=1 at batches 1 and 10 (002-bulk, 002-mongo-vs-sql: the source's ~10 KB batches) and 1000
     // (the headline); W=4 and W=16 one by one (002-bulk-vs-threads, 002-shared-connection); SIZES
     // 1024 is the headline's point itself (no size point of its own); the write-concern part is
@@ -65,13 +65,18 @@ module.exports = defineStudy({
     },
     // The source inserted 2^14 matrix rows per run; its concurrency went to 64 processes on 12 cores.
     // No write-concern part (w 0 / 1 / majority on a replica set: ~2 min, read by no claim):
-    // --set WCONCERN=true adds it.
+    // --set WCONCERN=true adds it. Every batch one by one (W=1); several writers one by one only
+    // (WRITERS_AT 1: the claims read W > 1 at batch 1 alone), no size points (batch 1000 at 128,
+    // 4,096 and 16,384 bytes: read by no claim): 19 points of tables, 2.0 of 9.6 min on 2026-11-27,
+    // ~2.9 of ~25 on 2026-11-28 with PyMongo, no verdict or figure changed without them
+    // (docs/journal/seed-time-2026-11-29.md); --set WRITERS_AT= --set SIZES=128,1024,4096,16384 adds them.
     seed: {
       WCONCERN: false,
       N: 16384,
       BATCHES: '1,10,100,1000,10000',
       WRITERS: '1,2,4,8,16',
-      SIZES: '128,1024,4096,16384',
+      WRITERS_AT: '1',
+      SIZES: '1024',
       RUNS: 3,
       BULK_TRIES: 60,
     },
@@ -86,7 +91,7 @@ module.exports = defineStudy({
   expected: '~30 s',
   // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected:
-    '~20 min (measured 19.6 min on 2026-11-28, 2 vCPU AMD EPYC, with the PyMongo writers, its last 12 points cut to one timed round by a deadline; 10 min on 2026-11-27 without them)',
+    '~22 min (19.6 measured 2026-11-28 on a 2 vCPU AMD EPYC with the PyMongo writers, its last 12 points cut to one timed round by a deadline: ~25 at 3 rounds, less ~2.9 for the points no claim reads; 9.6 on 2026-11-27 without PyMongo)',
   peers: ['postgres'],
 
   /** The end-of-run summary speaks of one writer at batch 1000 (mongosh, Node, PostgreSQL, the ceiling). */
