@@ -46,6 +46,8 @@ describe('coherency: the w: 0 racer (check-then-insert-w0, the source inferred w
       expect(sent, 'inserts sent = documents stored').to.equal(c.docs);
       expect(c.duplicates).to.be.at.least(0);
       for (const x of r.results) expect(x.ops, 'one timed entry per key').to.equal(N);
+      // each racer's own client, one connection (read from the client the racer used)
+      for (const x of r.results) expect(x.maxPoolSize, 'a pool of one per racer').to.equal(1);
       await coll.drop();
     });
   }
@@ -95,7 +97,7 @@ describe('coherency: the w: 0 racer (check-then-insert-w0, the source inferred w
       const w1 = rs.find((r) => r.variant === 'check-then-insert');
       expect(w0, 'the w: 0 race ran').to.not.equal(undefined);
       expect(w0.agrees, 'every key there').to.equal(true);
-      expect(w0.extra).to.include({ w: 0, W: 4, mode: 'processes' });
+      expect(w0.extra).to.include({ w: 0, W: 4, mode: 'processes', maxPoolSize: 1, clients: 4 });
       expect(w1.extra.w).to.equal(1);
       expect(w0.extra.duplicates).to.equal(w0.extra.docs - N);
       expect(w0.extra.duplicatesPerRun).to.deep.equal([w0.extra.duplicates]);
@@ -115,7 +117,14 @@ describe('coherency: the w: 0 racer (check-then-insert-w0, the source inferred w
       expect(v.verdict).to.not.equal(claims.VERDICT.NOT_REPRODUCED);
       expect(v.setting.ok).to.equal(true);
       expect(v.setting.here).to.include('racers writing unacknowledged (w: 0)');
-      expect(v.figure).to.match(/unacknowledged \(w: 0\) racers; beside, not judged: acknowledged \(w: 1\) racers/);
+      expect(v.setting.here).to.include('each on one connection (maxPoolSize 1)');
+      expect(v.figure).to.match(
+        /unacknowledged \(w: 0\) racers, maxPoolSize 1 each; beside, not judged: acknowledged \(w: 1\) racers/,
+      );
+      // existence, not a rate: holds when the w: 0 races duplicated, else (one race) decides nothing
+      const d = results(quiet).find((r) => r.variant === W0).extra.duplicates;
+      expect(v.verdict).to.equal(d > 0 ? claims.VERDICT.HOLDS : claims.VERDICT.INCONCLUSIVE);
+      expect(v.figure).to.match(/duplicates \(extra documents\) in 1 race of W=4 racers/);
       // the records as measured: only the cores may refuse, never the writer
       const real = judged(rs, env);
       expect(real.setting.here).to.not.match(/did not race/);
@@ -131,6 +140,13 @@ describe('coherency: the w: 0 racer (check-then-insert-w0, the source inferred w
       // a w: 0 record whose writer field is missing (an older file) is not taken for w: 0
       const unnamed = quiet.map((r) => (r.variant === W0 ? { ...r, extra: { ...r.extra, w: undefined } } : r));
       expect(judged(unnamed, env).verdict).to.equal(claims.VERDICT.NOT_REPRODUCED);
+      // a w: 0 race whose racers' pool is not recorded (an older file), or wider than one, is not evidence
+      for (const pool of [undefined, 2]) {
+        const wide = quiet.map((r) => (r.variant === W0 ? { ...r, extra: { ...r.extra, maxPoolSize: pool } } : r));
+        const o = judged(wide, env);
+        expect(o.verdict).to.equal(claims.VERDICT.NOT_REPRODUCED);
+        expect(o.setting.here).to.match(pool ? /pool was maxPoolSize 2/ : /pool is not recorded/);
+      }
     });
   });
 

@@ -139,6 +139,10 @@ function raceVariant(pattern) {
       checkInserted(pattern, inserted, d.docs);
       const w = writerOf(pattern);
       const attempts = r.results.reduce((a, x) => a + (x.attempts || 0), 0);
+      // The racers' pools as their clients were built (the largest: one racer on a shared or wider
+      // pool is enough to reorder a w: 0 insert and its ping); read by 002-coherency's writer gate.
+      const pools = r.results.map((x) => x.maxPoolSize).filter((x) => typeof x === 'number');
+      const maxPoolSize = pools.length === r.results.length ? Math.max(...pools) : null;
       return Object.assign(
         LabHarness.took(
           r.ms,
@@ -150,6 +154,7 @@ function raceVariant(pattern) {
             W: p.W,
             mode: p.MODE,
             ...(w === null ? {} : { w }),
+            ...(maxPoolSize === null ? {} : { maxPoolSize, clients: p.MODE === 'async' ? 1 : p.W }),
             opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
             ...(attempts ? { txnAttempts: attempts } : {}),
           },
@@ -159,6 +164,14 @@ function raceVariant(pattern) {
     },
   };
 }
+
+// How a PostgreSQL racer's statements group into transactions (lib/studies/source-002/pg-peer.js
+// race): every statement is its own transaction (autocommit), so no transaction spans a check and
+// its insert. 002-coherency-acid judges ACID only on a racer whose check and insert share one.
+const PG_TXN = {
+  'check-then-insert': 'autocommit: SELECT, then INSERT, each its own transaction',
+  'on-conflict': 'autocommit: one INSERT ... ON CONFLICT DO NOTHING per entry',
+};
 
 function pgVariant(pattern, what) {
   return {
@@ -171,6 +184,9 @@ function pgVariant(pattern, what) {
       LabRecords.NOT_HERE,
     async run(ctx, p, point) {
       const pgs = await postgres(ctx);
+      // The isolation every racer's session ran at (none sets its own: the server's default), read
+      // by 002-coherency-acid beside the racers' transaction shape.
+      const iso = (await pgs.query('SHOW default_transaction_isolation')).rows[0].default_transaction_isolation;
       const r = await pgPeer.race(pgs, { n: point.n, chars: point.chars, seed: p.SEED, W: p.W, pattern });
       return LabHarness.took(
         r.ms,
@@ -182,6 +198,8 @@ function pgVariant(pattern, what) {
           W: p.W,
           opsPerSec: Math.round(((p.W * point.n) / r.ms) * 1000),
           postgres: pgs.version,
+          isolation: iso,
+          txn: PG_TXN[pattern],
         },
       );
     },
@@ -198,4 +216,5 @@ module.exports = {
   W0,
   writerOf,
   checkInserted,
+  PG_TXN,
 };

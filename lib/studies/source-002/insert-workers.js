@@ -176,7 +176,11 @@ async function work(client, job, input, w) {
   else if (job.kind === 'race') out = await raceWork(client, coll, job, input, w, lat);
   else if (job.kind === 'claim') out = await claimWork(coll, job, w, lat);
   else throw new Error(`unknown job kind ${job.kind}`);
-  return { ...out, ops: lat.count, latency: lat.encode() };
+  // The worker's pool as its client was built (recorded by the races: a w: 0 racer's ping follows
+  // its own inserts only on the one connection its pool of 1 allows; operations are ordered per
+  // connection, not per client).
+  const pool = client.options && client.options.maxPoolSize;
+  return { ...out, ops: lat.count, latency: lat.encode(), ...(typeof pool === 'number' ? { maxPoolSize: pool } : {}) };
 }
 
 // ---- the coordinator -----------------------------------------------------------------------
