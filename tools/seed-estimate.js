@@ -36,7 +36,7 @@ const ALPHA = 0.05;
 // Minutes each study's seed profile gained (or lost) since the documented run (2026-11-27, 112.8 min)
 // that its records cannot replay: new variants, passes, runs and after steps. Cuts the records can
 // replay are settings (--set), not here: mapreduce RUNS=4,MAX_RUNS=5,DROP=client-chunked@batch=1000000;
-// bigagg DROP=switch|group|bucket|pairs; inserts and tasks SKIP their left-out points
+// inserts and tasks SKIP their left-out points
 // (docs/journal/seed-time-2026-11-29.md gives the whole command).
 const SINCE = {
   timeseries: { min: 25.2, why: 'PASSES 3 (#34 item 5): the states three times, ~50 min' },
