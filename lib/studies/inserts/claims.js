@@ -25,6 +25,7 @@
 const lab = require('../../../scripts/lib/lab');
 const {
   rule,
+  bandsText,
   ratioAt,
   unmeasured,
   whenMeasured,
@@ -275,13 +276,13 @@ function measures(records, name) {
 const exact = (x) => ({ mid: x, lo: x, hi: x, n: 1, exact: true });
 
 /** 002-conn-default: the server's own connection limit against the source's 16, on a server with no limit set. */
+// Its bands: the source's 16 within a factor of 2 holds; "the default is ~16" has no direction, so
+// either side FAILS (parity).
+const CONN_BANDS = { holds: [0.5, 2], floor: 0, kind: KIND.PARITY, above: VERDICT.FAILS };
 function connDefaultRule(records, env, params) {
   const m = measures(records, 'connections-limit')[0];
   const o = {
-    holds: [0.5, 2],
-    floor: 0,
-    kind: KIND.PARITY,
-    above: VERDICT.FAILS,
+    ...CONN_BANDS,
     setting: {
       needed: 'a server started with its defaults (no --maxConns / net.maxIncomingConnections)',
       check: () => {
@@ -315,31 +316,13 @@ function connDefaultRule(records, env, params) {
       return {
         iv: exact(m.value / SOURCE_CONNECTIONS),
         figure: `${lab.fmtInt(m.value)} connections (current ${lab.fmtInt(x.current)} + available ${lab.fmtInt(x.available)}): host-dependent, a share of this host's open-files limit, not a MongoDB constant${pg}`,
-        note: "available is a share of the process's open-files limit, not a MongoDB default of 16: no MongoDB version had one (2.x: at most 20,000 within the open-files limit), so the source's 16 was probably an error",
+        note: "available is a share of the process's open-files limit, not a MongoDB default of 16: no MongoDB version had one; wrong in its day too (2.x took 80 % of the open-files limit, capped at 20,000: 819 under ulimit -n 1024), so the source's 16 was probably an error",
       };
     },
   };
   return rule(o)(records, env, params);
 }
-
-/**
- * 002-conn-default: the claim names the default of a MongoDB 2.0/2.2 server, which the lab cannot
- * start: not reproduced, today's count shown beside, and the reason says the claim was wrong in its
- * day (2.x: 80 % of the open-files limit, at most 20,000; 819 under ulimit -n 1024).
- */
-function connDefaultVerdict(measured) {
-  return keepBands((records, env, params) => {
-    const m = measured(records, env, params);
-    const here = `a MongoDB ${setting.version(env) || '(version unknown)'} server here, not the 2.0/2.2 of the claim (its default cannot be started here)`;
-    return {
-      verdict: VERDICT.NOT_REPRODUCED,
-      figure: m.figure || null,
-      interval: m.interval || null,
-      setting: { needed: 'a MongoDB 2.0 or 2.2 server started with its defaults', here, ok: false, absent: 'version' },
-      why: `not reproduced here: ${here}; wrong in its day: 2.x took 80 % of the open-files limit, capped at 20,000 (819 under ulimit -n 1024), never 16; today's server (not a verdict): ${LABEL[m.verdict]}, ${m.why}; to reproduce: a MongoDB 2.0/2.2 mongod started with its defaults under ulimit -n 1024 (it logs its limit at start)`,
-    };
-  }, measured);
-}
+connDefaultRule.bands = bandsText(CONN_BANDS);
 
 // A refusal for the document's size: the server's (6.0: BadValue 2 "object to insert too large";
 // BSONObjectTooLarge 10334 elsewhere), or the driver's before sending (a BSON or argument error).
@@ -1127,19 +1110,17 @@ module.exports = [
     published: '16',
     quote: '"The default is around 100, 16, 1024 for MySQL, MongoDB, and Memcached respectively."',
     derivation:
-      "no MongoDB version had a 16-connection default: 2.x took 80 % of the open-files limit for connections, capped at 20,000 (the hard cap until 2.6): 819 under the common ulimit -n 1024; today a share of the open-files limit on UNIX. The source gives no figure of its own: its statement was wrong in its day by the server's own rule (and its table ran 64 processes, a connection each, against one server)",
+      "no MongoDB version had a 16-connection default: 2.x took 80 % of the open-files limit for connections, capped at 20,000 (the hard cap until 2.6): 819 under the common ulimit -n 1024; today a share of the open-files limit on UNIX. The source gives no figure of its own: its statement was wrong in its day by the server's own rule (and its table ran 64 processes, a connection each, against one server). Judged like the ledger's other defaults (001-bigagg-default-cache): on today's server started with its defaults, the limit it reports against the source's 16; 16 would need an open-files limit of about 20, at which no mongod of any version starts",
     setting: STATEMENT,
     boundary:
-      "not reproduced: the claim is about the default of the MongoDB of its day (2.0/2.2), which the lab cannot start; wrong in its day (the derivation: ~819 under ulimit -n 1024, at most 20,000). Shown beside, deterministic, on today's server whose command line sets no connection limit: current + available connections (serverStatus().connections), and PostgreSQL's max_connections (the MySQL stand-in)",
-    verdict: connDefaultVerdict(
-      whenMeasured(
-        (records) => records.some((r) => r.type === 'measure' && r.name === 'connections-limit'),
-        {
-          here: 'no connections-limit record in these results (a run before the check existed)',
-          measure: 'inserts --profile quick (the limits part runs in every profile)',
-        },
-        connDefaultRule,
-      ),
+      "a default, judged on today's server as the ledger's other defaults are (001-bigagg-default-cache): deterministic, current + available connections (serverStatus().connections) on a server whose command line sets no connection limit (else not reproduced), over the source's 16: holds within [0.5x, 2x], FAILS outside (16 is not a share of any open-files limit a mongod starts with); wrong in its day too (the derivation: ~819 under ulimit -n 1024, at most 20,000), which the lab cannot run (no 2.0/2.2 server). PostgreSQL's max_connections (the MySQL stand-in) beside",
+    verdict: whenMeasured(
+      (records) => records.some((r) => r.type === 'measure' && r.name === 'connections-limit'),
+      {
+        here: 'no connections-limit record in these results (a run before the check existed)',
+        measure: 'inserts --profile quick (the limits part runs in every profile)',
+      },
+      connDefaultRule,
     ),
     mechanism: {
       why: "MongoDB's incoming-connection limit (net.maxIncomingConnections) has never defaulted to 16: 2.x capped it at 20,000 (raised in 2.6) within the open-files limit, and today's default is a share of the open-files limit on UNIX; 16 is not a MongoDB default of any version, so there was no limit to change",
