@@ -83,3 +83,109 @@ describe('bigagg (source 001, second half): the MOT banding aggregation', functi
     });
   });
 });
+
+describe('bigagg claims: the cache rows judged on hand-made records (read-3 disputes 6-9)', function () {
+  const claims = require('../../lib/core/claims');
+  const entry = { name: 'bigagg', claims: require('../../lib/studies/bigagg/claims') };
+  const GIB = 1073741824;
+  const env = {
+    server: { version: '6.0.5', storageEngine: 'wiredTiger', cacheBytes: 3.5 * GIB },
+    host: { memoryGB: 8 },
+  };
+  const verdictOf = (id, records, e = env) => {
+    const j = claims.judge(entry, records, e, { bigagg: { N: 10000000 } }).find((x) => x.id === id);
+    return j;
+  };
+  const measure = (name, axis, value) => ({ type: 'measure', study: 'bigagg', name, axis, value });
+  const zlib = (data, files) => [
+    measure('dataBytes', { part: 'compression', compressor: 'zlib' }, data),
+    measure('storageBytes', { part: 'compression', compressor: 'zlib' }, files),
+  ];
+  const result = (variant, axis, extra, more = {}) => ({
+    type: 'result',
+    study: 'bigagg',
+    variant,
+    axis,
+    times: [1000, 1000, 1000],
+    median: 1000,
+    agrees: true,
+    extra,
+    ...more,
+  });
+  const cold = (into, cacheMax) =>
+    result('cold', { part: 'cold', compressor: 'zlib' }, { bytesReadIntoCache: into, cacheMaxBytes: cacheMax });
+
+  it('001-bigagg-cache-uncompressed: no upper edge; FAILS only near the files; the scan must fit under half the cache', function () {
+    const id = '001-bigagg-cache-uncompressed';
+    expect(verdictOf(id, [...zlib(1e9, 3e8), cold(2.5e9, 8 * GIB)]).verdict).to.equal('holds');
+    expect(verdictOf(id, [...zlib(1e9, 3e8), cold(3.1e8, 8 * GIB)]).verdict).to.equal('fails');
+    expect(verdictOf(id, [...zlib(1e9, 3e8), cold(6e8, 8 * GIB)]).verdict).to.equal('inconclusive');
+    const evicting = verdictOf(id, [...zlib(1e9, 3e8), cold(1e9, 1.5 * GIB)]);
+    expect(evicting.verdict).to.equal('not-reproduced');
+    expect(evicting.setting.absent).to.equal('cache');
+    const unsized = verdictOf(id, [...zlib(1e9, 3e8), cold(1e9)]);
+    expect(unsized.setting.absent).to.equal('no-evidence');
+  });
+
+  it('001-bigagg-2mb-cache: a wrong answer or a recorded refusal to start FAILS, never REVERSED', function () {
+    const id = '001-bigagg-2mb-cache';
+    const twoMb = (agrees) =>
+      result(
+        'scan-cpu',
+        { part: 'cache', cache: '2MB', compressor: 'zlib' },
+        { cacheMaxBytes: 2 * 1048576 },
+        { agrees },
+      );
+    expect(verdictOf(id, [twoMb(true)]).verdict).to.equal('holds');
+    expect(verdictOf(id, [twoMb(false)]).verdict).to.equal('fails');
+    const line = 'WiredTiger error: cache_size: value too small';
+    const refused = verdictOf(id, [measure('cacheStartRefused', { part: 'cache', cache: '2MB' }, line)]);
+    expect(refused.verdict).to.equal('fails');
+    expect(refused.why).to.include(line);
+    expect(verdictOf(id, []).verdict, 'the run did not reach mongod with the option').to.equal('inconclusive');
+  });
+
+  it('001-bigagg-1gb-floor/option: a smaller cache that ran FAILS (a changed limit, not a removed feature)', function () {
+    const id = '001-bigagg-1gb-floor/option';
+    const cache = (gb) =>
+      result('scan-cpu', { part: 'cache', cache: `${gb}GB`, compressor: 'zlib' }, { cacheMaxBytes: gb * GIB });
+    expect(verdictOf(id, [cache(0.25)]).verdict).to.equal('fails');
+    expect(verdictOf(id, [cache(1)]).verdict).to.equal('holds');
+    expect(verdictOf('001-bigagg-1gb-floor/consequence', []).verdict).to.equal('unsupported');
+  });
+
+  it("001-bigagg-default-cache-disk: one-sided; a pass needs mongod's resident memory and, under a limit, a cache that followed it", function () {
+    const id = '001-bigagg-default-cache-disk';
+    const files = 6e9; // beside 8 GB of RAM - a 3.5 GB cache: 5.1 GB left
+    const run = (disk, extra) =>
+      result(
+        'scan-cpu',
+        { part: 'cache', cache: 'default', compressor: 'zlib' },
+        { bytesReadIntoCache: 1e10, diskReadBytes: disk, cacheMaxBytes: 3.5 * GIB, ...extra },
+        { warmup: [1000] },
+      );
+    const unseen = verdictOf(id, [...zlib(2e10, files), run(3e9, {})]);
+    expect(unseen.verdict).to.equal('not-reproduced');
+    expect(unseen.setting.absent).to.equal('no-evidence');
+    expect(verdictOf(id, [...zlib(2e10, files), run(3e9, { residentBytes: 4 * GIB })]).verdict).to.equal('holds');
+    expect(verdictOf(id, [...zlib(2e10, files), run(1e8, { residentBytes: 4 * GIB })]).verdict).to.equal('fails');
+    // a 6 GB limit: the default cache must be 50 % of (6 - 1) GB = 2.5 GB, not the host's 3.5 GB
+    const host = verdictOf(id, [...zlib(2e10, files), run(3e9, { residentBytes: 4 * GIB, memoryLimitBytes: 6 * GIB })]);
+    expect(host.setting.absent).to.equal('cache');
+    const limited = run(3e9, { residentBytes: 3 * GIB, memoryLimitBytes: 6 * GIB, cacheMaxBytes: 2.5 * GIB });
+    expect(verdictOf(id, [...zlib(2e10, files), limited]).verdict).to.equal('holds');
+  });
+
+  it('the cache rows print no impossible or contradicting region (no "REVERSED below 0", no "stronger" above a one-sided claim)', function () {
+    const rows = entry.claims.filter((c) =>
+      /^001-bigagg-(cache-uncompressed|default-cache|small-cache|2mb-cache|1gb-floor\/option|default-cache-disk)$/.test(
+        c.id,
+      ),
+    );
+    expect(rows).to.have.length(6);
+    for (const c of rows) {
+      expect(c.verdict.bands, c.id).to.be.a('string');
+      expect(c.verdict.bands, c.id).to.not.match(/REVERSED|below 0\.0|stronger/);
+    }
+  });
+});

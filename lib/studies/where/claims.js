@@ -40,6 +40,49 @@ function measureOf(records, name) {
   return m.length ? m[m.length - 1].value : null;
 }
 
+/** The BSON types of {_id, a, b} the data-size measure records beside the size (null before it did). */
+function writtenTypes(d) {
+  return d && d.types && typeof d.types === 'object' ? d.types : null;
+}
+
+/** Which writer the size measured, in words (the figure's note). */
+function writerWords(d) {
+  const t = writtenTypes(d);
+  if (t) return `_id ${t._id}, a ${t.a}, b ${t.b}`;
+  return "the lab's generator: an int32 _id";
+}
+
+/**
+ * 001-where-38mb's writer gate (read-3 dispute 5): the size of {_id, a, b} is fixed by the BSON spec
+ * once the types are, so only the source's writer (the 2016 shell: every number a double, 40 B) makes
+ * it the source's figure. The lab's generator writes _id as an int32 (36 B): a changed writer, never
+ * read as MongoDB. Fails closed: a data-size measure without the types refuses.
+ */
+const SOURCE_DOUBLES = {
+  needed: "the source's documents: {_id, a, b} all doubles (the 2016 shell's numbers), 40 B of BSON each",
+  check: (records) => {
+    const d = measureOf(records, 'data-size');
+    const t = writtenTypes(d);
+    if (t && ['_id', 'a', 'b'].every((k) => t[k] === 'double'))
+      return { here: '_id, a and b written as doubles (their BSON types recorded), as the source', ok: true };
+    return {
+      here: t
+        ? `the run wrote _id as ${t._id}, a as ${t.a}, b as ${t.b} (recorded), not the source's three doubles: a changed writer, not a change in MongoDB`
+        : "the records do not say which BSON types were written (the data-size measure records no types); the lab's generator (fixtures/gen.js whereDoc) writes _id: i, which the Node driver and mongosh store as an int32 (36 B a document against the source's 40 B): a changed writer, not a change in MongoDB",
+      ok: false,
+      absent: 'writer',
+      reproduce:
+        "a writer of the source's doubles ({_id: <double>, a, b}, as the 2016 shell wrote them) and a recorder of their BSON types beside the size (the data-size measure of lib/studies/where/checks.js: $type of _id, a and b); neither exists yet, so the lab's int32 figure is shown beside",
+    };
+  },
+};
+
+/** A rule whose decided bands are printed in the claim's own words (the generated ones name impossible regions). */
+function sourceBands(text, fn) {
+  fn.bands = text;
+  return fn;
+}
+
 // A functional check needs no setting of its own: the claim's (`needed` null) shows beside it.
 function functionalSetting(here) {
   return { needed: null, here, ok: true };
@@ -583,12 +626,12 @@ module.exports = [
     published: '38 MB (1,000,000 documents: 40 B each, 38.1 MiB)',
     quote: '"38,226 ms - yes 40 Seconds. This is is why you just don\'t do this! That database is only 38MB."',
     derivation:
-      "{_id: x, a: Math.random()*1000, b: Math.random()*1000} from the 2016 shell, where every number is a double: 4 (length) + 13 (_id: type, '_id\\0', 8) + 11 (a) + 11 (b) + 1 = 40 B per document, 40,000,000 B = 38.1 MiB. The lab's generator writes the integer _id as an int32 (9 B): 36 B, 34.3 MiB, 0.90x",
+      "{_id: x, a: Math.random()*1000, b: Math.random()*1000} from the 2016 shell, where every number is a double: 4 (length) + 13 (_id: type, '_id\\0', 8) + 11 (a) + 11 (b) + 1 = 40 B per document, 40,000,000 B = 38.1 MiB. The lab's generator writes the integer _id as an int32 (9 B): 36 B, 34.3 MiB, 0.90x: a changed writer, not a change in MongoDB",
     setting: SETTING,
     boundary:
-      'deterministic, a size check: the collection\'s BSON size (collStats size) / 38 MiB scaled to its count: holds inside [0.8x, 1.25x]; a larger database contradicts "only 38MB" (fails above: a one-sided claim has no direction to reverse), a smaller one says it more strongly (stronger below)',
+      'gate: the run wrote the source\'s documents (_id, a and b doubles, their BSON types recorded beside the size), else not reproduced (absent: writer), the lab\'s int32 figure beside. Then deterministic, one-sided ("only" bounds the size from above): the collection\'s BSON size (collStats size) / 38 MiB scaled to its count: holds at or below 1.25x; fails above (a larger database contradicts "only 38MB"). With the writer proven the figure is fixed by the BSON spec (40 B, 1.00x): the check confirms the source\'s arithmetic, it measures no change',
     mechanism: {
-      why: 'BSON stores each double in 8 bytes (an int32 in 4) after a type byte and the field name: three numeric fields make a document of 36 to 40 bytes',
+      why: "BSON stores each double in 8 bytes (an int32 in 4) after a type byte and the field name: three numeric fields make a document of 36 to 40 bytes, and collStats size is the sum of the documents' BSON sizes",
       ref: 'https://www.mongodb.com/docs/manual/reference/bson-types/',
     },
     verdict: whenMeasured(
@@ -598,21 +641,24 @@ module.exports = [
         measure: 'where --profile quick (the size is read once per run, untimed)',
       },
       // Per document, so judged at any count: the source's 38 MB scaled to the run's documents.
-      rule({
-        holds: [0.8, 1.25],
-        kind: KIND.ONE_SIDED,
-        above: VERDICT.FAILS,
-        below: VERDICT.STRONGER,
-        interval: (records) => {
-          const d = measureOf(records, 'data-size');
-          if (!d || !d.bytes || !d.count) return { iv: null, missing: 'no collection size recorded' };
-          const x = d.bytes / ((SOURCE_MB * 1048576 * d.count) / SOURCE_N);
-          return {
-            iv: exact(x),
-            figure: `${(d.bytes / 1048576).toFixed(1)} MB for ${d.count.toLocaleString('en-US')} documents (${(d.bytes / d.count).toFixed(1)} B each): ${fx(x)} the source's 38 MB`,
-          };
-        },
-      }),
+      sourceBands(
+        "holds at or below 1.25x (the database no larger than the source's 38 MB scaled to the count); FAILS above; gate: the source's writer (doubles, their types recorded), else not reproduced",
+        rule({
+          holds: [0, 1.25],
+          kind: KIND.ONE_SIDED,
+          above: VERDICT.FAILS,
+          setting: SOURCE_DOUBLES,
+          interval: (records) => {
+            const d = measureOf(records, 'data-size');
+            if (!d || !d.bytes || !d.count) return { iv: null, missing: 'no collection size recorded' };
+            const x = d.bytes / ((SOURCE_MB * 1048576 * d.count) / SOURCE_N);
+            return {
+              iv: exact(x),
+              figure: `${(d.bytes / 1048576).toFixed(1)} MB for ${d.count.toLocaleString('en-US')} documents (${(d.bytes / d.count).toFixed(1)} B each, ${writerWords(d)}): ${fx(x)} the source's 38 MB`,
+            };
+          },
+        }),
+      ),
     ),
   },
   {
