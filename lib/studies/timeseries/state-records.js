@@ -10,15 +10,18 @@ const SOURCE_SIZES = { data: 3200000032, created_on_1: 1257869424, _id_: 1460021
 /** One residency snapshot: what each part holds in the cache and has read into it so far. */
 function snapshot(sizes, cached, read) {
   const indexes = {};
-  for (const name of Object.keys(sizes).filter((k) => k !== 'data'))
+  for (const name of Object.keys(sizes).filter((k) => k !== 'data' && k !== 'storageSize'))
     indexes[name] = { size: sizes[name], cached: cached[name] || 0, read: read[name] || 0 };
-  return { data: { size: sizes.data, cached: cached.data || 0, read: read.data || 0 }, indexes };
+  const data = { size: sizes.data, cached: cached.data || 0, read: read.data || 0 };
+  // the collection's file bytes, where the figures give them (states.js records storageSize)
+  if (typeof sizes.storageSize === 'number') data.storageSize = sizes.storageSize;
+  return { data, indexes };
 }
 
 /** What each pass of a state read from the disk, where the figures give it (absent: not recorded). */
 function disk(s) {
   const out = {};
-  for (const k of ['diskReadBytes', 'majorFaults']) if (k in s) out[k] = s[k];
+  for (const k of ['diskReadBytes', 'majorFaults', 'rssBytes']) if (k in s) out[k] = s[k];
   return out;
 }
 
@@ -26,13 +29,18 @@ function disk(s) {
  * Result records, one per state at `grain`, with `passes` passes each:
  *   states: { [state]: { times: [ms per pass], read: { data, created_on_1, _id_ } (bytes one pass
  *            reads into the cache), cached: { ... } (bytes in the cache when a pass starts),
- *            diskReadBytes, majorFaults (optional: what every pass read from the disk, as runStates
- *            records it for a mongod on this machine; null: not known) } }
+ *            diskReadBytes, majorFaults, rssBytes (optional: what every pass read from the disk and
+ *            mongod's resident memory after it, as runStates records them for a mongod on this
+ *            machine; null: not known) } }
  *   setting: { cacheBytes, dataBytes, indexBytes, events } (the sizes the claims judge the run by);
- *   cache: the run's cache on the axis (as STATES_CACHE=source writes it); sizes: each part's size.
+ *   cache: the run's cache on the axis (as STATES_CACHE=source writes it); sizes: each part's size
+ *   (and storageSize, the collection's file bytes, where given); ramMB: the RAM_MB limit recorded.
  * `withResidency: false` leaves the residency out (a result file from before it was recorded).
  */
-function stateRecords(states, { setting, cache, grain = 'hours', sizes = SOURCE_SIZES, withResidency = true } = {}) {
+function stateRecords(
+  states,
+  { setting, cache, grain = 'hours', sizes = SOURCE_SIZES, withResidency = true, ramMB = null } = {},
+) {
   return Object.entries(states).map(([state, s]) => {
     const times = s.times;
     const passes = times.map((t, i) => ({
@@ -65,6 +73,7 @@ function stateRecords(states, { setting, cache, grain = 'hours', sizes = SOURCE_
       plan: { stage: 'IXSCAN', explainVersion: '1' },
       extra: {
         ...(setting ? { setting } : {}),
+        ...(ramMB ? { ramMB } : {}),
         passes: withResidency ? passes : passes.map(({ residency, ...p }) => p),
       },
     };

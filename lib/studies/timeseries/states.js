@@ -2,6 +2,7 @@
 // The source's cold and warm states, measured: server restarts, warm-ups, passes over T1..T5 with
 // the cache residency before and after each, and the states with the cache sized as the source's
 // memory was. The Node side of the study (the shell's script cannot restart its server).
+const fs = require('fs');
 const LabFormat = require('../../../scripts/lib/format');
 const LabParams = require('../../../scripts/lib/params');
 const LabRecords = require('../../../scripts/lib/records');
@@ -53,7 +54,21 @@ async function withDiskReads(ctx, work) {
   const pid = await mongodPid(ctx);
   const before = ioCounters(pid);
   const r = await work();
-  return { r, io: ioSince(before, pid) };
+  return { r, io: { ...ioSince(before, pid), rssBytes: rssOf(pid) } };
+}
+
+/**
+ * The mongod's resident memory after a pass (/proc/<pid>/status VmRSS), or null: with RAM_MB the
+ * page cache its files can use is the limit less this (read-3 dispute 16), shown beside the RAM gate.
+ */
+function rssOf(pid) {
+  if (!pid) return null;
+  try {
+    const m = /^VmRSS:\s*(\d+)\s*kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch (e) {
+    return null; // gone, or not this machine's
+  }
 }
 
 async function pass(ctx, p, grain, state, check) {
@@ -68,7 +83,8 @@ function residencyOf(x) {
   const indexes = {};
   for (const [name, i] of Object.entries(x.indexes || {}))
     indexes[name] = { size: i.size, cached: i.cached, read: i.read };
-  return { data: { size: x.dataSize, cached: x.cached, read: x.read }, indexes };
+  // storageSize: the collection's file bytes (compressed), against which a memory limit's page cache is read
+  return { data: { size: x.dataSize, storageSize: x.storageSize, cached: x.cached, read: x.read }, indexes };
 }
 
 /**
@@ -88,6 +104,7 @@ function stateRecord(runs, ramMB) {
     residency: { before: residencyOf(r.before), after: residencyOf(r.after) },
     diskReadBytes: r.io ? r.io.diskReadBytes : null,
     majorFaults: r.io ? r.io.majorFaults : null,
+    rssBytes: r.io ? r.io.rssBytes : null,
   }));
   const agrees = runs.every((r) => r.record.agrees !== false)
     ? runs.some((r) => r.record.agrees === true)
@@ -149,7 +166,9 @@ async function runStates(ctx, p, { grains = STATE_GRAINS, states = STATES, check
       if (w.ms > 5000) ctx.log(`  ${state.name} (pass ${k}): warm-up took ${LabFormat.fmtMs(w.ms)}`);
       const idx = (x) => Object.values(x.indexes).reduce((a, i) => a + i.cached, 0);
       const axis = { state: state.name };
-      const extra = { pass: k, before: residencyOf(w.before), after: residencyOf(w.after), ...io };
+      // steps: each scan's time and plan (an index warm-up reads keys only: COUNT_SCAN or IXSCAN, no FETCH; read-3 dispute 20)
+      const steps = (w.steps || []).map((s) => ({ what: s.what, ms: s.ms, plan: s.plan || null }));
+      const extra = { pass: k, before: residencyOf(w.before), after: residencyOf(w.after), ...io, steps };
       out.push(
         { ...measure('warmupMs', w.ms, 'ms', `warm-up: ${w.method}`, { axis }), extra },
         measure(
