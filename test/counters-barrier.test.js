@@ -56,7 +56,17 @@ describe("counters: the source's writer, a barrier every 100th write at w:0 (004
       return g ? g.n : 0;
     }
 
-    it('w:0: a ping after every 100th write and at the minute end, every hit counted', async function () {
+    it('w:0: a ping after every 100th write and at the minute end, every hit counted; the waits at them timed', async function () {
+      const waits = day.newWaits();
+      const tgt0 = target('initial', 'barrier_');
+      await ownCollections(t.db, [tgt0]);
+      const ms0 = await day.runSlot(writers, tgt0, gen.minuteHits(STREAM, 0, 599), { w: 0 }, undefined, waits);
+      // the writer's time at its three barriers, within the slot's wall time
+      expect(waits.slotMs).to.be.closeTo(ms0, 1e-6);
+      expect(waits.waitMs).to.be.greaterThan(0).and.at.most(waits.slotMs);
+      const share = day.barrierShare(waits);
+      expect(share).to.be.greaterThan(0).and.at.most(1);
+      expect(day.barrierShare(day.newWaits())).to.equal(null);
       const { tgt, hits, sent: cmds } = await slot('initial', { w: 0 }, 600);
       expect(hits).to.have.length(250);
       const pattern = [
@@ -106,7 +116,8 @@ describe("counters: the source's writer, a barrier every 100th write at w:0 (004
       SWEEP: false,
       REPLSET: false,
       IDREGEX: false,
-      WASH: false,
+      WASH: true,
+      WASH_PER_HOUR: 1,
       PG_SIZE: false,
     };
     let res;
@@ -125,14 +136,33 @@ describe("counters: the source's writer, a barrier every 100th write at w:0 (004
         expect(r.agrees, `${r.variant} ${JSON.stringify(r.axis)}`).to.equal(true);
         expect(r.extra).to.include({ wc: 'w0', writers: 1, hitsPerMinute: P.PER_MINUTE });
         if (r.variant === 'node-bulk') expect(r.extra).to.not.have.property('barrierEvery');
-        else expect(r.extra.barrierEvery, r.variant).to.equal(100);
+        else {
+          expect(r.extra.barrierEvery, r.variant).to.equal(100);
+          // the hour's share of the writer's time at its barriers: who set the rate (third read, item 22)
+          expect(r.extra.barrierWait, r.variant).to.be.a('number').within(0, 1);
+        }
       }
+    });
+
+    it('the wash: written by the same one w:0 writer, its records name it (barrierEvery, barrierWait)', function () {
+      const recs = res.records.filter((r) => r.type === 'result' && r.axis.part === 'wash');
+      expect(recs.map((r) => r.variant).sort()).to.deep.equal(['one-collection', 'per-metric']);
+      for (const r of recs) {
+        expect(r.agrees, r.variant).to.equal(true);
+        expect(r.extra).to.include({ wc: 'w0', writers: 1, barrierEvery: 100 });
+        expect(r.extra.barrierWait, r.variant).to.be.a('number').within(0, 1);
+      }
+      // the gate reads the writer from them; server-bound or not is what the shares say on this machine
+      const v = judge(study, res.records).find((c) => c.id === '004-collections-wash');
+      expect(v.setting.here, v.why).to.match(/^judged on 1 Node driver writer, w:0, a barrier every 100 writes; /);
+      if (!v.setting.ok) expect(v.setting.absent, v.why).to.equal('client-bound');
     });
 
     it("the day claims' writer gate passes on them, and refuses them without barrierEvery", function () {
       const v = judge(study, res.records).find((c) => c.id === '004-midnight-burst');
-      expect(v.setting, v.why).to.include({ ok: true });
-      expect(v.setting.here).to.match(/w:0 .*a barrier every 100 writes/);
+      // the writer passes; the server-bound part (barrierWait >= 0.5) is what this machine's shares say
+      expect(v.setting.here, v.why).to.match(/w:0 .*a barrier every 100 writes; /);
+      if (!v.setting.ok) expect(v.setting.absent, v.why).to.equal('client-bound');
       const bare = res.records.map((r) =>
         r.type === 'result' && r.axis.hour !== undefined ? { ...r, extra: { ...r.extra, barrierEvery: undefined } } : r,
       );

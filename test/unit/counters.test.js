@@ -105,6 +105,93 @@ describe('counters study (source 004): per-minute counters with upsert $inc', fu
       expect(w1.why).to.match(/WC=w0/);
     });
 
+    it("server-bound or not: the lab's day needs the writer's barrier wait (barrierWait >= 0.5) in the compared schema-hours; the source's own rows are judged as published", function () {
+      // the lab's records: no `source` flag; the writer's share of its time at the barriers per hour
+      const lab0 = (recs, wait) =>
+        withWriter(recs, 'w0').map(({ source, ...r }) => ({
+          ...r,
+          extra: { ...r.extra, client: 'Node driver', ...(wait === undefined ? {} : { barrierWait: wait }) },
+        }));
+      const recs = dayRecords(['initial', 'preallocated', 'hierarchical']);
+      const ok = judge('004-growing-documents-collapse/collapse', lab0(recs, 0.8));
+      expect(ok.verdict, ok.why).to.equal('holds');
+      expect(ok.setting.here).to.match(/server-bound: the writer waited at its barriers 80 % of its time or more/);
+      const none = judge('004-growing-documents-collapse/collapse', lab0(recs));
+      expect(none.verdict).to.equal('not-reproduced');
+      expect(none.setting.absent).to.equal('no-evidence');
+      expect(none.why).to.match(/no barrier wait \(barrierWait\).*runSlot/);
+      for (const id of [
+        '004-growing-documents-collapse/collapse',
+        '004-preallocation-fixes-it/fix',
+        '004-midnight-burst',
+        '004-preallocated-drift/slows',
+        '004-field-scan-hierarchy/level',
+      ]) {
+        const v = judge(id, lab0(recs, 0.2));
+        expect(v.verdict, id).to.equal('not-reproduced');
+        expect(v.setting.absent, id).to.equal('client-bound');
+        expect(v.why, id).to.match(/only 20 % of its time/);
+        expect(counters.claims.find((c) => c.id === id).boundary, id).to.match(
+          /barrierEvery <= 100.*barrierWait >= 0\.5/,
+        );
+      }
+      // one client-bound hour among those compared refuses: the lowest share decides
+      const oneLow = lab0(recs, 0.8).map((r) =>
+        r.variant === 'node-hierarchical' && r.axis.hour === 23 ? { ...r, extra: { ...r.extra, barrierWait: 0.3 } } : r,
+      );
+      const low = judge('004-field-scan-hierarchy/level', oneLow);
+      expect(low.setting.absent).to.equal('client-bound');
+      expect(low.why).to.match(/node-hierarchical, day 0 23h/);
+      // hours a claim does not compare do not gate it: the fix reads 22-24h only
+      const startLow = lab0(recs, 0.8).map((r) =>
+        r.axis.hour < 2 ? { ...r, extra: { ...r.extra, barrierWait: 0.1 } } : r,
+      );
+      expect(judge('004-preallocation-fixes-it/fix', startLow).verdict).to.equal('holds');
+    });
+
+    it('/level is a day claim, judged on the hierarchical day (22-24h / 00-02h), the microbenchmark beside', function () {
+      const hier = withWriter(dayRecords(['hierarchical']), 'w0');
+      const v = judge('004-field-scan-hierarchy/level', hier);
+      expect(v.verdict, v.why).to.equal('holds');
+      expect(v.figure).to.match(/^hierarchical 3,495 -> 3,333 writes\/s from 00-02h to 22-24h, time per hit 1\.0\dx/);
+      // the seed run's 16-writer day is another writer: not reproduced, its figure shown
+      const many = judge('004-field-scan-hierarchy/level', withWriter(dayRecords(['hierarchical']), 'w0', 16));
+      expect(many.verdict).to.equal('not-reproduced');
+      expect(many.setting.absent).to.equal('writer');
+      // a hierarchical day that slows by 1.6x is not level: fails (a parity claim)
+      const slow = hier.map((r) => (r.axis.hour >= 22 ? { ...r, times: r.times.map((t) => t * 1.6) } : r));
+      expect(judge('004-field-scan-hierarchy/level', slow).verdict).to.equal('fails');
+      // the microbenchmark alone no longer decides: no day, no verdict
+      const { scanRecords } = figures.helpers;
+      const bench = judge('004-field-scan-hierarchy/level', scanRecords('hierarchical', 'hierarchical'));
+      expect(bench.verdict).to.equal('inconclusive');
+      expect(bench.why).to.match(/needs the hierarchical schema's day.*beside, not judged: the microbenchmark's/);
+    });
+
+    it('004-document-growth: the growing document after the day against its first hit, on a whole day only', function () {
+      const lab = require('../../scripts/lib/lab');
+      const size = (variant, value) =>
+        lab.measureRecord({
+          study: 'counters',
+          name: 'avg-bson-bytes',
+          variant,
+          axis: { part: 'storage' },
+          value,
+          unit: 'bytes',
+          what: '',
+        });
+      const recs = [size('node-initial', 9437), size('node-preallocated', 14713)];
+      const v = judge('004-document-growth', recs, WT, { RUNS: 60, WARMUP: 0, PER_MINUTE: 100, METRICS: 100 });
+      expect(v.verdict, v.why).to.equal('holds');
+      expect(v.figure).to.match(/137 B after its first hit \(computed\), 9,437 B on average.*68\.9x.*14,713 B, 107x/);
+      expect(v.why).to.match(/about 63 % of a metric's minutes/);
+      const quick = judge('004-document-growth', [size('node-initial', 941)], WT, { RUNS: 3, WARMUP: 0 });
+      expect(quick.verdict).to.equal('inconclusive');
+      expect(quick.why).to.match(/72 of its 1,440 minute fields/);
+      expect(judge('004-document-growth', [size('node-initial', 200)], WT, { RUNS: 60 }).verdict).to.equal('weaker');
+      expect(judge('004-document-growth', [], WT, { RUNS: 60 }).verdict).to.equal('inconclusive');
+    });
+
     it('the acknowledged writer beside: the writers sweep, when the records have it', function () {
       const sweep = ['w0', 'w1'].map((wc, i) =>
         lab.measureRecord({

@@ -50,12 +50,15 @@ function barrierEvery(t, wc) {
  * the server answers it only after the unacknowledged writes sent before it, so the time still
  * covers the server's work. The share is written in slices of that size by the target's own
  * write, unchanged. lat (optional, lib/core/latency.js): each hit's writes timed as one operation.
+ * waits (optional, { waitMs, slotMs }): adds the writers' time spent waiting at their barriers and
+ * W x the slot's wall time, whose quotient (barrierShare) says who set the rate (see barrierShare).
  */
-async function runSlot(writers, t, hits, wc, lat) {
+async function runSlot(writers, t, hits, wc, lat, waits) {
   const W = writers.dbs.length;
   const shares = Array.from({ length: W }, () => []);
   hits.forEach((h, k) => shares[k % W].push(h));
   const every = barrierEvery(t, wc);
+  let waitMs = 0;
   const t0 = performance.now();
   await Promise.all(
     shares.map(async (share, i) => {
@@ -63,11 +66,34 @@ async function runSlot(writers, t, hits, wc, lat) {
       const step = every || share.length;
       for (let k = 0; k < share.length; k += step) {
         await t.write(db, share.slice(k, k + step), wc, lat);
-        if (wc.w === 0) await db.command({ ping: 1 });
+        if (wc.w === 0) {
+          const b0 = performance.now();
+          await db.command({ ping: 1 });
+          waitMs += performance.now() - b0;
+        }
       }
     }),
   );
-  return performance.now() - t0;
+  const ms = performance.now() - t0;
+  if (waits) {
+    waits.waitMs += waitMs;
+    waits.slotMs += ms * W;
+  }
+  return ms;
+}
+
+/** A fresh accumulator of runSlot's barrier waits. */
+const newWaits = () => ({ waitMs: 0, slotMs: 0 });
+
+/**
+ * The share of the writers' time spent waiting at their barriers (the records' barrierWait), or
+ * null when no barrier was timed. At w:0 a writer's sends return once written to its socket, so a
+ * pipelined writer waits at a ping only for the server to apply what it sent before: a share near 0
+ * says the server kept up with the client (the rate is the client's own ceiling), a share s says
+ * the server was the slower side and the client could have sent about 1/(1 - s) times as fast.
+ */
+function barrierShare(waits) {
+  return waits && waits.slotMs > 0 && waits.waitMs > 0 ? Math.round((waits.waitMs / waits.slotMs) * 1000) / 1000 : null;
 }
 
 /**
@@ -209,6 +235,8 @@ async function readCost(db, targets, dayMs, metrics, expected, rounds = 5) {
 module.exports = {
   simulateDay,
   runSlot,
+  newWaits,
+  barrierShare,
   barrierEvery,
   BARRIER_EVERY,
   openWriters,

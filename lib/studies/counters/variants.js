@@ -57,12 +57,18 @@ function nodeVariant(schema) {
       const hits = gen.minuteHits(streamOf(p), point.day, minute);
       const lat = new Latency();
       const wc = day.writeConcern(p.WC);
-      const ms = await day.runSlot(st.writers, t, hits, wc, lat);
+      // the hour's barrier waits, summed over its minutes (the last minute's record carries them)
+      if (!st.waits) st.waits = new Map();
+      if (!st.waits.has(key)) st.waits.set(key, day.newWaits());
+      const ms = await day.runSlot(st.writers, t, hits, wc, lat, st.waits.get(key));
       const answer = k === n - 1 ? await hourAnswer(ctx.db, t, p, point) : { hits: hits.length };
-      // w:0: the writes between two of its writer's barriers (the source's getLastError every 100th)
+      // w:0: the writes between two of its writer's barriers (the source's getLastError every 100th),
+      // and the share of the writers' time spent waiting at them over the hour's minutes so far
+      // (barrierWait: who set the rate, the server or the client; the 004 day claims' gate reads it)
       const every = day.barrierEvery(t, wc);
       const extra = { hitsPerMinute: hits.length, minute, writers: p.WRITERS, wc: p.WC };
-      return Object.assign(took(ms, answer, every ? { ...extra, barrierEvery: every } : extra), { latency: lat });
+      const paced = every ? { ...extra, barrierEvery: every, barrierWait: day.barrierShare(st.waits.get(key)) } : extra;
+      return Object.assign(took(ms, answer, paced), { latency: lat });
     },
   };
 }

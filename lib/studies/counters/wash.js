@@ -68,6 +68,13 @@ async function wash(ctx, p) {
   const MINUTES = minutesOf(p.WASH_PER_HOUR);
   const cursor = { 'one-collection': 0, 'per-metric': 0 };
   const side = { 'one-collection': one, 'per-metric': many };
+  // the writer as the 004 claims' gate reads it: write concern, writers, barrier and its waits
+  const waits = { 'one-collection': day.newWaits(), 'per-metric': day.newWaits() };
+  const writer = (name) => {
+    const every = day.barrierEvery(side[name], wc);
+    const w = { wc: p.WC, writers: p.WRITERS };
+    return every ? { ...w, barrierEvery: every, barrierWait: day.barrierShare(waits[name]) } : w;
+  };
   let res;
   try {
     const runners = Object.keys(side).map((name) => ({
@@ -75,8 +82,9 @@ async function wash(ctx, p) {
       run: async () => {
         const minute = MINUTES[cursor[name]++];
         const hits = gen.minuteHits(stream, 0, minute);
-        const ms = await day.runSlot(writers, side[name], hits, wc);
-        return { ms, answer: { hits: hits.length, minute }, extra: { hitsPerMinute: hits.length, minute } };
+        const ms = await day.runSlot(writers, side[name], hits, wc, undefined, waits[name]);
+        const extra = { hitsPerMinute: hits.length, minute, ...writer(name) };
+        return { ms, answer: { hits: hits.length, minute }, extra };
       },
     }));
     res = await interleave(runners, { warmup: 1, rounds: MINUTES.length - 1, baseline: 'one-collection' });
