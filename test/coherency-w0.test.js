@@ -125,6 +125,9 @@ describe('coherency: the w: 0 racer (check-then-insert-w0, the source inferred w
       const d = results(quiet).find((r) => r.variant === W0).extra.duplicates;
       expect(v.verdict).to.equal(d > 0 ? claims.VERDICT.HOLDS : claims.VERDICT.INCONCLUSIVE);
       expect(v.figure).to.match(/duplicates \(extra documents\) in 1 race of W=4 racers/);
+      // the window a racer leaves open, beside the rate: a race entry's time (check, then insert sent)
+      expect(results(quiet).find((r) => r.variant === W0).latency.p50).to.be.a('number');
+      expect(v.figure).to.match(/a race entry \(check, then insert\) took [\d.]+ ms \(p50\)/);
       // the records as measured: only the cores may refuse, never the writer
       const real = judged(rs, env);
       expect(real.setting.here).to.not.match(/did not race/);
