@@ -12,7 +12,7 @@ const { CLIENT_VARIANTS, statsDiffer } = require('../lib/studies/mapreduce/clien
 const { SEED_REDUCE } = require('./fixtures/seed-reduce');
 const claims = require('../lib/core/claims');
 const mapreduce = require('../lib/studies/mapreduce');
-const { plannedWorkers } = require('../lib/studies/mapreduce/sql-peer');
+const { plannedWorkers, plannedJit } = require('../lib/studies/mapreduce/sql-peer');
 const { VARIANTS: INSERT_VARIANTS, BATCH: INSERT_BATCH, DURABLE_BATCH } = require('../lib/studies/mapreduce/inserts');
 
 const N = 100000; // the collection; the $group vs map/reduce claim is made at this size
@@ -163,37 +163,70 @@ describe('mapreduce study (source 000)', function () {
         expect(run.text).to.match(/PostgreSQL: \d+ rows into perflab_sensors_typed by COPY|pg-typed/);
       });
 
-      // The source's PostgreSQL (<= 9.4) had no parallel query: 000-postgres is judged only on records
-      // that show the aggregation planned no parallel workers (max_parallel_workers_per_gather = 0).
-      it("on one worker, as the source's: every record carries its plan's parallel workers, 0, and 000-postgres's gate passes on them, refusing records without", function () {
+      // The source's PostgreSQL (<= 9.4) had neither parallel query nor JIT: 000-postgres is judged only
+      // on records that show the aggregation planned no parallel workers (max_parallel_workers_per_gather
+      // = 0) and ran with jit = off and no JIT section in its plan (read-3 dispute 2), with the version
+      // and the table's width beside.
+      it("as the source's server: every record carries its plan's parallel workers, 0, jit off with no JIT in the plan, the version and the table's width, and 000-postgres's gate passes on them, refusing records without", function () {
         const pg = run.records.filter((x) => x.type === 'result' && x.variant.startsWith('pg-') && !x.skipped);
         if (!pg.length) this.skip(); // no PostgreSQL here
-        for (const x of pg) expect(x.extra, `${x.variant} at ${x.axis.batch}`).to.deep.equal({ parallelWorkers: 0 });
-        // the gate reads 10^6 (the source's cell) and a collection of >= 40 % of the cache: this run's
-        // largest batch stands for it, on a cache the size of which the memory gate passes
+        for (const x of pg)
+          expect(x.extra, `${x.variant} at ${x.axis.batch}`).to.deep.equal({
+            parallelWorkers: 0,
+            jit: 'off',
+            jitPlanned: false,
+            maxParallelWorkersPerGather: 0,
+            pgVersion: x.extra.pgVersion,
+            tableColumns: x.variant === 'pg-typed' ? 42 : 2,
+          });
+        for (const x of pg) expect(x.extra.pgVersion).to.match(/^\d+(\.\d+)?/);
+        // the gate reads 10^6 (the source's cell) and a collection of >= 40 % of the host's RAM whose
+        // judged pass read into the cache: this run's largest batch stands for it, on a host and with a
+        // serverStatus delta with which the memory gate passes
         const top = run.records
           .filter((x) => x.type === 'result' && x.axis.batch === 10000)
-          .map((x) => ({ ...x, axis: { ...x.axis, batch: 1e6 } }));
-        const env = { server: { version: '6.0.5', cacheBytes: 1e9 } };
+          .map((x) => ({
+            ...x,
+            axis: { ...x.axis, batch: 1e6 },
+            ...(x.variant === 'mr-stored-jsmode' ? { server: { runs: 1, cacheReadBytes: 1.2e9 } } : {}),
+          }));
+        const env = { server: { version: '6.0.5', cacheBytes: 1e9 }, host: { cores: 2, memoryGB: 3 } };
         const gate = (recs) =>
           claims.judge(mapreduce, recs, env, { mapreduce: { N: 1e6 } }).find((c) => c.id === '000-postgres');
         const ok = gate(top);
         expect(ok.setting, ok.why).to.include({ ok: true });
-        expect(ok.setting.here).to.match(/on one worker/);
+        expect(ok.setting.here).to.match(
+          /PostgreSQL \d+.*, typed table of 42 columns: no parallel workers \(leader only\) and no JIT \(jit = off/,
+        );
+        const jitted = gate(
+          top.map((x) =>
+            x.variant.startsWith('pg-') ? { ...x, extra: { ...x.extra, jit: 'on', jitPlanned: true } } : x,
+          ),
+        );
+        expect(jitted.verdict).to.equal('not-reproduced');
+        expect(jitted.setting).to.include({ ok: false, absent: 'jit' });
+        const noJit = gate(top.map((x) => (x.variant.startsWith('pg-') ? { ...x, extra: { parallelWorkers: 0 } } : x)));
+        expect(noJit.setting).to.include({ ok: false, absent: 'no-evidence' });
+        expect(noJit.why).to.match(/do not say whether JIT was off/);
         const bare = gate(top.map((x) => (x.variant.startsWith('pg-') ? { ...x, extra: undefined } : x)));
         expect(bare.verdict).to.equal('not-reproduced');
         expect(bare.setting).to.include({ ok: false, absent: 'no-evidence' });
         expect(bare.why).to.match(
-          /2 of 2 PostgreSQL records carry no parallel-worker count .*max_parallel_workers_per_gather = 0/,
+          /2 of 2 PostgreSQL records carry no parallel-worker count .*max_parallel_workers_per_gather = 0 and jit = off/,
         );
         const parallel = gate(
-          top.map((x) => (x.variant.startsWith('pg-') ? { ...x, extra: { parallelWorkers: 2 } } : x)),
+          top.map((x) => (x.variant.startsWith('pg-') ? { ...x, extra: { ...x.extra, parallelWorkers: 2 } } : x)),
         );
         expect(parallel.verdict).to.equal('not-reproduced');
         expect(parallel.setting).to.include({ ok: false, absent: 'workers' });
         expect(parallel.why).to.match(
-          /plans asked for parallel workers \(up to 2\): it did not aggregate on one worker/,
+          /plans asked for parallel workers \(up to 2\): it did not aggregate with the leader only/,
         );
+      });
+
+      it("a plan's JIT section is read from EXPLAIN (FORMAT JSON): present when the server would compile, absent otherwise", function () {
+        expect(plannedJit([{ Plan: { 'Node Type': 'Aggregate' }, JIT: { Functions: 5 } }])).to.equal(true);
+        expect(plannedJit([{ Plan: { 'Node Type': 'Aggregate' } }])).to.equal(false);
       });
 
       it('the planned workers are read from the plan: a Gather of 2 counts 2, nested ones add up, none is 0', function () {

@@ -59,6 +59,16 @@ describe('claims: "not measured here" is its own verdict', function () {
 
 /** Records that carry a quiet machine's evidence (CPU wait 0, load below the cores). */
 const quiet = (recs) => recs.map((r) => ({ ...r, loadavg: { start: 0.5, end: 0.5, cores: 2, cpuWait: 0 } }));
+/** Records whose 10^6 runs read `bytes` into the WiredTiger cache (their serverStatus delta, record.server). */
+const pressed = (recs, bytes = 1.2e9) =>
+  recs.map((r) => (r.axis.batch === 1e6 ? { ...r, server: { runs: 1, cacheReadBytes: bytes } } : r));
+/** Records of the whole-document client across a recorded gigabit link, moving `bytes` in its time. */
+const onGigabit = (recs, bytes) =>
+  recs.map((r) =>
+    r.variant === 'py-client-list'
+      ? { ...r, extra: { ...(r.extra || {}), linkBytesPerSec: 117e6, bytesIn: bytes } }
+      : r,
+  );
 
 describe('claims: source 000, measured by the mapreduce study', function () {
   // The client claims are judged on the source's client, PyMongo (py-client-*), the Node driver's beside.
@@ -105,15 +115,33 @@ describe('claims: source 000, measured by the mapreduce study', function () {
   });
 
   it("chunks: one map/reduce over the range against ten, holds at 1.7x at 10^6, no effect at 1.0x, in a collection of the source's share of memory; abstains at 10^4 with what it would say", function () {
-    // 1M documents of ~1.4 KB in a 2 GB cache: the source's ~45 % share (its gain's precondition)
-    const memory = [{ ...ENV, server: { ...ENV.server, cacheBytes: 2e9 } }, { mapreduce: { N: 1e6 } }];
-    const at = (range, chunked, batch = 1e6) =>
+    // 1M documents of ~1.4 KB on a 3 GB host: the source's ~45 % share of RAM (its gain's
+    // precondition), and the mr-range pass read most of its batch into the cache (read-3 dispute 1)
+    const memory = [{ ...ENV, host: { ...ENV.host, memoryGB: 3 } }, { mapreduce: { N: 1e6 } }];
+    const at = (range, chunked, batch = 1e6, read = 1.2e9) =>
       verdictOf(
         mapreduce,
         '000-chunks',
-        records('mapreduce', { group: 10, 'mr-range': range, 'mr-chunked': chunked }, 'group', { batch }),
+        pressed(
+          records('mapreduce', { group: 10, 'mr-range': range, 'mr-chunked': chunked }, 'group', { batch }),
+          read,
+        ),
         ...memory,
       );
+    const resident = at(170, 100, 1e6, 1e6);
+    expect(resident.verdict, 'RAM share met, but the pass read ~nothing into the cache').to.equal(
+      VERDICT.NOT_REPRODUCED,
+    );
+    expect(resident.setting.absent).to.equal('memory');
+    expect(resident.why).to.match(/read 1 MB into the cache, 0\.1 % .*no memory pressure/);
+    const unrecorded = verdictOf(
+      mapreduce,
+      '000-chunks',
+      records('mapreduce', { group: 10, 'mr-range': 170, 'mr-chunked': 100 }, 'group', { batch: 1e6 }),
+      ...memory,
+    );
+    expect(unrecorded.setting.absent).to.equal('no-evidence');
+    expect(unrecorded.why).to.match(/carries no serverStatus delta/);
     const cached = verdictOf(
       mapreduce,
       '000-chunks',
@@ -121,9 +149,10 @@ describe('claims: source 000, measured by the mapreduce study', function () {
       ENV,
       { mapreduce: { N: 1e6 } },
     );
-    expect(cached.verdict, 'a 12 GB cache holding 1.4 GB: no memory pressure, not a change').to.equal(
+    expect(cached.verdict, 'a 23.5 GB host holding 1.4 GB: no memory pressure, not a change').to.equal(
       VERDICT.NOT_REPRODUCED,
     );
+    expect(cached.setting.absent).to.equal('memory');
     expect(at(170, 100).verdict).to.equal(VERDICT.HOLDS);
     expect(at(100, 100).verdict).to.equal(VERDICT.NO_EFFECT);
     const quick = at(50, 100, 1e4);
@@ -183,9 +212,21 @@ describe('claims: source 000, measured by the mapreduce study', function () {
   });
 
   it("whole documents against map/reduce is judged in the figure's own ~130,000-document collection; in a 1M one it abstains with the source's own 1.3M picture", function () {
-    const recs = records('mapreduce', { mr: 270, 'py-client-list': 100 }, 'mr', { batch: 1e5 });
+    // Read 3 of 000, dispute 3: the source's client was wire-bound on gigabit (~95 of ~117 MB/s); the
+    // figure is judged only with the client's bytes and its link recorded.
+    const local = records('mapreduce', { mr: 270, 'py-client-list': 100 }, 'mr', { batch: 1e5 });
+    const bare = verdictOf(mapreduce, '000-python-2x', local, ENV, { mapreduce: { N: 130000 } });
+    expect(bare.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(bare.setting.absent).to.equal('no-evidence');
+    expect(bare.why).to.match(/local socket, not wire-bound.*extra\.bytesIn.*extra\.linkBytesPerSec/);
+    // ~10 MB in ~100 ms: ~100 MB/s of a 117 MB/s link (the source's 81 %); 2 MB: not wire-bound
+    const idle = verdictOf(mapreduce, '000-python-2x', onGigabit(local, 2e6), ENV, { mapreduce: { N: 130000 } });
+    expect(idle.setting.absent).to.equal('link');
+    expect(idle.why).to.match(/not wire-bound as the source's \(81 %; at least 65 % wanted\)/);
+    const recs = onGigabit(local, 1e7);
     const small = verdictOf(mapreduce, '000-python-2x', recs, ENV, { mapreduce: { N: 130000 } });
     expect(small.verdict).to.equal(VERDICT.HOLDS);
+    expect(small.setting.here).to.match(/wire-bound on about gigabit/);
     const big = verdictOf(mapreduce, '000-python-2x', recs, ENV, { mapreduce: { N: 1000000 } });
     expect(big.verdict).to.equal(VERDICT.INCONCLUSIVE);
     expect(big.why).to.match(/~130,000-document collection; this run's collection holds 1,000,000 documents/);
@@ -202,10 +243,20 @@ describe('claims: source 000, measured by the mapreduce study', function () {
       'group',
       { batch: 1e6 },
     );
-    const q = verdictOf(mapreduce, '000-parallel-mr', quiet(recs));
+    // Read 3 of 000, dispute 4: no bands (no decision line), and 000-parallel's separate core sets
+    const shared = verdictOf(mapreduce, '000-parallel-mr', quiet(recs), {
+      ...ENV,
+      server: { ...ENV.server, embedded: true },
+    });
+    expect(shared.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(shared.setting.absent).to.equal('shared-cores');
+    const apart = { ...ENV, coreSets: { client: [0, 1], server: [2, 3] } };
+    const q = verdictOf(mapreduce, '000-parallel-mr', quiet(recs), apart);
     expect(q.verdict).to.equal(VERDICT.QUESTION);
     expect(q.figure).to.match(/^1\.5\dx/);
     expect(q.why).to.match(/one map\/reduce \/ the four at once 1\.3\dx/);
+    expect(q.why).to.not.match(/holds|FAILS|fails|parity/);
+    expect(mapreduce.claims.find((c) => c.id === '000-parallel-mr').verdict.bands).to.equal(undefined);
     const busy = verdictOf(mapreduce, '000-parallel-mr', recs);
     expect(busy.verdict, 'no CPU-wait figure: fails closed').to.equal(VERDICT.NOT_REPRODUCED);
     const old = records('mapreduce', { group: 10, mr: 400 }, 'group', { batch: 1e6 });
@@ -264,12 +315,12 @@ describe('claims: source 000, measured by the mapreduce study', function () {
         records('mapreduce', { group: 10, 'mr-jsmode': ms6 }, 'group', { batch: 1e6 }),
       );
     expect(verdictOf(mapreduce, '000-collection-growth/mr-30', drop(14)).verdict).to.equal(VERDICT.GONE);
-    const old = { ...ENV, server: { version: '4.2.0', cacheBytes: 2e9 } };
+    const old = { ...ENV, server: { version: '4.2.0', cacheBytes: 2e9 }, host: { ...ENV.host, memoryGB: 3 } };
     const mr30 = (ms6, params) =>
-      claims.judge(mapreduce, drop(ms6), old, params).find((j) => j.id === '000-collection-growth/mr-30');
+      claims.judge(mapreduce, pressed(drop(ms6)), old, params).find((j) => j.id === '000-collection-growth/mr-30');
     expect(mr30(14, { mapreduce: { N: 1e6 } }).verdict).to.equal(VERDICT.HOLDS);
     expect(mr30(10, { mapreduce: { N: 1e6 } }).verdict).to.equal(VERDICT.NO_EFFECT);
-    expect(mr30(14, { mapreduce: { N: 1e5 } }).setting.absent).to.equal('cache');
+    expect(mr30(14, { mapreduce: { N: 1e5 } }).setting.absent).to.equal('memory');
     expect(verdictOf(mapreduce, '000-collection-growth/index-size', []).verdict).to.equal(VERDICT.UNSUPPORTED);
     expect(verdictOf(mapreduce, '000-cpu', []).why).to.match(/same iMac in both tables, ran 2\.7-2\.8x faster/);
   });
@@ -279,15 +330,24 @@ describe('claims: source 000, measured by the mapreduce study', function () {
       records('mapreduce', { group: 10, 'mr-stored': 1 }, 'group', { batch: 1e5 }).concat(
         records('mapreduce', { group: 10, 'mr-stored': ms6 }, 'group', { batch: 1e6 }),
       );
-    const big = { ...ENV, server: { ...(ENV.server || {}), cacheBytes: 2e9 } };
+    // Read 3 of 000, dispute 1: the source's share of RAM (under MMAPv1 all of it was the cache) and,
+    // on WiredTiger, the judged pass's own reads into the cache
+    const big = { ...ENV, host: { ...ENV.host, memoryGB: 3 } };
     const none = verdictOf(mapreduce, '000-peak', peak(17));
     expect(none.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(none.setting.absent).to.equal('no-evidence');
-    const small = verdictOf(mapreduce, '000-peak', peak(17), big, { mapreduce: { N: 100000 } });
+    const small = verdictOf(mapreduce, '000-peak', pressed(peak(17)), big, { mapreduce: { N: 100000 } });
     expect(small.verdict).to.equal(VERDICT.NOT_REPRODUCED);
-    expect(small.setting.absent).to.equal('cache');
-    expect(verdictOf(mapreduce, '000-peak', peak(17), big, { mapreduce: { N: 1e6 } }).verdict).to.equal(VERDICT.HOLDS);
-    expect(verdictOf(mapreduce, '000-peak', peak(10), big, { mapreduce: { N: 1e6 } }).verdict).to.equal(
+    expect(small.setting.absent).to.equal('memory');
+    expect(small.why).to.match(/100,000 documents \(~140 MB\) on a host of 3\.0 GB RAM: 4\.3 %.*--cache-gb/);
+    const resident = verdictOf(mapreduce, '000-peak', peak(17), big, { mapreduce: { N: 1e6 } });
+    expect(resident.setting.absent, 'no serverStatus delta: nothing shows pressure').to.equal('no-evidence');
+    const mmap = { ...big, server: { version: '4.0.0', storageEngine: 'mmapv1' } };
+    expect(verdictOf(mapreduce, '000-peak', peak(17), mmap, { mapreduce: { N: 1e6 } }).verdict).to.equal(VERDICT.HOLDS);
+    expect(verdictOf(mapreduce, '000-peak', pressed(peak(17)), big, { mapreduce: { N: 1e6 } }).verdict).to.equal(
+      VERDICT.HOLDS,
+    );
+    expect(verdictOf(mapreduce, '000-peak', pressed(peak(10)), big, { mapreduce: { N: 1e6 } }).verdict).to.equal(
       VERDICT.NO_EFFECT,
     );
   });

@@ -277,7 +277,22 @@ describe('claims: the rules of where, mapreduce and timeseries', function () {
     const oneCore = verdictOf(mapreduce, '000-parallel', quietRecs, { ...ENV, host: { cores: 1, usableCores: 1 } });
     expect(oneCore.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(oneCore.setting.absent).to.equal('cores');
-    const v = verdictOf(mapreduce, '000-parallel', quietRecs);
+    // Read 3 of 000, dispute 4: the source's threads had cores of their own (a 4-core client, a
+    // 2-core server): on one host, or with nothing recorded, the setting is absent.
+    const shared = verdictOf(mapreduce, '000-parallel', quietRecs, {
+      ...ENV,
+      server: { ...ENV.server, embedded: true },
+    });
+    expect(shared.verdict).to.equal(VERDICT.NOT_REPRODUCED);
+    expect(shared.setting.absent).to.equal('shared-cores');
+    expect(shared.why).to.match(/mongod ran embedded on the client's host.*coreSets/);
+    expect(verdictOf(mapreduce, '000-parallel', quietRecs).setting.absent).to.equal('no-evidence');
+    const overlap = verdictOf(mapreduce, '000-parallel', quietRecs, {
+      ...ENV,
+      coreSets: { client: [0, 1], server: [1] },
+    });
+    expect(overlap.setting.absent).to.equal('shared-cores');
+    const v = verdictOf(mapreduce, '000-parallel', quietRecs, { ...ENV, coreSets: { client: [0, 1], server: [2, 3] } });
     expect(v.verdict).to.equal(VERDICT.HOLDS);
     expect(v.why).to.match(
       /fastest of the source's own methods here: py-client-acc; today's \$group is 12\.?0?x faster than py-client-parallel/,

@@ -28,9 +28,14 @@ const PART2_130K = {
   'mr-jsmode': { 1e4: 67.4, 1e5: 70.6 },
   list: { 1e4: 66.6, 1e5: 68.0 },
 };
-// The T9600's memory and the 1.3M collection (the memory gate of 000-peak and 000-chunks): 4 GB of
-// RAM, which MMAPv1 used as its cache (the operating system's page cache).
-const T9600_MEMORY = { env: { cacheBytes: 4 * 2 ** 30 }, params: { N: 1300000 } };
+// The T9600's memory and the 1.3M collection (000-peak's memory gate: 000-peak, 000-chunks, mr-30,
+// 000-postgres): 4 GB of RAM, which MMAPv1 used as its cache (the files mapped through the operating
+// system's page cache), so 1.3M x ~1,400 B filled ~42 % of it; MMAPv1 has no WiredTiger cache reads
+// to show, and the gate reads its share of RAM alone.
+const T9600_MEMORY = {
+  env: { cacheBytes: 4 * 2 ** 30, host: { cores: 2, usableCores: 2, memoryGB: 4 } },
+  params: { N: 1300000 },
+};
 // Part 3's columns by the variant the replay names each for (list and acc are the PyMongo client's).
 const PART3_COLUMN = { 'py-client-field-list': 'list', 'py-client-acc': 'acc' };
 /** Part 3's times at batch n for the named variants: { variant: n / its column's rate }. */
@@ -41,6 +46,10 @@ function part3Times(n, variants) {
 function part3Points(ns, variants, baseline) {
   return ns.map((n) => ({ axis: { batch: n }, times: part3Times(n, variants), ...(baseline ? { baseline } : {}) }));
 }
+// The source's whole-document client on its link (000-python-2x, 000-jsmode-break-even): gigabit
+// Ethernet (part 3's apparatus; ~117 MB/s of TCP payload) and documents of ~1,400 B, so a batch of
+// 10^5 brought ~140 MB across it (68.0 docs/ms: ~95 MB/s).
+const GIGABIT_LINK = { 'py-client-list': { extra: { linkBytesPerSec: 117e6, bytesIn: 1e5 * 1400 } } };
 /** A claim the source's own figures do not support: no records are needed to say so. */
 const UNSUPPORTED = { points: [], expect: 'unsupported' };
 
@@ -75,6 +84,7 @@ module.exports = {
         {
           axis: { batch: 1e5 },
           times: { mr: t(1e5, PART2_130K.mr[1e5]), 'py-client-list': t(1e5, PART2_130K.list[1e5]) },
+          extra: GIGABIT_LINK,
           baseline: 'mr',
         },
       ],
@@ -92,6 +102,7 @@ module.exports = {
         {
           axis: { batch: 1e5 },
           times: { 'py-client-list': t(1e5, PART2_130K.list[1e5]), 'mr-jsmode': t(1e5, PART2_130K['mr-jsmode'][1e5]) },
+          extra: GIGABIT_LINK,
           baseline: 'py-client-list',
         },
       ],
@@ -171,7 +182,11 @@ module.exports = {
     '000-parallel': {
       // the threads ran on the client, an iMac Core i5 (four cores): 10^6 in 8,200 ms; the other
       // tests at 10^6 from part 3 (the fastest, stored jsMode, 71.0 docs/ms: 14,085 ms)
-      env: { cores: 4 },
+      // and on cores of their own: client and server were two machines
+      env: {
+        cores: 4,
+        coreSets: { separateMachines: true, client: 'an iMac Core i5 (4 cores)', server: 'the Core2 T9600 (2 cores)' },
+      },
       points: [
         {
           axis: { batch: 1e6 },
@@ -223,13 +238,14 @@ module.exports = {
     '000-spread': { records: spreadRecords(), expect: 'holds' },
     '000-postgres': {
       // 10^6 rows in about 950 ms on the T9600; stored jsMode 71.0 docs/ms there; the 1.3M collection
-      // filled ~45 % of its 4 GB, and a 2015 PostgreSQL (<= 9.4) had no parallel query: one worker
+      // filled ~42 % of its 4 GB, and a 2015 PostgreSQL (<= 9.4) had no parallel query and no JIT
       ...T9600_MEMORY,
       points: [
         {
           axis: { batch: 1e6 },
           times: { ...part3Times(1e6, ['mr', 'mr-stored-jsmode']), 'pg-typed': 950 },
-          extra: { 'pg-typed': { extra: { parallelWorkers: 0 } } },
+          // a 2015 server (<= 9.4): the leader alone (no parallel query before 9.6), interpreted (no JIT before 11)
+          extra: { 'pg-typed': { extra: { parallelWorkers: 0, jit: 'off', jitPlanned: false } } },
           baseline: 'mr',
         },
       ],

@@ -87,14 +87,18 @@ function stats(row) {
   };
 }
 
-// The source's PostgreSQL (2015: 9.4 at most) had no parallel query, added in 9.6: one backend did
-// the whole aggregation, as one thread runs map/reduce's JavaScript. Today's server plans parallel
-// workers for a large scan by default, so the peer's session sets the documented
-// max_parallel_workers_per_gather to 0 for its timed statements, and records the workers the plan of
-// the same statement asks for (0 proves one process: 000-postgres's gate reads it). Set and reset
-// around each statement, untimed: the binding's session is shared with the run's other SQL peers.
-const ONE_WORKER = 'SET max_parallel_workers_per_gather = 0';
-const DEFAULT_WORKERS = 'RESET max_parallel_workers_per_gather';
+// The source's PostgreSQL (2015: 9.4 at most) had neither of the two executor features a modern server
+// uses on a large aggregate: parallel query (9.6) and JIT compilation of expressions and tuple
+// deforming (11; on by default since 12, for plans costed above jit_above_cost, 100,000: a 10^6-row
+// aggregate is). One backend interpreted the whole aggregation, as one thread runs map/reduce's
+// JavaScript. So the peer's session sets the documented max_parallel_workers_per_gather to 0 and jit
+// to off for its timed statements, and records what the same statement's plan shows: the workers it
+// asks for (0: the leader alone) and whether it carries a JIT section (none), with the settings read
+// back and the server's version and the table's width (000-postgres's gate and setting cell read
+// them). Set and reset around each statement, untimed: the binding's session is shared with the
+// run's other SQL peers.
+const AS_2015 = ['SET max_parallel_workers_per_gather = 0', 'SET jit = off'];
+const DEFAULTS = ['RESET max_parallel_workers_per_gather', 'RESET jit'];
 
 /** The parallel workers a plan asks for: the sum of "Workers Planned" over its nodes (EXPLAIN (FORMAT JSON)). */
 function plannedWorkers(plan) {
@@ -104,17 +108,44 @@ function plannedWorkers(plan) {
   return own + plannedWorkers(plan.Plan) + plannedWorkers(plan.Plans);
 }
 
-/** One statement on one worker: its rows, its time alone, and the workers its plan asked for. */
-async function onOneWorker(pg, text, params) {
-  await pg.query(ONE_WORKER);
+/** Whether an EXPLAIN (FORMAT JSON) output carries a JIT section (the statement would be JIT-compiled). */
+function plannedJit(plan) {
+  return (Array.isArray(plan) ? plan : [plan]).some((x) => !!(x && typeof x === 'object' && x.JIT));
+}
+
+/**
+ * One statement as the source's server ran it (no parallel workers, no JIT): its rows, its time
+ * alone, and what its plan and session show.
+ */
+async function asIn2015(pg, text, params) {
+  for (const s of AS_2015) await pg.query(s);
   try {
     const plan = (await pg.query(`EXPLAIN (FORMAT JSON) ${text}`, params)).rows[0]['QUERY PLAN'];
+    const set = (
+      await pg.query(
+        "SELECT current_setting('jit') AS jit, current_setting('max_parallel_workers_per_gather') AS workers",
+      )
+    ).rows[0];
     const t0 = process.hrtime.bigint();
     const r = await pg.query(text, params);
-    return { rows: r.rows, ms: Number(process.hrtime.bigint() - t0) / 1e6, parallelWorkers: plannedWorkers(plan) };
+    return {
+      rows: r.rows,
+      ms: Number(process.hrtime.bigint() - t0) / 1e6,
+      plan: {
+        parallelWorkers: plannedWorkers(plan),
+        jit: set.jit,
+        jitPlanned: plannedJit(plan),
+        maxParallelWorkersPerGather: Number(set.workers),
+      },
+    };
   } finally {
-    await pg.query(DEFAULT_WORKERS);
+    for (const s of DEFAULTS) await pg.query(s);
   }
+}
+
+/** The columns of a peer table: id and the document (jsonb), or id, ts and one per sensor (typed). */
+function tableColumns(kind) {
+  return kind === 'jsonb' ? 2 : 2 + LabSensorGen.names().length;
 }
 
 function variant(kind, what) {
@@ -129,12 +160,17 @@ function variant(kind, what) {
     // with PostgreSQL here, a skip is this point's (TOP_VARIANTS), not the server's
     run: async (ctx, p, point) => {
       const col = kind === 'jsonb' ? `(doc->>'${p.FIELD.replace(/'/g, "''")}')::float8` : ident(p.FIELD);
-      const r = await onOneWorker(
-        sql.of(ctx),
+      const pg = sql.of(ctx);
+      const r = await asIn2015(
+        pg,
         `SELECT sum(v) AS sum, min(v) AS min, max(v) AS max, count(v) AS count FROM (SELECT ${col} AS v FROM ${TABLES[kind]} ORDER BY id LIMIT $1) t`,
         [point.batch],
       );
-      return LabHarness.took(r.ms, stats(r.rows[0]), { parallelWorkers: r.parallelWorkers });
+      return LabHarness.took(r.ms, stats(r.rows[0]), {
+        ...r.plan,
+        pgVersion: pg.version || null,
+        tableColumns: tableColumns(kind),
+      });
     },
   };
 }
@@ -144,4 +180,4 @@ const VARIANTS = [
   variant('typed', 'PostgreSQL: typed double precision columns, first n by id'),
 ];
 
-module.exports = { prepare, load, VARIANTS, TABLES, plannedWorkers };
+module.exports = { prepare, load, VARIANTS, TABLES, plannedWorkers, plannedJit, tableColumns };
