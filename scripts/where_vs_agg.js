@@ -23,6 +23,27 @@
 load(__dirname + '/../fixtures/gen.js');
 load(__dirname + '/lib/lab.js');
 
+// The source's writer: its 2016 shell stored every number as a BSON double, _id included (40 B a
+// document). mongosh stores an integral number as an int32 (36 B), so each value is wrapped in a
+// Double; the legacy shells (Robo 3T's 4.2) have no Double and write numbers as doubles already. The
+// same bytes as the Node loader's (fixtures/where-ab.js docs); the marker's name says which writer
+// made the data, so the lab's earlier int32 documents ('where-ab') are regenerated, never reused.
+/* global Double */ // mongosh's; absent from the legacy shells (checked with typeof)
+var WHERE_FIXTURE = 'where-ab-doubles';
+var whereDouble =
+  typeof Double === 'function'
+    ? function (x) {
+        return Double(x);
+      }
+    : function (x) {
+        return x;
+      };
+
+function whereDoubleDoc(next, i) {
+  var d = LabGen.whereDoc(next, i);
+  return { _id: whereDouble(d._id), a: whereDouble(d.a), b: whereDouble(d.b) };
+}
+
 // The predicate, written every way the server accepts it. The JavaScript bodies are constants:
 // never build a $where or $function body from user input, it is code the server will run.
 var WHERE_ALL = 'this.a > this.b && this.b < 5';
@@ -115,7 +136,7 @@ var STUDY = {
   },
   // The hybrid, $expr and $function variants rely on the index on b; the source created it too.
   fixture: function (p) {
-    return { coll: p.COLL, name: 'where-ab', n: p.N, seed: p.SEED, doc: LabGen.whereDoc, indexes: [{ b: 1 }] };
+    return { coll: p.COLL, name: WHERE_FIXTURE, n: p.N, seed: p.SEED, doc: whereDoubleDoc, indexes: [{ b: 1 }] };
   },
   baseline: 'where',
   unit: 'ms',

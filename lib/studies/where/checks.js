@@ -6,7 +6,8 @@
 //                     shell's) and a $where whose body touches db; the oracle is the generator's
 //   bson-types        one document of Date, int32, int64, double and Decimal128 written to a scratch
 //                     collection and read back, its types by $type and its values compared
-//   data-size         the collection's BSON size and count (collStats), for "only 38MB"
+//   data-size         the collection's BSON size and count (collStats), for "only 38MB", and the
+//                     BSON types its documents hold in _id, a and b (the claim's writer gate)
 const LabRecords = require('../../../scripts/lib/records');
 const whereFixture = require('../../../fixtures/where-ab');
 const { claim, dropOwned } = require('../../infra/targets');
@@ -15,7 +16,7 @@ const { claim, dropOwned } = require('../../infra/targets');
 function expectedIds(n, seed, limit) {
   const out = [];
   for (const d of whereFixture.docs(n, seed)) {
-    if (d.a > d.b) out.push(d._id);
+    if (d.a > d.b) out.push(Number(d._id));
     if (out.length === limit) break;
   }
   return out;
@@ -93,7 +94,41 @@ async function bsonTypes(ctx, p, point) {
   }
 }
 
-/** The collection's BSON size (collStats size) and count: the source's "That database is only 38MB". */
+const TYPED_FIELDS = ['_id', 'a', 'b'];
+
+/**
+ * The BSON types the collection's documents hold in _id, a and b, read from the data (the writer
+ * gate of 001-where-38mb reads them: the size is the source's only when the types are). Counted
+ * over every document, not a sample: numbers of every BSON type sort together, so the ends of the
+ * _id index cannot tell an int32 from a double, and one grouped pass is well under a second at the
+ * source's 10^6 (measures run after the timed variants). A field of several types reads 'mixed'
+ * (the counts beside say which); an empty collection records no types (the gate refuses it).
+ */
+async function writtenTypes(db, coll) {
+  const t0 = Date.now();
+  const groups = await db
+    .collection(coll)
+    .aggregate([
+      { $group: { _id: Object.fromEntries(TYPED_FIELDS.map((k) => [k, { $type: `$${k}` }])), n: { $sum: 1 } } },
+      { $sort: { n: -1 } },
+    ])
+    .toArray();
+  const field = (k) => {
+    const seen = [...new Set(groups.map((g) => g._id[k]))];
+    return seen.length === 1 ? seen[0] : 'mixed';
+  };
+  return {
+    types: groups.length ? Object.fromEntries(TYPED_FIELDS.map((k) => [k, field(k)])) : null,
+    // at most a few rows: one per combination of types found
+    typeCounts: groups.slice(0, 10).map((g) => ({ ...g._id, n: g.n })),
+    typesMs: Date.now() - t0,
+  };
+}
+
+/**
+ * The collection's BSON size (collStats size) and count: the source's "That database is only 38MB",
+ * with the BSON types of _id, a and b beside (the size per document follows from them).
+ */
 async function dataSize(ctx, p, point) {
   const [s] = await ctx.db
     .collection(p.COLL)
@@ -106,9 +141,9 @@ async function dataSize(ctx, p, point) {
     study: 'where',
     name: 'data-size',
     axis: point,
-    value: { bytes: s ? s.size : null, count: s ? s.count : null },
+    value: { bytes: s ? s.size : null, count: s ? s.count : null, ...(await writtenTypes(ctx.db, p.COLL)) },
     unit: 'bytes',
-    what: `BSON size of ${p.COLL} (collStats size) and its document count`,
+    what: `BSON size of ${p.COLL} (collStats size), its document count and the BSON types of _id, a and b ($type over every document)`,
   });
 }
 
@@ -117,4 +152,4 @@ async function measures(ctx, p, point) {
   return [await whereFunctional(ctx, p, point), await bsonTypes(ctx, p, point), await dataSize(ctx, p, point)];
 }
 
-module.exports = { measures, expectedIds, typedDoc };
+module.exports = { measures, expectedIds, typedDoc, writtenTypes };

@@ -40,7 +40,7 @@ module.exports = defineStudy({
     return { ...f, own: true, coll: p.COLL };
   },
 
-  /** The predicate in plain JavaScript over the same generated documents. */
+  /** The predicate in plain JavaScript over the same generated documents (Doubles compare as numbers). */
   oracle(p) {
     const key = `${p.N}/${p.SEED}`;
     if (!oracleCache.has(key)) {
