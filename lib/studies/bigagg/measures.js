@@ -6,6 +6,7 @@ const { measureRecord } = require('../../../scripts/lib/records');
 const B = require('./mot');
 const runs = require('./state');
 const { csvBytes } = require('./csv');
+const { CACHES } = require('./cache');
 const { coll } = require('./parts');
 
 async function measures(ctx, p, point) {
@@ -14,8 +15,16 @@ async function measures(ctx, p, point) {
     out.push(measureRecord({ study: 'bigagg', name, axis: point, value, unit, what }));
   if (point.part === 'compression') await compressionMeasures(ctx, p, point, add);
   if (point.part === 'cache') {
-    const c = await B.cacheCounters(ctx.db);
-    add('cacheMaxBytes', c.maxBytes, 'bytes', 'WiredTiger cache configured');
+    const refused = runs.of(ctx).refused.get(point.cache);
+    // A refused cache's point: mongod runs with its own arguments, whose cache is not this point's.
+    if (refused !== undefined)
+      add(
+        'cacheStartRefused',
+        refused,
+        'log line',
+        `mongod refused to start with the ${point.cache} cache (${CACHES[point.cache].join(' ')}); the run went on with its own arguments`,
+      );
+    else add('cacheMaxBytes', (await B.cacheCounters(ctx.db)).maxBytes, 'bytes', 'WiredTiger cache configured');
   }
   if (point.part === 'sharded') {
     const split = await B.shardedSplit(ctx.db, coll(p, point));

@@ -8,6 +8,7 @@ const LabGen = require('../../../fixtures/gen');
 const LabMot = require('../../../fixtures/mot-gen');
 const LabBands = require('../../../scripts/bigagg_pipelines');
 const { ensureFixture } = require('../../infra/loader');
+const { memoryLimitOf } = require('../../infra/cgroup-memory');
 
 const COMPRESSORS = ['none', 'snappy', 'zlib', 'zstd'];
 
@@ -281,21 +282,31 @@ function diskReadBytes(pid) {
   }
 }
 
-/** WiredTiger cache counters that say how much was read into the cache and what it holds. */
+/**
+ * WiredTiger cache counters that say how much was read into the cache, what it holds and how many
+ * pages it evicted (clean and dirty: WiredTiger's own two counters), and mongod's resident memory
+ * (serverStatus mem.resident, MB, as bytes): the cache is only part of what mongod holds.
+ */
 async function cacheCounters(db) {
   const s = await db.admin().command({ serverStatus: 1 });
   const c = (s.wiredTiger && s.wiredTiger.cache) || {};
+  const evicted = [c['unmodified pages evicted'], c['modified pages evicted']];
   return {
     bytesReadIntoCache: c['bytes read into cache'],
     pagesReadIntoCache: c['pages read into cache'],
     bytesInCache: c['bytes currently in the cache'],
+    pagesEvicted: evicted.every((n) => typeof n === 'number') ? evicted[0] + evicted[1] : null,
     maxBytes: c['maximum bytes configured'],
+    residentBytes: s.mem && typeof s.mem.resident === 'number' ? s.mem.resident * 1048576 : null,
   };
 }
 
 /**
  * Times fn() and reports what the server spent on it: wall ms, mongod CPU seconds (local pid
- * only) and bytes read into the WiredTiger cache.
+ * only), bytes read into the WiredTiger cache, what the cache held before and after and the pages
+ * it evicted meanwhile (a page evicted and read again counts twice in the bytes read), and what
+ * the OS page cache had beside it: mongod's resident memory after fn and the memory cgroup limit
+ * on mongod (null: none applies, or not a local mongod).
  */
 async function measured(db, pid, fn) {
   const c0 = await cacheCounters(db);
@@ -314,6 +325,11 @@ async function measured(db, pid, fn) {
     bytesReadIntoCache: c1.bytesReadIntoCache - c0.bytesReadIntoCache,
     diskReadBytes: io0 === null || io1 === null ? null : io1 - io0,
     cacheMaxBytes: c1.maxBytes,
+    bytesInCacheBefore: c0.bytesInCache,
+    bytesInCache: c1.bytesInCache,
+    pagesEvicted: c0.pagesEvicted === null || c1.pagesEvicted === null ? null : c1.pagesEvicted - c0.pagesEvicted,
+    residentBytes: c1.residentBytes,
+    memoryLimitBytes: memoryLimitOf(pid),
   };
 }
 

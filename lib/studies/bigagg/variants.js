@@ -22,12 +22,12 @@ async function withClient(ctx, fn) {
   }
 }
 
-// A variant of the study's part `part`: it runs at that part's points only. From 2.2 on, where the
-// aggregation framework came, unless it says otherwise.
+// A variant of the study's part `part`: it runs at that part's points only (and where its own
+// `able` lets it). From 2.2 on, where the aggregation framework came, unless it says otherwise.
 const partVariant = (part, variant) => ({
   minVersion: '2.2',
   ...variant,
-  able: (p, point) => point.part === part,
+  able: (p, point, ctx) => point.part === part && (variant.able ? variant.able(p, point, ctx) : true),
 });
 
 /** fn's answer and its wall time in ms, for the variants that time themselves from Node. */
@@ -44,6 +44,13 @@ async function timedAgg(ctx, db, point, pipeline) {
     bytesReadIntoCache: m.bytesReadIntoCache,
     diskReadBytes: m.diskReadBytes,
     cacheMaxBytes: m.cacheMaxBytes,
+    // what the cache held around the scan and what it evicted (001-bigagg-cache-uncompressed), and the
+    // OS page cache's room beside mongod (001-bigagg-default-cache-disk's gate)
+    bytesInCacheBefore: m.bytesInCacheBefore,
+    bytesInCache: m.bytesInCache,
+    pagesEvicted: m.pagesEvicted,
+    residentBytes: m.residentBytes,
+    memoryLimitBytes: m.memoryLimitBytes,
   });
 }
 
@@ -66,6 +73,10 @@ const cold = partVariant('cold', {
 const scanCpu = partVariant('cache', {
   name: 'scan-cpu',
   what: "the source's pipeline from Node, with mongod CPU seconds (/proc) and bytes read into the cache",
+  // A cache mongod refused to start with is recorded (cacheStartRefused), not timed: the server
+  // runs with its own arguments again, whose cache is not this point's.
+  able: (p, point, ctx) =>
+    !(ctx && runs.of(ctx).refused.has(point.cache)) || `mongod refused to start with the ${point.cache} cache`,
   run: (ctx, p, point) => timedAgg(ctx, ctx.db, point, LabBands.seedPipeline()),
 });
 
