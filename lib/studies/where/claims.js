@@ -49,14 +49,15 @@ function writtenTypes(d) {
 function writerWords(d) {
   const t = writtenTypes(d);
   if (t) return `_id ${t._id}, a ${t.a}, b ${t.b}`;
-  return "the lab's generator: an int32 _id";
+  return 'types not recorded (result files from before the doubles writer: an int32 _id)';
 }
 
 /**
  * 001-where-38mb's writer gate (read-3 dispute 5): the size of {_id, a, b} is fixed by the BSON spec
  * once the types are, so only the source's writer (the 2016 shell: every number a double, 40 B) makes
- * it the source's figure. The lab's generator writes _id as an int32 (36 B): a changed writer, never
- * read as MongoDB. Fails closed: a data-size measure without the types refuses.
+ * it the source's figure. The lab's generator writes doubles (fixture where-ab-doubles); older result
+ * files wrote _id as an int32 (36 B): a changed writer, never read as MongoDB. Fails closed: a
+ * data-size measure without the types refuses.
  */
 const SOURCE_DOUBLES = {
   needed: "the source's documents: {_id, a, b} all doubles (the 2016 shell's numbers), 40 B of BSON each",
@@ -68,11 +69,11 @@ const SOURCE_DOUBLES = {
     return {
       here: t
         ? `the run wrote _id as ${t._id}, a as ${t.a}, b as ${t.b} (recorded), not the source's three doubles: a changed writer, not a change in MongoDB`
-        : "the records do not say which BSON types were written (the data-size measure records no types); the lab's generator (fixtures/gen.js whereDoc) writes _id: i, which the Node driver and mongosh store as an int32 (36 B a document against the source's 40 B): a changed writer, not a change in MongoDB",
+        : "the records do not say which BSON types were written (the data-size measure records no types: a result file from before the doubles writer, whose generator stored _id as an int32, 36 B a document against the source's 40 B): a changed writer, not a change in MongoDB",
       ok: false,
       absent: 'writer',
       reproduce:
-        "a writer of the source's doubles ({_id: <double>, a, b}, as the 2016 shell wrote them) and a recorder of their BSON types beside the size (the data-size measure of lib/studies/where/checks.js: $type of _id, a and b); neither exists yet, so the lab's int32 figure is shown beside",
+        "a run of today's where study, whose generator writes the source's doubles (fixture where-ab-doubles) and records their BSON types beside the size: npx mongo-perf-lab run where --profile seed",
     };
   },
 };
