@@ -128,9 +128,9 @@ function defaultCacheRuns(records) {
   );
 }
 
-// What a pass of 001-bigagg-default-cache-disk's gate needs and the study does not record yet.
+// What a pass of 001-bigagg-default-cache-disk's gate needs (recorded since 2026-11-29; older files lack it).
 const ROOM_RECORDER =
-  "mongod's resident bytes after each default-cache run (serverStatus mem.resident, kept as extra.residentBytes) and, under a cgroup memory limit, the limit beside cacheMaxBytes (extra.memoryLimitBytes): the bigagg study records neither yet (lib/studies/bigagg/mot.js measured(), variants.js timedAgg); then zlib files larger than the limit - mongod's resident memory (a memory cgroup on mongod, as the timeseries study's RAM_MB makes: lib/infra/memory-limit.js), bigagg --docs 10000000 --set PARTS=compression,cache";
+  "mongod's resident bytes after each default-cache run (serverStatus mem.resident, kept as extra.residentBytes) and, under a cgroup memory limit, the limit beside cacheMaxBytes (extra.memoryLimitBytes): recorded by each cache-part run since 2026-11-29 (lib/studies/bigagg/mot.js measured()), absent from older files; then zlib files larger than the limit - mongod's resident memory (a memory cgroup on mongod, as the timeseries study's RAM_MB makes: lib/infra/memory-limit.js), bigagg --docs 10000000 --set PARTS=compression,cache";
 
 /** A default cache that followed a memory limit: 3.4 on, 50 % of (limit - 1 GB), at least 256 MB. */
 function defaultCacheOf(limit) {
@@ -449,9 +449,8 @@ function wrongAnswer(records) {
 /**
  * A mongod that refused to start with cache_size=2M contradicts "still runs": FAILS, the refusal's
  * log line quoted. The evidence is a measure `cacheStartRefused` of the 2 MB point (value: the log
- * line). No recorder writes it yet: a refusal stops the run with mongod's error in its output
- * (lib/studies/bigagg/restarts.js), so such a run leaves no record and the rule stays inconclusive
- * ("needs the cache part"), as it must when the run did not reach a mongod with the option.
+ * line), which lib/studies/bigagg/restarts.js records before going on with mongod's own arguments; a
+ * run that did not reach a mongod with the option stays inconclusive ("needs the cache part").
  */
 function refusedStart(records) {
   const m = records.find(
@@ -531,7 +530,7 @@ const coldScanOnce = {
     const read = `a cold scan read ${mb(worst.extra.bytesReadIntoCache)} into a ${mb(worst.extra.cacheMaxBytes)} cache (${pctOf(share)})`;
     return share <= 0.5
       ? {
-          here: `${read}: below the eviction target, each page read in once (bytes currently in the cache and pages evicted are not recorded)`,
+          here: `${read}: below the eviction target, each page read in once${evictedBeside(worst.extra)}`,
           ok: true,
         }
       : {
@@ -543,6 +542,13 @@ const coldScanOnce = {
         };
   },
 };
+
+/** What the cache held after a cold scan and the pages it evicted, where recorded (shown, not judged). */
+function evictedBeside(e) {
+  if (typeof e.pagesEvicted !== 'number') return ' (bytes in the cache and pages evicted not recorded)';
+  const held = typeof e.bytesInCache === 'number' ? `, ${mb(e.bytesInCache)} in the cache after it` : '';
+  return ` (${LabFormat.fmtInt(e.pagesEvicted)} pages evicted during the scan${held})`;
+}
 
 /** The cold scans of the zlib collection that read into the cache. */
 function coldZlib(records) {
@@ -896,7 +902,7 @@ module.exports = [
       '"it uncompresses it into it\'s own cache – and that cache is NOT compressed, its\' plain old BSON so large again."',
     setting: SETTING,
     boundary:
-      "gate: a full cold scan of the zlib collection that read at most half the configured cache (below WiredTiger's eviction target, 80 %: each page read into the cache once), else not reproduced. Then deterministic: bytes read into the cache / dataSize: holds at 0.8x or more, with no upper edge (cache bytes above the BSON are WiredTiger's in-memory form, still not compressed); fails at or below 1.25 x storageSize/dataSize (the cache took about what the compressed files hold); between the two inconclusive. Bytes currently in the cache and pages evicted are not recorded by the cold part (shown when a recorder keeps them)",
+      "gate: a full cold scan of the zlib collection that read at most half the configured cache (below WiredTiger's eviction target, 80 %: each page read into the cache once), else not reproduced. Then deterministic: bytes read into the cache / dataSize: holds at 0.8x or more, with no upper edge (cache bytes above the BSON are WiredTiger's in-memory form, still not compressed); fails at or below 1.25 x storageSize/dataSize (the cache took about what the compressed files hold); between the two inconclusive. Bytes currently in the cache after the scan and pages evicted during it are shown beside where recorded (extra.bytesInCache, extra.pagesEvicted), not judged",
     mechanism: {
       why: "WiredTiger's internal cache holds collection data uncompressed, in a representation of its own; the file system cache holds the compressed files as on disk",
       ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
@@ -1039,7 +1045,7 @@ module.exports = [
       '"you CAN tune the cache much lower using the enggineConfigOptions cache_size parameter however at that point support from MongoDB gets a little more negotiated" and "setting the cache to 2MB (yes Megabytes)"',
     setting: SETTING,
     boundary:
-      'functional: mongod starts with cache_size=2M, answers correctly, and reports <= 4 MB configured (holds); a larger configured cache is gone (the option ignored or clamped); a wrong answer FAILS; a mongod that refuses to start with the option FAILS, its log line quoted (read from a cacheStartRefused record; no recorder writes one yet: the refusal stops the run, and a run that did not reach mongod with the option is inconclusive); (--wiredTigerCacheSizeGB now accepts 0.25, not only 1)',
+      'functional: mongod starts with cache_size=2M, answers correctly, and reports <= 4 MB configured (holds); a larger configured cache is gone (the option ignored or clamped); a wrong answer FAILS; a mongod that refuses to start with the option FAILS, its log line quoted (read from the cacheStartRefused measure of the 2 MB point: the cache part records the refusal and goes on with the server as it was started; a run that did not reach mongod with the option is inconclusive); (--wiredTigerCacheSizeGB now accepts 0.25, not only 1)',
     mechanism: {
       why: 'engineConfig.configString / --wiredTigerEngineConfigString passes cache_size straight to WiredTiger, below the 0.25 GB floor of --wiredTigerCacheSizeGB (unsupported)',
       ref: 'https://www.mongodb.com/docs/manual/reference/program/mongod/',
@@ -1292,7 +1298,7 @@ module.exports = [
       "12 MB/s over the 23:12 (1,392 s) run = 16.7 GB from disk per run, against the 28.5 GB of zlib files: 0.59 of the files re-read per run; 30 GB RAM - 15 GB cache leaves less than the 28.5 GB of zlib files (less again after mongod's memory outside the cache)",
     setting: SETTING,
     boundary:
-      'gate: zlib files larger than the page cache\'s room, the memory (a cgroup limit on mongod, else the RAM) - mongod\'s resident memory after a default-cache run, and under a limit a default cache that followed it (cacheMaxBytes = 50 % of (limit - 1 GB)); the files fitting in RAM - the default cache refuses at once (not reproduced), and a pass needs the resident memory recorded (fails closed: no recorder keeps it yet). Then one-sided ("every run reads from disk": re-reads exist), after a first run with the default cache, disk bytes / zlib file bytes (both compressed): holds at 10 % or more (the source 59 %), no upper edge; FAILS below 10 % (the files stayed in the page cache although the gate says they could not)',
+      'gate: zlib files larger than the page cache\'s room, the memory (a cgroup limit on mongod, else the RAM) - mongod\'s resident memory after a default-cache run, and under a limit a default cache that followed it (cacheMaxBytes = 50 % of (limit - 1 GB)); the files fitting in RAM - the default cache refuses at once (not reproduced), and a pass needs the resident memory recorded (fails closed: files before 2026-11-29 lack it). Then one-sided ("every run reads from disk": re-reads exist), after a first run with the default cache, disk bytes / zlib file bytes (both compressed): holds at 10 % or more (the source 59 %), no upper edge; FAILS below 10 % (the files stayed in the page cache although the gate says they could not)',
     mechanism: {
       why: "WiredTiger's default cache takes 50 % of (RAM - 1 GB); the file system cache gets what mongod (its cache and its memory outside the cache) leaves, and compressed files larger than that are read from disk again on every scan",
       ref: 'https://www.mongodb.com/docs/manual/faq/storage/',
