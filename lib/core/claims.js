@@ -673,6 +673,20 @@ function busyEvidence(recs) {
   return null;
 }
 
+/** Two settings a claim needs both of: the first that is absent answers; when both are present both
+ * say what they found (a gate's evidence is never hidden by the next one's). */
+function allOf(a, b) {
+  return {
+    needed: `${a.needed}; ${b.needed}`,
+    check: (records, env, params) => {
+      const x = a.check(records, env, params);
+      if (!x.ok) return x;
+      const y = b.check(records, env, params);
+      return y.ok ? { ...y, here: `${x.here}; ${y.here}` } : y;
+    },
+  };
+}
+
 /**
  * `base` (a rule's setting) that also needs `cores` usable cores (default 1) that no other work
  * wanted while the records `pick` returns were measured. It fails closed: records without the
@@ -847,6 +861,7 @@ module.exports = {
   unmeasured,
   whenMeasured,
   setting,
+  allOf,
   quietCores,
   usableCores,
   busyEvidence,

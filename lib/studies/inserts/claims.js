@@ -33,6 +33,7 @@ const {
   results,
   fx,
   setting,
+  allOf,
   VERDICT,
   KIND,
   quietCores,
@@ -181,19 +182,6 @@ const { onSourceClient } = require('./source-client');
 
 /** True when every variant named ran at least once in the records. */
 const ranAll = (variants) => (records) => variants.every((v) => results(records).some((r) => r.variant === v));
-
-/** Two settings a claim needs both of: the first refusal is the answer. */
-function allOf(a, b) {
-  return {
-    needed: `${a.needed}; ${b.needed}`,
-    check: (records, env, params) => {
-      const x = a.check(records, env, params);
-      if (!x.ok) return x;
-      const y = b.check(records, env, params);
-      return y.ok ? { here: `${x.here}; ${y.here}`, ok: true } : y;
-    },
-  };
-}
 
 /** A writer against one SQL arm: pg (commits without a flush, inferred) or pg-durable (the default). */
 function sqlPeer(variants, pg = 'pg') {

@@ -18,6 +18,7 @@ const {
   find,
   fx,
   setting,
+  allOf,
   quietCores,
   unsupported,
   parts,
@@ -315,20 +316,6 @@ function linkLikeSource(variant, batch) {
           reproduce: LINK_REPRODUCE,
         };
       return { here: `${what}: wire-bound on about gigabit, as the source's`, ok: true };
-    },
-  };
-}
-
-/** Two settings, both needed: the first that is absent answers. */
-function allOf(a, b) {
-  return {
-    needed: `${a.needed}; ${b.needed}`,
-    check: (records, env, params) => {
-      const x = a.check(records, env, params);
-      if (!x.ok) return x;
-      const y = b.check(records, env, params);
-      // both present: both say what they found (a gate's evidence is never hidden by the next one's)
-      return y.ok ? { ...y, here: `${x.here}; ${y.here}` } : y;
     },
   };
 }
