@@ -14,6 +14,7 @@ const { sameRows, expectedRows, oracle, perMinute } = require('./oracle');
 const { measure, runStates, statesOnServer, statesAtSourceFill, chosenStates, limitRam } = require('./states');
 const { stateTableLines, scaleNotes } = require('./lines');
 const { designsChart, statesChart } = require('./charts');
+const { indexOrders, sideNames } = require('./index-orders');
 
 const { NAME, SOURCE_EVENTS, MIN_EVENTS_PER_MINUTE, SOURCE_FIGURES, SOURCE_SETTING, STATE_GRAINS } = S;
 
@@ -66,7 +67,11 @@ const entry = defineStudy({
     },
   },
   // Collections it writes besides its data, checked before any work (lib/core/run-study.js).
-  derived: (p) => ['bucket_minute', 'ts', 'rollup_minute', 'rollup_hour'].map((s) => `${p.COLL}_${s}`),
+  // The after step's two created_on_1 side collections (index-orders.js) too.
+  derived: (p) => [
+    ...['bucket_minute', 'ts', 'rollup_minute', 'rollup_hour'].map((s) => `${p.COLL}_${s}`),
+    ...sideNames(p.COLL),
+  ],
   cli: { docs: 'N', runs: 'RUNS', seed: 'SEED' },
   expected: '~1 min',
   // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
@@ -134,6 +139,8 @@ const entry = defineStudy({
       if (s.buildMs !== null)
         out.push(measure('buildMs', s.buildMs, 'ms', 'time to build this design from the events', o));
     }
+    // created_on_1 grown by inserts and built after the load, on the same events (003-bytes/index).
+    out.push(...(await indexOrders(ctx, p, events)));
     // The table itself is printed once, by the declaration's report (the same in drop-in mode).
     const cacheBytes = ctx.server.cacheSizeBytes || ctx.server.cacheBytes;
     const grains = STATE_GRAINS.filter((g) => g !== 'seconds' || perMinute(events) >= MIN_EVENTS_PER_MINUTE);
