@@ -7,7 +7,7 @@
 // events again reuse them; a collection under a derived name the lab did not make is refused and
 // left as it is. Through the Node runner, the in-process shell and the real mongosh CLI.
 const { expect } = require('chai');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const tsFixture = require('../fixtures/timeseries');
 const { expectedRows, sameRows } = require('../lib/studies/timeseries/oracle');
 
@@ -61,14 +61,7 @@ function expectRowsOf(records, variant, events) {
 }
 
 describe('timeseries study (source 003): derived designs name the events they were built from', function () {
-  let t;
-
-  before(async function () {
-    t = await testDatabase('tskeep');
-  });
-  after(async function () {
-    if (t) await t.close();
-  });
+  const t = useTestDatabase('tskeep');
 
   it('the Node runner: another SEED or ID rebuilds every design (its marker names the new events), the same events reuse them; the answers agree with Node', async function () {
     this.timeout(300000);

@@ -6,7 +6,7 @@
 // int run's; a lab marker never lets one writer's events stand for the other's.
 const { expect } = require('chai');
 const { BSON } = require('mongodb');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const tsFixture = require('../fixtures/timeseries');
 const LabGen = require('../fixtures/gen');
 const claims = require('../lib/core/claims');
@@ -30,14 +30,7 @@ const bytesData = (records) =>
   claims.judge(findStudy('timeseries'), records, WT, {}).find((c) => c.id === '003-bytes/data');
 
 describe("timeseries study (source 003): the source's writer, ObjectId _ids (ID)", function () {
-  let t;
-
-  before(async function () {
-    t = await testDatabase('tswriter');
-  });
-  after(async function () {
-    if (t) await t.close();
-  });
+  const t = useTestDatabase('tswriter');
 
   it("the Node loader and the shell's generator write the same ObjectId events byte for byte: 57 B each, _ids rising with the insert order, created_on and value the int writer's", async function () {
     const want = [...tsFixture.events(N, SEED, 'objectId')];

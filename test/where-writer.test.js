@@ -7,7 +7,7 @@
 const os = require('os');
 const { expect } = require('chai');
 const { BSON } = require('mongodb');
-const { testDatabase } = require('./helpers');
+const { useTestDatabase } = require('./helpers');
 const whereFixture = require('../fixtures/where-ab');
 const LabGen = require('../fixtures/gen');
 const claims = require('../lib/core/claims');
@@ -48,14 +48,7 @@ function oracle(n, seed) {
 }
 
 describe("where study (source 001): the source's writer, {_id, a, b} as doubles (001-where-38mb)", function () {
-  let t;
-
-  before(async function () {
-    t = await testDatabase('wherewriter');
-  });
-  after(async function () {
-    if (t) await t.close();
-  });
+  const t = useTestDatabase('wherewriter');
 
   it("the Node loader, the script's generator in-process and through the real mongosh CLI write the same 40 B documents of three doubles", async function () {
     const want = bsonHex(whereFixture.docs(N, SEED));
