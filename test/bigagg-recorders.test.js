@@ -12,7 +12,7 @@ const { MongoClient } = require('mongodb');
 const { useTmpDir } = require('./helpers');
 const { startEmbedded } = require('../lib/infra/server');
 const { memoryLimitOf } = require('../lib/infra/cgroup-memory');
-const { limitMemory, findController } = require('../lib/infra/memory-limit');
+const { limitMemory, cgroupsWritable } = require('../lib/infra/memory-limit');
 const { processesUsing } = require('../lib/infra/processes');
 const B = require('../lib/studies/bigagg/mot');
 const { CACHES, restartWithArgs } = require('../lib/studies/bigagg/cache');
@@ -34,17 +34,6 @@ function ownGroup() {
     ? { v: 1, group: v1.split(':').slice(2).join(':') }
     : { v: 2, group: lines.find((l) => l.startsWith('0::')).slice(3) };
 }
-
-const cgroupsWritable = () => {
-  const c = findController('/sys/fs/cgroup');
-  if (c.missing) return false;
-  try {
-    fs.accessSync(c.parent, fs.constants.W_OK);
-    return true;
-  } catch (e) {
-    return false;
-  }
-};
 
 describe('bigagg recorders: resident memory, the memory limit, cache bytes and evictions, a refused cache', function () {
   const tmp = useTmpDir('recbig-');
@@ -95,7 +84,7 @@ describe('bigagg recorders: resident memory, the memory limit, cache bytes and e
     });
 
     it('a memory cgroup on mongod is recorded as memoryLimitBytes beside its resident memory', async function () {
-      if (!cgroupsWritable()) this.skip(); // needs root and a memory controller (lib/infra/memory-limit.js)
+      if (!cgroupsWritable('/sys/fs/cgroup')) this.skip(); // needs root and a memory controller (lib/infra/memory-limit.js)
       const c = await MongoClient.connect(server.uri);
       try {
         const free = await B.measured(c.db('admin'), server.pid, () => c.db('admin').command({ ping: 1 }));

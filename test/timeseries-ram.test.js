@@ -10,7 +10,7 @@ const { expect } = require('chai');
 const { MongoClient } = require('mongodb');
 const { startEmbedded, describeServer } = require('../lib/infra/server');
 const { ioCounters, ioSince, localMongodPid, onLoopback } = require('../lib/infra/process-io');
-const { limitMemory, findController } = require('../lib/infra/memory-limit');
+const { limitMemory, findController, cgroupsWritable } = require('../lib/infra/memory-limit');
 const { stateRecords } = require('../lib/studies/timeseries/state-records');
 const { limitRam } = require('../lib/studies/timeseries/states');
 const { VERDICT } = require('../lib/core/claims');
@@ -37,17 +37,6 @@ function labGroups() {
   if (c.missing) return [];
   return fs.readdirSync(c.parent).filter((n) => n.startsWith(`mongo-perf-lab-`));
 }
-
-const cgroupsWritable = () => {
-  const c = findController(process.env.LAB_CGROUP_ROOT || '/sys/fs/cgroup');
-  if (c.missing) return false;
-  try {
-    fs.accessSync(c.parent, fs.constants.W_OK);
-    return true;
-  } catch (e) {
-    return false;
-  }
-};
 
 describe('timeseries study (source 003): RAM short, the disk reads of every pass and RAM_MB', function () {
   const tmp = useTmpDir('tsram-');

@@ -210,4 +210,16 @@ function limitMemory(server, mb) {
   return { dir: group.dir, mb, add: group.add, release };
 }
 
-module.exports = { limitMemory, cacheGBFor, findController, MONGOD_OWN_MB, MIN_CACHE_GB };
+/** Whether the lab could make a memory group under `root` here (a controller and a writable parent). */
+function cgroupsWritable(root = process.env.LAB_CGROUP_ROOT || '/sys/fs/cgroup') {
+  const c = findController(root);
+  if (c.missing) return false;
+  try {
+    fs.accessSync(c.parent, fs.constants.W_OK);
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
+
+module.exports = { limitMemory, cacheGBFor, findController, cgroupsWritable, MONGOD_OWN_MB, MIN_CACHE_GB };
