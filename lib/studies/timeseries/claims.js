@@ -740,7 +740,7 @@ const SOURCE_CREATED_ON = 25.2;
 const INDEX_BYTES_SOURCE =
   "collStats indexSizes: the index file's bytes on disk, reusable space included, not its bytes in the cache";
 const BOTH_BUILDS =
-  "a run that builds created_on_1 both ways on the same events, before the load (grown by inserts) and after it (in bulk), and records both file sizes (measure createdOnBytes with extra.built 'before-load' and 'after-load'; not yet recorded by ts_designs.js)";
+  "a run that builds created_on_1 both ways on the same events, before the load (grown by inserts) and after it (in bulk), and records both file sizes (measure createdOnBytes with extra.built 'before-load' and 'after-load': the study's after step records them on min(N, 1,000,000) events, lib/studies/timeseries/index-orders.js; result files from before 2026-11-29 have neither): npx mongo-perf-lab run timeseries";
 
 /** created_on_1's file bytes per event by build order, from createdOnBytes measures: {before, after, events} or null. */
 function bothBuilds(records) {
@@ -1088,7 +1088,7 @@ module.exports = [
       boundary:
         "deterministic: created_on_1's file bytes per event (collStats indexSizes: the index file on disk, reusable space included, not its bytes in the cache) / 25.2 B. Built both ways on the same events (grown by inserts before the load, and in bulk after it, both sizes recorded): holds inside [0.67x, 1.5x]; fails above (larger now); both below 16.8 B: gone (the MMAPv1 B-tree's size, whatever the build order), both sizes beside. Built one way only (the lab builds after the load): holds or fails as that size says; below 16.8 B not reproduced (absent: build-order: the order could make it), naming the recorder that builds both. A file with only both indexes' total (with the lab's int32 _id_): inconclusive, the bytes beside",
       mechanism: {
-        why: "WiredTiger (default since 3.2; MMAPv1 removed in 4.2) stores index keys with prefix compression by default, on disk and in memory, so sorted Date keys share most of their bytes; MMAPv1's B-tree stored each key whole in 8 KB buckets split 50/50 (90/10 at the right edge). Measured here (6.0.5, 1,000,000 of the source's documents, outside the records): created_on_1 10.8 B per event grown by inserts and 10.9 B built after the load, both 0.43x of 25.2 B, so the build order does not make the difference; the verdict reads gone only from records of both builds",
+        why: "WiredTiger (default since 3.2; MMAPv1 removed in 4.2) stores index keys with prefix compression by default, on disk and in memory, so sorted Date keys share most of their bytes; MMAPv1's B-tree stored each key whole in 8 KB buckets split 50/50 (90/10 at the right edge). Measured here by hand (6.0.5, 1,000,000 of the source's documents): created_on_1 10.8 B per event grown by inserts and 10.9 B built after the load, both 0.43x of 25.2 B, so the build order does not make the difference; the study's after step records both builds since 2026-11-29, and the verdict reads gone only from such records",
         ref: 'https://www.mongodb.com/docs/v6.0/faq/storage/',
       },
       verdict: createdOnBytes(),
