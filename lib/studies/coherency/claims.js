@@ -306,7 +306,19 @@ function acidBeside(records) {
  */
 function acidVerdict(records) {
   const b = acidBeside(records);
-  const txn = (b.pg || []).filter(inOneTransaction);
+  // judged: the transaction racers at READ COMMITTED (pg-peer.js txn-check-then-insert); SERIALIZABLE beside
+  const oneTxn = (v) => races(records, v).filter(inOneTransaction);
+  const txn = ['pg-check-then-insert', 'pg-txn-check-then-insert']
+    .flatMap(oneTxn)
+    .filter((r) => r.extra.isolation === 'read committed');
+  const ser = oneTxn('pg-txn-serializable');
+  const serFig = ser.length
+    ? `SERIALIZABLE beside: ${ser.flatMap(dupsOf).join(', ')} duplicates in ${plural(ser.length, 'race')}, ${lab.fmtInt(ser.reduce((a, r) => a + (r.extra.serializationFailures || 0), 0))} serialization failures (rolled back, nothing inserted, retried)`
+    : null;
+  const txnFig = txn.length
+    ? `PostgreSQL, check and insert in one transaction (READ COMMITTED): ${txn.flatMap(dupsOf).join(', ')} duplicates in ${plural(txn.length, 'race')}`
+    : null;
+  if (txnFig || serFig) b.figure = [txnFig, serFig, b.figure].filter(Boolean).join('; ');
   const setting = {
     needed: 'an ACID store racing the same check-then-insert with the check and the insert in one transaction',
     here: txn.length
@@ -338,7 +350,7 @@ function acidVerdict(records) {
     figure: b.figure,
     interval: null,
     setting,
-    why: `the source's own figures do not support it: it raced no ACID store; wrong in its day by the documented isolation rules (InnoDB's consistent non-locking read, PostgreSQL's READ COMMITTED), not measured here: the lab's PostgreSQL racer autocommits each statement, so its duplicates (shown beside${b.figure ? '' : `: ${b.missing}`}) show READ COMMITTED statements racing, not a transaction; what would decide it: a PostgreSQL racer running BEGIN; SELECT; INSERT; COMMIT at READ COMMITTED (FAILS if it duplicates), SERIALIZABLE beside (serialization failures counted), not built (lib/studies/source-002/pg-peer.js race)`,
+    why: `the source's own figures do not support it: it raced no ACID store; wrong in its day by the documented isolation rules (InnoDB's consistent non-locking read, PostgreSQL's READ COMMITTED), not measured here: the lab's PostgreSQL racer autocommits each statement, so its duplicates (shown beside${b.figure ? '' : `: ${b.missing}`}) show READ COMMITTED statements racing, not a transaction; what would decide it: a PostgreSQL racer running BEGIN; SELECT; INSERT; COMMIT at READ COMMITTED (FAILS if it duplicates), SERIALIZABLE beside (serialization failures counted): the variants pg-txn-check-then-insert and pg-txn-serializable, which did not race in these records (${RUN('quick')} with PostgreSQL available)`,
   };
 }
 
@@ -419,7 +431,7 @@ module.exports = [
     derivation:
       "the source raced no ACID store, so its figures cannot tie the duplicates to the missing ACID; and the attribution was wrong in its day by the isolation rules of the day: InnoDB's plain SELECT is a consistent non-locking read and PostgreSQL's READ COMMITTED (its default) shows each statement the rows committed before it began, so two sessions running BEGIN; SELECT; INSERT; COMMIT can both read 'absent' and both insert (only SERIALIZABLE, a locking read or a unique constraint stops it)",
     boundary:
-      "FAILS if an ACID store duplicates with the check and the insert inside one transaction at its default isolation (READ COMMITTED), recorded per race (extra.txn, extra.isolation); no core gate (duplicates in one race are enough). The lab's PostgreSQL racer autocommits each statement (SELECT, then INSERT, each its own transaction: recorded since 2026-11-29), so no transaction spans a check and its insert and ACID was never in play: its duplicates are shown beside, not judged, and the verdict stays unsupported by source (the derivation: wrong in its day by the documented semantics, not measured here). What would decide it: a PostgreSQL racer running BEGIN; SELECT; INSERT; COMMIT at READ COMMITTED (FAILS if it duplicates), SERIALIZABLE beside (0 duplicates expected, serialization failures counted), a race pattern not built (lib/studies/source-002/pg-peer.js race). Beside: both stores' duplicates per possible extra insert D / (n (W - 1)) at PostgreSQL's cell, MongoDB's labelled by its writer",
+      "FAILS if an ACID store duplicates with the check and the insert inside one transaction at its default isolation (READ COMMITTED), recorded per race (extra.txn, extra.isolation); no core gate (duplicates in one race are enough). The lab's first PostgreSQL racer (pg-check-then-insert) autocommits each statement (SELECT, then INSERT, each its own transaction: recorded since 2026-11-29), so no transaction spans a check and its insert and ACID was never in play: its duplicates are shown beside, not judged, and the verdict stays unsupported by source (the derivation: wrong in its day by the documented semantics, not measured here). What would decide it: a PostgreSQL racer running BEGIN; SELECT; INSERT; COMMIT at READ COMMITTED (FAILS if it duplicates), SERIALIZABLE beside (0 duplicates expected, serialization failures counted), the racers pg-txn-check-then-insert and pg-txn-serializable (lib/studies/source-002/pg-peer.js race, extra.transaction 'one per check+insert', extra.isolation read inside the transaction; a serializable loser rolls back, inserting nothing, and retries; the quick and seed profiles, the default cell). Beside: both stores' duplicates per possible extra insert D / (n (W - 1)) at PostgreSQL's cell, MongoDB's labelled by its writer",
     verdict: acidVerdict,
     mechanism: {
       why: "ACID does not forbid the race: under READ COMMITTED (PostgreSQL's default; InnoDB's REPEATABLE READ for a plain SELECT) two sessions can both read 'absent' and both insert. A unique constraint or index refuses the second insert (MongoDB 2.x had unique indexes, so the duplicates were avoidable in 2012); a serializable transaction, InnoDB's locking reads (SELECT ... FOR UPDATE takes next-key locks: the second insert waits or deadlocks), LOCK TABLES and PostgreSQL's advisory locks prevent it too, pessimistic tools MongoDB 2.x lacked",

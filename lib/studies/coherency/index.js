@@ -18,6 +18,8 @@ const QUICK_VARIANTS = [
   ...RACE_PATTERNS.filter((x) => !x.startsWith('txn-')),
   'pg-check-then-insert',
   'pg-on-conflict',
+  'pg-txn-check-then-insert',
+  'pg-txn-serializable',
 ].join(',');
 
 module.exports = defineStudy({
@@ -49,7 +51,9 @@ module.exports = defineStudy({
     // read by no claim: the transaction patterns (and their replica set, 3 min) and upsert-index/
     // upsert-noindex (3.3 min): --set VARIANTS= --set PG_GRID=true runs everything.
     // check-then-insert-w0 (the source's inferred writer, w: 0) races at the default cell, where
-    // 002-coherency is judged on it, check-then-insert (w: 1, every cell) beside.
+    // 002-coherency is judged on it, check-then-insert (w: 1, every cell) beside. The PostgreSQL
+    // transaction racers (002-coherency-acid: check and insert in one transaction, READ COMMITTED
+    // judged, SERIALIZABLE beside) race at the default cell only.
     seed: {
       N: 1024,
       CHARS: 1024,
@@ -60,7 +64,7 @@ module.exports = defineStudy({
       PG_GRID: false,
       VARIANTS:
         'alone-check-then-insert,alone-unique-insert,alone-upsert-unique,check-then-insert,check-then-insert-w0,' +
-        'unique-insert,upsert-unique,pg-check-then-insert,pg-on-conflict',
+        'unique-insert,upsert-unique,pg-check-then-insert,pg-on-conflict,pg-txn-check-then-insert,pg-txn-serializable',
     },
   },
   // Collections its Node races write on this server, checked before any work with the script's
@@ -86,6 +90,14 @@ module.exports = defineStudy({
     ...RACE_PATTERNS.map(raceVariant),
     pgVariant('check-then-insert', 'PostgreSQL (READ COMMITTED): SELECT by key, INSERT when absent'),
     pgVariant('on-conflict', 'PostgreSQL: unique index, INSERT ... ON CONFLICT DO NOTHING'),
+    pgVariant(
+      'txn-check-then-insert',
+      'PostgreSQL: BEGIN (READ COMMITTED); SELECT by key; INSERT when absent; COMMIT: check and insert in one transaction',
+    ),
+    pgVariant(
+      'txn-serializable',
+      'PostgreSQL: the same transaction at SERIALIZABLE; serialization failures rolled back (nothing inserted), counted and retried',
+    ),
   ],
 
   /** Duplicates of every race as measure records (median and range over the runs). */

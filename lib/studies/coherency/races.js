@@ -166,12 +166,18 @@ function raceVariant(pattern) {
 }
 
 // How a PostgreSQL racer's statements group into transactions (lib/studies/source-002/pg-peer.js
-// race): every statement is its own transaction (autocommit), so no transaction spans a check and
-// its insert. 002-coherency-acid judges ACID only on a racer whose check and insert share one.
+// race): the autocommit racers run every statement as its own transaction, so no transaction spans
+// a check and its insert; the txn racers run each entry's check and insert in one. 002-coherency-acid
+// judges ACID only on a racer whose check and insert share one (extra.txn "transaction...").
 const PG_TXN = {
   'check-then-insert': 'autocommit: SELECT, then INSERT, each its own transaction',
   'on-conflict': 'autocommit: one INSERT ... ON CONFLICT DO NOTHING per entry',
+  'txn-check-then-insert':
+    'transaction: BEGIN ISOLATION LEVEL READ COMMITTED; SELECT by key; INSERT when absent; COMMIT, one per check+insert',
+  'txn-serializable':
+    'transaction: BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT by key; INSERT when absent; COMMIT, one per check+insert (a failed one rolled back, inserting nothing, and retried)',
 };
+const isTxnPattern = (pattern) => PG_TXN[pattern].startsWith('transaction');
 
 function pgVariant(pattern, what) {
   return {
@@ -184,10 +190,12 @@ function pgVariant(pattern, what) {
       LabRecords.NOT_HERE,
     async run(ctx, p, point) {
       const pgs = await postgres(ctx);
-      // The isolation every racer's session ran at (none sets its own: the server's default), read
-      // by 002-coherency-acid beside the racers' transaction shape.
-      const iso = (await pgs.query('SHOW default_transaction_isolation')).rows[0].default_transaction_isolation;
+      // The isolation every racer ran at, read by 002-coherency-acid beside the racers' transaction
+      // shape: the txn racers read it inside their own transactions (SHOW transaction_isolation);
+      // the autocommit racers set none, so theirs is the server's default.
       const r = await pgPeer.race(pgs, { n: point.n, chars: point.chars, seed: p.SEED, W: p.W, pattern });
+      const iso =
+        r.isolation || (await pgs.query('SHOW default_transaction_isolation')).rows[0].default_transaction_isolation;
       return LabHarness.took(
         r.ms,
         { keys: r.keys },
@@ -200,6 +208,9 @@ function pgVariant(pattern, what) {
           postgres: pgs.version,
           isolation: iso,
           txn: PG_TXN[pattern],
+          transaction: isTxnPattern(pattern) ? 'one per check+insert' : 'one per statement (autocommit)',
+          // transactions rolled back (serialization failure or deadlock) and retried: each inserted nothing
+          ...(isTxnPattern(pattern) ? { serializationFailures: r.failures } : {}),
         },
       );
     },

@@ -8,6 +8,7 @@
 // every 100 ms). Durable commits would measure the disk's fsync, not the database.
 
 const G = require('../../../fixtures/inserts-gen');
+const { LabError } = require('../../infra/errors');
 
 function now() {
   return Number(process.hrtime.bigint()) / 1e6;
@@ -96,13 +97,90 @@ async function insert(pgs, { n, size, seed, batch, W = 1, durable = false }) {
   }
 }
 
+// The transaction racers (002-coherency-acid): each entry's check and insert in ONE transaction,
+// BEGIN at the named isolation; SELECT by key; INSERT when absent; COMMIT. READ COMMITTED (the
+// server's default) shows each statement the rows committed before it began, so two racers can
+// both read 'absent' and both insert (no unique index); SERIALIZABLE must refuse one of them.
+const TXN_ISOLATION = { 'txn-check-then-insert': 'READ COMMITTED', 'txn-serializable': 'SERIALIZABLE' };
+const RACE_PATTERNS = ['check-then-insert', 'on-conflict', ...Object.keys(TXN_ISOLATION)];
+// SQLSTATE of a serializable transaction PostgreSQL cancels (serialization_failure) and of a deadlock:
+// the loser's transaction is rolled back whole, so it inserted nothing; the racer retries the entry.
+const RETRYABLE = new Set(['40001', '40P01']);
+// A loser retries its whole check+insert; a retry sees the winner's committed row. Far more failures
+// for one entry than racers means the race is not converging: stop, never count a partial race.
+const MAX_TRIES = 1000;
+
+/**
+ * One entry's check and insert in one transaction at `isolation`, retried whole after a
+ * serialization failure. `tally` counts committed inserts, failures, and (once per racer) the
+ * isolation the server reports inside the transaction.
+ */
+async function checkInsertInTransaction(c, e, w, isolation, tally) {
+  for (let tries = 1; ; tries++) {
+    await c.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+    try {
+      if (!tally.isolation)
+        tally.isolation = (await c.query('SHOW transaction_isolation')).rows[0].transaction_isolation;
+      const r = await c.query('SELECT 1 FROM race WHERE key = $1 LIMIT 1', [e.key]);
+      let n = 0;
+      if (!r.rowCount)
+        n = (await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3)', [e.key, e.data, w])).rowCount;
+      await c.query('COMMIT');
+      tally.inserted += n; // counted only once its transaction committed
+      return;
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {
+        /* the connection is gone: the error below says why */
+      });
+      if (!RETRYABLE.has(err.code)) throw err;
+      tally.failures++;
+      if (tries >= MAX_TRIES)
+        throw new LabError(
+          `PostgreSQL race (${isolation}): key ${e.key} failed serialization ${tries} times for one racer; run again with fewer racers (--set W=...)`,
+        );
+    }
+  }
+}
+
+/** One racer's pass over the entries: returns its tally {inserted, failures, isolation}. */
+async function racer(c, w, entries, pattern) {
+  const tally = { inserted: 0, failures: 0, isolation: null };
+  for (const e of entries) {
+    if (TXN_ISOLATION[pattern]) {
+      await checkInsertInTransaction(c, e, w, TXN_ISOLATION[pattern], tally);
+    } else if (pattern === 'on-conflict') {
+      const r = await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING', [
+        e.key,
+        e.data,
+        w,
+      ]);
+      tally.inserted += r.rowCount;
+    } else {
+      const r = await c.query('SELECT 1 FROM race WHERE key = $1 LIMIT 1', [e.key]);
+      if (!r.rowCount)
+        tally.inserted += (
+          await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3)', [e.key, e.data, w])
+        ).rowCount;
+    }
+  }
+  return tally;
+}
+
 /**
  * W sessions race over the same n entries in the same order (the source's experiment):
- *   check-then-insert  SELECT by key, INSERT when absent (READ COMMITTED, a plain index on key)
- *   on-conflict        a unique index and INSERT ... ON CONFLICT (key) DO NOTHING
- * @returns {Promise<{ms, docs, keys, duplicates}>}
+ *   check-then-insert      SELECT by key, INSERT when absent, each statement its own transaction
+ *                          (autocommit, READ COMMITTED, a plain index on key)
+ *   on-conflict            a unique index and INSERT ... ON CONFLICT (key) DO NOTHING
+ *   txn-check-then-insert  BEGIN ISOLATION LEVEL READ COMMITTED; SELECT; INSERT when absent; COMMIT
+ *   txn-serializable       the same at SERIALIZABLE; a racer whose transaction fails (serialization
+ *                          failure or deadlock) rolls it back, inserting nothing, and retries the entry
+ * Every insert the racers committed is counted and checked against the table's rows afterwards.
+ * @returns {Promise<{ms, docs, keys, duplicates, inserted, failures, isolation}>} failures: the
+ *   transactions rolled back and retried; isolation: what the server reported inside the racers'
+ *   transactions (txn patterns), else null
  */
 async function race(pgs, { n, chars, seed, W, pattern }) {
+  if (!RACE_PATTERNS.includes(pattern)) throw new Error(`unknown SQL race pattern ${pattern}`);
   const admin = await session(pgs);
   const cs = await sessions(pgs, W);
   try {
@@ -110,32 +188,30 @@ async function race(pgs, { n, chars, seed, W, pattern }) {
     await admin.query(
       'CREATE TABLE race (id bigserial PRIMARY KEY, key integer NOT NULL, data text NOT NULL, by integer)',
     );
-    if (pattern === 'on-conflict') await admin.query('CREATE UNIQUE INDEX race_key ON race (key)');
-    else if (pattern === 'check-then-insert') await admin.query('CREATE INDEX race_key ON race (key)');
-    else throw new Error(`unknown SQL race pattern ${pattern}`);
+    const unique = pattern === 'on-conflict' ? 'UNIQUE ' : '';
+    await admin.query(`CREATE ${unique}INDEX race_key ON race (key)`);
     const entries = G.raceEntries(seed, n, chars);
     const t0 = now();
-    await Promise.all(
-      cs.map(async (c, w) => {
-        for (const e of entries) {
-          if (pattern === 'on-conflict') {
-            await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING', [
-              e.key,
-              e.data,
-              w,
-            ]);
-          } else {
-            const r = await c.query('SELECT 1 FROM race WHERE key = $1 LIMIT 1', [e.key]);
-            if (!r.rowCount) await c.query('INSERT INTO race (key, data, by) VALUES ($1, $2, $3)', [e.key, e.data, w]);
-          }
-        }
-      }),
-    );
+    const tallies = await Promise.all(cs.map((c, w) => racer(c, w, entries, pattern)));
     const ms = now() - t0;
     const r = (await admin.query('SELECT count(*) AS docs, count(DISTINCT key) AS keys FROM race')).rows[0];
     const docs = Number(r.docs);
     const keys = Number(r.keys);
-    return { ms, docs, keys, duplicates: docs - keys };
+    const inserted = tallies.reduce((a, t) => a + t.inserted, 0);
+    if (inserted !== docs)
+      throw new LabError(
+        `PostgreSQL race ${pattern}: the racers committed ${inserted} inserts, the table holds ${docs} rows: run again`,
+      );
+    const levels = [...new Set(tallies.map((t) => t.isolation).filter(Boolean))];
+    return {
+      ms,
+      docs,
+      keys,
+      duplicates: docs - keys,
+      inserted,
+      failures: tallies.reduce((a, t) => a + t.failures, 0),
+      isolation: levels.length ? levels.join('/') : null,
+    };
   } finally {
     await endAll([admin, ...cs]);
   }
@@ -250,4 +326,4 @@ async function pickByOffset(pgs, offsets) {
   }
 }
 
-module.exports = { insert, race, loadJoin, join, loadTasks, pickByOffset, session };
+module.exports = { insert, race, RACE_PATTERNS, TXN_ISOLATION, loadJoin, join, loadTasks, pickByOffset, session };
