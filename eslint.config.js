@@ -142,11 +142,12 @@ module.exports = [
     files: ['bin/**/*.js', 'lib/**/*.js', 'scripts/**/*.js', 'fixtures/**/*.js', 'bench/**/*.js'],
     rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true, IIFEs: false }] },
   },
-  // Findings in files other engineers change this round; fixed after the merge (see the lint note
-  // in docs/testing.md), not silenced for good.
+  // The shell side is ES2017 (mongosh and Robo 3T): an Error has no `cause` option there, so a
+  // rethrow carries the cause's message in its own; and a collection or database name check must
+  // name the NUL byte MongoDB forbids, a control character in a regular expression on purpose.
   {
-    files: ['scripts/lib/fixture.js'],
-    rules: { 'no-useless-escape': 'off', 'preserve-caught-error': 'off', 'no-control-regex': 'off' },
+    files: ['scripts/**/*.js'],
+    rules: { 'preserve-caught-error': 'off' },
   },
-  { files: ['lib/infra/loader.js', 'lib/infra/csv-import.js'], rules: { 'no-useless-assignment': 'off' } },
+  { files: ['scripts/lib/fixture.js'], rules: { 'no-control-regex': 'off' } },
 ];

@@ -71,7 +71,7 @@ function isRetryable(e) {
 async function loadDurability(coll, journalEveryBatch = false) {
   const own = coll.writeConcern || {};
   if (own.w === 0) return { writeConcern: undefined, barrier: null };
-  let hello = null;
+  let hello;
   try {
     hello = await dbOf(coll).admin().command({ hello: 1 });
   } catch (e) {
@@ -132,7 +132,7 @@ async function settleBatch(coll, batch, { writeConcern, retryMs, describe, log }
   let delay = 200;
   for (;;) {
     attempts++;
-    let err = null;
+    let err;
     try {
       const r = await coll.insertMany(batch, writeConcern ? { ordered: false, writeConcern } : { ordered: false });
       inserted += r.insertedCount;

@@ -50,7 +50,7 @@ var LabFixture = (function () {
 
   function checkTarget(dbName, collName) {
     var d = String(dbName);
-    if (!/^[^\/\\. "$*<>:|?\x00]{1,63}$/.test(d)) {
+    if (!/^[^/\\. "$*<>:|?\x00]{1,63}$/.test(d)) {
       throw new Error('database name ' + JSON.stringify(d) + ' is not valid: use letters, digits, _ or -');
     }
     if (SYSTEM_DBS[d.toLowerCase()]) {
@@ -468,7 +468,7 @@ var LabFixture = (function () {
 
   // A connection string as a printed command may show it: hosts kept, a password never.
   function commandUri(u) {
-    var m = /^(mongodb(?:\+srv)?:\/\/)([^@\/]*@)?([^\/?]+)/.exec(String(u || ''));
+    var m = /^(mongodb(?:\+srv)?:\/\/)([^@/]*@)?([^/?]+)/.exec(String(u || ''));
     if (!m) return '<your connection string>';
     return m[1] + (m[2] ? '<user>:<password>@' : '') + m[3] + '/';
   }
@@ -511,10 +511,10 @@ var LabFixture = (function () {
 
   function shellSelfCommand() {
     var dir = LOADED_FROM;
-    var m = /^(.*)[\/\\]scripts[\/\\]lib[\/\\]?$/.exec(dir);
+    var m = /^(.*)[/\\]scripts[/\\]lib[/\\]?$/.exec(dir);
     if (!m) return 'mongo-perf-lab';
     var bin = m[1] + '/bin/mongo-perf-lab.js';
-    return 'node ' + (/^[A-Za-z0-9_.\/:=@%+-]+$/.test(bin) ? bin : "'" + bin.replace(/'/g, "'\\''") + "'");
+    return 'node ' + (/^[A-Za-z0-9_./:=@%+-]+$/.test(bin) ? bin : "'" + bin.replace(/'/g, "'\\''") + "'");
   }
 
   // Creates the marker collection (before the first marker written into it) and marks it as the
