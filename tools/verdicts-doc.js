@@ -15,10 +15,10 @@ const DATA = path.join(ROOT, 'docs', 'data');
 // The documented columns (the same as docs/findings: its command is at the top of findings.md). The
 // seed-scale column is one run of `findings --profile seed` (docs/testing.md, 2026-11-24).
 const SEED = ['seed-run/column-1/results.json'];
-// The quick column: one run of every study at the quick profile, after the rules of issue #34
-// (`findings --profile quick` on a quiet 2-vCPU AMD EPYC, 2026-11-28, 177 s; every measured record
-// carries its CPU-wait figure, the PyMongo client and the source's writers ran).
-const QUICK = ['quick-2026-11-28.json'];
+// The quick column: one run of every study at the quick profile, after the third adversarial read's
+// recorders (run-1 of `npm run bench:stability`, `findings --profile quick` on a quiet 2-vCPU AMD
+// EPYC, 2026-11-29, 325 s, from a clean clone of 404080e; runs 2 and 3 gave 0 decisive flips).
+const QUICK = ['quick-2026-11-29.json'];
 const SOURCES = {
   '000': '000 "Learning Mongo" parts 1-3 (2015)',
   '001':
