@@ -38,6 +38,16 @@ function labGroups() {
   return fs.readdirSync(c.parent).filter((n) => n.startsWith(`mongo-perf-lab-`));
 }
 
+/** Whether another user could load this file: every folder above it searchable, the file readable. */
+function readableByOthers(file) {
+  const { S_IROTH, S_IXOTH } = fs.constants;
+  if (!(fs.statSync(file).mode & S_IROTH)) return false;
+  for (let d = path.dirname(file); ; d = path.dirname(d)) {
+    if (!(fs.statSync(d).mode & S_IXOTH)) return false;
+    if (d === path.dirname(d)) return true;
+  }
+}
+
 describe('timeseries study (source 003): RAM short, the disk reads of every pass and RAM_MB', function () {
   const tmp = useTmpDir('tsram-');
 
@@ -214,9 +224,11 @@ describe('timeseries study (source 003): RAM short, the disk reads of every pass
         /^parameter RAM_MB=300: below what mongod needs .*give at least 512, or leave RAM_MB out$/,
       );
       // Not root (as root: the same module run as user nobody): the real mount refuses the folder.
-      if (process.getuid && process.getuid() === 0) {
+      // Only where user nobody can read the checkout (a clone in a private mktemp folder is not).
+      const moduleFile = require.resolve('../lib/infra/memory-limit');
+      if (process.getuid && process.getuid() === 0 && readableByOthers(moduleFile)) {
         const script =
-          `try { require(${JSON.stringify(require.resolve('../lib/infra/memory-limit'))})` +
+          `try { require(${JSON.stringify(moduleFile)})` +
           `.limitMemory({ embedded: true, pid: process.pid, restart() {} }, 600); console.log('made') }` +
           ' catch (e) { console.log(e.name + ": " + e.message) }';
         const r = spawnSync(process.execPath, ['-e', script], {

@@ -217,11 +217,32 @@ async function verifyBatch(coll, batch, { retryMs = 60000, log } = {}) {
     log,
   });
   if (n !== ids.length) {
-    throw new LoadError(
+    const e = new LoadError(
       `${coll.namespace}: the server acknowledged a batch of ${ids.length} keys but holds ${n} of them; the load stopped`,
     );
+    e.missing = ids.length - n;
+    throw e;
   }
   return retries;
+}
+
+/**
+ * verifyBatch, for a load that writes w:1 batches and proves them per chunk (write.processId): a batch
+ * acknowledged and then lost because mongod restarted before its journal reached the disk is sent
+ * again and counted again, once; short for any other reason (the same mongod process), the load stops.
+ */
+async function verifyOrResend(coll, batch, write) {
+  try {
+    return await verifyBatch(coll, batch, write);
+  } catch (e) {
+    if (!e.missing || !write.processId) throw e;
+    const hello = await untilAnswered(coll, 'hello', () => dbOf(coll).admin().command({ hello: 1 }), write);
+    const now = standaloneProcessId(hello.value);
+    if (now === write.processId) throw e;
+    if (write.log) write.log(`${coll.namespace}: mongod restarted; a batch acknowledged before it is sent again`);
+    await settleBatch(coll, batch, write);
+    return 1 + hello.retries + (await verifyBatch(coll, batch, write));
+  }
 }
 
 /**
@@ -288,11 +309,12 @@ function ackedPrefix() {
 }
 
 /** Writes one batch, verified when asked (verify 'all', or 'retried' after a retry), and counts it into out. */
-async function writeBatch(coll, b, out, { writeConcern, retryMs, describe, log, verify }) {
+async function writeBatch(coll, b, out, write) {
+  const { writeConcern, retryMs, describe, log, verify } = write;
   const r = await settleBatch(coll, b, { writeConcern, retryMs, describe, log });
   // A count sent again (the server went away after the batch settled) is a retry the load saw too.
   const countRetries =
-    verify === 'all' || (verify === 'retried' && r.attempts > 1) ? await verifyBatch(coll, b, { retryMs, log }) : 0;
+    verify === 'all' || (verify === 'retried' && r.attempts > 1) ? await verifyOrResend(coll, b, write) : 0;
   out.inserted += r.inserted;
   out.duplicates += r.duplicates;
   out.stored += b.length;
