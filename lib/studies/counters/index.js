@@ -109,7 +109,7 @@ module.exports = defineStudy({
   expected: '~45 s',
   // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected:
-    '~7 min (8.5 measured 2026-11-27 on a 2.5 GHz Xeon: the day at w:0 on 16 writers, sweep, replica set; less ~1.4 for the replica set; the day on one writer not yet timed)',
+    '~7 min (7.3 measured 2026-11-29 on the 2 vCPU AMD EPYC: the day on one w:0 writer, the sweep; docs/data/counters-seed-2026-11-29.json)',
 
   load: loadDay,
   oracle: hourOracle,
