@@ -109,6 +109,8 @@ function keptLines(place, left) {
 }
 
 async function settleNow(place) {
+  // A database this run created: tracked.drop (lib/infra/tracked-databases.js) drops it only while
+  // every collection in it is one the lab's markers prove by UUID, else leaves it and says so.
   if (place.tracked && place.tracked.created) return place.tracked.drop();
   if (!place.start) return undefined;
   // As cleanup.js says what it dropped: not a "mongo-perf-lab:" line, which reports an error. One

@@ -298,6 +298,8 @@ async function applyPlan(db, plan, { prune = false } = {}) {
       (m) => !LabFixture.isMark(m._id) && !plan.stale.includes(m._id),
     );
     if (!left.length) {
+      // The marker collection itself, once it marks nothing: dropMarkers is set only where its own
+      // #markers document names its UUID (cleanPlanOf's markersOwn), and no other marker is left.
       await db.collection(META).drop();
       dropped.push(META);
     }
