@@ -9,6 +9,7 @@ const path = require('path');
 const { MongoClient } = require('mongodb');
 const { versionAtLeast } = require('../../scripts/lib/server');
 const claims = require('./claims');
+const { ENV_FACTS } = require('./env-facts');
 const { runStudies } = require('./session');
 const { readResults } = require('./results');
 const { getServer } = require('../infra/server');
@@ -73,17 +74,23 @@ async function runColumn({
   });
 }
 
+const coresOf = (doc) => ENV_FACTS.usableCores.read(doc.environment || {});
+
 /**
  * One column from several result files (--merge): the first file is the base run; a study found in
  * later files (documented runs) takes its records from all of those instead, added together (e.g. a
- * study's main run and its cache run). Each file's environment is kept.
+ * study's main run and its cache run). A study whose later files all ran in another machine state
+ * (usable cores: `taskset -c 0` beside a run on free cores) keeps the base's records beside theirs:
+ * a state added, not a re-run, and the claims judge each state apart. Each file's environment is kept.
  */
 function mergeDocs(docs, names) {
   const byStudy = new Map();
   docs.forEach((d, i) => {
     for (const st of new Set(d.results.map((r) => r.study))) byStudy.set(st, [...(byStudy.get(st) || []), i]);
   });
-  for (const [st, files] of byStudy) if (files.length > 1 && files[0] === 0) byStudy.set(st, files.slice(1));
+  const otherState = (i) => coresOf(docs[i]) !== coresOf(docs[0]);
+  for (const [st, files] of byStudy)
+    if (files.length > 1 && files[0] === 0 && !files.slice(1).every(otherState)) byStudy.set(st, files.slice(1));
   const results = [];
   const sources = [];
   const params = {};
