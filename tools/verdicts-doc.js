@@ -155,13 +155,42 @@ function writeReadmeCounts(r) {
   );
 }
 
-if (require.main === module) {
-  // It writes two files: any argument (--help too) only says what it does.
-  if (process.argv.length > 2) {
-    process.stderr.write(
-      'usage: node tools/verdicts-doc.js (no options): writes docs/verdicts.md and the README counts, prints the counts\n',
+/**
+ * The claims whose verdict differs between an earlier seed-scale column (result files under
+ * docs/data) and SEED, as Markdown rows: what a new column changed, for its journal entry.
+ */
+function diffColumns(oldFiles) {
+  const before = judgeDoc(mergeDocs(oldFiles.map(read), oldFiles));
+  const after = judgeDoc(mergeDocs(SEED.map(read), SEED));
+  const label = (j) => (j ? claims.LABEL[j.verdict] : '(no entry)');
+  const rows = Object.keys(after)
+    .filter((id) => !before[id] || before[id].verdict !== after[id].verdict)
+    .map(
+      (id) => `| \`${id}\` | ${label(before[id])} | ${label(after[id])} | ${cell(after[id].why || after[id].figure)} |`,
     );
-    process.exit(process.argv[2] === '--help' ? 0 : 2);
+  return [`| id | ${oldFiles.join('+')} | ${SEED.join('+')} | why (the new column) |`, '|---|---|---|---|', ...rows];
+}
+
+const USAGE =
+  'usage: node tools/verdicts-doc.js             writes docs/verdicts.md and the README counts, prints the counts\n' +
+  '       node tools/verdicts-doc.js --against F  prints the claims whose seed-scale verdict differs from F\n' +
+  '                                              (result files under docs/data, joined with +)\n';
+
+if (require.main === module) {
+  const [opt, arg, ...extra] = process.argv.slice(2);
+  if (opt === '--against' && arg && !extra.length) {
+    const missing = arg.split('+').find((f) => !fs.existsSync(path.join(DATA, f)));
+    if (missing) {
+      process.stderr.write(`verdicts-doc: no result file docs/data/${missing}: name one under docs/data\n`);
+      process.exit(2);
+    }
+    process.stdout.write(`${diffColumns(arg.split('+')).join('\n')}\n`);
+    process.exit(0);
+  }
+  // It writes two files: any other argument (--help too) only says what it does.
+  if (opt !== undefined) {
+    process.stderr.write(USAGE);
+    process.exit(opt === '--help' ? 0 : 2);
   }
   const r = build();
   fs.writeFileSync(path.join(ROOT, 'docs', 'verdicts.md'), r.md);
@@ -169,4 +198,4 @@ if (require.main === module) {
   process.stdout.write(`${r.total} claims; seed scale ${JSON.stringify(r.seed)}; quick ${JSON.stringify(r.quick)}\n`);
 }
 
-module.exports = { build, readmeCounts, SEED, QUICK };
+module.exports = { build, readmeCounts, diffColumns, SEED, QUICK };

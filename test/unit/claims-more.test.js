@@ -174,6 +174,18 @@ describe('claims ledger: the documented runs', function () {
     for (const o of orders) expect(byId(judged(mergeDocs(o.map(read), o)))).to.deep.equal(base);
   });
 
+  it('a merge adds another machine state of a study beside the base, and replaces a re-run in the same state', function () {
+    const doc = (cores, studies) => ({
+      environment: { host: { cores: 2, usableCores: cores } },
+      results: studies.map((study) => ({ study, variant: `${study}@${cores}` })),
+    });
+    const base = doc(2, ['where', 'joins']);
+    const kept = mergeDocs([base, doc(1, ['where'])], ['base', 'one-core']).results.map((r) => r.variant);
+    expect(kept).to.have.members(['where@2', 'joins@2', 'where@1']);
+    const rerun = mergeDocs([base, doc(2, ['where'])], ['base', 'again']).environment.sources;
+    expect(rerun.map((x) => x.studies)).to.deep.equal([['joins'], ['where']]);
+  });
+
   it('touch past RAM: the documented runs (one pass per state, no residency per pass) fail closed: the size setting is described, the cache state is not shown; the slow-disk claim reads the cold records', function () {
     // A small-cache run and the seed run's sized cache pass the size gate, but their records carry
     // no cache residency per pass: nothing shows the cold passes were cold or the working set was
@@ -182,7 +194,8 @@ describe('claims ledger: the documented runs', function () {
     expect(small.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(small.setting.absent).to.equal('no-evidence');
     expect(small.setting.here).to.match(/5,000,000 events.*cache 256 MB.*no cache residency per pass/);
-    const seed = judged(mergeDocs(SEED.map(read), SEED));
+    // column-1 (2026-11-27): one pass per state, recorded before per-pass residency existed
+    const seed = judged(read('seed-run/column-1/results.json'));
     const touch = seed.find((j) => j.id === '003-touch-both');
     expect(touch.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(touch.setting.absent).to.equal('no-evidence');
@@ -222,5 +235,13 @@ describe('claims ledger: the documented runs', function () {
     const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
     expect(readme).to.include(`**${b.total} claims**`);
     expect(readme).to.include(`<!-- verdicts:counts:start -->\n${readmeCounts(b)}\n<!-- verdicts:counts:end -->`);
+  });
+  it('a column against itself changes nothing; against another it lists each changed claim once', function () {
+    const { diffColumns } = require('../../tools/verdicts-doc');
+    expect(diffColumns(SEED)).to.have.length(2);
+    const rows = diffColumns(['seed-run/column-1/results.json', 'timeseries-seed.json']).slice(2);
+    const ids = rows.map((r) => r.split(' | ')[0]);
+    expect(new Set(ids).size).to.equal(ids.length);
+    for (const r of rows) expect(r).to.match(/^\| `[0-9]{3}-[^`]+` \| [^|]+ \| [^|]+ \| /);
   });
 });
