@@ -142,6 +142,16 @@ describe('coherency: PostgreSQL racers with the check and the insert in one tran
       const real = acid(quiet, env);
       const d = results(quiet).find((r) => r.variant === 'pg-txn-check-then-insert').extra.duplicates;
       expect(real.verdict).to.equal(d > 0 ? claims.VERDICT.FAILS : claims.VERDICT.INCONCLUSIVE);
+      // a record holds one race per round: the figure and the setting count races, not records
+      const rounds = dupd.map((r) =>
+        r.variant === 'pg-txn-check-then-insert' && r.type === 'result'
+          ? { ...r, extra: { ...r.extra, duplicatesPerRun: [3, 4, 5, 6] } }
+          : r,
+      );
+      const four = acid(rounds, env);
+      expect(four.figure).to.match(/\(READ COMMITTED\): 3, 4, 5, 6 duplicates in 4 races/);
+      expect(four.setting.here).to.match(/^4 PostgreSQL races with the check and the insert/);
+      expect(four.why).to.match(/18 extra rows in 4 races/);
       // SERIALIZABLE alone is never judged, even with duplicates recorded
       const serOnly = dupd
         .filter((r) => r.variant !== 'pg-txn-check-then-insert')

@@ -312,22 +312,25 @@ function acidVerdict(records) {
     .flatMap(oneTxn)
     .filter((r) => r.extra.isolation === 'read committed');
   const ser = oneTxn('pg-txn-serializable');
+  // one record per variant and cell, one duplicate count per race (round) in it
+  const txnDups = txn.flatMap(dupsOf);
+  const serDups = ser.flatMap(dupsOf);
   const serFig = ser.length
-    ? `SERIALIZABLE beside: ${ser.flatMap(dupsOf).join(', ')} duplicates in ${plural(ser.length, 'race')}, ${lab.fmtInt(ser.reduce((a, r) => a + (r.extra.serializationFailures || 0), 0))} serialization failures (rolled back, nothing inserted, retried)`
+    ? `SERIALIZABLE beside: ${serDups.join(', ')} duplicates in ${plural(serDups.length, 'race')}, ${lab.fmtInt(ser.reduce((a, r) => a + (r.extra.serializationFailures || 0), 0))} serialization failures (rolled back, nothing inserted, retried)`
     : null;
   const txnFig = txn.length
-    ? `PostgreSQL, check and insert in one transaction (READ COMMITTED): ${txn.flatMap(dupsOf).join(', ')} duplicates in ${plural(txn.length, 'race')}`
+    ? `PostgreSQL, check and insert in one transaction (READ COMMITTED): ${txnDups.join(', ')} duplicates in ${plural(txnDups.length, 'race')}`
     : null;
   if (txnFig || serFig) b.figure = [txnFig, serFig, b.figure].filter(Boolean).join('; ');
   const setting = {
     needed: 'an ACID store racing the same check-then-insert with the check and the insert in one transaction',
     here: txn.length
-      ? `${plural(txn.length, 'PostgreSQL race')} with the check and the insert in one transaction (${txn[0].extra.isolation || 'isolation not recorded'})`
+      ? `${plural(txnDups.length, 'PostgreSQL race')} with the check and the insert in one transaction (${txn[0].extra.isolation || 'isolation not recorded'})`
       : "the lab's PostgreSQL racer autocommits each statement: no transaction spans a check and its insert",
     ok: txn.length ? true : null,
   };
   if (txn.length) {
-    const d = txn.flatMap(dupsOf);
+    const d = txnDups;
     const D = d.reduce((a, x) => a + x, 0);
     if (D > 0)
       return {

@@ -700,7 +700,7 @@ module.exports = [
           measure: 'where --profile quick (expr-find and expr-agg are timed and checked)',
         })();
       const same = expr.every((r) => r.agrees && JSON.stringify(r.answer) === JSON.stringify(where.answer));
-      const figure = `${expr.map((r) => r.variant).join(' and ')} ${same ? 'return' : 'do not return'} the $where's count (${JSON.stringify(where.answer)})`;
+      const figure = `${[...new Set(expr.map((r) => r.variant))].join(' and ')} ${same ? 'return' : 'do not return'} the $where's count (${JSON.stringify(where.answer)})`;
       // The premise was a limitation of its day (<= 3.4); 3.6 removed it: gone, not reversed (read-2
       // dispute 5: nothing is the other way round; 002-no-joins/joins reads $lookup the same way).
       return same
