@@ -189,6 +189,21 @@ describe('safety: signals in every phase of every study (its SQL peer and replic
     ['mapreduce', 'SQL peer load', ['SIGTERM']],
   ])
     cases.push({ study, phase, at: STUDIES[study].phases[phase], set: STUDIES[study].set || [], signals, group: true });
+  // A race in flight stops at once: the racers (54 processes at seed scale, for minutes) are killed,
+  // the PostgreSQL racers stop at their next entry, before the run's clean-up drops its database.
+  const LONG_RACE = ['N=200000', 'CHARS=64', 'W=8', 'RUNS=1', 'WARMUP=0'];
+  for (const [phase, set] of [
+    ['a long race of worker processes', ['MODE=processes', 'VARIANTS=check-then-insert']],
+    ['a long PostgreSQL transaction race', ['VARIANTS=pg-txn-check-then-insert']],
+  ])
+    cases.push({
+      study: 'coherency',
+      phase,
+      at: line(/^coherency: .*variants x/m, 3000),
+      set: [...LONG_RACE, ...set],
+      signals: ['SIGINT'],
+      stopsWithinMs: 8000,
+    });
 
   /** One case: the run, signalled at its phase; resolves what it did and what it left. */
   async function signalled(c, i) {
@@ -223,6 +238,7 @@ describe('safety: signals in every phase of every study (its SQL peer and replic
       if (!fired && c.at.when(run)) {
         fired = true;
         await sleep(c.at.after);
+        run.signalledAt = Date.now();
         collectTree(child.pid, seen);
         for (const [k, sig] of c.signals.entries()) {
           if (k) await sleep(150); // the second Ctrl-C a moment after the first
@@ -233,6 +249,7 @@ describe('safety: signals in every phase of every study (its SQL peer and replic
       await sleep(fired ? 50 : 20);
     }
     const { code, signal } = await exited;
+    const stoppedMs = run.signalledAt ? Date.now() - run.signalledAt : null;
     // The watchdog and the servers' last processes go within seconds of the run's end.
     const t1 = Date.now();
     while (Date.now() - t1 < 15000 && (stillRunning(seen).length || processesUsing(tmp).length)) await sleep(200);
@@ -240,6 +257,7 @@ describe('safety: signals in every phase of every study (its SQL peer and replic
     return {
       ms: Date.now() - t0,
       fired,
+      stoppedMs,
       code,
       signal,
       err: run.err,
@@ -277,6 +295,8 @@ describe('safety: signals in every phase of every study (its SQL peer and replic
       expect(r.procs, `processes left: ${say}`).to.deep.equal([]);
       expect(r.left, `left in TMPDIR: ${say}`).to.deep.equal([]);
       expect(r.dbLeft, `database left: ${say}`).to.equal(false);
+      if (c.stopsWithinMs)
+        expect(r.stoppedMs, `stopped ${r.stoppedMs} ms after the signal: ${say}`).to.be.below(c.stopsWithinMs);
     });
   });
 });

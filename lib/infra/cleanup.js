@@ -25,6 +25,7 @@
 // processes.js's.
 //   interrupted()              true once a signal arrived
 //   stopIfInterrupted()        throws once a signal arrived (a study's loops call it between steps)
+//   interruptedError()         the error it throws (a step an interrupt stops fails with it)
 //   settleFirst(promise)       -> remove(): an interrupt waits for it (a study) before earlier steps
 //   unbroken(promise)          a step an interrupt lets finish (at most UNBROKEN_WAIT_MS) before its own
 //                              steps: creating a collection and writing the marker that names its UUID
@@ -261,7 +262,12 @@ function interrupted() {
  * lab cannot prove it made, and stays). The error's line is never shown: the interrupt's exit says it.
  */
 function stopIfInterrupted() {
-  if (signalCount > 0) throw new LabError('interrupted');
+  if (signalCount > 0) throw interruptedError();
+}
+
+/** The error a step stopped by an interrupt fails with (never shown: the interrupt's exit says it). */
+function interruptedError() {
+  return new LabError('interrupted');
 }
 
 /**
@@ -342,6 +348,7 @@ module.exports = {
   addDir,
   interrupted,
   stopIfInterrupted,
+  interruptedError,
   settleFirst,
   unbroken,
   settleUnbroken,

@@ -15,6 +15,7 @@ const path = require('path');
 const { fork } = require('child_process');
 const G = require('../../../fixtures/inserts-gen');
 const { Latency, merged } = require('../../core/latency');
+const cleanup = require('../../infra/cleanup');
 
 const MODES = ['async', 'connections', 'processes'];
 const RACE_PATTERNS = [
@@ -316,10 +317,14 @@ function runProcesses({ uri, W, job }) {
     const fail = (err) => {
       if (failed) return;
       failed = true;
+      stopOnInterrupt();
       for (const off of listeners) off();
       for (const k of kids) if (k.exitCode === null) k.kill('SIGKILL');
       reject(err);
     };
+    // An interrupt stops the racers at once: a 54-process race at seed scale runs for minutes,
+    // and the run's clean-up (its database's drop) waits for the study to settle first.
+    const stopOnInterrupt = cleanup.add(() => fail(cleanup.interruptedError()));
     kids.forEach((k, w) => {
       listen(k, 'error', fail);
       listen(k, 'exit', (code) => {
@@ -338,6 +343,7 @@ function runProcesses({ uri, W, job }) {
           done++;
           if (done === W) {
             const ms = now() - t0;
+            stopOnInterrupt();
             for (const off of listeners) off();
             giveBack(kids);
             resolve({ ms, results });

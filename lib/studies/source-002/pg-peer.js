@@ -9,6 +9,7 @@
 
 const G = require('../../../fixtures/inserts-gen');
 const { LabError } = require('../../infra/errors');
+const { stopIfInterrupted } = require('../../infra/cleanup');
 
 function now() {
   return Number(process.hrtime.bigint()) / 1e6;
@@ -146,6 +147,7 @@ async function checkInsertInTransaction(c, e, w, isolation, tally) {
 async function racer(c, w, entries, pattern) {
   const tally = { inserted: 0, failures: 0, isolation: null };
   for (const e of entries) {
+    stopIfInterrupted(); // a seed-scale race runs for minutes: an interrupt stops it at the next entry
     if (TXN_ISOLATION[pattern]) {
       await checkInsertInTransaction(c, e, w, TXN_ISOLATION[pattern], tally);
     } else if (pattern === 'on-conflict') {
