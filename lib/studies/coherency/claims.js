@@ -330,22 +330,21 @@ function acidVerdict(records) {
     ok: txn.length ? true : null,
   };
   if (txn.length) {
-    const d = txnDups;
-    const D = d.reduce((a, x) => a + x, 0);
+    const D = txnDups.reduce((a, x) => a + x, 0);
     if (D > 0)
       return {
         verdict: VERDICT.FAILS,
         figure: b.figure,
         interval: null,
         setting,
-        why: `an ACID store duplicated: ${lab.fmtInt(D)} extra rows in ${plural(d.length, 'race')} with the check and the insert in one transaction at ${txn[0].extra.isolation || 'its default isolation'}: the duplicates are not the price of a non-ACID store`,
+        why: `an ACID store duplicated: ${lab.fmtInt(D)} extra rows in ${plural(txnDups.length, 'race')} with the check and the insert in one transaction at ${txn[0].extra.isolation || 'its default isolation'}: the duplicates are not the price of a non-ACID store`,
       };
     return {
       verdict: VERDICT.INCONCLUSIVE,
       figure: b.figure,
       interval: null,
       setting,
-      why: `0 duplicates in ${plural(d.length, 'race')} with the check and the insert in one transaction at ${txn[0].extra.isolation || 'an unrecorded isolation'}: at SERIALIZABLE that is by design, at READ COMMITTED more races would decide`,
+      why: `0 duplicates in ${plural(txnDups.length, 'race')} with the check and the insert in one transaction at ${txn[0].extra.isolation || 'an unrecorded isolation'}: at SERIALIZABLE that is by design, at READ COMMITTED more races would decide`,
     };
   }
   return {
