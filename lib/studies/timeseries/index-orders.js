@@ -81,6 +81,7 @@ function orderRecord(side, name, coll, size, ms, fsynced) {
       events: size.count,
       bytesPerEvent: size.bytes / size.count,
       reusableBytes: size.reusable,
+      inUseBytes: size.reusable === null ? size.bytes : size.bytes - size.reusable,
       from: `the first ${LabFormat.fmtInt(size.count)} events of ${coll} in record order`,
       coll: name,
       ms,
@@ -111,9 +112,10 @@ async function indexOrders(ctx, p, events) {
     for (const name of names) sizes.push(await indexFileBytes(ctx.db, name));
     if (sizes.some((x) => !x.count)) return []; // the events went meanwhile: nothing to divide by
     const out = SIDES.map((side, i) => orderRecord(side, names[i], p.COLL, sizes[i], ms[i], fsynced));
-    const per = out.map((r) => `${r.extra.bytesPerEvent.toFixed(1)} B`);
+    const inUse = out.map((r) => `${(r.extra.inUseBytes / r.extra.events).toFixed(1)} B`);
+    const file = out.map((r) => `${r.extra.bytesPerEvent.toFixed(1)} B`);
     ctx.echo(
-      `created_on_1 on ${LabFormat.fmtInt(out[0].extra.events)} events: ${per[0]} per event grown by inserts, ${per[1]} built after the load (003-bytes/index)`,
+      `created_on_1 on ${LabFormat.fmtInt(out[0].extra.events)} events: ${inUse[0]} per event grown by inserts, ${inUse[1]} built after the load, in use (the files ${file[0]} and ${file[1]}) (003-bytes/index)`,
     );
     return out;
   } finally {
