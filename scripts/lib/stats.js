@@ -299,16 +299,17 @@ var LabStats = (function () {
     return { to: to, mid: x, median: x, min: x, max: x, ci: null, perRound: false };
   }
 
-  // Whether a variant's times pair with its baseline's by round index: the same rounds, or fewer
-  // when the variant stopped on its own (per-variant sequential stopping, docs/sequential-rounds.md:
-  // its rounds are the point's first ones, the baseline ran on for the variants still open).
+  // Whether two sides' times pair by round index: the same rounds, or fewer on the side that
+  // stopped on its own (per-variant sequential stopping, docs/sequential-rounds.md: its rounds are
+  // the point's first ones, the other side ran on for the variants still open), whichever side that
+  // is: a report may compare the baseline against a variant that stopped before it.
   function byRound(times, baseTimes) {
-    return times.length > 0 && times.length <= baseTimes.length;
+    return times.length > 0 && baseTimes.length > 0;
   }
 
-  // time(variant) / time(baseline) of each of the variant's rounds, paired by round index.
+  // time(variant) / time(baseline) over the rounds both ran (the point's first ones), by round index.
   function perRoundRatios(times, baseTimes) {
-    return times.map(function (t, i) {
+    return times.slice(0, Math.min(times.length, baseTimes.length)).map(function (t, i) {
       return t / baseTimes[i];
     });
   }

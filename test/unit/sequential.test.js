@@ -267,6 +267,11 @@ describe('sequential rounds: per-variant stopping', function () {
     const c = S.compareRecord(by.fast, by.base);
     expect(c).to.include({ perRound: true, n: 3 });
     expect([c.lo, c.hi]).to.deep.equal(by.fast.ratio.ci);
+    // the other way round (a report's "use fast instead of base"): the same three rounds, reciprocal
+    const back = S.compareTimes(by.base.times, by.fast.times, { to: 'fast', level: S.levelOf(by.base, by.fast) });
+    expect(back).to.include({ perRound: true, n: 3 });
+    expect(back.lo).to.be.closeTo(1 / c.hi, 1e-9);
+    expect(back.hi).to.be.closeTo(1 / c.lo, 1e-9);
     // the claims: fast against the baseline, and against edge over the rounds both ran
     const iv = claims.intervalOf(recs, 'fast', 'base');
     expect([iv.lo, iv.hi]).to.deep.equal(by.fast.ratio.ci);
