@@ -74,9 +74,20 @@ function recordsOf(practice, records) {
   }
   const fastAt = new Set(rs.filter((r) => r.variant === fast.variant).map((r) => pointKey(r.axis)));
   const both = rs.filter((r) => r.variant === slow.variant && fastAt.has(pointKey(r.axis)));
-  const a = matching(both, slow.at)[0];
-  const b = a && rs.find((r) => r.variant === fast.variant && pointKey(r.axis) === pointKey(a.axis));
-  return { slow: a, fast: b, samePoint: true, names: [slow.variant, fast.variant] };
+  // Several points may match `at` (e.g. one per machine state, usableCores): each is compared.
+  const points = matching(both, slow.at).map((a) => ({
+    slow: a,
+    fast: rs.find((r) => r.variant === fast.variant && pointKey(r.axis) === pointKey(a.axis)),
+  }));
+  const [first = {}] = points;
+  return { slow: first.slow, fast: first.fast, samePoint: true, names: [slow.variant, fast.variant], points };
+}
+
+/** What sets a point apart from the others matched ("usableCores 1"), or '' when it is alone. */
+function pointWords(rec, points) {
+  if (points.length < 2) return '';
+  const keys = Object.keys(rec.axis || {}).filter((k) => points.some((p) => p.slow.axis[k] !== rec.axis[k]));
+  return keys.map((k) => `${k} ${rec.axis[k]}`).join(', ');
 }
 
 /** A side's name, with what differs of its point when the two sides sit at different points ("shell at batch 1"). */
@@ -170,6 +181,16 @@ function decidingRun(entry, profile) {
   };
 }
 
+/** The run that times both sides when the column's profile left a variant out (its VARIANTS). */
+function withVariants(entry, profile, names) {
+  const p = profile === 'seed' ? 'seed' : 'quick';
+  const stated = shortTime(p === 'seed' ? entry.seedExpected : entry.expected);
+  return {
+    command: `npx mongo-perf-lab run ${entry.name} --profile ${p} --set VARIANTS=${names.join(',')}`,
+    takes: `the ${p} profile's ${stated} and the variants it leaves out`,
+  };
+}
+
 /**
  * One practice read from one column: { id, study, do, decided, words: the estimator's sentence,
  * verdicts: [{ id, verdict, label }], run: the deciding command when undecided }.
@@ -197,10 +218,12 @@ function practiceLine(entry, practice, { records, judged, profile }) {
     const rs = claims.results(records, entry.name);
     const missing = pair.names.filter((n) => !rs.some((r) => r.variant === n));
     const what = missing.length
-      ? `${missing.join(' and ')} did not run`
+      ? `variant ${missing.join(' and ')} did not run`
       : `${pair.names.join(' and ')} did not run at one point`;
     out.words = `not measured here: ${what}${profile === 'tiny' ? ' (test scale)' : ''}`;
-    out.run = decidingRun(entry, profile === 'seed' ? 'quick' : profile);
+    out.run = missing.length
+      ? withVariants(entry, profile, pair.names)
+      : decidingRun(entry, profile === 'seed' ? 'quick' : profile);
     return out;
   }
   if (practice.count) {
@@ -208,17 +231,29 @@ function practiceLine(entry, practice, { records, judged, profile }) {
     if (!line.decided) line.run = decidingRun(entry, profile === 'seed' ? 'quick' : profile);
     return line;
   }
-  const c = comparisonOf(pair);
-  const w = F.comparisonWords(c);
-  out.comparison = c;
-  out.decided = decides(c);
-  // Decided: the summary's sentence ("4.10 times faster than where (95% CI ...)"); not: the cell and
-  // the interval in words, short ("too few rounds: 31.0x faster", "no clear difference (95% CI ...)").
-  if (out.decided)
-    out.words = (c.decision === S.DECISION.slower ? 'REVERSED here: ' : '') + w.line.replace(/^ran /, '');
-  else out.words = `${w.cell}${w.ci ? ` (95% CI ${w.ci})` : ''}`;
+  const cs = (pair.points || [pair]).map((pt) => ({ pt, c: comparisonOf({ ...pair, ...pt }) }));
+  out.comparison = cs[0].c;
+  // Decided only when every matched point decides, the same way: machine states that disagree are
+  // the finding, not one of them.
+  out.decided = cs.every(({ c }) => decides(c) && c.decision === cs[0].c.decision);
+  out.words = cs
+    .map(({ pt, c }) => {
+      const at = pointWords(pt.slow, pair.points || []);
+      return `${at ? `at ${at}: ` : ''}${comparisonText(c, out.decided)}`;
+    })
+    .join('; ');
   if (!out.decided) out.run = decidingRun(entry, profile);
   return out;
+}
+
+/**
+ * Decided: the summary's sentence ("4.10 times faster than where (95% CI ...)"); not: the cell and
+ * the interval in words, short ("too few rounds: 31.0x faster", "no clear difference (95% CI ...)").
+ */
+function comparisonText(c, decided) {
+  const w = F.comparisonWords(c);
+  if (decided) return (c.decision === S.DECISION.slower ? 'REVERSED here: ' : '') + w.line.replace(/^ran /, '');
+  return `${w.cell}${w.ci ? ` (95% CI ${w.ci})` : ''}`;
 }
 
 /** The practices a study declares, checked (an entry without any has none). */

@@ -121,6 +121,29 @@ describe('What this means for you: practices from the records', function () {
     expect(ts.words).to.match(/^no clear difference \(95% CI /);
   });
 
+  it('compares each machine state a column holds, decides only when they agree, and names a variant the profile left out', function () {
+    const { SEED } = require('../../tools/verdicts-doc');
+    const { mergeDocs } = require('../../lib/core/findings');
+    const read = (f) => JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'data', f), 'utf8'));
+    const seed = mergeDocs(SEED.map(read), SEED);
+    const col = { records: seed.results, judged: [], profile: () => 'seed', label: 'seed' };
+    const seedLines = practices.practiceLines(studies, [col]);
+    const where = seedLines.find((l) => l.id === 'where-to-expr');
+    // $where on two cores and pinned to one: both decide, each figure named by its state
+    expect(where.words).to.match(
+      /^at usableCores 2: [\d.]+ times faster than where .*; at usableCores 1: [\d.]+ times faster than where /,
+    );
+    expect(where.decided).to.equal(true);
+    // the seed profile times raw and rollup only: the time-series collection is a variant it left out
+    const ts = seedLines.find((l) => l.id === 'timeseries-collection');
+    expect(ts.words).to.equal('not measured here: variant timeseries did not run');
+    expect(ts.run.command).to.equal('npx mongo-perf-lab run timeseries --profile seed --set VARIANTS=raw,timeseries');
+    // a baseline compared against a variant that stopped rounds before it: paired over the rounds both ran
+    const mr = seedLines.find((l) => l.id === 'group-not-mapreduce');
+    expect(mr.comparison).to.include({ perRound: true });
+    expect(mr.decided).to.equal(true);
+  });
+
   it('opens findings.md, the README block and the run summary, before the glance table', function () {
     const labels = ['quick'];
     const block = readmeBlock(studies, [doc], [judged], labels);
