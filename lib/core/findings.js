@@ -239,19 +239,17 @@ async function findingsColumns(o) {
   if (o.labels && o.labels.length) {
     docs = docs.map((d, i) => (o.labels[i] ? { ...d, environment: { ...d.environment, label: o.labels[i] } } : d));
   }
-  const shownProfile =
-    o.from && o.from.length
-      ? [
-          ...new Set(
-            docs.map((d) =>
-              d.environment.sources
-                ? 'merged: each study from the result file named beside it below'
-                : d.environment.profile || 'unknown',
-            ),
-          ),
-        ].join('; ')
-      : profile;
+  const shownProfile = o.from && o.from.length ? [...new Set(docs.map(profileShown))].join('; ') : profile;
   return { docs, judged: judgeAll(entries, docs), profile: shownProfile };
 }
 
-module.exports = { findingsColumns, setEngine, mergeDocs, differences, fromGroup };
+/** A read column's profile: its own, or a merged column's one profile (when its files share it) with how it was merged. */
+function profileShown(d) {
+  const { sources, profile } = d.environment;
+  if (!sources) return profile || 'unknown';
+  const merged = 'merged: each study from the result file named beside it below';
+  const all = [...new Set(sources.map((s) => s.environment.profile || 'unknown'))];
+  return all.length === 1 && all[0] !== 'unknown' ? `${all[0]} (${merged})` : merged;
+}
+
+module.exports = { findingsColumns, setEngine, mergeDocs, profileShown, differences, fromGroup };

@@ -466,7 +466,17 @@ function lineChart(recs, numeric, { title, color, y }) {
       })),
     },
     layer: [
-      { mark: { type: 'line', point: true }, encoding: lineEncoding(numeric, logX, y, color) },
+      {
+        mark: { type: 'line', point: true },
+        // a count (cores, writers) reads in whole steps: no 1.10, 1.20 ticks between 1 and 2 cores
+        encoding: lineEncoding(
+          numeric,
+          logX,
+          y,
+          color,
+          recs.every((r) => Number.isInteger(r.axis[numeric])),
+        ),
+      },
       {
         transform: [{ filter: 'isValid(datum.lo)' }],
         mark: { type: 'errorbar', ticks: true },
@@ -482,13 +492,14 @@ function lineChart(recs, numeric, { title, color, y }) {
 }
 
 /** The line layer's encoding: time against the numeric axis, dashed where a variant runs in the client. */
-function lineEncoding(numeric, logX, y, color) {
+function lineEncoding(numeric, logX, y, color, whole) {
   return {
     x: {
       field: 'x',
       type: 'quantitative',
       title: `${numeric}${logX ? ' (log)' : ''}`,
       scale: { type: logX ? 'log' : 'linear' },
+      ...(whole && !logX ? { axis: { tickMinStep: 1, format: 'd' } } : {}),
     },
     y,
     color,
