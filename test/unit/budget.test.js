@@ -92,11 +92,12 @@ describe('--budget: the planner', function () {
     expect(plan[0].profile).to.equal('tiny');
   });
 
-  it('the real studies: where at tiny in 5 s, quick in 2 min, seed in its stated 12 min', function () {
+  it('the real studies: where at tiny in 5 s, quick in 2 min, seed in its stated 23 min', function () {
     const where = [study('where')];
     expect(budget.planBudget(where, 5000)[0].profile).to.equal('tiny');
     expect(budget.planBudget(where, 120000)[0].profile).to.equal('quick');
-    expect(budget.planBudget(where, 12 * 60000)[0].profile).to.equal('seed');
+    expect(budget.planBudget(where, 12 * 60000)[0].profile).to.equal('quick');
+    expect(budget.planBudget(where, 23 * 60000)[0].profile).to.equal('seed');
   });
 
   it('deadlines: each study inherits what the studies before it left unused; the last ends the budget', function () {
@@ -131,11 +132,11 @@ describe('--budget: the claims it left open', function () {
     const open = budgetReport.openClaims(judged, plan);
     expect(open.map((o) => o.id)).to.deep.equal(['a', 'c']);
     expect(open[0].command).to.equal('npx mongo-perf-lab run where --profile seed');
-    expect(open[0].takes).to.equal('~4-12 min');
+    expect(open[0].takes).to.equal('~5-23 min');
     const lines = budgetReport.openLines(open);
     expect(lines[0]).to.match(/^the budget left 2 claim\(s\) open/);
     expect(lines.join('\n')).to.contain(
-      'decided by `npx mongo-perf-lab run where --profile seed` (~4-12 min): where a',
+      'decided by `npx mongo-perf-lab run where --profile seed` (~5-23 min): where a',
     );
     expect(Math.max(...lines.map((l) => l.length))).to.be.at.most(100);
   });
@@ -154,7 +155,7 @@ describe('--budget: the claims it left open', function () {
       id: 'a',
       verdict: 'inconclusive',
       decidedBy: 'npx mongo-perf-lab run where --profile seed',
-      takes: '~4-12 min',
+      takes: '~5-23 min',
     });
   });
 });

@@ -76,7 +76,8 @@ const entry = defineStudy({
   expected: '~1 min',
   // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   // One pass per state took 12.1 of the 25 min; three passes (PASSES=3) add two more: an estimate.
-  seedExpected: '~50 min (estimated: 2026-11-27 took 25 with one pass per state, the states 12.1 of it)',
+  seedExpected:
+    '~60 min (measured 2026-11-29 on the 2 vCPU AMD EPYC: the 50M events 10.5, the states 3 passes each 38, of it the year preload 8 a pass; docs/journal/seed-column-2.md)',
 
   /** The Node loader streams the same seeded events as the shell's generator, faster. */
   async load(ctx, p) {

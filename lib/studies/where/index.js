@@ -31,7 +31,7 @@ module.exports = defineStudy({
   expected: '~12 s',
   // The study's minutes in the documented seed run (docs/testing.md, 2026-11-27).
   seedExpected:
-    '~4-12 min ($where 61-77 s a run pinned to one core, 232 s on two idle cores of the documented VM, run 3 times)',
+    '~5-23 min ($where timed 3 times: 88-100 s a run pinned to one core, 453-463 s on the two cores of the 2 vCPU AMD EPYC, measured 2026-11-29, docs/journal/seed-column-2.md)',
 
   /** The Node loader streams the same seeded documents faster than the shell's generator. */
   async load(ctx, p) {
