@@ -13,8 +13,12 @@ const { studies } = require('../lib/studies');
 const ROOT = path.resolve(__dirname, '..');
 const DATA = path.join(ROOT, 'docs', 'data');
 // The documented columns (the same as docs/findings: its command is at the top of findings.md). The
-// seed-scale column is one run of `findings --profile seed` (docs/testing.md, 2026-11-24).
-const SEED = ['seed-run/column-1/results.json'];
+// seed-scale column is one run of `findings --profile seed` from a clean clone of 7655a06 on the 2
+// vCPU AMD EPYC, 2026-11-29, interrupted once and resumed with the same command (findings --out DIR
+// writes DIR/column-1/results.json), and `$where`'s other machine state beside it: the same study
+// pinned to one core (taskset -c 0), which findings --from a+b keeps beside the two-core records
+// (docs/journal/seed-column-2.md). Column-1 (2026-11-27, the Xeon) stays in docs/data for --against.
+const SEED = ['seed-run/column-2/column-1/results.json', 'seed-run/column-2/where-one-core.json'];
 // The quick column: one run of every study at the quick profile, after the third adversarial read's
 // recorders (run-1 of `npm run bench:stability`, `findings --profile quick` on a quiet 2-vCPU AMD
 // EPYC, 2026-11-29, 325 s, from a clean clone of 404080e; runs 2 and 3 gave 0 decisive flips).
