@@ -395,10 +395,44 @@ function decide(iv, o) {
     .filter((b) => iv.lo < b && iv.hi > b)
     .map(fmt)
     .join(' and ');
+  const bounds = [...new Set(parity ? [L, U] : [tLo, tHi, L, U])].filter((b) => b > 0 && Number.isFinite(b));
   return {
     verdict: VERDICT.INCONCLUSIVE,
-    why: `the interval straddles ${crossed || 'a boundary'} (band ${band}${parity ? '' : `, no difference ${tie}`}): ${more || `more rounds (--runs ${2 * Math.max(iv.n, MIN_ROUNDS)}, the ${runs} parameter)`} would decide`,
+    why: `the interval straddles ${crossed || 'a boundary'} (band ${band}${parity ? '' : `, no difference ${tie}`}): ${more || moreRounds(iv, bounds, runs)}`,
   };
+}
+
+// More rounds than this is not advice: a machine that needs them is too noisy for the question.
+const PRACTICAL_ROUNDS = 30;
+
+/**
+ * The rounds at which an interval of this spread would clear its nearest boundary, if the rounds
+ * keep their centre and spread (t on the logs, the interval's own level): null when it cannot tell
+ * (no spread, fewer than 2 rounds), Infinity when the centre sits on a boundary or past 1,000.
+ */
+function roundsToDecide(iv, bounds) {
+  if (!(iv.n >= 2) || !(iv.lo > 0) || !(iv.hi > iv.lo) || !(iv.mid > 0)) return null;
+  const level = iv.level || LEVEL;
+  const half = Math.log(iv.hi / iv.lo) / 2;
+  const sd = (half * Math.sqrt(iv.n)) / tQuantile975(iv.n - 1, level);
+  const d = Math.min(...bounds.map((b) => Math.abs(Math.log(iv.mid) - Math.log(b))));
+  if (!(d > 0)) return Infinity;
+  for (let n = iv.n + 1; n <= 1000; n++) if ((tQuantile975(n - 1, level) * sd) / Math.sqrt(n) < d) return n;
+  return Infinity;
+}
+
+/**
+ * What would decide an interval that straddles a boundary: the rounds it would take at this spread
+ * (not a fixed doubling, which promised a decision no spread could give), or that more rounds alone
+ * are unlikely to.
+ */
+function moreRounds(iv, bounds, runs) {
+  const n = roundsToDecide(iv, bounds);
+  if (n === null) return `more rounds (--runs ${2 * Math.max(iv.n, MIN_ROUNDS)}, the ${runs} parameter) would decide`;
+  if (n <= PRACTICAL_ROUNDS)
+    return `more rounds (--runs ${n}, the ${runs} parameter) would decide if the rounds keep this spread`;
+  const about = Number.isFinite(n) ? `about ${n} rounds at this spread` : 'its centre sits on a boundary';
+  return `more rounds alone are unlikely to decide (${about}): a quieter machine or a larger effect would`;
 }
 
 /**

@@ -88,7 +88,17 @@ describe('claims: one vocabulary, decided from an interval', function () {
     expect(claims.decide(iv(0.3, 0.6), { holds: [0.8, 1.25] }).verdict).to.equal(VERDICT.REVERSED);
     const across = claims.decide(iv(200, 400), band);
     expect(across.verdict).to.equal(VERDICT.INCONCLUSIVE);
-    expect(across.why).to.match(/straddles 300x.*would decide/);
+    // what would decide: the rounds this spread needs to clear the nearest boundary, or that more
+    // rounds alone are unlikely to (a centre near 300x with a 2x-wide interval)
+    expect(across.why).to.match(
+      /straddles 300x.*more rounds alone are unlikely to decide \(about \d+ rounds at this spread\)/,
+    );
+    const near = claims.decide(iv(250, 320), band);
+    expect(near.why).to.match(
+      /straddles 300x.*more rounds \(--runs (\d+), the RUNS parameter\) would decide if the rounds keep this spread/,
+    );
+    const n = Number(/--runs (\d+)/.exec(near.why)[1]);
+    expect(n).to.be.above(5).and.at.most(30);
     expect(claims.decide({ mid: 100, lo: null, hi: null, n: 2 }, band).why).to.match(/too few rounds \(2\)/);
   });
 

@@ -187,7 +187,8 @@ function fewRounds({ rs, slow, fast }) {
 // thread on which SpiderMonkey runs; the query's thread hands every call to it and waits on a
 // condition variable for the answer (one thread per pooled scope, one hand-off per call). The same
 // $where took 61 s pinned to one core (255x the scan) and 232 s on two idle cores of one VM (984x)
-// (docs/studies/where.md, docs/data/where-seed-one-core.json and where-seed-two-cores.json), while
+// (docs/studies/where.md, docs/data/where-seed-one-core.json and where-seed-two-cores.json; the seed
+// column of 2026-11-29: 88-100 s against 453-463 s, 181x against 956x), while
 // the variants without JavaScript kept their times: for a claim dominated by server-side JavaScript
 // the machine state is a setting, as much as the server version. Such a claim is judged per state:
 // one pinned core (taskset -c 0) or free cores, each state from its own records, both named when
@@ -386,7 +387,7 @@ module.exports = [
       "38,226 ms / 384 ms = 99.5x. His scan was {a: {$lt: 1}}; this row's is the same predicate as the $where ({b < 5, $expr a > b}) forced to a collection scan, so the ratio isolates the JavaScript (his reason (1)); the band is taken from 99.5x because both scans examine every document with native comparisons (one field or two), which costs the same order per document. The as-published ratio is 001-where-vs-published-scan",
     setting: SETTING,
     boundary:
-      'time($where) / time(the same predicate via $expr, forced COLLSCAN) at 1,000,000 documents, judged per machine state (one pinned core, free cores: server-side JavaScript hands every call to a thread of its own, 255x pinned against 984x on two idle cores)',
+      'time($where) / time(the same predicate via $expr, forced COLLSCAN) at 1,000,000 documents, judged per machine state (one pinned core, free cores: server-side JavaScript hands every call to a thread of its own: 255x pinned against 984x on two idle cores on 2026-11-28, 181x against 956x in the seed column of 2026-11-29)',
     mechanism: JS_MECHANISM,
     verdict: perState({ slow: 'where', fast: 'plain', band: [33, 300], scale, note: fewRounds }),
   },
