@@ -283,13 +283,14 @@ describe('counters study (source 004): per-minute counters with upsert $inc', fu
           extra: { calls: 12, existing: 12, withCounts, changed },
         });
       expect(judge('004-prealloc-safe/repeat', [...noWait, repeat(0)]).verdict).to.equal('holds');
-      expect(judge('004-prealloc-safe/repeat', [...noWait, repeat(1)]).verdict).to.equal('reversed');
+      // "nothing changes" has no direction: a changed count FAILS it, never REVERSED (col-2 read)
+      expect(judge('004-prealloc-safe/repeat', [...noWait, repeat(1)]).verdict).to.equal('fails');
       // without the step on counted documents the day's agreement is not evidence: fails closed
       expect(judge('004-prealloc-safe/repeat', noWait).setting.absent).to.equal('no-evidence');
       expect(judge('004-prealloc-safe/repeat', [...noWait, repeat(0, 0)]).verdict).to.equal('not-reproduced');
       expect(judge('004-prealloc-safe/without', noWait).verdict).to.equal('holds');
       const bad = noWait.map((r) => (r.variant === 'node-initial' ? { ...r, agrees: false } : r));
-      expect(judge('004-prealloc-safe/without', bad).verdict).to.equal('reversed');
+      expect(judge('004-prealloc-safe/without', bad).verdict).to.equal('fails');
     });
 
     it('every claim that can be judged gone, reversed or unsupported here carries a mechanism with a reference', function () {
@@ -301,12 +302,25 @@ describe('counters study (source 004): per-minute counters with upsert $inc', fu
         '004-collections-wash',
         '004-id-regex-prefix',
         '004-bson-vs-relational-size',
+        // FAILS carries its mechanism too: a changed count or a lost $inc needs the upsert's why
+        '004-prealloc-safe/repeat',
+        '004-prealloc-safe/without',
+        '004-prealloc-safe/lab-racing',
       ];
       for (const id of ids) {
         const c = counters.claims.find((x) => x.id === id);
         expect(c.mechanism, id).to.be.an('object');
         expect(c.mechanism.ref, id).to.match(/^https:\/\/(www\.)?(mongodb\.com\/docs|github\.com\/mongodb\/mongo)\//);
       }
+      // "nothing changes", "correct" have no direction: their failing word is FAILS (col-2 read)
+      for (const id of ['004-prealloc-safe/repeat', '004-prealloc-safe/without', '004-prealloc-safe/lab-racing']) {
+        const c = counters.claims.find((x) => x.id === id);
+        expect(c.boundary, id).to.match(/: fails\b/);
+        expect(c.boundary, id).not.to.match(/\breversed\b/i);
+      }
+      // the array claim's note and mechanism assert no conclusion its interval does not give (col-2 read)
+      const arr = counters.claims.find((x) => x.id === '004-array-no-faster/absolute');
+      expect(arr.mechanism.why).not.to.match(/fits the array being faster/);
       // the old wrong explanation is gone from every entry
       for (const c of counters.claims)
         expect(JSON.stringify(c.mechanism || '') + c.boundary, c.id).to.not.match(
