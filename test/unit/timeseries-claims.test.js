@@ -153,6 +153,16 @@ describe('timeseries (003) after the disputes', function () {
   it('restart-cold: not reproduced (no evidence) without the residency per pass, never inconclusive', function () {
     const none = stateRecords({ cold: { times: three(10), ...COLD } }, { setting: BIG, withResidency: false });
     const v = verdictOf('003-restart-cold', none);
+    // col-2 read: its cell names the WiredTiger cache, says the OS page cache is not judged, and
+    // a share has no direction (never REVERSED)
+    const held = verdictOf('003-restart-cold', stateRecords({ cold: { times: three(10), ...COLD } }, { setting: BIG }));
+    expect(held.figure).to.match(/in the WiredTiger cache before 3 cold pass/);
+    expect(held.why).to.match(
+      /^holds for the WiredTiger cache .*page cache is not recorded and a restart does not empty it/,
+    );
+    const bands = timeseries.claims.find((c) => c.id === '003-restart-cold').verdict.bands;
+    expect(bands).to.match(/WiredTiger cache/);
+    expect(bands).not.to.match(/REVERSED|no effect/);
     expect(v.verdict).to.equal(VERDICT.NOT_REPRODUCED);
     expect(v.setting.absent).to.equal('no-evidence');
     expect(v.why).to.match(/to reproduce: npx mongo-perf-lab run timeseries --profile quick/);
@@ -182,6 +192,21 @@ describe('timeseries (003) after the disputes', function () {
     const gone = verdictOf('003-bytes/index', [...st, ...built(10.8, 10.9)]);
     expect(gone.verdict).to.equal(VERDICT.GONE);
     expect(gone.figure).to.match(/10\.8 B per event grown by inserts, 10\.9 B built after the load/);
+    // col-2 read: the pair's scale leads the cell; at another scale than the collection's, that
+    // collection's own created_on_1 file is quoted beside, and the sample is named
+    const sampled = ['before-load', 'after-load'].map((b, i) => ({
+      ...measure('createdOnBytes', 'raw', [12.4, 11.8][i] * 1e6),
+      extra: { built: b, events: 1e6, from: 'the first 1,000,000 events of randomData in record order' },
+    }));
+    const small = verdictOf('003-bytes/index', [...st, ...sampled]);
+    expect(small.verdict).to.equal(VERDICT.GONE);
+    expect(small.figure).to.match(/^at 1,000,000 events, both build orders: created_on_1 12\.4 B/);
+    expect(small.figure).to.match(
+      /beside, the [\d,]+-event collection's own created_on_1, built after the load: 10\.0 B per event/,
+    );
+    expect(small.why).to.match(
+      /at 1,000,000 events, both build orders .*; the pair: the first 1,000,000 events of randomData in record order, a sample of the year/,
+    );
     expect(verdictOf('003-bytes/index', [...st, ...built(12, 20)]).verdict).to.equal(VERDICT.INCONCLUSIVE);
     expect(verdictOf('003-bytes/index', [...st, ...built(24, 26)]).verdict).to.equal(VERDICT.HOLDS);
     const same = stateRecords(
@@ -204,6 +229,9 @@ describe('timeseries (003) after the disputes', function () {
     // Read-3 dispute 18: the writer proven by 57.0 B per document as well; then an exact check
     const held = verdictOf('003-bytes/data', [...sized(2.85e9), oid]);
     expect(held.verdict).to.equal(VERDICT.HOLDS);
+    // col-2 read: the gate and the check read the same bytes: the cell says so, no band
+    expect(held.why).to.match(/^holds by construction \(not a finding about the server\)/);
+    expect(held.why).not.to.match(/band/);
     expect(held.setting.here).to.match(/ObjectId _ids and 57\.0 B per document/);
     const other = verdictOf('003-bytes/data', [...sized(1.5e9), oid]);
     expect(other.verdict).to.equal(VERDICT.NOT_REPRODUCED);

@@ -676,7 +676,7 @@ function bsonBytes() {
     },
   });
   return ownBands(
-    'an exact check: holds at 57.0 B per document once the writer is proven (ObjectId _ids recorded and 57.0 B); any other size is another writer (not reproduced), never a change in MongoDB',
+    "holds by construction, not a finding about the server: the gate proves the writer by these same 57.0 B per document (with ObjectId _ids recorded), and WiredTiger's dataSize is the documents' BSON bytes, so no other outcome can be read; any other size is another writer (not reproduced), never a change in MongoDB",
     (records, env, params) => {
       if (engineOf(env) === 'mmapv1')
         return unmeasured({
@@ -684,7 +684,15 @@ function bsonBytes() {
           measure:
             'the same documents on a WiredTiger server (dataSize counts BSON bytes): npx mongo-perf-lab run timeseries --profile seed',
         })();
-      return inner(records, env, params);
+      const v = inner(records, env, params);
+      if (v.verdict !== VERDICT.HOLDS) return v;
+      // col-2 read: the gate and the check read the same 57.0 B, so the verdict cannot say "the
+      // interval lies inside the band": it is the BSON spec's arithmetic for the source's writer
+      const d = dataPerEvent(records);
+      return {
+        ...v,
+        why: `holds by construction (not a finding about the server): the gate proves the source's writer by these same ${d.per.toFixed(1)} B per document, and WiredTiger's dataSize is the documents' BSON bytes, so no other size could be read here; at ${lab.fmtInt(d.events)} events; the source's 64 B counted 2.4's allocation as well (003-bytes/allocation)`,
+      };
     },
   );
 }
@@ -772,7 +780,30 @@ function bothBuilds(records) {
     fileBefore: b.value / events(b),
     fileAfter: a.value / events(a),
     events: events(a),
+    from: a.extra.from || null,
   };
+}
+
+/**
+ * The pair's scale in words (col-2 read): the side collections hold the first events in record
+ * order, and the generator draws created_on uniformly over the year (fixtures/gen.js timeEvent), so
+ * they are a sample of the year whose keys lie further apart than the whole collection's; the whole
+ * collection's own created_on_1 (built after the load, its file, from the state passes) is quoted
+ * beside when the records have it at another scale.
+ */
+function pairScale(both, records, env) {
+  const whole = residencyIndexSize(records, env);
+  const sample = both.from
+    ? `; the pair: ${both.from}, a sample of the year (created_on drawn uniformly over it), so its keys lie further apart than a larger collection's`
+    : '';
+  const other = whole && whole.events !== both.events;
+  const beside = other
+    ? `; beside, the ${lab.fmtInt(whole.events)}-event collection's own created_on_1, built after the load: ${whole.per.toFixed(1)} B per event in its file (${fx(whole.per / SOURCE_CREATED_ON)}; ${INDEX_BYTES_SOURCE})`
+    : '';
+  const besideShort = other
+    ? `; the ${lab.fmtInt(whole.events)}-event collection's own created_on_1 file beside: ${whole.per.toFixed(1)} B per event (${fx(whole.per / SOURCE_CREATED_ON)})`
+    : '';
+  return { sample, beside, besideShort };
 }
 
 /** The created_on_1 size the state passes' residency carries at the largest run: {per, id, events} or null. */
@@ -794,6 +825,23 @@ function residencyIndexSize(records, env) {
   };
 }
 
+/** 003-bytes/index's interval from both build orders: the pair's range, its scale and sample named. */
+function pairInterval(both, records, env) {
+  const [lo, hi] = [both.before, both.after].sort((x, y) => x - y);
+  const { sample, beside, besideShort } = pairScale(both, records, env);
+  return {
+    iv: {
+      mid: (lo + hi) / 2 / SOURCE_CREATED_ON,
+      lo: lo / SOURCE_CREATED_ON,
+      hi: hi / SOURCE_CREATED_ON,
+      n: 2,
+      exact: true,
+    },
+    figure: `at ${lab.fmtInt(both.events)} events, both build orders: created_on_1 ${both.before.toFixed(1)} B per event grown by inserts, ${both.after.toFixed(1)} B built after the load, against the source's ${SOURCE_CREATED_ON} B (${fx(both.before / SOURCE_CREATED_ON)}, ${fx(both.after / SOURCE_CREATED_ON)}; ${IN_USE_BYTES_SOURCE})${beside}`,
+    note: `at ${lab.fmtInt(both.events)} events, both build orders (the files ${both.fileBefore.toFixed(1)} and ${both.fileAfter.toFixed(1)} B per event with their reusable blocks)${sample}${besideShort}`,
+  };
+}
+
 /**
  * 003-bytes/index (read-3 dispute 19): the created_on index alone (a Date key in both, unlike _id_:
  * an ObjectId at the source, an int32 in the lab's default events) against the source's 25.2 B per
@@ -811,20 +859,7 @@ function createdOnBytes() {
     below: VERDICT.GONE,
     interval: (records, env) => {
       const both = bothBuilds(records);
-      if (both) {
-        const [lo, hi] = [both.before, both.after].sort((x, y) => x - y);
-        return {
-          iv: {
-            mid: (lo + hi) / 2 / SOURCE_CREATED_ON,
-            lo: lo / SOURCE_CREATED_ON,
-            hi: hi / SOURCE_CREATED_ON,
-            n: 2,
-            exact: true,
-          },
-          figure: `created_on_1 ${both.before.toFixed(1)} B per event grown by inserts, ${both.after.toFixed(1)} B built after the load, against the source's ${SOURCE_CREATED_ON} B (${fx(both.before / SOURCE_CREATED_ON)}, ${fx(both.after / SOURCE_CREATED_ON)}; ${IN_USE_BYTES_SOURCE})`,
-          note: `at ${lab.fmtInt(both.events)} events, both build orders (the files ${both.fileBefore.toFixed(1)} and ${both.fileAfter.toFixed(1)} B per event with their reusable blocks)`,
-        };
-      }
+      if (both) return pairInterval(both, records, env);
       const one = residencyIndexSize(records, env);
       if (one)
         return {
@@ -957,6 +992,83 @@ function idUnusedRule() {
   );
 }
 
+/**
+ * What the records say of the OS page cache around the cold passes (col-2 read): a restart empties
+ * the WiredTiger cache, not the operating system's, so "cold" is cold for mongod; the machine's RAM
+ * against the files' bytes, and each pass's disk reads, say how warm memory was.
+ */
+function osPageCache(ps, env) {
+  const b = ps[0].residency.before;
+  const ix = Object.values(b.indexes || {}).reduce((t, x) => t + (x.size || 0), 0);
+  const files = b.data && typeof b.data.storageSize === 'number' ? b.data.storageSize + ix : null;
+  const mem = env && env.host && env.host.memoryGB;
+  const disk = ps.map((p) => p.diskReadBytes).filter((x) => typeof x === 'number');
+  const ram = mem && files ? ` (${mem} GB of RAM against ${sizeOf(files)} of data and index files)` : '';
+  const reads = disk.length
+    ? `; the cold passes read ${sizeOfBytes(Math.min(...disk))} to ${sizeOfBytes(Math.max(...disk))} from disk`
+    : '';
+  return `the operating system's page cache is not recorded and a restart does not empty it${ram}${reads}: cold for mongod, not for memory, as the source's Windows file cache most likely was`;
+}
+
+/**
+ * 003-restart-cold: the share of the documents or created_on in the WiredTiger cache before each
+ * cold pass; the OS page cache beside, never judged (the records cannot see it).
+ */
+function restartCold() {
+  const inner = rule({
+    holds: [0, COLD_SHARE],
+    // a share with no direction (col-2 read): never REVERSED; below 0 cannot happen
+    kind: KIND.ONE_SIDED,
+    setting: {
+      needed: 'cold passes with their cache residency before each',
+      check: (records, env) => {
+        const { runs } = chooseRun(records, env, () => true);
+        const n = runs.filter((run) => passesOf(stateRec(run, 'cold'))).length;
+        if (n) return { here: `${n} run(s) of cold passes with their residency`, ok: true };
+        return {
+          here: runs.length
+            ? 'the cold records carry no cache residency per pass (a result file from before it was recorded): nothing shows what a restart left in the cache'
+            : 'no cold passes in these records (they need a server the lab started)',
+          ok: false,
+          absent: 'no-evidence',
+          reproduce:
+            'npx mongo-perf-lab run timeseries --profile quick (every pass records the residency before and after it)',
+        };
+      },
+    },
+    floor: 0,
+    // more than that cached: the lab's restart did not give the source's cold state
+    above: VERDICT.NOT_REPRODUCED,
+    fmt: pct,
+    interval: (records, env) => {
+      const { runs } = chooseRun(records, env, () => true);
+      const ps = runs.flatMap((run) => passesOf(stateRec(run, 'cold')) || []);
+      if (!ps.length) return { iv: null, missing: 'no cold passes with their cache residency in these records' };
+      const shares = ps.flatMap((p) =>
+        WORKING_SET.map((part) => partOf(p.residency.before, part)).map((x) => (x && x.size ? x.cached / x.size : 1)),
+      );
+      const worst = Math.max(...shares);
+      return {
+        iv: exact(worst),
+        figure: `at most ${pct(worst)} of the documents or created_on in the WiredTiger cache before ${ps.length} cold pass(es)`,
+        note: osPageCache(ps, env),
+      };
+    },
+  });
+  return ownBands(
+    `holds when at most ${pct(COLD_SHARE)} of the documents or of created_on is in the WiredTiger cache before every cold pass; not reproduced above (the restart did not empty the WiredTiger cache); the operating system's page cache is not recorded and not judged`,
+    (records, env, params) => {
+      const v = inner(records, env, params);
+      if (v.verdict !== VERDICT.HOLDS) return v;
+      const note = v.why.split('; ').slice(1).join('; ');
+      return {
+        ...v,
+        why: `holds for the WiredTiger cache (at most ${pct(COLD_SHARE)} of the documents or created_on in it before every cold pass)${note ? `; ${note}` : ''}`,
+      };
+    },
+  );
+}
+
 module.exports = [
   {
     id: '003-touch-both',
@@ -1080,7 +1192,7 @@ module.exports = [
       derivation:
         "the document printed ({_id: ObjectId, created_on: Date, value: double}) is 57 B of BSON (4 + 17 + 20 + 15 + 1); dataSize 3,200,000,032 / 50,000,000 = 64.0 B counted 2.4's allocation as well (/allocation). The lab's generator writes an int32 _id (49 B of BSON) unless ID=objectId: a changed writer, shown beside and not judged",
       boundary:
-        "gate: the run wrote the source's documents, proven by the records: ObjectId _ids (idType) and 57.0 B per document (dataSize / count: the size the BSON spec gives these three fields under these names), else not reproduced (absent: writer), the lab's bytes beside. Then an exact check: WiredTiger's dataSize is the documents' BSON bytes, so it holds at 57.0 B; no other outcome is read as a change in MongoDB (a different size is a different writer). On MMAPv1 not measured: its dataSize counts allocation. WiredTiger's compressed bytes are in 003-compressed-model",
+        "gate: the run wrote the source's documents, proven by the records: ObjectId _ids (idType) and 57.0 B per document (dataSize / count: the size the BSON spec gives these three fields under these names), else not reproduced (absent: writer), the lab's bytes beside. Then an exact check that holds by construction, not a finding about the server: the gate reads the same 57.0 B and WiredTiger's dataSize is the documents' BSON bytes, so the entry says holds by construction; no other outcome is read as a change in MongoDB (a different size is a different writer). On MMAPv1 not measured: its dataSize counts allocation. WiredTiger's compressed bytes are in 003-compressed-model",
       mechanism: {
         why: "WiredTiger's dataSize is the sum of the documents' BSON bytes, which the BSON spec fixes for a given document: {_id: ObjectId, created_on: Date, value: double} is 57 B on every version (measured: avgObjSize 57 for 1,000,000 such documents on 6.0.5)",
         ref: 'https://bsonspec.org/spec.html',
@@ -1108,9 +1220,9 @@ module.exports = [
       derivation:
         "indexSizes created_on_1 1,257,869,424 / 50,000,000 = 25.2 B; totalIndexSize 2,717,890,448 / 50,000,000 = 54.4 B (_id_ 29.2 B). Judged on created_on_1 alone, a Date key at the source and here: the lab's _id is an int32 unless the run wrote the source's ObjectId (ID=objectId, recorded as idType), so _id_ is shown beside, never judged. The source does not say when it built its index",
       boundary:
-        "deterministic: created_on_1's bytes per event / 25.2 B. Built both ways on the same events (grown by inserts before the load, and in bulk after it, both sizes recorded), the bytes in use (collStats indexSizes less the file's reusable blocks, as the study's other sizes: the free space an index grown by inserts keeps depends on when checkpoints fell during its load; the file's bytes beside): holds inside [0.67x, 1.5x]; fails above (larger now); both below 16.8 B: gone (the MMAPv1 B-tree's size, whatever the build order), both sizes beside. Built one way only (the lab builds after the load), the file's bytes (collStats indexSizes, reusable space included, as the state passes record them): holds or fails as that size says; below 16.8 B not reproduced (absent: build-order: the order could make it), naming the recorder that builds both. A file with only both indexes' total (with the lab's int32 _id_): inconclusive, the bytes beside",
+        "deterministic: created_on_1's bytes per event / 25.2 B. Built both ways on the same events (grown by inserts before the load, and in bulk after it, both sizes recorded; the study's after step builds the pair on the first min(N, 1,000,000) events in record order, a sample of the year at that scale, which the cell names, with the whole collection's own created_on_1 file beside), the bytes in use (collStats indexSizes less the file's reusable blocks, as the study's other sizes: the free space an index grown by inserts keeps depends on when checkpoints fell during its load; the file's bytes beside): holds inside [0.67x, 1.5x]; fails above (larger now); both below 16.8 B: gone (the MMAPv1 B-tree's size, whatever the build order), both sizes beside. Built one way only (the lab builds after the load), the file's bytes (collStats indexSizes, reusable space included, as the state passes record them): holds or fails as that size says; below 16.8 B not reproduced (absent: build-order: the order could make it), naming the recorder that builds both. A file with only both indexes' total (with the lab's int32 _id_): inconclusive, the bytes beside",
       mechanism: {
-        why: "WiredTiger (default since 3.2; MMAPv1 removed in 4.2) stores index keys with prefix compression by default, on disk and in memory, so sorted Date keys share most of their bytes; MMAPv1's B-tree stored each key whole in 8 KB buckets split 50/50 (90/10 at the right edge). Measured here by hand (6.0.5, 1,000,000 of the source's documents): created_on_1 10.8 B per event grown by inserts and 10.9 B built after the load, both 0.43x of 25.2 B, so the build order does not make the difference; the study's after step records both builds since 2026-11-29, and the verdict reads gone only from such records",
+        why: "WiredTiger (default since 3.2; MMAPv1 removed in 4.2) stores index keys with prefix compression by default, on disk and in memory, so sorted Date keys share most of their bytes; MMAPv1's B-tree stored each key whole in 8 KB buckets split 50/50 (90/10 at the right edge). Measured by hand in another run, outside the result files (6.0.5, 1,000,000 of the source's documents): created_on_1 10.8 B per event grown by inserts and 10.9 B built after the load, both 0.43x of 25.2 B, so the build order does not make the difference (the result files' own sizes are in the entry's figure); the study's after step records both builds since 2026-11-29, and the verdict reads gone only from such records",
         ref: 'https://www.mongodb.com/docs/v6.0/faq/storage/',
       },
       verdict: createdOnBytes(),
@@ -1276,43 +1388,7 @@ module.exports = [
       why: 'on 2.4 (MMAPv1) a restart unmapped the data files but left their pages in the OS file cache: the source\'s own touch timings (2.72 GB of indexes in 1.87 s) show them cached, so its "no index gets pre-loaded" held for mongod\'s mappings, not for memory. On WiredTiger a restart empties the WiredTiger cache (what the lab checks), and the OS page cache keeps the compressed blocks',
       ref: 'https://www.mongodb.com/docs/v3.0/core/mmapv1/',
     },
-    verdict: rule({
-      holds: [0, COLD_SHARE],
-      setting: {
-        needed: 'cold passes with their cache residency before each',
-        check: (records, env) => {
-          const { runs } = chooseRun(records, env, () => true);
-          const n = runs.filter((run) => passesOf(stateRec(run, 'cold'))).length;
-          if (n) return { here: `${n} run(s) of cold passes with their residency`, ok: true };
-          return {
-            here: runs.length
-              ? 'the cold records carry no cache residency per pass (a result file from before it was recorded): nothing shows what a restart left in the cache'
-              : 'no cold passes in these records (they need a server the lab started)',
-            ok: false,
-            absent: 'no-evidence',
-            reproduce:
-              'npx mongo-perf-lab run timeseries --profile quick (every pass records the residency before and after it)',
-          };
-        },
-      },
-      floor: 0,
-      // more than that cached: the lab's restart did not give the source's cold state
-      above: VERDICT.NOT_REPRODUCED,
-      fmt: pct,
-      interval: (records, env) => {
-        const { runs } = chooseRun(records, env, () => true);
-        const ps = runs.flatMap((run) => passesOf(stateRec(run, 'cold')) || []);
-        if (!ps.length) return { iv: null, missing: 'no cold passes with their cache residency in these records' };
-        const shares = ps.flatMap((p) =>
-          WORKING_SET.map((part) => partOf(p.residency.before, part)).map((x) => (x && x.size ? x.cached / x.size : 1)),
-        );
-        const worst = Math.max(...shares);
-        return {
-          iv: exact(worst),
-          figure: `at most ${pct(worst)} of the documents or created_on cached before ${ps.length} cold pass(es)`,
-        };
-      },
-    }),
+    verdict: restartCold(),
   },
   {
     id: '003-index-match-only',
