@@ -123,7 +123,9 @@ module.exports = {
     '000-collection-growth/index-size': UNSUPPORTED,
     '000-collection-growth/client': { none: 'two collection sizes in two runs: the rule measures nothing in one run' },
     '000-projection': {
-      // 10^5 in the 1.3M collection: whole documents 7.4 (part 2) against the selected value 50.9 (part 3)
+      // 10^5 in the 1.3M collection: whole documents 7.4 (part 2) against the selected value 50.9 (part 3),
+      // 6.9x; but the 130k session's whole-document list ran 68.0 over gigabit (0.75x): projection alone
+      // is not isolated in the source's figures, so unsupported whatever the ratio
       points: [
         {
           axis: { batch: 1e5 },
@@ -131,10 +133,14 @@ module.exports = {
           baseline: 'py-client-list',
         },
       ],
-      expect: 'holds',
+      expect: 'unsupported',
     },
     '000-lists-vs-acc/gain': {
-      points: part3Points([1e5], ['py-client-field-list', 'py-client-acc'], 'py-client-field-list'),
+      // the source's own list class (unpublished) timed against its accumulators: 66.0 / 50.9 = 1.30x
+      points: part3Points([1e5], ['py-client-field-list', 'py-client-acc'], 'py-client-field-list').map((p) => ({
+        ...p,
+        extra: { 'py-client-field-list': { extra: { listCode: 'source' } } },
+      })),
       expect: 'holds',
     },
     '000-lists-vs-acc/past-10k': {
@@ -253,7 +259,15 @@ module.exports = {
     },
     '000-pg-insert': {
       // "postgres took roughly 30% [longer] than mongo": times in the ratio 1.3 : 1, row by row
-      points: [{ axis: { batch: 1000 }, times: { 'insert-mongo': 1000, 'insert-pg': 1300 }, baseline: 'insert-mongo' }],
+      // over the source's ~10^6 rows ("a million rows of data across the wire")
+      points: [
+        {
+          axis: { batch: 1000 },
+          times: { 'insert-mongo': 1000, 'insert-pg': 1300 },
+          extra: { 'insert-mongo': { extra: { rows: 1e6 } }, 'insert-pg': { extra: { rows: 1e6 } } },
+          baseline: 'insert-mongo',
+        },
+      ],
       expect: 'holds',
     },
   },
