@@ -457,10 +457,12 @@ function bandsText(o) {
   const above = LABEL[words.above];
   const below = LABEL[words.below];
   const gone = o.goneInside ? `; gone inside [${fx(o.goneInside[0])}, ${fx(o.goneInside[1])}]` : '';
-  if (readsAsParity(o)) return `holds [${f(L)}, ${f(U)}]; ${above} above; ${below} below${gone}`;
+  // a band open upwards has nothing above it to name
+  const aboveText = U === Infinity ? '' : `; ${above} above`;
+  if (readsAsParity(o)) return `holds [${f(L)}, ${f(U)}]${aboveText}; ${below} below${gone}`;
   const [tLo, tHi] = tieBand(o);
   const weaker = tHi < L ? `; weaker [${f(tHi)}, ${f(L)})` : '';
-  return `holds [${f(L)}, ${f(U)}]; ${above} above${weaker}; no effect [${f(tLo)}, ${f(tHi)}]; ${below} below ${f(tLo)}${gone}`;
+  return `holds [${f(L)}, ${f(U)}]${aboveText}${weaker}; no effect [${f(tLo)}, ${f(tHi)}]; ${below} below ${f(tLo)}${gone}`;
 }
 
 /** A verdict function that keeps the decision bands of the rule it wraps (`inner.bands`). */
