@@ -95,17 +95,57 @@ describe("002 insert claims on the source's client (PyMongo beside the Node driv
     expect(v.setting.absent).to.equal('client');
   });
 
-  it('002-bulk/mongodb: PyMongo one by one and in batches of 10 on both writers, the Node figure beside', function () {
-    const at = (batch, m) => timed(m, Object.keys(m)[0], { ...one, batch });
+  it("002-bulk/mongodb: PyMongo one by one and in batches of the source's 5 documents of 2 KB on both writers, the Node figure beside", function () {
+    const at = (batch, m) => timed(m, Object.keys(m)[0], { ...one, size: 2048, batch });
     const recs = [
       ...at(1, { 'async-w0': 100, async: 400, 'py-threads-w0': 150, 'py-threads': 600 }),
-      ...at(10, { 'async-w0': 20, async: 40, 'py-threads-w0': 100, 'py-threads': 400 }),
+      ...at(5, { 'async-w0': 20, async: 40, 'py-threads-w0': 100, 'py-threads': 400 }),
     ];
     const v = judge('002-bulk/mongodb', recs);
     // PyMongo: 1.5x on both writers (the source's 1.26-1.50x); Node 5x and 10x (stronger)
     expect(v.verdict).to.equal(VERDICT.HOLDS);
     expect(v.setting.here).to.match(/measured with PyMongo 4\.20\.1/);
     expect(v.why).to.match(/the Node driver beside: stronger/);
+    // the ratio is the geometric means' (the interval's centre), the medians' own ratio beside
+    expect(v.figure).to.match(/1\.5\dx \(the rounds' geometric means; medians [0-9,]+\/s -> [0-9,]+\/s: 1\.5\dx\)/);
+  });
+
+  it("002-bulk/mongodb: the lab's 10 documents of 1 KB a batch only abstain, naming the run that fits and each writer's figure", function () {
+    const at = (batch, m) => timed(m, Object.keys(m)[0], { ...one, batch });
+    const recs = [
+      ...at(1, { 'async-w0': 100, async: 400, 'py-threads-w0': 150, 'py-threads': 600 }),
+      ...at(10, { 'async-w0': 20, async: 40, 'py-threads-w0': 100, 'py-threads': 150 }),
+    ];
+    const v = judge('002-bulk/mongodb', recs);
+    // PyMongo at 10 a batch: w: 0 1.5x (holds), w: 1 4x (stronger): not judged, whatever the rounds
+    expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(v.why).to.match(/^needs the source's batch: 10 documents of 1 KB a batch here/);
+    expect(v.why).to.match(/more rounds at 10 cannot decide the claim/);
+    expect(v.why).to.match(/--set SIZE=2048 --set BATCHES=1,5 --set WRITERS=1/);
+    expect(v.why).to.match(
+      /at the lab's batch \(not judged\): w: 0 \(the inferred writer\): holds, 1\.5\dx .*; w: 1 .*: stronger, 4\.0\dx/,
+    );
+  });
+
+  it('002-mongo-vs-sql at 1 KB: the 2 KB run settles the size only; the writers and the peer are named', function () {
+    // PyMongo w: 0 10x and w: 1 1.1x against durable PostgreSQL, 1 KB rows: abstains for the size, and
+    // says that the writers disagree (intervals apart) and that PostgreSQL stands in for MySQL
+    const recs = timed(
+      { 'pg-durable': 1000, pg: 600, 'py-threads-w0': 100, 'py-threads': 900, 'async-w0': 100, async: 900 },
+      'pg-durable',
+      one,
+    );
+    const v = judge('002-mongo-vs-sql', recs);
+    expect(v.verdict).to.equal(VERDICT.INCONCLUSIVE);
+    expect(v.why).to.match(/^needs the source's scale: 1 KB rows.*--set SIZE=2048/);
+    expect(v.why).to.match(
+      /that run settles the size only: at 1 KB \(not judged\) the writers disagree, their intervals apart/,
+    );
+    expect(v.why).to.match(
+      /PostgreSQL stands in for the source's MySQL .*: durable [0-9.]+ ms a row here, [0-9.]+ ms of it the commit's WAL flush/,
+    );
+    expect(v.why).to.match(/neither the writer nor the peer is decided by a run here/);
+    expect(v.why).to.not.match(/more rounds/);
   });
 
   it('002-processes reads the PyMongo processes, not the threads', function () {

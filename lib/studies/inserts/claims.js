@@ -45,6 +45,7 @@ const {
   LABEL,
 } = require('../../core/claims');
 const { docsPerSec, fmtRate } = require('./records');
+const { SOURCE_BATCH } = require('./writers');
 
 // What the source does not state about its writer, in every MongoDB claim's setting (see the header).
 const WRITER_INFERRED =
@@ -98,6 +99,7 @@ function sourceWriter(variants, more = '') {
   };
 }
 const BULK_BYTES = 10240; // "once I reach 10KB of data"
+const SOURCE_DOC_BYTES_BULK = 2048; // the source's smallest document, ~2.3 KB (matrix 128)
 
 /** The records of the batch part at one point (the axis values given; the others any). */
 function batchPoint(axis) {
@@ -109,18 +111,26 @@ function at(records, variant, axis) {
   return results(records).find((r) => r.variant === variant && Object.keys(axis).every((k) => r.axis[k] === axis[k]));
 }
 
-/** The batch that carries ~10 KB at 1 KB documents, and one-by-one, for one store, at W=1. */
-function bulkPair(records, variant) {
-  const size = 1024;
-  const batch = Math.round(BULK_BYTES / size);
-  const one = at(records, variant, { part: 'batch', W: 1, batch: 1, size });
-  const bulk = at(records, variant, { part: 'batch', W: 1, batch, size });
+// 002-bulk/mongodb's cells: the lab's own batch (10 documents of 1 KB: ~10 KB, what the other
+// insert claims read) and the source's (5 of ~2 KB: its matrix-128 cell, writers.js SOURCE_BATCH).
+// Batching gains more the more documents share a message, so the lab's 10 a batch overstates the
+// source's gain: only the source's cell is judged.
+const LAB_BULK = { size: 1024, batch: Math.round(BULK_BYTES / 1024) };
+const SOURCE_BULK = { size: SOURCE_DOC_BYTES_BULK, batch: SOURCE_BATCH };
+const SOURCE_BULK_RUN = `${RUN('seed')} --set SIZE=2048 --set BATCHES=1,${SOURCE_BATCH} --set WRITERS=1`;
+
+/** One by one and in batches of `cell.batch` documents of `cell.size` bytes, for one store, at W=1. */
+function bulkPair(records, variant, cell = LAB_BULK) {
+  const one = at(records, variant, { part: 'batch', W: 1, batch: 1, size: cell.size });
+  const bulk = at(records, variant, { part: 'batch', W: 1, batch: cell.batch, size: cell.size });
   if (!one || !bulk) return null;
   return { iv: unpairedInterval(one.times, bulk.times), one, bulk };
 }
 
+// The ratio is the interval's centre (the rounds' geometric means, the estimator every verdict
+// uses); the rates are medians, whose own ratio is printed beside so that neither reads as the other.
 function rates(p) {
-  return `${fmtRate(docsPerSec(p.one))} -> ${fmtRate(docsPerSec(p.bulk))}`;
+  return `the rounds' geometric means; medians ${fmtRate(docsPerSec(p.one))} -> ${fmtRate(docsPerSec(p.bulk))}: ${fx(p.one.median / p.bulk.median)}`;
 }
 
 /**
@@ -502,30 +512,66 @@ function largeBulkRule(records) {
   return { verdict, figure, interval, setting, why: `${per}${errText}` };
 }
 
-/** 002-bulk's MongoDB half on one writer: time(one by one) / time(batches of ~10 KB) at W=1. */
-function bulkRule(w) {
+/** 002-bulk's MongoDB half on one writer at one cell: time(one by one) / time(batches), W=1. */
+function bulkRule(w, cell = SOURCE_BULK) {
+  const docs = `${cell.size === 1024 ? '1 KB' : `${lab.fmtInt(cell.size)} B`} documents, ${cell.batch} a batch`;
   return rule({
     holds: [1.15, 2.6],
     setting: sourceWriter([w.async]),
     interval: (records) => {
-      const m = bulkPair(records, w.async);
-      const other = bulkPair(records, w.acked ? W0.async : W1.async);
+      const m = bulkPair(records, w.async, cell);
+      const other = bulkPair(records, w.acked ? W0.async : W1.async, cell);
       const beside = (x, label) => (x ? `; ${label} ${fx(x.iv.mid)} (${rates(x)})` : '');
       const acked = beside(other, w.acked ? 'unacknowledged (w: 0)' : "acknowledged (w: 1, today's default)");
       if (!m)
         return {
           iv: null,
           figure: acked ? `${w.label} did not run${acked}` : null,
-          missing: `no batch of ~10 KB (batch 10 at 1 KB) at W=1 on ${w.label}: ${RUN('quick')}`,
+          missing: `no batch of ${docs} at W=1 on ${w.label}: ${cell === SOURCE_BULK ? SOURCE_BULK_RUN : RUN('quick')}`,
         };
-      const big = at(records, w.async, { part: 'batch', W: 1, batch: 1000, size: 1024 });
+      const big = at(records, w.async, { part: 'batch', W: 1, batch: 1000, size: cell.size });
       return {
         iv: m.iv,
         figure: `MongoDB, ${w.label} ${fx(m.iv.mid)} (${rates(m)})${acked}`,
-        note: `1 KB documents, 10 a batch (the source's 10 KB held 5, 3 and 2 of its documents, or 4, 2 and 1 if kept under 10 KB)${big ? `; batch 1000: ${fx(m.one.median / big.median)} one by one` : ''}`,
+        note: `${docs}${cell === LAB_BULK ? " (the source's 10 KB held 5, 3 and 2 of its documents, or 4, 2 and 1 if kept under 10 KB)" : " (the source's matrix-128 cell: 5 of its ~2.3 KB documents, 4 if kept under 10 KB)"}${big ? `; batch 1000: ${fx(m.one.median / big.median)} one by one (medians)` : ''}`,
       };
     },
   });
+}
+
+const ivText = (o) => (o.interval && o.interval.lo ? ` (${fx(o.interval.lo)}-${fx(o.interval.hi)})` : '');
+
+/**
+ * 002-bulk/mongodb: judged at the source's cell (5 documents of 2 KB a batch) on both writers; with
+ * only the lab's 10 documents of 1 KB it abstains (a larger batch gains more: a decision there would
+ * overstate the source's gain, and more rounds there cannot decide it), naming the run that fits
+ * and each writer's would-be word at the lab's batch, not judged.
+ */
+function bulkAtSourceBatch() {
+  const judged = onBothWriters((w) => bulkRule(w, SOURCE_BULK));
+  const lab = [W0, W1].map((w) => ({ w, verdict: bulkRule(w, LAB_BULK) }));
+  const fn = (records, env, params) => {
+    if (bulkPair(records, W0.async, SOURCE_BULK)) return judged(records, env, params);
+    const outs = lab.map((x) => ({ w: x.w, o: x.verdict(records, env, params) }));
+    const first = outs[0].o;
+    if (first.verdict === VERDICT.NOT_REPRODUCED || !bulkPair(records, W0.async, LAB_BULK)) return first;
+    const each = outs
+      .map(({ w, o }) => ({ w, o, p: bulkPair(records, w.async, LAB_BULK) }))
+      .filter(({ p }) => p)
+      .map(({ w, o, p }) => `${w.label}: ${LABEL[o.verdict]}, ${fx(p.iv.mid)}${ivText(o)}`)
+      .join('; ');
+    const w1 = outs[1].o;
+    const agree =
+      !DECISIVE.includes(first.verdict) && DECISIVE.includes(w1.verdict) && bulkPair(records, W1.async, LAB_BULK)
+        ? `; even there more w: 0 rounds could agree with w: 1 only by reading ${LABEL[w1.verdict]}`
+        : '';
+    return {
+      ...first,
+      verdict: VERDICT.INCONCLUSIVE,
+      why: `needs the source's batch: 10 documents of 1 KB a batch here, where the source's 10 KB held 5 of its ~2.3 KB documents at matrix 128 (3 and 2 at 256 and 512; 4, 2 and 1 if kept under 10 KB); batching gains more the more documents share a message, so a verdict at 10 would overstate the source's gain and more rounds at 10 cannot decide the claim; the run that fits: ${SOURCE_BULK_RUN} (5 documents of 2 KB, judged on both writers); at the lab's batch (not judged): ${each}${agree}`,
+    };
+  };
+  return keepBands(fn, judged);
 }
 
 /** 002-bulk's MySQL half, shown beside (never judged): PostgreSQL's own one-by-one / batch of 10. */
@@ -582,7 +628,7 @@ function sqlSizeOf(records, variants) {
 }
 
 /** 002-mongo-vs-sql on one writer and one SQL arm: time(PostgreSQL INSERT per row) / time(MongoDB insertOne), W=1. */
-function mongoVsSqlRule(w, pg) {
+function mongoVsSqlRule(w, pg, atScale = true) {
   const point = (records) => batchPoint({ W: 1, batch: 1, size: sqlSizeOf(records, [pg, w.async]) })(records);
   return rule({
     holds: [5.5, 50],
@@ -591,8 +637,8 @@ function mongoVsSqlRule(w, pg) {
       RUN('quick'),
     ),
     scale: (records) =>
-      sqlSizeOf(records, [pg, w.async]) < SOURCE_DOC_BYTES
-        ? `1 KB rows, below the source's smallest document (~2.3 KB at matrix 128): ${RUN('seed')} --set SIZE=2048 (the batch points at 2 KB: a run of its own, since the other insert claims read 1 KB documents)`
+      atScale && sqlSizeOf(records, [pg, w.async]) < SOURCE_DOC_BYTES
+        ? `1 KB rows, below the source's smallest document (~2.3 KB at matrix 128): ${SOURCE_BULK_RUN} (the batch points at 2 KB: a run of its own, since the other insert claims read 1 KB documents; it serves 002-bulk/mongodb too)`
         : null,
     interval: onSourceWriter(
       {
@@ -616,6 +662,62 @@ function mongoVsSqlRule(w, pg) {
         ),
     ),
   });
+}
+
+/** A variant's median milliseconds per row at one point's records. */
+function msPerRow(rs, variant) {
+  const r = rs.find((x) => x.variant === variant);
+  const rate = docsPerSec(r);
+  return rate ? 1000 / rate : null;
+}
+
+const MONGO_VS_SQL_ARMS = [W0, W1].map((w) => ({
+  w,
+  label: `${w.label}, PostgreSQL durable`,
+  ran: ranAll([w.async, 'pg-durable']),
+}));
+
+/**
+ * 002-mongo-vs-sql on both writers against durable PostgreSQL. Below the source's document size it
+ * abstains, and says what the 2 KB run would settle: the size only. Each writer's would-be word at
+ * 1 KB is named (their disagreement is a round trip awaited or not, which no size removes), and so
+ * is the peer: PostgreSQL stands in for MySQL, its durable row cost split into the commit's WAL flush
+ * (durable less synchronous_commit off: this machine's disk) and the rest.
+ */
+function mongoVsSqlVerdict() {
+  const judged = judgedOnEach(MONGO_VS_SQL_ARMS.map((a) => ({ ...a, verdict: mongoVsSqlRule(a.w, 'pg-durable') })));
+  const wouldBe = MONGO_VS_SQL_ARMS.map((a) => ({ ...a, verdict: mongoVsSqlRule(a.w, 'pg-durable', false) }));
+  const fn = (records, env, params) => {
+    const o = judged(records, env, params);
+    if (o.verdict !== VERDICT.INCONCLUSIVE || !/^needs the source's scale: /.test(o.why || '')) return o;
+    const ran = wouldBe.filter((a) => a.ran(records));
+    const outs = ran.map((a) => ({ a, o: a.verdict(records, env, params) }));
+    const words = outs.map(({ a, o: x }) => `${a.w.label}: ${LABEL[x.verdict]}${x.figure ? `, ${x.figure}` : ''}`);
+    const ivs = outs.map(({ o: x }) => x.interval).filter((iv) => iv && iv.lo);
+    const apart = ivs.length === 2 && (ivs[0].lo > ivs[1].hi || ivs[1].lo > ivs[0].hi);
+    const same = outs.length === 2 && outs[0].o.verdict === outs[1].o.verdict && DECISIVE.includes(outs[0].o.verdict);
+    const writers = outs.length
+      ? `at 1 KB (not judged) the writers ${apart ? 'disagree, their intervals apart' : same ? 'agree' : 'are not yet one verdict'} (${words.join('; ')}), a round trip per row awaited (w: 1) or not (w: 0), which no document size removes`
+      : null;
+    const rs = batchPoint({ W: 1, batch: 1, size: sqlSizeOf(records, ['pg-durable', W0.async]) })(records);
+    const durable = msPerRow(rs, 'pg-durable');
+    const off = msPerRow(rs, 'pg');
+    const peer = `PostgreSQL stands in for the source's MySQL (InnoDB, 2.44 ms a row on its disk)${
+      durable && off
+        ? `: durable ${durable.toFixed(2)} ms a row here, ${Math.max(0, durable - off).toFixed(2)} ms of it the commit's WAL flush (durable less synchronous_commit off ${off.toFixed(2)} ms), this machine's disk and not a property of either database`
+        : ''
+    }`;
+    const small = o.why.slice(
+      0,
+      o.why.indexOf(' (at this scale: ') > 0 ? o.why.indexOf(' (at this scale: ') : undefined,
+    );
+    const rest = (o.why.match(/; beside \(medians, not judged\).*$/) || [''])[0];
+    return {
+      ...o,
+      why: `${small}; that run settles the size only${writers ? `: ${writers}` : ''}; ${peer}: neither the writer nor the peer is decided by a run here${rest}`,
+    };
+  };
+  return keepBands(fn, judged);
 }
 
 /** 002-processes on one writer: time(W=2) / time(W=8) processes, one by one. */
@@ -773,8 +875,8 @@ module.exports = [
         id: 'mongodb',
         claim: 'MongoDB',
         published: '1.26-1.50x (0.18/0.12, 0.31/0.21, 0.53/0.42 ms per insert)',
-        boundary: `W=1, 1 KB documents: time(one by one) / time(batches of 10 = 10 KB), judged on each writer (w: 0 inferred, w: 1): one verdict when both agree, else inconclusive naming both; without the w: 0 records not reproduced. The source's documents (a row plus a column: ~2.3, ~4.6, ~9.2 KB of BSON) make "once I reach 10KB" two readings: flushed once the buffer reaches 10 KB, 5, 3 and 2 a batch; kept at or under 10 KB, 4, 2 and 1, and then the 512 cell (0.53 -> 0.42 ms, 1.26x) is a batch of one: run-to-run variation, not batching, and only the 128 and 256 cells (1.50x, 1.48x) measure it. 5 a batch of 2 KB documents would be its 128 cell under both readings within one document (${RUN('seed')} --set SIZES=2048 --set BATCHES=1,5: not run). Beside: batch 1000`,
-        verdict: onSourceClient(onBothWriters(bulkRule), [W0.async, W1.async]),
+        boundary: `W=1, the source's matrix-128 cell: time(one by one) / time(batches of 5 documents of 2 KB = 10 KB), judged on each writer (w: 0 inferred, w: 1): one verdict when both agree, else inconclusive naming both; without the w: 0 records not reproduced. The source's documents (a row plus a column: ~2.3, ~4.6, ~9.2 KB of BSON) make "once I reach 10KB" two readings: flushed once the buffer reaches 10 KB, 5, 3 and 2 a batch; kept at or under 10 KB, 4, 2 and 1, and then the 512 cell (0.53 -> 0.42 ms, 1.26x) is a batch of one: run-to-run variation, not batching, and only the 128 and 256 cells (1.50x, 1.48x) measure it. 5 a batch of 2 KB documents is its 128 cell under both readings within one document (${SOURCE_BULK_RUN}). The lab's own batch (10 documents of 1 KB, what the other insert claims read) only abstains: batching gains more the more documents share a message, so it would overstate the source's gain; its figures on each writer are shown, not judged. The ratio is the rounds' geometric means (the interval's centre), the medians' ratio beside. Beside: batch 1000`,
+        verdict: onSourceClient(bulkAtSourceBatch(), [W0.async, W1.async]),
         mechanism: {
           why: 'an insert command carries up to maxWriteBatchSize documents and is sent (w: 0) or acknowledged (w: 1) once: one by one pays a message, its parsing and, acknowledged, a round trip per document; the smaller the cost per message (w: 0, a local socket), the smaller the gain. That the acknowledged writer gains more is a hypothesis about the source (an unacknowledged writer), which the two writers here decide between',
           ref: 'https://www.mongodb.com/docs/manual/reference/method/db.collection.insertMany/',
@@ -823,19 +925,7 @@ module.exports = [
       "MySQL / MongoDB ms per insert, sequential (the rule times a per-row INSERT): part 2 2.44/0.18 = 13.6x, 5.89/0.31 = 19.0x, 9.60/0.53 = 18.1x. Part 1 publishes the same loading with MySQL 2.44 ms/40 s, 5.89 ms/286 s and 1.94 ms/508 s: 1.94/0.53 = 3.7x at 512. Part 2 governs: it is the later table, the author's \"16 times\" is computed from it, and part 1's MySQL cells are not self-consistent (286 s is not 65,536 x 5.89 ms = 386 s; 1.94 ms at 512 breaks its own rise 2.44 -> 5.89 ms). Part 2's bulk cells (16.8x, 17.1x, 15.3x) lie in the same range; the rule times one by one, so they are not its figure, whichever reading of the bulk row's settings holds (002-bulk/mysql). MySQL \"w/o modification\" is InnoDB's durable default (innodb_flush_log_at_trx_commit=1): the claim's SQL setting. The source's rows are a row plus a column, ~2.3, 4.6 and 9.2 KB",
     setting: LOADING,
     boundary: `time(PostgreSQL INSERT per row) / time(MongoDB insertOne), W=1, same rounds, on cores no other work wanted, at the source's document size (~2 KB, its smallest: the 2,048-byte point; with 1 KB rows only, inconclusive: needs the source's scale, ${RUN('seed')} --set SIZE=2048); judged with PostgreSQL durable (synchronous_commit on: the claim's setting, MySQL "w/o modification" being InnoDB's durable default), synchronous_commit off beside and not deciding; on each writer (w: 0 inferred, w: 1): one verdict when both agree, else inconclusive naming each; without the w: 0 records not reproduced`,
-    verdict: onSourceClient(
-      judgedOnEach(
-        [
-          [W0, 'pg-durable'],
-          [W1, 'pg-durable'],
-        ].map(([w, pg]) => ({
-          label: `${w.label}, PostgreSQL ${pg === 'pg' ? 'synchronous_commit off' : 'durable'}`,
-          ran: ranAll([w.async, pg]),
-          verdict: mongoVsSqlRule(w, pg),
-        })),
-      ),
-      [W0.async, W1.async],
-    ),
+    verdict: onSourceClient(mongoVsSqlVerdict(), [W0.async, W1.async]),
     mechanism: {
       why: "a hypothesis, which the writers here decide: the source's inferred writer (PyMongo Connection, fire-and-forget until MongoClient, PyMongo 2.4) waited for no reply, while its MySQL waited for each INSERT; against an acknowledged writer MongoDB's lead shrinks or turns. The author rejected a MySQL memory engine as unfair against 'a disk engine in MongoDB', but MongoDB 2.x (MMAPv1) wrote into memory-mapped files flushed every 60 s, its journal committed in groups about every 100 ms, and w: 0 waited for neither",
       ref: REF.writeConcern,

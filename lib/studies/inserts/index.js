@@ -19,7 +19,7 @@ const { replSet, postgres } = require('../source-002/common');
 const sql = require('../sql-peer');
 const { docsPerSec, fmtRate } = require('./records');
 const { limits } = require('./limits');
-const { docsAt, onStandalone, workers, pgInsert } = require('./writers');
+const { docsAt, onStandalone, workers, pgInsert, SOURCE_BATCH } = require('./writers');
 const { docsPerSecChart } = require('./charts');
 const { pyWriters, PY_WRITERS, pyCollection } = require('./py-writers');
 
@@ -125,11 +125,12 @@ module.exports = defineStudy({
       {
         name: 'async-w0',
         w0: true,
-        // the points the claims read: one by one at every W, one writer in batches of 10 and 1,000
+        // the points the claims read: one by one at every W, one writer in batches of 10 and 1,000,
+        // and of the source's 5 (--set SIZE=2048 --set BATCHES=1,5: 002-bulk/mongodb's judged cell)
         able: (p, point) =>
           onStandalone(point) &&
           point.part === 'batch' &&
-          (point.batch === 1 || (point.W === 1 && [10, 1000].includes(point.batch))),
+          (point.batch === 1 || (point.W === 1 && [SOURCE_BATCH, 10, 1000].includes(point.batch))),
       },
     ),
     workers('processes', "Node: W child processes, w: 0 (the source's processes and writer), one by one", {

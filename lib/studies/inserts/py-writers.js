@@ -13,16 +13,17 @@ const path = require('path');
 const LabHarness = require('../../../scripts/lib/harness');
 const { ensurePyMongo, findPyMongo, PyProcess } = require('../../infra/pymongo');
 const { scratch } = require('../source-002/common');
-const { docsAt, onStandalone } = require('./writers');
+const { docsAt, onStandalone, SOURCE_BATCH } = require('./writers');
 
 const WRITER = path.join(__dirname, 'py_writer.py');
 
 // The points the claims read, as the Node w: 0 writers' own (index.js): threads one by one at every
-// W and one writer in batches of 10 and 1,000; processes one by one at every W.
+// W and one writer in batches of 10 and 1,000 and of the source's 5 (writers.js SOURCE_BATCH);
+// processes one by one at every W.
 const threadPoints = (p, point) =>
   onStandalone(point) &&
   point.part === 'batch' &&
-  (point.batch === 1 || (point.W === 1 && [10, 1000].includes(point.batch)));
+  (point.batch === 1 || (point.W === 1 && [SOURCE_BATCH, 10, 1000].includes(point.batch)));
 const processPoints = (p, point) => onStandalone(point) && point.part === 'batch' && point.batch === 1;
 
 /** Each PyMongo writer and the Node writer it stands beside (the claims read the Node names). */

@@ -11,6 +11,11 @@ function docsAt(p, size) {
   return Math.max(1, Math.min(p.N, Math.floor((p.MAX_MB * 1048576) / size)));
 }
 
+// The source's bulk batch at its smallest documents (matrix 128: a row plus a column, ~2.3 KB of
+// BSON): "once I reach 10KB" held 5 of them (4 if kept at or under 10 KB). At SIZE 2048 a batch of 5
+// is that cell within one document; 002-bulk/mongodb is judged there (claims.js SOURCE_BULK).
+const SOURCE_BATCH = 5;
+
 /** The W=1..16 batch points of the standalone (not the replica set's write-concern part). */
 const onStandalone = (point) => !point.server && point.part !== 'wc';
 
@@ -83,4 +88,4 @@ function pgInsert(durable) {
   };
 }
 
-module.exports = { docsAt, onStandalone, workers, pgInsert };
+module.exports = { docsAt, onStandalone, workers, pgInsert, SOURCE_BATCH };
