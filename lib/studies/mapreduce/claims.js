@@ -31,6 +31,7 @@ const {
 const { BATCH: INSERT_BATCH, DURABLE_BATCH } = require('./inserts');
 const { SETUP: PY_SETUP } = require('./pymongo');
 const LabSensorGen = require('../../../fixtures/sensor-gen');
+const { PART3 } = require('./source-figures');
 
 const SETTING =
   "MongoDB 2.4 (MMAPv1) on a Core2 T9600 (4 GB RAM), client Python 3.4 on another machine over gigabit (part 3); 1.3M documents of ~1.4 KB, 40 fields; ten runs per cell; map/reduce output to a named collection ('output_collection', part 1: a temporary collection and a rename per command), the lab's out: {inline: 1}";
@@ -639,7 +640,7 @@ function dropTo1e6(variant) {
 // 42.5 docs/ms, the best in-database column, MR2 jsMode, 18.1), and the ratio the lab's map/reduce
 // gives against the source's own client rate: when that alone is above the band, the verdict does not
 // rest on the client.
-const SOURCE_SMALL = { batch: 100, client: 42.5, best: 18.1 };
+const SOURCE_SMALL = { batch: 100, client: PART3.acc[1e2], best: PART3['mr-stored-jsmode'][1e2] };
 function smallPythonSplit(best, client) {
   const rate = (r) => SOURCE_SMALL.batch / r.median;
   const atSourceClient = best.median / (SOURCE_SMALL.batch / SOURCE_SMALL.client);
@@ -651,7 +652,7 @@ function smallPythonSplit(best, client) {
 // than the source's Python 3.4 over gigabit, and that alone turned 1.9x into 0.26x. The gate asks
 // for a client at about the source's rate at 10^5 (66.0 docs/ms x [0.8, 1.25]) and otherwise
 // refuses, naming both sides against the source's and the ratio at the source's client rate.
-const SOURCE_CLIENT_1E5 = { batch: 1e5, client: 66.0, stored: 121.5 };
+const SOURCE_CLIENT_1E5 = { batch: 1e5, client: PART3.acc[1e5], stored: PART3['mr-stored'][1e5] };
 const clientLikeSource = {
   needed: "the source's client: its accumulators at about the source's rate (66.0 docs/ms at 10^5, x [0.8, 1.25])",
   check: (records) => {

@@ -74,6 +74,8 @@ function spreadRecords() {
 }
 
 module.exports = {
+  // Part 3's rates, for the rules that compare a lab rate with the source's (claims.js).
+  PART3,
   // The server: MongoDB 2.4 on the dual-core Core2 T9600.
   env: { version: '2.4.6', storageEngine: 'mmapv1', cores: 2 },
   claims: {
