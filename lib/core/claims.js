@@ -509,6 +509,8 @@ function judgeWith(o) {
         interval,
         setting,
         why: `needs the source's scale: ${small}${d ? ` (at this scale: ${d.verdict}, ${d.why})` : ''}${m.note ? `; ${m.note}` : ''}`,
+        // typed, so a wrapper rewording the abstention never parses `why`
+        abstained: { scale: small, note: m.note || null },
       };
     }
     if (!m.iv)

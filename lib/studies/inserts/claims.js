@@ -689,7 +689,7 @@ function mongoVsSqlVerdict() {
   const wouldBe = MONGO_VS_SQL_ARMS.map((a) => ({ ...a, verdict: mongoVsSqlRule(a.w, 'pg-durable', false) }));
   const fn = (records, env, params) => {
     const o = judged(records, env, params);
-    if (o.verdict !== VERDICT.INCONCLUSIVE || !/^needs the source's scale: /.test(o.why || '')) return o;
+    if (o.verdict !== VERDICT.INCONCLUSIVE || !o.abstained) return o;
     const ran = wouldBe.filter((a) => a.ran(records));
     const outs = ran.map((a) => ({ a, o: a.verdict(records, env, params) }));
     const words = outs.map(({ a, o: x }) => `${a.w.label}: ${LABEL[x.verdict]}${x.figure ? `, ${x.figure}` : ''}`);
@@ -707,11 +707,8 @@ function mongoVsSqlVerdict() {
         ? `: durable ${durable.toFixed(2)} ms a row here, ${Math.max(0, durable - off).toFixed(2)} ms of it the commit's WAL flush (durable less synchronous_commit off ${off.toFixed(2)} ms), this machine's disk and not a property of either database`
         : ''
     }`;
-    const small = o.why.slice(
-      0,
-      o.why.indexOf(' (at this scale: ') > 0 ? o.why.indexOf(' (at this scale: ') : undefined,
-    );
-    const rest = (o.why.match(/; beside \(medians, not judged\).*$/) || [''])[0];
+    const small = `needs the source's scale: ${o.abstained.scale}`;
+    const rest = o.abstained.note ? `; ${o.abstained.note}` : '';
     return {
       ...o,
       why: `${small}; that run settles the size only${writers ? `: ${writers}` : ''}; ${peer}: neither the writer nor the peer is decided by a run here${rest}`,
