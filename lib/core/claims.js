@@ -477,6 +477,23 @@ function rule(o) {
   return fn;
 }
 
+/**
+ * Below the source's scale a rule abstains, whatever its interval says: a quick run must never
+ * contradict the seed-scale verdict (the figure and the would-be verdict are still shown). The
+ * reason and the note are also fields (abstained), so a wrapper rewording it never parses `why`.
+ */
+function belowScale(small, m, o, { figure, interval, setting }) {
+  const d = m.iv ? decide(m.iv, o) : null;
+  return {
+    verdict: VERDICT.INCONCLUSIVE,
+    figure: figure || null,
+    interval,
+    setting,
+    why: `needs the source's scale: ${small}${d ? ` (at this scale: ${d.verdict}, ${d.why})` : ''}${m.note ? `; ${m.note}` : ''}`,
+    abstained: { scale: small, note: m.note || null },
+  };
+}
+
 function judgeWith(o) {
   return (records, env = {}, params = {}) => {
     const needed = o.setting ? o.setting.needed : null;
@@ -499,20 +516,7 @@ function judgeWith(o) {
         why: `not reproduced here: ${st.here}${st.reproduce ? `; to reproduce: ${st.reproduce}` : ''}`,
       };
     const small = o.scale ? o.scale(records, env, params) : null;
-    if (small) {
-      // Below the source's scale a rule abstains, whatever its interval says: a quick run must never
-      // contradict the seed-scale verdict (the figure and the would-be verdict are still shown).
-      const d = m.iv ? decide(m.iv, o) : null;
-      return {
-        verdict: VERDICT.INCONCLUSIVE,
-        figure: figure || null,
-        interval,
-        setting,
-        why: `needs the source's scale: ${small}${d ? ` (at this scale: ${d.verdict}, ${d.why})` : ''}${m.note ? `; ${m.note}` : ''}`,
-        // typed, so a wrapper rewording the abstention never parses `why`
-        abstained: { scale: small, note: m.note || null },
-      };
-    }
+    if (small) return belowScale(small, m, o, { figure, interval, setting });
     if (!m.iv)
       return {
         verdict: VERDICT.INCONCLUSIVE,
@@ -538,9 +542,19 @@ function judgeWith(o) {
       };
     }
     const d = decide(m.iv, o);
-    return { verdict: d.verdict, figure, interval, setting, why: `${d.why}${m.note ? `; ${m.note}` : ''}` };
+    // the note also as a field, so a wrapper rewording the reason never splits `why`
+    return {
+      verdict: d.verdict,
+      figure,
+      interval,
+      setting,
+      why: `${d.why}${m.note ? `; ${m.note}` : ''}`,
+      ...noteOf(m),
+    };
   };
 }
+
+const noteOf = (m) => (m.note ? { note: m.note } : {});
 
 /**
  * The commonest rule: time(slow) / time(fast) at one axis point, decided against the claim's band.

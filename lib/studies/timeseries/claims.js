@@ -1060,7 +1060,7 @@ function restartCold() {
     (records, env, params) => {
       const v = inner(records, env, params);
       if (v.verdict !== VERDICT.HOLDS) return v;
-      const note = v.why.split('; ').slice(1).join('; ');
+      const { note } = v;
       return {
         ...v,
         why: `holds for the WiredTiger cache (at most ${pct(COLD_SHARE)} of the documents or created_on in it before every cold pass)${note ? `; ${note}` : ''}`,
